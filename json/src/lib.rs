@@ -1,0 +1,1 @@
+//! folio JSON: value model, parse/serialize, paths, ops. No Redis here.

@@ -1,0 +1,1 @@
+//! folio search: schema, analysis, index, query, aggregate. No Redis here.

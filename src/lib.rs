@@ -1,0 +1,1 @@
+//! folio: the Redis glue.
