@@ -1,1 +1,46 @@
 //! folio JSON: value model, parse/serialize, paths, ops. No Redis here.
+//!
+//! # Value API (quick reference)
+//!
+//! [`Value`] is a 16-byte JSON node: scalars and strings up to 14 bytes
+//! inline; longer strings, arrays ([`Array`]) and objects ([`Object`], keys in
+//! insertion order, hash-indexed above 32 keys) are one thin heap block each.
+//!
+//! - Parse: [`Value::parse`]`(&[u8])` (command input, depth limit 128),
+//!   [`Value::parse_unlimited`] (RDB load, depth limit
+//!   [`limits::MAX_LOAD_DEPTH`]); errors are [`ParseError`] whose `Display` is
+//!   serde_json's text (`expected value at line 1 column 1`). Text after the
+//!   value is rejected; duplicate keys: last wins at the first position.
+//! - Serialize: [`Value::to_json`] (compact `String`),
+//!   [`Value::write_json`]`(&mut Vec<u8>, &`[`Format`]`)` with
+//!   `Format { indent, newline, space }` or [`Format::COMPACT`].
+//! - Memory: [`Value::mem_usage`] = 16 + every heap block below the value.
+//! - Type: [`Value::kind`] -> [`Kind`], [`Value::type_name`] (`"integer"` …).
+//! - Build: [`Value::null`], `From<bool | i64 | u64 | f64 | &str | String | Num | Array | Object>`,
+//!   [`Value::array`]`(Vec<Value>)`, [`Value::object`]`(Vec<(String, Value)>)`,
+//!   [`Value::empty_array`], [`Value::empty_object`].
+//! - Scalars: `as_bool`, `as_i64`, `as_u64` (any non-negative integer), `as_f64`
+//!   (any number), [`Value::as_num`] -> [`Num`]`::{I64, U64, F64}`, `as_str`,
+//!   `is_null/is_bool/is_number/is_integer/is_f64/is_string/is_array/is_object`,
+//!   `str_len_bytes`, `str_append(&str) -> bool`.
+//! - Arrays (on `Value`, `None`/no-op/`Err(v)` when not an array): `len() -> Option<usize>`,
+//!   `get(i)`, `get_mut(i)`, `push(v) -> Result<(), Value>`,
+//!   `insert(i, v) -> Result<(), Value>` (`Err` if `i > len`), `remove(i) -> Option<Value>`,
+//!   `truncate(n)`, `retain_range(start, end)` (keeps `start..end`), `iter()`, `iter_mut()`.
+//!   Or take `as_array()/as_array_mut()` -> [`Array`] (Vec-like: `as_slice`, `pop`, `reserve`, …).
+//! - Objects (on `Value`): `obj_len() -> Option<usize>`, `obj_get(k)`, `obj_get_mut(k)`,
+//!   `obj_insert(k, v) -> Result<Option<old>, Value>` (replace in place or append),
+//!   `obj_remove(k)` (keeps order), `obj_iter()` / `obj_iter_mut()` -> `(&str, &Value)`
+//!   in insertion order, `obj_keys()`. Or `as_object()/as_object_mut()` -> [`Object`]
+//!   (`get_index(i)`, `position(k)`, `remove_index(i)`, `values()`, …).
+//! - `take()` moves a value out leaving `null`.
+//! - `Clone`, `Debug`/`Display` (compact JSON), `PartialEq`: deep and type-strict
+//!   (`1 != 1.0`; `Value::from(1u64) == Value::from(1i64)`; object key order ignored).
+#![warn(missing_docs)]
+
+pub mod error;
+pub mod limits;
+pub mod value;
+
+pub use error::ParseError;
+pub use value::{Array, Format, Kind, Num, Object, Value};

@@ -1,0 +1,559 @@
+//! [`Value`]: the in-memory JSON document tree, 16 bytes per node.
+//!
+//! Scalars and strings of up to 14 bytes live inline; longer strings, arrays
+//! and objects are one thin heap block each (see [`string`], [`array`],
+//! [`object`]). Integers keep their type: `i64` when they fit, else `u64`,
+//! and floats are `f64`.
+
+mod array;
+mod eq;
+mod object;
+mod parse;
+mod serialize;
+mod string;
+
+use std::fmt;
+
+pub use array::Array;
+pub use object::{Iter as ObjIter, IterMut as ObjIterMut, Keys as ObjKeys, Object};
+pub use serialize::Format;
+use string::{HeapStr, InlineStr};
+
+/// The JSON type of a [`Value`], as RedisJSON's `JSON.TYPE` distinguishes them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Kind {
+    /// `null`
+    Null,
+    /// `true` / `false`
+    Bool,
+    /// A number without fraction or exponent that fits `i64` or `u64`.
+    Integer,
+    /// Any other number (`f64`).
+    Number,
+    /// A string.
+    String,
+    /// An array.
+    Array,
+    /// An object.
+    Object,
+}
+
+/// A JSON number in its stored representation.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Num {
+    /// A signed integer.
+    I64(i64),
+    /// An unsigned integer above `i64::MAX`.
+    U64(u64),
+    /// A floating point number.
+    F64(f64),
+}
+
+impl Num {
+    /// The number as `f64` (possibly rounded for large integers).
+    pub fn as_f64(self) -> f64 {
+        match self {
+            Num::I64(i) => i as f64,
+            Num::U64(u) => u as f64,
+            Num::F64(f) => f,
+        }
+    }
+}
+
+/// A JSON value. `size_of::<Value>() == 16`.
+#[derive(Clone)]
+pub struct Value(Repr);
+
+#[derive(Clone)]
+enum Repr {
+    Null,
+    Bool(bool),
+    I64(i64),
+    /// Only for values above `i64::MAX` (constructors normalise).
+    U64(u64),
+    F64(f64),
+    /// Strings of up to `string::INLINE_CAP` bytes.
+    InlineStr(InlineStr),
+    /// Longer strings.
+    HeapStr(HeapStr),
+    Array(Array),
+    Object(Object),
+}
+
+const _: () = assert!(std::mem::size_of::<Value>() == 16);
+
+impl Value {
+    /// `null`.
+    #[inline]
+    pub const fn null() -> Value {
+        Value(Repr::Null)
+    }
+
+    /// An array owning `items` (exact capacity).
+    pub fn array(items: Vec<Value>) -> Value {
+        Value(Repr::Array(Array::from_vec(items)))
+    }
+
+    /// An object from `pairs` in order; for a duplicate key the later value wins
+    /// and keeps the first key's position.
+    pub fn object(pairs: Vec<(String, Value)>) -> Value {
+        let mut o = Object::with_capacity(pairs.len());
+        for (k, v) in pairs {
+            o.insert(&k, v);
+        }
+        Value(Repr::Object(o))
+    }
+
+    /// An empty array.
+    #[inline]
+    pub const fn empty_array() -> Value {
+        Value(Repr::Array(Array::new()))
+    }
+
+    /// An empty object.
+    #[inline]
+    pub const fn empty_object() -> Value {
+        Value(Repr::Object(Object::new()))
+    }
+
+    /// The JSON type.
+    #[inline]
+    pub fn kind(&self) -> Kind {
+        match self.0 {
+            Repr::Null => Kind::Null,
+            Repr::Bool(_) => Kind::Bool,
+            Repr::I64(_) | Repr::U64(_) => Kind::Integer,
+            Repr::F64(_) => Kind::Number,
+            Repr::InlineStr(_) | Repr::HeapStr(_) => Kind::String,
+            Repr::Array(_) => Kind::Array,
+            Repr::Object(_) => Kind::Object,
+        }
+    }
+
+    /// RedisJSON's `JSON.TYPE` name: `null`, `boolean`, `integer`, `number`, `string`, `array` or `object`.
+    pub fn type_name(&self) -> &'static str {
+        match self.kind() {
+            Kind::Null => "null",
+            Kind::Bool => "boolean",
+            Kind::Integer => "integer",
+            Kind::Number => "number",
+            Kind::String => "string",
+            Kind::Array => "array",
+            Kind::Object => "object",
+        }
+    }
+
+    /// Bytes this value owns: its 16 inline bytes plus every heap block below it
+    /// (exact allocation sizes requested from the allocator).
+    pub fn mem_usage(&self) -> usize {
+        std::mem::size_of::<Value>() + self.heap_size()
+    }
+
+    /// Heap bytes owned below this value (0 for scalars and short strings).
+    pub(crate) fn heap_size(&self) -> usize {
+        match &self.0 {
+            Repr::HeapStr(s) => s.heap_size(),
+            Repr::Array(a) => a.heap_size(),
+            Repr::Object(o) => o.heap_size(),
+            _ => 0,
+        }
+    }
+
+    // ----- type tests -----
+
+    /// True for `null`.
+    #[inline]
+    pub fn is_null(&self) -> bool {
+        matches!(self.0, Repr::Null)
+    }
+    /// True for `true`/`false`.
+    #[inline]
+    pub fn is_bool(&self) -> bool {
+        matches!(self.0, Repr::Bool(_))
+    }
+    /// True for any number (integer or float).
+    #[inline]
+    pub fn is_number(&self) -> bool {
+        matches!(self.0, Repr::I64(_) | Repr::U64(_) | Repr::F64(_))
+    }
+    /// True for integers (`i64` or `u64`).
+    #[inline]
+    pub fn is_integer(&self) -> bool {
+        matches!(self.0, Repr::I64(_) | Repr::U64(_))
+    }
+    /// True for floats.
+    #[inline]
+    pub fn is_f64(&self) -> bool {
+        matches!(self.0, Repr::F64(_))
+    }
+    /// True for strings.
+    #[inline]
+    pub fn is_string(&self) -> bool {
+        matches!(self.0, Repr::InlineStr(_) | Repr::HeapStr(_))
+    }
+    /// True for arrays.
+    #[inline]
+    pub fn is_array(&self) -> bool {
+        matches!(self.0, Repr::Array(_))
+    }
+    /// True for objects.
+    #[inline]
+    pub fn is_object(&self) -> bool {
+        matches!(self.0, Repr::Object(_))
+    }
+
+    // ----- scalar accessors -----
+
+    /// The boolean, if this is one.
+    #[inline]
+    pub fn as_bool(&self) -> Option<bool> {
+        match self.0 {
+            Repr::Bool(b) => Some(b),
+            _ => None,
+        }
+    }
+
+    /// The integer as `i64`, if this is an integer that fits.
+    #[inline]
+    pub fn as_i64(&self) -> Option<i64> {
+        match self.0 {
+            Repr::I64(i) => Some(i),
+            _ => None,
+        }
+    }
+
+    /// The integer as `u64`, if this is a non-negative integer.
+    #[inline]
+    pub fn as_u64(&self) -> Option<u64> {
+        match self.0 {
+            Repr::I64(i) => u64::try_from(i).ok(),
+            Repr::U64(u) => Some(u),
+            _ => None,
+        }
+    }
+
+    /// Any number as `f64` (integers converted).
+    #[inline]
+    pub fn as_f64(&self) -> Option<f64> {
+        self.as_num().map(Num::as_f64)
+    }
+
+    /// The number in its stored representation.
+    #[inline]
+    pub fn as_num(&self) -> Option<Num> {
+        match self.0 {
+            Repr::I64(i) => Some(Num::I64(i)),
+            Repr::U64(u) => Some(Num::U64(u)),
+            Repr::F64(f) => Some(Num::F64(f)),
+            _ => None,
+        }
+    }
+
+    /// The string, if this is one.
+    #[inline]
+    pub fn as_str(&self) -> Option<&str> {
+        match &self.0 {
+            Repr::InlineStr(s) => Some(s.as_str()),
+            Repr::HeapStr(s) => Some(s.as_str()),
+            _ => None,
+        }
+    }
+
+    /// String length in bytes (`JSON.STRLEN`), if this is a string.
+    #[inline]
+    pub fn str_len_bytes(&self) -> Option<usize> {
+        self.as_str().map(str::len)
+    }
+
+    /// Appends `s` to this string; returns false (and does nothing) if this is not a string.
+    pub fn str_append(&mut self, s: &str) -> bool {
+        match &mut self.0 {
+            Repr::HeapStr(h) => {
+                h.append(s);
+                true
+            }
+            Repr::InlineStr(i) => {
+                let mut joined = String::with_capacity(i.as_str().len() + s.len());
+                joined.push_str(i.as_str());
+                joined.push_str(s);
+                *self = Value::from(joined.as_str());
+                true
+            }
+            _ => false,
+        }
+    }
+
+    // ----- arrays -----
+
+    /// The array, if this is one.
+    #[inline]
+    pub fn as_array(&self) -> Option<&Array> {
+        match &self.0 {
+            Repr::Array(a) => Some(a),
+            _ => None,
+        }
+    }
+
+    /// The array mutably, if this is one.
+    #[inline]
+    pub fn as_array_mut(&mut self) -> Option<&mut Array> {
+        match &mut self.0 {
+            Repr::Array(a) => Some(a),
+            _ => None,
+        }
+    }
+
+    /// Array length, if this is an array.
+    #[inline]
+    #[allow(clippy::len_without_is_empty)] // `len` is `Option`: "not an array" differs from "empty"
+    pub fn len(&self) -> Option<usize> {
+        self.as_array().map(Array::len)
+    }
+
+    /// Array item `i` (None if not an array or out of range).
+    #[inline]
+    pub fn get(&self, i: usize) -> Option<&Value> {
+        self.as_array()?.get(i)
+    }
+
+    /// Array item `i`, mutably.
+    #[inline]
+    pub fn get_mut(&mut self, i: usize) -> Option<&mut Value> {
+        self.as_array_mut()?.get_mut(i)
+    }
+
+    /// Appends to an array; gives `v` back if this is not an array.
+    pub fn push(&mut self, v: Value) -> Result<(), Value> {
+        match self.as_array_mut() {
+            Some(a) => {
+                a.push(v);
+                Ok(())
+            }
+            None => Err(v),
+        }
+    }
+
+    /// Inserts into an array at `i <= len`; gives `v` back if not an array or `i > len`.
+    pub fn insert(&mut self, i: usize, v: Value) -> Result<(), Value> {
+        match self.as_array_mut() {
+            Some(a) => a.insert(i, v),
+            None => Err(v),
+        }
+    }
+
+    /// Removes array item `i`.
+    pub fn remove(&mut self, i: usize) -> Option<Value> {
+        self.as_array_mut()?.remove(i)
+    }
+
+    /// Drops array items from `n` on (no-op for non-arrays).
+    pub fn truncate(&mut self, n: usize) {
+        if let Some(a) = self.as_array_mut() {
+            a.truncate(n);
+        }
+    }
+
+    /// Keeps only array items `start..end` (clamped), like `JSON.ARRTRIM` (no-op for non-arrays).
+    pub fn retain_range(&mut self, start: usize, end: usize) {
+        if let Some(a) = self.as_array_mut() {
+            a.retain_range(start, end);
+        }
+    }
+
+    /// Iterates over array items (empty for non-arrays).
+    #[inline]
+    pub fn iter(&self) -> std::slice::Iter<'_, Value> {
+        match self.as_array() {
+            Some(a) => a.iter(),
+            None => [].iter(),
+        }
+    }
+
+    /// Iterates mutably over array items (empty for non-arrays).
+    #[inline]
+    pub fn iter_mut(&mut self) -> std::slice::IterMut<'_, Value> {
+        match self.as_array_mut() {
+            Some(a) => a.iter_mut(),
+            None => [].iter_mut(),
+        }
+    }
+
+    // ----- objects -----
+
+    /// The object, if this is one.
+    #[inline]
+    pub fn as_object(&self) -> Option<&Object> {
+        match &self.0 {
+            Repr::Object(o) => Some(o),
+            _ => None,
+        }
+    }
+
+    /// The object mutably, if this is one.
+    #[inline]
+    pub fn as_object_mut(&mut self) -> Option<&mut Object> {
+        match &mut self.0 {
+            Repr::Object(o) => Some(o),
+            _ => None,
+        }
+    }
+
+    /// Number of keys, if this is an object.
+    #[inline]
+    pub fn obj_len(&self) -> Option<usize> {
+        self.as_object().map(Object::len)
+    }
+
+    /// The value of `key` (None if not an object or absent).
+    #[inline]
+    pub fn obj_get(&self, key: &str) -> Option<&Value> {
+        self.as_object()?.get(key)
+    }
+
+    /// The value of `key`, mutably.
+    #[inline]
+    pub fn obj_get_mut(&mut self, key: &str) -> Option<&mut Value> {
+        self.as_object_mut()?.get_mut(key)
+    }
+
+    /// Sets `key`: replaces in place (returning `Ok(Some(old))`) or appends (`Ok(None)`);
+    /// gives `v` back as `Err(v)` if this is not an object.
+    pub fn obj_insert(&mut self, key: &str, v: Value) -> Result<Option<Value>, Value> {
+        match self.as_object_mut() {
+            Some(o) => Ok(o.insert(key, v)),
+            None => Err(v),
+        }
+    }
+
+    /// Removes `key`, keeping the order of the others.
+    pub fn obj_remove(&mut self, key: &str) -> Option<Value> {
+        self.as_object_mut()?.remove(key)
+    }
+
+    /// Iterates over `(key, value)` in insertion order (empty for non-objects).
+    #[inline]
+    pub fn obj_iter(&self) -> ObjIter<'_> {
+        match self.as_object() {
+            Some(o) => o.iter(),
+            None => ObjIter::empty(),
+        }
+    }
+
+    /// Iterates over `(key, mutable value)` in insertion order (empty for non-objects).
+    #[inline]
+    pub fn obj_iter_mut(&mut self) -> ObjIterMut<'_> {
+        match self.as_object_mut() {
+            Some(o) => o.iter_mut(),
+            None => ObjIterMut::empty(),
+        }
+    }
+
+    /// The keys in insertion order (empty for non-objects).
+    #[inline]
+    pub fn obj_keys(&self) -> ObjKeys<'_> {
+        match self.as_object() {
+            Some(o) => o.keys(),
+            None => ObjKeys::empty(),
+        }
+    }
+
+    /// Takes the value out, leaving `null`.
+    #[inline]
+    pub fn take(&mut self) -> Value {
+        std::mem::take(self)
+    }
+}
+
+impl Default for Value {
+    fn default() -> Self {
+        Value::null()
+    }
+}
+
+impl From<bool> for Value {
+    #[inline]
+    fn from(b: bool) -> Self {
+        Value(Repr::Bool(b))
+    }
+}
+
+impl From<i64> for Value {
+    #[inline]
+    fn from(i: i64) -> Self {
+        Value(Repr::I64(i))
+    }
+}
+
+impl From<u64> for Value {
+    /// Stored as `i64` when it fits, so `Value::from(1u64) == Value::from(1i64)`.
+    #[inline]
+    fn from(u: u64) -> Self {
+        match i64::try_from(u) {
+            Ok(i) => Value(Repr::I64(i)),
+            Err(_) => Value(Repr::U64(u)),
+        }
+    }
+}
+
+impl From<f64> for Value {
+    #[inline]
+    fn from(f: f64) -> Self {
+        Value(Repr::F64(f))
+    }
+}
+
+impl From<Num> for Value {
+    #[inline]
+    fn from(n: Num) -> Self {
+        match n {
+            Num::I64(i) => Value::from(i),
+            Num::U64(u) => Value::from(u),
+            Num::F64(f) => Value::from(f),
+        }
+    }
+}
+
+impl From<&str> for Value {
+    #[inline]
+    fn from(s: &str) -> Self {
+        match InlineStr::new(s) {
+            Some(i) => Value(Repr::InlineStr(i)),
+            None => Value(Repr::HeapStr(HeapStr::new(s))),
+        }
+    }
+}
+
+impl From<String> for Value {
+    #[inline]
+    fn from(s: String) -> Self {
+        Value::from(s.as_str())
+    }
+}
+
+impl From<Array> for Value {
+    #[inline]
+    fn from(a: Array) -> Self {
+        Value(Repr::Array(a))
+    }
+}
+
+impl From<Object> for Value {
+    #[inline]
+    fn from(o: Object) -> Self {
+        Value(Repr::Object(o))
+    }
+}
+
+impl fmt::Debug for Value {
+    /// The compact JSON text.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.to_json())
+    }
+}
+
+impl fmt::Display for Value {
+    /// The compact JSON text.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.to_json())
+    }
+}

@@ -1,0 +1,143 @@
+//! Memory accounting and leak checks with a counting global allocator.
+//!
+//! `mem_usage()` must equal 16 + the bytes the value really holds on the heap,
+//! and heavy drop/clone/insert/remove sequences must return every byte.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::atomic::{AtomicIsize, Ordering};
+use std::sync::Mutex;
+
+use json::Value;
+
+struct Counting;
+
+static LIVE: AtomicIsize = AtomicIsize::new(0);
+/// Tests in this file run one at a time so the live-byte counter is meaningful.
+static SERIAL: Mutex<()> = Mutex::new(());
+
+// SAFETY: 1. forwards every call to `System` unchanged; only counts sizes.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, l: Layout) -> *mut u8 {
+        LIVE.fetch_add(l.size() as isize, Ordering::SeqCst);
+        // SAFETY: 1. same contract as our caller's.
+        unsafe { System.alloc(l) }
+    }
+    unsafe fn dealloc(&self, p: *mut u8, l: Layout) {
+        LIVE.fetch_sub(l.size() as isize, Ordering::SeqCst);
+        // SAFETY: 1. same contract as our caller's.
+        unsafe { System.dealloc(p, l) }
+    }
+    unsafe fn alloc_zeroed(&self, l: Layout) -> *mut u8 {
+        LIVE.fetch_add(l.size() as isize, Ordering::SeqCst);
+        // SAFETY: 1. same contract as our caller's.
+        unsafe { System.alloc_zeroed(l) }
+    }
+    unsafe fn realloc(&self, p: *mut u8, l: Layout, new: usize) -> *mut u8 {
+        LIVE.fetch_add(new as isize - l.size() as isize, Ordering::SeqCst);
+        // SAFETY: 1. same contract as our caller's.
+        unsafe { System.realloc(p, l, new) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+fn live() -> isize {
+    LIVE.load(Ordering::SeqCst)
+}
+
+const DOCS: &[&str] = &[
+    "null",
+    "\"short\"",
+    "\"a string long enough for the heap\"",
+    "[1,2.5,\"x\",[],{},[[[\"deep\"]]]]",
+    r#"{"a":1,"b":{"c":[1,2,{"d":"a long string value here"}]},"a long key name here":null}"#,
+];
+
+fn big_object(n: usize) -> String {
+    let members: Vec<String> = (0..n)
+        .map(|i| format!("\"k{i}\":[{i},\"value number {i}\"]"))
+        .collect();
+    format!("{{{}}}", members.join(","))
+}
+
+#[test]
+fn mem_usage_equals_live_heap_bytes() {
+    let _g = SERIAL.lock();
+    let mut docs: Vec<String> = DOCS.iter().map(|s| s.to_string()).collect();
+    docs.push(big_object(10));
+    docs.push(big_object(100));
+    for d in &docs {
+        let before = live();
+        let v = Value::parse(d.as_bytes()).expect("valid");
+        let held = live() - before;
+        assert_eq!(v.mem_usage() as isize, 16 + held, "{d}");
+        let before = live();
+        let c = v.clone();
+        assert_eq!(c.mem_usage() as isize, 16 + live() - before, "clone of {d}");
+        drop(c);
+        drop(v);
+    }
+}
+
+#[test]
+fn no_leaks_under_heavy_mutation() {
+    let _g = SERIAL.lock();
+    let start = live();
+    {
+        let mut seed = 99u64;
+        let mut rnd = move || {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (seed >> 33) as usize
+        };
+        let mut root = Value::parse(big_object(50).as_bytes()).expect("valid");
+        let mut arr = Value::empty_array();
+        for step in 0..20_000usize {
+            let key = format!("k{}", rnd() % 80);
+            let doc = Value::parse(DOCS[rnd() % DOCS.len()].as_bytes()).expect("valid");
+            match rnd() % 9 {
+                0 => {
+                    let _ = root.obj_insert(&key, doc);
+                }
+                1 => {
+                    root.obj_remove(&key);
+                }
+                2 => {
+                    let _ = arr.push(doc);
+                }
+                3 => {
+                    let n = arr.len().unwrap_or(0);
+                    let _ = arr.insert(rnd() % (n + 1), doc);
+                }
+                4 => {
+                    let n = arr.len().unwrap_or(0).max(1);
+                    arr.remove(rnd() % n);
+                }
+                5 => {
+                    let n = arr.len().unwrap_or(0);
+                    arr.retain_range(rnd() % (n + 1), rnd() % (n + 2));
+                }
+                6 => {
+                    let copy = root.clone();
+                    assert_eq!(copy, root);
+                    let _ = arr.push(copy);
+                    arr.truncate(50);
+                }
+                7 => {
+                    if let Some(x) = root.obj_get_mut(&key) {
+                        if !x.str_append("appended text") {
+                            *x = Value::from(format!("s{step}").as_str());
+                        }
+                    }
+                }
+                _ => {
+                    let t = arr.take();
+                    arr = t;
+                }
+            }
+        }
+    }
+    assert_eq!(live(), start, "bytes leaked");
+}

@@ -1,0 +1,222 @@
+//! The `Value` API: constructors, accessors, array and object operations.
+
+use json::{Kind, Num, Value};
+
+fn p(s: &str) -> Value {
+    Value::parse(s.as_bytes()).expect("valid JSON")
+}
+
+#[test]
+fn value_is_16_bytes() {
+    assert_eq!(std::mem::size_of::<Value>(), 16);
+    assert_eq!(std::mem::size_of::<Option<Value>>(), 16);
+}
+
+#[test]
+fn kinds_and_type_names() {
+    let cases = [
+        ("null", Kind::Null, "null"),
+        ("true", Kind::Bool, "boolean"),
+        ("-3", Kind::Integer, "integer"),
+        ("18446744073709551615", Kind::Integer, "integer"),
+        ("1.0", Kind::Number, "number"),
+        ("18446744073709551616", Kind::Number, "number"),
+        ("\"x\"", Kind::String, "string"),
+        ("[]", Kind::Array, "array"),
+        ("{}", Kind::Object, "object"),
+    ];
+    for (text, kind, name) in cases {
+        let v = p(text);
+        assert_eq!(v.kind(), kind, "{text}");
+        assert_eq!(v.type_name(), name, "{text}");
+    }
+}
+
+#[test]
+fn numbers_keep_their_representation() {
+    assert_eq!(p("5").as_num(), Some(Num::I64(5)));
+    assert_eq!(p("-5").as_num(), Some(Num::I64(-5)));
+    assert_eq!(
+        p("9223372036854775808").as_num(),
+        Some(Num::U64(9_223_372_036_854_775_808))
+    );
+    assert_eq!(p("5.0").as_num(), Some(Num::F64(5.0)));
+    assert_eq!(p("5").as_u64(), Some(5));
+    assert_eq!(p("-5").as_u64(), None);
+    assert_eq!(p("5").as_f64(), Some(5.0));
+    assert_eq!(p("5.5").as_i64(), None);
+    assert_eq!(Value::from(7u64), Value::from(7i64));
+    assert_ne!(Value::from(1i64), Value::from(1.0));
+    assert_eq!(Value::from(u64::MAX).to_json(), "18446744073709551615");
+}
+
+#[test]
+fn strings_inline_and_heap() {
+    for s in [
+        "",
+        "a",
+        "fourteen bytes",
+        "fifteen bytes!!",
+        "a much longer string that lives on the heap",
+        "é€𝄞",
+    ] {
+        let v = Value::from(s);
+        assert_eq!(v.as_str(), Some(s));
+        assert_eq!(v.str_len_bytes(), Some(s.len()));
+        assert_eq!(v, Value::from(s.to_owned()));
+    }
+    let mut v = Value::from("short");
+    assert!(v.str_append(" and now it is long"));
+    assert_eq!(v.as_str(), Some("short and now it is long"));
+    assert!(v.str_append("!"));
+    assert_eq!(v.as_str(), Some("short and now it is long!"));
+    assert!(!Value::from(1i64).str_append("x"));
+    // Inline and heap representations of equal text compare equal.
+    let mut grown = Value::from("ab");
+    grown.str_append("c");
+    assert_eq!(grown, Value::from("abc"));
+}
+
+#[test]
+fn array_operations() {
+    let mut v = Value::array(vec![Value::from(1i64), Value::from(2i64)]);
+    assert_eq!(v.len(), Some(2));
+    assert!(v.push(Value::from(3i64)).is_ok());
+    assert!(v.insert(0, Value::from(0i64)).is_ok());
+    assert!(v.insert(9, Value::null()).is_err());
+    assert_eq!(v.to_json(), "[0,1,2,3]");
+    assert_eq!(v.remove(1), Some(Value::from(1i64)));
+    assert_eq!(v.remove(7), None);
+    assert_eq!(v.to_json(), "[0,2,3]");
+    *v.get_mut(0).expect("item 0") = Value::from("zero");
+    assert_eq!(v.get(0).and_then(Value::as_str), Some("zero"));
+    v.truncate(2);
+    assert_eq!(v.to_json(), "[\"zero\",2]");
+    for x in v.iter_mut() {
+        *x = Value::from(true);
+    }
+    assert_eq!(v.iter().count(), 2);
+    assert_eq!(v.to_json(), "[true,true]");
+    let mut w = p("[0,1,2,3,4,5]");
+    w.retain_range(2, 4);
+    assert_eq!(w.to_json(), "[2,3]");
+    w.retain_range(5, 9);
+    assert_eq!(w.to_json(), "[]");
+    let mut s = Value::from(1i64);
+    assert!(s.push(Value::null()).is_err());
+    assert_eq!(s.len(), None);
+    assert_eq!(s.iter().count(), 0);
+}
+
+#[test]
+fn object_operations_keep_insertion_order() {
+    let mut v = p(r#"{"b":1,"a":2,"c":3}"#);
+    assert_eq!(v.obj_keys().collect::<Vec<_>>(), ["b", "a", "c"]);
+    assert_eq!(
+        v.obj_insert("a", Value::from(20i64)),
+        Ok(Some(Value::from(2i64)))
+    );
+    assert_eq!(v.obj_insert("d", Value::from(4i64)), Ok(None));
+    assert_eq!(v.to_json(), r#"{"b":1,"a":20,"c":3,"d":4}"#);
+    assert_eq!(v.obj_remove("a"), Some(Value::from(20i64)));
+    assert_eq!(v.obj_remove("zz"), None);
+    assert_eq!(v.to_json(), r#"{"b":1,"c":3,"d":4}"#);
+    assert_eq!(v.obj_len(), Some(3));
+    for (_, x) in v.obj_iter_mut() {
+        *x = Value::null();
+    }
+    assert_eq!(v.to_json(), r#"{"b":null,"c":null,"d":null}"#);
+    assert_eq!(v.obj_iter().map(|(k, _)| k).collect::<String>(), "bcd");
+    assert!(Value::from(1i64).obj_insert("a", Value::null()).is_err());
+    assert_eq!(Value::null().obj_iter().count(), 0);
+}
+
+#[test]
+fn duplicate_keys_last_wins_first_position() {
+    assert_eq!(p(r#"{"a":1,"b":2,"a":3}"#).to_json(), r#"{"a":3,"b":2}"#);
+    let v = Value::object(vec![
+        ("x".into(), Value::from(1i64)),
+        ("y".into(), Value::from(2i64)),
+        ("x".into(), Value::from(3i64)),
+    ]);
+    assert_eq!(v.to_json(), r#"{"x":3,"y":2}"#);
+}
+
+/// A naive ordered map as the oracle for big objects (which use the hash index).
+#[test]
+fn large_objects_match_a_naive_oracle() {
+    let mut v = Value::empty_object();
+    let mut oracle: Vec<(String, i64)> = Vec::new();
+    let mut seed = 12345u64;
+    let mut rnd = || {
+        seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (seed >> 33) as usize
+    };
+    for step in 0..5000i64 {
+        let key = format!("key-{}", rnd() % 300);
+        match rnd() % 4 {
+            0 => {
+                v.obj_remove(&key);
+                oracle.retain(|(k, _)| *k != key);
+            }
+            _ => {
+                let _ = v.obj_insert(&key, Value::from(step));
+                match oracle.iter_mut().find(|(k, _)| *k == key) {
+                    Some(e) => e.1 = step,
+                    None => oracle.push((key.clone(), step)),
+                }
+            }
+        }
+        if step % 97 == 0 {
+            let got: Vec<(String, i64)> = v
+                .obj_iter()
+                .map(|(k, x)| (k.to_owned(), x.as_i64().unwrap_or(-1)))
+                .collect();
+            assert_eq!(got, oracle);
+            for i in 0..300 {
+                let k = format!("key-{i}");
+                let want = oracle.iter().find(|(ok, _)| *ok == k).map(|e| e.1);
+                assert_eq!(v.obj_get(&k).and_then(Value::as_i64), want, "{k}");
+            }
+            assert_eq!(v.clone(), v);
+            assert_eq!(v.clone().mem_usage(), v.mem_usage());
+        }
+    }
+}
+
+#[test]
+fn equality_is_deep_and_type_strict() {
+    assert_eq!(
+        p(r#"{"a":[1,{"b":null}],"c":"x"}"#),
+        p(r#"{"c":"x","a":[1,{"b":null}]}"#)
+    );
+    assert_ne!(p("[1]"), p("[1.0]"));
+    assert_ne!(p(r#"{"a":1}"#), p(r#"{"a":1,"b":2}"#));
+    assert_ne!(p(r#"{"a":1}"#), p(r#"{"b":1}"#));
+    assert_ne!(p("[]"), p("{}"));
+    assert_ne!(p("\"1\""), p("1"));
+}
+
+#[test]
+fn mem_usage_counts_inline_and_heap() {
+    assert_eq!(p("null").mem_usage(), 16);
+    assert_eq!(p("1.5").mem_usage(), 16);
+    assert_eq!(p("\"fourteen bytes\"").mem_usage(), 16);
+    assert_eq!(p("\"fifteen bytes!!\"").mem_usage(), 16 + 8 + 15);
+    assert_eq!(p("[]").mem_usage(), 16);
+    assert_eq!(p("{}").mem_usage(), 16);
+    // header (8) + 3 items of 16
+    assert_eq!(p("[1,2,3]").mem_usage(), 16 + 8 + 3 * 16);
+    // header (16) + 1 entry of 32
+    assert_eq!(p(r#"{"a":1}"#).mem_usage(), 16 + 16 + 32);
+}
+
+#[test]
+fn take_leaves_null() {
+    let mut v = p("[1]");
+    let t = v.take();
+    assert!(v.is_null());
+    assert_eq!(t.to_json(), "[1]");
+}
