@@ -40,6 +40,7 @@
 
 pub mod error;
 pub mod limits;
+pub mod path;
 pub mod value;
 
 pub use error::ParseError;
