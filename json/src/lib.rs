@@ -4,7 +4,8 @@
 //!
 //! [`Value`] is a 16-byte JSON node: scalars and strings up to 14 bytes
 //! inline; longer strings, arrays ([`Array`]) and objects ([`Object`], keys in
-//! insertion order, hash-indexed above 32 keys) are one thin heap block each.
+//! insertion order packed into the object's block, hash-indexed above 32 keys)
+//! are one thin heap block each. Object iterators go forward only (no `rev()`).
 //!
 //! - Parse: [`Value::parse`]`(&[u8])` (command input, depth limit 128),
 //!   [`Value::parse_unlimited`] (RDB load, depth limit
@@ -32,7 +33,7 @@
 //!   `obj_insert(k, v) -> Result<Option<old>, Value>` (replace in place or append),
 //!   `obj_remove(k)` (keeps order), `obj_iter()` / `obj_iter_mut()` -> `(&str, &Value)`
 //!   in insertion order, `obj_keys()`. Or `as_object()/as_object_mut()` -> [`Object`]
-//!   (`get_index(i)`, `position(k)`, `remove_index(i)`, `values()`, …).
+//!   (`get_index(i)` (O(i) below 33 keys), `position(k)`, `remove_index(i)`, `values()`, …).
 //! - `take()` moves a value out leaving `null`.
 //! - `Clone`, `Debug`/`Display` (compact JSON), `PartialEq`: deep and type-strict
 //!   (`1 != 1.0`; `Value::from(1u64) == Value::from(1i64)`; object key order ignored).

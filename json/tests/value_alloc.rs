@@ -5,15 +5,12 @@
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicIsize, Ordering};
-use std::sync::Mutex;
 
 use json::Value;
 
 struct Counting;
 
 static LIVE: AtomicIsize = AtomicIsize::new(0);
-/// Tests in this file run one at a time so the live-byte counter is meaningful.
-static SERIAL: Mutex<()> = Mutex::new(());
 
 // SAFETY: 1. forwards every call to `System` unchanged; only counts sizes.
 unsafe impl GlobalAlloc for Counting {
@@ -61,9 +58,14 @@ fn big_object(n: usize) -> String {
     format!("{{{}}}", members.join(","))
 }
 
+/// One test function, so no other test thread allocates while we count.
 #[test]
+fn allocation_accounting() {
+    mem_usage_equals_live_heap_bytes();
+    no_leaks_under_heavy_mutation();
+}
+
 fn mem_usage_equals_live_heap_bytes() {
-    let _g = SERIAL.lock();
     let mut docs: Vec<String> = DOCS.iter().map(|s| s.to_string()).collect();
     docs.push(big_object(10));
     docs.push(big_object(100));
@@ -80,9 +82,7 @@ fn mem_usage_equals_live_heap_bytes() {
     }
 }
 
-#[test]
 fn no_leaks_under_heavy_mutation() {
-    let _g = SERIAL.lock();
     let start = live();
     {
         let mut seed = 99u64;

@@ -204,13 +204,21 @@ fn mem_usage_counts_inline_and_heap() {
     assert_eq!(p("null").mem_usage(), 16);
     assert_eq!(p("1.5").mem_usage(), 16);
     assert_eq!(p("\"fourteen bytes\"").mem_usage(), 16);
-    assert_eq!(p("\"fifteen bytes!!\"").mem_usage(), 16 + 8 + 15);
+    // u32 length + bytes
+    assert_eq!(p("\"fifteen bytes!!\"").mem_usage(), 16 + 4 + 15);
     assert_eq!(p("[]").mem_usage(), 16);
     assert_eq!(p("{}").mem_usage(), 16);
     // header (8) + 3 items of 16
     assert_eq!(p("[1,2,3]").mem_usage(), 16 + 8 + 3 * 16);
-    // header (16) + 1 entry of 32
-    assert_eq!(p(r#"{"a":1}"#).mem_usage(), 16 + 16 + 32);
+    // header (24) + 1 value (16) + key "a" as length byte + 1 byte, padded to 8
+    assert_eq!(p(r#"{"a":1}"#).mem_usage(), 16 + 24 + 16 + 8);
+    assert_eq!(p(r#"{"abc":1,"de":[]}"#).mem_usage(), 16 + 24 + 2 * 16 + 8);
+    let long_key = "k".repeat(200); // 2-byte length prefix
+    let doc = format!("{{\"{long_key}\":null}}");
+    assert_eq!(
+        p(&doc).mem_usage(),
+        16 + 24 + 16 + (202usize).next_multiple_of(8)
+    );
 }
 
 #[test]

@@ -97,7 +97,8 @@ impl Value {
     /// An object from `pairs` in order; for a duplicate key the later value wins
     /// and keeps the first key's position.
     pub fn object(pairs: Vec<(String, Value)>) -> Value {
-        let mut o = Object::with_capacity(pairs.len());
+        let key_bytes = pairs.iter().map(|(k, _)| object::encoded_len(k)).sum();
+        let mut o = Object::with_capacity(pairs.len(), key_bytes);
         for (k, v) in pairs {
             o.insert(&k, v);
         }

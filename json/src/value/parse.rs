@@ -10,7 +10,7 @@ use std::fmt;
 
 use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 
-use super::string::Key;
+use super::object::encoded_len;
 use super::{Array, Object, Value};
 use crate::error::ParseError;
 use crate::limits::{MAX_DEPTH, MAX_LOAD_DEPTH};
@@ -31,6 +31,7 @@ fn parse_with_limit(input: &[u8], max_depth: usize) -> Result<Value, ParseError>
     let mut de = serde_json::Deserializer::from_slice(input);
     let mut scratch = Scratch {
         values: Vec::new(),
+        keys: String::new(),
         entries: Vec::new(),
         depth: 0,
         max_depth,
@@ -56,7 +57,10 @@ fn parse_with_limit(input: &[u8], max_depth: usize) -> Result<Value, ParseError>
 /// Shared stacks of finished children of the containers being parsed.
 struct Scratch {
     values: Vec<Value>,
-    entries: Vec<(Key, Value)>,
+    /// Keys of the objects being parsed, back to back.
+    keys: String,
+    /// Members of the objects being parsed: (end of the key in `keys`, value).
+    entries: Vec<(usize, Value)>,
     depth: usize,
     max_depth: usize,
 }
@@ -138,41 +142,62 @@ impl<'de> Visitor<'de> for ValueSeed<'_> {
     fn visit_map<A: MapAccess<'de>>(mut self, mut map: A) -> Result<Value, A::Error> {
         self.enter()?;
         let start = self.scratch.entries.len();
-        while let Some(k) = map.next_key_seed(KeySeed)? {
+        let keys_start = self.scratch.keys.len();
+        while map
+            .next_key_seed(KeySeed {
+                keys: &mut self.scratch.keys,
+            })?
+            .is_some()
+        {
+            let end = self.scratch.keys.len();
             let v = map.next_value_seed(ValueSeed {
                 scratch: &mut *self.scratch,
             })?;
-            self.scratch.entries.push((k, v));
+            self.scratch.entries.push((end, v));
         }
-        let mut o = Object::with_capacity(self.scratch.entries.len() - start);
-        for (k, v) in self.scratch.entries.drain(start..) {
-            o.insert_key(k, v);
+        let Scratch { keys, entries, .. } = &mut *self.scratch;
+        let mut key_bytes = 0;
+        let mut from = keys_start;
+        for (end, _) in &entries[start..] {
+            key_bytes += encoded_len(keys.get(from..*end).unwrap_or_default());
+            from = *end;
         }
+        let mut o = Object::with_capacity(entries.len() - start, key_bytes);
+        let mut from = keys_start;
+        for (end, v) in entries.drain(start..) {
+            o.insert(keys.get(from..end).unwrap_or_default(), v);
+            from = end;
+        }
+        keys.truncate(keys_start);
         self.scratch.depth -= 1;
         Ok(Value::from(o))
     }
 }
 
-struct KeySeed;
+/// Appends the key text to the scratch `keys`.
+struct KeySeed<'s> {
+    keys: &'s mut String,
+}
 
-impl<'de> DeserializeSeed<'de> for KeySeed {
-    type Value = Key;
+impl<'de> DeserializeSeed<'de> for KeySeed<'_> {
+    type Value = ();
 
     #[inline]
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Key, D::Error> {
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
         d.deserialize_str(self)
     }
 }
 
-impl<'de> Visitor<'de> for KeySeed {
-    type Value = Key;
+impl<'de> Visitor<'de> for KeySeed<'_> {
+    type Value = ();
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("a string key")
     }
 
     #[inline]
-    fn visit_str<E>(self, s: &str) -> Result<Key, E> {
-        Ok(Key::new(s))
+    fn visit_str<E>(self, s: &str) -> Result<(), E> {
+        self.keys.push_str(s);
+        Ok(())
     }
 }

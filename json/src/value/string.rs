@@ -1,7 +1,9 @@
-//! Compact string storage shared by string values and object keys.
+//! Compact storage of string values.
 //!
 //! Strings of up to [`INLINE_CAP`] bytes live inline (no heap); longer ones
-//! are a thin pointer to one heap block `{len: usize, bytes…}`. The contract:
+//! are a thin pointer to one heap block `{len: u32, bytes…}` (4 GiB at most:
+//! far above Redis's 512 MB argument limit; beyond it we abort like an
+//! allocation failure). The contract:
 //! every constructor takes a `&str`, so the bytes are always valid UTF-8.
 
 use std::alloc::{self, Layout};
@@ -43,10 +45,10 @@ impl InlineStr {
     }
 }
 
-/// Size of the length header in front of the bytes of a [`HeapStr`].
-const HEADER: usize = std::mem::size_of::<usize>();
+/// Size of the `u32` length header in front of the bytes of a [`HeapStr`].
+const HEADER: usize = std::mem::size_of::<u32>();
 
-/// A string on the heap behind a thin pointer to `{len: usize, bytes[len]}`.
+/// A string on the heap behind a thin pointer to `{len: u32, bytes[len]}`.
 pub(crate) struct HeapStr {
     ptr: NonNull<u8>,
 }
@@ -59,6 +61,9 @@ unsafe impl Sync for HeapStr {}
 
 impl HeapStr {
     fn layout(len: usize) -> Layout {
+        if len > u32::MAX as usize {
+            capacity_overflow();
+        }
         match Layout::from_size_align(HEADER + len, HEADER) {
             Ok(l) => l,
             Err(_) => capacity_overflow(),
@@ -74,11 +79,12 @@ impl HeapStr {
         let Some(ptr) = NonNull::new(raw) else {
             alloc::handle_alloc_error(layout)
         };
-        // SAFETY: 1. the block is HEADER + len bytes, aligned for usize: the
+        // SAFETY: 1. the block is HEADER + len bytes, aligned for u32: the
         // header write and the copy of `len` bytes after it stay in bounds.
         // 2. `s` cannot overlap a block we just allocated.
+        // 3. `layout` checked that `len` fits in u32.
         unsafe {
-            ptr.as_ptr().cast::<usize>().write(len);
+            ptr.as_ptr().cast::<u32>().write(len as u32);
             std::ptr::copy_nonoverlapping(s.as_ptr(), ptr.as_ptr().add(HEADER), len);
         }
         HeapStr { ptr }
@@ -88,7 +94,7 @@ impl HeapStr {
     #[inline]
     pub(crate) fn len(&self) -> usize {
         // SAFETY: 1. `ptr` always points at a live block whose first word is the length.
-        unsafe { self.ptr.as_ptr().cast::<usize>().read() }
+        unsafe { self.ptr.as_ptr().cast::<u32>().read() as usize }
     }
 
     /// The stored text.
@@ -120,8 +126,9 @@ impl HeapStr {
         };
         // SAFETY: 1. the block now has room for HEADER + new_len bytes.
         // 2. `s` is borrowed from elsewhere, never from this block (we hold `&mut self`).
+        // 3. `layout` checked that `new_len` fits in u32.
         unsafe {
-            ptr.as_ptr().cast::<usize>().write(new_len);
+            ptr.as_ptr().cast::<u32>().write(new_len as u32);
             std::ptr::copy_nonoverlapping(s.as_ptr(), ptr.as_ptr().add(HEADER + old_len), s.len());
         }
         self.ptr = ptr;
@@ -145,44 +152,6 @@ impl Drop for HeapStr {
         let layout = Self::layout(self.len());
         // SAFETY: 1. `ptr` was allocated with exactly this layout and is freed once.
         unsafe { alloc::dealloc(self.ptr.as_ptr(), layout) }
-    }
-}
-
-/// An object key: inline when short, else on the heap. 16 bytes.
-#[derive(Clone)]
-pub(crate) enum Key {
-    /// Up to [`INLINE_CAP`] bytes.
-    Inline(InlineStr),
-    /// Longer keys.
-    Heap(HeapStr),
-}
-
-impl Key {
-    /// Stores `s` as a key.
-    #[inline]
-    pub(crate) fn new(s: &str) -> Self {
-        match InlineStr::new(s) {
-            Some(i) => Key::Inline(i),
-            None => Key::Heap(HeapStr::new(s)),
-        }
-    }
-
-    /// The key text.
-    #[inline]
-    pub(crate) fn as_str(&self) -> &str {
-        match self {
-            Key::Inline(i) => i.as_str(),
-            Key::Heap(h) => h.as_str(),
-        }
-    }
-
-    /// Heap bytes owned by this key.
-    #[inline]
-    pub(crate) fn heap_size(&self) -> usize {
-        match self {
-            Key::Inline(_) => 0,
-            Key::Heap(h) => h.heap_size(),
-        }
     }
 }
 
