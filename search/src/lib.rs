@@ -1,1 +1,2 @@
 //! folio search: schema, analysis, index, query, aggregate. No Redis here.
+pub mod aggregate;

@@ -1,0 +1,116 @@
+//! The expression syntax tree.
+//!
+//! Contract: an [`ExprAst`] is built once per query by the parser; property
+//! references are bound to row slots once ([`ExprAst::bind`]) and the tree is
+//! then evaluated per row without further lookups.
+
+use super::functions::Function;
+use crate::aggregate::error::AggError;
+use crate::aggregate::value::Value;
+
+/// Arithmetic operators (all evaluate on numbers).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ArithOp {
+    /// `+`
+    Add,
+    /// `-`
+    Sub,
+    /// `*`
+    Mul,
+    /// `/` (division by zero gives NaN, as RediSearch does)
+    Div,
+    /// `%` (on integers; by zero gives NaN)
+    Mod,
+    /// `^`
+    Pow,
+}
+
+/// Comparison and logic operators (evaluate to 0 or 1).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PredOp {
+    /// `==`
+    Eq,
+    /// `!=`
+    Ne,
+    /// `<`
+    Lt,
+    /// `<=`
+    Le,
+    /// `>`
+    Gt,
+    /// `>=`
+    Ge,
+    /// `&&` (short-circuit)
+    And,
+    /// `||` (short-circuit)
+    Or,
+}
+
+/// An expression node.
+#[derive(Debug, Clone)]
+pub enum ExprAst {
+    /// Number, string or NULL literal.
+    Literal(Value),
+    /// `@name`; `slot` is set by [`ExprAst::bind`].
+    Property {
+        /// Name without `@`.
+        name: String,
+        /// Row slot once bound.
+        slot: Option<usize>,
+    },
+    /// Arithmetic.
+    Arith(ArithOp, Box<ExprAst>, Box<ExprAst>),
+    /// Comparison or logic.
+    Pred(PredOp, Box<ExprAst>, Box<ExprAst>),
+    /// `!expr`
+    Not(Box<ExprAst>),
+    /// `name(args…)`
+    Call(Function, Vec<ExprAst>),
+}
+
+impl ExprAst {
+    /// Every property name referenced, in order of appearance.
+    pub fn properties(&self) -> Vec<&str> {
+        let mut out = Vec::new();
+        self.walk(&mut |e| {
+            if let ExprAst::Property { name, .. } = e {
+                out.push(name.as_str());
+            }
+        });
+        out
+    }
+
+    fn walk<'a>(&'a self, f: &mut dyn FnMut(&'a ExprAst)) {
+        f(self);
+        match self {
+            ExprAst::Literal(_) | ExprAst::Property { .. } => {}
+            ExprAst::Arith(_, l, r) | ExprAst::Pred(_, l, r) => {
+                l.walk(f);
+                r.walk(f);
+            }
+            ExprAst::Not(c) => c.walk(f),
+            ExprAst::Call(_, args) => args.iter().for_each(|a| a.walk(f)),
+        }
+    }
+
+    /// Resolves every property to a slot; an unknown one gives RediSearch's
+    /// ``Property `x` not loaded nor in pipeline``.
+    pub fn bind(&mut self, resolve: &mut dyn FnMut(&str) -> Option<usize>) -> Result<(), AggError> {
+        match self {
+            ExprAst::Literal(_) => Ok(()),
+            ExprAst::Property { name, slot } => match resolve(name) {
+                Some(s) => {
+                    *slot = Some(s);
+                    Ok(())
+                }
+                None => Err(AggError::new(format!("Property `{name}` not loaded nor in pipeline"))),
+            },
+            ExprAst::Arith(_, l, r) | ExprAst::Pred(_, l, r) => {
+                l.bind(resolve)?;
+                r.bind(resolve)
+            }
+            ExprAst::Not(c) => c.bind(resolve),
+            ExprAst::Call(_, args) => args.iter_mut().try_for_each(|a| a.bind(resolve)),
+        }
+    }
+}

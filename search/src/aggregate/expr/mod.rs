@@ -1,0 +1,49 @@
+//! The expression language of APPLY, FILTER and FT.CREATE's FILTER.
+//!
+//! The design card named `meval`; it only evaluates numeric formulas (no
+//! strings, no `@field`s, no comparisons or `&& || !`, no `log`/`log2`), so
+//! the language has its own lexer, parser and evaluator here.
+//!
+//! Contract: [`Expr::parse`] once per query, [`Expr::bind`] once against the
+//! row layout, then [`Expr::eval`] per row.
+
+pub mod ast;
+pub mod eval;
+pub mod functions;
+pub mod lexer;
+pub mod parser;
+
+use super::error::AggError;
+use super::row::Row;
+use super::value::Value;
+
+/// A parsed expression and its source text.
+#[derive(Debug, Clone)]
+pub struct Expr {
+    /// The original text (used as the APPLY alias when AS is missing).
+    pub source: String,
+    /// The tree.
+    pub ast: ast::ExprAst,
+}
+
+impl Expr {
+    /// Parses `source`.
+    pub fn parse(source: &str) -> Result<Expr, AggError> {
+        Ok(Expr { source: source.to_string(), ast: parser::parse(source)? })
+    }
+
+    /// Resolves property names to row slots.
+    pub fn bind(&mut self, resolve: &mut dyn FnMut(&str) -> Option<usize>) -> Result<(), AggError> {
+        self.ast.bind(resolve)
+    }
+
+    /// Evaluates against a row.
+    pub fn eval(&self, row: &Row) -> Result<Value, AggError> {
+        eval::eval(&self.ast, row)
+    }
+
+    /// Names of the properties the expression reads.
+    pub fn properties(&self) -> Vec<&str> {
+        self.ast.properties()
+    }
+}

@@ -1,0 +1,222 @@
+//! Recursive-descent parser of the expression language.
+//!
+//! Grammar (precedence from RediSearch's `parser.y`; every binary level is
+//! left-associative, and `^` shares its level with `* / %`):
+//!
+//! ```text
+//! expr     := compare (('&&' | '||') compare)*
+//! compare  := additive (('==' | '!=' | '<' | '<=' | '>' | '>=') additive)*
+//! additive := term (('+' | '-') term)*
+//! term     := unary (('*' | '/' | '%' | '^') unary)*
+//! unary    := '-' unary | primary
+//! primary  := NUMBER | STRING | '@' NAME | 'NULL'
+//!           | SYMBOL '(' [expr (',' expr)*] ')'
+//!           | '(' expr ')'
+//!           | '!' compare            (so `!a && b` is `(!a) && b`
+//!                                     and `!a == b` is `!(a == b)`)
+//! ```
+//!
+//! Contract: [`parse`] returns the tree or the first error, worded as
+//! RediSearch words it (`Syntax error at offset N near 'x'`,
+//! `Unknown function name 'x'`, `Unknown symbol 'x'`) with its byte offset.
+
+use super::ast::{ArithOp, ExprAst, PredOp};
+use super::functions::Function;
+use super::lexer::{syntax, tokenize, Token, TokenKind};
+use crate::aggregate::error::AggError;
+use crate::aggregate::limits::{MAX_EXPR_DEPTH, MAX_EXPR_LEN};
+use crate::aggregate::value::Value;
+
+/// Parses an APPLY / FILTER / FT.CREATE FILTER expression.
+pub fn parse(src: &str) -> Result<ExprAst, AggError> {
+    if src.len() > MAX_EXPR_LEN {
+        return Err(AggError::new(format!("Expression longer than {MAX_EXPR_LEN} bytes")));
+    }
+    let tokens = tokenize(src)?;
+    let mut p = Parser { src, tokens, at: 0, depth: 0 };
+    let e = p.expr()?;
+    let t = p.peek();
+    if t.kind != TokenKind::Eof {
+        return Err(syntax(src, t.pos, t.len));
+    }
+    Ok(e)
+}
+
+struct Parser<'a> {
+    src: &'a str,
+    tokens: Vec<Token>,
+    at: usize,
+    depth: usize,
+}
+
+impl Parser<'_> {
+    fn peek(&self) -> &Token {
+        // The token list always ends with Eof and `at` never passes it.
+        &self.tokens[self.at.min(self.tokens.len() - 1)]
+    }
+
+    fn bump(&mut self) -> Token {
+        let t = self.peek().clone();
+        if t.kind != TokenKind::Eof {
+            self.at += 1;
+        }
+        t
+    }
+
+    fn error_here(&self) -> AggError {
+        let t = self.peek();
+        syntax(self.src, t.pos, t.len)
+    }
+
+    fn enter(&mut self) -> Result<(), AggError> {
+        self.depth += 1;
+        if self.depth > MAX_EXPR_DEPTH {
+            let pos = self.peek().pos;
+            return Err(AggError::at(pos, format!("Expression nested deeper than {MAX_EXPR_DEPTH}")));
+        }
+        Ok(())
+    }
+
+    fn expr(&mut self) -> Result<ExprAst, AggError> {
+        self.enter()?;
+        let mut left = self.compare()?;
+        loop {
+            let op = match self.peek().kind {
+                TokenKind::And => PredOp::And,
+                TokenKind::Or => PredOp::Or,
+                _ => break,
+            };
+            self.bump();
+            let right = self.compare()?;
+            left = ExprAst::Pred(op, Box::new(left), Box::new(right));
+        }
+        self.depth -= 1;
+        Ok(left)
+    }
+
+    fn compare(&mut self) -> Result<ExprAst, AggError> {
+        self.enter()?;
+        let mut left = self.additive()?;
+        loop {
+            let op = match self.peek().kind {
+                TokenKind::Eq => PredOp::Eq,
+                TokenKind::Ne => PredOp::Ne,
+                TokenKind::Lt => PredOp::Lt,
+                TokenKind::Le => PredOp::Le,
+                TokenKind::Gt => PredOp::Gt,
+                TokenKind::Ge => PredOp::Ge,
+                _ => break,
+            };
+            self.bump();
+            let right = self.additive()?;
+            left = ExprAst::Pred(op, Box::new(left), Box::new(right));
+        }
+        self.depth -= 1;
+        Ok(left)
+    }
+
+    fn additive(&mut self) -> Result<ExprAst, AggError> {
+        let mut left = self.term()?;
+        loop {
+            let op = match self.peek().kind {
+                TokenKind::Plus => ArithOp::Add,
+                TokenKind::Minus => ArithOp::Sub,
+                _ => break,
+            };
+            self.bump();
+            let right = self.term()?;
+            left = ExprAst::Arith(op, Box::new(left), Box::new(right));
+        }
+        Ok(left)
+    }
+
+    fn term(&mut self) -> Result<ExprAst, AggError> {
+        let mut left = self.unary()?;
+        loop {
+            let op = match self.peek().kind {
+                TokenKind::Star => ArithOp::Mul,
+                TokenKind::Slash => ArithOp::Div,
+                TokenKind::Percent => ArithOp::Mod,
+                TokenKind::Caret => ArithOp::Pow,
+                _ => break,
+            };
+            self.bump();
+            let right = self.unary()?;
+            left = ExprAst::Arith(op, Box::new(left), Box::new(right));
+        }
+        Ok(left)
+    }
+
+    fn unary(&mut self) -> Result<ExprAst, AggError> {
+        if self.peek().kind == TokenKind::Minus {
+            self.enter()?;
+            self.bump();
+            let inner = self.unary()?;
+            self.depth -= 1;
+            return Ok(match inner {
+                ExprAst::Literal(Value::Number(n)) => ExprAst::Literal(Value::Number(-n)),
+                other => ExprAst::Arith(ArithOp::Sub, Box::new(ExprAst::Literal(Value::Number(0.0))), Box::new(other)),
+            });
+        }
+        self.primary()
+    }
+
+    fn primary(&mut self) -> Result<ExprAst, AggError> {
+        let t = self.bump();
+        match t.kind {
+            TokenKind::Number(n) => Ok(ExprAst::Literal(Value::Number(n))),
+            TokenKind::Str(s) => Ok(ExprAst::Literal(Value::bytes(&s))),
+            TokenKind::Property(name) => Ok(ExprAst::Property { name, slot: None }),
+            TokenKind::LParen => {
+                let e = self.expr()?;
+                if self.peek().kind != TokenKind::RParen {
+                    return Err(self.error_here());
+                }
+                self.bump();
+                Ok(e)
+            }
+            TokenKind::Not => {
+                self.enter()?;
+                let inner = self.compare()?;
+                self.depth -= 1;
+                Ok(ExprAst::Not(Box::new(inner)))
+            }
+            TokenKind::Symbol(name) => {
+                if self.peek().kind == TokenKind::LParen {
+                    let func = Function::lookup(&name)
+                        .ok_or_else(|| AggError::at(t.pos, format!("Unknown function name '{name}'")))?;
+                    self.bump();
+                    let args = self.arguments()?;
+                    Ok(ExprAst::Call(func, args))
+                } else if name == "NULL" {
+                    Ok(ExprAst::Literal(Value::Null))
+                } else {
+                    Err(AggError::at(t.pos, format!("Unknown symbol '{name}'")))
+                }
+            }
+            _ => Err(syntax(self.src, t.pos, t.len)),
+        }
+    }
+
+    /// After `(`: arguments up to and including `)`.
+    fn arguments(&mut self) -> Result<Vec<ExprAst>, AggError> {
+        let mut args = Vec::new();
+        if self.peek().kind == TokenKind::RParen {
+            self.bump();
+            return Ok(args);
+        }
+        loop {
+            args.push(self.expr()?);
+            match self.peek().kind {
+                TokenKind::Comma => {
+                    self.bump();
+                }
+                TokenKind::RParen => {
+                    self.bump();
+                    return Ok(args);
+                }
+                _ => return Err(self.error_here()),
+            }
+        }
+    }
+}

@@ -1,0 +1,41 @@
+//! FT.AGGREGATE: the expression language, reducers, the step pipeline,
+//! replies and cursors.
+//!
+//! Contract: this module is independent of the index. The glue calls, in
+//! order: [`AggregateRequest::parse`] on the arguments after the query string;
+//! the query engine with the request's [`request::QueryOptions`]; [`Plan::new`]
+//! with the index's [`DocumentSource`]; [`Plan::execute`] with the matching
+//! documents; then [`reply::render`] (or [`CursorTable::start`] for
+//! WITHCURSOR). FT.CREATE's FILTER uses [`expr::Expr`] directly.
+//!
+//! Layout: `expr/` (lexer, parser, evaluator, `functions/`), `reducers/` (one
+//! file each), `request.rs` (argument parsing), `pipeline.rs` (planning and
+//! execution), `reply.rs`, `cursor.rs`.
+
+pub mod cursor;
+pub mod error;
+pub mod expr;
+pub mod limits;
+pub mod pipeline;
+pub mod reducers;
+pub mod reply;
+pub mod request;
+pub mod rng;
+pub mod row;
+pub mod value;
+
+pub use cursor::CursorTable;
+pub use error::{AggError, AggResult};
+pub use pipeline::{AggOutput, DocHit, DocumentSource, FieldInfo, LoadRequest, Plan};
+pub use reply::{AggReply, Protocol};
+pub use request::AggregateRequest;
+pub use row::Row;
+pub use value::Value;
+
+/// A per-query seed for RANDOM_SAMPLE: a hash of the index name, query and
+/// arguments, so the same query samples the same rows.
+pub fn query_seed<A: AsRef<[u8]>>(index: &[u8], query: &[u8], args: &[A]) -> u64 {
+    let mut parts: Vec<&[u8]> = vec![index, query];
+    parts.extend(args.iter().map(AsRef::as_ref));
+    rng::fnv1a(&parts)
+}

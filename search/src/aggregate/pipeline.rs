@@ -1,0 +1,571 @@
+//! Planning and execution of the FT.AGGREGATE step pipeline.
+//!
+//! Contract: [`Plan::new`] resolves every property name of a parsed
+//! [`AggregateRequest`] to a row slot once (RediSearch's `RLookup` rules:
+//! APPLY/FILTER read only what is loaded, computed or SORTABLE; GROUPBY,
+//! REDUCE and SORTBY load schema fields implicitly; GROUPBY starts a new set
+//! of properties); [`Plan::execute`] streams the matching documents through
+//! the steps in order. Streaming steps (LOAD, APPLY, FILTER, LIMIT) run row by
+//! row and stop early once a LIMIT is satisfied; GROUPBY and SORTBY consume
+//! their whole input. An evaluation error before the first output row fails
+//! the query; after it, the rows so far are returned with a warning, as
+//! RediSearch does.
+
+use std::cmp::Ordering;
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use super::error::AggError;
+use super::expr::Expr;
+use super::limits::DEFAULT_SORT_LIMIT;
+use super::reducers::{self, Accumulator, Reducer};
+use super::request::{AggregateRequest, ArrangeStep, GroupStep, LoadStep, Step};
+use super::row::Row;
+use super::value::{Value, ValueKey};
+
+/// What the schema says about an attribute.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct FieldInfo {
+    /// SORTABLE: its (normalized) value is readable without LOAD.
+    pub sortable: bool,
+}
+
+/// What a LOAD asks the document source for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LoadRequest<'a> {
+    /// A schema attribute's document value (by attribute name).
+    Attribute(&'a str),
+    /// A SORTABLE attribute's sort value (normalized unless UNF).
+    SortValue(&'a str),
+    /// A non-schema name: a hash field or a JSONPath.
+    Path(&'a str),
+}
+
+/// The caller's view of the index schema and documents.
+pub trait DocumentSource {
+    /// The schema attribute called `name`, if any.
+    fn field(&self, name: &str) -> Option<FieldInfo>;
+    /// One value of the document stored at `key`.
+    fn load(&self, key: &[u8], what: LoadRequest<'_>) -> Option<Value>;
+    /// Every field of the document (`LOAD *`), in document order.
+    fn load_all(&self, key: &[u8]) -> Vec<(String, Value)>;
+}
+
+/// A document matched by the query.
+#[derive(Debug, Clone, Default)]
+pub struct DocHit {
+    /// Its key.
+    pub key: Arc<[u8]>,
+    /// Its query score.
+    pub score: f64,
+    /// Query terms it matched (for `matched_terms()`).
+    pub matched_terms: Option<Arc<[String]>>,
+}
+
+/// The result of running a plan.
+#[derive(Debug, Clone, Default)]
+pub struct AggOutput {
+    /// Property names by slot (the last segment's).
+    pub names: Vec<String>,
+    /// Output rows.
+    pub rows: Vec<Row>,
+    /// `total` as RediSearch reports it: matched documents, or the number of
+    /// groups of the last GROUPBY.
+    pub total: u64,
+    /// A non-fatal evaluation error that cut the result short.
+    pub warning: Option<String>,
+    /// A GROUPBY ran.
+    pub grouped: bool,
+    /// A GROUPBY or SORTBY consumed the input before the first row.
+    pub blocking: bool,
+    /// `LIMIT 0 0`: send the count only.
+    pub count_only: bool,
+}
+
+/// Property table of one segment.
+#[derive(Debug, Clone, Default)]
+struct Lookup {
+    names: Vec<String>,
+    index: HashMap<String, usize>,
+    /// After `LOAD *`: unknown names resolve to (possibly empty) slots.
+    load_all: bool,
+}
+
+impl Lookup {
+    fn get(&self, name: &str) -> Option<usize> {
+        self.index.get(name).copied()
+    }
+
+    fn add(&mut self, name: &str) -> usize {
+        if let Some(s) = self.get(name) {
+            return s;
+        }
+        let s = self.names.len();
+        self.names.push(name.to_string());
+        self.index.insert(name.to_string(), s);
+        s
+    }
+}
+
+#[derive(Debug, Clone)]
+enum LoadKind {
+    Attribute(String),
+    SortValue(String),
+    Path(String),
+    DocKey,
+}
+
+enum Op {
+    Load(Vec<(usize, LoadKind)>),
+    LoadAll,
+    Apply(Expr, usize),
+    Filter(Expr),
+    Page { offset: u64, limit: u64 },
+    Sort { keys: Vec<(usize, bool)>, limit: u64 },
+    Group { keys: Vec<usize>, reducers: Vec<(Box<dyn Reducer>, usize)>, width: usize },
+    Count,
+}
+
+impl Op {
+    fn is_blocking(&self) -> bool {
+        matches!(self, Op::Sort { .. } | Op::Group { .. } | Op::Count)
+    }
+}
+
+/// A planned FT.AGGREGATE pipeline.
+pub struct Plan {
+    ops: Vec<Op>,
+    root: Lookup,
+    /// Lookup of the last GROUPBY (None: output uses the root lookup).
+    last: Option<Lookup>,
+    score_slot: Option<usize>,
+    count_only: bool,
+}
+
+/// Builds the plan of `req` (see the module contract).
+struct Planner<'s> {
+    source: &'s dyn DocumentSource,
+    ops: Vec<Op>,
+    root: Lookup,
+    /// Current segment after a GROUPBY.
+    current: Option<Lookup>,
+    /// Root keys that already have a value source (loaded or computed).
+    provided: Vec<bool>,
+    seed: u64,
+}
+
+impl Planner<'_> {
+    fn lookup(&mut self) -> &mut Lookup {
+        self.current.as_mut().unwrap_or(&mut self.root)
+    }
+
+    fn mark_provided(&mut self, slot: usize) {
+        if self.current.is_none() {
+            if self.provided.len() <= slot {
+                self.provided.resize(slot + 1, false);
+            }
+            self.provided[slot] = true;
+        }
+    }
+
+    /// A key for reading: existing, SORTABLE (implicitly loaded when
+    /// `allow_any_schema` is false), any schema field (GROUPBY/REDUCE/SORTBY)
+    /// or, after `LOAD *`, any name.
+    fn read_key(&mut self, name: &str, allow_any_schema: bool) -> Option<usize> {
+        if let Some(s) = self.lookup().get(name) {
+            return Some(s);
+        }
+        if self.current.is_some() {
+            return None;
+        }
+        let info = self.source.field(name);
+        let kind = match info {
+            Some(f) if f.sortable => Some(LoadKind::SortValue(name.to_string())),
+            Some(_) if allow_any_schema => Some(LoadKind::Attribute(name.to_string())),
+            _ => None,
+        };
+        match kind {
+            Some(k) => {
+                let slot = self.root.add(name);
+                self.mark_provided(slot);
+                self.push_load(slot, k);
+                Some(slot)
+            }
+            None if self.root.load_all => Some(self.root.add(name)),
+            None => None,
+        }
+    }
+
+    fn push_load(&mut self, slot: usize, kind: LoadKind) {
+        if let Some(Op::Load(loads)) = self.ops.last_mut() {
+            loads.push((slot, kind));
+        } else {
+            self.ops.push(Op::Load(vec![(slot, kind)]));
+        }
+    }
+
+    fn load(&mut self, step: &LoadStep) -> Result<(), AggError> {
+        if self.current.is_some() {
+            return Err(AggError::new("LOAD cannot be applied after projectors or reducers"));
+        }
+        if step.all {
+            self.root.load_all = true;
+            self.ops.push(Op::LoadAll);
+            return Ok(());
+        }
+        let mut loads = Vec::new();
+        for (path, name) in &step.fields {
+            if let Some(s) = self.root.get(name) {
+                if self.provided.get(s).copied().unwrap_or(false) {
+                    continue;
+                }
+            }
+            let slot = self.root.add(name);
+            self.mark_provided(slot);
+            let kind = if path == "__key" {
+                LoadKind::DocKey
+            } else if self.source.field(path).is_some() {
+                LoadKind::Attribute(path.clone())
+            } else {
+                LoadKind::Path(path.clone())
+            };
+            loads.push((slot, kind));
+        }
+        if !loads.is_empty() {
+            self.ops.push(Op::Load(loads));
+        }
+        Ok(())
+    }
+
+    fn bind(&mut self, expr: &mut Expr) -> Result<(), AggError> {
+        let names: Vec<String> = expr.properties().into_iter().map(str::to_string).collect();
+        let mut slots = HashMap::new();
+        for n in names {
+            if let Some(s) = self.read_key(&n, false) {
+                slots.insert(n, s);
+            }
+        }
+        expr.bind(&mut |n| slots.get(n).copied())
+    }
+
+    fn apply(&mut self, expr: &Expr, alias: &str) -> Result<(), AggError> {
+        let mut e = expr.clone();
+        self.bind(&mut e)?;
+        let slot = self.lookup().add(alias);
+        self.mark_provided(slot);
+        self.ops.push(Op::Apply(e, slot));
+        Ok(())
+    }
+
+    fn filter(&mut self, expr: &Expr) -> Result<(), AggError> {
+        let mut e = expr.clone();
+        self.bind(&mut e)?;
+        self.ops.push(Op::Filter(e));
+        Ok(())
+    }
+
+    fn group(&mut self, step: &GroupStep) -> Result<(), AggError> {
+        let mut keys = Vec::with_capacity(step.keys.len());
+        for k in &step.keys {
+            let slot = self.read_key(k, true).ok_or_else(|| AggError::new(format!("No such property `{k}`")))?;
+            keys.push(slot);
+        }
+        let mut built = Vec::with_capacity(step.reducers.len());
+        let seed = self.seed;
+        for r in &step.reducers {
+            let mut resolve = |name: &str| {
+                self.read_key(name, true)
+                    .ok_or_else(|| AggError::new(format!("Property `{name}` not present in document or pipeline")))
+            };
+            built.push(reducers::build(&r.name, &r.args, &mut resolve, seed)?);
+        }
+        let mut out = Lookup::default();
+        for k in &step.keys {
+            if out.get(k).is_some() {
+                return Err(AggError::new(format!("Property `{k}` specified more than once")));
+            }
+            out.add(k);
+        }
+        let mut reducers = Vec::with_capacity(built.len());
+        for (r, spec) in built.into_iter().zip(&step.reducers) {
+            if out.get(&spec.alias).is_some() {
+                return Err(AggError::new(format!("Property `{}` specified more than once", spec.alias)));
+            }
+            reducers.push((r, out.add(&spec.alias)));
+        }
+        let width = out.names.len();
+        self.current = Some(out);
+        self.ops.push(Op::Group { keys, reducers, width });
+        Ok(())
+    }
+
+    fn arrange(&mut self, step: &ArrangeStep, count_only: bool) -> Result<(), AggError> {
+        let mut limit = step.offset.saturating_add(step.limit);
+        if limit == 0 {
+            limit = DEFAULT_SORT_LIMIT;
+        }
+        if count_only {
+            self.ops.push(Op::Count);
+            return Ok(());
+        }
+        let mut sorted = false;
+        if !step.sort_keys.is_empty() {
+            let mut keys = Vec::with_capacity(step.sort_keys.len());
+            for (name, asc) in &step.sort_keys {
+                let slot = self
+                    .read_key(name, true)
+                    .ok_or_else(|| AggError::new(format!("Property `{name}` not loaded nor in schema")))?;
+                keys.push((slot, *asc));
+            }
+            self.ops.push(Op::Sort { keys, limit });
+            sorted = true;
+        }
+        if step.offset > 0 || (step.limit > 0 && !sorted) {
+            self.ops.push(Op::Page { offset: step.offset, limit: step.limit });
+        }
+        Ok(())
+    }
+}
+
+impl Plan {
+    /// Plans `req` against the schema of `source`; `seed` makes
+    /// RANDOM_SAMPLE reproducible for the query.
+    pub fn new(req: &AggregateRequest, source: &dyn DocumentSource, seed: u64) -> Result<Plan, AggError> {
+        let mut p =
+            Planner { source, ops: Vec::new(), root: Lookup::default(), current: None, provided: Vec::new(), seed };
+        let score_slot = if req.add_scores {
+            let s = p.root.add("__score");
+            p.mark_provided(s);
+            Some(s)
+        } else {
+            None
+        };
+        for step in &req.steps {
+            match step {
+                Step::Load(l) => p.load(l)?,
+                Step::Group(g) => p.group(g)?,
+                Step::Arrange(a) => p.arrange(a, req.count_only)?,
+                Step::Apply { expr, alias } => p.apply(expr, alias)?,
+                Step::Filter(e) => p.filter(e)?,
+            }
+        }
+        Ok(Plan { ops: p.ops, root: p.root, last: p.current, score_slot, count_only: req.count_only })
+    }
+
+    /// Runs the plan over the matching documents (`total_docs` of them).
+    pub fn execute(
+        mut self,
+        docs: impl Iterator<Item = DocHit>,
+        total_docs: u64,
+        source: &dyn DocumentSource,
+    ) -> Result<AggOutput, AggError> {
+        let width = self.root.names.len();
+        let score_slot = self.score_slot;
+        let mut input: Box<dyn Iterator<Item = Row> + '_> = Box::new(docs.map(move |d| {
+            let mut row = Row { values: vec![None; width], key: Some(d.key), score: d.score, matched_terms: d.matched_terms };
+            if let Some(s) = score_slot {
+                row.set(s, Value::Number(d.score));
+            }
+            row
+        }));
+        let mut total = total_docs;
+        let mut grouped = false;
+        let mut blocking = false;
+        let ops = std::mem::take(&mut self.ops);
+        let mut batch: Vec<Op> = Vec::new();
+        let mut error = None;
+        for op in ops {
+            if !op.is_blocking() {
+                batch.push(op);
+                continue;
+            }
+            let rows = run_streaming(input, &mut batch, &mut self.root, source, &mut error);
+            batch.clear();
+            if let Some(e) = error {
+                return Err(e);
+            }
+            blocking |= !matches!(op, Op::Count);
+            let rows = match op {
+                Op::Sort { keys, limit } => sort_rows(rows, &keys, limit),
+                Op::Group { keys, reducers, width } => {
+                    let out = group_rows(rows, &keys, &reducers, width);
+                    total = out.len() as u64;
+                    grouped = true;
+                    out
+                }
+                _ => Vec::new(),
+            };
+            input = Box::new(rows.into_iter());
+        }
+        let rows = run_streaming(input, &mut batch, &mut self.root, source, &mut error);
+        if let Some(e) = &error {
+            if rows.is_empty() {
+                return Err(e.clone());
+            }
+        }
+        let names = self.last.as_ref().unwrap_or(&self.root).names.clone();
+        Ok(AggOutput {
+            names,
+            rows: if self.count_only { Vec::new() } else { rows },
+            total,
+            warning: error.map(|e| e.message),
+            grouped,
+            blocking,
+            count_only: self.count_only,
+        })
+    }
+}
+
+/// Runs LOAD/APPLY/FILTER/LIMIT row by row; stops at the first error
+/// (recorded in `error`) or once every row a LIMIT can pass has passed.
+fn run_streaming(
+    input: Box<dyn Iterator<Item = Row> + '_>,
+    ops: &mut [Op],
+    root: &mut Lookup,
+    source: &dyn DocumentSource,
+    error: &mut Option<AggError>,
+) -> Vec<Row> {
+    let mut out = Vec::new();
+    let mut pages: Vec<(u64, u64)> = vec![(0, 0); ops.len()];
+    'rows: for mut row in input {
+        let mut exhausted = false;
+        for (i, op) in ops.iter().enumerate() {
+            match op {
+                Op::Load(loads) => {
+                    if let Some(key) = row.key.clone() {
+                        for (slot, kind) in loads {
+                            let v = match kind {
+                                LoadKind::DocKey => Some(Value::bytes(&key)),
+                                LoadKind::Attribute(n) => source.load(&key, LoadRequest::Attribute(n)),
+                                LoadKind::SortValue(n) => source.load(&key, LoadRequest::SortValue(n)),
+                                LoadKind::Path(p) => source.load(&key, LoadRequest::Path(p)),
+                            };
+                            if let Some(v) = v {
+                                row.set(*slot, v);
+                            }
+                        }
+                    }
+                }
+                Op::LoadAll => {
+                    if let Some(key) = row.key.clone() {
+                        for (name, v) in source.load_all(&key) {
+                            let slot = root.add(&name);
+                            row.set(slot, v);
+                        }
+                    }
+                }
+                Op::Apply(e, slot) => match e.eval(&row) {
+                    Ok(v) => row.set(*slot, v),
+                    Err(err) => {
+                        *error = Some(err);
+                        break 'rows;
+                    }
+                },
+                Op::Filter(e) => match e.eval(&row) {
+                    Ok(v) if v.truthy() => {}
+                    Ok(_) => continue 'rows,
+                    Err(err) => {
+                        *error = Some(err);
+                        break 'rows;
+                    }
+                },
+                Op::Page { offset, limit } => {
+                    let (skipped, taken) = &mut pages[i];
+                    if *skipped < *offset {
+                        *skipped += 1;
+                        continue 'rows;
+                    }
+                    if *taken >= *limit {
+                        break 'rows;
+                    }
+                    *taken += 1;
+                    exhausted |= *taken >= *limit;
+                }
+                Op::Sort { .. } | Op::Group { .. } | Op::Count => {}
+            }
+        }
+        out.push(row);
+        if exhausted {
+            break;
+        }
+    }
+    out
+}
+
+/// SORTBY: missing values last whatever the direction; ties keep input order.
+fn sort_rows(mut rows: Vec<Row>, keys: &[(usize, bool)], limit: u64) -> Vec<Row> {
+    rows.sort_by(|a, b| {
+        for &(slot, asc) in keys {
+            let ord = match (a.get(slot), b.get(slot)) {
+                (None, None) => Ordering::Equal,
+                (Some(_), None) => return Ordering::Less,
+                (None, Some(_)) => return Ordering::Greater,
+                (Some(x), Some(y)) => {
+                    let o = x.sort_cmp(y);
+                    if asc {
+                        o
+                    } else {
+                        o.reverse()
+                    }
+                }
+            };
+            if ord != Ordering::Equal {
+                return ord;
+            }
+        }
+        Ordering::Equal
+    });
+    rows.truncate(usize::try_from(limit).unwrap_or(usize::MAX));
+    rows
+}
+
+/// GROUPBY: one group per distinct key tuple, each element of an array key
+/// giving its own group (empty arrays and missing values group as NULL);
+/// groups come out in first-seen order.
+fn group_rows(rows: Vec<Row>, keys: &[usize], reducers: &[(Box<dyn Reducer>, usize)], width: usize) -> Vec<Row> {
+    let mut index: HashMap<Vec<ValueKey>, usize> = HashMap::new();
+    let mut groups: Vec<(Vec<Value>, Vec<Box<dyn Accumulator>>)> = Vec::new();
+    let mut combo: Vec<Value> = Vec::with_capacity(keys.len());
+    for row in &rows {
+        let parts: Vec<Vec<Value>> = keys
+            .iter()
+            .map(|&s| match row.get(s) {
+                None => vec![Value::Null],
+                Some(Value::Array(a)) if a.is_empty() => vec![Value::Null],
+                Some(Value::Array(a)) => a.to_vec(),
+                Some(v) => vec![v.clone()],
+            })
+            .collect();
+        let combos = parts.iter().try_fold(1usize, |acc, p| acc.checked_mul(p.len())).unwrap_or(1);
+        for n in 0..combos {
+            let mut rem = n;
+            combo.clear();
+            for p in parts.iter().rev() {
+                combo.push(p[rem % p.len()].clone());
+                rem /= p.len();
+            }
+            combo.reverse();
+            let k: Vec<ValueKey> = combo.iter().cloned().map(ValueKey).collect();
+            let g = *index.entry(k).or_insert_with(|| {
+                groups.push((combo.clone(), reducers.iter().map(|(r, _)| r.accumulator()).collect()));
+                groups.len() - 1
+            });
+            for acc in &mut groups[g].1 {
+                acc.add(row);
+            }
+        }
+    }
+    groups
+        .into_iter()
+        .map(|(vals, mut accs)| {
+            let mut row = Row { values: vec![None; width], ..Row::default() };
+            for (slot, v) in vals.into_iter().enumerate() {
+                row.set(slot, v);
+            }
+            for ((_, out), acc) in reducers.iter().zip(accs.iter_mut()) {
+                row.set(*out, acc.finish());
+            }
+            row
+        })
+        .collect()
+}

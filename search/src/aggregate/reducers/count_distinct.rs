@@ -1,0 +1,31 @@
+//! `COUNT_DISTINCT 1 @p`: exact number of distinct non-null values.
+
+use std::collections::HashSet;
+
+use super::{single_key, Accumulator, KeyResolver, Reducer, ReducerArgs};
+use crate::aggregate::error::AggError;
+use crate::aggregate::row::Row;
+use crate::aggregate::value::{Value, ValueKey};
+
+struct CountDistinct {
+    slot: usize,
+    seen: HashSet<ValueKey>,
+}
+
+impl Accumulator for CountDistinct {
+    fn add(&mut self, row: &Row) {
+        match row.get(self.slot) {
+            None | Some(Value::Null) => {}
+            Some(v) => {
+                self.seen.insert(ValueKey(v.clone()));
+            }
+        }
+    }
+    fn finish(&mut self) -> Value {
+        Value::Number(self.seen.len() as f64)
+    }
+}
+
+pub(super) fn build(a: &mut ReducerArgs<'_>, resolve: &mut KeyResolver<'_>) -> Result<Box<dyn Reducer>, AggError> {
+    single_key(a, resolve, |slot| CountDistinct { slot, seen: HashSet::new() })
+}

@@ -1,0 +1,134 @@
+//! FT.AGGREGATE replies as a neutral tree, in RediSearch's RESP2 and RESP3
+//! shapes.
+//!
+//! Contract: RESP2 is `[total, [k, v, …], …]`; RESP3 is a map
+//! `{attributes: [], total_results, format, results: [{extra_attributes: {…},
+//! values: []}], warning: [...]}` (key order of RediSearch 2.10's
+//! `sendChunk_Resp3`). Numbers print as RediSearch prints them
+//! ([`format_number`]) unless FORMAT EXPAND asks for typed numbers.
+
+use super::pipeline::AggOutput;
+use super::row::Row;
+use super::value::{format_number, Value};
+
+/// A reply tree the Redis glue encodes.
+#[derive(Debug, Clone, PartialEq)]
+pub enum AggReply {
+    /// Null.
+    Nil,
+    /// Integer.
+    Int(i64),
+    /// Double (RESP3), a bulk string in RESP2.
+    Double(f64),
+    /// Bulk string.
+    Bulk(Vec<u8>),
+    /// Simple status string.
+    Simple(String),
+    /// Array.
+    Array(Vec<AggReply>),
+    /// Map (RESP3); flattened to an array in RESP2.
+    Map(Vec<(AggReply, AggReply)>),
+    /// Error reply (text without `ERR `).
+    Error(String),
+}
+
+/// The client's protocol.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Protocol {
+    /// RESP2: rows as flat arrays.
+    Resp2,
+    /// RESP3: the map shape.
+    Resp3,
+}
+
+/// One page of rows to reply.
+#[derive(Debug, Clone, Copy)]
+pub struct Chunk<'a> {
+    /// Property names by slot.
+    pub names: &'a [String],
+    /// The rows of this page.
+    pub rows: &'a [Row],
+    /// The `total` to report.
+    pub total: u64,
+    /// Warning to report in RESP3.
+    pub warning: Option<&'a str>,
+    /// FORMAT EXPAND.
+    pub expand: bool,
+}
+
+impl<'a> Chunk<'a> {
+    /// The whole output as one chunk.
+    pub fn of(out: &'a AggOutput, expand: bool) -> Chunk<'a> {
+        Chunk { names: &out.names, rows: &out.rows, total: out.total, warning: out.warning.as_deref(), expand }
+    }
+}
+
+/// The reply of a (non-cursor) FT.AGGREGATE, or of one cursor page.
+pub fn render(chunk: &Chunk<'_>, proto: Protocol) -> AggReply {
+    match proto {
+        Protocol::Resp2 => {
+            let mut out = Vec::with_capacity(chunk.rows.len() + 1);
+            out.push(AggReply::Int(chunk.total as i64));
+            out.extend(chunk.rows.iter().map(|r| AggReply::Array(flat_fields(chunk.names, r, chunk.expand))));
+            AggReply::Array(out)
+        }
+        Protocol::Resp3 => {
+            let results = chunk
+                .rows
+                .iter()
+                .map(|r| {
+                    AggReply::Map(vec![
+                        (simple("extra_attributes"), AggReply::Map(map_fields(chunk.names, r, chunk.expand))),
+                        (simple("values"), AggReply::Array(Vec::new())),
+                    ])
+                })
+                .collect();
+            let warning = chunk.warning.map(|w| vec![simple(w)]).unwrap_or_default();
+            AggReply::Map(vec![
+                (simple("attributes"), AggReply::Array(Vec::new())),
+                (simple("total_results"), AggReply::Int(chunk.total as i64)),
+                (simple("format"), simple(if chunk.expand { "EXPAND" } else { "STRING" })),
+                (simple("results"), AggReply::Array(results)),
+                (simple("warning"), AggReply::Array(warning)),
+            ])
+        }
+    }
+}
+
+fn simple(s: &str) -> AggReply {
+    AggReply::Simple(s.to_string())
+}
+
+fn fields<'r>(names: &'r [String], row: &'r Row) -> impl Iterator<Item = (&'r String, &'r Value)> {
+    row.values.iter().enumerate().filter_map(move |(i, v)| Some((names.get(i)?, v.as_ref()?)))
+}
+
+fn flat_fields(names: &[String], row: &Row, expand: bool) -> Vec<AggReply> {
+    let mut out = Vec::new();
+    for (n, v) in fields(names, row) {
+        out.push(AggReply::Bulk(n.as_bytes().to_vec()));
+        out.push(value_reply(v, expand));
+    }
+    out
+}
+
+fn map_fields(names: &[String], row: &Row, expand: bool) -> Vec<(AggReply, AggReply)> {
+    fields(names, row).map(|(n, v)| (AggReply::Bulk(n.as_bytes().to_vec()), value_reply(v, expand))).collect()
+}
+
+/// A row value as a reply (`RSValue_SendReply`).
+pub fn value_reply(v: &Value, expand: bool) -> AggReply {
+    match v {
+        Value::Null => AggReply::Nil,
+        Value::Number(n) if expand => {
+            if n.fract() == 0.0 && n.abs() < 9.2e18 {
+                AggReply::Int(*n as i64)
+            } else {
+                AggReply::Double(*n)
+            }
+        }
+        Value::Number(n) => AggReply::Bulk(format_number(*n).into_bytes()),
+        Value::String(s) => AggReply::Bulk(s.to_vec()),
+        Value::Array(items) => AggReply::Array(items.iter().map(|x| value_reply(x, expand)).collect()),
+    }
+}
