@@ -1,2 +1,52 @@
-//! folio search: schema, analysis, index, query, aggregate. No Redis here.
+//! folio search: schema, analysis, index, query and the FT.* executors. No Redis here.
+//!
+//! # Contract with the Redis glue
+//!
+//! The glue (root crate `folio`) keeps one [`Catalog`] per Redis database and one
+//! [`Config`] for the whole server. It:
+//!
+//! 1. splits argv and calls [`Catalog::execute`] with the command name (`"FT.SEARCH"`,
+//!    case-insensitive) and the arguments *after* the command name, a [`DocumentSource`]
+//!    that reads the current database, the server [`Config`] and the client's [`Protocol`];
+//! 2. converts the returned [`Reply`] tree to RESP one node at a time
+//!    (`Reply::Map` is a RESP3 map and, under RESP2, a flat array `k1 v1 k2 v2 …`;
+//!    `Reply::Double` is a RESP3 double and, under RESP2, a bulk string formatted like
+//!    `RedisModule_ReplyWithDouble`; `Reply::Error` text goes verbatim to
+//!    `RedisModule_ReplyWithError`);
+//! 3. after a write to a key (HSET, JSON.SET, …) calls [`Catalog::on_key_changed`];
+//!    after DEL/EXPIRE/eviction/overwrite by another type calls [`Catalog::on_key_removed`];
+//!    RENAME is `on_key_removed(old)` + `on_key_changed(new)`; FLUSHDB calls [`Catalog::clear`];
+//! 4. after FT.CREATE / FT.ALTER (see [`Catalog::scan_prefixes`]) scans the keyspace in
+//!    time slices, feeding every key to [`Catalog::scan_key`], reporting progress with
+//!    [`Catalog::scan_progress`] and finishing with [`Catalog::scan_done`]; while a scan is
+//!    pending FT.INFO shows `indexing 1` and `percent_indexed`;
+//! 5. for FT.DROPINDEX … DD deletes the keys listed in [`ExecOutcome::delete_keys`]
+//!    (see [`Catalog::execute_full`]);
+//! 6. persists index definitions and aliases with [`Catalog::to_definitions`] in RDB aux
+//!    data and restores them with [`Catalog::from_definitions`] (then rescans: index data is
+//!    never persisted);
+//! 7. calls [`Catalog::expire_temporary`] periodically (TEMPORARY indexes); the keys it
+//!    returns must be deleted (RediSearch deletes a temporary index's documents).
+//!
+//! FT.AGGREGATE and FT.CURSOR live in the `aggregate` module (another owner).
+
+#![warn(missing_docs)]
+
 pub mod aggregate;
+pub mod analysis;
+mod args;
+mod catalog;
+mod commands;
+pub mod config;
+pub mod document;
+pub mod error;
+pub mod index;
+pub mod limits;
+pub mod query;
+pub mod reply;
+pub mod schema;
+
+pub use catalog::{Catalog, ExecOutcome};
+pub use config::Config;
+pub use document::{DocumentSource, FieldValue, KeyType};
+pub use reply::{Protocol, Reply};

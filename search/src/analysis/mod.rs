@@ -1,0 +1,10 @@
+//! Text analysis: tokenizing, case folding, stopwords and stemming, shared by indexing
+//! and query parsing so both sides produce identical terms.
+
+pub mod stemmer;
+pub mod stopwords;
+pub mod tokenizer;
+
+pub use stemmer::{Language, Stemmer, STEM_PREFIX};
+pub use stopwords::Stopwords;
+pub use tokenizer::{tokenize, Token};

@@ -1,0 +1,330 @@
+//! The [`Catalog`]: every index and alias of one database, command dispatch, keyspace
+//! hooks, initial-scan bookkeeping, TEMPORARY expiry and definition persistence.
+
+use std::collections::{BTreeMap, HashMap};
+use std::time::{Duration, Instant};
+
+use crate::commands;
+use crate::config::Config;
+use crate::document::DocumentSource;
+use crate::error::{Error, Result};
+use crate::index::Index;
+use crate::reply::{Protocol, Reply};
+use crate::schema::IndexSpec;
+
+/// Evaluates an index FILTER expression for one key (installed by whoever owns the
+/// expression language; see [`Catalog::set_filter_evaluator`]).
+pub type FilterFn = fn(expr: &str, key: &[u8], docs: &dyn DocumentSource) -> bool;
+
+/// What a command produced: the reply plus side effects the glue must perform.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ExecOutcome {
+    /// The reply.
+    pub reply: Reply,
+    /// Keys to delete (FT.DROPINDEX … DD).
+    pub delete_keys: Vec<Vec<u8>>,
+}
+
+/// Initial-scan state of an index.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct ScanState {
+    pub(crate) pending: bool,
+    pub(crate) percent: f64,
+}
+
+/// One index plus its catalog bookkeeping.
+pub(crate) struct Entry {
+    pub(crate) index: Index,
+    /// FT.CREATE arguments after the name, with FT.ALTER field definitions appended.
+    pub(crate) create_args: Vec<Vec<u8>>,
+    pub(crate) scan: ScanState,
+    pub(crate) last_used: Instant,
+    pub(crate) dialects_used: [bool; 4],
+}
+
+/// All indexes and aliases of one database.
+#[derive(Default)]
+pub struct Catalog {
+    pub(crate) indexes: BTreeMap<String, Entry>,
+    pub(crate) aliases: HashMap<String, String>,
+    filter: Option<FilterFn>,
+}
+
+const DEFS_MAGIC: &[u8] = b"FOLIOFT1";
+
+impl Catalog {
+    /// An empty catalog.
+    pub fn new() -> Catalog {
+        Catalog::default()
+    }
+
+    /// Installs the FILTER expression evaluator. Until one is installed, every key that
+    /// matches an index's type and prefixes is admitted (the FILTER text is kept and
+    /// shown by FT.INFO).
+    pub fn set_filter_evaluator(&mut self, f: FilterFn) {
+        self.filter = Some(f);
+    }
+
+    /// Runs an FT.* command (`cmd` without arguments, any case; `args` after it).
+    pub fn execute(
+        &mut self,
+        cmd: &str,
+        args: &[&[u8]],
+        docs: &dyn DocumentSource,
+        config: &mut Config,
+        proto: Protocol,
+    ) -> Reply {
+        self.execute_full(cmd, args, docs, config, proto).reply
+    }
+
+    /// Like [`Catalog::execute`], also returning side effects (keys to delete).
+    pub fn execute_full(
+        &mut self,
+        cmd: &str,
+        args: &[&[u8]],
+        docs: &dyn DocumentSource,
+        config: &mut Config,
+        proto: Protocol,
+    ) -> ExecOutcome {
+        let mut delete_keys = Vec::new();
+        let r = commands::dispatch(self, cmd, args, docs, config, proto, &mut delete_keys);
+        ExecOutcome {
+            reply: r.unwrap_or_else(|e| Reply::Error(e.0)),
+            delete_keys,
+        }
+    }
+
+    /// Resolves an index name or alias.
+    pub(crate) fn resolve(&self, name: &str) -> Option<&str> {
+        if let Some((k, _)) = self.indexes.get_key_value(name) {
+            return Some(k.as_str());
+        }
+        self.aliases.get(name).map(|s| s.as_str())
+    }
+
+    pub(crate) fn entry_mut(&mut self, name: &str) -> Option<&mut Entry> {
+        let real = self.resolve(name)?.to_string();
+        let e = self.indexes.get_mut(&real)?;
+        e.last_used = Instant::now();
+        Some(e)
+    }
+
+    /// Adds an index (FT.CREATE / definitions load).
+    pub(crate) fn create(&mut self, name: &str, args: &[&[u8]], config: &Config, force_scan: bool) -> Result<()> {
+        if self.indexes.contains_key(name) {
+            return Err(Error::new("Index already exists"));
+        }
+        let spec = IndexSpec::parse(name, args)?;
+        let pending = force_scan || !spec.skip_initial_scan;
+        self.indexes.insert(
+            name.to_string(),
+            Entry {
+                index: Index::new(spec, config.min_stem_len),
+                create_args: args.iter().map(|a| a.to_vec()).collect(),
+                scan: ScanState { pending, percent: if pending { 0.0 } else { 1.0 } },
+                last_used: Instant::now(),
+                dialects_used: [false; 4],
+            },
+        );
+        Ok(())
+    }
+
+    /// A key was written: (re)index it in every index whose type, prefixes and FILTER
+    /// match, and drop it from the others.
+    pub fn on_key_changed(&mut self, key: &[u8], docs: &dyn DocumentSource) {
+        let filter = self.filter;
+        for e in self.indexes.values_mut() {
+            let admitted = match (&e.index.spec.filter, filter) {
+                (Some(expr), Some(f)) => f(expr, key, docs),
+                _ => true,
+            };
+            if admitted {
+                e.index.upsert(key, docs);
+            } else {
+                e.index.remove(key);
+            }
+        }
+    }
+
+    /// A key was deleted (DEL, expiry, eviction, overwrite by another type, RENAME source).
+    pub fn on_key_removed(&mut self, key: &[u8]) {
+        for e in self.indexes.values_mut() {
+            e.index.remove(key);
+        }
+    }
+
+    /// FLUSHDB: drops every document, keeps definitions and aliases.
+    pub fn clear(&mut self) {
+        for e in self.indexes.values_mut() {
+            e.index.clear();
+        }
+    }
+
+    /// Prefixes the glue must scan for pending initial scans (`b""` = every key); empty
+    /// when no scan is pending.
+    pub fn scan_prefixes(&self) -> Vec<Vec<u8>> {
+        let mut out: Vec<Vec<u8>> = Vec::new();
+        for e in self.indexes.values().filter(|e| e.scan.pending) {
+            if e.index.spec.prefixes.is_empty() {
+                return vec![Vec::new()];
+            }
+            for p in &e.index.spec.prefixes {
+                if !out.contains(p) {
+                    out.push(p.clone());
+                }
+            }
+        }
+        out
+    }
+
+    /// Indexes one scanned key into the indexes whose initial scan is pending.
+    pub fn scan_key(&mut self, key: &[u8], docs: &dyn DocumentSource) {
+        let filter = self.filter;
+        for e in self.indexes.values_mut().filter(|e| e.scan.pending) {
+            let admitted = match (&e.index.spec.filter, filter) {
+                (Some(expr), Some(f)) => f(expr, key, docs),
+                _ => true,
+            };
+            if admitted {
+                e.index.upsert(key, docs);
+            }
+        }
+    }
+
+    /// Reports scan progress (0.0–1.0) for FT.INFO `percent_indexed`.
+    pub fn scan_progress(&mut self, fraction: f64) {
+        for e in self.indexes.values_mut().filter(|e| e.scan.pending) {
+            e.scan.percent = fraction.clamp(0.0, 1.0);
+        }
+    }
+
+    /// Ends every pending scan.
+    pub fn scan_done(&mut self) {
+        for e in self.indexes.values_mut() {
+            e.scan = ScanState { pending: false, percent: 1.0 };
+        }
+    }
+
+    /// Drops TEMPORARY indexes idle longer than their TTL at `now`; returns the keys of
+    /// their documents, which the glue must delete.
+    pub fn expire_temporary(&mut self, now: Instant) -> Vec<Vec<u8>> {
+        let expired: Vec<String> = self
+            .indexes
+            .iter()
+            .filter(|(_, e)| {
+                e.index
+                    .spec
+                    .temporary
+                    .is_some_and(|s| now.saturating_duration_since(e.last_used) >= Duration::from_secs(s))
+            })
+            .map(|(k, _)| k.clone())
+            .collect();
+        let mut keys = Vec::new();
+        for name in expired {
+            if let Some(e) = self.drop_index(&name) {
+                keys.extend(e.index.docs.keys().map(|k| k.to_vec()));
+            }
+        }
+        keys
+    }
+
+    pub(crate) fn drop_index(&mut self, name: &str) -> Option<Entry> {
+        let e = self.indexes.remove(name)?;
+        self.aliases.retain(|_, v| v != name);
+        Some(e)
+    }
+
+    /// Serializes index definitions and aliases (for RDB aux data).
+    pub fn to_definitions(&self) -> Vec<u8> {
+        let mut out = DEFS_MAGIC.to_vec();
+        let put = |out: &mut Vec<u8>, b: &[u8]| {
+            out.extend_from_slice(&(b.len() as u32).to_le_bytes());
+            out.extend_from_slice(b);
+        };
+        out.extend_from_slice(&(self.indexes.len() as u32).to_le_bytes());
+        for (name, e) in &self.indexes {
+            out.extend_from_slice(&(e.create_args.len() as u32 + 1).to_le_bytes());
+            put(&mut out, name.as_bytes());
+            for a in &e.create_args {
+                put(&mut out, a);
+            }
+        }
+        let mut aliases: Vec<_> = self.aliases.iter().collect();
+        aliases.sort();
+        out.extend_from_slice(&(aliases.len() as u32).to_le_bytes());
+        for (a, i) in aliases {
+            put(&mut out, a.as_bytes());
+            put(&mut out, i.as_bytes());
+        }
+        out
+    }
+
+    /// Restores definitions saved by [`Catalog::to_definitions`]; every index comes back
+    /// empty with a pending scan.
+    pub fn from_definitions(bytes: &[u8], config: &Config) -> std::result::Result<Catalog, String> {
+        let mut r = Reader { b: bytes, pos: 0 };
+        if r.take(DEFS_MAGIC.len())? != DEFS_MAGIC {
+            return Err("bad search definitions header".into());
+        }
+        let mut cat = Catalog::new();
+        let n = r.u32()?;
+        for _ in 0..n {
+            let argc = r.u32()? as usize;
+            if argc == 0 {
+                return Err("bad search definitions".into());
+            }
+            let name = String::from_utf8_lossy(r.bytes()?).into_owned();
+            let mut args = Vec::with_capacity(argc.min(4096));
+            for _ in 1..argc {
+                args.push(r.bytes()?.to_vec());
+            }
+            let refs: Vec<&[u8]> = args.iter().map(|a| a.as_slice()).collect();
+            cat.create(&name, &refs, config, true).map_err(|e| e.0)?;
+        }
+        let n = r.u32()?;
+        for _ in 0..n {
+            let a = String::from_utf8_lossy(r.bytes()?).into_owned();
+            let i = String::from_utf8_lossy(r.bytes()?).into_owned();
+            cat.aliases.insert(a, i);
+        }
+        Ok(cat)
+    }
+
+    /// Index names (FT._LIST order).
+    pub fn index_names(&self) -> Vec<String> {
+        self.indexes.keys().cloned().collect()
+    }
+
+    /// Read access to an index by name or alias (tests, benches, the aggregate module).
+    pub fn index(&self, name: &str) -> Option<&Index> {
+        let real = self.resolve(name)?;
+        self.indexes.get(real).map(|e| &e.index)
+    }
+}
+
+struct Reader<'a> {
+    b: &'a [u8],
+    pos: usize,
+}
+
+impl<'a> Reader<'a> {
+    fn take(&mut self, n: usize) -> std::result::Result<&'a [u8], String> {
+        let s = self
+            .b
+            .get(self.pos..self.pos.saturating_add(n))
+            .ok_or_else(|| "truncated search definitions".to_string())?;
+        self.pos += n;
+        Ok(s)
+    }
+
+    fn u32(&mut self) -> std::result::Result<u32, String> {
+        let s = self.take(4)?;
+        let arr: [u8; 4] = s.try_into().map_err(|_| "truncated search definitions".to_string())?;
+        Ok(u32::from_le_bytes(arr))
+    }
+
+    fn bytes(&mut self) -> std::result::Result<&'a [u8], String> {
+        let n = self.u32()? as usize;
+        self.take(n)
+    }
+}

@@ -1,0 +1,70 @@
+//! FT.DROPINDEX, FT.ALTER and FT.TAGVALS.
+
+use crate::args::Args;
+use crate::catalog::{Catalog, ScanState};
+use crate::commands::text;
+use crate::error::{Error, Result};
+use crate::index::FieldIndex;
+use crate::reply::Reply;
+
+/// `FT.DROPINDEX idx [DD]` (`FT.DROP idx [KEEPDOCS]` deletes documents by default).
+pub(crate) fn ft_dropindex(
+    cat: &mut Catalog,
+    cmd: &str,
+    args: &[&[u8]],
+    delete_keys: &mut Vec<Vec<u8>>,
+) -> Result<Reply> {
+    let name = text(args[0]);
+    let flag = args.get(1).map(|a| text(a).to_ascii_uppercase());
+    let dd = match cmd {
+        "FT.DROP" => flag.as_deref() != Some("KEEPDOCS"),
+        _ => flag.as_deref() == Some("DD"),
+    };
+    let real = cat
+        .resolve(&name)
+        .map(str::to_string)
+        .ok_or_else(|| Error::new("Unknown Index name"))?;
+    let e = cat.drop_index(&real).ok_or_else(|| Error::new("Unknown Index name"))?;
+    if dd {
+        delete_keys.extend(e.index.docs.keys().map(|k| k.to_vec()));
+    }
+    Ok(Reply::ok())
+}
+
+/// `FT.ALTER idx [SKIPINITIALSCAN] SCHEMA ADD field…`.
+pub(crate) fn ft_alter(cat: &mut Catalog, args: &[&[u8]]) -> Result<Reply> {
+    let name = text(args[0]);
+    let mut a = Args::new(&args[1..]);
+    let skip = a.eat("SKIPINITIALSCAN");
+    if !a.eat("SCHEMA") {
+        return Err(Error::new("ALTER must be followed by SCHEMA"));
+    }
+    if !a.eat("ADD") {
+        return Err(Error::new("Unknown action passed to ALTER SCHEMA"));
+    }
+    if a.is_empty() {
+        return Err(Error::new("No fields provided"));
+    }
+    let fields = a.rest();
+    let e = cat.entry_mut(&name).ok_or_else(|| Error::new("Unknown index name"))?;
+    e.index.spec.add_fields(fields)?;
+    e.index.sync_fields();
+    e.create_args.extend(fields.iter().map(|f| f.to_vec()));
+    if !skip {
+        e.scan = ScanState { pending: true, percent: 0.0 };
+    }
+    Ok(Reply::ok())
+}
+
+/// `FT.TAGVALS idx field`.
+pub(crate) fn ft_tagvals(cat: &mut Catalog, name: &str, field: &str) -> Result<Reply> {
+    let e = cat.entry_mut(name).ok_or_else(|| Error::new("Unknown Index name"))?;
+    let idx = &e.index;
+    let Some((i, _)) = idx.spec.field(field) else {
+        return Err(Error::new(format!("No such field `{field}`")));
+    };
+    match idx.fields.get(i) {
+        Some(FieldIndex::Tag(t)) => Ok(Reply::Array(t.values().into_iter().map(Reply::text).collect())),
+        _ => Err(Error::new(format!("`{field}` is not a TAG field"))),
+    }
+}

@@ -1,0 +1,89 @@
+//! FT.* command executors: argument parsing and reply building on top of the catalog.
+//! One file per command family; [`dispatch`] routes by command name.
+
+mod admin;
+mod alias;
+mod config;
+mod explain;
+mod info;
+mod search;
+
+use crate::catalog::Catalog;
+use crate::config::Config;
+use crate::document::DocumentSource;
+use crate::error::{Error, Result};
+use crate::reply::{Protocol, Reply};
+
+/// Routes one command.
+pub(crate) fn dispatch(
+    cat: &mut Catalog,
+    cmd: &str,
+    args: &[&[u8]],
+    docs: &dyn DocumentSource,
+    config: &mut Config,
+    proto: Protocol,
+    delete_keys: &mut Vec<Vec<u8>>,
+) -> Result<Reply> {
+    let upper = cmd.to_ascii_uppercase();
+    let arity = |min: usize| -> Result<()> {
+        if args.len() < min {
+            Err(Error::new(format!(
+                "ERR wrong number of arguments for '{}' command",
+                cmd.to_ascii_lowercase()
+            )))
+        } else {
+            Ok(())
+        }
+    };
+    match upper.as_str() {
+        "FT.CREATE" => {
+            arity(1)?;
+            let name = text(args[0]);
+            cat.create(&name, &args[1..], config, false)?;
+            Ok(Reply::ok())
+        }
+        "FT.SEARCH" => {
+            arity(2)?;
+            search::ft_search(cat, args, docs, config, proto)
+        }
+        "FT.INFO" => {
+            arity(1)?;
+            info::ft_info(cat, &text(args[0]), proto)
+        }
+        "FT._LIST" => Ok(Reply::Array(cat.index_names().into_iter().map(Reply::text).collect())),
+        "FT.DROPINDEX" | "FT.DROP" => {
+            arity(1)?;
+            admin::ft_dropindex(cat, &upper, args, delete_keys)
+        }
+        "FT.ALTER" => {
+            arity(1)?;
+            admin::ft_alter(cat, args)
+        }
+        "FT.TAGVALS" => {
+            arity(2)?;
+            admin::ft_tagvals(cat, &text(args[0]), &text(args[1]))
+        }
+        "FT.ALIASADD" | "FT.ALIASUPDATE" => {
+            arity(2)?;
+            alias::ft_aliasadd(cat, &text(args[0]), &text(args[1]), upper == "FT.ALIASUPDATE")
+        }
+        "FT.ALIASDEL" => {
+            arity(1)?;
+            alias::ft_aliasdel(cat, &text(args[0]))
+        }
+        "FT.CONFIG" => {
+            arity(2)?;
+            config::ft_config(config, args, proto)
+        }
+        "FT.EXPLAIN" | "FT.EXPLAINCLI" => {
+            arity(2)?;
+            explain::ft_explain(cat, args, config, upper == "FT.EXPLAINCLI")
+        }
+        _ => Err(Error::new(format!("ERR unknown command '{cmd}'"))),
+    }
+}
+
+/// Argument bytes as text.
+pub(crate) fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}

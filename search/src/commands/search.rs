@@ -1,0 +1,623 @@
+//! FT.SEARCH: option parsing, query evaluation, legacy filters, ordering (score or
+//! SORTBY), paging, field loading (RETURN, JSONPath projection), HIGHLIGHT/SUMMARIZE and
+//! the RESP2/RESP3 reply shapes.
+
+use std::cmp::Ordering;
+use std::collections::HashMap;
+
+use roaring::RoaringBitmap;
+
+use crate::args::{parse_f64, Args};
+use crate::catalog::Catalog;
+use crate::commands::text;
+use crate::config::Config;
+use crate::document::{DocumentSource, FieldValue, KeyType};
+use crate::error::{Error, Result};
+use crate::index::docs::SortValue;
+use crate::index::geo::unit_factor;
+use crate::index::text::{FieldMask, ALL_FIELDS};
+use crate::index::{FieldIndex, Index};
+use crate::limits::MAX_DIALECT;
+use crate::query::exec::{execute, ExecOptions};
+use crate::query::highlight::{highlight, summarize, Summary};
+use crate::query::score::{ScoreContext, Scorer};
+use crate::query::syntax::{parse, QueryAst};
+use crate::reply::{Protocol, Reply};
+use crate::schema::FieldType;
+
+/// A RETURN entry: source (attribute or JSONPath) and output name.
+struct ReturnField {
+    source: String,
+    name: String,
+}
+
+/// Parsed FT.SEARCH options.
+struct SearchRequest {
+    query: String,
+    no_content: bool,
+    verbatim: bool,
+    no_stopwords: bool,
+    with_scores: bool,
+    explain_score: bool,
+    with_payloads: bool,
+    with_sortkeys: bool,
+    filters: Vec<(String, f64, bool, f64, bool)>,
+    geofilters: Vec<(String, f64, f64, f64)>,
+    inkeys: Option<Vec<Vec<u8>>>,
+    infields: Option<Vec<String>>,
+    returns: Option<Vec<ReturnField>>,
+    highlight: Option<(Option<Vec<String>>, String, String)>,
+    summarize: Option<(Option<Vec<String>>, Summary)>,
+    slop: Option<u32>,
+    inorder: bool,
+    scorer: Scorer,
+    sortby: Option<(String, bool)>,
+    offset: u64,
+    limit: u64,
+    params: HashMap<String, String>,
+    dialect: u32,
+}
+
+/// `DIALECT d`.
+pub(crate) fn parse_dialect(a: &mut Args) -> Result<u32> {
+    let bad = || Error::new(format!("DIALECT requires a non negative integer >=1 and <= {MAX_DIALECT}"));
+    let d = a.next_str("DIALECT").map_err(|_| bad())?.parse::<u32>().map_err(|_| bad())?;
+    if d < 1 || d > MAX_DIALECT {
+        return Err(bad());
+    }
+    Ok(d)
+}
+
+/// `PARAMS n k v …`.
+pub(crate) fn parse_params(a: &mut Args) -> Result<HashMap<String, String>> {
+    let n = a.next_u64("PARAMS")? as usize;
+    if n % 2 != 0 || n > a.remaining() {
+        return Err(Error::new("Parameters must be specified in PARAM VALUE pairs"));
+    }
+    let mut p = HashMap::new();
+    for _ in 0..n / 2 {
+        let k = a.next_str("PARAMS")?;
+        let v = a.next_str("PARAMS")?;
+        p.insert(k, v);
+    }
+    Ok(p)
+}
+
+fn list(a: &mut Args, what: &str) -> Result<Vec<String>> {
+    let n = a.next_u64(what)? as usize;
+    if n > a.remaining() {
+        return Err(Error::new(format!("Bad arguments for {what}: Expected an argument, but none provided")));
+    }
+    (0..n).map(|_| a.next_str(what)).collect()
+}
+
+fn parse_request(args: &[&[u8]], config: &Config) -> Result<SearchRequest> {
+    let mut a = Args::new(args);
+    let mut r = SearchRequest {
+        query: a.next_str("query")?,
+        no_content: false,
+        verbatim: false,
+        no_stopwords: false,
+        with_scores: false,
+        explain_score: false,
+        with_payloads: false,
+        with_sortkeys: false,
+        filters: Vec::new(),
+        geofilters: Vec::new(),
+        inkeys: None,
+        infields: None,
+        returns: None,
+        highlight: None,
+        summarize: None,
+        slop: None,
+        inorder: false,
+        scorer: Scorer::parse(&config.default_scorer).unwrap_or(Scorer::TfIdf),
+        sortby: None,
+        offset: 0,
+        limit: 10,
+        params: HashMap::new(),
+        dialect: config.default_dialect,
+    };
+    while let Some(tok) = a.peek() {
+        if a.eat("NOCONTENT") {
+            r.no_content = true;
+        } else if a.eat("VERBATIM") {
+            r.verbatim = true;
+        } else if a.eat("NOSTOPWORDS") {
+            r.no_stopwords = true;
+        } else if a.eat("WITHSCORES") {
+            r.with_scores = true;
+        } else if a.eat("EXPLAINSCORE") {
+            r.explain_score = true;
+        } else if a.eat("WITHPAYLOADS") {
+            r.with_payloads = true;
+        } else if a.eat("WITHSORTKEYS") {
+            r.with_sortkeys = true;
+        } else if a.eat("INORDER") {
+            r.inorder = true;
+        } else if a.eat("FILTER") {
+            let f = a.next_str("FILTER")?;
+            let (lo, lo_incl) = bound(&a.next_str("FILTER")?)?;
+            let (hi, hi_incl) = bound(&a.next_str("FILTER")?)?;
+            r.filters.push((f, lo, lo_incl, hi, hi_incl));
+        } else if a.eat("GEOFILTER") {
+            let f = a.next_str("GEOFILTER")?;
+            let lon = a.next_f64("GEOFILTER")?;
+            let lat = a.next_f64("GEOFILTER")?;
+            let rad = a.next_f64("GEOFILTER")?;
+            let unit = a.next_str("GEOFILTER")?;
+            let factor = unit_factor(&unit).ok_or_else(|| Error::new("Invalid GeoFilter unit"))?;
+            r.geofilters.push((f, lon, lat, rad * factor));
+        } else if a.eat("INKEYS") {
+            r.inkeys = Some(list(&mut a, "INKEYS")?.into_iter().map(String::into_bytes).collect());
+        } else if a.eat("INFIELDS") {
+            r.infields = Some(list(&mut a, "INFIELDS")?);
+        } else if a.eat("RETURN") {
+            let n = a.next_u64("RETURN")? as usize;
+            if n > a.remaining() {
+                return Err(Error::new("Bad arguments for RETURN: Expected an argument, but none provided"));
+            }
+            let mut fields = Vec::new();
+            let mut consumed = 0;
+            while consumed < n {
+                let source = a.next_str("RETURN")?;
+                consumed += 1;
+                let mut name = source.clone();
+                if consumed + 2 <= n && a.peek().is_some_and(|p| p.eq_ignore_ascii_case(b"AS")) {
+                    a.eat("AS");
+                    name = a.next_str("RETURN")?;
+                    consumed += 2;
+                }
+                fields.push(ReturnField { source, name });
+            }
+            if fields.is_empty() {
+                r.no_content = true;
+            }
+            r.returns = Some(fields);
+        } else if a.eat("HIGHLIGHT") {
+            let mut fields = None;
+            let (mut open, mut close) = ("<b>".to_string(), "</b>".to_string());
+            loop {
+                if a.eat("FIELDS") {
+                    fields = Some(list(&mut a, "HIGHLIGHT")?);
+                } else if a.eat("TAGS") {
+                    open = a.next_str("TAGS")?;
+                    close = a.next_str("TAGS")?;
+                } else {
+                    break;
+                }
+            }
+            r.highlight = Some((fields, open, close));
+        } else if a.eat("SUMMARIZE") {
+            let mut fields = None;
+            let mut s = Summary { frags: 3, len: 20, separator: "... ".into() };
+            loop {
+                if a.eat("FIELDS") {
+                    fields = Some(list(&mut a, "SUMMARIZE")?);
+                } else if a.eat("FRAGS") {
+                    s.frags = a.next_u64("FRAGS")? as usize;
+                } else if a.eat("LEN") {
+                    s.len = a.next_u64("LEN")? as usize;
+                } else if a.eat("SEPARATOR") {
+                    s.separator = a.next_str("SEPARATOR")?;
+                } else {
+                    break;
+                }
+            }
+            r.summarize = Some((fields, s));
+        } else if a.eat("SLOP") {
+            r.slop = Some(a.next_u64("SLOP")?.min(u64::from(u32::MAX / 4)) as u32);
+        } else if a.eat("TIMEOUT") {
+            a.next_u64("TIMEOUT")?;
+        } else if a.eat("LANGUAGE") {
+            let l = a.next_str("LANGUAGE")?;
+            if crate::analysis::Language::parse(&l).is_none() {
+                return Err(Error::new("No such language"));
+            }
+        } else if a.eat("EXPANDER") || a.eat("PAYLOAD") {
+            a.next_str("option")?;
+        } else if a.eat("SCORER") {
+            r.scorer = Scorer::parse(&a.next_str("SCORER")?)?;
+        } else if a.eat("SORTBY") {
+            if r.sortby.is_some() {
+                return Err(Error::new("Multiple SORTBY steps are not allowed"));
+            }
+            let f = a.next_str("SORTBY")?;
+            let f = f.strip_prefix('@').unwrap_or(&f).to_string();
+            let mut asc = true;
+            if a.eat("DESC") {
+                asc = false;
+            } else {
+                a.eat("ASC");
+            }
+            if !a.eat("WITHCOUNT") {
+                a.eat("WITHOUTCOUNT");
+            }
+            r.sortby = Some((f, asc));
+        } else if a.eat("LIMIT") {
+            r.offset = a.next_u64("LIMIT")?;
+            r.limit = a.next_u64("LIMIT")?;
+        } else if a.eat("PARAMS") {
+            r.params = parse_params(&mut a)?;
+        } else if a.eat("DIALECT") {
+            r.dialect = parse_dialect(&mut a)?;
+        } else if a.eat("FORMAT") {
+            let f = a.next_str("FORMAT")?;
+            if !f.eq_ignore_ascii_case("STRING") {
+                return Err(Error::new("EXPAND format is not supported"));
+            }
+        } else if a.eat("ADDSCORES") {
+            return Err(Error::new("ADDSCORES is not supported on FT.SEARCH"));
+        } else {
+            return Err(Error::new(format!("Unknown argument `{}`", text(tok))));
+        }
+    }
+    if r.explain_score && !r.with_scores {
+        return Err(Error::new("EXPLAINSCORE must be accompanied with WITHSCORES"));
+    }
+    if r.limit > config.max_search_results {
+        return Err(Error::new(format!("LIMIT exceeds maximum of {}", config.max_search_results)));
+    }
+    if r.offset > config.max_search_results {
+        return Err(Error::new(format!("OFFSET exceeds maximum of {}", config.max_search_results)));
+    }
+    Ok(r)
+}
+
+fn bound(s: &str) -> Result<(f64, bool)> {
+    let (incl, v) = match s.strip_prefix('(') {
+        Some(rest) => (false, rest),
+        None => (true, s),
+    };
+    parse_f64(v)
+        .map(|x| (x, incl))
+        .ok_or_else(|| Error::new("Bad upper range: ".to_string() + s))
+}
+
+/// A sort key value for ordering.
+#[derive(Debug, Clone, PartialEq)]
+enum Key {
+    Num(f64),
+    Str(String),
+}
+
+fn cmp_keys(a: &Option<Key>, b: &Option<Key>, asc: bool) -> Ordering {
+    match (a, b) {
+        (None, None) => Ordering::Equal,
+        (None, Some(_)) => Ordering::Greater,
+        (Some(_), None) => Ordering::Less,
+        (Some(x), Some(y)) => {
+            let o = match (x, y) {
+                (Key::Num(p), Key::Num(q)) => p.partial_cmp(q).unwrap_or(Ordering::Equal),
+                (Key::Str(p), Key::Str(q)) => p.cmp(q),
+                (Key::Num(_), Key::Str(_)) => Ordering::Less,
+                (Key::Str(_), Key::Num(_)) => Ordering::Greater,
+            };
+            if asc {
+                o
+            } else {
+                o.reverse()
+            }
+        }
+    }
+}
+
+/// `FT.SEARCH idx query [options…]`.
+pub(crate) fn ft_search(
+    cat: &mut Catalog,
+    args: &[&[u8]],
+    docs: &dyn DocumentSource,
+    config: &Config,
+    proto: Protocol,
+) -> Result<Reply> {
+    let name = text(args[0]);
+    let req = parse_request(&args[1..], config)?;
+    let e = cat.entry_mut(&name).ok_or_else(|| Error::new(format!("{name}: no such index")))?;
+    e.index.stats.uses += 1;
+    if let Some(slot) = e.dialects_used.get_mut(req.dialect.saturating_sub(1) as usize) {
+        *slot = true;
+    }
+    let idx = &e.index;
+    if req.query.len() > crate::limits::MAX_QUERY_LEN {
+        return Err(Error::new("Query string too long"));
+    }
+    let ast = parse(&req.query, req.dialect, &req.params)?;
+    let infields: FieldMask = match &req.infields {
+        None => ALL_FIELDS,
+        Some(names) => names
+            .iter()
+            .filter_map(|n| idx.spec.field(n).and_then(|(i, _)| idx.text_ord(i)))
+            .fold(0, |m, o| m | (1u128 << o)),
+    };
+    let opts = ExecOptions {
+        verbatim: req.verbatim,
+        no_stopwords: req.no_stopwords,
+        infields,
+        max_expansions: config.max_expansions,
+        min_prefix: config.min_prefix,
+        slop: req.slop,
+        inorder: req.inorder,
+    };
+    let matched = execute(idx, &ast, &opts)?;
+    let mut ids = matched.docids;
+    for (f, lo, li, hi, hi_incl) in &req.filters {
+        match idx.spec.field(f).and_then(|(i, _)| idx.fields.get(i)) {
+            Some(FieldIndex::Numeric(ni)) => ids &= ni.range(*lo, *li, *hi, *hi_incl),
+            _ => return Err(Error::new(format!("Unknown field `{f}`"))),
+        }
+    }
+    for (f, lon, lat, r) in &req.geofilters {
+        match idx.spec.field(f).and_then(|(i, _)| idx.fields.get(i)) {
+            Some(FieldIndex::Geo(gi)) => ids &= gi.radius(*lon, *lat, *r),
+            _ => return Err(Error::new(format!("Unknown field `{f}`"))),
+        }
+    }
+    if let Some(keys) = &req.inkeys {
+        let allowed: RoaringBitmap = keys.iter().filter_map(|k| idx.docs.id_of(k)).collect();
+        ids &= allowed;
+    }
+    let total = ids.len();
+    let want = req.offset.saturating_add(req.limit) as usize;
+    let scorer = ScoreContext::new(idx, &matched.terms, req.scorer);
+    let need_scores = req.with_scores || (req.sortby.is_none() && !matches!(ast, QueryAst::MatchAll));
+    let mut page: Vec<(u32, f64, Option<Key>)> = Vec::new();
+    if want > 0 {
+        if let Some((field, asc)) = &req.sortby {
+            let fi = idx.spec.field(field).map(|(i, _)| i);
+            if fi.is_none() {
+                return Err(Error::new(format!("Property `{field}` not loaded nor in schema")));
+            }
+            let mut rows: Vec<(u32, Option<Key>)> =
+                ids.iter().map(|d| (d, sort_key(idx, d, fi, docs))).collect();
+            let cmp = |a: &(u32, Option<Key>), b: &(u32, Option<Key>)| cmp_keys(&a.1, &b.1, *asc).then(a.0.cmp(&b.0));
+            if rows.len() > want {
+                rows.select_nth_unstable_by(want - 1, cmp);
+                rows.truncate(want);
+            }
+            rows.sort_by(cmp);
+            page = rows
+                .into_iter()
+                .map(|(d, k)| (d, if req.with_scores { scorer.score(d) } else { 0.0 }, k))
+                .collect();
+        } else if need_scores {
+            let mut rows: Vec<(u32, f64)> = ids.iter().map(|d| (d, scorer.score(d))).collect();
+            let cmp = |a: &(u32, f64), b: &(u32, f64)| b.1.partial_cmp(&a.1).unwrap_or(Ordering::Equal).then(a.0.cmp(&b.0));
+            if rows.len() > want {
+                rows.select_nth_unstable_by(want - 1, cmp);
+                rows.truncate(want);
+            }
+            rows.sort_by(cmp);
+            page = rows.into_iter().map(|(d, s)| (d, s, None)).collect();
+        } else {
+            page = ids.iter().take(want).map(|d| (d, 0.0, None)).collect();
+        }
+    }
+    let page: Vec<_> = page.into_iter().skip(req.offset as usize).collect();
+    let ctx = RenderCtx { idx, req: &req, docs, highlight_terms: &matched.highlight };
+    let mut rows = Vec::with_capacity(page.len());
+    for (d, score, key) in page {
+        let Some(rec) = idx.docs.get(d) else { continue };
+        rows.push(Row {
+            key: rec.key.to_vec(),
+            score,
+            sortkey: if req.with_sortkeys { key.or_else(|| sort_key(idx, d, None, docs)) } else { None },
+            fields: if req.no_content { None } else { ctx.load(&rec.key) },
+        });
+    }
+    Ok(render(&req, total, rows, &matched.warnings, proto))
+}
+
+fn sort_key(idx: &Index, d: u32, field: Option<usize>, docs: &dyn DocumentSource) -> Option<Key> {
+    let fi = field?;
+    let rec = idx.docs.get(d)?;
+    if let Some(v) = rec.sortable(fi as u16) {
+        return Some(match v {
+            SortValue::Num(n) => Key::Num(*n),
+            SortValue::Str(s) => Key::Str(s.clone()),
+        });
+    }
+    let f = idx.spec.fields.get(fi)?;
+    let vals = docs.values(&rec.key, &f.path).ok()?;
+    let first = vals.into_iter().find(|v| !matches!(v, FieldValue::Null))?;
+    match (first, f.kind) {
+        (FieldValue::Number(n, _), _) => Some(Key::Num(n)),
+        (FieldValue::String(s), FieldType::Numeric) => parse_f64(s.trim()).map(Key::Num),
+        (FieldValue::String(s), _) => Some(Key::Str(if f.unf { s } else { s.to_lowercase() })),
+        (FieldValue::Bool(b), _) => Some(Key::Str(b.to_string())),
+        (FieldValue::Array(items), _) => items.into_iter().find_map(|v| match v {
+            FieldValue::Number(n, _) => Some(Key::Num(n)),
+            FieldValue::String(s) => Some(Key::Str(s)),
+            _ => None,
+        }),
+        _ => None,
+    }
+}
+
+struct Row {
+    key: Vec<u8>,
+    score: f64,
+    sortkey: Option<Key>,
+    fields: Option<Vec<(String, Vec<u8>)>>,
+}
+
+struct RenderCtx<'a> {
+    idx: &'a Index,
+    req: &'a SearchRequest,
+    docs: &'a dyn DocumentSource,
+    highlight_terms: &'a std::collections::HashSet<String>,
+}
+
+impl<'a> RenderCtx<'a> {
+    /// The (name, value) pairs to return for a key, or None when the key vanished.
+    fn load(&self, key: &[u8]) -> Option<Vec<(String, Vec<u8>)>> {
+        let json = self.idx.spec.on == KeyType::Json;
+        let mut out: Vec<(String, Vec<u8>)> = match &self.req.returns {
+            None => self
+                .docs
+                .whole(key)?
+                .into_iter()
+                .map(|(k, v)| (String::from_utf8_lossy(&k).into_owned(), v))
+                .collect(),
+            Some(fields) => {
+                let mut v = Vec::new();
+                for rf in fields {
+                    if let Some(val) = self.load_one(key, &rf.source, json) {
+                        v.push((rf.name.clone(), val));
+                    }
+                }
+                v
+            }
+        };
+        if self.req.highlight.is_some() || self.req.summarize.is_some() {
+            for (name, val) in out.iter_mut() {
+                let Some(src) = self.returned_field(name) else { continue };
+                let Some((_, spec)) = self.idx.spec.field(&src) else { continue };
+                if spec.kind != FieldType::Text {
+                    continue;
+                }
+                let s = String::from_utf8_lossy(val).into_owned();
+                let mut s2 = s.clone();
+                if let Some((fields, sm)) = &self.req.summarize {
+                    if fields.as_ref().is_none_or(|f| f.contains(&src) || f.contains(name)) {
+                        s2 = summarize(&s2, self.highlight_terms, &self.idx.stemmer, sm);
+                    }
+                }
+                if let Some((fields, open, close)) = &self.req.highlight {
+                    if fields.as_ref().is_none_or(|f| f.contains(&src) || f.contains(name)) {
+                        s2 = highlight(&s2, self.highlight_terms, &self.idx.stemmer, open, close);
+                    }
+                }
+                if s2 != s {
+                    *val = s2.into_bytes();
+                }
+            }
+        }
+        Some(out)
+    }
+
+    /// The schema attribute behind a returned name.
+    fn returned_field(&self, name: &str) -> Option<String> {
+        match &self.req.returns {
+            Some(fields) => fields.iter().find(|f| f.name == name).map(|f| f.source.clone()),
+            None => {
+                // hash field names are paths; map to the attribute name
+                self.idx.spec.fields.iter().find(|f| f.path == name || f.name == name).map(|f| f.name.clone())
+            }
+        }
+    }
+
+    fn load_one(&self, key: &[u8], source: &str, json: bool) -> Option<Vec<u8>> {
+        let attr = self.idx.spec.field(source).map(|(_, f)| f);
+        if json {
+            let (path, is_attr) = match attr {
+                Some(f) => (f.path.as_str(), true),
+                None => (source, false),
+            };
+            let matches = self.docs.json_at(key, path)?;
+            if matches.is_empty() {
+                return None;
+            }
+            if is_attr && self.req.dialect < 3 || matches.len() == 1 {
+                return matches.into_iter().next().map(String::into_bytes);
+            }
+            Some(format!("[{}]", matches.join(",")).into_bytes())
+        } else {
+            let path = attr.map(|f| f.path.as_str()).unwrap_or(source);
+            let vals = self.docs.values(key, path).ok()?;
+            match vals.into_iter().next()? {
+                FieldValue::String(s) => Some(s.into_bytes()),
+                FieldValue::Number(_, t) => Some(t.into_bytes()),
+                FieldValue::Bool(b) => Some(b.to_string().into_bytes()),
+                _ => None,
+            }
+        }
+    }
+}
+
+fn sortkey_reply(k: &Option<Key>) -> Reply {
+    match k {
+        None => Reply::Nil,
+        Some(Key::Num(n)) => Reply::text(format!("#{}", fmt_g17(*n))),
+        Some(Key::Str(s)) => Reply::text(format!("${s}")),
+    }
+}
+
+/// `%.17g`-like formatting for sort keys.
+fn fmt_g17(n: f64) -> String {
+    if n.fract() == 0.0 && n.abs() < 1e17 {
+        format!("{}", n as i64)
+    } else {
+        format!("{n}")
+    }
+}
+
+fn render(req: &SearchRequest, total: u64, rows: Vec<Row>, warnings: &[String], proto: Protocol) -> Reply {
+    let score_reply = |s: f64| {
+        if req.explain_score {
+            Reply::Array(vec![Reply::Double(s), Reply::Array(vec![Reply::text(format!("Final score {s}"))])])
+        } else {
+            Reply::Double(s)
+        }
+    };
+    match proto {
+        Protocol::Resp2 => {
+            let mut out = vec![Reply::Int(total as i64)];
+            for r in rows {
+                out.push(Reply::Bulk(r.key));
+                if req.with_scores {
+                    out.push(score_reply(r.score));
+                }
+                if req.with_payloads {
+                    out.push(Reply::Nil);
+                }
+                if req.with_sortkeys {
+                    out.push(sortkey_reply(&r.sortkey));
+                }
+                if !req.no_content {
+                    out.push(match r.fields {
+                        Some(f) => Reply::Array(
+                            f.into_iter().flat_map(|(k, v)| [Reply::text(k), Reply::Bulk(v)]).collect(),
+                        ),
+                        None => Reply::Nil,
+                    });
+                }
+            }
+            Reply::Array(out)
+        }
+        Protocol::Resp3 => {
+            let results = rows
+                .into_iter()
+                .map(|r| {
+                    let mut m = vec![("id", Reply::Bulk(r.key))];
+                    if req.with_scores {
+                        m.push(("score", score_reply(r.score)));
+                    }
+                    if req.with_payloads {
+                        m.push(("payload", Reply::Nil));
+                    }
+                    if req.with_sortkeys {
+                        m.push(("sortkey", sortkey_reply(&r.sortkey)));
+                    }
+                    if !req.no_content {
+                        m.push((
+                            "extra_attributes",
+                            match r.fields {
+                                Some(f) => Reply::Map(f.into_iter().map(|(k, v)| (Reply::text(k), Reply::Bulk(v))).collect()),
+                                None => Reply::Nil,
+                            },
+                        ));
+                    }
+                    m.push(("values", Reply::Array(Vec::new())));
+                    Reply::map(m)
+                })
+                .collect();
+            Reply::map(vec![
+                ("attributes", Reply::Array(Vec::new())),
+                ("format", Reply::Simple("STRING".into())),
+                ("results", Reply::Array(results)),
+                ("total_results", Reply::Int(total as i64)),
+                ("warning", Reply::Array(warnings.iter().map(|w| Reply::Simple(w.clone())).collect())),
+            ])
+        }
+    }
+}

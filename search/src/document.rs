@@ -1,0 +1,47 @@
+//! The document-reading interface the glue implements ([`DocumentSource`]) and the
+//! neutral value type it yields.
+
+/// The type of a key as far as indexing is concerned.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum KeyType {
+    /// A RedisJSON document.
+    Json,
+    /// A Redis hash.
+    Hash,
+}
+
+/// One value found at a field source.
+#[derive(Debug, Clone, PartialEq)]
+pub enum FieldValue {
+    /// JSON `null` (skipped by indexing).
+    Null,
+    /// JSON boolean (TAG only).
+    Bool(bool),
+    /// JSON number: the value and its original text.
+    Number(f64, String),
+    /// A string (JSON string or hash field value).
+    String(String),
+    /// JSON array, serialized (only reached when a path selects an array itself).
+    Array(Vec<FieldValue>),
+    /// JSON object, serialized (never indexable).
+    Object(String),
+}
+
+/// What the glue implements to let the index read documents of one database.
+pub trait DocumentSource {
+    /// `Some(Json)`/`Some(Hash)`, or `None` when the key is missing or of another type.
+    fn key_type(&self, key: &[u8]) -> Option<KeyType>;
+
+    /// Values at a field source: for JSON every match of the JSONPath `source` (a match
+    /// that is an array is returned as [`FieldValue::Array`] with its elements), for a
+    /// hash the value of field `source` (zero or one [`FieldValue::String`]).
+    /// `Err(text)` when the path cannot be evaluated.
+    fn values(&self, key: &[u8], source: &str) -> Result<Vec<FieldValue>, String>;
+
+    /// JSON only: the serialized JSON of each match of `path` (RedisJSON's compact
+    /// serialization); `None` when the key is not JSON or the path is invalid.
+    fn json_at(&self, key: &[u8], path: &str) -> Option<Vec<String>>;
+
+    /// The whole document: JSON → `[("$", serialized doc)]`, hash → all field/value pairs.
+    fn whole(&self, key: &[u8]) -> Option<Vec<(Vec<u8>, Vec<u8>)>>;
+}

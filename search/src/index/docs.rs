@@ -1,0 +1,249 @@
+//! The document table: key ↔ dense `u32` doc id, with id reuse (an update keeps its id,
+//! a delete frees it), and per-document forward information so removal and scoring
+//! never scan postings.
+
+use std::collections::HashMap;
+
+use roaring::RoaringBitmap;
+
+/// One (term, field) occurrence group of a document.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TermOcc {
+    /// Term id in the text dictionary.
+    pub term: u32,
+    /// Text field ordinal.
+    pub field: u16,
+    /// Occurrences in that field.
+    pub freq: u32,
+    /// Start of the varint-delta positions in [`DocRecord::positions`].
+    pub pos_off: u32,
+}
+
+/// A sortable value.
+#[derive(Debug, Clone, PartialEq)]
+pub enum SortValue {
+    /// Number.
+    Num(f64),
+    /// String (normalized unless UNF).
+    Str(String),
+}
+
+/// Everything the index knows about one document.
+#[derive(Debug, Clone, Default)]
+pub struct DocRecord {
+    /// The Redis key.
+    pub key: Box<[u8]>,
+    /// Document score (SCORE / SCORE_FIELD).
+    pub score: f32,
+    /// Term occurrences sorted by (term, field).
+    pub occs: Box<[TermOcc]>,
+    /// Varint-encoded position deltas of all occurrences.
+    pub positions: Box<[u8]>,
+    /// Largest term frequency (TFIDF norm).
+    pub max_freq: u32,
+    /// Number of tokens (TFIDF.DOCNORM / BM25 length).
+    pub len: u32,
+    /// (tag field index, tag id) pairs.
+    pub tags: Box<[(u16, u32)]>,
+    /// (numeric field index, value) pairs.
+    pub numerics: Box<[(u16, f64)]>,
+    /// (geo field index, lon, lat).
+    pub geos: Box<[(u16, f64, f64)]>,
+    /// (field index, value) for SORTABLE fields.
+    pub sortables: Box<[(u16, SortValue)]>,
+    /// Field indexes with no value (INDEXMISSING fields only).
+    pub missing: Box<[u16]>,
+}
+
+impl DocRecord {
+    /// The occurrence of `term` in text field `field`.
+    pub fn occ(&self, term: u32, field: u16) -> Option<&TermOcc> {
+        self.occs
+            .binary_search_by(|o| (o.term, o.field).cmp(&(term, field)))
+            .ok()
+            .and_then(|i| self.occs.get(i))
+    }
+
+    /// All occurrences of `term`, any field.
+    pub fn occs_of(&self, term: u32) -> &[TermOcc] {
+        let start = self.occs.partition_point(|o| o.term < term);
+        let end = self.occs.partition_point(|o| o.term <= term);
+        self.occs.get(start..end).unwrap_or(&[])
+    }
+
+    /// Decoded positions of an occurrence.
+    pub fn positions_of(&self, occ: &TermOcc) -> Vec<u32> {
+        let mut out = Vec::with_capacity(occ.freq as usize);
+        let mut i = occ.pos_off as usize;
+        let mut last = 0u32;
+        for _ in 0..occ.freq {
+            let mut v = 0u32;
+            let mut shift = 0;
+            while let Some(&b) = self.positions.get(i) {
+                i += 1;
+                v |= u32::from(b & 0x7f).checked_shl(shift).unwrap_or(0);
+                shift += 7;
+                if b & 0x80 == 0 {
+                    break;
+                }
+            }
+            last = last.wrapping_add(v);
+            out.push(last);
+        }
+        out
+    }
+
+    /// The sortable value of a field.
+    pub fn sortable(&self, field: u16) -> Option<&SortValue> {
+        self.sortables.iter().find(|(f, _)| *f == field).map(|(_, v)| v)
+    }
+
+    /// Approximate heap bytes.
+    pub fn mem_bytes(&self) -> usize {
+        self.key.len()
+            + self.occs.len() * std::mem::size_of::<TermOcc>()
+            + self.positions.len()
+            + self.tags.len() * 8
+            + self.numerics.len() * 16
+            + self.geos.len() * 24
+            + self.sortables.len() * 40
+            + std::mem::size_of::<DocRecord>()
+    }
+}
+
+/// Appends sorted positions as varint deltas.
+pub fn encode_positions(out: &mut Vec<u8>, positions: &[u32]) {
+    let mut last = 0u32;
+    for &p in positions {
+        let mut d = p.wrapping_sub(last);
+        last = p;
+        loop {
+            let b = (d & 0x7f) as u8;
+            d >>= 7;
+            if d == 0 {
+                out.push(b);
+                break;
+            }
+            out.push(b | 0x80);
+        }
+    }
+}
+
+/// Keys ↔ ids and the records.
+#[derive(Default)]
+pub struct DocTable {
+    ids: HashMap<Box<[u8]>, u32>,
+    records: Vec<Option<DocRecord>>,
+    free: Vec<u32>,
+    /// Ids of live documents.
+    pub live: RoaringBitmap,
+}
+
+impl DocTable {
+    /// The id of `key`.
+    pub fn id_of(&self, key: &[u8]) -> Option<u32> {
+        self.ids.get(key).copied()
+    }
+
+    /// The record of a live id.
+    pub fn get(&self, id: u32) -> Option<&DocRecord> {
+        self.records.get(id as usize).and_then(|r| r.as_ref())
+    }
+
+    /// Stores `rec` under its key: keeps the key's id, else reuses a freed id.
+    /// Returns the id and the previous record (to unindex).
+    pub fn put(&mut self, rec: DocRecord) -> (u32, Option<DocRecord>) {
+        if let Some(&id) = self.ids.get(&rec.key) {
+            let old = self.records.get_mut(id as usize).and_then(|slot| slot.replace(rec));
+            return (id, old);
+        }
+        let id = match self.free.pop() {
+            Some(id) => id,
+            None => {
+                self.records.push(None);
+                (self.records.len() - 1) as u32
+            }
+        };
+        self.ids.insert(rec.key.clone(), id);
+        if let Some(slot) = self.records.get_mut(id as usize) {
+            *slot = Some(rec);
+        }
+        self.live.insert(id);
+        (id, None)
+    }
+
+    /// Removes `key`; returns its id and record.
+    pub fn remove(&mut self, key: &[u8]) -> Option<(u32, DocRecord)> {
+        let id = self.ids.remove(key)?;
+        let rec = self.records.get_mut(id as usize).and_then(|s| s.take())?;
+        self.live.remove(id);
+        self.free.push(id);
+        Some((id, rec))
+    }
+
+    /// Number of live documents.
+    pub fn len(&self) -> u64 {
+        self.live.len()
+    }
+
+    /// True when no document is indexed.
+    pub fn is_empty(&self) -> bool {
+        self.live.is_empty()
+    }
+
+    /// One past the highest id ever handed out.
+    pub fn max_id(&self) -> u32 {
+        self.records.len() as u32
+    }
+
+    /// All live keys.
+    pub fn keys(&self) -> impl Iterator<Item = &[u8]> {
+        self.ids.keys().map(|k| &**k)
+    }
+
+    /// Approximate heap bytes of the table (records excluded).
+    pub fn table_bytes(&self) -> usize {
+        self.ids.keys().map(|k| k.len() + 32).sum::<usize>()
+            + self.records.capacity() * std::mem::size_of::<Option<DocRecord>>()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rec(key: &str) -> DocRecord {
+        DocRecord {
+            key: key.as_bytes().into(),
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn ids_are_kept_on_update_and_reused_after_delete() {
+        let mut t = DocTable::default();
+        let (a, _) = t.put(rec("a"));
+        let (b, _) = t.put(rec("b"));
+        let (a2, old) = t.put(rec("a"));
+        assert_eq!(a, a2);
+        assert!(old.is_some());
+        t.remove(b"a");
+        let (c, _) = t.put(rec("c"));
+        assert_eq!(c, a);
+        assert_eq!(t.max_id(), 2);
+        assert_eq!(t.len(), 2);
+        assert_ne!(b, c);
+    }
+
+    #[test]
+    fn positions_round_trip() {
+        let mut buf = Vec::new();
+        encode_positions(&mut buf, &[1, 5, 300, 70000]);
+        let r = DocRecord {
+            positions: buf.into(),
+            ..Default::default()
+        };
+        let o = TermOcc { term: 0, field: 0, freq: 4, pos_off: 0 };
+        assert_eq!(r.positions_of(&o), vec![1, 5, 300, 70000]);
+    }
+}

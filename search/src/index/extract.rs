@@ -1,0 +1,154 @@
+//! Reads one document through the [`DocumentSource`] and applies RediSearch's type rules,
+//! producing the values to index per field (or the reason the document fails).
+
+use crate::document::{DocumentSource, FieldValue, KeyType};
+use crate::index::docs::SortValue;
+use crate::index::geo::parse_point;
+use crate::schema::{FieldType, IndexSpec};
+
+/// The indexable values of one document, per schema field (same order as the schema).
+#[derive(Debug, Default)]
+pub struct Extracted {
+    /// Values per field index.
+    pub values: Vec<FieldValues>,
+    /// Document score.
+    pub score: f32,
+}
+
+/// Values of one field.
+#[derive(Debug, Clone, PartialEq)]
+pub enum FieldValues {
+    /// No value.
+    Missing,
+    /// TEXT strings.
+    Text(Vec<String>),
+    /// TAG values (split and normalized).
+    Tag(Vec<String>),
+    /// NUMERIC values.
+    Numeric(Vec<f64>),
+    /// GEO points.
+    Geo(Vec<(f64, f64)>),
+}
+
+impl FieldValues {
+    /// The sortable value (first value), normalized unless `unf`.
+    pub fn sort_value(&self, unf: bool) -> Option<SortValue> {
+        match self {
+            FieldValues::Text(v) | FieldValues::Tag(v) => v.first().map(|s| {
+                SortValue::Str(if unf { s.clone() } else { s.to_lowercase() })
+            }),
+            FieldValues::Numeric(v) => v.first().map(|n| SortValue::Num(*n)),
+            _ => None,
+        }
+    }
+}
+
+fn flatten(vals: Vec<FieldValue>, out: &mut Vec<FieldValue>) {
+    for v in vals {
+        match v {
+            FieldValue::Array(items) => flatten(items, out),
+            other => out.push(other),
+        }
+    }
+}
+
+/// Splits a tag string and normalizes each value.
+pub fn split_tags(s: &str, sep: Option<char>, case_sensitive: bool, out: &mut Vec<String>) {
+    let norm = |t: &str| {
+        let t = t.trim();
+        if case_sensitive {
+            t.to_string()
+        } else {
+            t.to_lowercase()
+        }
+    };
+    match sep {
+        Some(c) => out.extend(s.split(c).map(norm).filter(|t| !t.is_empty())),
+        None => {
+            let t = norm(s);
+            if !t.is_empty() {
+                out.push(t);
+            }
+        }
+    }
+}
+
+/// Extracts `key` for `spec`. `Err` carries the indexing-failure message.
+pub fn extract(spec: &IndexSpec, key: &[u8], docs: &dyn DocumentSource) -> Result<Extracted, String> {
+    let json = spec.on == KeyType::Json;
+    let mut out = Extracted {
+        values: Vec::with_capacity(spec.fields.len()),
+        score: spec.score as f32,
+    };
+    for f in &spec.fields {
+        let mut raw = Vec::new();
+        flatten(docs.values(key, &f.path)?, &mut raw);
+        let mut strings = Vec::new();
+        let mut nums = Vec::new();
+        let mut tags = Vec::new();
+        let mut points = Vec::new();
+        for v in raw {
+            match (v, f.kind) {
+                (FieldValue::Null, _) => {}
+                (FieldValue::Object(_), _) => {}
+                (FieldValue::Array(_), _) => {}
+                (FieldValue::Number(n, text), FieldType::Numeric) => {
+                    let _ = text;
+                    nums.push(n);
+                }
+                (FieldValue::Number(..), _) if json => {
+                    return Err("Invalid JSON type: Numeric type can represent only NUMERIC field".into())
+                }
+                (FieldValue::Number(_, text), FieldType::Text) => strings.push(text),
+                (FieldValue::Number(_, text), FieldType::Tag) => {
+                    split_tags(&text, f.separator, f.case_sensitive, &mut tags)
+                }
+                (FieldValue::Number(..), FieldType::Geo) => return Err("Invalid geo string".into()),
+                (FieldValue::Bool(b), FieldType::Tag) => tags.push(if b { "true" } else { "false" }.into()),
+                (FieldValue::Bool(_), _) => {
+                    return Err("Invalid JSON type: Boolean type can represent only TAG field".into())
+                }
+                (FieldValue::String(s), FieldType::Text) => strings.push(s),
+                (FieldValue::String(s), FieldType::Tag) => {
+                    if s.trim().is_empty() && f.index_empty {
+                        tags.push(String::new());
+                    }
+                    split_tags(&s, f.separator, f.case_sensitive, &mut tags)
+                }
+                (FieldValue::String(s), FieldType::Numeric) => {
+                    if json {
+                        return Err(
+                            "Invalid JSON type: String type can represent only TEXT, TAG, GEO or GEOMETRY field".into(),
+                        );
+                    }
+                    match crate::args::parse_f64(s.trim()) {
+                        Some(n) => nums.push(n),
+                        None => return Err(format!("Invalid numeric value: '{s}'")),
+                    }
+                }
+                (FieldValue::String(s), FieldType::Geo) => match parse_point(&s) {
+                    Some(p) => points.push(p),
+                    None => return Err(format!("Invalid geo string '{s}'")),
+                },
+            }
+        }
+        out.values.push(match f.kind {
+            FieldType::Text if !strings.is_empty() => FieldValues::Text(strings),
+            FieldType::Tag if !tags.is_empty() => FieldValues::Tag(tags),
+            FieldType::Numeric if !nums.is_empty() => FieldValues::Numeric(nums),
+            FieldType::Geo if !points.is_empty() => FieldValues::Geo(points),
+            _ => FieldValues::Missing,
+        });
+    }
+    if !json && !spec.score_field.is_empty() {
+        if let Ok(vals) = docs.values(key, &spec.score_field) {
+            if let Some(FieldValue::String(s)) = vals.first() {
+                match s.trim().parse::<f64>() {
+                    Ok(v) if (0.0..=1.0).contains(&v) => out.score = v as f32,
+                    _ => return Err(format!("invalid score '{s}'")),
+                }
+            }
+        }
+    }
+    Ok(out)
+}

@@ -1,0 +1,355 @@
+//! One index's data: the document table, text postings, tag/numeric/geo field indexes,
+//! and the upsert/remove operations that keep them consistent.
+
+pub mod docs;
+pub mod extract;
+pub mod geo;
+pub mod numeric;
+pub mod tag;
+pub mod termdict;
+pub mod text;
+
+use std::collections::BTreeMap;
+use std::time::Instant;
+
+use roaring::RoaringBitmap;
+
+use crate::analysis::tokenizer::tokenize;
+use crate::analysis::{Stemmer, STEM_PREFIX};
+use crate::document::DocumentSource;
+use crate::limits::MULTI_TEXT_SLOP;
+use crate::schema::{FieldType, IndexSpec};
+use docs::{encode_positions, DocRecord, DocTable, TermOcc};
+use extract::{extract, FieldValues};
+use geo::GeoIndex;
+use numeric::NumericIndex;
+use tag::TagIndex;
+use text::TextIndex;
+
+/// Per-field index data, parallel to the schema's fields.
+pub enum FieldIndex {
+    /// A TEXT field and its ordinal among text fields.
+    Text(u16),
+    /// A TAG field.
+    Tag(TagIndex),
+    /// A NUMERIC field.
+    Numeric(NumericIndex),
+    /// A GEO field.
+    Geo(GeoIndex),
+}
+
+/// Counters FT.INFO reports.
+#[derive(Debug, Default, Clone)]
+pub struct IndexStats {
+    /// Documents that failed to index.
+    pub failures: u64,
+    /// Last failure message.
+    pub last_error: Option<String>,
+    /// Key of the last failure.
+    pub last_error_key: Option<Vec<u8>>,
+    /// Total time spent indexing, ms.
+    pub indexing_ms: f64,
+    /// Number of queries run.
+    pub uses: u64,
+    /// Total number of tokens indexed (for BM25's average length).
+    pub total_tokens: u64,
+}
+
+/// One index: definition plus data.
+pub struct Index {
+    /// The definition.
+    pub spec: IndexSpec,
+    /// Documents.
+    pub docs: DocTable,
+    /// Text postings.
+    pub text: TextIndex,
+    /// Per-field data, parallel to `spec.fields`.
+    pub fields: Vec<FieldIndex>,
+    /// Docs missing each field (INDEXMISSING fields; empty otherwise).
+    pub missing: Vec<RoaringBitmap>,
+    /// Stemmer of the index language.
+    pub stemmer: Stemmer,
+    /// Counters.
+    pub stats: IndexStats,
+}
+
+impl Index {
+    /// An empty index for `spec`.
+    pub fn new(spec: IndexSpec, min_stem_len: usize) -> Index {
+        let stemmer = Stemmer::new(spec.language, min_stem_len);
+        let mut idx = Index {
+            spec,
+            docs: DocTable::default(),
+            text: TextIndex::default(),
+            fields: Vec::new(),
+            missing: Vec::new(),
+            stemmer,
+            stats: IndexStats::default(),
+        };
+        idx.sync_fields();
+        idx
+    }
+
+    /// Creates data structures for fields added to the spec (FT.ALTER).
+    pub fn sync_fields(&mut self) {
+        let mut text_ord = self.fields.iter().filter(|f| matches!(f, FieldIndex::Text(_))).count() as u16;
+        for f in self.spec.fields.iter().skip(self.fields.len()) {
+            self.fields.push(match f.kind {
+                FieldType::Text => {
+                    text_ord += 1;
+                    FieldIndex::Text(text_ord - 1)
+                }
+                FieldType::Tag => FieldIndex::Tag(TagIndex::default()),
+                FieldType::Numeric => FieldIndex::Numeric(NumericIndex::default()),
+                FieldType::Geo => FieldIndex::Geo(GeoIndex::default()),
+            });
+            self.missing.push(RoaringBitmap::new());
+        }
+    }
+
+    /// Text ordinal of field `i`.
+    pub fn text_ord(&self, i: usize) -> Option<u16> {
+        match self.fields.get(i) {
+            Some(FieldIndex::Text(o)) => Some(*o),
+            _ => None,
+        }
+    }
+
+    /// Re-reads `key` and indexes it (or removes it when it no longer qualifies).
+    /// Returns true when the key is in the index afterwards.
+    pub fn upsert(&mut self, key: &[u8], docs: &dyn DocumentSource) -> bool {
+        if docs.key_type(key) != Some(self.spec.on) || !self.spec.matches_prefix(key) {
+            self.remove(key);
+            return false;
+        }
+        let started = Instant::now();
+        let result = extract(&self.spec, key, docs);
+        let ok = match result {
+            Ok(ex) => {
+                self.insert(key, ex.values, ex.score);
+                true
+            }
+            Err(msg) => {
+                self.remove(key);
+                self.stats.failures += 1;
+                self.stats.last_error = Some(msg);
+                self.stats.last_error_key = Some(key.to_vec());
+                false
+            }
+        };
+        self.stats.indexing_ms += started.elapsed().as_secs_f64() * 1000.0;
+        ok
+    }
+
+    /// Indexes extracted values under `key` (replacing any previous version).
+    pub fn insert(&mut self, key: &[u8], values: Vec<FieldValues>, score: f32) {
+        // Build the forward record (term ids are assigned here).
+        let mut term_pos: BTreeMap<(u32, u16), Vec<u32>> = BTreeMap::new();
+        let mut len = 0u32;
+        let mut tags = Vec::new();
+        let mut numerics = Vec::new();
+        let mut geos = Vec::new();
+        let mut sortables = Vec::new();
+        let mut missing = Vec::new();
+        for (i, vals) in values.iter().enumerate() {
+            let Some(f) = self.spec.fields.get(i) else { continue };
+            let fi = i as u16;
+            if f.sortable {
+                if let Some(sv) = vals.sort_value(f.unf) {
+                    sortables.push((fi, sv));
+                }
+            }
+            if matches!(vals, FieldValues::Missing) && f.index_missing {
+                missing.push(fi);
+            }
+            if f.noindex {
+                continue;
+            }
+            match (vals, self.fields.get_mut(i)) {
+                (FieldValues::Text(strings), Some(FieldIndex::Text(ord))) => {
+                    let ord = *ord;
+                    let mut pos = 0u32;
+                    for (vi, s) in strings.iter().enumerate() {
+                        if vi > 0 {
+                            pos += MULTI_TEXT_SLOP;
+                        }
+                        for tok in tokenize(s) {
+                            if self.spec.stopwords.contains(&tok.text) {
+                                continue;
+                            }
+                            pos += 1;
+                            len += 1;
+                            let id = self.text.term_id(&tok.text);
+                            term_pos.entry((id, ord)).or_default().push(pos);
+                            if !f.nostem {
+                                if let Some(st) = self.stemmer.stem(&tok.text) {
+                                    let sid = self.text.term_id(&format!("{STEM_PREFIX}{st}"));
+                                    term_pos.entry((sid, ord)).or_default().push(pos);
+                                }
+                            }
+                        }
+                    }
+                }
+                (FieldValues::Tag(values), Some(FieldIndex::Tag(ti))) => {
+                    for v in values {
+                        let id = ti.value_id(v);
+                        if !tags.contains(&(fi, id)) {
+                            tags.push((fi, id));
+                        }
+                    }
+                }
+                (FieldValues::Numeric(ns), Some(FieldIndex::Numeric(_))) => {
+                    numerics.extend(ns.iter().map(|n| (fi, *n)));
+                }
+                (FieldValues::Geo(ps), Some(FieldIndex::Geo(_))) => {
+                    geos.extend(ps.iter().map(|(x, y)| (fi, *x, *y)));
+                }
+                _ => {}
+            }
+        }
+        let mut occs = Vec::with_capacity(term_pos.len());
+        let mut positions = Vec::new();
+        let mut max_freq = 0;
+        for ((term, field), pos) in term_pos {
+            let freq = pos.len() as u32;
+            max_freq = max_freq.max(freq);
+            occs.push(TermOcc { term, field, freq, pos_off: positions.len() as u32 });
+            if !self.spec.no_offsets {
+                encode_positions(&mut positions, &pos);
+            }
+        }
+        let rec = DocRecord {
+            key: key.into(),
+            score,
+            occs: occs.into(),
+            positions: positions.into(),
+            max_freq,
+            len,
+            tags: tags.into(),
+            numerics: numerics.into(),
+            geos: geos.into(),
+            sortables: sortables.into(),
+            missing: missing.into(),
+        };
+        let new_postings = rec.clone_postings();
+        let (id, old) = self.docs.put(rec);
+        if let Some(old) = old {
+            self.unindex(id, &old);
+        }
+        self.index_postings(id, &new_postings);
+    }
+
+    fn index_postings(&mut self, id: u32, p: &Postings) {
+        for (term, field) in &p.terms {
+            self.text.add(*term, *field, id);
+        }
+        for (f, tid) in &p.tags {
+            if let Some(FieldIndex::Tag(ti)) = self.fields.get_mut(*f as usize) {
+                ti.add(*tid, id);
+            }
+        }
+        for (f, v) in &p.numerics {
+            if let Some(FieldIndex::Numeric(ni)) = self.fields.get_mut(*f as usize) {
+                ni.add(*v, id);
+            }
+        }
+        for (f, x, y) in &p.geos {
+            if let Some(FieldIndex::Geo(gi)) = self.fields.get_mut(*f as usize) {
+                gi.add(id, *x, *y);
+            }
+        }
+        for f in &p.missing {
+            if let Some(bm) = self.missing.get_mut(*f as usize) {
+                bm.insert(id);
+            }
+        }
+        self.stats.total_tokens += u64::from(p.len);
+    }
+
+    fn unindex(&mut self, id: u32, rec: &DocRecord) {
+        for o in rec.occs.iter() {
+            self.text.remove(o.term, o.field, id);
+        }
+        for (f, tid) in rec.tags.iter() {
+            if let Some(FieldIndex::Tag(ti)) = self.fields.get_mut(*f as usize) {
+                ti.remove(*tid, id);
+            }
+        }
+        for (f, v) in rec.numerics.iter() {
+            if let Some(FieldIndex::Numeric(ni)) = self.fields.get_mut(*f as usize) {
+                ni.remove(*v, id);
+            }
+        }
+        for (f, _, _) in rec.geos.iter() {
+            if let Some(FieldIndex::Geo(gi)) = self.fields.get_mut(*f as usize) {
+                gi.remove(id);
+            }
+        }
+        for f in rec.missing.iter() {
+            if let Some(bm) = self.missing.get_mut(*f as usize) {
+                bm.remove(id);
+            }
+        }
+        self.stats.total_tokens = self.stats.total_tokens.saturating_sub(u64::from(rec.len));
+    }
+
+    /// Removes `key` from the index; true when it was there.
+    pub fn remove(&mut self, key: &[u8]) -> bool {
+        match self.docs.remove(key) {
+            Some((id, rec)) => {
+                self.unindex(id, &rec);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Drops every document, keeping the definition.
+    pub fn clear(&mut self) {
+        let spec = self.spec.clone();
+        let stats = IndexStats {
+            uses: self.stats.uses,
+            ..IndexStats::default()
+        };
+        let min = self.stemmer_min_len();
+        *self = Index::new(spec, min);
+        self.stats = stats;
+    }
+
+    fn stemmer_min_len(&self) -> usize {
+        self.stemmer.min_len()
+    }
+
+    /// Average document length in tokens.
+    pub fn avg_doc_len(&self) -> f64 {
+        let n = self.docs.len();
+        if n == 0 {
+            0.0
+        } else {
+            self.stats.total_tokens as f64 / n as f64
+        }
+    }
+}
+
+/// The postings a record contributes (copied out before the record moves into the table).
+struct Postings {
+    terms: Vec<(u32, u16)>,
+    tags: Vec<(u16, u32)>,
+    numerics: Vec<(u16, f64)>,
+    geos: Vec<(u16, f64, f64)>,
+    missing: Vec<u16>,
+    len: u32,
+}
+
+impl DocRecord {
+    fn clone_postings(&self) -> Postings {
+        Postings {
+            terms: self.occs.iter().map(|o| (o.term, o.field)).collect(),
+            tags: self.tags.to_vec(),
+            numerics: self.numerics.to_vec(),
+            geos: self.geos.to_vec(),
+            missing: self.missing.to_vec(),
+            len: self.len,
+        }
+    }
+}

@@ -1,0 +1,63 @@
+//! Tag index of one TAG field: normalized value → bitmap of doc ids, with the values in a
+//! [`TermDict`] for TAGVALS and prefix/pattern expansion.
+
+use roaring::RoaringBitmap;
+
+use super::termdict::TermDict;
+
+/// One TAG field's index.
+#[derive(Default)]
+pub struct TagIndex {
+    /// Values → ids.
+    pub dict: TermDict,
+    postings: Vec<RoaringBitmap>,
+}
+
+impl TagIndex {
+    /// The id of a value, inserting it.
+    pub fn value_id(&mut self, value: &str) -> u32 {
+        let id = self.dict.get_or_insert(value);
+        while self.postings.len() <= id as usize {
+            self.postings.push(RoaringBitmap::new());
+        }
+        id
+    }
+
+    /// Adds `doc` under value id `id`.
+    pub fn add(&mut self, id: u32, doc: u32) {
+        if let Some(bm) = self.postings.get_mut(id as usize) {
+            bm.insert(doc);
+        }
+    }
+
+    /// Removes `doc` from value id `id`.
+    pub fn remove(&mut self, id: u32, doc: u32) {
+        if let Some(bm) = self.postings.get_mut(id as usize) {
+            bm.remove(doc);
+        }
+    }
+
+    /// Docs of a value id.
+    pub fn docs(&self, id: u32) -> Option<&RoaringBitmap> {
+        self.postings.get(id as usize)
+    }
+
+    /// True when the value id has documents.
+    pub fn is_live(&self, id: u32) -> bool {
+        self.postings.get(id as usize).is_some_and(|b| !b.is_empty())
+    }
+
+    /// All live values in order.
+    pub fn values(&self) -> Vec<String> {
+        self.dict
+            .scan(|_, id| self.is_live(id), usize::MAX)
+            .into_iter()
+            .map(|(v, _)| v)
+            .collect()
+    }
+
+    /// Approximate heap bytes.
+    pub fn mem_bytes(&self) -> usize {
+        self.dict.mem_bytes() + self.postings.iter().map(|b| b.serialized_size() + 8).sum::<usize>()
+    }
+}

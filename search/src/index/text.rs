@@ -1,0 +1,109 @@
+//! Full-text postings: for each term id, one bitmap of doc ids per text field.
+
+use roaring::{MultiOps, RoaringBitmap};
+
+use super::termdict::TermDict;
+
+/// A set of text field ordinals (at most 128 TEXT fields).
+pub type FieldMask = u128;
+
+/// Every field.
+pub const ALL_FIELDS: FieldMask = u128::MAX;
+
+/// The text inverted index.
+#[derive(Default)]
+pub struct TextIndex {
+    /// Term strings → ids.
+    pub dict: TermDict,
+    postings: Vec<Vec<(u16, RoaringBitmap)>>,
+    /// Number of (term, field, doc) records.
+    pub records: u64,
+}
+
+impl TextIndex {
+    /// Id of a term, inserting it.
+    pub fn term_id(&mut self, term: &str) -> u32 {
+        let id = self.dict.get_or_insert(term);
+        while self.postings.len() <= id as usize {
+            self.postings.push(Vec::new());
+        }
+        id
+    }
+
+    /// Records that `doc` contains `term` in `field`.
+    pub fn add(&mut self, term: u32, field: u16, doc: u32) {
+        if let Some(p) = self.postings.get_mut(term as usize) {
+            let inserted = match p.iter_mut().find(|(f, _)| *f == field) {
+                Some((_, bm)) => bm.insert(doc),
+                None => {
+                    let mut bm = RoaringBitmap::new();
+                    bm.insert(doc);
+                    p.push((field, bm));
+                    true
+                }
+            };
+            if inserted {
+                self.records += 1;
+            }
+        }
+    }
+
+    /// Forgets that `doc` contains `term` in `field`.
+    pub fn remove(&mut self, term: u32, field: u16, doc: u32) {
+        if let Some(p) = self.postings.get_mut(term as usize) {
+            if let Some(i) = p.iter().position(|(f, _)| *f == field) {
+                if let Some((_, bm)) = p.get_mut(i) {
+                    if bm.remove(doc) {
+                        self.records = self.records.saturating_sub(1);
+                    }
+                    if bm.is_empty() {
+                        p.swap_remove(i);
+                    }
+                }
+            }
+        }
+    }
+
+    /// True when the term has at least one document.
+    pub fn is_live(&self, term: u32) -> bool {
+        self.postings.get(term as usize).is_some_and(|p| !p.is_empty())
+    }
+
+    /// Documents containing `term` in any field of `mask`.
+    pub fn docs(&self, term: u32, mask: FieldMask) -> RoaringBitmap {
+        let Some(p) = self.postings.get(term as usize) else {
+            return RoaringBitmap::new();
+        };
+        let mut it = p.iter().filter(|(f, _)| mask & (1u128 << (*f as u32 % 128)) != 0);
+        match (it.next(), it.next()) {
+            (None, _) => RoaringBitmap::new(),
+            (Some((_, a)), None) => a.clone(),
+            (Some((_, a)), Some((_, b))) => {
+                let rest = it.map(|(_, bm)| bm);
+                [a, b].into_iter().chain(rest).union()
+            }
+        }
+    }
+
+    /// Number of documents containing `term` (any field).
+    pub fn doc_freq(&self, term: u32) -> u64 {
+        match self.postings.get(term as usize).map(|p| p.as_slice()) {
+            None | Some([]) => 0,
+            Some([(_, bm)]) => bm.len(),
+            Some(p) => p.iter().map(|(_, bm)| bm).union().len(),
+        }
+    }
+
+    /// Number of live terms.
+    pub fn live_terms(&self) -> u64 {
+        self.postings.iter().filter(|p| !p.is_empty()).count() as u64
+    }
+
+    /// Approximate heap bytes of the postings.
+    pub fn mem_bytes(&self) -> usize {
+        self.postings
+            .iter()
+            .map(|p| 24 + p.iter().map(|(_, bm)| bm.serialized_size() + 8).sum::<usize>())
+            .sum()
+    }
+}

@@ -1,0 +1,20 @@
+//! Every limit of the search crate, in one place.
+
+/// Deepest nesting of parentheses/modifiers the query parser accepts.
+pub const MAX_QUERY_DEPTH: usize = 128;
+/// Most fields in one schema.
+pub const MAX_FIELDS: usize = 1024;
+/// Most TEXT fields in one schema.
+pub const MAX_TEXT_FIELDS: usize = 128;
+/// Highest DIALECT accepted.
+pub const MAX_DIALECT: u32 = 4;
+/// Largest fuzzy distance (`%%%t%%%`).
+pub const MAX_FUZZY_DISTANCE: u32 = 3;
+/// Delta entries of a term dictionary before it is merged into its fst.
+pub const TERMDICT_DELTA_MERGE: usize = 4096;
+/// Position gap between values of a multi-value TEXT field (RediSearch MULTI_TEXT_SLOP).
+pub const MULTI_TEXT_SLOP: u32 = 100;
+/// Words shorter than this are not stemmed (RediSearch MINSTEMLEN).
+pub const MIN_STEM_LEN: usize = 4;
+/// Longest query string accepted, in bytes.
+pub const MAX_QUERY_LEN: usize = 1 << 20;

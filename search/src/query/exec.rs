@@ -1,0 +1,543 @@
+//! Evaluates a [`QueryAst`] against an [`Index`]: bitmap algebra over postings, term
+//! expansion (stems, prefixes, fuzzy), phrase/proximity verification on candidates only,
+//! and collection of the positive terms the scorer needs.
+
+use std::collections::HashSet;
+
+use roaring::RoaringBitmap;
+
+use crate::analysis::tokenizer::tokenize;
+use crate::analysis::STEM_PREFIX;
+use crate::error::{Error, Result};
+use crate::index::geo::unit_factor;
+use crate::index::text::{FieldMask, ALL_FIELDS};
+use crate::index::{FieldIndex, Index};
+use crate::query::syntax::{unescape, QueryAst, TagTerm};
+use crate::schema::FieldType;
+
+/// Options that change evaluation.
+#[derive(Debug, Clone)]
+pub struct ExecOptions {
+    /// No stem expansion.
+    pub verbatim: bool,
+    /// Keep stopwords in the query.
+    pub no_stopwords: bool,
+    /// Text fields searched (INFIELDS).
+    pub infields: FieldMask,
+    /// Expansion cap for prefix/fuzzy/pattern terms.
+    pub max_expansions: usize,
+    /// Minimum prefix length.
+    pub min_prefix: usize,
+    /// Query-level SLOP.
+    pub slop: Option<u32>,
+    /// Query-level INORDER.
+    pub inorder: bool,
+}
+
+/// A positive term to score: its expansions and where they count.
+#[derive(Debug, Clone)]
+pub struct ScoreTerm {
+    /// Expanded term ids (text) or tag value ids (tag).
+    pub ids: Vec<u32>,
+    /// Text fields where occurrences count (text terms).
+    pub mask: FieldMask,
+    /// Tag field index (tag terms).
+    pub tag_field: Option<u16>,
+    /// Query weight.
+    pub weight: f64,
+}
+
+/// The result of evaluation.
+#[derive(Debug, Default)]
+pub struct Matched {
+    /// Matching doc ids.
+    pub docids: RoaringBitmap,
+    /// Terms for scoring.
+    pub terms: Vec<ScoreTerm>,
+    /// Dictionary strings that matched (for highlighting).
+    pub highlight: HashSet<String>,
+    /// Warnings (RESP3 `warning`).
+    pub warnings: Vec<String>,
+}
+
+/// Evaluates `ast`.
+pub fn execute(idx: &Index, ast: &QueryAst, opts: &ExecOptions) -> Result<Matched> {
+    let mut ex = Exec {
+        idx,
+        opts,
+        out: Matched::default(),
+        negated: 0,
+        weight: 1.0,
+    };
+    let bm = ex.eval(ast, opts.infields, None)?;
+    let mut m = ex.out;
+    m.docids = bm.unwrap_or_default();
+    Ok(m)
+}
+
+struct Exec<'a> {
+    idx: &'a Index,
+    opts: &'a ExecOptions,
+    out: Matched,
+    negated: usize,
+    weight: f64,
+}
+
+/// Proximity constraint.
+#[derive(Clone, Copy)]
+struct Prox {
+    slop: u32,
+    inorder: bool,
+}
+
+impl<'a> Exec<'a> {
+    fn universe(&self) -> RoaringBitmap {
+        self.idx.docs.live.clone()
+    }
+
+    fn warn(&mut self, w: &str) {
+        if !self.out.warnings.iter().any(|x| x == w) {
+            self.out.warnings.push(w.to_string());
+        }
+    }
+
+    fn record(&mut self, ids: Vec<u32>, mask: FieldMask, tag_field: Option<u16>) {
+        if self.negated == 0 && !ids.is_empty() {
+            self.out.terms.push(ScoreTerm { ids, mask, tag_field, weight: self.weight });
+        }
+    }
+
+    /// Term ids a single token expands to (exact, `+stem`, stem).
+    fn expand_token(&mut self, tok: &str, mask: FieldMask) -> Vec<u32> {
+        let dict = &self.idx.text.dict;
+        let mut ids = Vec::new();
+        let push = |s: &str, ids: &mut Vec<u32>, hl: &mut HashSet<String>| {
+            if let Some(id) = dict.get(s) {
+                if !ids.contains(&id) {
+                    ids.push(id);
+                }
+            }
+            hl.insert(s.to_string());
+        };
+        push(tok, &mut ids, &mut self.out.highlight);
+        let stemmable = !self.opts.verbatim && self.stem_allowed(mask);
+        if stemmable {
+            if let Some(st) = self.idx.stemmer.stem_always(tok) {
+                push(&format!("{STEM_PREFIX}{st}"), &mut ids, &mut self.out.highlight);
+                if st != tok {
+                    push(&st, &mut ids, &mut self.out.highlight);
+                }
+            }
+        }
+        ids
+    }
+
+    /// False when every searched text field is NOSTEM.
+    fn stem_allowed(&self, mask: FieldMask) -> bool {
+        self.idx.spec.fields.iter().enumerate().any(|(i, f)| {
+            f.kind == FieldType::Text
+                && !f.nostem
+                && self.idx.text_ord(i).is_some_and(|o| mask & (1u128 << o) != 0)
+        })
+    }
+
+    fn docs_of(&self, ids: &[u32], mask: FieldMask) -> RoaringBitmap {
+        let mut bm = RoaringBitmap::new();
+        for &id in ids {
+            bm |= self.idx.text.docs(id, mask);
+        }
+        bm
+    }
+
+    fn tokens(&self, raw: &str) -> Vec<String> {
+        tokenize(raw)
+            .into_iter()
+            .map(|t| t.text)
+            .filter(|t| self.opts.no_stopwords || !self.idx.spec.stopwords.contains(t))
+            .collect()
+    }
+
+    fn eval(&mut self, ast: &QueryAst, mask: FieldMask, prox: Option<Prox>) -> Result<Option<RoaringBitmap>> {
+        Ok(match ast {
+            QueryAst::MatchAll => Some(self.universe()),
+            QueryAst::Word(w) => {
+                let toks = self.tokens(w);
+                match toks.len() {
+                    0 => None,
+                    1 => {
+                        let ids = self.expand_token(&toks[0], mask);
+                        let bm = self.docs_of(&ids, mask);
+                        self.record(ids, mask, None);
+                        Some(bm)
+                    }
+                    _ => Some(self.phrase(&toks, mask, Prox { slop: 0, inorder: true })),
+                }
+            }
+            QueryAst::Phrase(text) => {
+                let toks = self.tokens(text);
+                let p = prox.unwrap_or(Prox { slop: 0, inorder: true });
+                if toks.is_empty() {
+                    None
+                } else {
+                    Some(self.phrase(&toks, mask, p))
+                }
+            }
+            QueryAst::Prefix(w) => {
+                let p = unescape(w).to_lowercase();
+                if p.chars().count() < self.opts.min_prefix {
+                    return Ok(Some(RoaringBitmap::new()));
+                }
+                let text = &self.idx.text;
+                let found = text.dict.prefix(&p, |id| text.is_live(id), self.opts.max_expansions + 1);
+                self.expanded(found, mask)
+            }
+            QueryAst::Suffix(w) | QueryAst::Infix(w) => {
+                let p = unescape(w).to_lowercase();
+                let suffix = matches!(ast, QueryAst::Suffix(_));
+                let text = &self.idx.text;
+                let found = text.dict.scan(
+                    |t, id| {
+                        !t.starts_with(STEM_PREFIX)
+                            && (if suffix { t.ends_with(&p) } else { t.contains(&p) })
+                            && text.is_live(id)
+                    },
+                    self.opts.max_expansions + 1,
+                );
+                self.expanded(found, mask)
+            }
+            QueryAst::Fuzzy(w, d) => {
+                let p = unescape(w).to_lowercase();
+                let text = &self.idx.text;
+                let found = text.dict.fuzzy(&p, *d, |id| text.is_live(id), usize::MAX);
+                let found: Vec<_> = found.into_iter().filter(|(t, _)| !t.starts_with(STEM_PREFIX)).collect();
+                self.expanded(found, mask)
+            }
+            QueryAst::And(items) => self.and(items, mask, prox)?,
+            QueryAst::Or(items) => {
+                let mut acc: Option<RoaringBitmap> = None;
+                for it in items {
+                    if let Some(bm) = self.eval(it, mask, prox)? {
+                        acc = Some(match acc {
+                            Some(mut a) => {
+                                a |= bm;
+                                a
+                            }
+                            None => bm,
+                        });
+                    }
+                }
+                acc
+            }
+            QueryAst::Not(inner) => {
+                self.negated += 1;
+                let r = self.eval(inner, mask, prox);
+                self.negated -= 1;
+                r?.map(|bm| self.universe() - bm)
+            }
+            QueryAst::Optional(inner) => {
+                self.eval(inner, mask, prox)?;
+                None
+            }
+            QueryAst::Field(fields, inner) => {
+                let m = self.field_mask(fields) & mask;
+                self.eval(inner, m, prox)?
+            }
+            QueryAst::Tag(fields, terms) => Some(self.tag(fields, terms)?),
+            QueryAst::Numeric(field, lo, hi) => Some(match self.field(field) {
+                Some((_, FieldIndex::Numeric(ni))) => ni.range(lo.value, lo.inclusive, hi.value, hi.inclusive),
+                _ => RoaringBitmap::new(),
+            }),
+            QueryAst::Geo { field, lon, lat, radius, unit } => {
+                let f = unit_factor(unit).ok_or_else(|| Error::new("Invalid GeoFilter unit"))?;
+                Some(match self.field(field) {
+                    Some((_, FieldIndex::Geo(gi))) => gi.radius(*lon, *lat, radius * f),
+                    _ => RoaringBitmap::new(),
+                })
+            }
+            QueryAst::Missing(field) => match self.idx.spec.field(field) {
+                Some((i, f)) if f.index_missing => self.idx.missing.get(i).cloned(),
+                _ => {
+                    return Err(Error::new(
+                        "'ismissing' requires field to be defined with 'INDEXMISSING'",
+                    ))
+                }
+            },
+            QueryAst::Attrs { inner, weight, slop, inorder } => {
+                let saved = self.weight;
+                if let Some(w) = weight {
+                    self.weight *= w;
+                }
+                let p = if slop.is_some() || inorder.is_some() {
+                    Some(Prox {
+                        slop: slop.unwrap_or(u32::MAX / 4),
+                        inorder: inorder.unwrap_or(false),
+                    })
+                } else {
+                    prox
+                };
+                let r = self.eval(inner, mask, p);
+                self.weight = saved;
+                r?
+            }
+        })
+    }
+
+    fn field(&self, name: &str) -> Option<(usize, &'a FieldIndex)> {
+        let idx = self.idx;
+        let (i, _) = idx.spec.field(name)?;
+        idx.fields.get(i).map(|f| (i, f))
+    }
+
+    fn field_mask(&self, fields: &[String]) -> FieldMask {
+        let mut m = 0;
+        for f in fields {
+            if let Some((i, spec)) = self.idx.spec.field(f) {
+                if spec.kind == FieldType::Text {
+                    if let Some(o) = self.idx.text_ord(i) {
+                        m |= 1u128 << o;
+                    }
+                }
+            }
+        }
+        m
+    }
+
+    fn expanded(&mut self, mut found: Vec<(String, u32)>, mask: FieldMask) -> Option<RoaringBitmap> {
+        if found.len() > self.opts.max_expansions {
+            found.truncate(self.opts.max_expansions);
+            self.warn("Max prefix expansions limit was reached");
+        }
+        let ids: Vec<u32> = found.iter().map(|(_, id)| *id).collect();
+        for (t, _) in found {
+            self.out.highlight.insert(t);
+        }
+        let bm = self.docs_of(&ids, mask);
+        self.record(ids, mask, None);
+        Some(bm)
+    }
+
+    fn and(&mut self, items: &[QueryAst], mask: FieldMask, prox: Option<Prox>) -> Result<Option<RoaringBitmap>> {
+        let mut pos: Vec<RoaringBitmap> = Vec::new();
+        let mut neg: Vec<RoaringBitmap> = Vec::new();
+        let prox = prox.or(self.opts.slop.map(|slop| Prox { slop, inorder: self.opts.inorder }));
+        let mut prox_groups: Vec<Vec<u32>> = Vec::new();
+        for it in items {
+            match it {
+                QueryAst::Not(inner) => {
+                    self.negated += 1;
+                    let r = self.eval(inner, mask, None);
+                    self.negated -= 1;
+                    if let Some(bm) = r? {
+                        neg.push(bm);
+                    }
+                }
+                QueryAst::Word(w) if prox.is_some() => {
+                    let toks = self.tokens(w);
+                    if let [t] = toks.as_slice() {
+                        let ids = self.expand_token(t, mask);
+                        pos.push(self.docs_of(&ids, mask));
+                        prox_groups.push(ids.clone());
+                        self.record(ids, mask, None);
+                    } else if let Some(bm) = self.eval(it, mask, prox)? {
+                        pos.push(bm);
+                    }
+                }
+                _ => {
+                    if let Some(bm) = self.eval(it, mask, prox)? {
+                        pos.push(bm);
+                    }
+                }
+            }
+        }
+        if pos.is_empty() && neg.is_empty() {
+            return Ok(None);
+        }
+        pos.sort_by_key(|b| b.len());
+        let mut acc = match pos.len() {
+            0 => self.universe(),
+            _ => {
+                let mut it = pos.into_iter();
+                let mut a = it.next().unwrap_or_default();
+                for b in it {
+                    if a.is_empty() {
+                        break;
+                    }
+                    a &= b;
+                }
+                a
+            }
+        };
+        for n in neg {
+            acc -= n;
+        }
+        if let Some(p) = prox {
+            if prox_groups.len() > 1 {
+                acc = self.verify(acc, &prox_groups, mask, p);
+            }
+        }
+        Ok(Some(acc))
+    }
+
+    fn phrase(&mut self, toks: &[String], mask: FieldMask, p: Prox) -> RoaringBitmap {
+        let mut groups = Vec::with_capacity(toks.len());
+        let mut acc: Option<RoaringBitmap> = None;
+        for t in toks {
+            let ids = self.expand_token(t, mask);
+            let bm = self.docs_of(&ids, mask);
+            acc = Some(match acc {
+                Some(a) => a & bm,
+                None => bm,
+            });
+            groups.push(ids.clone());
+            self.record(ids, mask, None);
+        }
+        let acc = acc.unwrap_or_default();
+        if groups.len() < 2 {
+            return acc;
+        }
+        self.verify(acc, &groups, mask, p)
+    }
+
+    /// Keeps candidates where, in one field, the groups occur within the proximity.
+    fn verify(&self, cands: RoaringBitmap, groups: &[Vec<u32>], mask: FieldMask, p: Prox) -> RoaringBitmap {
+        if self.idx.spec.no_offsets {
+            return cands;
+        }
+        let mut out = RoaringBitmap::new();
+        for d in cands.iter() {
+            let Some(rec) = self.idx.docs.get(d) else { continue };
+            let mut fields: Vec<u16> = Vec::new();
+            for id in groups.first().into_iter().flatten() {
+                for o in rec.occs_of(*id) {
+                    if mask & (1u128 << (o.field as u32 % 128)) != 0 && !fields.contains(&o.field) {
+                        fields.push(o.field);
+                    }
+                }
+            }
+            let ok = fields.iter().any(|&f| {
+                let lists: Vec<Vec<u32>> = groups
+                    .iter()
+                    .map(|ids| {
+                        let mut v: Vec<u32> = ids
+                            .iter()
+                            .filter_map(|id| rec.occ(*id, f))
+                            .flat_map(|o| rec.positions_of(o))
+                            .collect();
+                        v.sort_unstable();
+                        v.dedup();
+                        v
+                    })
+                    .collect();
+                within(&lists, p.slop, p.inorder)
+            });
+            if ok {
+                out.insert(d);
+            }
+        }
+        out
+    }
+
+    fn tag(&mut self, fields: &[String], terms: &[TagTerm]) -> Result<RoaringBitmap> {
+        let mut acc = RoaringBitmap::new();
+        for fname in fields {
+            let Some((fi, FieldIndex::Tag(ti))) = self.field(fname) else { continue };
+            let case_sensitive = self.idx.spec.fields.get(fi).is_some_and(|f| f.case_sensitive);
+            let norm = |s: &str| if case_sensitive { s.to_string() } else { s.to_lowercase() };
+            let mut ids = Vec::new();
+            for t in terms {
+                match t {
+                    TagTerm::Exact(v) => {
+                        if let Some(id) = ti.dict.get(&norm(v)) {
+                            ids.push(id);
+                        }
+                    }
+                    TagTerm::Prefix(v) => {
+                        let found = ti.dict.prefix(&norm(v), |id| ti.is_live(id), self.opts.max_expansions + 1);
+                        if found.len() > self.opts.max_expansions {
+                            self.warn("Max prefix expansions limit was reached");
+                        }
+                        ids.extend(found.into_iter().take(self.opts.max_expansions).map(|x| x.1));
+                    }
+                    TagTerm::Suffix(v) | TagTerm::Infix(v) => {
+                        let p = norm(v);
+                        let suffix = matches!(t, TagTerm::Suffix(_));
+                        let found = ti.dict.scan(
+                            |s, id| (if suffix { s.ends_with(&p) } else { s.contains(&p) }) && ti.is_live(id),
+                            self.opts.max_expansions,
+                        );
+                        ids.extend(found.into_iter().map(|x| x.1));
+                    }
+                }
+            }
+            for id in &ids {
+                if let Some(bm) = ti.docs(*id) {
+                    acc |= bm;
+                }
+            }
+            self.record(ids, ALL_FIELDS, Some(fi as u16));
+        }
+        Ok(acc)
+    }
+}
+
+/// True when one position per list can be chosen with total gap ≤ `slop` (in list order
+/// when `inorder`).
+pub fn within(lists: &[Vec<u32>], slop: u32, inorder: bool) -> bool {
+    if lists.iter().any(|l| l.is_empty()) {
+        return false;
+    }
+    let n = lists.len() as u64;
+    let allowed = u64::from(slop);
+    if inorder {
+        let Some(first) = lists.first() else { return false };
+        'start: for &p0 in first {
+            let mut prev = p0;
+            for l in lists.iter().skip(1) {
+                let i = l.partition_point(|&x| x <= prev);
+                match l.get(i) {
+                    Some(&x) => prev = x,
+                    None => continue 'start,
+                }
+            }
+            if u64::from(prev - p0) + 1 - n <= allowed {
+                return true;
+            }
+        }
+        false
+    } else {
+        // Smallest window covering one element of every list.
+        let mut idx = vec![0usize; lists.len()];
+        loop {
+            let mut lo = u32::MAX;
+            let mut hi = 0;
+            let mut lo_list = 0;
+            for (k, l) in lists.iter().enumerate() {
+                let Some(&v) = l.get(idx[k]) else { return false };
+                if v < lo {
+                    lo = v;
+                    lo_list = k;
+                }
+                hi = hi.max(v);
+            }
+            if u64::from(hi - lo) + 1 <= allowed + n {
+                return true;
+            }
+            idx[lo_list] += 1;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::within;
+
+    #[test]
+    fn proximity() {
+        assert!(within(&[vec![1], vec![2]], 0, true));
+        assert!(!within(&[vec![2], vec![1]], 0, true));
+        assert!(within(&[vec![2], vec![1]], 0, false));
+        assert!(!within(&[vec![1], vec![4]], 1, true));
+        assert!(within(&[vec![1], vec![4]], 2, true));
+        assert!(within(&[vec![1, 10], vec![3, 11], vec![12]], 0, true));
+    }
+}

@@ -1,0 +1,89 @@
+//! HIGHLIGHT and SUMMARIZE: mark query terms in returned field text.
+
+use std::collections::HashSet;
+
+use crate::analysis::tokenizer::tokenize;
+use crate::analysis::{Stemmer, STEM_PREFIX};
+
+/// True when token `t` matches one of the query's dictionary strings.
+fn hit(t: &str, terms: &HashSet<String>, stemmer: &Stemmer) -> bool {
+    terms.contains(t)
+        || stemmer
+            .stem_always(t)
+            .is_some_and(|s| terms.contains(&format!("{STEM_PREFIX}{s}")))
+}
+
+/// Wraps every matching token of `text` in `open`/`close`.
+pub fn highlight(text: &str, terms: &HashSet<String>, stemmer: &Stemmer, open: &str, close: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 16);
+    let mut last = 0;
+    for tok in tokenize(text) {
+        if hit(&tok.text, terms, stemmer) {
+            out.push_str(text.get(last..tok.start).unwrap_or(""));
+            out.push_str(open);
+            out.push_str(text.get(tok.start..tok.end).unwrap_or(""));
+            out.push_str(close);
+            last = tok.end;
+        }
+    }
+    out.push_str(text.get(last..).unwrap_or(""));
+    out
+}
+
+/// Summary options.
+#[derive(Debug, Clone)]
+pub struct Summary {
+    /// Fragments.
+    pub frags: usize,
+    /// Tokens per fragment.
+    pub len: usize,
+    /// Separator appended after each fragment.
+    pub separator: String,
+}
+
+/// Picks up to `frags` fragments of `len` tokens around matches, joined by the separator.
+/// Without matches, the first fragment is returned.
+pub fn summarize(text: &str, terms: &HashSet<String>, stemmer: &Stemmer, s: &Summary) -> String {
+    let toks = tokenize(text);
+    if toks.is_empty() {
+        return text.to_string();
+    }
+    let len = s.len.max(1);
+    let mut windows: Vec<(usize, usize)> = Vec::new();
+    for (i, t) in toks.iter().enumerate() {
+        if windows.len() >= s.frags {
+            break;
+        }
+        if windows.last().is_some_and(|&(_, e)| i < e) {
+            continue;
+        }
+        if hit(&t.text, terms, stemmer) {
+            let start = i.saturating_sub(len / 2);
+            windows.push((start, (start + len).min(toks.len())));
+        }
+    }
+    if windows.is_empty() {
+        windows.push((0, len.min(toks.len())));
+    }
+    let mut out = String::new();
+    for (a, b) in windows {
+        let (Some(first), Some(last)) = (toks.get(a), toks.get(b.saturating_sub(1))) else { continue };
+        out.push_str(text.get(first.start..last.end).unwrap_or(""));
+        out.push_str(&s.separator);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analysis::Language;
+
+    #[test]
+    fn highlights_exact_and_stemmed() {
+        let st = Stemmer::new(Language::ENGLISH, 4);
+        let terms: HashSet<String> = ["john".to_string(), "+run".to_string()].into();
+        assert_eq!(highlight("\"John Smith\"", &terms, &st, "<b>", "</b>"), "\"<b>John</b> Smith\"");
+        assert_eq!(highlight("he runs", &terms, &st, "[", "]"), "he [runs]");
+    }
+}

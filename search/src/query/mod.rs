@@ -1,0 +1,8 @@
+//! Queries: [`syntax`] turns text into a [`syntax::QueryAst`] (no index knowledge),
+//! [`exec`] evaluates it against an [`crate::index::Index`] to a bitmap of doc ids and the
+//! terms to score, [`score`] ranks candidates, [`highlight`] marks matches in returned text.
+
+pub mod exec;
+pub mod highlight;
+pub mod score;
+pub mod syntax;

@@ -1,0 +1,739 @@
+//! The query language parser (dialects 1–4) producing a [`QueryAst`]. Depends only on
+//! `error` and `limits`; never panics; nesting is bounded by [`MAX_QUERY_DEPTH`].
+//!
+//! ```text
+//! query     := union
+//! union     := intersect ( '|' intersect )*            (dialect ≥ 2)
+//! intersect := unary+                                  (dialect 1: 'a b | c' = '(a b | c)')
+//! unary     := '-' unary | '~' unary | atom [ '=>' attrs ]   (dialect 1: '-' negates the rest)
+//! atom      := '(' union ')' | '"' phrase '"' | '@' field ('|' field)* ':' modified
+//!            | '*' | word | word '*' | '*' word | '*' word '*' | '%'{1,3} word '%'{1,3}
+//!            | '$' param | 'ismissing(' '@' field ')'
+//! modified  := '{' tag ('|' tag)* '}' | '[' num num ']' | '[' num ']'
+//!            | '[' lon lat radius unit ']' | unary     (dialect 1: intersect)
+//! attrs     := '{' ( '$' name ':' value ';'? )* '}'
+//! num       := ['('] ( number | inf | -inf | +inf | '$' param )
+//! ```
+
+use std::collections::HashMap;
+
+use crate::error::{Error, Result};
+use crate::limits::{MAX_FUZZY_DISTANCE, MAX_QUERY_DEPTH};
+
+/// One value in a tag clause.
+#[derive(Debug, Clone, PartialEq)]
+pub enum TagTerm {
+    /// Exact value.
+    Exact(String),
+    /// `foo*`.
+    Prefix(String),
+    /// `*foo`.
+    Suffix(String),
+    /// `*foo*`.
+    Infix(String),
+}
+
+/// A bound of a numeric range.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct NumBound {
+    /// Value (may be ±inf).
+    pub value: f64,
+    /// Inclusive?
+    pub inclusive: bool,
+}
+
+/// The syntax tree of a query.
+#[derive(Debug, Clone, PartialEq)]
+pub enum QueryAst {
+    /// `*`.
+    MatchAll,
+    /// A word as written (escapes kept for the tokenizer).
+    Word(String),
+    /// `foo*`.
+    Prefix(String),
+    /// `*foo`.
+    Suffix(String),
+    /// `*foo*`.
+    Infix(String),
+    /// `%foo%` with distance 1–3.
+    Fuzzy(String, u32),
+    /// `"a b c"` (raw text between the quotes).
+    Phrase(String),
+    /// Implicit AND.
+    And(Vec<QueryAst>),
+    /// `|`.
+    Or(Vec<QueryAst>),
+    /// `-x`.
+    Not(Box<QueryAst>),
+    /// `~x`.
+    Optional(Box<QueryAst>),
+    /// `@a|b:x`.
+    Field(Vec<String>, Box<QueryAst>),
+    /// `@t:{…}`.
+    Tag(Vec<String>, Vec<TagTerm>),
+    /// `@n:[min max]`.
+    Numeric(String, NumBound, NumBound),
+    /// `@g:[lon lat radius unit]`.
+    Geo {
+        /// Field.
+        field: String,
+        /// Longitude.
+        lon: f64,
+        /// Latitude.
+        lat: f64,
+        /// Radius in `unit`.
+        radius: f64,
+        /// `m`, `km`, `mi` or `ft`.
+        unit: String,
+    },
+    /// `ismissing(@f)`.
+    Missing(String),
+    /// `x => { $weight: w; $slop: s; $inorder: b }`.
+    Attrs {
+        /// The node.
+        inner: Box<QueryAst>,
+        /// `$weight`.
+        weight: Option<f64>,
+        /// `$slop`.
+        slop: Option<u32>,
+        /// `$inorder`.
+        inorder: Option<bool>,
+    },
+}
+
+/// Parses `text` under `dialect` with `params` (`$name` values).
+pub fn parse(text: &str, dialect: u32, params: &HashMap<String, String>) -> Result<QueryAst> {
+    let mut p = Parser {
+        s: text,
+        chars: text.char_indices().collect(),
+        i: 0,
+        dialect,
+        params,
+        depth: 0,
+    };
+    p.skip_ws();
+    if p.at_end() {
+        return Err(Error::syntax(0, ""));
+    }
+    let ast = p.union()?;
+    p.skip_ws();
+    if !p.at_end() {
+        return Err(p.err());
+    }
+    Ok(ast)
+}
+
+struct Parser<'a> {
+    s: &'a str,
+    chars: Vec<(usize, char)>,
+    i: usize,
+    dialect: u32,
+    params: &'a HashMap<String, String>,
+    depth: usize,
+}
+
+/// Characters with a meaning in queries (end a word).
+fn is_special(c: char) -> bool {
+    c.is_whitespace() || "()|{}[]@\"~*%$:-=".contains(c)
+}
+
+impl<'a> Parser<'a> {
+    fn at_end(&self) -> bool {
+        self.i >= self.chars.len()
+    }
+
+    fn peek(&self) -> Option<char> {
+        self.chars.get(self.i).map(|&(_, c)| c)
+    }
+
+    fn peek_at(&self, k: usize) -> Option<char> {
+        self.chars.get(self.i + k).map(|&(_, c)| c)
+    }
+
+    fn offset(&self) -> usize {
+        self.chars.get(self.i).map(|&(o, _)| o).unwrap_or(self.s.len())
+    }
+
+    fn err(&self) -> Error {
+        let off = self.offset();
+        let rest = self.s.get(off..).unwrap_or("");
+        let near: String = rest.chars().take_while(|c| !c.is_whitespace()).collect();
+        Error::syntax(off, &near)
+    }
+
+    fn skip_ws(&mut self) {
+        while self.peek().is_some_and(char::is_whitespace) {
+            self.i += 1;
+        }
+    }
+
+    fn eat(&mut self, c: char) -> bool {
+        if self.peek() == Some(c) {
+            self.i += 1;
+            true
+        } else {
+            false
+        }
+    }
+
+    fn enter(&mut self) -> Result<()> {
+        self.depth += 1;
+        if self.depth > MAX_QUERY_DEPTH {
+            return Err(Error::new(format!(
+                "Syntax error at offset {}: query nested deeper than {MAX_QUERY_DEPTH}",
+                self.offset()
+            )));
+        }
+        Ok(())
+    }
+
+    fn union(&mut self) -> Result<QueryAst> {
+        self.enter()?;
+        let first = self.intersect()?;
+        let mut alts = vec![first];
+        if self.dialect >= 2 {
+            loop {
+                self.skip_ws();
+                if !self.eat('|') {
+                    break;
+                }
+                alts.push(self.intersect()?);
+            }
+        }
+        self.depth -= 1;
+        Ok(if alts.len() == 1 { alts.pop().unwrap_or(QueryAst::MatchAll) } else { QueryAst::Or(alts) })
+    }
+
+    fn intersect(&mut self) -> Result<QueryAst> {
+        self.enter()?;
+        let mut items: Vec<QueryAst> = Vec::new();
+        loop {
+            self.skip_ws();
+            match self.peek() {
+                None | Some(')') => break,
+                Some('|') if self.dialect >= 2 => break,
+                Some('|') => {
+                    if items.is_empty() {
+                        return Err(self.err());
+                    }
+                    self.i += 1;
+                    self.skip_ws();
+                    if self.at_end() {
+                        return Err(self.err());
+                    }
+                    let right = self.unary()?;
+                    let left = collapse_and(std::mem::take(&mut items));
+                    items.push(QueryAst::Or(vec![left, right]));
+                }
+                Some(_) => items.push(self.unary()?),
+            }
+        }
+        self.depth -= 1;
+        if items.is_empty() {
+            return Err(self.err());
+        }
+        Ok(collapse_and(items))
+    }
+
+    fn unary(&mut self) -> Result<QueryAst> {
+        self.enter()?;
+        self.skip_ws();
+        let node = if self.eat('-') {
+            let inner = if self.dialect >= 2 { self.unary()? } else { self.intersect()? };
+            QueryAst::Not(Box::new(inner))
+        } else if self.eat('~') {
+            QueryAst::Optional(Box::new(self.unary()?))
+        } else {
+            let atom = self.atom()?;
+            self.attrs(atom)?
+        };
+        self.depth -= 1;
+        Ok(node)
+    }
+
+    fn attrs(&mut self, atom: QueryAst) -> Result<QueryAst> {
+        let save = self.i;
+        self.skip_ws();
+        if !(self.peek() == Some('=') && self.peek_at(1) == Some('>')) {
+            self.i = save;
+            return Ok(atom);
+        }
+        self.i += 2;
+        self.skip_ws();
+        if !self.eat('{') {
+            return Err(self.err());
+        }
+        let (mut weight, mut slop, mut inorder) = (None, None, None);
+        loop {
+            self.skip_ws();
+            if self.eat('}') {
+                break;
+            }
+            if !self.eat('$') {
+                return Err(self.err());
+            }
+            let name = self.raw_word();
+            self.skip_ws();
+            if !self.eat(':') {
+                return Err(self.err());
+            }
+            self.skip_ws();
+            let at = self.i;
+            let value = if self.peek() == Some('$') {
+                self.i += 1;
+                self.param()?
+            } else {
+                self.raw_word()
+            };
+            let bad = |p: &Self| {
+                let mut e = p.err();
+                e.0 = format!("Invalid value ({value}) for `{name}`");
+                let _ = at;
+                e
+            };
+            match name.to_ascii_lowercase().as_str() {
+                "weight" => weight = Some(value.parse::<f64>().map_err(|_| bad(self))?),
+                "slop" => slop = Some(value.parse::<u32>().map_err(|_| bad(self))?),
+                "inorder" => inorder = Some(value.eq_ignore_ascii_case("true") || value == "1"),
+                "phonetic" => {}
+                _ => return Err(Error::new(format!("Invalid attribute {name}"))),
+            }
+            self.skip_ws();
+            self.eat(';');
+        }
+        Ok(QueryAst::Attrs { inner: Box::new(atom), weight, slop, inorder })
+    }
+
+    /// A run of non-special characters (escapes kept).
+    fn raw_word(&mut self) -> String {
+        let mut w = String::new();
+        while let Some(c) = self.peek() {
+            if c == '\\' {
+                if let Some(n) = self.peek_at(1) {
+                    w.push('\\');
+                    w.push(n);
+                    self.i += 2;
+                    continue;
+                }
+                self.i += 1;
+                continue;
+            }
+            if is_special(c) || c == ';' || c == '}' {
+                break;
+            }
+            w.push(c);
+            self.i += 1;
+        }
+        w
+    }
+
+    fn word(&mut self) -> String {
+        let mut w = String::new();
+        while let Some(c) = self.peek() {
+            if c == '\\' {
+                if let Some(n) = self.peek_at(1) {
+                    w.push('\\');
+                    w.push(n);
+                    self.i += 2;
+                    continue;
+                }
+                self.i += 1;
+                continue;
+            }
+            if is_special(c) {
+                break;
+            }
+            w.push(c);
+            self.i += 1;
+        }
+        w
+    }
+
+    fn param(&mut self) -> Result<String> {
+        let name = self.word();
+        if self.dialect < 2 {
+            return Err(self.err());
+        }
+        self.params
+            .get(&name)
+            .cloned()
+            .ok_or_else(|| Error::new(format!("No such parameter `{name}`")))
+    }
+
+    fn atom(&mut self) -> Result<QueryAst> {
+        self.skip_ws();
+        let Some(c) = self.peek() else { return Err(self.err()) };
+        match c {
+            '(' => {
+                self.i += 1;
+                let inner = self.union()?;
+                self.skip_ws();
+                if !self.eat(')') {
+                    return Err(self.err());
+                }
+                Ok(inner)
+            }
+            '"' => {
+                self.i += 1;
+                let mut text = String::new();
+                loop {
+                    match self.peek() {
+                        None => return Err(self.err()),
+                        Some('"') => {
+                            self.i += 1;
+                            break;
+                        }
+                        Some('\\') => {
+                            text.push('\\');
+                            self.i += 1;
+                            if let Some(n) = self.peek() {
+                                text.push(n);
+                                self.i += 1;
+                            }
+                        }
+                        Some(ch) => {
+                            text.push(ch);
+                            self.i += 1;
+                        }
+                    }
+                }
+                Ok(QueryAst::Phrase(text))
+            }
+            '@' => self.field_clause(),
+            '*' => {
+                self.i += 1;
+                let w = self.word();
+                if w.is_empty() {
+                    return Ok(QueryAst::MatchAll);
+                }
+                if self.eat('*') {
+                    Ok(QueryAst::Infix(w))
+                } else {
+                    Ok(QueryAst::Suffix(w))
+                }
+            }
+            '%' => {
+                let start = self.i;
+                let mut n = 0;
+                while self.eat('%') {
+                    n += 1;
+                }
+                let w = self.word();
+                let mut m = 0;
+                while m < n && self.eat('%') {
+                    m += 1;
+                }
+                if w.is_empty() || m != n || n > MAX_FUZZY_DISTANCE {
+                    self.i = start;
+                    return Err(self.err());
+                }
+                Ok(QueryAst::Fuzzy(w, n))
+            }
+            '$' => {
+                self.i += 1;
+                let v = self.param()?;
+                Ok(QueryAst::Word(escape_word(&v)))
+            }
+            _ if is_special(c) => Err(self.err()),
+            _ => {
+                let w = self.word();
+                if w.is_empty() {
+                    return Err(self.err());
+                }
+                if self.dialect >= 2 && w.eq_ignore_ascii_case("ismissing") && self.peek() == Some('(') {
+                    self.i += 1;
+                    self.skip_ws();
+                    if !self.eat('@') {
+                        return Err(self.err());
+                    }
+                    let f = self.word();
+                    self.skip_ws();
+                    if f.is_empty() || !self.eat(')') {
+                        return Err(self.err());
+                    }
+                    return Ok(QueryAst::Missing(unescape(&f)));
+                }
+                if self.eat('*') {
+                    Ok(QueryAst::Prefix(w))
+                } else {
+                    Ok(QueryAst::Word(w))
+                }
+            }
+        }
+    }
+
+    fn field_clause(&mut self) -> Result<QueryAst> {
+        let at = self.i;
+        self.i += 1;
+        let mut fields = Vec::new();
+        loop {
+            let f = self.word();
+            if f.is_empty() {
+                self.i = at;
+                return Err(self.err());
+            }
+            fields.push(unescape(&f));
+            if !self.eat('|') {
+                break;
+            }
+        }
+        self.skip_ws();
+        if !self.eat(':') {
+            return Err(self.err());
+        }
+        self.skip_ws();
+        match self.peek() {
+            Some('{') => {
+                self.i += 1;
+                let tags = self.tag_list()?;
+                Ok(QueryAst::Tag(fields, tags))
+            }
+            Some('[') => {
+                self.i += 1;
+                self.range(fields)
+            }
+            _ => {
+                self.enter()?;
+                let inner = if self.dialect >= 2 { self.unary()? } else { self.intersect()? };
+                self.depth -= 1;
+                Ok(QueryAst::Field(fields, Box::new(inner)))
+            }
+        }
+    }
+
+    fn tag_list(&mut self) -> Result<Vec<TagTerm>> {
+        let mut out = Vec::new();
+        loop {
+            self.skip_ws();
+            let mut raw = String::new();
+            let mut escaped_star_end = false;
+            let mut lead_star = false;
+            let mut trail_star = false;
+            if self.peek() == Some('$') && self.dialect >= 2 {
+                self.i += 1;
+                raw = self.param()?;
+            } else {
+                if self.eat('*') {
+                    lead_star = true;
+                }
+                loop {
+                    match self.peek() {
+                        None => return Err(self.err()),
+                        Some('\\') => {
+                            self.i += 1;
+                            if let Some(n) = self.peek() {
+                                raw.push(n);
+                                self.i += 1;
+                                escaped_star_end = n == '*';
+                            }
+                        }
+                        Some('|') | Some('}') => break,
+                        Some(ch) => {
+                            raw.push(ch);
+                            escaped_star_end = false;
+                            self.i += 1;
+                        }
+                    }
+                }
+                let trimmed = raw.trim_end().len();
+                raw.truncate(trimmed);
+                if raw.ends_with('*') && !escaped_star_end {
+                    raw.pop();
+                    trail_star = true;
+                }
+            }
+            let v = raw.trim().to_string();
+            if v.is_empty() && !(lead_star || trail_star) {
+                return Err(self.err());
+            }
+            out.push(match (lead_star, trail_star) {
+                (false, false) => TagTerm::Exact(v),
+                (false, true) => TagTerm::Prefix(v),
+                (true, false) => TagTerm::Suffix(v),
+                (true, true) => TagTerm::Infix(v),
+            });
+            if self.eat('}') {
+                return Ok(out);
+            }
+            if !self.eat('|') {
+                return Err(self.err());
+            }
+        }
+    }
+
+    fn range_token(&mut self) -> Result<Option<String>> {
+        self.skip_ws();
+        if self.peek() == Some(']') || self.at_end() {
+            return Ok(None);
+        }
+        let mut t = String::new();
+        if self.eat('(') {
+            t.push('(');
+        }
+        if self.eat('$') {
+            t.push_str(&self.param()?);
+            return Ok(Some(t));
+        }
+        while let Some(c) = self.peek() {
+            if c.is_whitespace() || c == ']' || c == ',' {
+                break;
+            }
+            t.push(c);
+            self.i += 1;
+        }
+        self.skip_ws();
+        self.eat(',');
+        Ok(Some(t))
+    }
+
+    fn range(&mut self, fields: Vec<String>) -> Result<QueryAst> {
+        let start = self.i;
+        let mut toks = Vec::new();
+        while let Some(t) = self.range_token()? {
+            toks.push(t);
+            if toks.len() > 4 {
+                return Err(self.err());
+            }
+        }
+        if !self.eat(']') {
+            return Err(self.err());
+        }
+        let field = fields.into_iter().next().unwrap_or_default();
+        let bound = |t: &str| -> Option<NumBound> {
+            let (incl, v) = match t.strip_prefix('(') {
+                Some(rest) => (false, rest),
+                None => (true, t),
+            };
+            crate::args::parse_f64(v).map(|value| NumBound { value, inclusive: incl })
+        };
+        let fail = |p: &mut Self| {
+            p.i = start;
+            p.err()
+        };
+        match toks.as_slice() {
+            [a, b] => match (bound(a), bound(b)) {
+                (Some(lo), Some(hi)) => Ok(QueryAst::Numeric(field, lo, hi)),
+                _ => Err(fail(self)),
+            },
+            [a] if self.dialect >= 2 => match bound(a) {
+                Some(v) if v.inclusive => Ok(QueryAst::Numeric(field, v, v)),
+                _ => Err(fail(self)),
+            },
+            [lon, lat, r, unit] => {
+                match (lon.parse::<f64>(), lat.parse::<f64>(), r.parse::<f64>()) {
+                    (Ok(lon), Ok(lat), Ok(radius)) => Ok(QueryAst::Geo { field, lon, lat, radius, unit: unit.clone() }),
+                    _ => Err(fail(self)),
+                }
+            }
+            _ => Err(fail(self)),
+        }
+    }
+}
+
+fn collapse_and(mut items: Vec<QueryAst>) -> QueryAst {
+    if items.len() == 1 {
+        items.pop().unwrap_or(QueryAst::MatchAll)
+    } else {
+        QueryAst::And(items)
+    }
+}
+
+/// Removes backslash escapes.
+pub fn unescape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut esc = false;
+    for c in s.chars() {
+        if esc {
+            out.push(c);
+            esc = false;
+        } else if c == '\\' {
+            esc = true;
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+fn escape_word(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        if !c.is_alphanumeric() && c != '_' && !c.is_whitespace() {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use QueryAst::*;
+
+    fn p(q: &str, d: u32) -> Result<QueryAst> {
+        parse(q, d, &HashMap::new())
+    }
+
+    fn w(s: &str) -> QueryAst {
+        Word(s.into())
+    }
+
+    #[test]
+    fn dialect_differences() {
+        assert_eq!(p("@f:a b", 1).unwrap(), Field(vec!["f".into()], Box::new(And(vec![w("a"), w("b")]))));
+        assert_eq!(p("@f:a b", 2).unwrap(), And(vec![Field(vec!["f".into()], Box::new(w("a"))), w("b")]));
+        assert_eq!(p("-a b", 1).unwrap(), Not(Box::new(And(vec![w("a"), w("b")]))));
+        assert_eq!(p("-a b", 2).unwrap(), And(vec![Not(Box::new(w("a"))), w("b")]));
+        assert_eq!(
+            p("a b | c d", 1).unwrap(),
+            And(vec![Or(vec![And(vec![w("a"), w("b")]), w("c")]), w("d")])
+        );
+        assert_eq!(
+            p("a b | c d", 2).unwrap(),
+            Or(vec![And(vec![w("a"), w("b")]), And(vec![w("c"), w("d")])])
+        );
+    }
+
+    #[test]
+    fn constructs() {
+        assert_eq!(p("*", 2).unwrap(), MatchAll);
+        assert_eq!(p("hel*", 2).unwrap(), Prefix("hel".into()));
+        assert_eq!(p("%%hlo%%", 2).unwrap(), Fuzzy("hlo".into(), 2));
+        assert_eq!(p("\"a b\"", 2).unwrap(), Phrase("a b".into()));
+        assert_eq!(
+            p("@t:{ foo bar | b\\,z* }", 2).unwrap(),
+            Tag(vec!["t".into()], vec![TagTerm::Exact("foo bar".into()), TagTerm::Prefix("b,z".into())])
+        );
+        let n = p("@n:[(1 +inf]", 2).unwrap();
+        assert_eq!(
+            n,
+            Numeric(
+                "n".into(),
+                NumBound { value: 1.0, inclusive: false },
+                NumBound { value: f64::INFINITY, inclusive: true }
+            )
+        );
+        assert!(matches!(p("@g:[2.3 48.8 10 km]", 2).unwrap(), Geo { .. }));
+        let mut params = HashMap::new();
+        params.insert("x".to_string(), "5".to_string());
+        assert_eq!(
+            parse("@n:[$x $x]", 2, &params).unwrap(),
+            Numeric("n".into(), NumBound { value: 5.0, inclusive: true }, NumBound { value: 5.0, inclusive: true })
+        );
+        assert_eq!(parse("@n:[$y 1]", 2, &params).unwrap_err().0, "No such parameter `y`");
+        assert_eq!(p("ismissing(@f)", 2).unwrap(), Missing("f".into()));
+        assert!(matches!(p("\"a b\"=>{$slop:1; $inorder:true}", 2).unwrap(), Attrs { slop: Some(1), .. }));
+    }
+
+    #[test]
+    fn syntax_errors_carry_offsets() {
+        assert_eq!(p("foo (bar", 2).unwrap_err().0, "Syntax error at offset 8 near ");
+        assert_eq!(p("foo )", 2).unwrap_err().0, "Syntax error at offset 4 near )");
+        assert_eq!(p("@f:{a", 2).unwrap_err().0, "Syntax error at offset 5 near ");
+        assert!(p("@:x", 2).is_err());
+        assert!(p("%%%%a%%%%", 2).is_err());
+        let deep = "(".repeat(10_000) + "a" + &")".repeat(10_000);
+        assert!(p(&deep, 2).is_err());
+    }
+}

@@ -1,0 +1,389 @@
+//! Index definitions: [`IndexSpec`] (FT.CREATE options) and [`FieldSpec`] (one schema
+//! attribute), parsed from FT.CREATE / FT.ALTER arguments with RediSearch's error texts.
+
+use crate::analysis::{Language, Stopwords};
+use crate::args::Args;
+use crate::document::KeyType;
+use crate::error::{Error, Result};
+use crate::limits::{MAX_FIELDS, MAX_TEXT_FIELDS};
+
+/// The type of a schema attribute.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FieldType {
+    /// Full text.
+    Text,
+    /// Exact-match tags.
+    Tag,
+    /// Doubles.
+    Numeric,
+    /// `lon,lat` points.
+    Geo,
+}
+
+impl FieldType {
+    /// The name FT.INFO prints.
+    pub fn name(self) -> &'static str {
+        match self {
+            FieldType::Text => "TEXT",
+            FieldType::Tag => "TAG",
+            FieldType::Numeric => "NUMERIC",
+            FieldType::Geo => "GEO",
+        }
+    }
+}
+
+/// One attribute of a schema.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FieldSpec {
+    /// Where the value comes from: a JSONPath (JSON) or a hash field name.
+    pub path: String,
+    /// The attribute name used in queries (`AS` alias, else the path).
+    pub name: String,
+    /// The type.
+    pub kind: FieldType,
+    /// SORTABLE.
+    pub sortable: bool,
+    /// UNF (sortable value kept unnormalized).
+    pub unf: bool,
+    /// NOINDEX (kept only for sorting).
+    pub noindex: bool,
+    /// TEXT WEIGHT.
+    pub weight: f64,
+    /// TEXT NOSTEM.
+    pub nostem: bool,
+    /// TAG SEPARATOR (`None`: the whole value is one tag).
+    pub separator: Option<char>,
+    /// TAG CASESENSITIVE.
+    pub case_sensitive: bool,
+    /// INDEXEMPTY.
+    pub index_empty: bool,
+    /// INDEXMISSING.
+    pub index_missing: bool,
+    /// WITHSUFFIXTRIE (accepted; suffix queries scan the dictionary either way).
+    pub with_suffix_trie: bool,
+}
+
+impl FieldSpec {
+    fn new(path: String, name: String, kind: FieldType, on: KeyType) -> FieldSpec {
+        FieldSpec {
+            path,
+            name,
+            kind,
+            sortable: false,
+            unf: false,
+            noindex: false,
+            weight: 1.0,
+            nostem: false,
+            separator: match (kind, on) {
+                (FieldType::Tag, KeyType::Hash) => Some(','),
+                _ => None,
+            },
+            case_sensitive: false,
+            index_empty: false,
+            index_missing: false,
+            with_suffix_trie: false,
+        }
+    }
+}
+
+/// An index definition.
+#[derive(Debug, Clone, PartialEq)]
+pub struct IndexSpec {
+    /// Index name.
+    pub name: String,
+    /// ON HASH | JSON.
+    pub on: KeyType,
+    /// Key prefixes (empty list: every key).
+    pub prefixes: Vec<Vec<u8>>,
+    /// FILTER expression text.
+    pub filter: Option<String>,
+    /// Default LANGUAGE.
+    pub language: Language,
+    /// LANGUAGE_FIELD.
+    pub language_field: String,
+    /// Default SCORE.
+    pub score: f64,
+    /// SCORE_FIELD.
+    pub score_field: String,
+    /// PAYLOAD_FIELD.
+    pub payload_field: String,
+    /// MAXTEXTFIELDS.
+    pub max_text_fields: bool,
+    /// TEMPORARY seconds.
+    pub temporary: Option<u64>,
+    /// NOOFFSETS.
+    pub no_offsets: bool,
+    /// NOHL.
+    pub no_hl: bool,
+    /// NOFIELDS.
+    pub no_fields: bool,
+    /// NOFREQS.
+    pub no_freqs: bool,
+    /// STOPWORDS.
+    pub stopwords: Stopwords,
+    /// SKIPINITIALSCAN.
+    pub skip_initial_scan: bool,
+    /// The schema.
+    pub fields: Vec<FieldSpec>,
+}
+
+fn utf8(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+impl IndexSpec {
+    /// Parses `FT.CREATE name <args…>` (args after the name).
+    pub fn parse(name: &str, args: &[&[u8]]) -> Result<IndexSpec> {
+        let mut a = Args::new(args);
+        let mut spec = IndexSpec {
+            name: name.to_string(),
+            on: KeyType::Hash,
+            prefixes: Vec::new(),
+            filter: None,
+            language: Language::ENGLISH,
+            language_field: "__language".into(),
+            score: 1.0,
+            score_field: "__score".into(),
+            payload_field: "__payload".into(),
+            max_text_fields: false,
+            temporary: None,
+            no_offsets: false,
+            no_hl: false,
+            no_fields: false,
+            no_freqs: false,
+            stopwords: Stopwords::default(),
+            skip_initial_scan: false,
+            fields: Vec::new(),
+        };
+        loop {
+            let Some(tok) = a.peek() else {
+                return Err(Error::new("No schema found"));
+            };
+            if a.eat("SCHEMA") {
+                break;
+            } else if a.eat("ON") {
+                let t = a.next_str("ON")?;
+                spec.on = match t.to_ascii_uppercase().as_str() {
+                    "HASH" => KeyType::Hash,
+                    "JSON" => KeyType::Json,
+                    _ => return Err(Error::new(format!("Invalid rule type: {t}"))),
+                };
+            } else if a.eat("PREFIX") {
+                let n = a.next_u64("PREFIX")? as usize;
+                if n > a.remaining() {
+                    return Err(Error::new("Bad arguments for PREFIX: Expected an argument, but none provided"));
+                }
+                for _ in 0..n {
+                    if let Some(p) = a.next_bytes() {
+                        spec.prefixes.push(p.to_vec());
+                    }
+                }
+            } else if a.eat("FILTER") {
+                spec.filter = Some(a.next_str("FILTER")?);
+            } else if a.eat("LANGUAGE") {
+                let l = a.next_str("LANGUAGE")?;
+                spec.language = Language::parse(&l).ok_or_else(|| Error::new("Invalid language"))?;
+            } else if a.eat("LANGUAGE_FIELD") {
+                spec.language_field = a.next_str("LANGUAGE_FIELD")?;
+            } else if a.eat("SCORE") {
+                let s = a.next_f64("SCORE")?;
+                if !(0.0..=1.0).contains(&s) {
+                    return Err(Error::new("Invalid score"));
+                }
+                spec.score = s;
+            } else if a.eat("SCORE_FIELD") {
+                spec.score_field = a.next_str("SCORE_FIELD")?;
+            } else if a.eat("PAYLOAD_FIELD") {
+                spec.payload_field = a.next_str("PAYLOAD_FIELD")?;
+            } else if a.eat("MAXTEXTFIELDS") {
+                spec.max_text_fields = true;
+            } else if a.eat("TEMPORARY") {
+                spec.temporary = Some(a.next_u64("TEMPORARY")?);
+            } else if a.eat("NOOFFSETS") {
+                spec.no_offsets = true;
+                spec.no_hl = true;
+            } else if a.eat("NOHL") {
+                spec.no_hl = true;
+            } else if a.eat("NOFIELDS") {
+                spec.no_fields = true;
+            } else if a.eat("NOFREQS") {
+                spec.no_freqs = true;
+            } else if a.eat("SKIPINITIALSCAN") {
+                spec.skip_initial_scan = true;
+            } else if a.eat("ASYNC") || a.eat("NOSCOREIDX") {
+            } else if a.eat("STOPWORDS") {
+                let n = a.next_u64("STOPWORDS")? as usize;
+                if n > a.remaining() {
+                    return Err(Error::new("Bad arguments for STOPWORDS: Expected an argument, but none provided"));
+                }
+                let mut words = Vec::with_capacity(n);
+                for _ in 0..n {
+                    if let Some(w) = a.next_bytes() {
+                        words.push(utf8(w));
+                    }
+                }
+                spec.stopwords = Stopwords::custom(words);
+            } else {
+                return Err(Error::new(format!("Unknown argument `{}`", utf8(tok))));
+            }
+        }
+        if spec.max_text_fields && spec.no_fields {
+            return Err(Error::new("MAXTEXTFIELDS cannot be used with NOFIELDS"));
+        }
+        if a.is_empty() {
+            return Err(Error::new("No fields provided"));
+        }
+        spec.add_fields(a.rest())?;
+        Ok(spec)
+    }
+
+    /// Parses field definitions and appends them (FT.CREATE schema, FT.ALTER SCHEMA ADD).
+    pub fn add_fields(&mut self, args: &[&[u8]]) -> Result<()> {
+        let mut a = Args::new(args);
+        let mut added = Vec::new();
+        while let Some(path) = a.next_bytes() {
+            let path = utf8(path);
+            if path.is_empty() {
+                return Err(Error::new("Field name cannot be empty"));
+            }
+            let name = if a.eat("AS") {
+                a.next_str("AS")?
+            } else {
+                path.clone()
+            };
+            let Some(ty) = a.next_bytes() else {
+                return Err(Error::new(format!("Field `{path}` does not have a type")));
+            };
+            let kind = match utf8(ty).to_ascii_uppercase().as_str() {
+                "TEXT" => FieldType::Text,
+                "TAG" => FieldType::Tag,
+                "NUMERIC" => FieldType::Numeric,
+                "GEO" => FieldType::Geo,
+                _ => return Err(Error::new(format!("Invalid field type for field `{path}`"))),
+            };
+            let mut f = FieldSpec::new(path.clone(), name, kind, self.on);
+            loop {
+                if kind == FieldType::Text && a.eat("WEIGHT") {
+                    f.weight = a.next_f64("WEIGHT")?;
+                } else if kind == FieldType::Text && a.eat("NOSTEM") {
+                    f.nostem = true;
+                } else if kind == FieldType::Text && a.eat("PHONETIC") {
+                    let m = a.next_str("PHONETIC")?;
+                    if !["dm:en", "dm:fr", "dm:pt", "dm:es"].contains(&m.to_ascii_lowercase().as_str()) {
+                        return Err(Error::new("Matcher Format: <2 chars algorithm>:<2 chars language>. Support algorithms: double metaphone (dm). Supported languages: English (en), French (fr), Portuguese (pt) and Spanish (es)"));
+                    }
+                } else if kind == FieldType::Tag && a.eat("SEPARATOR") {
+                    let s = a.next_str("SEPARATOR")?;
+                    let mut cs = s.chars();
+                    match (cs.next(), cs.next()) {
+                        (Some(c), None) => f.separator = Some(c),
+                        _ => {
+                            return Err(Error::new(format!(
+                                "Tag separator must be a single character. Got `{s}`"
+                            )))
+                        }
+                    }
+                } else if kind == FieldType::Tag && a.eat("CASESENSITIVE") {
+                    f.case_sensitive = true;
+                } else if matches!(kind, FieldType::Text | FieldType::Tag) && a.eat("WITHSUFFIXTRIE") {
+                    f.with_suffix_trie = true;
+                } else if matches!(kind, FieldType::Text | FieldType::Tag) && a.eat("INDEXEMPTY") {
+                    f.index_empty = true;
+                } else if a.eat("INDEXMISSING") {
+                    f.index_missing = true;
+                } else if a.eat("SORTABLE") {
+                    f.sortable = true;
+                    if a.eat("UNF") {
+                        f.unf = true;
+                    }
+                } else if a.eat("NOINDEX") {
+                    f.noindex = true;
+                } else {
+                    break;
+                }
+            }
+            if f.noindex && f.index_missing {
+                return Err(Error::new("Field cannot be defined with both `NOINDEX` and `INDEXMISSING`"));
+            }
+            if f.sortable
+                && (self.on == KeyType::Json
+                    || matches!(kind, FieldType::Numeric | FieldType::Geo)
+                    || (kind == FieldType::Tag && f.case_sensitive))
+            {
+                f.unf = true;
+            }
+            if self.fields.iter().chain(added.iter()).any(|g: &FieldSpec| g.name == f.name) {
+                return Err(Error::new(format!("Duplicate field in schema - {}", f.name)));
+            }
+            added.push(f);
+        }
+        if added.is_empty() {
+            return Err(Error::new("No fields provided"));
+        }
+        let text_count = self
+            .fields
+            .iter()
+            .chain(added.iter())
+            .filter(|f| f.kind == FieldType::Text)
+            .count();
+        if text_count > MAX_TEXT_FIELDS {
+            return Err(Error::new("Schema is limited to 128 TEXT fields"));
+        }
+        if self.fields.len() + added.len() > MAX_FIELDS {
+            return Err(Error::new("Schema is limited to 1024 fields"));
+        }
+        self.fields.extend(added);
+        Ok(())
+    }
+
+    /// The field named `name` (attribute name, or path when no alias).
+    pub fn field(&self, name: &str) -> Option<(usize, &FieldSpec)> {
+        self.fields.iter().enumerate().find(|(_, f)| f.name == name)
+    }
+
+    /// True when `key` starts with one of the prefixes (or there are none).
+    pub fn matches_prefix(&self, key: &[u8]) -> bool {
+        self.prefixes.is_empty() || self.prefixes.iter().any(|p| key.starts_with(p))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(s: &str) -> Result<IndexSpec> {
+        let v: Vec<&[u8]> = s.split(' ').map(|w| w.as_bytes()).collect();
+        IndexSpec::parse("idx", &v)
+    }
+
+    #[test]
+    fn parses_options_and_fields() {
+        let s = parse("ON JSON PREFIX 2 a: b: SCHEMA $.user.name AS name TEXT WEIGHT 2 SORTABLE $.tags AS t TAG SEPARATOR ; $.n NUMERIC").unwrap();
+        assert_eq!(s.on, KeyType::Json);
+        assert_eq!(s.prefixes, vec![b"a:".to_vec(), b"b:".to_vec()]);
+        assert_eq!(s.fields.len(), 3);
+        assert_eq!(s.fields[0].name, "name");
+        assert_eq!(s.fields[0].weight, 2.0);
+        assert!(s.fields[0].sortable && s.fields[0].unf);
+        assert_eq!(s.fields[1].separator, Some(';'));
+        assert_eq!(s.fields[2].name, "$.n");
+        assert!(s.matches_prefix(b"b:1") && !s.matches_prefix(b"c:1"));
+    }
+
+    #[test]
+    fn error_texts() {
+        assert_eq!(parse("ON HASH").unwrap_err().0, "No schema found");
+        assert_eq!(parse("BOGUS SCHEMA a TEXT").unwrap_err().0, "Unknown argument `BOGUS`");
+        assert_eq!(parse("SCHEMA a").unwrap_err().0, "Field `a` does not have a type");
+        assert_eq!(parse("SCHEMA a FOO").unwrap_err().0, "Invalid field type for field `a`");
+        assert_eq!(
+            parse("SCHEMA a TAG SEPARATOR ab").unwrap_err().0,
+            "Tag separator must be a single character. Got `ab`"
+        );
+        assert_eq!(
+            parse("SCHEMA a TEXT NOINDEX INDEXMISSING").unwrap_err().0,
+            "Field cannot be defined with both `NOINDEX` and `INDEXMISSING`"
+        );
+        assert!(parse("SCHEMA a TEXT a TAG").is_err());
+    }
+}
