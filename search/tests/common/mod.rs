@@ -12,7 +12,8 @@ use serde_json::Value;
 #[derive(Clone, Debug)]
 pub enum Doc {
     Hash(Vec<(String, String)>),
-    Json(Value),
+    /// Parsed value and compact original text (key order preserved).
+    Json(Value, String),
 }
 
 /// A database of documents plus the catalog and config the glue would own.
@@ -85,7 +86,7 @@ impl DocumentSource for View<'_> {
     fn key_type(&self, key: &[u8]) -> Option<KeyType> {
         self.0.get(key).map(|d| match d {
             Doc::Hash(_) => KeyType::Hash,
-            Doc::Json(_) => KeyType::Json,
+            Doc::Json(..) => KeyType::Json,
         })
     }
 
@@ -97,7 +98,7 @@ impl DocumentSource for View<'_> {
                 .filter(|(k, _)| k == source)
                 .map(|(_, v)| FieldValue::String(v.clone()))
                 .collect()),
-            Some(Doc::Json(v)) => {
+            Some(Doc::Json(v, _)) => {
                 let path = if source.starts_with('$') { source.to_string() } else { format!("$.{source}") };
                 Ok(select(v, &path).ok_or("bad path")?.into_iter().map(to_field_value).collect())
             }
@@ -106,14 +107,14 @@ impl DocumentSource for View<'_> {
 
     fn json_at(&self, key: &[u8], path: &str) -> Option<Vec<String>> {
         match self.0.get(key)? {
-            Doc::Json(v) => Some(select(v, path)?.into_iter().map(|x| x.to_string()).collect()),
+            Doc::Json(v, _) => Some(select(v, path)?.into_iter().map(|x| x.to_string()).collect()),
             Doc::Hash(_) => None,
         }
     }
 
     fn whole(&self, key: &[u8]) -> Option<Vec<(Vec<u8>, Vec<u8>)>> {
         match self.0.get(key)? {
-            Doc::Json(v) => Some(vec![(b"$".to_vec(), v.to_string().into_bytes())]),
+            Doc::Json(_, text) => Some(vec![(b"$".to_vec(), text.clone().into_bytes())]),
             Doc::Hash(h) => Some(h.iter().map(|(k, v)| (k.clone().into_bytes(), v.clone().into_bytes())).collect()),
         }
     }
@@ -154,14 +155,14 @@ impl Db {
 
     pub fn json_set(&mut self, key: &str, json: &str) {
         let v: Value = serde_json::from_str(json).expect("test json");
-        self.docs.insert(key.as_bytes().to_vec(), Doc::Json(v));
+        self.docs.insert(key.as_bytes().to_vec(), Doc::Json(v, compact(json)));
         let view = View(&self.docs);
         self.cat.on_key_changed(key.as_bytes(), &view);
     }
 
     pub fn hset(&mut self, key: &str, pairs: &[(&str, &str)]) {
         let entry = self.docs.entry(key.as_bytes().to_vec()).or_insert_with(|| Doc::Hash(Vec::new()));
-        if let Doc::Json(_) = entry {
+        if let Doc::Json(..) = entry {
             *entry = Doc::Hash(Vec::new());
         }
         if let Doc::Hash(h) = entry {
@@ -180,6 +181,28 @@ impl Db {
         self.docs.remove(key.as_bytes());
         self.cat.on_key_removed(key.as_bytes());
     }
+}
+
+/// Removes whitespace outside strings.
+fn compact(json: &str) -> String {
+    let mut out = String::new();
+    let (mut in_str, mut esc) = (false, false);
+    for c in json.chars() {
+        if in_str {
+            out.push(c);
+            if esc {
+                esc = false;
+            } else if c == '\\' {
+                esc = true;
+            } else if c == '"' {
+                in_str = false;
+            }
+        } else if !c.is_whitespace() {
+            in_str = c == '"';
+            out.push(c);
+        }
+    }
+    out
 }
 
 /// Shorthands for expected replies.
