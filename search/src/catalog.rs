@@ -12,10 +12,6 @@ use crate::index::Index;
 use crate::reply::{Protocol, Reply};
 use crate::schema::IndexSpec;
 
-/// Evaluates an index FILTER expression for one key (installed by whoever owns the
-/// expression language; see [`Catalog::set_filter_evaluator`]).
-pub type FilterFn = fn(expr: &str, key: &[u8], docs: &dyn DocumentSource) -> bool;
-
 /// What a command produced: the reply plus side effects the glue must perform.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ExecOutcome {
@@ -47,7 +43,6 @@ pub(crate) struct Entry {
 pub struct Catalog {
     pub(crate) indexes: BTreeMap<String, Entry>,
     pub(crate) aliases: HashMap<String, String>,
-    filter: Option<FilterFn>,
 }
 
 const DEFS_MAGIC: &[u8] = b"FOLIOFT1";
@@ -56,13 +51,6 @@ impl Catalog {
     /// An empty catalog.
     pub fn new() -> Catalog {
         Catalog::default()
-    }
-
-    /// Installs the FILTER expression evaluator. Until one is installed, every key that
-    /// matches an index's type and prefixes is admitted (the FILTER text is kept and
-    /// shown by FT.INFO).
-    pub fn set_filter_evaluator(&mut self, f: FilterFn) {
-        self.filter = Some(f);
     }
 
     /// Runs an FT.* command (`cmd` without arguments, any case; `args` after it).
@@ -119,7 +107,7 @@ impl Catalog {
         self.indexes.insert(
             name.to_string(),
             Entry {
-                index: Index::new(spec, config.min_stem_len),
+                index: Index::new(spec, config.min_stem_len)?,
                 create_args: args.iter().map(|a| a.to_vec()).collect(),
                 scan: ScanState { pending, percent: if pending { 0.0 } else { 1.0 } },
                 last_used: Instant::now(),
@@ -130,19 +118,10 @@ impl Catalog {
     }
 
     /// A key was written: (re)index it in every index whose type, prefixes and FILTER
-    /// match, and drop it from the others.
+    /// match, and drop it from the others (a failing document is dropped and counted).
     pub fn on_key_changed(&mut self, key: &[u8], docs: &dyn DocumentSource) {
-        let filter = self.filter;
         for e in self.indexes.values_mut() {
-            let admitted = match (&e.index.spec.filter, filter) {
-                (Some(expr), Some(f)) => f(expr, key, docs),
-                _ => true,
-            };
-            if admitted {
-                e.index.upsert(key, docs);
-            } else {
-                e.index.remove(key);
-            }
+            e.index.upsert(key, docs);
         }
     }
 
@@ -179,15 +158,8 @@ impl Catalog {
 
     /// Indexes one scanned key into the indexes whose initial scan is pending.
     pub fn scan_key(&mut self, key: &[u8], docs: &dyn DocumentSource) {
-        let filter = self.filter;
         for e in self.indexes.values_mut().filter(|e| e.scan.pending) {
-            let admitted = match (&e.index.spec.filter, filter) {
-                (Some(expr), Some(f)) => f(expr, key, docs),
-                _ => true,
-            };
-            if admitted {
-                e.index.upsert(key, docs);
-            }
+            e.index.upsert(key, docs);
         }
     }
 

@@ -3,6 +3,7 @@
 
 pub mod docs;
 pub mod extract;
+pub mod filter;
 pub mod geo;
 pub mod numeric;
 pub mod tag;
@@ -21,6 +22,7 @@ use crate::limits::MULTI_TEXT_SLOP;
 use crate::schema::{FieldType, IndexSpec};
 use docs::{encode_positions, DocRecord, DocTable, TermOcc};
 use extract::{extract, FieldValues};
+use filter::IndexFilter;
 use geo::GeoIndex;
 use numeric::NumericIndex;
 use tag::TagIndex;
@@ -69,15 +71,19 @@ pub struct Index {
     pub missing: Vec<RoaringBitmap>,
     /// Stemmer of the index language.
     pub stemmer: Stemmer,
+    /// The parsed FILTER.
+    pub filter: Option<IndexFilter>,
     /// Counters.
     pub stats: IndexStats,
 }
 
 impl Index {
-    /// An empty index for `spec`.
-    pub fn new(spec: IndexSpec, min_stem_len: usize) -> Index {
+    /// An empty index for `spec`; fails when the FILTER does not parse.
+    pub fn new(spec: IndexSpec, min_stem_len: usize) -> crate::error::Result<Index> {
         let stemmer = Stemmer::new(spec.language, min_stem_len);
+        let filter = spec.filter.as_deref().map(IndexFilter::parse).transpose()?;
         let mut idx = Index {
+            filter,
             spec,
             docs: DocTable::default(),
             text: TextIndex::default(),
@@ -87,7 +93,7 @@ impl Index {
             stats: IndexStats::default(),
         };
         idx.sync_fields();
-        idx
+        Ok(idx)
     }
 
     /// Creates data structures for fields added to the spec (FT.ALTER).
@@ -118,7 +124,10 @@ impl Index {
     /// Re-reads `key` and indexes it (or removes it when it no longer qualifies).
     /// Returns true when the key is in the index afterwards.
     pub fn upsert(&mut self, key: &[u8], docs: &dyn DocumentSource) -> bool {
-        if docs.key_type(key) != Some(self.spec.on) || !self.spec.matches_prefix(key) {
+        if docs.key_type(key) != Some(self.spec.on)
+            || !self.spec.matches_prefix(key)
+            || self.filter.as_ref().is_some_and(|f| !f.admits(&self.spec, key, docs))
+        {
             self.remove(key);
             return false;
         }
@@ -311,13 +320,19 @@ impl Index {
             uses: self.stats.uses,
             ..IndexStats::default()
         };
-        let min = self.stemmer_min_len();
-        *self = Index::new(spec, min);
-        self.stats = stats;
-    }
-
-    fn stemmer_min_len(&self) -> usize {
-        self.stemmer.min_len()
+        let filter = self.filter.take();
+        let stemmer = std::mem::replace(&mut self.stemmer, Stemmer::new(spec.language, 0));
+        *self = Index {
+            spec,
+            docs: DocTable::default(),
+            text: TextIndex::default(),
+            fields: Vec::new(),
+            missing: Vec::new(),
+            stemmer,
+            filter,
+            stats,
+        };
+        self.sync_fields();
     }
 
     /// Average document length in tokens.

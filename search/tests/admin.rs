@@ -1,0 +1,116 @@
+//! FT.INFO, FT._LIST, FT.DROPINDEX, FT.ALTER, aliases, FT.TAGVALS, FT.CONFIG, FT.EXPLAIN,
+//! FILTER, clear (FLUSHDB) and definition persistence.
+
+mod common;
+
+use common::{b, ids, total, Db};
+use search::{Catalog, Config, Reply};
+
+fn info_field(r: &Reply, name: &str) -> Reply {
+    let Reply::Map(pairs) = r else { panic!("{r:?}") };
+    pairs
+        .iter()
+        .find(|(k, _)| *k == Reply::Simple(name.into()))
+        .map(|(_, v)| v.clone())
+        .unwrap_or_else(|| panic!("no {name}"))
+}
+
+#[test]
+fn info_list_drop_alias() {
+    let mut db = Db::new();
+    db.hset("a:1", &[("t", "hello"), ("g", "x,y")]);
+    db.cmd(&["FT.CREATE", "i1", "PREFIX", "1", "a:", "SCHEMA", "t", "TEXT", "g", "TAG"]);
+    db.cmd(&["FT.CREATE", "i0", "SCHEMA", "t", "TEXT"]);
+    assert_eq!(db.cmd(&["FT._LIST"]), Reply::Array(vec![b("i0"), b("i1")]));
+    let info = db.cmd(&["FT.INFO", "i1"]);
+    assert_eq!(info_field(&info, "index_name"), b("i1"));
+    assert_eq!(info_field(&info, "num_docs"), Reply::Double(1.0));
+    assert_eq!(info_field(&info, "indexing"), Reply::Int(0));
+    assert_eq!(
+        info_field(&info, "index_definition"),
+        Reply::map(vec![
+            ("key_type", b("HASH")),
+            ("prefixes", Reply::Array(vec![b("a:")])),
+            ("default_score", b("1")),
+        ])
+    );
+    assert_eq!(db.cmd(&["FT.TAGVALS", "i1", "g"]), Reply::Array(vec![b("x"), b("y")]));
+    assert_eq!(db.cmd(&["FT.ALIASADD", "al", "i1"]), Reply::ok());
+    assert_eq!(db.cmd(&["FT.ALIASADD", "al", "i1"]), Reply::Error("Alias already exists".into()));
+    assert_eq!(db.cmd(&["FT.ALIASADD", "al2", "al"]), Reply::Error("Unknown index name (or name is an alias itself)".into()));
+    assert_eq!(total(&db.cmd(&["FT.SEARCH", "al", "hello"])), 1);
+    assert_eq!(db.cmd(&["FT.ALIASUPDATE", "al", "i0"]), Reply::ok());
+    assert_eq!(db.cmd(&["FT.ALIASDEL", "al"]), Reply::ok());
+    assert_eq!(db.cmd(&["FT.ALIASDEL", "al"]), Reply::Error("Alias does not exist".into()));
+    let out = db.cat.execute_full(
+        "FT.DROPINDEX",
+        &[b"i1", b"DD"],
+        &common::View(&db.docs),
+        &mut db.config,
+        search::Protocol::Resp2,
+    );
+    assert_eq!(out.reply, Reply::ok());
+    assert_eq!(out.delete_keys, vec![b"a:1".to_vec()]);
+    assert_eq!(db.cmd(&["FT.INFO", "i1"]), Reply::Error("Unknown Index name".into()));
+}
+
+#[test]
+fn alter_adds_fields_and_rescans() {
+    let mut db = Db::new();
+    db.hset("k", &[("t", "hello"), ("n", "5")]);
+    db.cmd(&["FT.CREATE", "i", "SCHEMA", "t", "TEXT"]);
+    assert_eq!(db.cmd(&["FT.ALTER", "i", "SCHEMA", "ADD", "n", "NUMERIC"]), Reply::ok());
+    assert_eq!(total(&db.cmd(&["FT.SEARCH", "i", "@n:[5 5]"])), 1);
+    assert_eq!(db.cmd(&["FT.ALTER", "i", "ADD", "x", "TEXT"]), Reply::Error("ALTER must be followed by SCHEMA".into()));
+}
+
+#[test]
+fn filter_expression_selects_documents() {
+    let mut db = Db::new();
+    db.cmd(&["FT.CREATE", "i", "FILTER", "@n > 3 && startswith(@__key, \"k\")", "SCHEMA", "t", "TEXT", "n", "NUMERIC"]);
+    db.hset("k1", &[("t", "a"), ("n", "5")]);
+    db.hset("k2", &[("t", "a"), ("n", "1")]);
+    db.hset("x3", &[("t", "a"), ("n", "9")]);
+    assert_eq!(ids(&db.cmd(&["FT.SEARCH", "i", "*", "NOCONTENT"])), ["k1"]);
+    db.hset("k1", &[("n", "0")]);
+    assert_eq!(total(&db.cmd(&["FT.SEARCH", "i", "*", "NOCONTENT"])), 0);
+    assert!(matches!(db.cmd(&["FT.CREATE", "j", "FILTER", "@n >", "SCHEMA", "t", "TEXT"]), Reply::Error(_)));
+}
+
+#[test]
+fn config_and_explain() {
+    let mut db = Db::new();
+    db.cmd(&["FT.CREATE", "i", "SCHEMA", "t", "TEXT"]);
+    assert_eq!(
+        db.cmd(&["FT.CONFIG", "GET", "MINPREFIX"]),
+        Reply::Array(vec![Reply::Array(vec![b("MINPREFIX"), b("2")])])
+    );
+    assert_eq!(db.cmd(&["FT.CONFIG", "SET", "MINPREFIX", "1"]), Reply::ok());
+    db.hset("k", &[("t", "boat")]);
+    assert_eq!(total(&db.cmd(&["FT.SEARCH", "i", "b*"])), 1);
+    assert_eq!(db.cmd(&["FT.CONFIG", "SET", "BOGUS", "1"]), Reply::Error("Invalid option".into()));
+    assert_eq!(
+        db.cmd(&["FT.EXPLAIN", "i", "a | b"]),
+        b("UNION {\n  a\n  b\n}\n")
+    );
+}
+
+#[test]
+fn clear_keeps_definitions_and_definitions_round_trip() {
+    let mut db = Db::new();
+    db.cmd(&["FT.CREATE", "i", "ON", "HASH", "PREFIX", "1", "p:", "SCHEMA", "t", "TEXT"]);
+    db.cmd(&["FT.ALTER", "i", "SCHEMA", "ADD", "n", "NUMERIC"]);
+    db.cmd(&["FT.ALIASADD", "al", "i"]);
+    db.hset("p:1", &[("t", "hi"), ("n", "2")]);
+    db.cat.clear();
+    assert_eq!(total(&db.cmd(&["FT.SEARCH", "i", "*"])), 0);
+    let bytes = db.cat.to_definitions();
+    let mut cat = Catalog::from_definitions(&bytes, &Config::default()).unwrap();
+    assert_eq!(cat.scan_prefixes(), vec![b"p:".to_vec()]);
+    cat.scan_key(b"p:1", &common::View(&db.docs));
+    cat.scan_done();
+    db.cat = cat;
+    assert_eq!(total(&db.cmd(&["FT.SEARCH", "al", "@n:[2 2] hi"])), 1);
+    assert!(Catalog::from_definitions(b"garbage", &Config::default()).is_err());
+    assert!(Catalog::from_definitions(&bytes[..bytes.len() - 1], &Config::default()).is_err());
+}
