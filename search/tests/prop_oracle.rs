@@ -1,0 +1,218 @@
+//! Property test: random documents, updates and deletes, and random queries from the
+//! grammar; the index's result set must equal a brute-force evaluation written
+//! independently here (no index code is used by the oracle).
+
+mod common;
+
+use std::collections::BTreeMap;
+
+use common::{Doc, View};
+use proptest::prelude::*;
+use proptest::test_runner::{Config as PtConfig, RngSeed};
+use search::{Catalog, Config, Protocol, Reply};
+
+/// Three-letter words (below MINSTEMLEN, so stemming never applies) and no stopwords.
+const VOCAB: [&str; 10] = ["abc", "abd", "abx", "bcd", "cde", "xyz", "xya", "foo", "fob", "zzz"];
+const TAGS: [&str; 5] = ["red", "green", "blue", "x y", "Mixed"];
+
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+    fn pick<'a>(&mut self, v: &[&'a str]) -> &'a str {
+        v[self.below(v.len() as u64) as usize]
+    }
+}
+
+#[derive(Clone, Debug)]
+struct TestDoc {
+    t1: Vec<String>,
+    t2: Vec<String>,
+    tags: Vec<String>,
+    n: Option<i64>,
+}
+
+fn gen_doc(r: &mut Rng) -> TestDoc {
+    let words = |r: &mut Rng| (0..r.below(6)).map(|_| r.pick(&VOCAB).to_string()).collect::<Vec<_>>();
+    let t1 = words(r);
+    let t2 = words(r);
+    let mut tags: Vec<String> = (0..r.below(3)).map(|_| r.pick(&TAGS).to_string()).collect();
+    tags.dedup();
+    let n = if r.below(5) == 0 { None } else { Some(r.below(11) as i64 - 5) };
+    TestDoc { t1, t2, tags, n }
+}
+
+fn to_hash(d: &TestDoc) -> Doc {
+    let mut h = vec![("t1".to_string(), d.t1.join(" ")), ("t2".to_string(), d.t2.join(" "))];
+    if !d.tags.is_empty() {
+        h.push(("tag".to_string(), d.tags.join(",")));
+    }
+    if let Some(n) = d.n {
+        h.push(("n".to_string(), n.to_string()));
+    }
+    Doc::Hash(h)
+}
+
+#[derive(Clone, Debug)]
+enum Q {
+    Term(String),
+    Prefix(String),
+    Fuzzy(String),
+    Phrase(String, String),
+    Field(&'static str, Box<Q>),
+    Tag(Vec<String>),
+    Num(i64, bool, i64, bool),
+    And(Box<Q>, Box<Q>),
+    Or(Box<Q>, Box<Q>),
+    Not(Box<Q>),
+}
+
+fn gen_q(r: &mut Rng, depth: u32) -> Q {
+    let k = if depth == 0 { r.below(6) } else { r.below(10) };
+    match k {
+        0 => Q::Term(r.pick(&VOCAB).to_string()),
+        1 => Q::Prefix(r.pick(&VOCAB)[..2].to_string()),
+        2 => Q::Fuzzy(r.pick(&VOCAB).to_string()),
+        3 => Q::Phrase(r.pick(&VOCAB).to_string(), r.pick(&VOCAB).to_string()),
+        4 => Q::Tag((0..1 + r.below(2)).map(|_| r.pick(&TAGS).to_string()).collect()),
+        5 => {
+            let a = r.below(13) as i64 - 6;
+            let b = a + r.below(6) as i64;
+            Q::Num(a, r.below(2) == 0, b, r.below(2) == 0)
+        }
+        6 => Q::Field(if r.below(2) == 0 { "t1" } else { "t2" }, Box::new(gen_q(r, depth - 1))),
+        7 => Q::And(Box::new(gen_q(r, depth - 1)), Box::new(gen_q(r, depth - 1))),
+        8 => Q::Or(Box::new(gen_q(r, depth - 1)), Box::new(gen_q(r, depth - 1))),
+        _ => Q::Not(Box::new(gen_q(r, depth - 1))),
+    }
+}
+
+fn render(q: &Q) -> String {
+    match q {
+        Q::Term(w) => w.clone(),
+        Q::Prefix(p) => format!("{p}*"),
+        Q::Fuzzy(w) => format!("%{w}%"),
+        Q::Phrase(a, b) => format!("\"{a} {b}\""),
+        Q::Field(f, inner) => format!("@{f}:({})", render(inner)),
+        Q::Tag(v) => format!("@tag:{{{}}}", v.join(" | ")),
+        Q::Num(a, ai, b, bi) => format!("@n:[{}{a} {}{b}]", if *ai { "" } else { "(" }, if *bi { "" } else { "(" }),
+        Q::And(a, b) => format!("({} {})", render(a), render(b)),
+        Q::Or(a, b) => format!("({} | {})", render(a), render(b)),
+        Q::Not(a) => format!("-({})", render(a)),
+    }
+}
+
+fn lev(a: &str, b: &str) -> usize {
+    let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
+    let mut d = vec![vec![0usize; b.len() + 1]; a.len() + 1];
+    for i in 0..=a.len() {
+        d[i][0] = i;
+    }
+    for j in 0..=b.len() {
+        d[0][j] = j;
+    }
+    for i in 1..=a.len() {
+        for j in 1..=b.len() {
+            let c = if a[i - 1] == b[j - 1] { 0 } else { 1 };
+            d[i][j] = (d[i - 1][j] + 1).min(d[i][j - 1] + 1).min(d[i - 1][j - 1] + c);
+        }
+    }
+    d[a.len()][b.len()]
+}
+
+/// Brute-force evaluation; `fields` are the text fields in scope.
+fn oracle(q: &Q, d: &TestDoc, fields: &[&str]) -> bool {
+    let texts = || fields.iter().map(|f| if *f == "t1" { &d.t1 } else { &d.t2 });
+    match q {
+        Q::Term(w) => texts().any(|t| t.contains(w)),
+        Q::Prefix(p) => texts().any(|t| t.iter().any(|x| x.starts_with(p.as_str()))),
+        Q::Fuzzy(w) => texts().any(|t| t.iter().any(|x| lev(x, w) <= 1)),
+        Q::Phrase(a, b) => texts().any(|t| t.windows(2).any(|w| &w[0] == a && &w[1] == b)),
+        Q::Field(f, inner) => {
+            let scoped: Vec<&str> = fields.iter().copied().filter(|x| x == f).collect();
+            oracle(inner, d, &scoped)
+        }
+        Q::Tag(v) => v.iter().any(|t| d.tags.iter().any(|x| x.to_lowercase() == t.to_lowercase())),
+        Q::Num(a, ai, b, bi) => d.n.is_some_and(|n| (if *ai { n >= *a } else { n > *a }) && (if *bi { n <= *b } else { n < *b })),
+        Q::And(a, b) => oracle(a, d, fields) && oracle(b, d, fields),
+        Q::Or(a, b) => oracle(a, d, fields) || oracle(b, d, fields),
+        Q::Not(a) => !oracle(a, d, fields),
+    }
+}
+
+fn run_case(seed: u64) -> Result<(), TestCaseError> {
+    let mut r = Rng(seed | 1);
+    let mut store: BTreeMap<Vec<u8>, Doc> = BTreeMap::new();
+    let mut truth: BTreeMap<String, TestDoc> = BTreeMap::new();
+    let mut cat = Catalog::new();
+    let mut config = Config::default();
+    let create: Vec<&[u8]> = ["idx", "SCHEMA", "t1", "TEXT", "t2", "TEXT", "tag", "TAG", "n", "NUMERIC"]
+        .iter()
+        .map(|s| s.as_bytes())
+        .collect();
+    let view = View(&store);
+    let reply = cat.execute("FT.CREATE", &create, &view, &mut config, Protocol::Resp2);
+    prop_assert_eq!(reply, Reply::ok());
+    cat.scan_done();
+    let ops = 300 + r.below(300);
+    for _ in 0..ops {
+        let key = format!("k{}", r.below(150));
+        if r.below(6) == 0 {
+            store.remove(key.as_bytes());
+            truth.remove(&key);
+            cat.on_key_removed(key.as_bytes());
+        } else {
+            let d = gen_doc(&mut r);
+            store.insert(key.as_bytes().to_vec(), to_hash(&d));
+            truth.insert(key.clone(), d);
+            cat.on_key_changed(key.as_bytes(), &View(&store));
+        }
+    }
+    for _ in 0..60 {
+        let q = gen_q(&mut r, 3);
+        let text = render(&q);
+        let mut expected: Vec<String> =
+            truth.iter().filter(|(_, d)| oracle(&q, d, &["t1", "t2"])).map(|(k, _)| k.clone()).collect();
+        expected.sort();
+        let args: Vec<&[u8]> =
+            vec![b"idx", text.as_bytes(), b"NOCONTENT", b"LIMIT", b"0", b"10000", b"DIALECT", b"2"];
+        let reply = cat.execute("FT.SEARCH", &args, &View(&store), &mut config, Protocol::Resp2);
+        let Reply::Array(items) = &reply else {
+            return Err(TestCaseError::fail(format!("query {text}: {reply:?}")));
+        };
+        let mut got: Vec<String> = items
+            .iter()
+            .skip(1)
+            .filter_map(|x| match x {
+                Reply::Bulk(b) => Some(String::from_utf8_lossy(b).into_owned()),
+                _ => None,
+            })
+            .collect();
+        got.sort();
+        prop_assert_eq!(items.first(), Some(&Reply::Int(expected.len() as i64)), "total for {}", text);
+        prop_assert_eq!(got, expected, "query {}", text);
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(PtConfig {
+        cases: 48,
+        rng_seed: RngSeed::Fixed(0x5EA4C4),
+        failure_persistence: None,
+        ..PtConfig::default()
+    })]
+
+    #[test]
+    fn index_matches_brute_force(seed in any::<u64>()) {
+        run_case(seed)?;
+    }
+}
