@@ -19,3 +19,7 @@ pub const REGEX_SIZE_LIMIT: usize = 1 << 20;
 
 /// Lazy-DFA cache limit for `=~` patterns (regex crate `dfa_size_limit`), in bytes.
 pub const REGEX_DFA_SIZE_LIMIT: usize = 1 << 20;
+
+/// Distinct regex patterns taken from document strings (`@.a =~ @.pattern`) that one path
+/// evaluation keeps compiled; further patterns are compiled on each use.
+pub const REGEX_CACHE_ENTRIES: usize = 32;

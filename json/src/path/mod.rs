@@ -6,24 +6,34 @@
 //! path.is_static()      -> bool   // one definite location: only keys and single indices
 //! path.converted()      -> &str   // JSONPath spelling, used in error texts (`$.x` for `.x`)
 //! path.original()       -> &str   // the text as given
-//! path.select(&root)    -> Vec<&Value>          // matches in document order of evaluation
-//! path.select_locations(&root) -> Vec<Location> // the same matches as key/index steps
+//! path.select(&root)    -> Vec<&Value>          // every match, in RedisJSON's order
+//! path.first(&root)     -> Option<&Value>       // the first match (what legacy reads report)
+//! path.select_locations(&root) -> Vec<Location> // the matches as key/index steps
+//! path.select_located(&root)   -> Vec<(Location, &Value)>
 //! ```
 //!
-//! Files: [`syntax`] (grammar as BNF, parser), [`ast`] (compiled form), [`legacy`] (legacy
+//! Files: `syntax` (grammar as BNF, parser), `ast` (compiled form), [`legacy`] (legacy
 //! spelling), [`error`] (RedisJSON's error wording), `eval` (selection), `filter` (filter
-//! expressions), `location` (concrete locations of matches).
+//! expressions), [`location`] (concrete locations of matches).
+//!
+//! Evaluation never panics and never recurses per path step or per document level (only per
+//! filter nesting, which compilation bounds), and static paths are walked without allocating.
 
 mod ast;
 pub mod error;
+mod eval;
+mod filter;
 pub mod legacy;
+pub mod location;
 mod syntax;
 
 use std::sync::Arc;
 
 pub use error::{Expected, PathError};
+pub use location::{Location, Step};
 
 use ast::{Segment, Selector};
+use crate::Value;
 
 /// A compiled path (legacy or JSONPath). Cloning shares the compiled form.
 #[derive(Clone, Debug)]
@@ -34,7 +44,7 @@ pub struct JsonPath {
 #[derive(Debug)]
 struct Compiled {
     original: Box<str>,
-    /// JSONPath spelling; `None` when it equals `original`.
+    /// JSONPath spelling of a legacy path (`None` for JSONPath).
     converted: Option<Box<str>>,
     segments: Box<[Segment]>,
     is_static: bool,
@@ -48,10 +58,7 @@ impl JsonPath {
         let is_static = segments.iter().all(|s| {
             matches!(s, Segment::Child(Selector::Key(_) | Selector::Index(_)))
         });
-        let converted = match converted {
-            std::borrow::Cow::Owned(c) => Some(c.into_boxed_str()),
-            std::borrow::Cow::Borrowed(_) => None,
-        };
+        let converted = (!legacy::is_jsonpath(text)).then(|| converted.into_owned().into_boxed_str());
         Ok(JsonPath {
             inner: Arc::new(Compiled {
                 original: text.into(),
@@ -86,5 +93,68 @@ impl JsonPath {
     /// The path exactly as given.
     pub fn original(&self) -> &str {
         &self.inner.original
+    }
+}
+
+impl JsonPath {
+    /// Every node the path selects under `root`, in RedisJSON's order (duplicates kept: `$[0,0]`
+    /// selects the first element twice).
+    pub fn select<'a>(&self, root: &'a Value) -> Vec<&'a Value> {
+        if self.inner.is_static {
+            return eval::walk_static(&self.inner.segments, root).into_iter().collect();
+        }
+        let mut cx = filter::Cx::new(root);
+        eval::select(&self.inner.segments, root, &mut cx)
+    }
+
+    /// The first selected node (legacy paths report only this one).
+    pub fn first<'a>(&self, root: &'a Value) -> Option<&'a Value> {
+        if self.inner.is_static {
+            return eval::walk_static(&self.inner.segments, root);
+        }
+        self.select(root).into_iter().next()
+    }
+
+    /// Where each selected node is, in the order of [`Self::select`].
+    pub fn select_locations(&self, root: &Value) -> Vec<Location> {
+        self.select_located(root).into_iter().map(|(loc, _)| loc).collect()
+    }
+
+    /// Each selected node with its location, in the order of [`Self::select`].
+    pub fn select_located<'a>(&self, root: &'a Value) -> Vec<(Location, &'a Value)> {
+        if !self.inner.is_static {
+            return eval::select_located(&self.inner.segments, root);
+        }
+        let mut node = root;
+        let mut loc = Vec::with_capacity(self.inner.segments.len());
+        for seg in self.inner.segments.iter() {
+            let next = match seg {
+                Segment::Child(Selector::Key(k)) => {
+                    loc.push(Step::Key(k.clone()));
+                    node.obj_get(k)
+                }
+                Segment::Child(Selector::Index(i)) => node.len().and_then(|len| {
+                    let at = eval::abs_index(*i, len);
+                    loc.push(Step::Index(at));
+                    node.get(at)
+                }),
+                _ => None,
+            };
+            match next {
+                Some(n) => node = n,
+                None => return Vec::new(),
+            }
+        }
+        vec![(loc, node)]
+    }
+
+    /// For a static path, its last step and the path to its parent (`None` for the root or a
+    /// non-static path). Used by writes that add a missing member.
+    pub(crate) fn split_last(&self) -> Option<(&[Segment], &Selector)> {
+        if !self.inner.is_static {
+            return None;
+        }
+        let (last, parent) = self.inner.segments.split_last()?;
+        Some((parent, last.selector()))
     }
 }

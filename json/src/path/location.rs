@@ -1,0 +1,69 @@
+//! Concrete locations of matches: the object keys and array indices leading to a node.
+//!
+//! [`super::JsonPath::select_locations`] returns one [`Location`] per match; the ops resolve
+//! them again (mutably) to apply changes, after ordering them so earlier mutations do not move
+//! later targets (see `crate::ops`).
+
+use std::cmp::Ordering;
+
+use crate::Value;
+
+/// One step from a container to a child.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Step {
+    /// An object member.
+    Key(Box<str>),
+    /// An array element.
+    Index(usize),
+}
+
+/// The steps from the root to a node; empty for the root itself.
+pub type Location = Vec<Step>;
+
+/// The node at `location` under `root`, if it (still) exists.
+pub fn resolve<'v>(root: &'v Value, location: &[Step]) -> Option<&'v Value> {
+    let mut node = root;
+    for step in location {
+        node = match step {
+            Step::Key(k) => node.obj_get(k)?,
+            Step::Index(i) => node.get(*i)?,
+        };
+    }
+    Some(node)
+}
+
+/// The node at `location` under `root`, mutably, if it (still) exists.
+pub fn resolve_mut<'v>(root: &'v mut Value, location: &[Step]) -> Option<&'v mut Value> {
+    let mut node = root;
+    for step in location {
+        node = match step {
+            Step::Key(k) => node.obj_get_mut(k)?,
+            Step::Index(i) => node.get_mut(*i)?,
+        };
+    }
+    Some(node)
+}
+
+/// True when `ancestor` is a proper prefix of `location`.
+pub fn is_proper_prefix(ancestor: &[Step], location: &[Step]) -> bool {
+    ancestor.len() < location.len() && location.starts_with(ancestor)
+}
+
+/// Orders locations so that applying a mutation in this order never invalidates the ones still
+/// to come: descendants before their ancestors, and higher array indices before lower ones.
+/// (The reverse of document order, with indices compared as numbers.)
+pub fn mutation_order(a: &[Step], b: &[Step]) -> Ordering {
+    for (x, y) in a.iter().zip(b) {
+        let o = match (x, y) {
+            (Step::Index(i), Step::Index(j)) => j.cmp(i),
+            (Step::Key(k), Step::Key(l)) => l.cmp(k),
+            (Step::Key(_), Step::Index(_)) => Ordering::Less,
+            (Step::Index(_), Step::Key(_)) => Ordering::Greater,
+        };
+        if o != Ordering::Equal {
+            return o;
+        }
+    }
+    // Longer (deeper) first.
+    b.len().cmp(&a.len())
+}
