@@ -41,6 +41,7 @@
 
 pub mod error;
 pub mod limits;
+pub mod ops;
 pub mod path;
 pub mod value;
 

@@ -17,15 +17,6 @@ pub(crate) enum Segment {
     Descendant(Selector),
 }
 
-impl Segment {
-    /// The selector of either kind of segment.
-    pub(crate) fn selector(&self) -> &Selector {
-        match self {
-            Segment::Child(s) | Segment::Descendant(s) => s,
-        }
-    }
-}
-
 /// What a segment picks out of one container.
 #[derive(Clone, Debug)]
 pub(crate) enum Selector {

@@ -10,11 +10,7 @@ use std::borrow::Cow;
 
 /// True when `path` is spelled as JSONPath (`$`, `$.…`, `$[…`).
 pub fn is_jsonpath(path: &str) -> bool {
-    match path.as_bytes() {
-        [b'$'] => true,
-        [b'$', b'.' | b'[', ..] => true,
-        _ => false,
-    }
+    matches!(path.as_bytes(), [b'$'] | [b'$', b'.' | b'[', ..])
 }
 
 /// The JSONPath spelling of `path`: unchanged for JSONPath, converted for legacy paths.

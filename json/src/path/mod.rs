@@ -148,13 +148,31 @@ impl JsonPath {
         vec![(loc, node)]
     }
 
-    /// For a static path, its last step and the path to its parent (`None` for the root or a
-    /// non-static path). Used by writes that add a missing member.
-    pub(crate) fn split_last(&self) -> Option<(&[Segment], &Selector)> {
+    /// For a static path ending in a key: the number of segments before it and the key.
+    pub(crate) fn split_last_key(&self) -> Option<(usize, &str)> {
         if !self.inner.is_static {
             return None;
         }
         let (last, parent) = self.inner.segments.split_last()?;
-        Some((parent, last.selector()))
+        match last {
+            Segment::Child(Selector::Key(k)) => Some((parent.len(), k)),
+            _ => None,
+        }
+    }
+
+    /// For a static path: the node reached by its first `n` segments, mutably.
+    pub(crate) fn resolve_parent_mut<'a>(&self, root: &'a mut Value, n: usize) -> Option<&'a mut Value> {
+        let mut node = root;
+        for seg in self.inner.segments.get(..n)? {
+            node = match seg {
+                Segment::Child(Selector::Key(k)) => node.obj_get_mut(k)?,
+                Segment::Child(Selector::Index(i)) => {
+                    let len = node.len()?;
+                    node.get_mut(eval::abs_index(*i, len))?
+                }
+                _ => return None,
+            };
+        }
+        Some(node)
     }
 }
