@@ -9,10 +9,19 @@ pub const MAX_DEPTH: usize = 128;
 /// documents deeper than [`MAX_DEPTH`] can exist (built by nested `JSON.SET`).
 pub const MAX_LOAD_DEPTH: usize = 10_000;
 
-/// Deepest nesting of filters (`[?(…)]`, parenthesised groups, paths inside filters) a path may
-/// have. The grammar re-reads bare filter terms, so parse time grows with nesting; RedisJSON has
-/// no limit (it recurses until the stack ends).
+/// Deepest nesting of filters a path may have: each `[?…]` and each parenthesised group inside
+/// one is a level (`$[?(@.a)]` has two). Parsing and evaluation recurse once per level;
+/// RedisJSON has no limit (it recurses until the stack ends).
 pub const MAX_PATH_NESTING: usize = 16;
+
+/// Path parsing budget, in grammar-rule calls: this many plus
+/// [`PATH_PARSE_STEPS_PER_BYTE`] per byte of path. The grammar (pest's, which folio follows
+/// for exact error texts) parses a bare filter term twice, so nested bare terms cost time
+/// exponential in their nesting; paths over budget fail to compile.
+pub const PATH_PARSE_STEPS_BASE: usize = 200_000;
+
+/// See [`PATH_PARSE_STEPS_BASE`].
+pub const PATH_PARSE_STEPS_PER_BYTE: usize = 64;
 
 /// Compiled-program size limit for `=~` patterns (regex crate `size_limit`), in bytes.
 pub const REGEX_SIZE_LIMIT: usize = 1 << 20;

@@ -80,6 +80,8 @@ enum PathErrorKind {
     Syntax(Box<[Expected]>),
     /// Filters nested deeper than [`crate::limits::MAX_PATH_NESTING`].
     TooDeep,
+    /// Parsing needed more steps than the budget (see [`crate::limits::PATH_PARSE_STEPS_BASE`]).
+    TooComplex,
 }
 
 impl PathError {
@@ -93,6 +95,10 @@ impl PathError {
         Self { position, kind: PathErrorKind::TooDeep }
     }
 
+    pub(crate) fn too_complex(position: usize) -> Self {
+        Self { position, kind: PathErrorKind::TooComplex }
+    }
+
     /// Byte offset of the error in the JSONPath spelling of the path
     /// (for a legacy path, in its converted form: `a[` fails at 4 of `$.a[`).
     pub fn position(&self) -> usize {
@@ -104,7 +110,7 @@ impl PathError {
     pub fn expected(&self) -> &[Expected] {
         match &self.kind {
             PathErrorKind::Syntax(e) => e,
-            PathErrorKind::TooDeep => &[],
+            PathErrorKind::TooDeep | PathErrorKind::TooComplex => &[],
         }
     }
 
@@ -120,6 +126,7 @@ impl PathError {
                 "filters nested deeper than {} levels",
                 crate::limits::MAX_PATH_NESTING
             ),
+            PathErrorKind::TooComplex => "path too complex to compile".to_owned(),
         }
     }
 }

@@ -50,21 +50,28 @@ use regex::{Regex, RegexBuilder};
 
 use super::ast::{CmpOp, Filter, Pattern, Segment, Selector, Slice, Term};
 use super::error::{Expected, PathError};
-use crate::limits::{MAX_PATH_NESTING, REGEX_DFA_SIZE_LIMIT, REGEX_SIZE_LIMIT};
+use crate::limits::{
+    MAX_PATH_NESTING, PATH_PARSE_STEPS_BASE, PATH_PARSE_STEPS_PER_BYTE, REGEX_DFA_SIZE_LIMIT,
+    REGEX_SIZE_LIMIT,
+};
 
 /// Parses a JSONPath (starting with `$`) into its segments.
 pub(crate) fn parse(text: &str) -> Result<Vec<Segment>, PathError> {
+    let budget = PATH_PARSE_STEPS_PER_BYTE.saturating_mul(text.len()).saturating_add(PATH_PARSE_STEPS_BASE);
     let mut p = Parser {
         s: text.as_bytes(),
         pos: 0,
         attempt_pos: 0,
         attempts: Vec::new(),
         depth: 0,
-        too_deep: None,
+        steps_left: budget,
+        aborted: None,
     };
     let out = p.query();
-    if let Some(at) = p.too_deep {
-        return Err(PathError::too_deep(at));
+    match p.aborted {
+        Some((at, Abort::TooDeep)) => return Err(PathError::too_deep(at)),
+        Some((at, Abort::TooComplex)) => return Err(PathError::too_complex(at)),
+        None => {}
     }
     out.ok_or_else(|| PathError::syntax(p.attempt_pos, std::mem::take(&mut p.attempts)))
 }
@@ -88,8 +95,18 @@ struct Parser<'s> {
     attempts: Vec<Expected>,
     /// Current filter nesting.
     depth: usize,
-    /// Set when a filter nested deeper than the limit; the parse then fails everywhere.
-    too_deep: Option<usize>,
+    /// Named-rule calls left before giving up (bare filter terms are parsed twice, as in pest,
+    /// so nested ones cost exponential time; this bounds it).
+    steps_left: usize,
+    /// Set when a limit was hit (and where); the parse then fails everywhere.
+    aborted: Option<(usize, Abort)>,
+}
+
+/// Why parsing stopped early.
+#[derive(Clone, Copy)]
+enum Abort {
+    TooDeep,
+    TooComplex,
 }
 
 /// How a filter operand list is joined.
@@ -104,6 +121,14 @@ impl<'s> Parser<'s> {
 
     /// Runs a named rule: on failure rewinds and records the attempt like pest's `rule`+`track`.
     fn rule<T>(&mut self, rule: Expected, f: impl FnOnce(&mut Self) -> Option<T>) -> Option<T> {
+        if self.aborted.is_some() {
+            return None;
+        }
+        if self.steps_left == 0 {
+            self.aborted = Some((self.pos, Abort::TooComplex));
+            return None;
+        }
+        self.steps_left -= 1;
         let start = self.pos;
         let index = if start == self.attempt_pos { self.attempts.len() } else { 0 };
         let before = self.attempts_at(start);
@@ -501,11 +526,11 @@ impl<'s> Parser<'s> {
     // ---- filters --------------------------------------------------------------------------
 
     fn filter(&mut self) -> Option<Filter> {
-        if self.too_deep.is_some() {
+        if self.aborted.is_some() {
             return None;
         }
         if self.depth >= MAX_PATH_NESTING {
-            self.too_deep = Some(self.pos);
+            self.aborted = Some((self.pos, Abort::TooDeep));
             return None;
         }
         self.depth += 1;
