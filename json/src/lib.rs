@@ -9,9 +9,12 @@
 //!
 //! - Parse: [`Value::parse`]`(&[u8])` (command input, depth limit 128),
 //!   [`Value::parse_unlimited`] (RDB load, depth limit
-//!   [`limits::MAX_LOAD_DEPTH`]); errors are [`ParseError`] whose `Display` is
-//!   serde_json's text (`expected value at line 1 column 1`). Text after the
-//!   value is rejected; duplicate keys: last wins at the first position.
+//!   [`limits::MAX_LOAD_DEPTH`]; the parser itself never recurses). Errors are
+//!   [`ParseError`] whose `Display` is RedisJSON's text
+//!   (`expected value at line 1 column 1`; non-UTF-8 input:
+//!   `Couldn't parse as UTF-8 string`), with `code()` -> [`ErrorCode`],
+//!   `line()`, `column()`. Text after the value is rejected; duplicate keys:
+//!   last wins at the first position.
 //! - Serialize: [`Value::to_json`] (compact `String`),
 //!   [`Value::write_json`]`(&mut Vec<u8>, &`[`Format`]`)` with
 //!   `Format { indent, newline, space }` or [`Format::COMPACT`].
@@ -45,5 +48,5 @@ pub mod ops;
 pub mod path;
 pub mod value;
 
-pub use error::ParseError;
+pub use error::{ErrorCode, ParseError};
 pub use value::{Array, Format, Kind, Num, Object, Value};

@@ -7,6 +7,9 @@ pub const MAX_DEPTH: usize = 128;
 
 /// Deepest nesting accepted when loading a stored document (RDB), where
 /// documents deeper than [`MAX_DEPTH`] can exist (built by nested `JSON.SET`).
+/// Parsing uses no recursion; serializing, cloning, comparing and dropping
+/// recurse once per level, under 130 bytes of stack each in release builds
+/// (about 1.3 MB at this depth; Redis threads have 4 MB or more).
 pub const MAX_LOAD_DEPTH: usize = 10_000;
 
 /// Deepest nesting of filters a path may have: each `[?…]` and each parenthesised group inside

@@ -91,8 +91,7 @@ const CASES: &[(&str, Result<&str, &str>)] = &[
         "\"\\ud800\\u0041\"",
         Err("lone leading surrogate in hex escape at line 1 column 13"),
     ),
-    // DEVIATION (column only): rejson's older serde_json says "column 4".
-    ("\"\\uZZZZ\"", Err("invalid escape at line 1 column 7")),
+    ("\"\\uZZZZ\"", Err("invalid escape at line 1 column 4")),
     ("\"\\x\"", Err("invalid escape at line 1 column 3")),
     (
         "\"tab\u{9}raw\"",
@@ -137,6 +136,90 @@ fn matches_rejson() {
         let expected = expected.map(str::to_owned).map_err(str::to_owned);
         if got != expected {
             bad.push(format!("{input:?}: got {got:?}, rejson {expected:?}"));
+        }
+    }
+    assert!(
+        bad.is_empty(),
+        "{} mismatches:\n{}",
+        bad.len(),
+        bad.join("\n")
+    );
+}
+
+/// Byte-level cases (escapes, non-UTF-8, numbers, positions), same provenance as `CASES`.
+const BYTE_CASES: &[(&[u8], Result<&str, &str>)] = &[
+    (b"\"\\u12", Err("EOF while parsing a string at line 1 column 5")),
+    (b"\"\\u12Z4\"", Err("invalid escape at line 1 column 6")),
+    (b"\"\\u123\"", Err("invalid escape at line 1 column 7")),
+    (b"\"\\uZ", Err("EOF while parsing a string at line 1 column 4")),
+    (b"\"\\u", Err("EOF while parsing a string at line 1 column 3")),
+    (b"\"\\", Err("EOF while parsing a string at line 1 column 2")),
+    (b"\"ab\xffcd\"", Err("Couldn't parse as UTF-8 string")),
+    (b"\"ab\xc3\"", Err("Couldn't parse as UTF-8 string")),
+    (b"\"\xe9t\xe9\"", Err("Couldn't parse as UTF-8 string")),
+    (b"[\"ok\", \"a\xff\"]", Err("Couldn't parse as UTF-8 string")),
+    (b"\xff", Err("Couldn't parse as UTF-8 string")),
+    (b"[\xff]", Err("Couldn't parse as UTF-8 string")),
+    (b"\"a\\n\xffb\"", Err("Couldn't parse as UTF-8 string")),
+    (b"{\"k\xff\":1}", Err("Couldn't parse as UTF-8 string")),
+    (b"\"\\ud800\\u", Err("EOF while parsing a string at line 1 column 9")),
+    (b"\"\\ud800\\", Err("EOF while parsing a string at line 1 column 8")),
+    (b"\"\\ud800x", Err("unexpected end of hex escape at line 1 column 8")),
+    (b"\"\\ud800\\n\"", Err("unexpected end of hex escape at line 1 column 9")),
+    (b"\"\\ud800\\udbff\"", Err("lone leading surrogate in hex escape at line 1 column 13")),
+    (b"\"\\ud800\\uZZZZ\"", Err("invalid escape at line 1 column 10")),
+    (b"1e99999999999", Err("number out of range at line 1 column 12")),
+    (b"1e-99999999999", Ok("0.0")),
+    (b"0e99999999999", Ok("0.0")),
+    (b"1.5e308", Ok("1.5e308")),
+    (b"2e308", Err("number out of range at line 1 column 5")),
+    (b"-2e308", Err("number out of range at line 1 column 6")),
+    (b"10000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000", Err("number out of range at line 1 column 401")),
+    (b"1e2147483647", Err("number out of range at line 1 column 12")),
+    (b"1e2147483648", Err("number out of range at line 1 column 12")),
+    (b"123456789012345678901234567890e300", Err("number out of range at line 1 column 34")),
+    (b"-a", Err("invalid number at line 1 column 2")),
+    (b"- 1", Err("invalid number at line 1 column 2")),
+    (b"1.a", Err("invalid number at line 1 column 3")),
+    (b"1.e5", Err("invalid number at line 1 column 3")),
+    (b"1e+a", Err("invalid number at line 1 column 4")),
+    (b"[1,2", Err("EOF while parsing a list at line 1 column 4")),
+    (b"[1,", Err("EOF while parsing a value at line 1 column 3")),
+    (b"{\"a\":1", Err("EOF while parsing an object at line 1 column 6")),
+    (b"{\"a\":1,", Err("EOF while parsing a value at line 1 column 7")),
+    (b"{\"a\"", Err("EOF while parsing an object at line 1 column 4")),
+    (b"{\"a\":", Err("EOF while parsing a value at line 1 column 5")),
+    (b"{,", Err("key must be a string at line 1 column 2")),
+    (b"[,", Err("expected value at line 1 column 2")),
+    (b"{\"a\":1 \"b\"", Err("expected `,` or `}` at line 1 column 8")),
+    (b"tx", Err("expected ident at line 1 column 2")),
+    (b"nulx", Err("expected ident at line 1 column 4")),
+    (b"[-]", Err("invalid number at line 1 column 3")),
+    (b"[1e]", Err("invalid number at line 1 column 4")),
+    // DEVIATION: rejson ignores the trailing text.
+    (b"{\"a\":1}x", Err("trailing characters at line 1 column 8")),
+    // DEVIATION: rejson ignores the trailing text.
+    (b"[] x", Err("trailing characters at line 1 column 4")),
+    (b"\x0a\x0a  [1,\x0a  2,\x0a  x]", Err("expected value at line 5 column 3")),
+    (b"\"a\x0db\"", Err("control character (\\u0000-\\u001F) found while parsing a string at line 1 column 3")),
+    (b"\"\x7f\"", Ok("\"\u{7f}\"")),
+    (b" ", Err("EOF while parsing a value at line 1 column 1")),
+    (b"\x09\x0d\x0a", Err("EOF while parsing a value at line 2 column 0")),
+];
+
+#[test]
+fn byte_cases_match_rejson() {
+    let mut bad = Vec::new();
+    for (input, expected) in BYTE_CASES {
+        let got = Value::parse(input)
+            .map(|v| v.to_json())
+            .map_err(|e| e.to_string());
+        let expected = expected.map(str::to_owned).map_err(str::to_owned);
+        if got != expected {
+            bad.push(format!(
+                "{:?}: got {got:?}, rejson {expected:?}",
+                String::from_utf8_lossy(input)
+            ));
         }
     }
     assert!(

@@ -1,203 +1,586 @@
-//! JSON text to [`Value`] in one pass: a serde visitor driven by serde_json's
-//! deserializer, so error texts are serde_json's (`expected value at line 1
-//! column 1`), as RedisJSON replies them.
+//! JSON text to [`Value`] in one pass, without recursion.
 //!
-//! Items of arrays and members of objects collect on shared scratch stacks and
-//! are moved into an exact-size block when their container closes. Text after
-//! the value is rejected (`trailing characters`); duplicate keys: last wins.
-
-use std::fmt;
-
-use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
+//! The grammar is RFC 8259; errors reproduce serde_json's texts and positions
+//! exactly as RedisJSON 2.8.3 replies them (`expected value at line 1 column
+//! 1`), including its older serde_json's `\u` escape positions. Unlike
+//! RedisJSON, text after the value is rejected (`trailing characters`).
+//! Input that is not UTF-8 is rejected first, as RedisJSON does
+//! (`Couldn't parse as UTF-8 string`).
+//!
+//! Open containers live on an explicit stack, so any depth up to the limit is
+//! safe. Finished children collect on shared scratch stacks and move into an
+//! exact-size block when their container closes. Duplicate keys: the last
+//! value wins, at the first key's position. Numbers: `i64` if the integer
+//! fits, else `u64`, else `f64`; floats are correctly rounded.
 
 use super::object::encoded_len;
 use super::{Array, Object, Value};
-use crate::error::ParseError;
+use crate::error::{ErrorCode, ParseError};
 use crate::limits::{MAX_DEPTH, MAX_LOAD_DEPTH};
 
 impl Value {
     /// Parses command input (`JSON.SET` etc.): nesting limited to [`MAX_DEPTH`].
     pub fn parse(input: &[u8]) -> Result<Value, ParseError> {
-        parse_with_limit(input, MAX_DEPTH)
+        Parser::new(input, MAX_DEPTH).parse_document()
     }
 
     /// Parses a stored document (RDB load): nesting up to [`MAX_LOAD_DEPTH`].
     pub fn parse_unlimited(input: &[u8]) -> Result<Value, ParseError> {
-        parse_with_limit(input, MAX_LOAD_DEPTH)
+        Parser::new(input, MAX_LOAD_DEPTH).parse_document()
     }
 }
 
-fn parse_with_limit(input: &[u8], max_depth: usize) -> Result<Value, ParseError> {
-    let mut de = serde_json::Deserializer::from_slice(input);
-    let mut scratch = Scratch {
-        values: Vec::new(),
-        keys: String::new(),
-        entries: Vec::new(),
-        depth: 0,
-        max_depth,
-    };
-    let result = if max_depth == MAX_DEPTH {
-        // serde_json's own limit is exactly RedisJSON's (same message and position).
-        ValueSeed {
-            scratch: &mut scratch,
-        }
-        .deserialize(&mut de)
-    } else {
-        de.disable_recursion_limit();
-        ValueSeed {
-            scratch: &mut scratch,
-        }
-        .deserialize(&mut de)
-    };
-    let value = result.map_err(|e| ParseError::new(e.to_string()))?;
-    de.end().map_err(|e| ParseError::new(e.to_string()))?;
-    Ok(value)
+/// An open container.
+enum Frame {
+    /// Items so far are `values[start..]`.
+    Array { start: usize },
+    /// Members so far are `entries[start..]`, their keys `keys[keys_start..]`.
+    Object { start: usize, keys_start: usize },
 }
 
-/// Shared stacks of finished children of the containers being parsed.
-struct Scratch {
-    values: Vec<Value>,
-    /// Keys of the objects being parsed, back to back.
-    keys: String,
-    /// Members of the objects being parsed: (end of the key in `keys`, value).
-    entries: Vec<(usize, Value)>,
-    depth: usize,
+struct Parser<'a> {
+    input: &'a [u8],
+    idx: usize,
     max_depth: usize,
+    stack: Vec<Frame>,
+    values: Vec<Value>,
+    /// Keys of the open objects, back to back.
+    keys: String,
+    /// Members of the open objects: (end of the key in `keys`, value).
+    entries: Vec<(usize, Value)>,
+    /// Unescaped string contents.
+    scratch: Vec<u8>,
 }
 
-struct ValueSeed<'s> {
-    scratch: &'s mut Scratch,
-}
+type Res<T> = Result<T, ParseError>;
 
-impl<'de> DeserializeSeed<'de> for ValueSeed<'_> {
-    type Value = Value;
+/// Where a parsed string's text is: `Some((start, end))` in the input, `None` in the scratch.
+type StrRef = Option<(usize, usize)>;
+
+impl<'a> Parser<'a> {
+    fn new(input: &'a [u8], max_depth: usize) -> Self {
+        Parser {
+            input,
+            idx: 0,
+            max_depth,
+            stack: Vec::new(),
+            values: Vec::new(),
+            keys: String::new(),
+            entries: Vec::new(),
+            scratch: Vec::new(),
+        }
+    }
+
+    // ----- positions and errors (serde_json's `error` / `peek_error`) -----
+
+    /// An error located at the current index.
+    #[cold]
+    fn error(&self, code: ErrorCode) -> ParseError {
+        ParseError::at(code, self.input, self.idx)
+    }
+
+    /// An error located one byte after the current index (at the peeked byte).
+    #[cold]
+    fn peek_error(&self, code: ErrorCode) -> ParseError {
+        ParseError::at(code, self.input, (self.idx + 1).min(self.input.len()))
+    }
 
     #[inline]
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
-        d.deserialize_any(self)
+    fn peek(&self) -> Option<u8> {
+        self.input.get(self.idx).copied()
     }
-}
 
-impl ValueSeed<'_> {
-    fn enter<E: de::Error>(&mut self) -> Result<(), E> {
-        self.scratch.depth += 1;
-        if self.scratch.depth >= self.scratch.max_depth {
-            return Err(E::custom("recursion limit exceeded"));
+    #[inline]
+    fn next(&mut self) -> Option<u8> {
+        let b = self.peek()?;
+        self.idx += 1;
+        Some(b)
+    }
+
+    /// Skips whitespace; returns the next byte without consuming it.
+    #[inline]
+    fn skip_ws(&mut self) -> Option<u8> {
+        loop {
+            match self.peek() {
+                Some(b' ' | b'\n' | b'\t' | b'\r') => self.idx += 1,
+                other => return other,
+            }
         }
+    }
+
+    // ----- document -----
+
+    fn parse_document(mut self) -> Res<Value> {
+        if std::str::from_utf8(self.input).is_err() {
+            return Err(ParseError::not_utf8());
+        }
+        let v = self.parse_value()?;
+        match self.skip_ws() {
+            Some(_) => Err(self.peek_error(ErrorCode::TrailingCharacters)),
+            None => Ok(v),
+        }
+    }
+
+    /// Parses one complete value (with everything nested in it).
+    fn parse_value(&mut self) -> Res<Value> {
+        'value: loop {
+            // Parse a scalar, or open a container and go round for its first child.
+            let mut v = match self.skip_ws() {
+                None => return Err(self.peek_error(ErrorCode::EofWhileParsingValue)),
+                Some(b'n') => self.ident(b"null", Value::null())?,
+                Some(b't') => self.ident(b"true", Value::from(true))?,
+                Some(b'f') => self.ident(b"false", Value::from(false))?,
+                Some(b'-') => {
+                    self.idx += 1;
+                    self.number(false)?
+                }
+                Some(b'0'..=b'9') => self.number(true)?,
+                Some(b'"') => {
+                    self.idx += 1;
+                    self.string_value()?
+                }
+                Some(b'[') => {
+                    self.enter()?;
+                    self.stack.push(Frame::Array {
+                        start: self.values.len(),
+                    });
+                    match self.skip_ws() {
+                        None => return Err(self.peek_error(ErrorCode::EofWhileParsingList)),
+                        Some(b']') => {
+                            self.idx += 1;
+                            self.stack.pop();
+                            Value::empty_array()
+                        }
+                        Some(_) => continue 'value,
+                    }
+                }
+                Some(b'{') => {
+                    self.enter()?;
+                    self.stack.push(Frame::Object {
+                        start: self.entries.len(),
+                        keys_start: self.keys.len(),
+                    });
+                    match self.skip_ws() {
+                        None => return Err(self.peek_error(ErrorCode::EofWhileParsingObject)),
+                        Some(b'}') => {
+                            self.idx += 1;
+                            self.stack.pop();
+                            Value::empty_object()
+                        }
+                        Some(b'"') => {
+                            self.key()?;
+                            continue 'value;
+                        }
+                        Some(_) => return Err(self.peek_error(ErrorCode::KeyMustBeAString)),
+                    }
+                }
+                Some(_) => return Err(self.peek_error(ErrorCode::ExpectedSomeValue)),
+            };
+            // `v` is complete: hand it to its container, closing containers as they end.
+            loop {
+                match self.stack.last() {
+                    None => return Ok(v),
+                    Some(Frame::Array { start }) => {
+                        let start = *start;
+                        self.values.push(v);
+                        match self.skip_ws() {
+                            None => return Err(self.peek_error(ErrorCode::EofWhileParsingList)),
+                            Some(b',') => {
+                                self.idx += 1;
+                                match self.skip_ws() {
+                                    Some(b']') => {
+                                        return Err(self.peek_error(ErrorCode::TrailingComma))
+                                    }
+                                    None => {
+                                        return Err(self.peek_error(ErrorCode::EofWhileParsingValue))
+                                    }
+                                    Some(_) => continue 'value,
+                                }
+                            }
+                            Some(b']') => {
+                                self.idx += 1;
+                                self.stack.pop();
+                                let mut a = Array::new();
+                                a.append_from_vec(&mut self.values, start);
+                                v = Value::from(a);
+                            }
+                            Some(_) => {
+                                return Err(self.peek_error(ErrorCode::ExpectedListCommaOrEnd))
+                            }
+                        }
+                    }
+                    Some(Frame::Object { start, keys_start }) => {
+                        let (start, keys_start) = (*start, *keys_start);
+                        self.entries.push((self.keys.len(), v));
+                        match self.skip_ws() {
+                            None => return Err(self.peek_error(ErrorCode::EofWhileParsingObject)),
+                            Some(b',') => {
+                                self.idx += 1;
+                                match self.skip_ws() {
+                                    Some(b'"') => {
+                                        self.key()?;
+                                        continue 'value;
+                                    }
+                                    Some(b'}') => {
+                                        return Err(self.peek_error(ErrorCode::TrailingComma))
+                                    }
+                                    None => {
+                                        return Err(self.peek_error(ErrorCode::EofWhileParsingValue))
+                                    }
+                                    Some(_) => {
+                                        return Err(self.peek_error(ErrorCode::KeyMustBeAString))
+                                    }
+                                }
+                            }
+                            Some(b'}') => {
+                                self.idx += 1;
+                                self.stack.pop();
+                                v = Value::from(self.close_object(start, keys_start));
+                            }
+                            Some(_) => {
+                                return Err(self.peek_error(ErrorCode::ExpectedObjectCommaOrEnd))
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Accounts for a `[` or `{` at the current index (not yet consumed), then consumes it.
+    #[inline]
+    fn enter(&mut self) -> Res<()> {
+        if self.stack.len() + 1 >= self.max_depth {
+            return Err(self.peek_error(ErrorCode::RecursionLimitExceeded));
+        }
+        self.idx += 1;
         Ok(())
     }
-}
 
-impl<'de> Visitor<'de> for ValueSeed<'_> {
-    type Value = Value;
-
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("any JSON value")
-    }
-
-    #[inline]
-    fn visit_unit<E>(self) -> Result<Value, E> {
-        Ok(Value::null())
-    }
-
-    #[inline]
-    fn visit_bool<E>(self, b: bool) -> Result<Value, E> {
-        Ok(Value::from(b))
-    }
-
-    #[inline]
-    fn visit_i64<E>(self, i: i64) -> Result<Value, E> {
-        Ok(Value::from(i))
-    }
-
-    #[inline]
-    fn visit_u64<E>(self, u: u64) -> Result<Value, E> {
-        Ok(Value::from(u))
-    }
-
-    #[inline]
-    fn visit_f64<E>(self, f: f64) -> Result<Value, E> {
-        Ok(Value::from(f))
-    }
-
-    #[inline]
-    fn visit_str<E>(self, s: &str) -> Result<Value, E> {
-        Ok(Value::from(s))
-    }
-
-    fn visit_seq<A: SeqAccess<'de>>(mut self, mut seq: A) -> Result<Value, A::Error> {
-        self.enter()?;
-        let start = self.scratch.values.len();
-        while let Some(v) = seq.next_element_seed(ValueSeed {
-            scratch: &mut *self.scratch,
-        })? {
-            self.scratch.values.push(v);
-        }
-        let mut a = Array::new();
-        a.append_from_vec(&mut self.scratch.values, start);
-        self.scratch.depth -= 1;
-        Ok(Value::from(a))
-    }
-
-    fn visit_map<A: MapAccess<'de>>(mut self, mut map: A) -> Result<Value, A::Error> {
-        self.enter()?;
-        let start = self.scratch.entries.len();
-        let keys_start = self.scratch.keys.len();
-        while map
-            .next_key_seed(KeySeed {
-                keys: &mut self.scratch.keys,
-            })?
-            .is_some()
-        {
-            let end = self.scratch.keys.len();
-            let v = map.next_value_seed(ValueSeed {
-                scratch: &mut *self.scratch,
-            })?;
-            self.scratch.entries.push((end, v));
-        }
-        let Scratch { keys, entries, .. } = &mut *self.scratch;
+    /// Builds the object of `entries[start..]` (keys in `keys[keys_start..]`).
+    fn close_object(&mut self, start: usize, keys_start: usize) -> Object {
         let mut key_bytes = 0;
         let mut from = keys_start;
-        for (end, _) in &entries[start..] {
-            key_bytes += encoded_len(keys.get(from..*end).unwrap_or_default());
+        for (end, _) in &self.entries[start..] {
+            key_bytes += encoded_len(self.keys.get(from..*end).unwrap_or_default());
             from = *end;
         }
-        let mut o = Object::with_capacity(entries.len() - start, key_bytes);
+        let mut o = Object::with_capacity(self.entries.len() - start, key_bytes);
         let mut from = keys_start;
-        for (end, v) in entries.drain(start..) {
-            o.insert(keys.get(from..end).unwrap_or_default(), v);
+        for (end, v) in self.entries.drain(start..) {
+            o.insert(self.keys.get(from..end).unwrap_or_default(), v);
             from = end;
         }
-        keys.truncate(keys_start);
-        self.scratch.depth -= 1;
-        Ok(Value::from(o))
+        self.keys.truncate(keys_start);
+        o
     }
-}
 
-/// Appends the key text to the scratch `keys`.
-struct KeySeed<'s> {
-    keys: &'s mut String,
-}
+    /// Parses the key at `"` (current byte) and the colon after it; the key text
+    /// is appended to `keys`.
+    fn key(&mut self) -> Res<()> {
+        self.idx += 1;
+        let s = self.string()?;
+        let bytes = match s {
+            Some((start, end)) => self.input.get(start..end).unwrap_or_default(),
+            None => &self.scratch,
+        };
+        // SAFETY: 1. the bytes are valid UTF-8: see `StrRef`.
+        self.keys
+            .push_str(unsafe { std::str::from_utf8_unchecked(bytes) });
+        match self.skip_ws() {
+            Some(b':') => {
+                self.idx += 1;
+                Ok(())
+            }
+            Some(_) => Err(self.peek_error(ErrorCode::ExpectedColon)),
+            None => Err(self.peek_error(ErrorCode::EofWhileParsingObject)),
+        }
+    }
 
-impl<'de> DeserializeSeed<'de> for KeySeed<'_> {
-    type Value = ();
-
+    /// `null` / `true` / `false` starting at the current byte.
     #[inline]
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
-        d.deserialize_str(self)
+    fn ident(&mut self, word: &[u8], v: Value) -> Res<Value> {
+        self.idx += 1;
+        for expected in word.iter().skip(1) {
+            match self.next() {
+                None => return Err(self.error(ErrorCode::EofWhileParsingValue)),
+                Some(b) if b != *expected => return Err(self.error(ErrorCode::ExpectedSomeIdent)),
+                Some(_) => {}
+            }
+        }
+        Ok(v)
     }
-}
 
-impl<'de> Visitor<'de> for KeySeed<'_> {
-    type Value = ();
+    // ----- strings -----
 
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("a string key")
+    fn string_value(&mut self) -> Res<Value> {
+        let s = self.string()?;
+        let bytes = match s {
+            Some((start, end)) => self.input.get(start..end).unwrap_or_default(),
+            None => &self.scratch,
+        };
+        // SAFETY: 1. the bytes are valid UTF-8: see `StrRef`.
+        Ok(Value::from(unsafe { std::str::from_utf8_unchecked(bytes) }))
     }
 
-    #[inline]
-    fn visit_str<E>(self, s: &str) -> Result<(), E> {
-        self.keys.push_str(s);
+    /// Parses string contents after the opening quote, through the closing one.
+    /// The unescaped text is `input[start..end]` when there was no escape
+    /// (`Some((start, end))`), else all of `scratch` (`None`).
+    ///
+    /// Both are valid UTF-8 (the `StrRef` guarantee): the input was validated
+    /// in `parse_document` and is only cut at ASCII bytes (quotes, backslashes),
+    /// and escapes are appended as whole UTF-8 encoded chars.
+    fn string(&mut self) -> Res<StrRef> {
+        let input = self.input;
+        let mut start = self.idx;
+        let mut escaped = false;
+        loop {
+            self.idx = skip_plain(input, self.idx);
+            match input.get(self.idx) {
+                None => return Err(self.error(ErrorCode::EofWhileParsingString)),
+                Some(b'"') => {
+                    let end = self.idx;
+                    self.idx += 1;
+                    if !escaped {
+                        return Ok(Some((start, end)));
+                    }
+                    self.scratch
+                        .extend_from_slice(input.get(start..end).unwrap_or_default());
+                    return Ok(None);
+                }
+                Some(b'\\') => {
+                    if !escaped {
+                        self.scratch.clear();
+                        escaped = true;
+                    }
+                    self.scratch
+                        .extend_from_slice(input.get(start..self.idx).unwrap_or_default());
+                    self.idx += 1;
+                    self.escape()?;
+                    start = self.idx;
+                }
+                Some(_) => {
+                    self.idx += 1;
+                    return Err(self.error(ErrorCode::ControlCharacterWhileParsingString));
+                }
+            }
+        }
+    }
+
+    /// Parses an escape after its backslash, appending the character to `scratch`.
+    fn escape(&mut self) -> Res<()> {
+        let c = match self.next() {
+            None => return Err(self.error(ErrorCode::EofWhileParsingString)),
+            Some(c) => c,
+        };
+        let byte = match c {
+            b'"' => b'"',
+            b'\\' => b'\\',
+            b'/' => b'/',
+            b'b' => 0x08,
+            b'f' => 0x0c,
+            b'n' => b'\n',
+            b'r' => b'\r',
+            b't' => b'\t',
+            b'u' => return self.unicode_escape(),
+            _ => return Err(self.error(ErrorCode::InvalidEscape)),
+        };
+        self.scratch.push(byte);
         Ok(())
     }
+
+    /// Four hex digits (RedisJSON's serde_json checks them one by one).
+    fn hex4(&mut self) -> Res<u16> {
+        if self.idx + 4 > self.input.len() {
+            self.idx = self.input.len();
+            return Err(self.error(ErrorCode::EofWhileParsingString));
+        }
+        let mut n = 0u16;
+        for _ in 0..4 {
+            let c = self.next().unwrap_or(0);
+            let d = match c {
+                b'0'..=b'9' => c - b'0',
+                b'a'..=b'f' => c - b'a' + 10,
+                b'A'..=b'F' => c - b'A' + 10,
+                _ => return Err(self.error(ErrorCode::InvalidEscape)),
+            };
+            n = (n << 4) | d as u16;
+        }
+        Ok(n)
+    }
+
+    /// `\uXXXX` (after the `u`), with surrogate pairs; lone surrogates are errors.
+    fn unicode_escape(&mut self) -> Res<()> {
+        let n = self.hex4()?;
+        let c = match n {
+            0xDC00..=0xDFFF => return Err(self.error(ErrorCode::LoneLeadingSurrogateInHexEscape)),
+            0xD800..=0xDBFF => {
+                for expected in [b'\\', b'u'] {
+                    match self.next() {
+                        None => return Err(self.error(ErrorCode::EofWhileParsingString)),
+                        Some(b) if b != expected => {
+                            return Err(self.error(ErrorCode::UnexpectedEndOfHexEscape));
+                        }
+                        Some(_) => {}
+                    }
+                }
+                let n2 = self.hex4()?;
+                if !(0xDC00..=0xDFFF).contains(&n2) {
+                    return Err(self.error(ErrorCode::LoneLeadingSurrogateInHexEscape));
+                }
+                0x10000 + (((n as u32 - 0xD800) << 10) | (n2 as u32 - 0xDC00))
+            }
+            _ => n as u32,
+        };
+        let mut buf = [0u8; 4];
+        let ch = char::from_u32(c).unwrap_or(char::REPLACEMENT_CHARACTER);
+        self.scratch
+            .extend_from_slice(ch.encode_utf8(&mut buf).as_bytes());
+        Ok(())
+    }
+
+    // ----- numbers -----
+
+    /// Parses a number whose sign (if any) was consumed; `positive` is false after `-`.
+    fn number(&mut self, positive: bool) -> Res<Value> {
+        let text_start = if positive { self.idx } else { self.idx - 1 };
+        // Integer part.
+        let mut significand: u64 = 0;
+        let mut overflow = false;
+        let mut mantissa_zero = true;
+        match self.next() {
+            None => return Err(self.error(ErrorCode::EofWhileParsingValue)),
+            Some(b'0') => {
+                if let Some(b'0'..=b'9') = self.peek() {
+                    return Err(self.peek_error(ErrorCode::InvalidNumber));
+                }
+            }
+            Some(c @ b'1'..=b'9') => {
+                significand = (c - b'0') as u64;
+                mantissa_zero = false;
+                while let Some(c @ b'0'..=b'9') = self.peek() {
+                    self.idx += 1;
+                    match significand
+                        .checked_mul(10)
+                        .and_then(|s| s.checked_add((c - b'0') as u64))
+                    {
+                        Some(s) if !overflow => significand = s,
+                        _ => overflow = true,
+                    }
+                }
+            }
+            Some(_) => return Err(self.error(ErrorCode::InvalidNumber)),
+        }
+        let mut is_float = overflow;
+        // Fraction.
+        if self.peek() == Some(b'.') {
+            is_float = true;
+            self.idx += 1;
+            let digits_start = self.idx;
+            while let Some(c @ b'0'..=b'9') = self.peek() {
+                mantissa_zero &= c == b'0';
+                self.idx += 1;
+            }
+            if self.idx == digits_start {
+                return Err(match self.peek() {
+                    Some(_) => self.peek_error(ErrorCode::InvalidNumber),
+                    None => self.peek_error(ErrorCode::EofWhileParsingValue),
+                });
+            }
+        }
+        // Exponent.
+        if let Some(b'e' | b'E') = self.peek() {
+            is_float = true;
+            self.idx += 1;
+            let positive_exp = match self.peek() {
+                Some(b'+') => {
+                    self.idx += 1;
+                    true
+                }
+                Some(b'-') => {
+                    self.idx += 1;
+                    false
+                }
+                _ => true,
+            };
+            let mut exp: i32 = match self.next() {
+                None => return Err(self.error(ErrorCode::EofWhileParsingValue)),
+                Some(c @ b'0'..=b'9') => (c - b'0') as i32,
+                Some(_) => return Err(self.error(ErrorCode::InvalidNumber)),
+            };
+            while let Some(c @ b'0'..=b'9') = self.peek() {
+                self.idx += 1;
+                match exp
+                    .checked_mul(10)
+                    .and_then(|e| e.checked_add((c - b'0') as i32))
+                {
+                    Some(e) => exp = e,
+                    None => {
+                        // serde_json: an exponent beyond i32 is infinity (error, here)
+                        // or zero.
+                        if !mantissa_zero && positive_exp {
+                            return Err(self.error(ErrorCode::NumberOutOfRange));
+                        }
+                        while let Some(b'0'..=b'9') = self.peek() {
+                            self.idx += 1;
+                        }
+                        return Ok(Value::from(if positive { 0.0 } else { -0.0 }));
+                    }
+                }
+            }
+        }
+        if !is_float {
+            return Ok(if positive {
+                Value::from(significand)
+            } else {
+                let neg = (significand as i64).wrapping_neg();
+                // serde_json: `-0` and integers below i64::MIN become floats.
+                if neg >= 0 {
+                    Value::from(-(significand as f64))
+                } else {
+                    Value::from(neg)
+                }
+            });
+        }
+        let text = self.input.get(text_start..self.idx).unwrap_or_default();
+        // SAFETY: 1. the number text is ASCII (sign, digits, '.', 'e', '+', '-').
+        let f: f64 = unsafe { std::str::from_utf8_unchecked(text) }
+            .parse()
+            .unwrap_or(f64::INFINITY);
+        if f.is_infinite() {
+            return Err(self.error(ErrorCode::NumberOutOfRange));
+        }
+        Ok(Value::from(f))
+    }
+}
+
+/// Index of the first byte at or after `i` that is `"`, `\` or a control
+/// character (or `input.len()`). Scans 8 bytes at a time.
+#[inline]
+fn skip_plain(input: &[u8], mut i: usize) -> usize {
+    const ONES: u64 = u64::MAX / 255;
+    const HIGH: u64 = ONES << 7;
+    while let Some(chunk) = input.get(i..i + 8) {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(chunk);
+        let x = u64::from_le_bytes(word);
+        // A byte is "special" when < 0x20, == '"' or == '\\' (exact zero-byte tests).
+        let ctrl = x.wrapping_sub(ONES * 0x20) & !x;
+        let q = x ^ (ONES * b'"' as u64);
+        let quote = q.wrapping_sub(ONES) & !q;
+        let b = x ^ (ONES * b'\\' as u64);
+        let backslash = b.wrapping_sub(ONES) & !b;
+        let hits = (ctrl | quote | backslash) & HIGH;
+        if hits != 0 {
+            return i + (hits.trailing_zeros() / 8) as usize;
+        }
+        i += 8;
+    }
+    while let Some(&c) = input.get(i) {
+        if c == b'"' || c == b'\\' || c < 0x20 {
+            return i;
+        }
+        i += 1;
+    }
+    i
 }
