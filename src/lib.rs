@@ -1,1 +1,58 @@
-//! folio: the Redis glue.
+//! folio: RedisJSON- and RediSearch-compatible JSON documents and search, in one Redis module.
+//!
+//! This crate is the Redis glue only: the command table (below), argument handling, replies, the
+//! data type's callbacks, keyspace and server events. JSON semantics live in the `json` crate,
+//! search in the `search` crate; neither knows about Redis.
+//!
+//! Folders: `commands/` one file per command family, `types.rs` the `ReJSON-RL` data type,
+//! `keys.rs` key access and the write epilogue, `reply.rs` the reply tree, `args.rs` arguments.
+
+pub mod args;
+pub mod commands;
+pub mod error;
+pub mod keys;
+pub mod reply;
+pub mod types;
+
+/// RedisJSON feature level folio implements, reported as the `ReJSON` module version.
+pub const REJSON_VERSION: i32 = 20803;
+
+#[cfg(not(test))]
+mod module {
+    use redis_module::{redis_module, Context, RedisString, Status};
+
+    use crate::commands::{dispatch, json};
+    use crate::types::JSON_TYPE;
+
+    /// Routes a table entry through the dispatcher (catch_unwind, replies, errors).
+    macro_rules! route {
+        ($handler:path) => {
+            |ctx: &Context, args: Vec<RedisString>| dispatch(ctx, args, $handler)
+        };
+    }
+
+    fn init(ctx: &Context, _args: &[RedisString]) -> Status {
+        ctx.log_notice(&format!("folio {} loaded", env!("CARGO_PKG_VERSION")));
+        Status::Ok
+    }
+
+    redis_module! {
+        name: "ReJSON",
+        version: crate::REJSON_VERSION,
+        allocator: (redis_module::alloc::RedisAlloc, redis_module::alloc::RedisAlloc),
+        data_types: [JSON_TYPE],
+        acl_categories: ["json",],
+        init: init,
+        commands: [
+            // name, handler, flags, first key, last key, key step, ACL (mandatory, optional)
+            ["JSON.SET", route!(json::set), "write deny-oom", 1, 1, 1, "", "json"],
+            ["JSON.GET", route!(json::get), "readonly", 1, 1, 1, "", "json"],
+            ["JSON.MGET", route!(json::mget), "readonly", 1, -2, 1, "", "json"],
+            ["JSON.MSET", route!(json::mset), "write deny-oom", 1, -1, 3, "", "json"],
+            ["JSON.DEL", route!(json::del), "write", 1, 1, 1, "", "json"],
+            ["JSON.FORGET", route!(json::del), "write", 1, 1, 1, "", "json"],
+            ["JSON.TYPE", route!(json::type_), "readonly", 1, 1, 1, "", "json"],
+            ["JSON.DEBUG", route!(json::debug), "readonly", 2, 2, 1, "", "json"],
+        ],
+    }
+}

@@ -1,0 +1,51 @@
+# folio: `make run` starts Redis with folio; `make test` runs every test. Both set up what is missing.
+SHELL := /bin/bash
+PORT ?= 6379
+CARGO ?= cargo
+MODULE := target/release/libfolio.so
+APT_PACKAGES := redis-server redis-tools libclang-dev
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+.PHONY: all setup build run test test-unit test-e2e bench lint fmt compat fuzz clean
+
+all: build
+
+## setup: install the system packages folio needs when they are missing (Debian/Ubuntu).
+setup:
+	@missing=""; \
+	command -v redis-server >/dev/null || missing="$$missing redis-server redis-tools"; \
+	[ -e /usr/lib/llvm-14/lib/libclang.so ] || ls /usr/lib/llvm-*/lib/libclang*.so >/dev/null 2>&1 \
+	  && ls /usr/lib/llvm-*/lib/clang/*/include/stddef.h >/dev/null 2>&1 || missing="$$missing libclang-dev"; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing:$$missing"; \
+	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; \
+	fi
+	@command -v cargo >/dev/null || { echo "cargo (Rust) is required: https://rustup.rs"; exit 1; }
+
+## build: the module, release mode.
+build: setup
+	$(CARGO) build --release
+
+## run: start redis-server in the foreground with folio loaded (PORT=6379 by default).
+run: build
+	redis-server --port $(PORT) --save '' --enable-debug-command local --loadmodule $(CURDIR)/$(MODULE)
+
+## test: unit, property and end-to-end tests (a real redis-server per test).
+test: build
+	$(CARGO) test --release --workspace
+
+## bench: criterion benches of the pure crates.
+bench: build
+	$(CARGO) bench --workspace
+
+## lint: formatting and clippy, warnings are errors.
+lint:
+	$(CARGO) fmt --all -- --check
+	$(CARGO) clippy --release --workspace --all-targets -- -D warnings
+	@! $(CARGO) tree -p json -p search 2>/dev/null | grep -q redis-module || { echo "json/search must not depend on redis-module"; exit 1; }
+
+fmt:
+	$(CARGO) fmt --all
+
+clean:
+	$(CARGO) clean

@@ -1,0 +1,347 @@
+//! JSON.* command handlers: arguments in, `json` crate operations, replies out.
+//!
+//! Reply shapes follow RedisJSON 2.8: a legacy path (`.a.b`) answers with a single value (the first
+//! match), a JSONPath (`$…`) answers with one entry per match.
+
+use json::path::JsonPath;
+use json::{Format, Value};
+use redis_module::Context;
+
+use crate::args::{utf8, Args};
+use crate::commands::Invocation;
+use crate::error::{CommandResult, Error, SYNTAX};
+use crate::keys::{self, JsonKey};
+use crate::reply::{Protocol, Reply};
+
+/// The path used when a command's path argument is omitted.
+const DEFAULT_PATH: &str = ".";
+
+/// Compiles a path argument, with the reference's error text when it does not parse.
+fn compile(path: &[u8]) -> Result<JsonPath, Error> {
+    JsonPath::parse(utf8(path)?).map_err(|e| Error::msg(e.to_string()))
+}
+
+/// True for the root path in either syntax.
+fn is_root(path: &str) -> bool {
+    path == "$" || path == "."
+}
+
+/// Parses a JSON argument (command input: depth-limited), with serde_json's error text.
+fn parse_value(text: &[u8]) -> Result<Value, Error> {
+    Value::parse(text).map_err(|e| Error::msg(e.to_string()))
+}
+
+fn serialize(v: &Value, fmt: &Format) -> Vec<u8> {
+    let mut out = Vec::new();
+    v.write_json(&mut out, fmt);
+    out
+}
+
+/// JSON text of a list of matches, as `[m1,m2,…]`.
+fn serialize_matches(matches: &[&Value], fmt: &Format) -> Vec<u8> {
+    let arr = Value::array(matches.iter().map(|v| (*v).clone()).collect());
+    serialize(&arr, fmt)
+}
+
+fn path_missing(path: &JsonPath) -> Error {
+    Error::msg(format!("ERR Path '{}' does not exist", path.converted()))
+}
+
+/// JSON.SET <key> <path> <json> [NX | XX]
+pub fn set(ctx: &Context, inv: &Invocation) -> CommandResult {
+    if inv.len() < 3 {
+        return Err(Error::WrongArity);
+    }
+    let mut args = Args::new(&inv.args[3..]);
+    let (mut nx, mut xx) = (false, false);
+    while let Some(a) = args.next_opt() {
+        if a.eq_ignore_ascii_case(b"NX") && !nx {
+            nx = true;
+        } else if a.eq_ignore_ascii_case(b"XX") && !xx {
+            xx = true;
+        } else if a == b"FORMAT" {
+            match args.next_opt() {
+                Some(b"JSON") => {}
+                Some(b"STRING") | Some(b"BSON") => return Err(Error::msg("ERR wrong format")),
+                _ => return Err(Error::msg("ERR wrong format")),
+            }
+        } else {
+            return Err(Error::msg(SYNTAX));
+        }
+    }
+    if nx && xx {
+        return Err(Error::msg(SYNTAX));
+    }
+    let path_text = utf8(inv.args[1])?;
+    let path = compile(inv.args[1])?;
+    let value = parse_value(inv.args[2])?;
+    let cond = if nx {
+        json::ops::SetCondition::Nx
+    } else if xx {
+        json::ops::SetCondition::Xx
+    } else {
+        json::ops::SetCondition::Always
+    };
+
+    let mut key = JsonKey::open(ctx, &inv.argv[0]);
+    match key.value()? {
+        None => {
+            if xx {
+                return Ok(Reply::Nil);
+            }
+            if !is_root(path_text) {
+                return Err(Error::msg("ERR new objects must be created at the root"));
+            }
+            key.put(value)?;
+        }
+        Some(doc) => {
+            if is_root(path_text) {
+                if nx {
+                    return Ok(Reply::Nil);
+                }
+                *doc = value;
+            } else {
+                let outcome = json::ops::set(doc, &path, value, cond).map_err(|e| Error::msg(e.to_string()))?;
+                if !outcome.changed() {
+                    return Ok(Reply::Nil);
+                }
+            }
+        }
+    }
+    key.changed("json.set");
+    Ok(Reply::OK)
+}
+
+/// Formatting options of JSON.GET.
+fn take_format_option(args: &mut Args, a: &[u8], fmt: &mut OwnedFormat) -> Result<bool, Error> {
+    let slot = if a.eq_ignore_ascii_case(b"INDENT") {
+        &mut fmt.indent
+    } else if a.eq_ignore_ascii_case(b"NEWLINE") {
+        &mut fmt.newline
+    } else if a.eq_ignore_ascii_case(b"SPACE") {
+        &mut fmt.space
+    } else if a.eq_ignore_ascii_case(b"NOESCAPE") {
+        return Ok(true);
+    } else {
+        return Ok(false);
+    };
+    *slot = args.next()?.to_vec();
+    Ok(true)
+}
+
+#[derive(Default)]
+struct OwnedFormat {
+    indent: Vec<u8>,
+    newline: Vec<u8>,
+    space: Vec<u8>,
+}
+
+impl OwnedFormat {
+    fn as_format(&self) -> Format<'_> {
+        Format { indent: &self.indent, newline: &self.newline, space: &self.space }
+    }
+}
+
+/// JSON.GET <key> [INDENT indent] [NEWLINE newline] [SPACE space] [NOESCAPE] [path ...]
+pub fn get(ctx: &Context, inv: &Invocation) -> CommandResult {
+    if inv.is_empty() {
+        return Err(Error::WrongArity);
+    }
+    let mut args = Args::new(&inv.args[1..]);
+    let mut fmt = OwnedFormat::default();
+    let mut paths: Vec<&[u8]> = Vec::new();
+    while let Some(a) = args.next_opt() {
+        if !take_format_option(&mut args, a, &mut fmt)? {
+            paths.push(a);
+        }
+    }
+    let fmt = fmt.as_format();
+    let key = keys::open(ctx, &inv.argv[0]);
+    let Some(doc) = keys::read(&key)? else {
+        return Ok(Reply::Nil);
+    };
+    match paths.as_slice() {
+        [] => Ok(Reply::Bulk(serialize(doc, &fmt))),
+        [one] => {
+            let path = compile(one)?;
+            let matches = path.select(doc);
+            if path.is_legacy() {
+                let first = matches.first().ok_or_else(|| path_missing(&path))?;
+                Ok(Reply::Bulk(serialize(first, &fmt)))
+            } else {
+                Ok(Reply::Bulk(serialize_matches(&matches, &fmt)))
+            }
+        }
+        many => {
+            // Several paths: an object keyed by path, in the order given (RedisJSON's HashMap
+            // loses the order). Values are single if every path is legacy, else arrays of matches.
+            // A path that does not compile is dropped, and a repeated path appears once (RedisJSON).
+            let mut compiled: Vec<(&str, JsonPath)> = Vec::with_capacity(many.len());
+            for p in many {
+                let Ok(text) = std::str::from_utf8(p) else { continue };
+                let Ok(path) = JsonPath::parse(text) else { continue };
+                if !compiled.iter().any(|(t, _)| *t == text) {
+                    compiled.push((text, path));
+                }
+            }
+            let all_legacy = compiled.iter().all(|(_, p)| p.is_legacy());
+            let mut pairs = Vec::with_capacity(compiled.len());
+            for (text, path) in &compiled {
+                let matches = path.select(doc);
+                let v = if all_legacy {
+                    // Here the error quotes the path as given, not its JSONPath form.
+                    let missing = || Error::msg(format!("ERR Path '{text}' does not exist"));
+                    (*matches.first().ok_or_else(missing)?).clone()
+                } else {
+                    Value::array(matches.into_iter().cloned().collect())
+                };
+                pairs.push((text.to_string(), v));
+            }
+            Ok(Reply::Bulk(serialize(&Value::object(pairs), &fmt)))
+        }
+    }
+}
+
+/// JSON.MGET <key> [<key> ...] <path>
+pub fn mget(ctx: &Context, inv: &Invocation) -> CommandResult {
+    if inv.len() < 2 {
+        return Err(Error::WrongArity);
+    }
+    let (path_arg, key_args) = inv.args.split_last().ok_or(Error::WrongArity)?;
+    // A path that does not compile gives nil for every key, as in RedisJSON.
+    let path = compile(path_arg).ok();
+    let mut out = Vec::with_capacity(key_args.len());
+    for name in &inv.argv[..key_args.len()] {
+        let key = keys::open(ctx, name);
+        let reply = match (keys::read(&key), &path) {
+            (Ok(Some(doc)), Some(path)) => {
+                let matches = path.select(doc);
+                if path.is_legacy() {
+                    matches.first().map(|v| Reply::Bulk(serialize(v, &Format::COMPACT))).unwrap_or(Reply::Nil)
+                } else {
+                    Reply::Bulk(serialize_matches(&matches, &Format::COMPACT))
+                }
+            }
+            _ => Reply::Nil,
+        };
+        out.push(reply);
+    }
+    Ok(Reply::Array(out))
+}
+
+/// JSON.MSET <key> <path> <json> [<key> <path> <json> ...]
+pub fn mset(ctx: &Context, inv: &Invocation) -> CommandResult {
+    if inv.is_empty() || inv.len() % 3 != 0 {
+        return Err(Error::WrongArity);
+    }
+    // Validate everything first: the command is all or nothing.
+    let mut plan = Vec::with_capacity(inv.len() / 3);
+    for (i, triple) in inv.args.chunks(3).enumerate() {
+        let path = compile(triple[1])?;
+        let value = parse_value(triple[2])?;
+        let root = is_root(utf8(triple[1])?);
+        let mut key = JsonKey::open(ctx, &inv.argv[i * 3]);
+        if key.value()?.is_none() && !root {
+            return Err(Error::msg("ERR new objects must be created at the root"));
+        }
+        plan.push((i, path, root, value));
+    }
+    let mut changed = Vec::new();
+    for (i, path, root, value) in plan {
+        let mut key = JsonKey::open(ctx, &inv.argv[i * 3]);
+        let did = match key.value()? {
+            Some(doc) if !root => json::ops::set(doc, &path, value, json::ops::SetCondition::Always)
+                .map_err(|e| Error::msg(e.to_string()))?
+                .changed(),
+            _ => {
+                key.put(value)?;
+                true
+            }
+        };
+        if did {
+            changed.push(i);
+        }
+    }
+    for i in &changed {
+        ctx.notify_keyspace_event(redis_module::NotifyEvent::MODULE, "json.mset", &inv.argv[i * 3]);
+    }
+    if !changed.is_empty() {
+        ctx.replicate_verbatim();
+    }
+    Ok(Reply::OK)
+}
+
+/// JSON.DEL <key> [path] (and JSON.FORGET)
+pub fn del(ctx: &Context, inv: &Invocation) -> CommandResult {
+    // Arguments after the path are ignored, as RedisJSON does.
+    if inv.is_empty() {
+        return Err(Error::WrongArity);
+    }
+    let path_arg = inv.args.get(1).copied().unwrap_or(DEFAULT_PATH.as_bytes());
+    let path = compile(path_arg)?;
+    let mut key = JsonKey::open(ctx, &inv.argv[0]);
+    let Some(doc) = key.value()? else {
+        return Ok(Reply::Int(0));
+    };
+    let deleted = if is_root(utf8(path_arg)?) {
+        key.delete()?;
+        1
+    } else {
+        json::ops::del(doc, &path)
+    };
+    if deleted > 0 {
+        key.changed("json.del");
+    }
+    Ok(Reply::Int(deleted as i64))
+}
+
+/// JSON.TYPE <key> [path]
+pub fn type_(ctx: &Context, inv: &Invocation) -> CommandResult {
+    // Arguments after the path are ignored, as RedisJSON does.
+    if inv.is_empty() {
+        return Err(Error::WrongArity);
+    }
+    let path = compile(inv.args.get(1).copied().unwrap_or(DEFAULT_PATH.as_bytes()))?;
+    let key = keys::open(ctx, &inv.argv[0]);
+    let resp3 = Protocol::of(ctx).is_resp3();
+    let reply = match keys::read(&key)? {
+        None => Reply::Nil,
+        Some(doc) => {
+            let matches = path.select(doc);
+            if path.is_legacy() {
+                matches.first().map(|v| Reply::bulk(v.type_name())).unwrap_or(Reply::Nil)
+            } else {
+                Reply::Array(matches.iter().map(|v| Reply::bulk(v.type_name())).collect())
+            }
+        }
+    };
+    Ok(if resp3 { Reply::Array(vec![reply]) } else { reply })
+}
+
+/// JSON.DEBUG MEMORY <key> [path] | JSON.DEBUG HELP
+pub fn debug(ctx: &Context, inv: &Invocation) -> CommandResult {
+    let mut args = Args::new(&inv.args);
+    let sub = args.next()?;
+    if sub.eq_ignore_ascii_case(b"HELP") {
+        return Ok(Reply::Array(vec![
+            Reply::bulk("MEMORY <key> [path] - reports memory usage"),
+            Reply::bulk("HELP                - this message"),
+        ]));
+    }
+    if !sub.eq_ignore_ascii_case(b"MEMORY") {
+        return Err(Error::msg("ERR unknown subcommand - try `JSON.DEBUG HELP`"));
+    }
+    let _key_arg = args.next()?;
+    // Arguments after the path are ignored, as RedisJSON does.
+    let path = compile(args.next_opt().unwrap_or(DEFAULT_PATH.as_bytes()))?;
+    let key = keys::open(ctx, &inv.argv[1]);
+    let Some(doc) = keys::read(&key)? else {
+        return Ok(if path.is_legacy() { Reply::Int(0) } else { Reply::Array(vec![]) });
+    };
+    let matches = path.select(doc);
+    Ok(if path.is_legacy() {
+        Reply::Int(matches.first().map(|v| v.mem_usage() as i64).unwrap_or(0))
+    } else {
+        Reply::Array(matches.iter().map(|v| Reply::Int(v.mem_usage() as i64)).collect())
+    })
+}

@@ -1,0 +1,91 @@
+//! Opening keys that hold JSON documents, and the write path's epilogue.
+//!
+//! Write order for every JSON command (RedisJSON's): mutate the value, then
+//! `notify_keyspace_event(MODULE, "json.<cmd>")` (which also feeds the search indexer, subscribed to
+//! module events), then `replicate_verbatim`, and only when something changed.
+
+use json::Value;
+use redis_module::key::{RedisKey, RedisKeyWritable};
+use redis_module::{raw, Context, NotifyEvent, RedisString};
+
+use crate::error::Error;
+use crate::types::JSON_TYPE;
+
+/// RedisJSON's (and Redis's) text for a key of another type.
+pub const WRONGTYPE: &str = "WRONGTYPE Operation against a key holding the wrong kind of value";
+/// redismodule-rs's text for a missing key where a write needs one.
+pub const NO_KEY: &str = "ERR could not perform this operation on a key that doesn't exist";
+
+fn is_json(kind: raw::KeyType) -> bool {
+    kind == raw::KeyType::Module
+}
+
+/// The document at `key`, if the key exists and holds JSON.
+pub fn read<'k>(key: &'k RedisKey) -> Result<Option<&'k Value>, Error> {
+    match key.key_type() {
+        raw::KeyType::Empty => Ok(None),
+        k if is_json(k) => key.get_value::<Value>(&JSON_TYPE).map_err(|_| Error::msg(WRONGTYPE)),
+        _ => Err(Error::msg(WRONGTYPE)),
+    }
+}
+
+/// Opens `name` for reading.
+pub fn open(ctx: &Context, name: &RedisString) -> RedisKey {
+    ctx.open_key(name)
+}
+
+/// A key opened for writing.
+pub struct JsonKey<'c> {
+    ctx: &'c Context,
+    name: &'c RedisString,
+    key: RedisKeyWritable,
+}
+
+impl<'c> JsonKey<'c> {
+    /// Opens `name` for writing.
+    pub fn open(ctx: &'c Context, name: &'c RedisString) -> JsonKey<'c> {
+        JsonKey { ctx, name, key: ctx.open_key_writable(name) }
+    }
+
+    /// The document, if the key exists and holds JSON; WRONGTYPE for another type.
+    pub fn value(&mut self) -> Result<Option<&mut Value>, Error> {
+        match self.key.key_type() {
+            raw::KeyType::Empty => Ok(None),
+            k if is_json(k) => {
+                self.key.get_value::<Value>(&JSON_TYPE).map_err(|_| Error::msg(WRONGTYPE))
+            }
+            _ => Err(Error::msg(WRONGTYPE)),
+        }
+    }
+
+    /// The document, or RedisJSON's error for a missing key.
+    pub fn existing(&mut self) -> Result<&mut Value, Error> {
+        self.value()?.ok_or_else(|| Error::msg(NO_KEY))
+    }
+
+    /// Stores `value` as the key's document: in place when the key holds JSON already (keeps the TTL),
+    /// as a new key otherwise.
+    pub fn put(&mut self, value: Value) -> Result<(), Error> {
+        if let Some(doc) = self.value()? {
+            *doc = value;
+            return Ok(());
+        }
+        self.key.set_value(&JSON_TYPE, value).map_err(|e| Error::msg(format!("ERR {e}")))
+    }
+
+    /// Deletes the key.
+    pub fn delete(&mut self) -> Result<(), Error> {
+        self.key.delete().map(|_| ()).map_err(|e| Error::msg(format!("ERR {e}")))
+    }
+
+    /// Announces a change: keyspace event `event` (class module) and verbatim replication.
+    pub fn changed(&self, event: &str) {
+        changed(self.ctx, event, self.name);
+    }
+}
+
+/// Announces a change to `name`: keyspace event (class module), then verbatim replication.
+pub fn changed(ctx: &Context, event: &str, name: &RedisString) {
+    ctx.notify_keyspace_event(NotifyEvent::MODULE, event, name);
+    ctx.replicate_verbatim();
+}

@@ -1,0 +1,120 @@
+//! Replies: one Redis-agnostic reply tree for every command, written to the client in order.
+//!
+//! Handlers build a [`Reply`]; [`emit`] writes it with the raw reply API so that map order is kept
+//! (redis-module's `RedisValue::Map` is a `HashMap`) and RESP2/RESP3 differences are left to Redis
+//! itself (a map is a flat array on RESP2, a double is a bulk string on RESP2, null is `$-1`/`_`).
+
+use std::os::raw::{c_char, c_long};
+
+use redis_module::{raw, Context, ContextFlags};
+
+/// The protocol the calling client speaks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Protocol {
+    /// RESP2 (the default).
+    Resp2,
+    /// RESP3 (after `HELLO 3`).
+    Resp3,
+}
+
+impl Protocol {
+    /// The protocol of the client that sent the current command.
+    pub fn of(ctx: &Context) -> Protocol {
+        if ctx.get_flags().contains(ContextFlags::FLAGS_RESP3) {
+            Protocol::Resp3
+        } else {
+            Protocol::Resp2
+        }
+    }
+
+    /// True on RESP3.
+    pub fn is_resp3(self) -> bool {
+        self == Protocol::Resp3
+    }
+}
+
+/// A reply, built by a handler and written by [`emit`].
+#[derive(Clone, Debug, PartialEq)]
+pub enum Reply {
+    /// `$-1` on RESP2, `_` on RESP3.
+    Nil,
+    /// An integer.
+    Int(i64),
+    /// A double: a bulk string on RESP2, `,` on RESP3.
+    Double(f64),
+    /// A boolean: an integer on RESP2, `#` on RESP3.
+    Bool(bool),
+    /// A simple string (`+OK`).
+    Simple(&'static str),
+    /// A simple string built at run time.
+    Status(String),
+    /// A bulk string.
+    Bulk(Vec<u8>),
+    /// An array.
+    Array(Vec<Reply>),
+    /// A map: a flat array of pairs on RESP2.
+    Map(Vec<(Reply, Reply)>),
+    /// An error reply; the text is sent as is (`ERR …`, `WRONGTYPE …`, or RedisJSON's bare texts).
+    Error(String),
+}
+
+impl Reply {
+    /// `+OK`.
+    pub const OK: Reply = Reply::Simple("OK");
+
+    /// A bulk string from anything byte-like.
+    pub fn bulk(bytes: impl Into<Vec<u8>>) -> Reply {
+        Reply::Bulk(bytes.into())
+    }
+}
+
+impl From<Option<Reply>> for Reply {
+    fn from(r: Option<Reply>) -> Reply {
+        r.unwrap_or(Reply::Nil)
+    }
+}
+
+/// Writes `reply` to the client of `ctx`.
+pub fn emit(ctx: &Context, reply: &Reply) {
+    let c = ctx.ctx;
+    match reply {
+        Reply::Nil => {
+            raw::reply_with_null(c);
+        }
+        Reply::Int(i) => {
+            raw::reply_with_long_long(c, *i);
+        }
+        Reply::Double(d) => {
+            raw::reply_with_double(c, *d);
+        }
+        Reply::Bool(b) => {
+            raw::reply_with_bool(c, i32::from(*b));
+        }
+        Reply::Simple(s) => simple(ctx, s),
+        Reply::Status(s) => simple(ctx, s),
+        Reply::Bulk(b) => {
+            raw::reply_with_string_buffer(c, b.as_ptr().cast::<c_char>(), b.len());
+        }
+        Reply::Array(items) => {
+            raw::reply_with_array(c, items.len() as c_long);
+            for item in items {
+                emit(ctx, item);
+            }
+        }
+        Reply::Map(pairs) => {
+            raw::reply_with_map(c, pairs.len() as c_long);
+            for (k, v) in pairs {
+                emit(ctx, k);
+                emit(ctx, v);
+            }
+        }
+        Reply::Error(text) => {
+            ctx.reply_error_string(text);
+        }
+    }
+}
+
+fn simple(ctx: &Context, s: &str) {
+    // A simple string cannot hold CR/LF; Context::reply_simple_string strips them.
+    ctx.reply_simple_string(s);
+}
