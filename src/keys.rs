@@ -16,15 +16,11 @@ pub const WRONGTYPE: &str = "WRONGTYPE Operation against a key holding the wrong
 /// redismodule-rs's text for a missing key where a write needs one.
 pub const NO_KEY: &str = "ERR could not perform this operation on a key that doesn't exist";
 
-fn is_json(kind: raw::KeyType) -> bool {
-    kind == raw::KeyType::Module
-}
-
 /// The document at `key`, if the key exists and holds JSON.
 pub fn read<'k>(key: &'k RedisKey) -> Result<Option<&'k Value>, Error> {
     match key.key_type() {
         raw::KeyType::Empty => Ok(None),
-        k if is_json(k) => key.get_value::<Value>(&JSON_TYPE).map_err(|_| Error::msg(WRONGTYPE)),
+        raw::KeyType::Module => key.get_value::<Value>(&JSON_TYPE).map_err(|_| Error::msg(WRONGTYPE)),
         _ => Err(Error::msg(WRONGTYPE)),
     }
 }
@@ -51,7 +47,7 @@ impl<'c> JsonKey<'c> {
     pub fn value(&mut self) -> Result<Option<&mut Value>, Error> {
         match self.key.key_type() {
             raw::KeyType::Empty => Ok(None),
-            k if is_json(k) => {
+            raw::KeyType::Module => {
                 self.key.get_value::<Value>(&JSON_TYPE).map_err(|_| Error::msg(WRONGTYPE))
             }
             _ => Err(Error::msg(WRONGTYPE)),

@@ -10,6 +10,8 @@
 pub mod args;
 pub mod commands;
 pub mod error;
+pub mod events;
+pub mod indexing;
 pub mod keys;
 pub mod reply;
 pub mod types;
@@ -19,9 +21,9 @@ pub const REJSON_VERSION: i32 = 20803;
 
 #[cfg(not(test))]
 mod module {
-    use redis_module::{redis_module, Context, RedisString, Status};
+    use redis_module::{redis_module, AclCategory, Context, RedisString, Status};
 
-    use crate::commands::{dispatch, json};
+    use crate::commands::{dispatch, ft, json};
     use crate::types::JSON_TYPE;
 
     /// Routes a table entry through the dispatcher (catch_unwind, replies, errors).
@@ -32,6 +34,10 @@ mod module {
     }
 
     fn init(ctx: &Context, _args: &[RedisString]) -> Status {
+        if let Err(e) = crate::events::subscribe_server_events(ctx) {
+            ctx.log_warning(&e);
+            return Status::Err;
+        }
         ctx.log_notice(&format!("folio {} loaded", env!("CARGO_PKG_VERSION")));
         Status::Ok
     }
@@ -41,7 +47,7 @@ mod module {
         version: crate::REJSON_VERSION,
         allocator: (redis_module::alloc::RedisAlloc, redis_module::alloc::RedisAlloc),
         data_types: [JSON_TYPE],
-        acl_categories: ["json",],
+        acl_categories: ["json", "search",],
         init: init,
         commands: [
             // name, handler, flags, first key, last key, key step, ACL (mandatory, optional)
@@ -53,6 +59,25 @@ mod module {
             ["JSON.FORGET", route!(json::del), "write", 1, 1, 1, "", "json"],
             ["JSON.TYPE", route!(json::type_), "readonly", 1, 1, 1, "", "json"],
             ["JSON.DEBUG", route!(json::debug), "readonly", 2, 2, 1, "", "json"],
+            ["FT.CREATE", route!(ft::ft), "write deny-oom", 0, 0, 0, "", "search"],
+            ["FT.SEARCH", route!(ft::ft), "readonly", 0, 0, 0, "", "search"],
+            ["FT.AGGREGATE", route!(ft::ft), "readonly", 0, 0, 0, "", "search"],
+            ["FT.CURSOR", route!(ft::ft), "readonly", 0, 0, 0, "", "search"],
+            ["FT.INFO", route!(ft::ft), "readonly", 0, 0, 0, "", "search"],
+            ["FT._LIST", route!(ft::ft), "readonly", 0, 0, 0, "", "search"],
+            ["FT.DROPINDEX", route!(ft::ft), "write", 0, 0, 0, "", "search"],
+            ["FT.DROP", route!(ft::ft), "write", 0, 0, 0, "", "search"],
+            ["FT.ALTER", route!(ft::ft), "write deny-oom", 0, 0, 0, "", "search"],
+            ["FT.ALIASADD", route!(ft::ft), "write", 0, 0, 0, "", "search"],
+            ["FT.ALIASUPDATE", route!(ft::ft), "write", 0, 0, 0, "", "search"],
+            ["FT.ALIASDEL", route!(ft::ft), "write", 0, 0, 0, "", "search"],
+            ["FT.TAGVALS", route!(ft::ft), "readonly", 0, 0, 0, "", "search"],
+            ["FT.EXPLAIN", route!(ft::ft), "readonly", 0, 0, 0, "", "search"],
+            ["FT.EXPLAINCLI", route!(ft::ft), "readonly", 0, 0, 0, "", "search"],
+            ["FT.CONFIG", route!(ft::ft), "admin", 0, 0, 0, "", "search"],
+        ],
+        event_handlers: [
+            [@GENERIC @STRING @LIST @SET @HASH @ZSET @EXPIRED @EVICTED @STREAM @MODULE @LOADED: crate::events::on_keyspace_event],
         ],
     }
 }

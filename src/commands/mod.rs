@@ -4,6 +4,7 @@
 //! panics becomes an error reply and a log line instead of aborting Redis. A panic found this way is
 //! still a bug, with a regression test.
 
+pub mod ft;
 pub mod json;
 
 use std::panic::{catch_unwind, AssertUnwindSafe};

@@ -1,0 +1,68 @@
+//! FT.* command handlers: every FT command goes to the database's [`search::Catalog`], which
+//! parses its arguments and executes it; this file adds what only Redis can do (the client's
+//! database and protocol, deleting keys for `DD`, replication, the initial scan).
+
+use redis_module::Context;
+use search::{Catalog, Protocol as SearchProtocol, Reply as SearchReply};
+
+use crate::commands::Invocation;
+use crate::error::CommandResult;
+use crate::indexing::{self, RedisDocs};
+use crate::reply::{Protocol, Reply};
+
+/// FT commands that change index definitions: replicated to replicas and the AOF when they succeed.
+const DEFINITION_WRITES: &[&str] = &[
+    "FT.CREATE",
+    "FT.DROPINDEX",
+    "FT.DROP",
+    "FT.ALTER",
+    "FT.ALIASADD",
+    "FT.ALIASUPDATE",
+    "FT.ALIASDEL",
+    "FT.SYNUPDATE",
+    "FT.DICTADD",
+    "FT.DICTDEL",
+];
+
+fn convert(r: SearchReply) -> Reply {
+    match r {
+        SearchReply::Nil => Reply::Nil,
+        SearchReply::Int(i) => Reply::Int(i),
+        SearchReply::Double(d) => Reply::Double(d),
+        SearchReply::Simple(s) => Reply::Status(s),
+        SearchReply::Bulk(b) => Reply::Bulk(b),
+        SearchReply::Array(items) => Reply::Array(items.into_iter().map(convert).collect()),
+        SearchReply::Map(pairs) => {
+            Reply::Map(pairs.into_iter().map(|(k, v)| (convert(k), convert(v))).collect())
+        }
+        SearchReply::Error(e) => Reply::Error(e),
+    }
+}
+
+/// Every FT.* command: `FT.<NAME> args…`.
+pub fn ft(ctx: &Context, inv: &Invocation) -> CommandResult {
+    let name = String::from_utf8_lossy(inv.name).to_ascii_uppercase();
+    let proto = match Protocol::of(ctx) {
+        Protocol::Resp2 => SearchProtocol::Resp2,
+        Protocol::Resp3 => SearchProtocol::Resp3,
+    };
+    let db = indexing::selected_db(ctx);
+    let docs = RedisDocs::new(ctx);
+    let outcome = indexing::with_state(ctx, |state| {
+        let catalog = state.catalogs.entry(db).or_insert_with(Catalog::new);
+        catalog.execute_full(&name, &inv.args, &docs, &mut state.config, proto)
+    });
+    let ok = !matches!(outcome.reply, SearchReply::Error(_));
+    // Writes happen outside the state lock: deleting keys fires keyspace events.
+    for key in &outcome.delete_keys {
+        let key_name = ctx.create_string(key.as_slice());
+        let _ = ctx.open_key_writable(&key_name).delete();
+    }
+    if ok && (name == "FT.CREATE" || name == "FT.ALTER") {
+        indexing::initial_scan(ctx);
+    }
+    if ok && DEFINITION_WRITES.contains(&name.as_str()) {
+        ctx.replicate_verbatim();
+    }
+    Ok(convert(outcome.reply))
+}

@@ -1,0 +1,85 @@
+//! Keyspace and server events: the one route by which changes reach the search indexes.
+
+use std::os::raw::c_void;
+
+use redis_module::{raw, Context, NotifyEvent};
+
+use crate::indexing;
+
+/// Every keyspace event (all classes, module events included: our own `json.*` too).
+pub fn on_keyspace_event(ctx: &Context, _class: NotifyEvent, _event: &str, key: &[u8]) {
+    // A panic must not unwind into Redis: this runs inside whatever command caused the event.
+    let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| indexing::key_event(ctx, key)));
+    if outcome.is_err() {
+        ctx.log_warning("folio: internal error while indexing a key change");
+    }
+}
+
+/// RedisModuleSwapDbInfo (version 1), absent from the bindings of redis-module 2.0.8.
+#[repr(C)]
+struct SwapDbInfo {
+    version: u64,
+    dbnum_first: i32,
+    dbnum_second: i32,
+}
+
+unsafe extern "C" fn on_flush(
+    ctx: *mut raw::RedisModuleCtx,
+    _event: raw::RedisModuleEvent,
+    subevent: u64,
+    data: *mut c_void,
+) {
+    if subevent != raw::REDISMODULE_SUBEVENT_FLUSHDB_START as u64 || data.is_null() {
+        return;
+    }
+    // SAFETY: for FLUSHDB events Redis passes a RedisModuleFlushInfo that lives for the call.
+    let info = unsafe { &*data.cast::<raw::RedisModuleFlushInfo>() };
+    let ctx = Context::new(ctx);
+    let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| indexing::flushed(&ctx, info.dbnum)));
+}
+
+unsafe extern "C" fn on_swapdb(
+    ctx: *mut raw::RedisModuleCtx,
+    _event: raw::RedisModuleEvent,
+    _subevent: u64,
+    data: *mut c_void,
+) {
+    if data.is_null() {
+        return;
+    }
+    // SAFETY: for SWAPDB events Redis passes a RedisModuleSwapDbInfo that lives for the call.
+    let info = unsafe { &*data.cast::<SwapDbInfo>() };
+    let ctx = Context::new(ctx);
+    let (a, b) = (info.dbnum_first, info.dbnum_second);
+    let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| indexing::swapped(&ctx, a, b)));
+}
+
+unsafe extern "C" fn on_loading(
+    ctx: *mut raw::RedisModuleCtx,
+    _event: raw::RedisModuleEvent,
+    subevent: u64,
+    _data: *mut c_void,
+) {
+    let ctx = Context::new(ctx);
+    let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        indexing::loading(&ctx, subevent == raw::REDISMODULE_SUBEVENT_LOADING_ENDED as u64)
+    }));
+}
+
+/// Subscribes to FLUSHDB, SWAPDB and loading server events.
+pub fn subscribe_server_events(ctx: &Context) -> Result<(), String> {
+    let subscribe = raw::RedisModule_SubscribeToServerEvent.ok_or("no server events API")?;
+    let events: [(u64, raw::RedisModuleEventCallback); 3] = [
+        (raw::REDISMODULE_EVENT_FLUSHDB as u64, Some(on_flush)),
+        (raw::REDISMODULE_EVENT_SWAPDB as u64, Some(on_swapdb)),
+        (raw::REDISMODULE_EVENT_LOADING as u64, Some(on_loading)),
+    ];
+    for (id, cb) in events {
+        let event = raw::RedisModuleEvent { id, dataver: 1 };
+        // SAFETY: ctx is the live OnLoad context; the callbacks are 'static functions.
+        if unsafe { subscribe(ctx.ctx, event, cb) } != raw::REDISMODULE_OK as i32 {
+            return Err(format!("cannot subscribe to server event {id}"));
+        }
+    }
+    Ok(())
+}

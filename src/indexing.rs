@@ -1,0 +1,243 @@
+//! The search side of the glue: one [`search::Catalog`] per database, the document source that
+//! lets the index read JSON documents and hashes, and the single route by which key changes reach
+//! the indexes.
+//!
+//! Every change to a key, whatever made it (a JSON.* write, HSET, DEL, EXPIRE, eviction, RENAME,
+//! RESTORE, a type overwrite, RDB loading), arrives here as a keyspace event and is handled the same
+//! way: look at the key now; if it is a JSON document or a hash, (re)index it in every index of its
+//! database whose rules admit it, otherwise drop it from them. FLUSHDB and SWAPDB arrive as server
+//! events.
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::sync::LazyLock;
+
+use json::path::JsonPath;
+use json::Value;
+use redis_module::key::RedisKey;
+use redis_module::{raw, Context, RedisGILGuard, RedisString};
+use search::document::{DocumentSource, FieldValue, KeyType};
+use search::{Catalog, Config};
+
+use crate::types::JSON_TYPE;
+
+/// Search state: the configuration and one catalog per database number.
+#[derive(Default)]
+pub struct SearchState {
+    /// FT.CONFIG values.
+    pub config: Config,
+    /// Indexes per database.
+    pub catalogs: HashMap<i32, Catalog>,
+}
+
+static STATE: LazyLock<RedisGILGuard<SearchState>> =
+    LazyLock::new(|| RedisGILGuard::new(SearchState::default()));
+
+/// Runs `f` with the search state. The caller holds the GIL (every command, event and timer
+/// callback does). Must not be re-entered: code running inside `f` must not trigger keyspace
+/// events (no writes), so callers collect work and perform writes after `f` returns.
+pub fn with_state<R>(ctx: &Context, f: impl FnOnce(&mut SearchState) -> R) -> R {
+    let mut guard = STATE.lock(ctx);
+    f(&mut guard)
+}
+
+/// The database selected in `ctx`.
+pub fn selected_db(ctx: &Context) -> i32 {
+    // SAFETY: ctx.ctx is a live context; GetSelectedDb only reads it.
+    unsafe { raw::RedisModule_GetSelectedDb.map(|f| f(ctx.ctx)).unwrap_or(0) }
+}
+
+/// Reads documents of the database selected in `ctx`, for the indexer and for query results.
+pub struct RedisDocs<'c> {
+    ctx: &'c Context,
+    paths: RefCell<HashMap<String, Option<JsonPath>>>,
+}
+
+impl<'c> RedisDocs<'c> {
+    /// A document source over the selected database of `ctx`.
+    pub fn new(ctx: &'c Context) -> RedisDocs<'c> {
+        RedisDocs { ctx, paths: RefCell::new(HashMap::new()) }
+    }
+
+    fn open(&self, key: &[u8]) -> RedisKey {
+        let name = RedisString::create_from_slice(self.ctx.ctx, key);
+        self.ctx.open_key(&name)
+    }
+
+    fn with_json<R>(&self, key: &[u8], f: impl FnOnce(&Value) -> R) -> Option<R> {
+        let k = self.open(key);
+        if k.key_type() != raw::KeyType::Module {
+            return None;
+        }
+        let v = k.get_value::<Value>(&JSON_TYPE).ok()??;
+        Some(f(v))
+    }
+
+    fn with_path<R>(&self, path: &str, f: impl FnOnce(&JsonPath) -> R) -> Option<R> {
+        let mut cache = self.paths.borrow_mut();
+        let compiled = cache.entry(path.to_string()).or_insert_with(|| JsonPath::parse(path).ok());
+        compiled.as_ref().map(f)
+    }
+
+    fn hash_field(&self, key: &[u8], field: &str) -> Option<Vec<u8>> {
+        let k = self.open(key);
+        if k.key_type() != raw::KeyType::Hash {
+            return None;
+        }
+        k.hash_get(field).ok()?.map(|s| s.as_slice().to_vec())
+    }
+}
+
+fn field_value(v: &Value) -> FieldValue {
+    match v.kind() {
+        json::Kind::Null => FieldValue::Null,
+        json::Kind::Bool => FieldValue::Bool(v.as_bool().unwrap_or(false)),
+        json::Kind::Integer | json::Kind::Number => {
+            FieldValue::Number(v.as_f64().unwrap_or(f64::NAN), v.to_json())
+        }
+        json::Kind::String => FieldValue::String(v.as_str().unwrap_or_default().to_owned()),
+        json::Kind::Array => FieldValue::Array(v.iter().map(field_value).collect()),
+        json::Kind::Object => FieldValue::Object(v.to_json()),
+    }
+}
+
+impl DocumentSource for RedisDocs<'_> {
+    fn key_type(&self, key: &[u8]) -> Option<KeyType> {
+        let k = self.open(key);
+        match k.key_type() {
+            raw::KeyType::Hash => Some(KeyType::Hash),
+            raw::KeyType::Module => match k.get_value::<Value>(&JSON_TYPE) {
+                Ok(Some(_)) => Some(KeyType::Json),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    fn values(&self, key: &[u8], source: &str) -> Result<Vec<FieldValue>, String> {
+        if let Some(found) = self.with_json(key, |doc| {
+            self.with_path(source, |p| p.select(doc).into_iter().map(field_value).collect::<Vec<_>>())
+        }) {
+            return found.ok_or_else(|| format!("Invalid JSONPath '{source}'"));
+        }
+        Ok(self
+            .hash_field(key, source)
+            .map(|v| vec![FieldValue::String(String::from_utf8_lossy(&v).into_owned())])
+            .unwrap_or_default())
+    }
+
+    fn json_at(&self, key: &[u8], path: &str) -> Option<Vec<String>> {
+        self.with_json(key, |doc| self.with_path(path, |p| p.select(doc).iter().map(|v| v.to_json()).collect()))?
+    }
+
+    fn whole(&self, key: &[u8]) -> Option<Vec<(Vec<u8>, Vec<u8>)>> {
+        if let Some(doc) = self.with_json(key, |doc| doc.to_json()) {
+            return Some(vec![(b"$".to_vec(), doc.into_bytes())]);
+        }
+        let k = self.open(key);
+        if k.key_type() != raw::KeyType::Hash {
+            return None;
+        }
+        drop(k);
+        let name = RedisString::create_from_slice(self.ctx.ctx, key);
+        let reply = self.ctx.call("HGETALL", &[&name]).ok()?;
+        let redis_module::RedisValue::Array(items) = reply else { return None };
+        let bytes = |v: &redis_module::RedisValue| match v {
+            redis_module::RedisValue::BulkString(s) => Some(s.as_bytes().to_vec()),
+            redis_module::RedisValue::BulkRedisString(s) => Some(s.as_slice().to_vec()),
+            redis_module::RedisValue::StringBuffer(b) => Some(b.clone()),
+            redis_module::RedisValue::SimpleString(s) => Some(s.as_bytes().to_vec()),
+            _ => None,
+        };
+        let mut out = Vec::with_capacity(items.len() / 2);
+        for pair in items.chunks(2) {
+            if let [k, v] = pair {
+                out.push((bytes(k)?, bytes(v)?));
+            }
+        }
+        Some(out)
+    }
+}
+
+/// A key of the selected database changed in some way: re-evaluate it against every index.
+pub fn key_event(ctx: &Context, key: &[u8]) {
+    let db = selected_db(ctx);
+    let docs = RedisDocs::new(ctx);
+    with_state(ctx, |state| {
+        let Some(catalog) = state.catalogs.get_mut(&db) else { return };
+        if docs.key_type(key).is_some() {
+            catalog.on_key_changed(key, &docs);
+        } else {
+            catalog.on_key_removed(key);
+        }
+    });
+}
+
+/// FLUSHDB (one database) or FLUSHALL (`db == -1`): documents go, index definitions stay.
+pub fn flushed(ctx: &Context, db: i32) {
+    with_state(ctx, |state| {
+        for (n, catalog) in state.catalogs.iter_mut() {
+            if db == -1 || *n == db {
+                catalog.clear();
+            }
+        }
+    });
+}
+
+/// SWAPDB: the indexes move with their data, so a dataset built and indexed in a staging
+/// database goes live with its indexes in one step.
+pub fn swapped(ctx: &Context, a: i32, b: i32) {
+    with_state(ctx, |state| {
+        let ca = state.catalogs.remove(&a);
+        let cb = state.catalogs.remove(&b);
+        if let Some(c) = ca {
+            state.catalogs.insert(b, c);
+        }
+        if let Some(c) = cb {
+            state.catalogs.insert(a, c);
+        }
+    });
+}
+
+/// Indexes every existing key of the selected database into the indexes whose initial scan is
+/// pending, then marks the scan done.
+pub fn initial_scan(ctx: &Context) {
+    let db = selected_db(ctx);
+    let pending = with_state(ctx, |s| s.catalogs.get(&db).map(|c| c.scan_prefixes()).unwrap_or_default());
+    if pending.is_empty() {
+        return;
+    }
+    let docs = RedisDocs::new(ctx);
+    let mut keys: Vec<Vec<u8>> = Vec::new();
+    {
+        let collected = RefCell::new(&mut keys);
+        let cursor = redis_module::KeysCursor::new();
+        let cb = |_ctx: &Context, name: &RedisString, _key: Option<&RedisKey>| {
+            let k = name.as_slice();
+            if pending.iter().any(|p| k.starts_with(p)) {
+                collected.borrow_mut().push(k.to_vec());
+            }
+        };
+        while cursor.scan(ctx, &cb) {}
+    }
+    with_state(ctx, |s| {
+        if let Some(c) = s.catalogs.get_mut(&db) {
+            let total = keys.len().max(1) as f64;
+            for (i, k) in keys.iter().enumerate() {
+                c.scan_key(k, &docs);
+                if i % 1024 == 0 {
+                    c.scan_progress(i as f64 / total);
+                }
+            }
+            c.scan_done();
+        }
+    });
+}
+
+/// Loading started (`ended == false`) or ended. While an RDB or AOF loads, every key arrives as a
+/// keyspace event and is indexed then; at the end, scans pending from restored definitions are done.
+pub fn loading(ctx: &Context, ended: bool) {
+    if ended {
+        with_state(ctx, |s| s.catalogs.values_mut().for_each(|c| c.scan_done()));
+    }
+}
