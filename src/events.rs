@@ -68,7 +68,8 @@ unsafe extern "C" fn on_loading(
 
 /// Subscribes to FLUSHDB, SWAPDB and loading server events.
 pub fn subscribe_server_events(ctx: &Context) -> Result<(), String> {
-    let subscribe = raw::RedisModule_SubscribeToServerEvent.ok_or("no server events API")?;
+    // SAFETY: the API table is filled by RedisModule_Init before OnLoad runs and never changes.
+    let subscribe = unsafe { raw::RedisModule_SubscribeToServerEvent }.ok_or("no server events API")?;
     let events: [(u64, raw::RedisModuleEventCallback); 3] = [
         (raw::REDISMODULE_EVENT_FLUSHDB as u64, Some(on_flush)),
         (raw::REDISMODULE_EVENT_SWAPDB as u64, Some(on_swapdb)),
