@@ -1,40 +1,20 @@
-//! JSON.* command handlers: arguments in, `json` crate operations, replies out.
-//!
-//! Reply shapes follow RedisJSON 2.8: a legacy path (`.a.b`) answers with a single value (the first
-//! match), a JSONPath (`$…`) answers with one entry per match.
+//! The core commands: JSON.SET, GET, MGET, MSET, DEL/FORGET, TYPE, DEBUG.
 
+use json::ops::set::{SetCondition, SetOutcome};
 use json::path::JsonPath;
 use json::{Format, Value};
 use redis_module::Context;
 
+use super::{compile, parse_value, path_at, reply_format, serialize, to_resp3_native, ReplyFormat, DEFAULT_PATH};
 use crate::args::{utf8, Args};
 use crate::commands::Invocation;
 use crate::error::{CommandResult, Error, SYNTAX};
 use crate::keys::{self, JsonKey};
 use crate::reply::{Protocol, Reply};
 
-/// The path used when a command's path argument is omitted.
-const DEFAULT_PATH: &str = ".";
-
-/// Compiles a path argument, with the reference's error text when it does not parse.
-fn compile(path: &[u8]) -> Result<JsonPath, Error> {
-    JsonPath::parse(utf8(path)?).map_err(|e| Error::msg(e.to_string()))
-}
-
 /// True for the root path in either syntax.
 fn is_root(path: &str) -> bool {
     path == "$" || path == "."
-}
-
-/// Parses a JSON argument (command input: depth-limited), with serde_json's error text.
-fn parse_value(text: &[u8]) -> Result<Value, Error> {
-    Value::parse(text).map_err(|e| Error::msg(e.to_string()))
-}
-
-fn serialize(v: &Value, fmt: &Format) -> Vec<u8> {
-    let mut out = Vec::new();
-    v.write_json(&mut out, fmt);
-    out
 }
 
 /// JSON text of a list of matches, as `[m1,m2,…]`.
@@ -76,11 +56,11 @@ pub fn set(ctx: &Context, inv: &Invocation) -> CommandResult {
     let path = compile(inv.args[1])?;
     let value = parse_value(inv.args[2])?;
     let cond = if nx {
-        json::ops::SetCondition::Nx
+        SetCondition::Nx
     } else if xx {
-        json::ops::SetCondition::Xx
+        SetCondition::Xx
     } else {
-        json::ops::SetCondition::Always
+        SetCondition::Always
     };
 
     let mut key = JsonKey::open(ctx, &inv.argv[0]);
@@ -101,8 +81,8 @@ pub fn set(ctx: &Context, inv: &Invocation) -> CommandResult {
                 }
                 *doc = value;
             } else {
-                let outcome = json::ops::set(doc, &path, value, cond).map_err(|e| Error::msg(e.to_string()))?;
-                if !outcome.changed() {
+                let outcome = json::ops::set::set(doc, &path, value, cond).map_err(super::op_err)?;
+                if outcome == SetOutcome::NotSet {
                     return Ok(Reply::Nil);
                 }
             }
@@ -142,16 +122,20 @@ impl OwnedFormat {
     }
 }
 
-/// JSON.GET <key> [INDENT indent] [NEWLINE newline] [SPACE space] [NOESCAPE] [path ...]
+/// JSON.GET <key> [INDENT indent] [NEWLINE newline] [SPACE space] [NOESCAPE] [FORMAT f] [path ...]
 pub fn get(ctx: &Context, inv: &Invocation) -> CommandResult {
     if inv.is_empty() {
         return Err(Error::WrongArity);
     }
+    let proto = Protocol::of(ctx);
     let mut args = Args::new(&inv.args[1..]);
     let mut fmt = OwnedFormat::default();
+    let mut format = ReplyFormat::String;
     let mut paths: Vec<&[u8]> = Vec::new();
     while let Some(a) = args.next_opt() {
-        if !take_format_option(&mut args, a, &mut fmt)? {
+        if a.eq_ignore_ascii_case(b"FORMAT") {
+            format = reply_format(args.next()?, proto)?;
+        } else if !take_format_option(&mut args, a, &mut fmt)? {
             paths.push(a);
         }
     }
@@ -160,16 +144,26 @@ pub fn get(ctx: &Context, inv: &Invocation) -> CommandResult {
     let Some(doc) = keys::read(&key)? else {
         return Ok(Reply::Nil);
     };
+    if format != ReplyFormat::String {
+        // RESP3 expansion: one array per path, holding the matches.
+        let depth = if format == ReplyFormat::Expand1 { Some(0) } else { None };
+        let paths = if paths.is_empty() { vec![DEFAULT_PATH.as_bytes()] } else { paths };
+        let mut out = Vec::with_capacity(paths.len());
+        for p in paths {
+            let path = compile(p)?;
+            out.push(Reply::Array(path.select(doc).into_iter().map(|v| to_resp3_native(v, depth)).collect()));
+        }
+        return Ok(Reply::Array(out));
+    }
     match paths.as_slice() {
         [] => Ok(Reply::Bulk(serialize(doc, &fmt))),
         [one] => {
             let path = compile(one)?;
-            let matches = path.select(doc);
             if path.is_legacy() {
-                let first = matches.first().ok_or_else(|| path_missing(&path))?;
+                let first = path.first(doc).ok_or_else(|| path_missing(&path))?;
                 Ok(Reply::Bulk(serialize(first, &fmt)))
             } else {
-                Ok(Reply::Bulk(serialize_matches(&matches, &fmt)))
+                Ok(Reply::Bulk(serialize_matches(&path.select(doc), &fmt)))
             }
         }
         many => {
@@ -187,13 +181,12 @@ pub fn get(ctx: &Context, inv: &Invocation) -> CommandResult {
             let all_legacy = compiled.iter().all(|(_, p)| p.is_legacy());
             let mut pairs = Vec::with_capacity(compiled.len());
             for (text, path) in &compiled {
-                let matches = path.select(doc);
                 let v = if all_legacy {
                     // Here the error quotes the path as given, not its JSONPath form.
                     let missing = || Error::msg(format!("ERR Path '{text}' does not exist"));
-                    (*matches.first().ok_or_else(missing)?).clone()
+                    path.first(doc).ok_or_else(missing)?.clone()
                 } else {
-                    Value::array(matches.into_iter().cloned().collect())
+                    Value::array(path.select(doc).into_iter().cloned().collect())
                 };
                 pairs.push((text.to_string(), v));
             }
@@ -250,9 +243,10 @@ pub fn mset(ctx: &Context, inv: &Invocation) -> CommandResult {
     for (i, path, root, value) in plan {
         let mut key = JsonKey::open(ctx, &inv.argv[i * 3]);
         let did = match key.value()? {
-            Some(doc) if !root => json::ops::set(doc, &path, value, json::ops::SetCondition::Always)
-                .map_err(|e| Error::msg(e.to_string()))?
-                .changed(),
+            Some(doc) if !root => {
+                json::ops::set::set(doc, &path, value, SetCondition::Always).map_err(super::op_err)?
+                    == SetOutcome::Set
+            }
             _ => {
                 key.put(value)?;
                 true
@@ -287,7 +281,7 @@ pub fn del(ctx: &Context, inv: &Invocation) -> CommandResult {
         key.delete()?;
         1
     } else {
-        json::ops::del(doc, &path)
+        json::ops::del::del(doc, &path)
     };
     if deleted > 0 {
         key.changed("json.del");
@@ -301,7 +295,7 @@ pub fn type_(ctx: &Context, inv: &Invocation) -> CommandResult {
     if inv.is_empty() {
         return Err(Error::WrongArity);
     }
-    let path = compile(inv.args.get(1).copied().unwrap_or(DEFAULT_PATH.as_bytes()))?;
+    let path = path_at(inv, 1)?;
     let key = keys::open(ctx, &inv.argv[0]);
     let resp3 = Protocol::of(ctx).is_resp3();
     let reply = match keys::read(&key)? {

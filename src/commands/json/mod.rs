@@ -1,0 +1,172 @@
+//! JSON.* command handlers: arguments in, `json` crate operations, replies out.
+//!
+//! Reply shapes follow RedisJSON 2.8: a legacy path (`.a.b`) answers with a single value (the
+//! first match for reads, the last for writes), a JSONPath (`$…`) answers with one entry per
+//! match, nil for a match of the wrong type. One file per command family.
+
+mod array;
+mod core;
+mod number;
+mod object;
+mod other;
+mod string;
+
+pub use array::{arrappend, arrindex, arrinsert, arrlen, arrpop, arrtrim};
+pub use core::{debug, del, get, mget, mset, set, type_};
+pub use number::{numincrby, nummultby, numpowby};
+pub use object::{objkeys, objlen};
+pub use other::{clear, merge, resp, toggle};
+pub use string::{strappend, strlen};
+
+use json::path::JsonPath;
+use json::{Format, Value};
+use redis_module::Context;
+
+use crate::args::utf8;
+use crate::commands::Invocation;
+use crate::error::Error;
+use crate::keys;
+use crate::reply::{Protocol, Reply};
+
+/// The path used when a command's path argument is omitted.
+pub(crate) const DEFAULT_PATH: &str = ".";
+
+/// Compiles a path argument, with the reference's error text when it does not parse.
+pub(crate) fn compile(path: &[u8]) -> Result<JsonPath, Error> {
+    JsonPath::parse(utf8(path)?).map_err(|e| Error::msg(e.to_string()))
+}
+
+/// The path argument at `i`, or the default path.
+pub(crate) fn path_at(inv: &Invocation, i: usize) -> Result<JsonPath, Error> {
+    compile(inv.args.get(i).copied().unwrap_or(DEFAULT_PATH.as_bytes()))
+}
+
+/// Parses a JSON argument (command input: depth-limited), with serde_json's error text.
+pub(crate) fn parse_value(text: &[u8]) -> Result<Value, Error> {
+    Value::parse(text).map_err(|e| Error::msg(e.to_string()))
+}
+
+/// An op error as a reply error.
+pub(crate) fn op_err(e: json::ops::OpError) -> Error {
+    Error::msg(e.message().to_owned())
+}
+
+/// Compact JSON text of `v`.
+pub(crate) fn to_bulk(v: &Value) -> Reply {
+    Reply::Bulk(v.to_json().into_bytes())
+}
+
+/// JSON text of `v` with formatting.
+pub(crate) fn serialize(v: &Value, fmt: &Format) -> Vec<u8> {
+    let mut out = Vec::new();
+    v.write_json(&mut out, fmt);
+    out
+}
+
+/// Per-match integers: `[n | nil, …]`.
+pub(crate) fn int_slots(slots: &[Option<usize>]) -> Reply {
+    Reply::Array(slots.iter().map(|s| s.map(|n| Reply::Int(n as i64)).unwrap_or(Reply::Nil)).collect())
+}
+
+/// Runs `f` on the document at the first argument, read-only; `None` when the key is missing.
+pub(crate) fn with_doc<R>(
+    ctx: &Context,
+    inv: &Invocation,
+    f: impl FnOnce(Option<&Value>) -> Result<R, Error>,
+) -> Result<R, Error> {
+    let key = keys::open(ctx, &inv.argv[0]);
+    f(keys::read(&key)?)
+}
+
+/// A value as nested RESP (JSON.RESP, FORMAT EXPAND): objects `["{", k, v, …]`, arrays
+/// `["[", …]`, booleans as simple strings, doubles as bulk strings on RESP2.
+pub(crate) fn to_resp(v: &Value, proto: Protocol) -> Reply {
+    use json::Kind;
+    match v.kind() {
+        Kind::Null => Reply::Nil,
+        Kind::Bool => Reply::Simple(if v.as_bool() == Some(true) { "true" } else { "false" }),
+        Kind::Integer => match v.as_i64() {
+            Some(i) => Reply::Int(i),
+            None => Reply::Bulk(v.to_json().into_bytes()),
+        },
+        Kind::Number => number_reply(v, proto),
+        Kind::String => Reply::Bulk(v.as_str().unwrap_or_default().as_bytes().to_vec()),
+        Kind::Array => {
+            let mut items = Vec::with_capacity(v.len().unwrap_or(0) + 1);
+            items.push(Reply::Simple("["));
+            items.extend(v.iter().map(|x| to_resp(x, proto)));
+            Reply::Array(items)
+        }
+        Kind::Object => {
+            let mut items = Vec::with_capacity(2 * v.obj_len().unwrap_or(0) + 1);
+            items.push(Reply::Simple("{"));
+            for (k, x) in v.obj_iter() {
+                items.push(Reply::Bulk(k.as_bytes().to_vec()));
+                items.push(to_resp(x, proto));
+            }
+            Reply::Array(items)
+        }
+    }
+}
+
+/// A float: a double on RESP3, its JSON text on RESP2.
+fn number_reply(v: &Value, proto: Protocol) -> Reply {
+    match (proto, v.as_f64()) {
+        (Protocol::Resp3, Some(f)) => Reply::Double(f),
+        _ => Reply::Bulk(v.to_json().into_bytes()),
+    }
+}
+
+/// A value as native RESP3 (FORMAT EXPAND): maps, arrays, booleans, numbers, nulls.
+pub(crate) fn to_resp3_native(v: &Value, depth: Option<usize>) -> Reply {
+    use json::Kind;
+    if depth == Some(0) && matches!(v.kind(), Kind::Array | Kind::Object) {
+        return to_bulk(v);
+    }
+    let next = depth.map(|d| d.saturating_sub(1));
+    match v.kind() {
+        Kind::Null => Reply::Nil,
+        Kind::Bool => Reply::Bool(v.as_bool() == Some(true)),
+        Kind::Integer => v.as_i64().map(Reply::Int).unwrap_or_else(|| Reply::Double(v.as_f64().unwrap_or(f64::NAN))),
+        Kind::Number => Reply::Double(v.as_f64().unwrap_or(f64::NAN)),
+        Kind::String => Reply::Bulk(v.as_str().unwrap_or_default().as_bytes().to_vec()),
+        Kind::Array => Reply::Array(v.iter().map(|x| to_resp3_native(x, next)).collect()),
+        Kind::Object => Reply::Map(
+            v.obj_iter()
+                .map(|(k, x)| (Reply::Bulk(k.as_bytes().to_vec()), to_resp3_native(x, next)))
+                .collect(),
+        ),
+    }
+}
+
+/// The reply FORMAT asks for (JSON.GET, JSON.ARRPOP).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum ReplyFormat {
+    /// Serialized JSON (the default).
+    String,
+    /// Native RESP3, one level deep.
+    Expand1,
+    /// Native RESP3, fully.
+    Expand,
+}
+
+/// Parses a FORMAT value: RESP3 only; `STRING` is the default, `EXPAND1` and `EXPAND` expand.
+pub(crate) fn reply_format(value: &[u8], proto: Protocol) -> Result<ReplyFormat, Error> {
+    if !proto.is_resp3() {
+        return Err(Error::msg("ERR FORMAT argument is not supported on RESP2"));
+    }
+    if value.eq_ignore_ascii_case(b"STRING") {
+        Ok(ReplyFormat::String)
+    } else if value.eq_ignore_ascii_case(b"EXPAND1") {
+        Ok(ReplyFormat::Expand1)
+    } else if value.eq_ignore_ascii_case(b"EXPAND") {
+        Ok(ReplyFormat::Expand)
+    } else {
+        Err(Error::msg("ERR wrong reply format"))
+    }
+}
+
+/// Announces a change of the key at the first argument (notify, replicate).
+pub(crate) fn changed(ctx: &Context, inv: &Invocation, event: &str) {
+    keys::changed(ctx, event, &inv.argv[0]);
+}

@@ -1,0 +1,57 @@
+//! JSON.OBJKEYS and JSON.OBJLEN.
+
+use json::ops::object::{obj_keys, obj_len};
+use redis_module::Context;
+
+use super::{int_slots, op_err, path_at, with_doc};
+use crate::commands::Invocation;
+use crate::error::{CommandResult, Error};
+use crate::keys::NO_KEY;
+use crate::reply::Reply;
+
+fn keys_reply(keys: &[&str]) -> Reply {
+    Reply::Array(keys.iter().map(|k| Reply::bulk(*k)).collect())
+}
+
+/// JSON.OBJKEYS <key> [path]
+pub fn objkeys(ctx: &Context, inv: &Invocation) -> CommandResult {
+    if inv.is_empty() {
+        return Err(Error::WrongArity);
+    }
+    let path = path_at(inv, 1)?;
+    with_doc(ctx, inv, |doc| {
+        let Some(doc) = doc else {
+            return if path.is_legacy() { Ok(Reply::Nil) } else { Err(Error::msg(NO_KEY)) };
+        };
+        let slots = obj_keys(doc, &path).map_err(op_err)?;
+        Ok(if path.is_legacy() {
+            slots.first().and_then(|s| s.as_deref()).map(keys_reply).unwrap_or(Reply::Nil)
+        } else {
+            Reply::Array(slots.iter().map(|s| s.as_deref().map(keys_reply).unwrap_or(Reply::Nil)).collect())
+        })
+    })
+}
+
+/// JSON.OBJLEN <key> [path]
+pub fn objlen(ctx: &Context, inv: &Invocation) -> CommandResult {
+    if inv.is_empty() {
+        return Err(Error::WrongArity);
+    }
+    let path = path_at(inv, 1)?;
+    with_doc(ctx, inv, |doc| {
+        let Some(doc) = doc else {
+            return if path.is_legacy() {
+                Ok(Reply::Nil)
+            } else {
+                // RedisJSON's (odd) text for a missing key here.
+                Err(Error::msg(format!("ERR Path '{}' does not exist or not an object", path.converted())))
+            };
+        };
+        let slots = obj_len(doc, &path).map_err(op_err)?;
+        Ok(if path.is_legacy() {
+            slots.first().copied().flatten().map(|n| Reply::Int(n as i64)).unwrap_or(Reply::Nil)
+        } else {
+            int_slots(&slots)
+        })
+    })
+}

@@ -1,0 +1,98 @@
+//! JSON.CLEAR, JSON.TOGGLE, JSON.MERGE, JSON.RESP.
+
+use json::ops::set::SetOutcome;
+use redis_module::Context;
+
+use super::{changed, compile, op_err, parse_value, path_at, to_resp, with_doc};
+use crate::commands::Invocation;
+use crate::error::{CommandResult, Error, SYNTAX};
+use crate::keys::JsonKey;
+use crate::reply::{Protocol, Reply};
+
+/// JSON.CLEAR <key> [path]
+///
+/// Only the first path is used; later arguments are ignored, as in RedisJSON.
+pub fn clear(ctx: &Context, inv: &Invocation) -> CommandResult {
+    if inv.is_empty() {
+        return Err(Error::WrongArity);
+    }
+    let path = path_at(inv, 1)?;
+    let mut key = JsonKey::open(ctx, &inv.argv[0]);
+    let count = json::ops::clear::clear(key.existing()?, &path);
+    if count > 0 {
+        changed(ctx, inv, "json.clear");
+    }
+    Ok(Reply::Int(count as i64))
+}
+
+/// JSON.TOGGLE <key> <path>
+pub fn toggle(ctx: &Context, inv: &Invocation) -> CommandResult {
+    if inv.len() < 2 {
+        return Err(Error::WrongArity);
+    }
+    let path = compile(inv.args[1])?;
+    let mut key = JsonKey::open(ctx, &inv.argv[0]);
+    let outcome = json::ops::toggle::toggle(key.existing()?, &path).map_err(op_err)?;
+    if outcome.changed {
+        changed(ctx, inv, "json.toggle");
+    }
+    Ok(if path.is_legacy() {
+        match outcome.last() {
+            Some(true) => Reply::bulk("true"),
+            Some(false) => Reply::bulk("false"),
+            None => Reply::Nil,
+        }
+    } else {
+        Reply::Array(outcome.results.iter().map(|r| r.map(|b| Reply::Int(i64::from(b))).unwrap_or(Reply::Nil)).collect())
+    })
+}
+
+/// JSON.MERGE <key> <path> <json>
+pub fn merge(ctx: &Context, inv: &Invocation) -> CommandResult {
+    match inv.len() {
+        0..=2 => return Err(Error::WrongArity),
+        3 => {}
+        _ => return Err(Error::msg(SYNTAX)),
+    }
+    let path = compile(inv.args[1])?;
+    let patch = parse_value(inv.args[2])?;
+    let mut key = JsonKey::open(ctx, &inv.argv[0]);
+    match key.value()? {
+        None => {
+            if !path.is_root() {
+                return Err(Error::msg("ERR new objects must be created at the root"));
+            }
+            // Merging into nothing: the patch with its nulls removed.
+            let mut doc = json::Value::null();
+            json::ops::set::merge_patch(&mut doc, &patch);
+            key.put(doc)?;
+        }
+        Some(doc) => {
+            if json::ops::set::merge(doc, &path, &patch).map_err(op_err)? == SetOutcome::NotSet {
+                return Ok(Reply::Nil);
+            }
+        }
+    }
+    changed(ctx, inv, "json.merge");
+    Ok(Reply::OK)
+}
+
+/// JSON.RESP <key> [path]
+pub fn resp(ctx: &Context, inv: &Invocation) -> CommandResult {
+    if inv.is_empty() {
+        return Err(Error::WrongArity);
+    }
+    let path = path_at(inv, 1)?;
+    let proto = Protocol::of(ctx);
+    with_doc(ctx, inv, |doc| {
+        let Some(doc) = doc else { return Ok(Reply::Nil) };
+        if path.is_legacy() {
+            let first = path
+                .first(doc)
+                .ok_or_else(|| Error::msg(format!("ERR Path '{}' does not exist", path.converted())))?;
+            Ok(to_resp(first, proto))
+        } else {
+            Ok(Reply::Array(path.select(doc).into_iter().map(|v| to_resp(v, proto)).collect()))
+        }
+    })
+}

@@ -1,0 +1,51 @@
+//! JSON.STRAPPEND and JSON.STRLEN.
+
+use json::ops::string::{str_append, str_len};
+use redis_module::Context;
+
+use super::{changed, int_slots, op_err, path_at, with_doc, DEFAULT_PATH};
+use crate::args::utf8;
+use crate::commands::Invocation;
+use crate::error::{CommandResult, Error};
+use crate::keys::{JsonKey, NO_KEY};
+use crate::reply::Reply;
+
+/// JSON.STRAPPEND <key> [path] <json-string>
+pub fn strappend(ctx: &Context, inv: &Invocation) -> CommandResult {
+    let (path_arg, value) = match inv.args.as_slice() {
+        [_, value] => (DEFAULT_PATH.as_bytes(), *value),
+        [_, path, value] => (*path, *value),
+        _ => return Err(Error::WrongArity),
+    };
+    let path = super::compile(path_arg)?;
+    let mut key = JsonKey::open(ctx, &inv.argv[0]);
+    let doc = key.existing()?;
+    let outcome = str_append(doc, &path, utf8(value)?).map_err(op_err)?;
+    if outcome.changed {
+        changed(ctx, inv, "json.strappend");
+    }
+    Ok(if path.is_legacy() {
+        outcome.last().map(|n| Reply::Int(*n as i64)).unwrap_or(Reply::Nil)
+    } else {
+        int_slots(&outcome.results)
+    })
+}
+
+/// JSON.STRLEN <key> [path]
+pub fn strlen(ctx: &Context, inv: &Invocation) -> CommandResult {
+    if inv.is_empty() {
+        return Err(Error::WrongArity);
+    }
+    let path = path_at(inv, 1)?;
+    with_doc(ctx, inv, |doc| {
+        let Some(doc) = doc else {
+            return if path.is_legacy() { Ok(Reply::Nil) } else { Err(Error::msg(NO_KEY)) };
+        };
+        let slots = str_len(doc, &path).map_err(op_err)?;
+        Ok(if path.is_legacy() {
+            slots.first().copied().flatten().map(|n| Reply::Int(n as i64)).unwrap_or(Reply::Nil)
+        } else {
+            int_slots(&slots)
+        })
+    })
+}
