@@ -43,7 +43,10 @@ pub struct CursorTable {
 impl CursorTable {
     /// An empty table; `seed` drives cursor id generation.
     pub fn new(seed: u64) -> Self {
-        CursorTable { cursors: HashMap::new(), rng: SplitMix64::new(seed) }
+        CursorTable {
+            cursors: HashMap::new(),
+            rng: SplitMix64::new(seed),
+        }
     }
 
     /// Number of open cursors of `index`.
@@ -78,7 +81,11 @@ impl CursorTable {
         let cursor = Cursor {
             index: index.to_string(),
             names: out.names,
-            rows: if out.count_only { VecDeque::new() } else { out.rows.into() },
+            rows: if out.count_only {
+                VecDeque::new()
+            } else {
+                out.rows.into()
+            },
             chunk: opts.count.unwrap_or(DEFAULT_CURSOR_COUNT).max(1),
             max_idle_ms,
             last_used_ms: now_ms,
@@ -93,7 +100,13 @@ impl CursorTable {
     }
 
     /// `FT.CURSOR READ idx id [COUNT n]`.
-    pub fn read(&mut self, id: u64, count: Option<u64>, proto: Protocol, now_ms: u64) -> Result<AggReply, AggError> {
+    pub fn read(
+        &mut self,
+        id: u64,
+        count: Option<u64>,
+        proto: Protocol,
+        now_ms: u64,
+    ) -> Result<AggReply, AggError> {
         self.expire(id, now_ms);
         if !self.cursors.contains_key(&id) {
             return Err(AggError::new("Cursor not found"));
@@ -138,7 +151,13 @@ impl CursorTable {
         }
     }
 
-    fn page(&mut self, id: u64, count: Option<u64>, proto: Protocol, now_ms: u64) -> Result<AggReply, AggError> {
+    fn page(
+        &mut self,
+        id: u64,
+        count: Option<u64>,
+        proto: Protocol,
+        now_ms: u64,
+    ) -> Result<AggReply, AggError> {
         let Some(c) = self.cursors.get_mut(&id) else {
             return Err(AggError::new("Cursor not found"));
         };
@@ -161,7 +180,13 @@ impl CursorTable {
         let warning = if done { c.warning.take() } else { None };
         c.sent_first = true;
         c.last_used_ms = now_ms;
-        let chunk = Chunk { names: &c.names, rows: &rows, total, warning: warning.as_deref(), expand: c.expand };
+        let chunk = Chunk {
+            names: &c.names,
+            rows: &rows,
+            total,
+            warning: warning.as_deref(),
+            expand: c.expand,
+        };
         let page = render(&chunk, proto);
         let next = if done {
             self.cursors.remove(&id);

@@ -120,9 +120,19 @@ enum Op {
     LoadAll,
     Apply(Expr, usize),
     Filter(Expr),
-    Page { offset: u64, limit: u64 },
-    Sort { keys: Vec<(usize, bool)>, limit: u64 },
-    Group { keys: Vec<usize>, reducers: Vec<(Box<dyn Reducer>, usize)>, width: usize },
+    Page {
+        offset: u64,
+        limit: u64,
+    },
+    Sort {
+        keys: Vec<(usize, bool)>,
+        limit: u64,
+    },
+    Group {
+        keys: Vec<usize>,
+        reducers: Vec<(Box<dyn Reducer>, usize)>,
+        width: usize,
+    },
     Count,
 }
 
@@ -206,7 +216,9 @@ impl Planner<'_> {
 
     fn load(&mut self, step: &LoadStep) -> Result<(), AggError> {
         if self.current.is_some() {
-            return Err(AggError::new("LOAD cannot be applied after projectors or reducers"));
+            return Err(AggError::new(
+                "LOAD cannot be applied after projectors or reducers",
+            ));
         }
         if step.all {
             self.root.load_all = true;
@@ -267,35 +279,49 @@ impl Planner<'_> {
     fn group(&mut self, step: &GroupStep) -> Result<(), AggError> {
         let mut keys = Vec::with_capacity(step.keys.len());
         for k in &step.keys {
-            let slot = self.read_key(k, true).ok_or_else(|| AggError::new(format!("No such property `{k}`")))?;
+            let slot = self
+                .read_key(k, true)
+                .ok_or_else(|| AggError::new(format!("No such property `{k}`")))?;
             keys.push(slot);
         }
         let mut built = Vec::with_capacity(step.reducers.len());
         let seed = self.seed;
         for r in &step.reducers {
             let mut resolve = |name: &str| {
-                self.read_key(name, true)
-                    .ok_or_else(|| AggError::new(format!("Property `{name}` not present in document or pipeline")))
+                self.read_key(name, true).ok_or_else(|| {
+                    AggError::new(format!(
+                        "Property `{name}` not present in document or pipeline"
+                    ))
+                })
             };
             built.push(reducers::build(&r.name, &r.args, &mut resolve, seed)?);
         }
         let mut out = Lookup::default();
         for k in &step.keys {
             if out.get(k).is_some() {
-                return Err(AggError::new(format!("Property `{k}` specified more than once")));
+                return Err(AggError::new(format!(
+                    "Property `{k}` specified more than once"
+                )));
             }
             out.add(k);
         }
         let mut reducers = Vec::with_capacity(built.len());
         for (r, spec) in built.into_iter().zip(&step.reducers) {
             if out.get(&spec.alias).is_some() {
-                return Err(AggError::new(format!("Property `{}` specified more than once", spec.alias)));
+                return Err(AggError::new(format!(
+                    "Property `{}` specified more than once",
+                    spec.alias
+                )));
             }
             reducers.push((r, out.add(&spec.alias)));
         }
         let width = out.names.len();
         self.current = Some(out);
-        self.ops.push(Op::Group { keys, reducers, width });
+        self.ops.push(Op::Group {
+            keys,
+            reducers,
+            width,
+        });
         Ok(())
     }
 
@@ -312,16 +338,19 @@ impl Planner<'_> {
         if !step.sort_keys.is_empty() {
             let mut keys = Vec::with_capacity(step.sort_keys.len());
             for (name, asc) in &step.sort_keys {
-                let slot = self
-                    .read_key(name, true)
-                    .ok_or_else(|| AggError::new(format!("Property `{name}` not loaded nor in schema")))?;
+                let slot = self.read_key(name, true).ok_or_else(|| {
+                    AggError::new(format!("Property `{name}` not loaded nor in schema"))
+                })?;
                 keys.push((slot, *asc));
             }
             self.ops.push(Op::Sort { keys, limit });
             sorted = true;
         }
         if step.offset > 0 || (step.limit > 0 && !sorted) {
-            self.ops.push(Op::Page { offset: step.offset, limit: step.limit });
+            self.ops.push(Op::Page {
+                offset: step.offset,
+                limit: step.limit,
+            });
         }
         Ok(())
     }
@@ -330,9 +359,19 @@ impl Planner<'_> {
 impl Plan {
     /// Plans `req` against the schema of `source`; `seed` makes
     /// RANDOM_SAMPLE reproducible for the query.
-    pub fn new(req: &AggregateRequest, source: &dyn DocumentSource, seed: u64) -> Result<Plan, AggError> {
-        let mut p =
-            Planner { source, ops: Vec::new(), root: Lookup::default(), current: None, provided: Vec::new(), seed };
+    pub fn new(
+        req: &AggregateRequest,
+        source: &dyn DocumentSource,
+        seed: u64,
+    ) -> Result<Plan, AggError> {
+        let mut p = Planner {
+            source,
+            ops: Vec::new(),
+            root: Lookup::default(),
+            current: None,
+            provided: Vec::new(),
+            seed,
+        };
         let score_slot = if req.add_scores {
             let s = p.root.add("__score");
             p.mark_provided(s);
@@ -349,7 +388,13 @@ impl Plan {
                 Step::Filter(e) => p.filter(e)?,
             }
         }
-        Ok(Plan { ops: p.ops, root: p.root, last: p.current, score_slot, count_only: req.count_only })
+        Ok(Plan {
+            ops: p.ops,
+            root: p.root,
+            last: p.current,
+            score_slot,
+            count_only: req.count_only,
+        })
     }
 
     /// Runs the plan over the matching documents (`total_docs` of them).
@@ -362,7 +407,12 @@ impl Plan {
         let width = self.root.names.len();
         let score_slot = self.score_slot;
         let mut input: Box<dyn Iterator<Item = Row> + '_> = Box::new(docs.map(move |d| {
-            let mut row = Row { values: vec![None; width], key: Some(d.key), score: d.score, matched_terms: d.matched_terms };
+            let mut row = Row {
+                values: vec![None; width],
+                key: Some(d.key),
+                score: d.score,
+                matched_terms: d.matched_terms,
+            };
             if let Some(s) = score_slot {
                 row.set(s, Value::Number(d.score));
             }
@@ -387,7 +437,11 @@ impl Plan {
             blocking |= !matches!(op, Op::Count);
             let rows = match op {
                 Op::Sort { keys, limit } => sort_rows(rows, &keys, limit),
-                Op::Group { keys, reducers, width } => {
+                Op::Group {
+                    keys,
+                    reducers,
+                    width,
+                } => {
                     let out = group_rows(rows, &keys, &reducers, width);
                     total = out.len() as u64;
                     grouped = true;
@@ -436,8 +490,12 @@ fn run_streaming(
                         for (slot, kind) in loads {
                             let v = match kind {
                                 LoadKind::DocKey => Some(Value::bytes(&key)),
-                                LoadKind::Attribute(n) => source.load(&key, LoadRequest::Attribute(n)),
-                                LoadKind::SortValue(n) => source.load(&key, LoadRequest::SortValue(n)),
+                                LoadKind::Attribute(n) => {
+                                    source.load(&key, LoadRequest::Attribute(n))
+                                }
+                                LoadKind::SortValue(n) => {
+                                    source.load(&key, LoadRequest::SortValue(n))
+                                }
                                 LoadKind::Path(p) => source.load(&key, LoadRequest::Path(p)),
                             };
                             if let Some(v) = v {
@@ -519,12 +577,20 @@ fn sort_rows(mut rows: Vec<Row>, keys: &[(usize, bool)], limit: u64) -> Vec<Row>
     rows
 }
 
+/// A group's key values and its reducers' accumulators.
+type Group = (Vec<Value>, Vec<Box<dyn Accumulator>>);
+
 /// GROUPBY: one group per distinct key tuple, each element of an array key
 /// giving its own group (empty arrays and missing values group as NULL);
 /// groups come out in first-seen order.
-fn group_rows(rows: Vec<Row>, keys: &[usize], reducers: &[(Box<dyn Reducer>, usize)], width: usize) -> Vec<Row> {
+fn group_rows(
+    rows: Vec<Row>,
+    keys: &[usize],
+    reducers: &[(Box<dyn Reducer>, usize)],
+    width: usize,
+) -> Vec<Row> {
     let mut index: HashMap<Vec<ValueKey>, usize> = HashMap::new();
-    let mut groups: Vec<(Vec<Value>, Vec<Box<dyn Accumulator>>)> = Vec::new();
+    let mut groups: Vec<Group> = Vec::new();
     let mut combo: Vec<Value> = Vec::with_capacity(keys.len());
     for row in &rows {
         let parts: Vec<Vec<Value>> = keys
@@ -536,7 +602,10 @@ fn group_rows(rows: Vec<Row>, keys: &[usize], reducers: &[(Box<dyn Reducer>, usi
                 Some(v) => vec![v.clone()],
             })
             .collect();
-        let combos = parts.iter().try_fold(1usize, |acc, p| acc.checked_mul(p.len())).unwrap_or(1);
+        let combos = parts
+            .iter()
+            .try_fold(1usize, |acc, p| acc.checked_mul(p.len()))
+            .unwrap_or(1);
         for n in 0..combos {
             let mut rem = n;
             combo.clear();
@@ -547,7 +616,10 @@ fn group_rows(rows: Vec<Row>, keys: &[usize], reducers: &[(Box<dyn Reducer>, usi
             combo.reverse();
             let k: Vec<ValueKey> = combo.iter().cloned().map(ValueKey).collect();
             let g = *index.entry(k).or_insert_with(|| {
-                groups.push((combo.clone(), reducers.iter().map(|(r, _)| r.accumulator()).collect()));
+                groups.push((
+                    combo.clone(),
+                    reducers.iter().map(|(r, _)| r.accumulator()).collect(),
+                ));
                 groups.len() - 1
             });
             for acc in &mut groups[g].1 {
@@ -558,7 +630,10 @@ fn group_rows(rows: Vec<Row>, keys: &[usize], reducers: &[(Box<dyn Reducer>, usi
     groups
         .into_iter()
         .map(|(vals, mut accs)| {
-            let mut row = Row { values: vec![None; width], ..Row::default() };
+            let mut row = Row {
+                values: vec![None; width],
+                ..Row::default()
+            };
             for (slot, v) in vals.into_iter().enumerate() {
                 row.set(slot, v);
             }

@@ -199,8 +199,15 @@ impl AggregateRequest {
     /// Parses the arguments that follow the query string.
     pub fn parse<A: AsRef<[u8]>>(args: &[A]) -> Result<AggregateRequest, AggError> {
         let raw: Vec<Vec<u8>> = args.iter().map(|a| a.as_ref().to_vec()).collect();
-        let items = raw.iter().map(|a| String::from_utf8_lossy(a).into_owned()).collect();
-        let mut ac = Args { items, raw: &raw, at: 0 };
+        let items = raw
+            .iter()
+            .map(|a| String::from_utf8_lossy(a).into_owned())
+            .collect();
+        let mut ac = Args {
+            items,
+            raw: &raw,
+            at: 0,
+        };
         let mut req = AggregateRequest::default();
 
         // Query options, until the first step keyword.
@@ -241,21 +248,27 @@ impl AggregateRequest {
     }
 
     fn parse_query_option(&mut self, ac: &mut Args<'_>) -> Result<bool, AggError> {
-        let Some(word) = ac.peek().map(str::to_ascii_uppercase) else { return Ok(false) };
+        let Some(word) = ac.peek().map(str::to_ascii_uppercase) else {
+            return Ok(false);
+        };
         let o = &mut self.query_options;
         match word.as_str() {
             "VERBATIM" => o.verbatim = true,
             "NOSTOPWORDS" => o.no_stopwords = true,
             "INORDER" => o.in_order = true,
             "ADDSCORES" => self.add_scores = true,
-            "WITHCOUNT" | "WITHOUTCOUNT" | "WITHSCORES" | "WITHPAYLOADS" | "WITHSORTKEYS" | "NOCONTENT"
-            | "EXPLAINSCORE" => {}
+            "WITHCOUNT" | "WITHOUTCOUNT" | "WITHSCORES" | "WITHPAYLOADS" | "WITHSORTKEYS"
+            | "NOCONTENT" | "EXPLAINSCORE" => {}
             "SUMMARIZE" | "HIGHLIGHT" | "RETURN" => {
-                return Err(AggError::new(format!("{word} is not supported on FT.AGGREGATE")))
+                return Err(AggError::new(format!(
+                    "{word} is not supported on FT.AGGREGATE"
+                )))
             }
             "SLOP" | "LANGUAGE" | "EXPANDER" | "SCORER" | "PAYLOAD" => {
                 ac.at += 1;
-                let Some(v) = ac.next_raw() else { return Err(bad(&word, NOARG)) };
+                let Some(v) = ac.next_raw() else {
+                    return Err(bad(&word, NOARG));
+                };
                 let text = String::from_utf8_lossy(&v).into_owned();
                 match word.as_str() {
                     "SLOP" => o.slop = Some(text.parse().map_err(|_| bad("SLOP", PARSE))?),
@@ -285,7 +298,9 @@ impl AggregateRequest {
 
     /// `handleCommonArgs`: LIMIT SORTBY TIMEOUT WITHCURSOR PARAMS DIALECT FORMAT.
     fn parse_common(&mut self, ac: &mut Args<'_>) -> Result<bool, AggError> {
-        let Some(word) = ac.peek().map(str::to_ascii_uppercase) else { return Ok(false) };
+        let Some(word) = ac.peek().map(str::to_ascii_uppercase) else {
+            return Ok(false);
+        };
         match word.as_str() {
             "LIMIT" => {
                 ac.at += 1;
@@ -298,9 +313,13 @@ impl AggregateRequest {
                 if limit == 0 {
                     self.count_only = true;
                 } else if limit > MAX_AGGREGATE_RESULTS {
-                    return Err(AggError::new(format!("LIMIT exceeds maximum of {MAX_AGGREGATE_RESULTS}")));
+                    return Err(AggError::new(format!(
+                        "LIMIT exceeds maximum of {MAX_AGGREGATE_RESULTS}"
+                    )));
                 } else if offset > MAX_SEARCH_RESULTS {
-                    return Err(AggError::new(format!("OFFSET exceeds maximum of {MAX_SEARCH_RESULTS}")));
+                    return Err(AggError::new(format!(
+                        "OFFSET exceeds maximum of {MAX_SEARCH_RESULTS}"
+                    )));
                 }
                 if let Some(arrange) = self.arrange_step() {
                     arrange.limited = true;
@@ -317,7 +336,9 @@ impl AggregateRequest {
                 if ac.remaining() < 1 {
                     return Err(AggError::new("Need argument for TIMEOUT"));
                 }
-                let t = ac.u64().map_err(|_| AggError::new("TIMEOUT requires a non negative integer"))?;
+                let t = ac
+                    .u64()
+                    .map_err(|_| AggError::new("TIMEOUT requires a non negative integer"))?;
                 self.timeout_ms = Some(t);
             }
             "WITHCURSOR" => {
@@ -343,7 +364,9 @@ impl AggregateRequest {
                 ac.at += 1;
                 let vals = ac.var_args().map_err(|e| bad("PARAMS", e))?;
                 if vals.len() % 2 != 0 {
-                    return Err(AggError::new("Parameters must be specified in PARAM VALUE pairs"));
+                    return Err(AggError::new(
+                        "Parameters must be specified in PARAM VALUE pairs",
+                    ));
                 }
                 for pair in vals.chunks(2) {
                     if self.params.iter().any(|(k, _)| *k == pair[0]) {
@@ -368,7 +391,9 @@ impl AggregateRequest {
             }
             "FORMAT" => {
                 ac.at += 1;
-                let Some(f) = ac.next() else { return Err(AggError::new("Need an argument for FORMAT")) };
+                let Some(f) = ac.next() else {
+                    return Err(AggError::new("Need an argument for FORMAT"));
+                };
                 if f.eq_ignore_ascii_case("EXPAND") {
                     self.format_expand = true;
                 } else if f.eq_ignore_ascii_case("STRING") {
@@ -411,7 +436,9 @@ impl AggregateRequest {
         for s in sub {
             if let Some(name) = s.strip_prefix('@') {
                 if keys.len() >= MAX_SORT_KEYS {
-                    return Err(AggError::new(format!("Cannot sort by more than {MAX_SORT_KEYS} fields")));
+                    return Err(AggError::new(format!(
+                        "Cannot sort by more than {MAX_SORT_KEYS} fields"
+                    )));
                 }
                 keys.push((name.to_string(), true));
             } else if s.eq_ignore_ascii_case("ASC") || s.eq_ignore_ascii_case("DESC") {
@@ -419,7 +446,9 @@ impl AggregateRequest {
                     last.1 = s.eq_ignore_ascii_case("ASC");
                 }
             } else {
-                return Err(AggError::new(format!("MISSING ASC or DESC after sort field ({s})")));
+                return Err(AggError::new(format!(
+                    "MISSING ASC or DESC after sort field ({s})"
+                )));
             }
         }
         let mut max = None;
@@ -448,9 +477,14 @@ impl AggregateRequest {
                 }
             }
         }
-        let mut group = GroupStep { keys, reducers: Vec::new() };
+        let mut group = GroupStep {
+            keys,
+            reducers: Vec::new(),
+        };
         while ac.advance_if("REDUCE") {
-            let Some(name) = ac.next() else { return Err(bad("REDUCE", NOARG)) };
+            let Some(name) = ac.next() else {
+                return Err(bad("REDUCE", NOARG));
+            };
             let args = ac.var_args().map_err(|e| bad(&name, e))?;
             let alias = if ac.advance_if("AS") {
                 ac.next().ok_or_else(|| bad("AS", NOARG))?
@@ -464,11 +498,14 @@ impl AggregateRequest {
     }
 
     fn parse_apply_filter(&mut self, ac: &mut Args<'_>, is_apply: bool) -> Result<(), AggError> {
-        let Some(text) = ac.next() else { return Err(bad("APPLY/FILTER", NOARG)) };
+        let Some(text) = ac.next() else {
+            return Err(bad("APPLY/FILTER", NOARG));
+        };
         let expr = Expr::parse(&text)?;
         if is_apply {
             let alias = if ac.advance_if("AS") {
-                ac.next().ok_or_else(|| AggError::new("AS needs argument"))?
+                ac.next()
+                    .ok_or_else(|| AggError::new("AS needs argument"))?
             } else {
                 text
             };
@@ -485,7 +522,10 @@ impl AggregateRequest {
             Err(e) => {
                 if ac.peek() == Some("*") {
                     ac.at += 1;
-                    self.steps.push(Step::Load(LoadStep { fields: Vec::new(), all: true }));
+                    self.steps.push(Step::Load(LoadStep {
+                        fields: Vec::new(),
+                        all: true,
+                    }));
                     return Ok(());
                 }
                 return Err(bad("LOAD", e));
@@ -494,12 +534,17 @@ impl AggregateRequest {
         let mut step = LoadStep::default();
         let mut i = 0;
         while i < fields.len() {
-            let path = fields[i].strip_prefix('@').unwrap_or(&fields[i]).to_string();
+            let path = fields[i]
+                .strip_prefix('@')
+                .unwrap_or(&fields[i])
+                .to_string();
             i += 1;
             let name = if fields.get(i).is_some_and(|s| s.eq_ignore_ascii_case("AS")) {
                 i += 1;
                 let Some(n) = fields.get(i) else {
-                    return Err(AggError::new("LOAD path AS name - must be accompanied with NAME"));
+                    return Err(AggError::new(
+                        "LOAD path AS name - must be accompanied with NAME",
+                    ));
                 };
                 if n.eq_ignore_ascii_case("AS") {
                     return Err(AggError::new("Alias for LOAD cannot be `AS`"));

@@ -177,7 +177,11 @@ pub fn parse_number(s: &[u8]) -> Option<f64> {
     let lower = t.to_ascii_lowercase();
     let unsigned = lower.trim_start_matches(['+', '-']);
     if matches!(unsigned, "inf" | "infinity") {
-        return Some(if lower.starts_with('-') { f64::NEG_INFINITY } else { f64::INFINITY });
+        return Some(if lower.starts_with('-') {
+            f64::NEG_INFINITY
+        } else {
+            f64::INFINITY
+        });
     }
     if unsigned == "nan" {
         return Some(f64::NAN);
@@ -217,13 +221,21 @@ pub fn format_number(n: f64) -> String {
 /// C's `%.{prec}g`.
 pub fn format_g(n: f64, prec: usize) -> String {
     if n.is_nan() {
-        return if n.is_sign_negative() { "-nan".into() } else { "nan".into() };
+        return if n.is_sign_negative() {
+            "-nan".into()
+        } else {
+            "nan".into()
+        };
     }
     if n.is_infinite() {
         return if n < 0.0 { "-inf".into() } else { "inf".into() };
     }
     if n == 0.0 {
-        return if n.is_sign_negative() { "-0".into() } else { "0".into() };
+        return if n.is_sign_negative() {
+            "-0".into()
+        } else {
+            "0".into()
+        };
     }
     let p = prec.max(1);
     // Exponent after rounding to p significant digits.
@@ -372,6 +384,9 @@ mod tests {
         assert!(!n.loose_eq(&Value::str("x")));
         assert!(!Value::Null.loose_eq(&n));
         assert!(Value::Null.loose_eq(&Value::Null));
-        assert_eq!(Value::str("ab").compare(&Value::str("abc")), Ok(Ordering::Less));
+        assert_eq!(
+            Value::str("ab").compare(&Value::str("abc")),
+            Ok(Ordering::Less)
+        );
     }
 }

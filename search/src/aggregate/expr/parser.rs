@@ -30,10 +30,17 @@ use crate::aggregate::value::Value;
 /// Parses an APPLY / FILTER / FT.CREATE FILTER expression.
 pub fn parse(src: &str) -> Result<ExprAst, AggError> {
     if src.len() > MAX_EXPR_LEN {
-        return Err(AggError::new(format!("Expression longer than {MAX_EXPR_LEN} bytes")));
+        return Err(AggError::new(format!(
+            "Expression longer than {MAX_EXPR_LEN} bytes"
+        )));
     }
     let tokens = tokenize(src)?;
-    let mut p = Parser { src, tokens, at: 0, depth: 0 };
+    let mut p = Parser {
+        src,
+        tokens,
+        at: 0,
+        depth: 0,
+    };
     let e = p.expr()?;
     let t = p.peek();
     if t.kind != TokenKind::Eof {
@@ -72,7 +79,10 @@ impl Parser<'_> {
         self.depth += 1;
         if self.depth > MAX_EXPR_DEPTH {
             let pos = self.peek().pos;
-            return Err(AggError::at(pos, format!("Expression nested deeper than {MAX_EXPR_DEPTH}")));
+            return Err(AggError::at(
+                pos,
+                format!("Expression nested deeper than {MAX_EXPR_DEPTH}"),
+            ));
         }
         Ok(())
     }
@@ -155,7 +165,11 @@ impl Parser<'_> {
             self.depth -= 1;
             return Ok(match inner {
                 ExprAst::Literal(Value::Number(n)) => ExprAst::Literal(Value::Number(-n)),
-                other => ExprAst::Arith(ArithOp::Sub, Box::new(ExprAst::Literal(Value::Number(0.0))), Box::new(other)),
+                other => ExprAst::Arith(
+                    ArithOp::Sub,
+                    Box::new(ExprAst::Literal(Value::Number(0.0))),
+                    Box::new(other),
+                ),
             });
         }
         self.primary()
@@ -183,8 +197,9 @@ impl Parser<'_> {
             }
             TokenKind::Symbol(name) => {
                 if self.peek().kind == TokenKind::LParen {
-                    let func = Function::lookup(&name)
-                        .ok_or_else(|| AggError::at(t.pos, format!("Unknown function name '{name}'")))?;
+                    let func = Function::lookup(&name).ok_or_else(|| {
+                        AggError::at(t.pos, format!("Unknown function name '{name}'"))
+                    })?;
                     self.bump();
                     let args = self.arguments()?;
                     Ok(ExprAst::Call(func, args))

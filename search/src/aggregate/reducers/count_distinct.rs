@@ -26,6 +26,12 @@ impl Accumulator for CountDistinct {
     }
 }
 
-pub(super) fn build(a: &mut ReducerArgs<'_>, resolve: &mut KeyResolver<'_>) -> Result<Box<dyn Reducer>, AggError> {
-    single_key(a, resolve, |slot| CountDistinct { slot, seen: HashSet::new() })
+pub(super) fn build(
+    a: &mut ReducerArgs<'_>,
+    resolve: &mut KeyResolver<'_>,
+) -> Result<Box<dyn Reducer>, AggError> {
+    single_key(a, resolve, |slot| CountDistinct {
+        slot,
+        seen: HashSet::new(),
+    })
 }

@@ -5,7 +5,7 @@
 //! standard error) using the bias-free small-range correction.
 
 use std::collections::HashSet;
-use std::hash::{BuildHasher, Hash, Hasher};
+use std::hash::BuildHasher;
 
 use super::{single_key, Accumulator, KeyResolver, Reducer, ReducerArgs};
 use crate::aggregate::error::AggError;
@@ -62,7 +62,11 @@ impl Hll {
             return self.exact.len() as u64;
         }
         let m = self.registers.len() as f64;
-        let sum: f64 = self.registers.iter().map(|&r| 2f64.powi(-i32::from(r))).sum();
+        let sum: f64 = self
+            .registers
+            .iter()
+            .map(|&r| 2f64.powi(-i32::from(r)))
+            .sum();
         let alpha = 0.7213 / (1.0 + 1.079 / m);
         let est = alpha * m * m / sum;
         let zeros = self.registers.iter().filter(|&&r| r == 0).count();
@@ -84,9 +88,7 @@ impl Accumulator for CountDistinctish {
         match row.get(self.slot) {
             None | Some(Value::Null) => {}
             Some(v) => {
-                let mut h = FixedState.build_hasher();
-                ValueKey(v.clone()).hash(&mut h);
-                self.hll.insert(h.finish());
+                self.hll.insert(FixedState.hash_one(ValueKey(v.clone())));
             }
         }
     }
@@ -95,8 +97,14 @@ impl Accumulator for CountDistinctish {
     }
 }
 
-pub(super) fn build(a: &mut ReducerArgs<'_>, resolve: &mut KeyResolver<'_>) -> Result<Box<dyn Reducer>, AggError> {
-    single_key(a, resolve, |slot| CountDistinctish { slot, hll: Hll::default() })
+pub(super) fn build(
+    a: &mut ReducerArgs<'_>,
+    resolve: &mut KeyResolver<'_>,
+) -> Result<Box<dyn Reducer>, AggError> {
+    single_key(a, resolve, |slot| CountDistinctish {
+        slot,
+        hll: Hll::default(),
+    })
 }
 
 #[cfg(test)]
@@ -105,11 +113,7 @@ mod tests {
 
     #[test]
     fn exact_then_approximate() {
-        let mix = |i: u64| {
-            let mut h = FixedState.build_hasher();
-            i.hash(&mut h);
-            h.finish()
-        };
+        let mix = |i: u64| FixedState.hash_one(i);
         let mut hll = Hll::default();
         for i in 0..500 {
             hll.insert(mix(i));

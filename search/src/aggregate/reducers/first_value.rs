@@ -49,14 +49,27 @@ impl Accumulator for FirstValue {
     }
 }
 
-pub(super) fn build(a: &mut ReducerArgs<'_>, resolve: &mut KeyResolver<'_>) -> Result<Box<dyn Reducer>, AggError> {
+pub(super) fn build(
+    a: &mut ReducerArgs<'_>,
+    resolve: &mut KeyResolver<'_>,
+) -> Result<Box<dyn Reducer>, AggError> {
     let slot = a.key(resolve)?;
     let mut by = None;
     if a.advance_if("BY") {
         let key = a.key(resolve)?;
-        let asc = if a.advance_if("ASC") { true } else { !a.advance_if("DESC") };
+        let asc = if a.advance_if("ASC") {
+            true
+        } else {
+            !a.advance_if("DESC")
+        };
         by = Some((key, asc));
     }
     a.ensure_consumed()?;
-    Ok(Box::new(FnReducer(move || Box::new(FirstValue { slot, by, best: None }) as Box<dyn Accumulator>)))
+    Ok(Box::new(FnReducer(move || {
+        Box::new(FirstValue {
+            slot,
+            by,
+            best: None,
+        }) as Box<dyn Accumulator>
+    })))
 }

@@ -18,10 +18,20 @@ impl Accumulator for Min {
         }
     }
     fn finish(&mut self) -> Value {
-        Value::Number(if self.best.is_infinite() { 0.0 } else { self.best })
+        Value::Number(if self.best.is_infinite() {
+            0.0
+        } else {
+            self.best
+        })
     }
 }
 
-pub(super) fn build(a: &mut ReducerArgs<'_>, resolve: &mut KeyResolver<'_>) -> Result<Box<dyn Reducer>, AggError> {
-    single_key(a, resolve, |slot| Min { slot, best: f64::INFINITY })
+pub(super) fn build(
+    a: &mut ReducerArgs<'_>,
+    resolve: &mut KeyResolver<'_>,
+) -> Result<Box<dyn Reducer>, AggError> {
+    single_key(a, resolve, |slot| Min {
+        slot,
+        best: f64::INFINITY,
+    })
 }

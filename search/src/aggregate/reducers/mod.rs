@@ -43,7 +43,12 @@ pub type KeyResolver<'a> = dyn FnMut(&str) -> Result<usize, AggError> + 'a;
 
 /// Builds the reducer `name` (case-insensitive) from its arguments; `seed`
 /// makes RANDOM_SAMPLE deterministic per query.
-pub fn build(name: &str, args: &[String], resolve: &mut KeyResolver<'_>, seed: u64) -> Result<Box<dyn Reducer>, AggError> {
+pub fn build(
+    name: &str,
+    args: &[String],
+    resolve: &mut KeyResolver<'_>,
+    seed: u64,
+) -> Result<Box<dyn Reducer>, AggError> {
     let mut a = ReducerArgs { name, args, at: 0 };
     let upper = name.to_ascii_uppercase();
     let r: Box<dyn Reducer> = match upper.as_str() {
@@ -85,7 +90,10 @@ impl ReducerArgs<'_> {
     /// `ReducerOpts_GetKey`: the next argument as a property slot.
     fn key(&mut self, resolve: &mut KeyResolver<'_>) -> Result<usize, AggError> {
         let Some(s) = self.args.get(self.at) else {
-            return Err(AggError::new(format!("Missing arguments for {}", self.name)));
+            return Err(AggError::new(format!(
+                "Missing arguments for {}",
+                self.name
+            )));
         };
         self.at += 1;
         resolve(s.strip_prefix('@').unwrap_or(s))
@@ -108,7 +116,10 @@ impl ReducerArgs<'_> {
 
     /// The next argument as a double (`AC_GetDouble`), errors named `what`.
     fn double(&mut self, what: &str) -> Result<f64, AggError> {
-        let s = self.args.get(self.at).ok_or_else(|| bad_args(what, NOARG))?;
+        let s = self
+            .args
+            .get(self.at)
+            .ok_or_else(|| bad_args(what, NOARG))?;
         let v = s.trim().parse::<f64>().map_err(|_| bad_args(what, PARSE))?;
         self.at += 1;
         Ok(v)
@@ -116,7 +127,10 @@ impl ReducerArgs<'_> {
 
     /// The next argument as an unsigned integer (`AC_GetUnsigned`).
     fn unsigned(&mut self, what: &str) -> Result<u64, AggError> {
-        let s = self.args.get(self.at).ok_or_else(|| bad_args(what, NOARG))?;
+        let s = self
+            .args
+            .get(self.at)
+            .ok_or_else(|| bad_args(what, NOARG))?;
         let v = s.parse::<u64>().map_err(|_| bad_args(what, PARSE))?;
         self.at += 1;
         Ok(v)
@@ -145,14 +159,20 @@ pub(crate) fn bad_args(what: &str, reason: &str) -> AggError {
 }
 
 /// Builds a one-property reducer whose accumulator is `make(slot)`.
-fn single_key<A, F>(a: &mut ReducerArgs<'_>, resolve: &mut KeyResolver<'_>, make: F) -> Result<Box<dyn Reducer>, AggError>
+fn single_key<A, F>(
+    a: &mut ReducerArgs<'_>,
+    resolve: &mut KeyResolver<'_>,
+    make: F,
+) -> Result<Box<dyn Reducer>, AggError>
 where
     A: Accumulator + 'static,
     F: Fn(usize) -> A + Send + Sync + 'static,
 {
     let slot = a.key(resolve)?;
     a.ensure_consumed()?;
-    Ok(Box::new(FnReducer(move || Box::new(make(slot)) as Box<dyn Accumulator>)))
+    Ok(Box::new(FnReducer(move || {
+        Box::new(make(slot)) as Box<dyn Accumulator>
+    })))
 }
 
 /// A reducer defined by its accumulator constructor.

@@ -32,7 +32,10 @@ impl Accumulator for Quantile {
     }
 }
 
-pub(super) fn build(a: &mut ReducerArgs<'_>, resolve: &mut KeyResolver<'_>) -> Result<Box<dyn Reducer>, AggError> {
+pub(super) fn build(
+    a: &mut ReducerArgs<'_>,
+    resolve: &mut KeyResolver<'_>,
+) -> Result<Box<dyn Reducer>, AggError> {
     let slot = a.key(resolve)?;
     let name = a.name.to_string();
     let q = a.double(&name)?;
@@ -41,10 +44,16 @@ pub(super) fn build(a: &mut ReducerArgs<'_>, resolve: &mut KeyResolver<'_>) -> R
     }
     if !a.at_end() {
         let res = a.unsigned("<resolution>")?;
-        if res < 1 || res > MAX_SAMPLE_SIZE {
+        if !(1..=MAX_SAMPLE_SIZE).contains(&res) {
             return Err(AggError::new("Invalid resolution"));
         }
     }
     a.ensure_consumed()?;
-    Ok(Box::new(FnReducer(move || Box::new(Quantile { slot, q, values: Vec::new() }) as Box<dyn Accumulator>)))
+    Ok(Box::new(FnReducer(move || {
+        Box::new(Quantile {
+            slot,
+            q,
+            values: Vec::new(),
+        }) as Box<dyn Accumulator>
+    })))
 }

@@ -56,12 +56,21 @@ impl Accumulator for Sample {
     }
 }
 
-pub(super) fn build(a: &mut ReducerArgs<'_>, resolve: &mut KeyResolver<'_>, seed: u64) -> Result<Box<dyn Reducer>, AggError> {
+pub(super) fn build(
+    a: &mut ReducerArgs<'_>,
+    resolve: &mut KeyResolver<'_>,
+    seed: u64,
+) -> Result<Box<dyn Reducer>, AggError> {
     let slot = a.key(resolve)?;
     let size = a.unsigned("<sample size>")?;
     if size > MAX_SAMPLE_SIZE {
         return Err(AggError::new("Sample size too large"));
     }
     a.ensure_consumed()?;
-    Ok(Box::new(RandomSample { slot, size: size as usize, seed, groups: AtomicU64::new(0) }))
+    Ok(Box::new(RandomSample {
+        slot,
+        size: size as usize,
+        seed,
+        groups: AtomicU64::new(0),
+    }))
 }

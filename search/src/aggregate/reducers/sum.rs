@@ -21,6 +21,9 @@ impl Accumulator for Sum {
     }
 }
 
-pub(super) fn build(a: &mut ReducerArgs<'_>, resolve: &mut KeyResolver<'_>) -> Result<Box<dyn Reducer>, AggError> {
+pub(super) fn build(
+    a: &mut ReducerArgs<'_>,
+    resolve: &mut KeyResolver<'_>,
+) -> Result<Box<dyn Reducer>, AggError> {
     single_key(a, resolve, |slot| Sum { slot, total: 0.0 })
 }

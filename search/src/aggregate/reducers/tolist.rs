@@ -24,7 +24,9 @@ impl ToList {
 
 impl Accumulator for ToList {
     fn add(&mut self, row: &Row) {
-        let Some(v) = row.get(self.slot).cloned() else { return };
+        let Some(v) = row.get(self.slot).cloned() else {
+            return;
+        };
         match &v {
             Value::Array(items) => items.iter().for_each(|x| self.push(x)),
             other => self.push(other),
@@ -35,6 +37,13 @@ impl Accumulator for ToList {
     }
 }
 
-pub(super) fn build(a: &mut ReducerArgs<'_>, resolve: &mut KeyResolver<'_>) -> Result<Box<dyn Reducer>, AggError> {
-    single_key(a, resolve, |slot| ToList { slot, seen: HashSet::new(), order: Vec::new() })
+pub(super) fn build(
+    a: &mut ReducerArgs<'_>,
+    resolve: &mut KeyResolver<'_>,
+) -> Result<Box<dyn Reducer>, AggError> {
+    single_key(a, resolve, |slot| ToList {
+        slot,
+        seen: HashSet::new(),
+        order: Vec::new(),
+    })
 }
