@@ -40,6 +40,17 @@
 //! - `take()` moves a value out leaving `null`.
 //! - `Clone`, `Debug`/`Display` (compact JSON), `PartialEq`: deep and type-strict
 //!   (`1 != 1.0`; `Value::from(1u64) == Value::from(1i64)`; object key order ignored).
+//!
+//! # Paths and ops
+//!
+//! - [`path::JsonPath`]: `parse(&str)` (legacy or JSONPath; errors are [`path::PathError`]
+//!   with RedisJSON's text), `is_legacy`, `is_static`, `is_root`, `converted`, `original`,
+//!   `select`, `first`, `select_locations`, `select_located`. See the [`path`] module doc.
+//! - [`ops`]: every JSON.* write/read semantics as pure functions (`ops::set::set`,
+//!   `ops::set::merge`, `ops::del::del`, `ops::num::num_op`, `ops::string::*`, `ops::array::*`,
+//!   `ops::object::*`, `ops::clear::clear`, `ops::toggle::toggle`) returning per-match results
+//!   and [`ops::OpError`]s with RedisJSON's exact texts. See the [`ops`] module doc for the
+//!   reply conventions (legacy vs `$`, `changed`).
 #![warn(missing_docs)]
 
 pub mod error;
