@@ -1,7 +1,7 @@
 //! JSON.* command semantics as pure functions over a document: `(&mut Value, &JsonPath, args)`.
 //!
 //! One file per family: [`set`] (SET, MERGE), [`del`], [`num`] (NUMINCRBY, NUMMULTBY,
-//! NUMPOWBY), [`string`] (STRAPPEND, STRLEN), [`array`] (ARRAPPEND, ARRINDEX, ARRINSERT,
+//! NUMPOWBY), [`string`] (STRAPPEND, STRLEN), [`array`](mod@array) (ARRAPPEND, ARRINDEX, ARRINSERT,
 //! ARRLEN, ARRPOP, ARRTRIM), [`object`] (OBJKEYS, OBJLEN), [`clear`], [`toggle`].
 //!
 //! Result conventions (the glue in `src/commands/json.rs` turns them into replies):
