@@ -208,3 +208,17 @@ fn strings_objects_toggle_clear() {
     assert_eq!(clear::clear(&mut nested, &path("$..*")), 2, "inner matches vanish with the outer");
     assert_eq!(nested.to_json(), r#"{"a":{},"d":0}"#);
 }
+
+#[test]
+fn set_plans_validate_without_writing() {
+    let d = doc(r#"{"a":{"b":1},"arr":[1]}"#);
+    assert_eq!(err(set::plan_set(&d, &path("$..zz"), set::SetCondition::Always)), "Err wrong static path");
+    assert_eq!(err(set::plan_set(&d, &path("$.arr[3]"), set::SetCondition::Always)), "ERR array index out of range");
+    assert!(!set::plan_set(&d, &path("$.q.r"), set::SetCondition::Always).unwrap().writes());
+    assert!(!set::plan_set(&d, &path("$.a.b"), set::SetCondition::Nx).unwrap().writes());
+    let plan = set::plan_set(&d, &path("$.a.c"), set::SetCondition::Nx).unwrap();
+    assert!(plan.writes());
+    let mut d2 = d.clone();
+    assert_eq!(plan.apply(&mut d2, Value::from(2i64)), set::SetOutcome::Set);
+    assert_eq!(d2.to_json(), r#"{"a":{"b":1,"c":2},"arr":[1]}"#);
+}

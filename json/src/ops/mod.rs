@@ -18,7 +18,8 @@
 //!   ([`crate::path::location::mutation_order`]) so that a change never moves a location that
 //!   is still to be changed; `SET`, `MERGE` and `DEL` touch only the top-most of nested matches.
 //! - The key-level rules (missing key, `new objects must be created at the root`, deleting the
-//!   key for a root `DEL`) belong to the glue.
+//!   key for a root `DEL`) belong to the glue. `JSON.MSET` validates every key first with
+//!   [`set::plan_set`] and then applies the plans ([`set::SetPlan::apply`]).
 
 pub mod array;
 pub mod clear;

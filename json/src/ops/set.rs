@@ -8,7 +8,7 @@
 
 use super::{top_most, OpError};
 use crate::path::location::resolve_mut;
-use crate::path::JsonPath;
+use crate::path::{JsonPath, Location};
 use crate::Value;
 
 /// `JSON.SET` condition.
@@ -39,24 +39,74 @@ pub fn set(
     value: Value,
     cond: SetCondition,
 ) -> Result<SetOutcome, OpError> {
-    if path.is_root() {
-        if cond == SetCondition::Nx {
-            return Ok(SetOutcome::NotSet);
+    Ok(plan_set(root, path, cond)?.apply(root, value))
+}
+
+/// What a `JSON.SET` will write, decided (and validated) without changing the document, so
+/// that `JSON.MSET` can check every key before applying any.
+#[derive(Clone, Debug)]
+pub struct SetPlan(Plan);
+
+#[derive(Clone, Debug)]
+enum Plan {
+    /// Replace the whole document.
+    Root,
+    /// Replace these (top-most) matches.
+    Replace(Vec<Location>),
+    /// Add `key` to the object at `parent`.
+    Add { parent: Location, key: Box<str> },
+    /// Write nothing (reply nil).
+    Nothing,
+}
+
+impl SetPlan {
+    /// True when applying the plan writes something (reply `OK`).
+    pub fn writes(&self) -> bool {
+        !matches!(self.0, Plan::Nothing)
+    }
+
+    /// Writes `value` as planned, on the document the plan was made for.
+    pub fn apply(self, root: &mut Value, value: Value) -> SetOutcome {
+        match self.0 {
+            Plan::Nothing => return SetOutcome::NotSet,
+            Plan::Root => *root = value,
+            Plan::Replace(targets) => {
+                let mut value = Some(value);
+                let last = targets.len().saturating_sub(1);
+                for (i, loc) in targets.iter().enumerate() {
+                    let Some(node) = resolve_mut(root, loc) else { continue };
+                    let v = if i == last { value.take() } else { value.clone() };
+                    if let Some(v) = v {
+                        *node = v;
+                    }
+                }
+            }
+            Plan::Add { parent, key } => {
+                let Some(obj) = resolve_mut(root, &parent).and_then(Value::as_object_mut) else {
+                    return SetOutcome::NotSet;
+                };
+                obj.insert(&key, value);
+            }
         }
-        *root = value;
-        return Ok(SetOutcome::Set);
+        SetOutcome::Set
+    }
+}
+
+/// Plans `JSON.SET root path … [NX|XX]`: the errors of [`set`] come from here.
+pub fn plan_set(root: &Value, path: &JsonPath, cond: SetCondition) -> Result<SetPlan, OpError> {
+    if path.is_root() {
+        return Ok(SetPlan(if cond == SetCondition::Nx { Plan::Nothing } else { Plan::Root }));
     }
     if cond != SetCondition::Nx {
         let targets = top_most(path.select_locations(root));
         if !targets.is_empty() {
-            write_all(root, &targets, value, |node, v| *node = v);
-            return Ok(SetOutcome::Set);
+            return Ok(SetPlan(Plan::Replace(targets)));
         }
         if cond == SetCondition::Xx {
-            return Ok(SetOutcome::NotSet);
+            return Ok(SetPlan(Plan::Nothing));
         }
     }
-    add_missing(root, path, value)
+    plan_add(root, path).map(SetPlan)
 }
 
 /// `JSON.MERGE root path patch` (RFC 7396) on an existing document. Every match is patched, in
@@ -69,7 +119,7 @@ pub fn merge(root: &mut Value, path: &JsonPath, patch: &Value) -> Result<SetOutc
     }
     let targets = path.select_locations(root);
     if targets.is_empty() {
-        return add_missing(root, path, patch.clone());
+        return Ok(SetPlan(plan_add(root, path)?).apply(root, patch.clone()));
     }
     for loc in &targets {
         if let Some(node) = resolve_mut(root, loc) {
@@ -79,45 +129,25 @@ pub fn merge(root: &mut Value, path: &JsonPath, patch: &Value) -> Result<SetOutc
     Ok(SetOutcome::Set)
 }
 
-/// Writes `value` at each target (cloning for all but the last).
-fn write_all(
-    root: &mut Value,
-    targets: &[crate::path::Location],
-    value: Value,
-    mut write: impl FnMut(&mut Value, Value),
-) {
-    let mut value = Some(value);
-    let last = targets.len().saturating_sub(1);
-    for (i, loc) in targets.iter().enumerate() {
-        let Some(node) = resolve_mut(root, loc) else { continue };
-        let v = if i == last { value.take() } else { value.clone() };
-        if let Some(v) = v {
-            write(node, v);
-        }
-    }
-}
-
-/// The "add the last key" branch shared by SET and MERGE.
-fn add_missing(root: &mut Value, path: &JsonPath, value: Value) -> Result<SetOutcome, OpError> {
+/// The "add the last key" branch shared by SET and MERGE, for a path without matches.
+fn plan_add(root: &Value, path: &JsonPath) -> Result<Plan, OpError> {
     if !path.is_static() {
         return Err(OpError::text("Err wrong static path"));
     }
-    let Some((parent, key)) = path.split_last_key() else {
+    let Some((parent_len, key)) = path.split_last_key() else {
         // The last step is an index: existing (NX) does nothing, missing is out of range.
         return if path.first(root).is_some() {
-            Ok(SetOutcome::NotSet)
+            Ok(Plan::Nothing)
         } else {
             Err(OpError::text("ERR array index out of range"))
         };
     };
-    let Some(obj) = path.resolve_parent_mut(root, parent).and_then(Value::as_object_mut) else {
-        return Ok(SetOutcome::NotSet);
-    };
-    if obj.contains_key(key) {
-        return Ok(SetOutcome::NotSet);
+    match path.walk_prefix(root, parent_len) {
+        Some((parent, node)) if node.as_object().is_some_and(|o| !o.contains_key(key)) => {
+            Ok(Plan::Add { parent, key: key.into() })
+        }
+        _ => Ok(Plan::Nothing),
     }
-    obj.insert(key, value);
-    Ok(SetOutcome::Set)
 }
 
 /// RFC 7396: objects merge recursively, `null` members delete, anything else replaces.

@@ -125,27 +125,7 @@ impl JsonPath {
         if !self.inner.is_static {
             return eval::select_located(&self.inner.segments, root);
         }
-        let mut node = root;
-        let mut loc = Vec::with_capacity(self.inner.segments.len());
-        for seg in self.inner.segments.iter() {
-            let next = match seg {
-                Segment::Child(Selector::Key(k)) => {
-                    loc.push(Step::Key(k.clone()));
-                    node.obj_get(k)
-                }
-                Segment::Child(Selector::Index(i)) => node.len().and_then(|len| {
-                    let at = eval::abs_index(*i, len);
-                    loc.push(Step::Index(at));
-                    node.get(at)
-                }),
-                _ => None,
-            };
-            match next {
-                Some(n) => node = n,
-                None => return Vec::new(),
-            }
-        }
-        vec![(loc, node)]
+        self.walk_prefix(root, self.inner.segments.len()).into_iter().collect()
     }
 
     /// For a static path ending in a key: the number of segments before it and the key.
@@ -160,19 +140,24 @@ impl JsonPath {
         }
     }
 
-    /// For a static path: the node reached by its first `n` segments, mutably.
-    pub(crate) fn resolve_parent_mut<'a>(&self, root: &'a mut Value, n: usize) -> Option<&'a mut Value> {
+    /// For a static path: the node reached by its first `n` segments, with its location.
+    pub(crate) fn walk_prefix<'a>(&self, root: &'a Value, n: usize) -> Option<(Location, &'a Value)> {
         let mut node = root;
+        let mut loc = Vec::with_capacity(n);
         for seg in self.inner.segments.get(..n)? {
             node = match seg {
-                Segment::Child(Selector::Key(k)) => node.obj_get_mut(k)?,
+                Segment::Child(Selector::Key(k)) => {
+                    loc.push(Step::Key(k.clone()));
+                    node.obj_get(k)?
+                }
                 Segment::Child(Selector::Index(i)) => {
-                    let len = node.len()?;
-                    node.get_mut(eval::abs_index(*i, len))?
+                    let at = eval::abs_index(*i, node.len()?);
+                    loc.push(Step::Index(at));
+                    node.get(at)?
                 }
                 _ => return None,
             };
         }
-        Some(node)
+        Some((loc, node))
     }
 }
