@@ -313,15 +313,25 @@ class Run:
             for name, n in counts.most_common():
                 print("  %-36s %d" % (name, n))
         if self.unexplained:
-            print("-- all unexplained differences grouped by signature:")
-            groups = Counter(signature(rec) for rec in self.unexplained)
-            for sig, n in groups.most_common():
-                print("  %5d  %s" % (n, sig))
+            print("-- all unexplained differences grouped by signature (count, then the shortest example):")
+            groups = {}
+            for rec in self.unexplained:
+                groups.setdefault(signature(rec), []).append(rec)
+
+            def size(rec):
+                return len(repr(rec["origin"])) + sum(len(t or b"") for t in rec["before"].values())
+
+            for sig, recs in sorted(groups.items(), key=lambda kv: -len(kv[1])):
+                print("== %5d  %s" % (len(recs), sig))
+                self.print_record(0, min(recs, key=size))
 
     def print_record(self, i, rec):
         cmd = rec["origin"]
         kind = "state after the command (JSON.GET)" if rec["state"] else "reply"
-        print("-- unexplained #%d (%s, RESP%d, after ~%d commands)" % (i, kind, rec["proto"], rec["index"]))
+        if i:
+            print("-- unexplained #%d (%s, RESP%d, after ~%d commands)" % (i, kind, rec["proto"], rec["index"]))
+        else:
+            print("   (%s, RESP%d)" % (kind, rec["proto"]))
         for key, text in rec["before"].items():
             if text is not None and key != PLAIN_KEY:
                 print("   before: JSON.SET %s $ %s" % (key, _quote(text.decode("utf-8", "replace"))))
