@@ -40,7 +40,6 @@ const KNOWN_DEVIATIONS: &[(&str, &str, &str)] = &[
     ("#2", "JSON.ARRTRIM $..* 0 -2", "NESTED"),
     ("#2", "JSON.ARRTRIM $..* 5 9", "NESTED"),
     ("{\"a\":[[1],[2,[3]]]}", "JSON.ARRPOP $..[*] 0", "NESTED"),
-
 ];
 
 fn error(e: impl std::fmt::Display) -> Value {
@@ -56,7 +55,12 @@ fn int(n: usize) -> Value {
 }
 
 fn list<T>(items: Vec<Option<T>>, f: impl Fn(T) -> Value) -> Value {
-    Value::array(items.into_iter().map(|x| x.map_or(Value::null(), &f)).collect())
+    Value::array(
+        items
+            .into_iter()
+            .map(|x| x.map_or(Value::null(), &f))
+            .collect(),
+    )
 }
 
 /// Legacy write reply: the last right-typed result.
@@ -74,7 +78,8 @@ fn parse(text: &str) -> Result<Value, Value> {
 }
 
 fn arg_i64(text: &str) -> Result<i64, Value> {
-    text.parse().map_err(|_| error("ERR value is not an integer or out of range"))
+    text.parse()
+        .map_err(|_| error("ERR value is not an integer or out of range"))
 }
 
 /// Runs `cmd` (`[name, path, args…]`) on `doc` like RedisJSON would; `None` doc = key deleted.
@@ -89,7 +94,9 @@ fn run(doc_slot: &mut Option<Value>, cmd: &[String]) -> Result<Value, Value> {
     let path = JsonPath::parse(&cmd[1]).map_err(error)?;
     let args = &cmd[2..];
     let legacy = path.is_legacy();
-    let Some(doc) = doc_slot.as_mut() else { return Ok(Value::null()) };
+    let Some(doc) = doc_slot.as_mut() else {
+        return Ok(Value::null());
+    };
     Ok(match name {
         "JSON.SET" => {
             let value = parse(&args[0])?;
@@ -118,7 +125,10 @@ fn run(doc_slot: &mut Option<Value>, cmd: &[String]) -> Result<Value, Value> {
             int(del::del(doc, &path))
         }
         "JSON.TYPE" => {
-            let names = path.select(doc).into_iter().map(|v| Value::from(v.type_name()));
+            let names = path
+                .select(doc)
+                .into_iter()
+                .map(|v| Value::from(v.type_name()));
             if legacy {
                 names.take(1).next().unwrap_or(Value::null())
             } else {
@@ -140,53 +150,99 @@ fn run(doc_slot: &mut Option<Value>, cmd: &[String]) -> Result<Value, Value> {
         }
         "JSON.STRAPPEND" => {
             let o = string::str_append(doc, &path, &args[0]).map_err(error)?;
-            if legacy { last(&o, int) } else { list(o.results, int) }
+            if legacy {
+                last(&o, int)
+            } else {
+                list(o.results, int)
+            }
         }
         "JSON.STRLEN" => {
             let r = string::str_len(doc, &path).map_err(error)?;
-            if legacy { first(r, int) } else { list(r, int) }
+            if legacy {
+                first(r, int)
+            } else {
+                list(r, int)
+            }
         }
         "JSON.ARRAPPEND" => {
-            let values = args.iter().map(|a| parse(a)).collect::<Result<Vec<_>, _>>()?;
+            let values = args
+                .iter()
+                .map(|a| parse(a))
+                .collect::<Result<Vec<_>, _>>()?;
             let o = array::arr_append(doc, &path, &values).map_err(error)?;
-            if legacy { last(&o, int) } else { list(o.results, int) }
+            if legacy {
+                last(&o, int)
+            } else {
+                list(o.results, int)
+            }
         }
         "JSON.ARRINDEX" => {
             let value = parse(&args[0])?;
             let start = args.get(1).map_or(Ok(0), |a| arg_i64(a))?;
             let stop = args.get(2).map_or(Ok(0), |a| arg_i64(a))?;
             let r = array::arr_index(doc, &path, &value, start, stop).map_err(error)?;
-            if legacy { first(r, Value::from) } else { list(r, Value::from) }
+            if legacy {
+                first(r, Value::from)
+            } else {
+                list(r, Value::from)
+            }
         }
         "JSON.ARRINSERT" => {
             let index = arg_i64(&args[0])?;
-            let values = args[1..].iter().map(|a| parse(a)).collect::<Result<Vec<_>, _>>()?;
+            let values = args[1..]
+                .iter()
+                .map(|a| parse(a))
+                .collect::<Result<Vec<_>, _>>()?;
             let o = array::arr_insert(doc, &path, index, &values).map_err(error)?;
-            if legacy { last(&o, int) } else { list(o.results, int) }
+            if legacy {
+                last(&o, int)
+            } else {
+                list(o.results, int)
+            }
         }
         "JSON.ARRLEN" => {
             let r = array::arr_len(doc, &path).map_err(error)?;
-            if legacy { first(r, int) } else { list(r, int) }
+            if legacy {
+                first(r, int)
+            } else {
+                list(r, int)
+            }
         }
         "JSON.ARRPOP" => {
             let index = args.first().map_or(Ok(-1), |a| arg_i64(a))?;
             let o = array::arr_pop(doc, &path, index).map_err(error)?;
             let shown = |p: Option<Value>| p.map_or(Value::null(), |v| Value::from(v.to_json()));
-            if legacy { last(&o, shown) } else { list(o.results, shown) }
+            if legacy {
+                last(&o, shown)
+            } else {
+                list(o.results, shown)
+            }
         }
         "JSON.ARRTRIM" => {
             let (start, stop) = (arg_i64(&args[0])?, arg_i64(&args[1])?);
             let o = array::arr_trim(doc, &path, start, stop).map_err(error)?;
-            if legacy { last(&o, int) } else { list(o.results, int) }
+            if legacy {
+                last(&o, int)
+            } else {
+                list(o.results, int)
+            }
         }
         "JSON.OBJKEYS" => {
             let keys = |k: Vec<&str>| Value::array(k.into_iter().map(Value::from).collect());
             let r = object::obj_keys(doc, &path).map_err(error)?;
-            if legacy { first(r, keys) } else { list(r, keys) }
+            if legacy {
+                first(r, keys)
+            } else {
+                list(r, keys)
+            }
         }
         "JSON.OBJLEN" => {
             let r = object::obj_len(doc, &path).map_err(error)?;
-            if legacy { first(r, int) } else { list(r, int) }
+            if legacy {
+                first(r, int)
+            } else {
+                list(r, int)
+            }
         }
         "JSON.CLEAR" => int(clear::clear(doc, &path)),
         "JSON.TOGGLE" => {
@@ -203,7 +259,10 @@ fn run(doc_slot: &mut Option<Value>, cmd: &[String]) -> Result<Value, Value> {
 
 #[test]
 fn ops_match_rejson_2_8_3() {
-    let file = format!("{}/tests/fixtures/rejson_ops.jsonl", env!("CARGO_MANIFEST_DIR"));
+    let file = format!(
+        "{}/tests/fixtures/rejson_ops.jsonl",
+        env!("CARGO_MANIFEST_DIR")
+    );
     let text = std::fs::read_to_string(file).expect("fixture");
     let mut docs = Vec::new();
     let mut failures = Vec::new();
@@ -211,7 +270,10 @@ fn ops_match_rejson_2_8_3() {
     for line in text.lines().filter(|l| !l.starts_with('#')) {
         let rec = Value::parse(line.as_bytes()).expect("record");
         if let Some(list) = rec.obj_get("docs") {
-            docs = list.iter().filter_map(|d| d.as_str().map(str::to_owned)).collect();
+            docs = list
+                .iter()
+                .filter_map(|d| d.as_str().map(str::to_owned))
+                .collect();
             continue;
         }
         let doc_text = match (rec.obj_get("d").and_then(Value::as_i64), rec.obj_get("doc")) {
@@ -219,8 +281,12 @@ fn ops_match_rejson_2_8_3() {
             (None, Some(d)) => d.as_str().expect("doc").to_owned(),
             _ => panic!("record without doc"),
         };
-        let cmd: Vec<String> =
-            rec.obj_get("cmd").expect("cmd").iter().map(|a| a.as_str().expect("arg").to_owned()).collect();
+        let cmd: Vec<String> = rec
+            .obj_get("cmd")
+            .expect("cmd")
+            .iter()
+            .map(|a| a.as_str().expect("arg").to_owned())
+            .collect();
         let expected = rec.obj_get("reply").expect("reply");
         if expected.obj_get("crash").is_some() {
             continue; // rejson.so 2.8.3 crashed (see the crash tests in ops_features.rs)
@@ -233,12 +299,19 @@ fn ops_match_rejson_2_8_3() {
         let got = reply(&mut doc, &cmd);
         let got_after = doc.map(|d| d.to_json());
         compared += 1;
-        let doc_key = rec.obj_get("d").and_then(Value::as_i64).map_or(doc_text.clone(), |i| format!("#{i}"));
-        let known = KNOWN_DEVIATIONS.iter().any(|(d, c, _)| *d == doc_key && *c == cmd.join(" "));
+        let doc_key = rec
+            .obj_get("d")
+            .and_then(Value::as_i64)
+            .map_or(doc_text.clone(), |i| format!("#{i}"));
+        let known = KNOWN_DEVIATIONS
+            .iter()
+            .any(|(d, c, _)| *d == doc_key && *c == cmd.join(" "));
         // folio keeps object key order on removal; RedisJSON's store swap-removes.
         let removes = matches!(cmd[0].as_str(), "JSON.DEL" | "JSON.MERGE");
         let same_doc = |a: &Option<String>, b: &Option<String>| match (a, b) {
-            (Some(a), Some(b)) if removes => Value::parse(a.as_bytes()).ok() == Value::parse(b.as_bytes()).ok(),
+            (Some(a), Some(b)) if removes => {
+                Value::parse(a.as_bytes()).ok() == Value::parse(b.as_bytes()).ok()
+            }
             _ => a == b,
         };
         let same = got == *expected && same_doc(&got_after, &expected_after);
@@ -249,6 +322,11 @@ fn ops_match_rejson_2_8_3() {
             ));
         }
     }
-    assert!(failures.is_empty(), "{} of {compared} differ:\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} of {compared} differ:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
     assert!(compared > 5000);
 }

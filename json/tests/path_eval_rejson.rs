@@ -49,14 +49,24 @@ fn selections_match_rejson_2_8_3() {
     let mut compared = 0;
     let mut failures = Vec::new();
     for rec in &records {
-        let Ok(path) = JsonPath::parse(&rec.path) else { continue };
+        let Ok(path) = JsonPath::parse(&rec.path) else {
+            continue;
+        };
         let ours = reply(&doc, &path);
         compared += 1;
         let known = KNOWN_DEVIATIONS.iter().any(|(p, _)| *p == rec.path);
         if (ours != rec.reply) != known {
-            failures.push(format!("{:?}\n   rejson: {:?}\n   folio:  {:?}", rec.path, rec.reply, ours));
+            failures.push(format!(
+                "{:?}\n   rejson: {:?}\n   folio:  {:?}",
+                rec.path, rec.reply, ours
+            ));
         }
     }
-    assert!(failures.is_empty(), "{} of {compared} differ:\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} of {compared} differ:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
     assert!(compared > 1000, "only {compared} paths compiled");
 }

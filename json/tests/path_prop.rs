@@ -19,7 +19,12 @@ fn arb_doc() -> impl Strategy<Value = Value> {
         prop_oneof![
             prop::collection::vec(inner.clone(), 0..5).prop_map(Value::array),
             prop::collection::vec((0..KEYS.len(), inner), 0..5).prop_map(|pairs| {
-                Value::object(pairs.into_iter().map(|(k, v)| (KEYS[k].to_owned(), v)).collect())
+                Value::object(
+                    pairs
+                        .into_iter()
+                        .map(|(k, v)| (KEYS[k].to_owned(), v))
+                        .collect(),
+                )
             }),
         ]
     })
@@ -33,7 +38,10 @@ enum StepSpec {
 
 fn arb_steps() -> impl Strategy<Value = Vec<StepSpec>> {
     prop::collection::vec(
-        prop_oneof![(0..KEYS.len()).prop_map(StepSpec::Key), (-4i64..5).prop_map(StepSpec::Index)],
+        prop_oneof![
+            (0..KEYS.len()).prop_map(StepSpec::Key),
+            (-4i64..5).prop_map(StepSpec::Index)
+        ],
         1..5,
     )
 }
@@ -143,9 +151,50 @@ impl Rng {
 }
 
 const TOKENS: &[&str] = &[
-    "$", ".", "..", "[", "]", "*", "?", "(", ")", "@", "a", "b", "0", "1", "-1", ":", ",", "'a'",
-    "\"b\"", "'", "\"", "\\", "==", "!=", "<", ">=", "=~", "&&", "||", " ", "true", "null", "1.5",
-    "é", "[?(", ")]", "[0]", ".*", "..*", "[*]", "-", "99999999999999999999", "'[('", "\u{0}",
+    "$",
+    ".",
+    "..",
+    "[",
+    "]",
+    "*",
+    "?",
+    "(",
+    ")",
+    "@",
+    "a",
+    "b",
+    "0",
+    "1",
+    "-1",
+    ":",
+    ",",
+    "'a'",
+    "\"b\"",
+    "'",
+    "\"",
+    "\\",
+    "==",
+    "!=",
+    "<",
+    ">=",
+    "=~",
+    "&&",
+    "||",
+    " ",
+    "true",
+    "null",
+    "1.5",
+    "é",
+    "[?(",
+    ")]",
+    "[0]",
+    ".*",
+    "..*",
+    "[*]",
+    "-",
+    "99999999999999999999",
+    "'[('",
+    "\u{0}",
 ];
 
 #[test]
@@ -162,13 +211,19 @@ fn arbitrary_paths_never_panic() {
             let bytes: Vec<u8> = (0..rng.below(24)).map(|_| rng.next() as u8).collect();
             String::from_utf8_lossy(&bytes).into_owned()
         } else {
-            let mut s = if rng.below(5) == 0 { String::new() } else { "$".to_owned() };
+            let mut s = if rng.below(5) == 0 {
+                String::new()
+            } else {
+                "$".to_owned()
+            };
             for _ in 0..rng.below(12) {
                 s.push_str(TOKENS[rng.below(TOKENS.len())]);
             }
             s
         };
-        let Ok(path) = JsonPath::parse(&text) else { continue };
+        let Ok(path) = JsonPath::parse(&text) else {
+            continue;
+        };
         compiled += 1;
         let _ = path.select(&doc);
         let _ = path.select_locations(&doc);

@@ -8,11 +8,19 @@ use json::Value;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    let Some(split) = data.iter().position(|&b| b == 0) else { return };
+    let Some(split) = data.iter().position(|&b| b == 0) else {
+        return;
+    };
     let (doc, path) = (&data[..split], &data[split + 1..]);
-    let Ok(mut doc) = Value::parse(doc) else { return };
-    let Ok(path) = std::str::from_utf8(path) else { return };
-    let Ok(path) = JsonPath::parse(path) else { return };
+    let Ok(mut doc) = Value::parse(doc) else {
+        return;
+    };
+    let Ok(path) = std::str::from_utf8(path) else {
+        return;
+    };
+    let Ok(path) = JsonPath::parse(path) else {
+        return;
+    };
     let before = doc.clone();
     if num::num_incr_by(&mut doc, &path, "3").is_err() {
         assert!(doc == before);
@@ -21,7 +29,12 @@ fuzz_target!(|data: &[u8]| {
     if array::arr_insert(&mut doc, &path, -2, &[Value::null()]).is_err() {
         assert!(doc == before);
     }
-    let _ = set::set(&mut doc, &path, Value::from(1i64), set::SetCondition::Always);
+    let _ = set::set(
+        &mut doc,
+        &path,
+        Value::from(1i64),
+        set::SetCondition::Always,
+    );
     let patch = doc.clone();
     let _ = set::merge(&mut doc, &path, &patch);
     let _ = string::str_append(&mut doc, &path, "\"z\"");

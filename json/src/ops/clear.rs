@@ -32,7 +32,9 @@ pub fn clear(root: &mut Value, path: &JsonPath) -> usize {
         }
     }
     for loc in targets {
-        let Some(node) = resolve_mut(root, loc) else { continue };
+        let Some(node) = resolve_mut(root, loc) else {
+            continue;
+        };
         if let Some(a) = node.as_array_mut() {
             a.clear();
         } else if let Some(o) = node.as_object_mut() {

@@ -14,8 +14,12 @@ pub fn del(root: &mut Value, path: &JsonPath) -> usize {
     }
     let mut removed = 0;
     for loc in top_most(path.select_locations(root)) {
-        let Some((last, parent)) = loc.split_last() else { continue };
-        let Some(parent) = resolve_mut(root, parent) else { continue };
+        let Some((last, parent)) = loc.split_last() else {
+            continue;
+        };
+        let Some(parent) = resolve_mut(root, parent) else {
+            continue;
+        };
         let gone = match last {
             Step::Key(k) => parent.obj_remove(k).is_some(),
             Step::Index(i) => parent.remove(*i).is_some(),

@@ -74,8 +74,14 @@ impl SetPlan {
                 let mut value = Some(value);
                 let last = targets.len().saturating_sub(1);
                 for (i, loc) in targets.iter().enumerate() {
-                    let Some(node) = resolve_mut(root, loc) else { continue };
-                    let v = if i == last { value.take() } else { value.clone() };
+                    let Some(node) = resolve_mut(root, loc) else {
+                        continue;
+                    };
+                    let v = if i == last {
+                        value.take()
+                    } else {
+                        value.clone()
+                    };
                     if let Some(v) = v {
                         *node = v;
                     }
@@ -95,7 +101,11 @@ impl SetPlan {
 /// Plans `JSON.SET root path … [NX|XX]`: the errors of [`set`] come from here.
 pub fn plan_set(root: &Value, path: &JsonPath, cond: SetCondition) -> Result<SetPlan, OpError> {
     if path.is_root() {
-        return Ok(SetPlan(if cond == SetCondition::Nx { Plan::Nothing } else { Plan::Root }));
+        return Ok(SetPlan(if cond == SetCondition::Nx {
+            Plan::Nothing
+        } else {
+            Plan::Root
+        }));
     }
     if cond != SetCondition::Nx {
         let targets = top_most(path.select_locations(root));
@@ -144,7 +154,10 @@ fn plan_add(root: &Value, path: &JsonPath) -> Result<Plan, OpError> {
     };
     match path.walk_prefix(root, parent_len) {
         Some((parent, node)) if node.as_object().is_some_and(|o| !o.contains_key(key)) => {
-            Ok(Plan::Add { parent, key: key.into() })
+            Ok(Plan::Add {
+                parent,
+                key: key.into(),
+            })
         }
         _ => Ok(Plan::Nothing),
     }
@@ -159,7 +172,9 @@ pub fn merge_patch(doc: &mut Value, patch: &Value) {
     if !doc.is_object() {
         *doc = Value::empty_object();
     }
-    let Some(obj) = doc.as_object_mut() else { return };
+    let Some(obj) = doc.as_object_mut() else {
+        return;
+    };
     for (k, v) in members.iter() {
         if v.is_null() {
             obj.remove(k);

@@ -4,6 +4,7 @@
 //! JsonPath::parse(&str) -> Result<JsonPath, PathError>   // compile once, Clone is cheap
 //! path.is_legacy()      -> bool   // `.a`, `a.b`, `[0]`… (callers report only the first match)
 //! path.is_static()      -> bool   // one definite location: only keys and single indices
+//! path.is_root()        -> bool   // `$` or `.`
 //! path.converted()      -> &str   // JSONPath spelling, used in error texts (`$.x` for `.x`)
 //! path.original()       -> &str   // the text as given
 //! path.select(&root)    -> Vec<&Value>          // every match, in RedisJSON's order
@@ -15,6 +16,12 @@
 //! Files: `syntax` (grammar as BNF, parser), `ast` (compiled form), [`legacy`] (legacy
 //! spelling), [`error`] (RedisJSON's error wording), `eval` (selection), `filter` (filter
 //! expressions), [`location`] (concrete locations of matches).
+//!
+//! Semantics are RedisJSON 2.8's (see `eval` for selection rules and `filter` for filter
+//! expressions), with the filter behaviour of its late patches (2.8.19, RFC 9535): filters
+//! select nothing on scalars, and operands that select several nodes hold when any node does.
+//! Compile errors print as 2.8.19 does (`Error occurred at position N, Error at position N:
+//! expected one of the following: …`), with pest's exact position and rule list.
 //!
 //! Evaluation never panics and never recurses per path step or per document level (only per
 //! filter nesting, which compilation bounds), and static paths are walked without allocating.
@@ -32,8 +39,8 @@ use std::sync::Arc;
 pub use error::{Expected, PathError};
 pub use location::{Location, Step};
 
-use ast::{Segment, Selector};
 use crate::Value;
+use ast::{Segment, Selector};
 
 /// A compiled path (legacy or JSONPath). Cloning shares the compiled form.
 #[derive(Clone, Debug)]
@@ -55,10 +62,11 @@ impl JsonPath {
     pub fn parse(text: &str) -> Result<JsonPath, PathError> {
         let converted = legacy::to_jsonpath(text);
         let segments = syntax::parse(&converted)?;
-        let is_static = segments.iter().all(|s| {
-            matches!(s, Segment::Child(Selector::Key(_) | Selector::Index(_)))
-        });
-        let converted = (!legacy::is_jsonpath(text)).then(|| converted.into_owned().into_boxed_str());
+        let is_static = segments
+            .iter()
+            .all(|s| matches!(s, Segment::Child(Selector::Key(_) | Selector::Index(_))));
+        let converted =
+            (!legacy::is_jsonpath(text)).then(|| converted.into_owned().into_boxed_str());
         Ok(JsonPath {
             inner: Arc::new(Compiled {
                 original: text.into(),
@@ -87,7 +95,10 @@ impl JsonPath {
 
     /// The JSONPath spelling (`$.x` for the legacy `.x`), as RedisJSON quotes it in errors.
     pub fn converted(&self) -> &str {
-        self.inner.converted.as_deref().unwrap_or(&self.inner.original)
+        self.inner
+            .converted
+            .as_deref()
+            .unwrap_or(&self.inner.original)
     }
 
     /// The path exactly as given.
@@ -101,7 +112,9 @@ impl JsonPath {
     /// selects the first element twice).
     pub fn select<'a>(&self, root: &'a Value) -> Vec<&'a Value> {
         if self.inner.is_static {
-            return eval::walk_static(&self.inner.segments, root).into_iter().collect();
+            return eval::walk_static(&self.inner.segments, root)
+                .into_iter()
+                .collect();
         }
         let mut cx = filter::Cx::new(root);
         eval::select(&self.inner.segments, root, &mut cx)
@@ -117,7 +130,10 @@ impl JsonPath {
 
     /// Where each selected node is, in the order of [`Self::select`].
     pub fn select_locations(&self, root: &Value) -> Vec<Location> {
-        self.select_located(root).into_iter().map(|(loc, _)| loc).collect()
+        self.select_located(root)
+            .into_iter()
+            .map(|(loc, _)| loc)
+            .collect()
     }
 
     /// Each selected node with its location, in the order of [`Self::select`].
@@ -125,7 +141,9 @@ impl JsonPath {
         if !self.inner.is_static {
             return eval::select_located(&self.inner.segments, root);
         }
-        self.walk_prefix(root, self.inner.segments.len()).into_iter().collect()
+        self.walk_prefix(root, self.inner.segments.len())
+            .into_iter()
+            .collect()
     }
 
     /// For a static path ending in a key: the number of segments before it and the key.
@@ -141,7 +159,11 @@ impl JsonPath {
     }
 
     /// For a static path: the node reached by its first `n` segments, with its location.
-    pub(crate) fn walk_prefix<'a>(&self, root: &'a Value, n: usize) -> Option<(Location, &'a Value)> {
+    pub(crate) fn walk_prefix<'a>(
+        &self,
+        root: &'a Value,
+        n: usize,
+    ) -> Option<(Location, &'a Value)> {
         let mut node = root;
         let mut loc = Vec::with_capacity(n);
         for seg in self.inner.segments.get(..n)? {
