@@ -35,19 +35,31 @@ PROBES = [
 ]
 
 
-def run_probes(conn, alive):
-    """Sends every probe to one server; returns [(reason, command, reply bytes, alive after)]."""
+def run_probes(start_server):
+    """Sends every probe to a fresh-as-needed server from `start_server()`.
+
+    Returns [(reason, command, reply bytes, alive after, log tail if it died)]; a server that
+    died is replaced by a new one so every probe runs.
+    """
+    from resp import Conn
     out = []
-    for reason, setup, probe in PROBES:
-        try:
-            for c in setup:
-                conn.call(*c)
-            raw, _ = conn.call(*probe)
-        except (OSError, ConnectionError) as e:
-            out.append((reason, probe, ("no reply: %s" % e).encode(), alive()))
-            break
-        ok = alive()
-        out.append((reason, probe, raw, ok))
-        if not ok:
-            break
+    server = start_server()
+    try:
+        for reason, setup, probe in PROBES:
+            conn = Conn(server.port)
+            try:
+                for c in setup:
+                    conn.call(*c)
+                raw, _ = conn.call(*probe)
+            except (OSError, ConnectionError) as e:
+                raw = ("no reply: %s" % e).encode()
+            finally:
+                conn.close()
+            ok = server.alive()
+            out.append((reason, probe, raw, ok, "" if ok else server.log_tail(12)))
+            if not ok:
+                server.stop()
+                server = start_server()
+    finally:
+        server.stop()
     return out

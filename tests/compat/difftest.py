@@ -171,6 +171,7 @@ class Run:
         tainted = set()
         verdict = {}  # id(cmd) -> category name, or the unexplained record
         befores = {}  # id(cmd) -> {key: reference text before the command}
+        skipped = set()  # id(cmd) of commands not judged
         for it, f, r in zip(items, ra, rb):
             key_state_before = {k: self.before.get(k) for k in it.cmd.keys}
             if it.is_check:
@@ -180,8 +181,13 @@ class Run:
                 self.update_state(key, r[1])
             if not it.is_check:
                 befores[id(it.cmd)] = key_state_before
-            if any(k in tainted for k in it.cmd.keys):
+            if any(k in tainted for k in it.cmd.keys) or (it.is_check and id(it.origin) in skipped):
+                # a command on a key that is out of sync: not judged, and the other keys it
+                # writes are out of sync from here on as well
                 self.skipped += 1
+                if not it.is_check:
+                    skipped.add(id(it.cmd))
+                    tainted.update(k for k in it.cmd.keys if it.cmd.write)
                 continue
             if f[0] == r[0]:
                 self.identical += 1
@@ -438,13 +444,14 @@ def main(argv=None):
                 print("     " + line)
             print("!! %s alive afterwards: %s; log tail:\n%s" % (name, alive, log))
             failed = True
-        if not opts.self_check and not opts.no_probes and a.alive():
+        if not opts.self_check and not opts.no_probes:
             print("-- folio-only probes (commands that abort rejson.so 2.8.3; folio must answer and stay up):")
-            conn = Conn(a.port)
-            for reason, probe, raw, ok in crashers.run_probes(conn, a.alive):
-                print("   %s %s\n      %r -> %s" % ("ok " if ok else "!! DEAD", reason, Cmd(probe), show(raw, 300)))
+            for reason, probe, raw, ok, log in crashers.run_probes(
+                    lambda: Server("folio-probe", opts.folio, opts.redis_server)):
+                print("   %s %s\n      %r -> %s" % ("ok " if ok else "!! DIED:", reason, Cmd(probe), show(raw, 300)))
+                if not ok:
+                    print("      " + log.replace("\n", "\n      "))
                 failed = failed or not ok
-            conn.close()
         for s in servers:
             if not s.alive():
                 print("!! %s crashed during the run; log tail:\n%s" % (s.name, s.log_tail()))

@@ -240,6 +240,38 @@ def path_echo_low_byte(d):
     return any(ord(c) > 0x7F for c in text) and _low_byte_mangle(text) == d.ref_raw
 
 
+# ---- PROPOSED: write commands and bracket keys with escapes ----------------
+_WRITES = {"JSON.SET", "JSON.MSET", "JSON.MERGE", "JSON.DEL", "JSON.FORGET", "JSON.NUMINCRBY",
+           "JSON.NUMMULTBY", "JSON.NUMPOWBY", "JSON.STRAPPEND", "JSON.ARRAPPEND", "JSON.ARRINSERT",
+           "JSON.ARRPOP", "JSON.ARRTRIM", "JSON.CLEAR", "JSON.TOGGLE"}
+_ESCAPED_BRACKET = re.compile(r"""\[\s*(["'])(?:[^\\]|\\.)*\\(?:[^\\]|\\.)*\1""")
+
+
+def write_bracket_escape(d):
+    """rejson.so resolves a bracket key with escapes (`$["a\\\\b"]`) unescaped for reads but
+    raw (escapes kept) for writes."""
+    return (d.origin.name in _WRITES
+            and any(_ESCAPED_BRACKET.search(a) for a in d.origin.args[2:]))
+
+
+# ---- PROPOSED: write commands through a filter over object members --------
+def _nothing_done(v):
+    if v is None or v == 0:
+        return True
+    if isinstance(v, list):
+        return all(x is None for x in v)
+    if isinstance(v, bytes):
+        return v in (b"[]",) or bool(re.fullmatch(rb"\[(null,)*null\]", v))
+    return isinstance(v, Error) and "does not exist" in v
+
+
+def write_filter_object(d):
+    """rejson.so applies a filter to object members for reads (JSON.GET) but a write through
+    the same path matches nothing (SET replies nil, CLEAR 0, NUMINCRBY []/error)."""
+    return (d.origin.name in _WRITES and "[?" in " ".join(d.origin.args[2:3])
+            and (d.is_check or (_nothing_done(d.ref) and not _nothing_done(d.folio))))
+
+
 TABLE = [
     Entry("trailing-characters",
           "rejson.so accepts trailing text after a JSON value ('[]]', '{}}'); folio rejects it "
@@ -274,6 +306,17 @@ TABLE = [
           "reply is not UTF-8 (é -> 0xE9) and a character whose low byte is 0 (U+0100, U+1F600) "
           "aborts the server (NulError panic); folio quotes the path as sent",
           path_echo_low_byte, proposed=True),
+    Entry("write-bracket-escapes",
+          "PROPOSED (reference bug): rejson.so reads `$[\"a\\\\b\"]` as key `a\\b` but its write "
+          "commands (SET, MERGE, DEL, CLEAR, ARRPOP ...) act on the raw spelling `a\\\\b`: "
+          "`JSON.SET d $ '{\"\\\\\":1,\"\\\\\\\\\":5}'` then `JSON.SET d '$[\"\\\\\"]' 7` "
+          "overwrites the second key; folio reads and writes the same key",
+          write_bracket_escape, proposed=True),
+    Entry("write-filter-object-members",
+          "PROPOSED (reference bug): a filter over an object's members selects them for reads but "
+          "not for writes in rejson.so (`JSON.SET d $ '{\"a\":{\"n\":1}}'`; `JSON.GET d "
+          "'$.a[?(@>=1)]'` -> [1] but `JSON.SET d '$.a[?(@>=1)]' 5` -> nil); folio writes what it reads",
+          write_filter_object, proposed=True),
 ]
 
 
