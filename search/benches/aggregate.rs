@@ -9,7 +9,7 @@ use std::sync::Arc;
 use criterion::{criterion_group, criterion_main, Criterion};
 use search::aggregate::rng::SplitMix64;
 use search::aggregate::{
-    AggregateRequest, DocHit, DocumentSource, FieldInfo, LoadRequest, Plan, Value,
+    AggregateRequest, DocHit, FieldInfo, FieldLoader, LoadRequest, Plan, Value,
 };
 
 const ROWS: usize = 100_000;
@@ -41,15 +41,15 @@ impl Rows {
     }
 }
 
-impl DocumentSource for Rows {
+impl FieldLoader for Rows {
     fn field(&self, name: &str) -> Option<FieldInfo> {
         matches!(name, "g" | "v").then_some(FieldInfo { sortable: true })
     }
     fn load(&self, key: &[u8], what: LoadRequest<'_>) -> Option<Value> {
         let i = Self::index(key)?;
         match what {
-            LoadRequest::SortValue("g") | LoadRequest::Attribute("g") => self.g.get(i).cloned(),
-            LoadRequest::SortValue("v") | LoadRequest::Attribute("v") => self.v.get(i).cloned(),
+            LoadRequest::SortValue("g") | LoadRequest::Implicit("g") => self.g.get(i).cloned(),
+            LoadRequest::SortValue("v") | LoadRequest::Implicit("v") => self.v.get(i).cloned(),
             _ => None,
         }
     }

@@ -43,6 +43,8 @@ pub(crate) struct Entry {
 pub struct Catalog {
     pub(crate) indexes: BTreeMap<String, Entry>,
     pub(crate) aliases: HashMap<String, String>,
+    /// Open FT.AGGREGATE cursors.
+    pub(crate) cursors: crate::aggregate::CursorTable,
 }
 
 const DEFS_MAGIC: &[u8] = b"FOLIOFT1";

@@ -65,7 +65,6 @@ fn seed_example_resp2_and_resp3() {
         resp3,
         AggReply::Map(vec![
             (simple("attributes"), AggReply::Array(vec![])),
-            (simple("total_results"), AggReply::Int(1)),
             (simple("format"), simple("STRING")),
             (
                 simple("results"),
@@ -81,6 +80,7 @@ fn seed_example_resp2_and_resp3() {
                     (simple("values"), AggReply::Array(vec![])),
                 ])])
             ),
+            (simple("total_results"), AggReply::Int(1)),
             (simple("warning"), AggReply::Array(vec![])),
         ])
     );

@@ -38,6 +38,15 @@ struct Cursor {
 pub struct CursorTable {
     cursors: HashMap<u64, Cursor>,
     rng: SplitMix64,
+    /// Largest MAXIDLE granted (RediSearch's `CURSOR_MAX_IDLE`); also the
+    /// default when WITHCURSOR gives none.
+    pub max_idle_cap_ms: u64,
+}
+
+impl Default for CursorTable {
+    fn default() -> Self {
+        CursorTable::new(0x0c0f_fee5)
+    }
 }
 
 impl CursorTable {
@@ -46,7 +55,13 @@ impl CursorTable {
         CursorTable {
             cursors: HashMap::new(),
             rng: SplitMix64::new(seed),
+            max_idle_cap_ms: DEFAULT_CURSOR_MAX_IDLE_MS,
         }
+    }
+
+    /// The index a cursor reads, if the cursor exists.
+    pub fn index_of(&self, id: u64) -> Option<&str> {
+        self.cursors.get(&id).map(|c| c.index.as_str())
     }
 
     /// Number of open cursors of `index`.
@@ -74,8 +89,8 @@ impl CursorTable {
             }
         }
         let max_idle_ms = match opts.max_idle_ms {
-            Some(ms) if ms <= DEFAULT_CURSOR_MAX_IDLE_MS => ms,
-            _ => DEFAULT_CURSOR_MAX_IDLE_MS,
+            Some(ms) if ms <= self.max_idle_cap_ms => ms,
+            _ => self.max_idle_cap_ms,
         };
         let id = self.new_id();
         let cursor = Cursor {

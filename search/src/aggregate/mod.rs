@@ -4,7 +4,7 @@
 //! Contract: this module is independent of the index. The glue calls, in
 //! order: [`AggregateRequest::parse`] on the arguments after the query string;
 //! the query engine with the request's [`request::QueryOptions`]; [`Plan::new`]
-//! with the index's [`DocumentSource`]; [`Plan::execute`] with the matching
+//! with the index's [`FieldLoader`]; [`Plan::execute`] with the matching
 //! documents; then [`reply::render`] (or [`CursorTable::start`] for
 //! WITHCURSOR). FT.CREATE's FILTER uses [`expr::Expr`] directly.
 //!
@@ -12,6 +12,7 @@
 //! file each), `request.rs` (argument parsing), `pipeline.rs` (planning and
 //! execution), `reply.rs`, `cursor.rs`.
 
+pub(crate) mod command;
 pub mod cursor;
 pub mod error;
 pub mod expr;
@@ -26,7 +27,7 @@ pub mod value;
 
 pub use cursor::CursorTable;
 pub use error::{AggError, AggResult};
-pub use pipeline::{AggOutput, DocHit, DocumentSource, FieldInfo, LoadRequest, Plan};
+pub use pipeline::{AggOutput, DocHit, FieldInfo, FieldLoader, LoadRequest, Plan};
 pub use reply::{AggReply, Protocol};
 pub use request::AggregateRequest;
 pub use row::Row;

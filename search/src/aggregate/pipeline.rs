@@ -35,14 +35,19 @@ pub struct FieldInfo {
 pub enum LoadRequest<'a> {
     /// A schema attribute's document value (by attribute name).
     Attribute(&'a str),
-    /// A SORTABLE attribute's sort value (normalized unless UNF).
+    /// A SORTABLE attribute's sort value (normalized unless UNF), read
+    /// implicitly by APPLY/FILTER/GROUPBY/REDUCE/SORTBY.
     SortValue(&'a str),
+    /// A non-SORTABLE attribute read implicitly by GROUPBY/REDUCE/SORTBY
+    /// (multi-valued fields should come back as arrays, so GROUPBY splits
+    /// them).
+    Implicit(&'a str),
     /// A non-schema name: a hash field or a JSONPath.
     Path(&'a str),
 }
 
 /// The caller's view of the index schema and documents.
-pub trait DocumentSource {
+pub trait FieldLoader {
     /// The schema attribute called `name`, if any.
     fn field(&self, name: &str) -> Option<FieldInfo>;
     /// One value of the document stored at `key`.
@@ -110,6 +115,7 @@ impl Lookup {
 #[derive(Debug, Clone)]
 enum LoadKind {
     Attribute(String),
+    Implicit(String),
     SortValue(String),
     Path(String),
     DocKey,
@@ -154,7 +160,7 @@ pub struct Plan {
 
 /// Builds the plan of `req` (see the module contract).
 struct Planner<'s> {
-    source: &'s dyn DocumentSource,
+    source: &'s dyn FieldLoader,
     ops: Vec<Op>,
     root: Lookup,
     /// Current segment after a GROUPBY.
@@ -191,7 +197,7 @@ impl Planner<'_> {
         let info = self.source.field(name);
         let kind = match info {
             Some(f) if f.sortable => Some(LoadKind::SortValue(name.to_string())),
-            Some(_) if allow_any_schema => Some(LoadKind::Attribute(name.to_string())),
+            Some(_) if allow_any_schema => Some(LoadKind::Implicit(name.to_string())),
             _ => None,
         };
         match kind {
@@ -361,7 +367,7 @@ impl Plan {
     /// RANDOM_SAMPLE reproducible for the query.
     pub fn new(
         req: &AggregateRequest,
-        source: &dyn DocumentSource,
+        source: &dyn FieldLoader,
         seed: u64,
     ) -> Result<Plan, AggError> {
         let mut p = Planner {
@@ -402,7 +408,7 @@ impl Plan {
         mut self,
         docs: impl Iterator<Item = DocHit>,
         total_docs: u64,
-        source: &dyn DocumentSource,
+        source: &dyn FieldLoader,
     ) -> Result<AggOutput, AggError> {
         let width = self.root.names.len();
         let score_slot = self.score_slot;
@@ -476,7 +482,7 @@ fn run_streaming(
     input: Box<dyn Iterator<Item = Row> + '_>,
     ops: &mut [Op],
     root: &mut Lookup,
-    source: &dyn DocumentSource,
+    source: &dyn FieldLoader,
     error: &mut Option<AggError>,
 ) -> Vec<Row> {
     let mut out = Vec::new();
@@ -495,6 +501,9 @@ fn run_streaming(
                                 }
                                 LoadKind::SortValue(n) => {
                                     source.load(&key, LoadRequest::SortValue(n))
+                                }
+                                LoadKind::Implicit(n) => {
+                                    source.load(&key, LoadRequest::Implicit(n))
                                 }
                                 LoadKind::Path(p) => source.load(&key, LoadRequest::Path(p)),
                             };

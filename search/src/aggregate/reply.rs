@@ -2,8 +2,8 @@
 //! shapes.
 //!
 //! Contract: RESP2 is `[total, [k, v, …], …]`; RESP3 is a map
-//! `{attributes: [], total_results, format, results: [{extra_attributes: {…},
-//! values: []}], warning: [...]}` (key order of RediSearch 2.10's
+//! `{attributes: [], format, results: [{extra_attributes: {…}, values: []}],
+//! total_results, warning: [...]}` (key order of RediSearch 2.10.32's
 //! `sendChunk_Resp3`). Numbers print as RediSearch prints them
 //! ([`format_number`]) unless FORMAT EXPAND asks for typed numbers.
 
@@ -11,35 +11,10 @@ use super::pipeline::AggOutput;
 use super::row::Row;
 use super::value::{format_number, Value};
 
-/// A reply tree the Redis glue encodes.
-#[derive(Debug, Clone, PartialEq)]
-pub enum AggReply {
-    /// Null.
-    Nil,
-    /// Integer.
-    Int(i64),
-    /// Double (RESP3), a bulk string in RESP2.
-    Double(f64),
-    /// Bulk string.
-    Bulk(Vec<u8>),
-    /// Simple status string.
-    Simple(String),
-    /// Array.
-    Array(Vec<AggReply>),
-    /// Map (RESP3); flattened to an array in RESP2.
-    Map(Vec<(AggReply, AggReply)>),
-    /// Error reply (text without `ERR `).
-    Error(String),
-}
+/// The reply tree: the crate's neutral [`Reply`](crate::reply::Reply).
+pub type AggReply = crate::reply::Reply;
 
-/// The client's protocol.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Protocol {
-    /// RESP2: rows as flat arrays.
-    Resp2,
-    /// RESP3: the map shape.
-    Resp3,
-}
+pub use crate::reply::Protocol;
 
 /// One page of rows to reply.
 #[derive(Debug, Clone, Copy)]
@@ -100,12 +75,12 @@ pub fn render(chunk: &Chunk<'_>, proto: Protocol) -> AggReply {
             let warning = chunk.warning.map(|w| vec![simple(w)]).unwrap_or_default();
             AggReply::Map(vec![
                 (simple("attributes"), AggReply::Array(Vec::new())),
-                (simple("total_results"), AggReply::Int(chunk.total as i64)),
                 (
                     simple("format"),
                     simple(if chunk.expand { "EXPAND" } else { "STRING" }),
                 ),
                 (simple("results"), AggReply::Array(results)),
+                (simple("total_results"), AggReply::Int(chunk.total as i64)),
                 (simple("warning"), AggReply::Array(warning)),
             ])
         }

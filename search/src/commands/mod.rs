@@ -46,6 +46,14 @@ pub(crate) fn dispatch(
             arity(2)?;
             search::ft_search(cat, args, docs, config, proto)
         }
+        "FT.AGGREGATE" => {
+            arity(2)?;
+            crate::aggregate::command::ft_aggregate(cat, args, docs, config, proto)
+        }
+        "FT.CURSOR" => {
+            arity(3)?;
+            crate::aggregate::command::ft_cursor(cat, args, proto)
+        }
         "FT.INFO" => {
             arity(1)?;
             info::ft_info(cat, &text(args[0]), proto)

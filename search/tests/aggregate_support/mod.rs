@@ -7,8 +7,8 @@ use std::sync::Arc;
 
 use search::aggregate::expr::Expr;
 use search::aggregate::{
-    AggError, AggOutput, AggReply, AggregateRequest, DocHit, DocumentSource, FieldInfo,
-    LoadRequest, Plan, Row, Value,
+    AggError, AggOutput, AggReply, AggregateRequest, DocHit, FieldInfo, FieldLoader, LoadRequest,
+    Plan, Row, Value,
 };
 
 /// Documents in memory: key -> ordered fields; schema: name -> sortable.
@@ -71,7 +71,7 @@ impl MemSource {
     }
 }
 
-impl DocumentSource for MemSource {
+impl FieldLoader for MemSource {
     fn field(&self, name: &str) -> Option<FieldInfo> {
         self.schema.get(name).copied()
     }
@@ -79,7 +79,10 @@ impl DocumentSource for MemSource {
     fn load(&self, key: &[u8], what: LoadRequest<'_>) -> Option<Value> {
         self.loads.set(self.loads.get() + 1);
         let name = match what {
-            LoadRequest::Attribute(n) | LoadRequest::SortValue(n) | LoadRequest::Path(n) => n,
+            LoadRequest::Attribute(n)
+            | LoadRequest::SortValue(n)
+            | LoadRequest::Implicit(n)
+            | LoadRequest::Path(n) => n,
         };
         self.doc(key)?
             .iter()

@@ -1,0 +1,332 @@
+//! FT.AGGREGATE and FT.CURSOR executors: the seam between the aggregation
+//! pipeline and the index (query evaluation, document loading, cursors kept
+//! in the [`Catalog`]).
+//!
+//! Contract: `ft_aggregate` runs the query with the index's query engine,
+//! feeds the matching documents (in doc-id order) through the planned
+//! pipeline, loading field values with [`IndexLoader`], and replies in
+//! RediSearch's shapes; `ft_cursor` serves READ / DEL / GC.
+
+use std::collections::HashMap;
+use std::sync::{Arc, OnceLock};
+use std::time::Instant;
+
+use roaring::RoaringBitmap;
+
+use super::pipeline::{DocHit, FieldInfo, FieldLoader, LoadRequest, Plan};
+use super::reply::{render, Chunk};
+use super::request::AggregateRequest;
+use super::value::Value;
+use super::{query_seed, AggError};
+use crate::catalog::Catalog;
+use crate::config::Config;
+use crate::document::{DocumentSource, FieldValue, KeyType};
+use crate::error::{Error, Result};
+use crate::index::docs::SortValue;
+use crate::index::text::{FieldMask, ALL_FIELDS};
+use crate::index::Index;
+use crate::query::exec::{execute, ExecOptions};
+use crate::query::score::{ScoreContext, Scorer};
+use crate::query::syntax::parse;
+use crate::reply::{Protocol, Reply};
+use crate::schema::{FieldSpec, FieldType};
+
+impl From<AggError> for Error {
+    fn from(e: AggError) -> Self {
+        Error::new(e.message)
+    }
+}
+
+/// Milliseconds on a process-wide monotonic clock (cursor idle times).
+fn now_ms() -> u64 {
+    static START: OnceLock<Instant> = OnceLock::new();
+    START.get_or_init(Instant::now).elapsed().as_millis() as u64
+}
+
+/// `FT.AGGREGATE idx query [steps…]` (`args` after the command name).
+pub(crate) fn ft_aggregate(
+    cat: &mut Catalog,
+    args: &[&[u8]],
+    docs: &dyn DocumentSource,
+    config: &Config,
+    proto: Protocol,
+) -> Result<Reply> {
+    let name = String::from_utf8_lossy(args[0]).into_owned();
+    let query = String::from_utf8_lossy(args[1]).into_owned();
+    let req = AggregateRequest::parse(&args[2..])?;
+    let dialect = req.dialect.map_or(config.default_dialect, |d| d as u32);
+    if req.format_expand && proto != Protocol::Resp3 {
+        return Err(Error::new("EXPAND format is only supported with RESP3"));
+    }
+    let seed = query_seed(args[0], args[1], &args[2..]);
+    let index_name = cat.resolve(&name).map(str::to_string);
+    let e = cat
+        .entry_mut(&name)
+        .ok_or_else(|| Error::new(format!("{name}: no such index")))?;
+    e.index.stats.uses += 1;
+    if let Some(slot) = e.dialects_used.get_mut(dialect.saturating_sub(1) as usize) {
+        *slot = true;
+    }
+    let idx = &e.index;
+    if query.len() > crate::limits::MAX_QUERY_LEN {
+        return Err(Error::new("Query string too long"));
+    }
+    let params: HashMap<String, String> = req.params.iter().cloned().collect();
+    let ast = parse(&query, dialect, &params)?;
+    let o = &req.query_options;
+    if let Some(l) = &o.language {
+        if crate::analysis::Language::parse(l).is_none() {
+            return Err(Error::new("No such language"));
+        }
+    }
+    let scorer = match &o.scorer {
+        Some(s) => Scorer::parse(s)?,
+        None => Scorer::parse(&config.default_scorer).unwrap_or(Scorer::TfIdf),
+    };
+    let infields: FieldMask = if o.in_fields.is_empty() {
+        ALL_FIELDS
+    } else {
+        o.in_fields
+            .iter()
+            .filter_map(|n| idx.spec.field(n).and_then(|(i, _)| idx.text_ord(i)))
+            .fold(0, |m, ord| m | (1u128 << ord))
+    };
+    let opts = ExecOptions {
+        verbatim: o.verbatim,
+        no_stopwords: o.no_stopwords,
+        infields,
+        max_expansions: config.max_expansions,
+        min_prefix: config.min_prefix,
+        slop: o.slop.map(|s| s.clamp(0, i64::from(u32::MAX / 4)) as u32),
+        inorder: o.in_order,
+    };
+    let matched = execute(idx, &ast, &opts)?;
+    let mut ids = matched.docids;
+    if !o.in_keys.is_empty() {
+        let allowed: RoaringBitmap = o.in_keys.iter().filter_map(|k| idx.docs.id_of(k)).collect();
+        ids &= allowed;
+    }
+    let loader = IndexLoader { idx, docs, dialect };
+    let plan = Plan::new(&req, &loader, seed)?;
+    let scores = req
+        .add_scores
+        .then(|| ScoreContext::new(idx, &matched.terms, scorer));
+    let hits = ids.iter().filter_map(|d| {
+        let rec = idx.docs.get(d)?;
+        Some(DocHit {
+            key: Arc::from(&rec.key[..]),
+            score: scores.as_ref().map_or(0.0, |s| s.score(d)),
+            matched_terms: None,
+        })
+    });
+    let out = plan.execute(hits, ids.len(), &loader)?;
+    match (req.cursor, index_name) {
+        (Some(copts), Some(index)) => {
+            cat.cursors.max_idle_cap_ms = config.cursor_max_idle;
+            Ok(cat
+                .cursors
+                .start(&index, out, copts, req.format_expand, proto, now_ms())?)
+        }
+        _ => Ok(render(&Chunk::of(&out, req.format_expand), proto)),
+    }
+}
+
+/// `FT.CURSOR READ idx cid [COUNT n] | DEL idx cid | GC idx cid`.
+pub(crate) fn ft_cursor(cat: &mut Catalog, args: &[&[u8]], proto: Protocol) -> Result<Reply> {
+    let sub = String::from_utf8_lossy(args[0]).to_ascii_uppercase();
+    let id: u64 = std::str::from_utf8(args[2])
+        .ok()
+        .and_then(|s| s.parse::<i64>().ok())
+        .ok_or_else(|| Error::new("Bad cursor ID"))? as u64;
+    let now = now_ms();
+    match sub.chars().next() {
+        Some('R') => {
+            let count = match args.get(4) {
+                Some(c) => Some(
+                    std::str::from_utf8(c)
+                        .ok()
+                        .and_then(|s| s.parse::<i64>().ok())
+                        .ok_or_else(|| Error::new("Bad value for COUNT"))?
+                        .max(0) as u64,
+                ),
+                None => None,
+            };
+            if let Some(index) = cat.cursors.index_of(id) {
+                if cat.resolve(index).is_none() {
+                    let _ = cat.cursors.delete(id, now);
+                    return Err(Error::new(
+                        "The index was dropped while the cursor was idle",
+                    ));
+                }
+            }
+            Ok(cat.cursors.read(id, count, proto, now)?)
+        }
+        Some('D') => {
+            cat.cursors.delete(id, now)?;
+            Ok(Reply::ok())
+        }
+        Some('G') => Ok(Reply::Int(cat.cursors.gc(now) as i64)),
+        _ => Err(Error::new("Unknown subcommand")),
+    }
+}
+
+/// Loads row values from the index (SORTABLE values) and the documents.
+struct IndexLoader<'a> {
+    idx: &'a Index,
+    docs: &'a dyn DocumentSource,
+    dialect: u32,
+}
+
+impl FieldLoader for IndexLoader<'_> {
+    fn field(&self, name: &str) -> Option<FieldInfo> {
+        self.idx.spec.field(name).map(|(_, f)| FieldInfo {
+            sortable: f.sortable,
+        })
+    }
+
+    fn load(&self, key: &[u8], what: LoadRequest<'_>) -> Option<Value> {
+        match what {
+            LoadRequest::Attribute(name) => {
+                let (_, f) = self.idx.spec.field(name)?;
+                self.explicit(key, &f.path, Some(f))
+            }
+            LoadRequest::Path(path) => self.explicit(key, path, None),
+            LoadRequest::SortValue(name) | LoadRequest::Implicit(name) => self.implicit(key, name),
+        }
+    }
+
+    fn load_all(&self, key: &[u8]) -> Vec<(String, Value)> {
+        self.docs
+            .whole(key)
+            .unwrap_or_default()
+            .into_iter()
+            .map(|(k, v)| (String::from_utf8_lossy(&k).into_owned(), Value::bytes(&v)))
+            .collect()
+    }
+}
+
+impl IndexLoader<'_> {
+    fn json(&self) -> bool {
+        self.idx.spec.on == KeyType::Json
+    }
+
+    /// LOAD: the document's value as RediSearch returns it (JSON: the first
+    /// match before DIALECT 3, else all matches as a JSON array text).
+    fn explicit(&self, key: &[u8], path: &str, attr: Option<&FieldSpec>) -> Option<Value> {
+        let vals = self.docs.values(key, path).ok()?;
+        if vals.is_empty() {
+            return None;
+        }
+        if !self.json() {
+            return vals.into_iter().next().and_then(|v| scalar(v, attr));
+        }
+        if vals.len() == 1 || (attr.is_some() && self.dialect < 3) {
+            let first = vals.into_iter().next()?;
+            return match first {
+                FieldValue::Array(_) | FieldValue::Object(_) => self
+                    .docs
+                    .json_at(key, path)?
+                    .into_iter()
+                    .next()
+                    .map(|s| Value::str(&s)),
+                v => scalar(v, attr),
+            };
+        }
+        let all = self.docs.json_at(key, path)?;
+        Some(Value::str(&format!("[{}]", all.join(","))))
+    }
+
+    /// GROUPBY/REDUCE/SORTBY/APPLY reads of an attribute: the SORTABLE
+    /// value when there is one (TAG fields excepted), else the document's
+    /// values; several values (TAG lists, JSON arrays) become an array so
+    /// GROUPBY counts each.
+    fn implicit(&self, key: &[u8], name: &str) -> Option<Value> {
+        let (fi, f) = self.idx.spec.field(name)?;
+        if f.sortable && f.kind != FieldType::Tag {
+            let rec = self.idx.docs.get(self.idx.docs.id_of(key)?)?;
+            if let Some(v) = rec.sortable(fi as u16) {
+                return Some(match v {
+                    SortValue::Num(n) => Value::Number(*n),
+                    SortValue::Str(s) => Value::str(s),
+                });
+            }
+        }
+        let mut out = Vec::new();
+        for v in self.docs.values(key, &f.path).ok()? {
+            flatten(v, f, &mut out);
+        }
+        if f.kind == FieldType::Tag {
+            let sep = if self.json() {
+                None
+            } else {
+                Some(f.separator.unwrap_or(','))
+            };
+            out = split_tags(out, sep, f.sortable && !f.unf);
+        }
+        match out.len() {
+            0 => None,
+            1 => out.pop(),
+            _ => Some(Value::array(out)),
+        }
+    }
+}
+
+/// A scalar document value; NUMERIC attributes of hashes become numbers.
+fn scalar(v: FieldValue, attr: Option<&FieldSpec>) -> Option<Value> {
+    Some(match v {
+        FieldValue::Null => Value::Null,
+        FieldValue::Bool(b) => Value::str(if b { "true" } else { "false" }),
+        FieldValue::Number(n, _) => Value::Number(n),
+        FieldValue::String(s) => {
+            let numeric = attr.is_some_and(|f| f.kind == FieldType::Numeric);
+            match numeric
+                .then(|| super::value::parse_number(s.trim().as_bytes()))
+                .flatten()
+            {
+                Some(n) => Value::Number(n),
+                None => Value::str(&s),
+            }
+        }
+        FieldValue::Array(items) => {
+            Value::array(items.into_iter().filter_map(|x| scalar(x, attr)).collect())
+        }
+        FieldValue::Object(o) => Value::str(&o),
+    })
+}
+
+fn flatten(v: FieldValue, f: &FieldSpec, out: &mut Vec<Value>) {
+    match v {
+        FieldValue::Null | FieldValue::Object(_) => {}
+        FieldValue::Array(items) => items.into_iter().for_each(|x| flatten(x, f, out)),
+        other => out.extend(scalar(other, Some(f))),
+    }
+}
+
+/// TAG values: split hash strings on the separator, trim, and lower-case
+/// when the sortable value would be normalized.
+fn split_tags(vals: Vec<Value>, sep: Option<char>, lower: bool) -> Vec<Value> {
+    let mut out = Vec::new();
+    for v in vals {
+        let Value::String(b) = &v else {
+            out.push(v);
+            continue;
+        };
+        let s = String::from_utf8_lossy(b);
+        let parts: Vec<&str> = match sep {
+            Some(c) => s.split(c).collect(),
+            None => vec![&s],
+        };
+        for p in parts {
+            let t = p.trim();
+            if t.is_empty() {
+                continue;
+            }
+            out.push(Value::str(&if lower {
+                t.to_lowercase()
+            } else {
+                t.to_string()
+            }));
+        }
+    }
+    out
+}
