@@ -193,6 +193,7 @@ class Run:
                 self.identical += 1
                 continue
             d = Diff(it, f, r, self.literals, proto)
+            d.before = befores.get(id(it.origin if it.is_check else it.cmd), {})
             if it.is_check:
                 key = it.cmd.keys[0]
                 tainted.add(key)
@@ -280,7 +281,8 @@ class Run:
                 self.remember_literals([text.decode("utf-8", "replace")])
             fa, fb = ca.call("JSON.GET", key), cb.call("JSON.GET", key)
             if fa[0] != fb[0]:
-                self.record(Cmd(["JSON.SET", key, "$", text or b""], keys=[key]), fa[0], fb[0], 2,
+                shown = text.decode("utf-8", "replace") if isinstance(text, bytes) else ""
+                self.record(Cmd(["JSON.SET", key, "$", shown], keys=[key]), fa[0], fb[0], 2,
                             state=True, before={})
                 ca.call("DEL", key)
                 cb.call("DEL", key)
@@ -330,6 +332,21 @@ class Run:
             for sig, recs in sorted(groups.items(), key=lambda kv: -len(kv[1])):
                 print("== %5d  %s" % (len(recs), sig))
                 self.print_record(0, min(recs, key=size))
+
+    def dump(self, path):
+        """Writes the unexplained differences as JSON lines (for scripts that sort them)."""
+        import json
+
+        def text(b):
+            return None if b is None else b.decode("utf-8", "backslashreplace")
+
+        with open(path, "w") as f:
+            for rec in self.unexplained:
+                f.write(json.dumps({
+                    "args": rec["origin"].args, "state": rec["state"], "proto": rec["proto"],
+                    "before": {k: text(v) for k, v in rec["before"].items()},
+                    "folio": text(rec["folio"]), "ref": text(rec["ref"]),
+                    "signature": signature(rec)}) + "\n")
 
     def print_record(self, i, rec):
         cmd = rec["origin"]
@@ -403,6 +420,7 @@ def main(argv=None):
     ap.add_argument("--fixtures", default=os.path.join(REPO, "tests", "fixtures"))
     ap.add_argument("--replay", help="file of commands to send to both servers (RESP2/RESP3 lines switch)")
     ap.add_argument("--redis-server", default="redis-server")
+    ap.add_argument("--dump", help="write every unexplained difference as a JSON line to this file")
     ap.add_argument("--no-probes", action="store_true",
                     help="skip the folio-only probes of commands that crash rejson.so")
     opts = ap.parse_args(argv)
@@ -435,6 +453,8 @@ def main(argv=None):
         run.run()
         elapsed = time.time() - started
         run.report(a.name, b.name)
+        if opts.dump:
+            run.dump(opts.dump)
         failed = bool(run.unexplained)
         if run.crash:
             name, cmd, err, alive, log, repro = run.crash
