@@ -79,17 +79,24 @@ def show(raw, limit=None):
 
 
 def signature(rec):
-    """Groups similar unexplained differences: command, path style, reply shapes."""
+    """Groups similar unexplained differences: command, path style, and the kind of each reply
+    (an error's text with quoted parts and numbers masked, else the RESP type)."""
     def shape(raw):
-        s = raw[:80].decode("utf-8", "replace")
-        s = re.sub(r"\d+", "N", s)
-        s = re.sub(r'"[^"]*"', '"S"', s)
-        return repr(s)
+        if rec["state"]:
+            return "value"
+        s = raw.decode("utf-8", "replace")
+        if s.startswith("-"):
+            s = s.split("\r\n")[0]
+            s = re.sub(r"'[^']*'|\"[^\"]*\"", "Q", s)
+            s = re.sub(r"expected one of the following.*", "expected ...", s)
+            return re.sub(r"\d+", "N", s)[:70]
+        return {"+": "simple", ":": "integer", "$": "bulk", "*": "array", "_": "null", ",": "double",
+                "%": "map", "#": "bool"}.get(s[:1], s[:1])
     name = rec["origin"].name
     path = rec["origin"].args[2] if len(rec["origin"].args) > 2 else ""
     style = "$" if path.startswith("$") else "legacy"
-    return "%s[%s]%s f=%s r=%s" % (name, style, " (state)" if rec["state"] else "",
-                                   shape(rec["folio"]), shape(rec["ref"]))
+    return "%s[%s]%s folio=%s ref=%s" % (name, style, " (state)" if rec["state"] else "",
+                                         shape(rec["folio"]), shape(rec["ref"]))
 
 
 class Run:
