@@ -32,6 +32,7 @@ run: build
 
 ## test: unit, property and end-to-end tests (a real redis-server per test).
 test: build
+	@! $(CARGO) tree -p json -p search 2>/dev/null | grep -q redis-module || { echo "json/search must not depend on redis-module"; exit 1; }
 	$(CARGO) test --release --workspace
 
 ## bench: criterion benches of the pure crates.

@@ -241,3 +241,30 @@ pub fn loading(ctx: &Context, ended: bool) {
         with_state(ctx, |s| s.catalogs.values_mut().for_each(|c| c.scan_done()));
     }
 }
+
+/// Index definitions of every database, for RDB aux data.
+pub fn definitions(ctx: &Context) -> Vec<(i32, Vec<u8>)> {
+    with_state(ctx, |s| {
+        let mut out: Vec<(i32, Vec<u8>)> = s
+            .catalogs
+            .iter()
+            .filter(|(_, c)| !c.index_names().is_empty())
+            .map(|(db, c)| (*db, c.to_definitions()))
+            .collect();
+        out.sort_by_key(|(db, _)| *db);
+        out
+    })
+}
+
+/// Replaces every catalog with definitions read from RDB aux data; the indexes fill as the keys
+/// load (each key's `loaded` event) and their scans end when loading ends.
+pub fn restore_definitions(ctx: &Context, defs: Vec<(i32, Vec<u8>)>) -> Result<(), String> {
+    with_state(ctx, |s| {
+        let mut catalogs = HashMap::new();
+        for (db, bytes) in defs {
+            catalogs.insert(db, Catalog::from_definitions(&bytes, &s.config)?);
+        }
+        s.catalogs = catalogs;
+        Ok(())
+    })
+}

@@ -24,7 +24,7 @@ mod module {
     use redis_module::{redis_module, AclCategory, Context, RedisString, Status};
 
     use crate::commands::{dispatch, ft, json};
-    use crate::types::JSON_TYPE;
+    use crate::types::{JSON_TYPE, SEARCH_AUX_TYPE};
 
     /// Routes a table entry through the dispatcher (catch_unwind, replies, errors).
     macro_rules! route {
@@ -46,7 +46,7 @@ mod module {
         name: "ReJSON",
         version: crate::REJSON_VERSION,
         allocator: (redis_module::alloc::RedisAlloc, redis_module::alloc::RedisAlloc),
-        data_types: [JSON_TYPE],
+        data_types: [JSON_TYPE, SEARCH_AUX_TYPE],
         acl_categories: ["json", "search",],
         init: init,
         commands: [

@@ -205,3 +205,84 @@ unsafe extern "C" fn copy(
     let value = unsafe { &*value.cast::<Value>() };
     Box::into_raw(Box::new(value.clone())).cast::<c_void>()
 }
+
+/// Name of the data type that carries search index definitions in RDB aux data (no keys).
+pub const SEARCH_AUX_NAME: &str = "folio-idx";
+/// Its encoding version.
+pub const SEARCH_AUX_VERSION: i32 = 1;
+
+/// Search index definitions, saved as RDB aux data before the keys, so that indexes exist
+/// when the keys load (each loaded key is indexed by the `loaded` keyspace event).
+pub static SEARCH_AUX_TYPE: RedisType = RedisType::new(
+    SEARCH_AUX_NAME,
+    SEARCH_AUX_VERSION,
+    raw::RedisModuleTypeMethods {
+        version: raw::REDISMODULE_TYPE_METHOD_VERSION as u64,
+        rdb_load: None,
+        rdb_save: None,
+        aof_rewrite: None,
+        mem_usage: None,
+        digest: None,
+        free: None,
+        aux_load: Some(aux_load),
+        aux_save: Some(aux_save),
+        aux_save2: None,
+        aux_save_triggers: raw::REDISMODULE_AUX_BEFORE_RDB as i32,
+        free_effort: None,
+        unlink: None,
+        copy: None,
+        defrag: None,
+        copy2: None,
+        free_effort2: None,
+        mem_usage2: None,
+        unlink2: None,
+    },
+);
+
+fn io_context(rdb: *mut raw::RedisModuleIO) -> Option<redis_module::Context> {
+    // SAFETY: GetContextFromIO returns the context Redis attached to this IO (valid for the call).
+    let ctx = unsafe { raw::RedisModule_GetContextFromIO.map(|f| f(rdb)) }?;
+    (!ctx.is_null()).then(|| redis_module::Context::new(ctx))
+}
+
+unsafe extern "C" fn aux_save(rdb: *mut raw::RedisModuleIO, when: c_int) {
+    if when != raw::REDISMODULE_AUX_BEFORE_RDB as c_int {
+        return;
+    }
+    let Some(ctx) = io_context(rdb) else { return };
+    let defs = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| crate::indexing::definitions(&ctx)))
+        .unwrap_or_default();
+    raw::save_unsigned(rdb, defs.len() as u64);
+    for (db, bytes) in defs {
+        raw::save_signed(rdb, i64::from(db));
+        raw::save_slice(rdb, &bytes);
+    }
+}
+
+unsafe extern "C" fn aux_load(rdb: *mut raw::RedisModuleIO, encver: c_int, when: c_int) -> c_int {
+    if encver != SEARCH_AUX_VERSION || when != raw::REDISMODULE_AUX_BEFORE_RDB as c_int {
+        return raw::REDISMODULE_ERR as c_int;
+    }
+    let read = || -> Result<Vec<(i32, Vec<u8>)>, String> {
+        let n = raw::load_unsigned(rdb).map_err(|e| e.to_string())?;
+        let mut defs = Vec::new();
+        for _ in 0..n {
+            let db = raw::load_signed(rdb).map_err(|e| e.to_string())?;
+            let bytes = raw::load_string_buffer(rdb).map_err(|e| e.to_string())?;
+            defs.push((i32::try_from(db).map_err(|_| "bad db number")?, bytes.as_ref().to_vec()));
+        }
+        Ok(defs)
+    };
+    let Some(ctx) = io_context(rdb) else { return raw::REDISMODULE_ERR as c_int };
+    let loaded = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        read().and_then(|defs| crate::indexing::restore_definitions(&ctx, defs))
+    }));
+    match loaded {
+        Ok(Ok(())) => raw::REDISMODULE_OK as c_int,
+        Ok(Err(e)) => {
+            log_warning(&format!("folio: cannot load search index definitions: {e}"));
+            raw::REDISMODULE_ERR as c_int
+        }
+        Err(_) => raw::REDISMODULE_ERR as c_int,
+    }
+}
