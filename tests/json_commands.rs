@@ -151,15 +151,21 @@ fn mget_mset_del_forget_type() {
 fn numbers_strings_arrays_objects() {
     let (_s, mut c) = server_with_doc();
     assert_eq!(c.call(&["JSON.NUMINCRBY", "d", ".a", "2"]), b("3"));
-    assert_eq!(c.call(&["JSON.NUMINCRBY", "d", "$..*", "1"]), b("[4,3.5,null,null,null,null,2,3,null,null]"));
+    assert_eq!(c.call(&["JSON.NUMINCRBY", "d", "$..*", "1"]), b("[4,3.5,null,null,null,null,null,2,3,null]"));
     assert_eq!(c.call(&["JSON.NUMINCRBY", "d", ".s", "1"]).err(), "ERR Path '$.s' does not exist or does not contains a number");
     assert_eq!(c.call(&["JSON.NUMINCRBY", "d", ".a", "x"]).err(), "ERR expected value at line 1 column 1");
     assert_eq!(c.call(&["JSON.NUMMULTBY", "d", ".b", "2"]), b("7.0"));
     assert_eq!(c.call(&["JSON.NUMINCRBY", "nokey", "$.a", "1"]).err(), "ERR could not perform this operation on a key that doesn't exist");
     // Integer overflow is an error, not a silent wrap (README: differences).
+    // i64 results past i64::MAX continue in u64; past u64::MAX (or below i64::MIN) it is an error.
     assert_eq!(c.call(&["JSON.SET", "big", "$", "9223372036854775807"]), ok());
+    assert_eq!(c.call(&["JSON.NUMINCRBY", "big", "$", "1"]), b("[9223372036854775808]"));
+    assert_eq!(c.call(&["JSON.SET", "big", "$", "18446744073709551615"]), ok());
     assert_eq!(c.call(&["JSON.NUMINCRBY", "big", "$", "1"]).err(), "ERR numeric overflow");
-    assert_eq!(c.call(&["JSON.GET", "big"]), b("9223372036854775807"));
+    assert_eq!(c.call(&["JSON.GET", "big"]), b("18446744073709551615"));
+    assert_eq!(c.call(&["JSON.SET", "small", "$", "-9223372036854775808"]), ok());
+    assert_eq!(c.call(&["JSON.NUMINCRBY", "small", "$", "-1"]).err(), "ERR numeric overflow");
+    assert_eq!(c.call(&["JSON.NUMMULTBY", "small", "$", "2"]).err(), "ERR numeric overflow");
     assert_eq!(c.call(&["JSON.STRAPPEND", "d", ".s", r#""yz""#]), Resp::Int(3));
     assert_eq!(c.call(&["JSON.STRAPPEND", "d", "$..s", r#""q""#]), ints(&[Some(4)]));
     assert_eq!(c.call(&["JSON.STRAPPEND", "d", r#""q""#]).err(), "ERR Path '$' does not exist or not a string");
@@ -186,7 +192,7 @@ fn numbers_strings_arrays_objects() {
     assert_eq!(c.call(&["JSON.ARRPOP", "d", "FORMAT", "STRING", ".arr"]).err(), "ERR wrong reply format");
     assert_eq!(c.call(&["JSON.ARRTRIM", "d", ".arr", "0", "1"]), Resp::Int(2));
     assert_eq!(c.call(&["JSON.ARRTRIM", "d", "$..arr", "0", "0"]), ints(&[Some(1)]));
-    assert_eq!(c.call(&["JSON.GET", "d", "$.arr"]), b("[[1]]"));
+    assert_eq!(c.call(&["JSON.GET", "d", "$.arr"]), b("[[2]]"));
     assert_eq!(c.call(&["JSON.OBJKEYS", "d", "$..o"]), arr(vec![arr(vec![b("k")])]));
     assert_eq!(c.call(&["JSON.OBJKEYS", "d", ".zz"]), Resp::Nil);
     assert_eq!(c.call(&["JSON.OBJKEYS", "d", ".a"]).err(), "ERR Path '$.a' does not exist or not an object");
@@ -217,8 +223,12 @@ fn toggle_clear_merge_resp_debug() {
     assert_eq!(c.call(&["JSON.MERGE", "d", "$", "1", "extra"]).err(), "ERR syntax error");
     assert_eq!(c.call(&["JSON.CLEAR", "d"]), Resp::Int(1));
     assert_eq!(c.call(&["JSON.GET", "d"]), b("{}"));
-    let mem = c.call(&["JSON.DEBUG", "MEMORY", "d"]).int();
-    assert!(mem > 0 && mem < 64, "{mem}");
+    // An emptied container keeps its capacity (as in RedisJSON); a fresh one is small.
+    assert!(c.call(&["JSON.DEBUG", "MEMORY", "d"]).int() > 0);
+    assert_eq!(c.call(&["JSON.SET", "e", "$", "{}"]), ok());
+    let empty = c.call(&["JSON.DEBUG", "MEMORY", "e"]).int();
+    assert!(empty > 0 && empty <= 32, "{empty}");
+    assert_eq!(c.call(&["JSON.DEBUG", "MEMORY", "e", "$"]), arr(vec![Resp::Int(empty)]));
     assert_eq!(c.call(&["JSON.DEBUG", "MEMORY", "nokey"]), Resp::Int(0));
     assert_eq!(c.call(&["JSON.DEBUG", "MEMORY", "nokey", "$"]), arr(vec![]));
     assert_eq!(c.call(&["JSON.DEBUG", "HELP"]).items().len(), 2);
@@ -261,7 +271,9 @@ fn the_json_corpus_round_trips_and_bad_json_is_refused() {
         }
         let text = std::fs::read(&path).unwrap();
         let r = c.call(&[&b"JSON.SET"[..], b"k", b"$", &text]);
-        if name.starts_with("pass-") {
+        // fail-031.json is 9223372036854775808: valid JSON by RFC 8259 (it fits u64), and
+        // RedisJSON accepts it too.
+        if name.starts_with("pass-") || name == "fail-031.json" {
             assert_eq!(r, ok(), "{name}");
             let back = c.call(&["JSON.GET", "k"]).text();
             // Reading the result back into folio and out again is a fixed point, and a second

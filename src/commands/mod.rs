@@ -51,12 +51,9 @@ pub fn dispatch(ctx: &Context, argv: Vec<RedisString>, handler: Handler) -> Redi
     match outcome {
         Ok(Ok(reply)) => emit(ctx, &reply),
         Ok(Err(Error::WrongArity)) => {
-            // SAFETY: ctx.ctx is the live context of this command call.
-            unsafe {
-                if let Some(wrong_arity) = redis_module::raw::RedisModule_WrongArity {
-                    wrong_arity(ctx.ctx);
-                }
-            }
+            // RedisJSON's wording: the command name in lower case, whatever the client sent.
+            let name = String::from_utf8_lossy(name).to_lowercase();
+            emit(ctx, &Reply::Error(format!("ERR wrong number of arguments for '{name}' command")));
         }
         Ok(Err(Error::Reply(text))) => emit(ctx, &Reply::Error(text)),
         Err(panic) => {
