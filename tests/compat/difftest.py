@@ -41,6 +41,7 @@ from servers import Server  # noqa: E402
 
 REPO = os.path.dirname(os.path.dirname(HERE))
 SHOW_FULL = 20
+MARKER = "folio-compat-marker"
 
 
 class Item:
@@ -84,6 +85,8 @@ def signature(rec):
     def shape(raw):
         if rec["state"]:
             return "value"
+        if "events" in rec:
+            return "events"
         s = raw.decode("utf-8", "replace")
         if s.startswith("-"):
             s = s.split("\r\n")[0]
@@ -116,6 +119,11 @@ class Run:
                 ca.call("HELLO", "3")
                 cb.call("HELLO", "3")
             self.conns[proto] = (ca, cb)
+        self.subs = None
+        if opts.events:
+            self.subs = (self.subscribe(a), self.subscribe(b))
+            self.marker = 0
+        self.events_compared = 0
         self.state = {k: None for k in ALL_KEYS}
         self.state[PLAIN_KEY] = PLAIN_STATE
         self.before = {}  # key -> reference's text of the key just before the current command
@@ -141,6 +149,60 @@ class Run:
                     self.literals.add(float(n))
                 except (ValueError, OverflowError):
                     pass
+
+    # ---- keyspace notifications ----------------------------------------------
+    def subscribe(self, server):
+        """A connection receiving every keyevent notification of `server` (RESP2 pub/sub)."""
+        conn = Conn(server.port)
+        conn.call("CONFIG", "SET", "notify-keyspace-events", "EA")
+        sub = Conn(server.port)
+        sub.send(encode(["PSUBSCRIBE", "__keyevent@0__:*"]))
+        sub.read()
+        sub.send(encode(["SUBSCRIBE", MARKER]))
+        sub.read()
+        return (sub, conn)
+
+    def drain(self):
+        """Notifications each server emitted since the last drain, as [(event, key)] lists."""
+        if not self.subs:
+            return [], []
+        self.marker += 1
+        out = []
+        for sub, conn in self.subs:
+            conn.call("PUBLISH", MARKER, str(self.marker))
+            events = []
+            while True:
+                _, msg = sub.read()
+                if not isinstance(msg, list) or not msg:
+                    continue
+                if msg[0] == b"message" and msg[1] == MARKER.encode():
+                    if msg[2] == str(self.marker).encode():
+                        break
+                    continue
+                if msg[0] == b"pmessage":
+                    event = msg[2].decode("utf-8", "replace").split(":", 1)[-1]
+                    events.append((event, msg[3].decode("utf-8", "replace")))
+            out.append(events)
+        return out[0], out[1]
+
+    def compare_events(self, items, ev_a, ev_b, excluded, proto):
+        """Reports keys (whose replies all matched) that got different notifications, in order."""
+        def per_key(events):
+            out = {}
+            for event, key in events:
+                if key not in excluded:
+                    out.setdefault(key, []).append(event)
+            return out
+        fa, fb = per_key(ev_a), per_key(ev_b)
+        self.events_compared += sum(len(v) for v in fb.values())
+        for key in sorted(set(fa) | set(fb)):
+            if fa.get(key, []) == fb.get(key, []):
+                continue
+            cmds = [it.cmd for it in items if not it.is_check and key in it.cmd.keys]
+            origin = cmds[0] if cmds else Cmd(["(batch)"], keys=[key])
+            rec = self.record(origin, " ".join(fa.get(key, [])).encode(),
+                              " ".join(fb.get(key, [])).encode(), proto, state=False, before={})
+            rec["events"] = [repr(c) for c in cmds]
 
     # ---- setup --------------------------------------------------------------
     def setup(self):
@@ -174,6 +236,8 @@ class Run:
         rb = self.read_all(cb, self.b, items)
         if self.crash:
             return
+        ev_a, ev_b = self.drain()
+        excluded = set()  # keys whose notifications are not compared in this batch
         self.sent += len(cmds)
         tainted = set()
         verdict = {}  # id(cmd) -> category name, or the unexplained record
@@ -199,6 +263,7 @@ class Run:
             if f[0] == r[0]:
                 self.identical += 1
                 continue
+            excluded.update(it.cmd.keys)
             d = Diff(it, f, r, self.literals, proto)
             d.before = befores.get(id(it.origin if it.is_check else it.cmd), {})
             if it.is_check:
@@ -225,8 +290,16 @@ class Run:
             else:
                 verdict[id(it.cmd)] = self.record(it.cmd, f[0], r[0], proto, state=False,
                                                   before=key_state_before)
+        excluded |= tainted
+        for it in items:
+            if id(it.cmd) in skipped:
+                excluded.update(it.cmd.keys)
+        if self.subs:
+            self.compare_events(items, ev_a, ev_b, excluded, proto)
         for key in sorted(tainted):
             self.resync(key)
+        if tainted:
+            self.drain()  # resync writes only to folio: drop their notifications
 
     def read_all(self, conn, server, items):
         out = []
@@ -315,6 +388,8 @@ class Run:
         print("commands sent:        %d (+%d state checks, %d replies skipped while a key was out of sync, %d resyncs)"
               % (self.sent, self.checks, self.skipped, self.resyncs))
         print("identical replies:    %d" % self.identical)
+        if self.subs:
+            print("notifications:        %d compared (keys whose replies all matched)" % self.events_compared)
         print("intentional:          %d" % sum(self.intentional.values()))
         for name, n in sorted(self.intentional.items()):
             print("  %-36s %d" % (name, n))
@@ -358,6 +433,8 @@ class Run:
     def print_record(self, i, rec):
         cmd = rec["origin"]
         kind = "state after the command (JSON.GET)" if rec["state"] else "reply"
+        if "events" in rec:
+            kind = "keyspace notifications of the batch for this key"
         if i:
             print("-- unexplained #%d (%s, RESP%d, after ~%d commands)" % (i, kind, rec["proto"], rec["index"]))
         else:
@@ -366,6 +443,8 @@ class Run:
             if text is not None and key != PLAIN_KEY:
                 print("   before: JSON.SET %s $ %s" % (key, _quote(text.decode("utf-8", "replace"))))
         print("   command:   %r" % cmd)
+        for c in rec.get("events", [])[1:]:
+            print("   then:      %s" % c)
         if rec["check"] is not None:
             print("   check:     %r" % rec["check"])
         print("   folio:     %s" % show(rec["folio"], 4000))
@@ -427,6 +506,8 @@ def main(argv=None):
     ap.add_argument("--fixtures", default=os.path.join(REPO, "tests", "fixtures"))
     ap.add_argument("--replay", help="file of commands to send to both servers (RESP2/RESP3 lines switch)")
     ap.add_argument("--redis-server", default="redis-server")
+    ap.add_argument("--no-events", dest="events", action="store_false",
+                    help="do not compare keyspace notifications")
     ap.add_argument("--dump", help="write every unexplained difference as a JSON line to this file")
     ap.add_argument("--no-probes", action="store_true",
                     help="skip the folio-only probes of commands that crash rejson.so")
