@@ -9,6 +9,7 @@ mod array;
 mod eq;
 mod object;
 mod parse;
+mod scan;
 mod serialize;
 mod string;
 

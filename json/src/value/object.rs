@@ -448,8 +448,8 @@ impl Object {
         None
     }
 
-    /// Appends an entry whose key is known to be absent.
-    fn push_new(&mut self, key: &str, value: Value) {
+    /// Appends an entry whose key the caller knows to be absent.
+    pub(crate) fn push_new(&mut self, key: &str, value: Value) {
         let (len, cap, keys_len, keys_cap) = (
             self.len(),
             self.capacity(),

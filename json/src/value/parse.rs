@@ -13,7 +13,8 @@
 //! value wins, at the first key's position. Numbers: `i64` if the integer
 //! fits, else `u64`, else `f64`; floats are correctly rounded.
 
-use super::object::encoded_len;
+use super::object::{encoded_len, INDEX_MIN_LEN};
+use super::scan::skip_plain;
 use super::{Array, Object, Value};
 use crate::error::{ErrorCode, ParseError};
 use crate::limits::{MAX_DEPTH, MAX_LOAD_DEPTH};
@@ -259,16 +260,32 @@ impl<'a> Parser<'a> {
 
     /// Builds the object of `entries[start..]` (keys in `keys[keys_start..]`).
     fn close_object(&mut self, start: usize, keys_start: usize) -> Object {
+        let n = self.entries.len() - start;
         let mut key_bytes = 0;
+        let mut fingerprints = [0u64; INDEX_MIN_LEN];
         let mut from = keys_start;
-        for (end, _) in &self.entries[start..] {
-            key_bytes += encoded_len(self.keys.get(from..*end).unwrap_or_default());
+        for (i, (end, _)) in self.entries[start..].iter().enumerate() {
+            let key = self.keys.get(from..*end).unwrap_or_default();
+            key_bytes += encoded_len(key);
+            if let Some(f) = fingerprints.get_mut(i) {
+                *f = fingerprint(key.as_bytes());
+            }
             from = *end;
         }
-        let mut o = Object::with_capacity(self.entries.len() - start, key_bytes);
+        // Small objects: distinct fingerprints prove distinct keys, so members
+        // can be appended without looking keys up. Otherwise insert (last wins).
+        let fps = fingerprints.get(..n).unwrap_or_default();
+        let unique =
+            n <= INDEX_MIN_LEN && fps.iter().enumerate().all(|(i, f)| !fps[..i].contains(f));
+        let mut o = Object::with_capacity(n, key_bytes);
         let mut from = keys_start;
         for (end, v) in self.entries.drain(start..) {
-            o.insert(self.keys.get(from..end).unwrap_or_default(), v);
+            let key = self.keys.get(from..end).unwrap_or_default();
+            if unique {
+                o.push_new(key, v);
+            } else {
+                o.insert(key, v);
+            }
             from = end;
         }
         self.keys.truncate(keys_start);
@@ -554,33 +571,19 @@ impl<'a> Parser<'a> {
     }
 }
 
-/// Index of the first byte at or after `i` that is `"`, `\` or a control
-/// character (or `input.len()`). Scans 8 bytes at a time.
+/// A cheap 64-bit digest of a key: equal keys have equal fingerprints.
 #[inline]
-fn skip_plain(input: &[u8], mut i: usize) -> usize {
-    const ONES: u64 = u64::MAX / 255;
-    const HIGH: u64 = ONES << 7;
-    while let Some(chunk) = input.get(i..i + 8) {
-        let mut word = [0u8; 8];
-        word.copy_from_slice(chunk);
-        let x = u64::from_le_bytes(word);
-        // A byte is "special" when < 0x20, == '"' or == '\\' (exact zero-byte tests).
-        let ctrl = x.wrapping_sub(ONES * 0x20) & !x;
-        let q = x ^ (ONES * b'"' as u64);
-        let quote = q.wrapping_sub(ONES) & !q;
-        let b = x ^ (ONES * b'\\' as u64);
-        let backslash = b.wrapping_sub(ONES) & !b;
-        let hits = (ctrl | quote | backslash) & HIGH;
-        if hits != 0 {
-            return i + (hits.trailing_zeros() / 8) as usize;
-        }
-        i += 8;
+fn fingerprint(key: &[u8]) -> u64 {
+    const K: u64 = 0x9E37_79B9_7F4A_7C15;
+    let mut h = key.len() as u64;
+    let mut chunks = key.chunks_exact(8);
+    for c in &mut chunks {
+        let mut w = [0u8; 8];
+        w.copy_from_slice(c);
+        h = (h ^ u64::from_le_bytes(w)).wrapping_mul(K).rotate_left(29);
     }
-    while let Some(&c) = input.get(i) {
-        if c == b'"' || c == b'\\' || c < 0x20 {
-            return i;
-        }
-        i += 1;
-    }
-    i
+    let mut w = [0u8; 8];
+    let rest = chunks.remainder();
+    w[..rest.len()].copy_from_slice(rest);
+    (h ^ u64::from_le_bytes(w)).wrapping_mul(K)
 }

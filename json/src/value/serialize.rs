@@ -6,6 +6,7 @@
 //! [`Format`] carries `JSON.GET`'s INDENT / NEWLINE / SPACE strings; an empty
 //! container prints as `[]` / `{}` whatever the format.
 
+use super::scan::skip_plain;
 use super::{Repr, Value};
 
 /// Layout of formatted output (`JSON.GET k INDENT i NEWLINE n SPACE s`).
@@ -39,9 +40,9 @@ impl Value {
     pub fn to_json(&self) -> String {
         let mut out = Vec::with_capacity(64);
         write_compact(self, &mut out);
-        // Only valid UTF-8 is ever written: ASCII punctuation, digits and the
-        // bytes of `&str`s.
-        String::from_utf8(out).unwrap_or_default()
+        // SAFETY: 1. only valid UTF-8 is ever written: ASCII punctuation,
+        // digits, escapes and the bytes of whole `&str`s.
+        unsafe { String::from_utf8_unchecked(out) }
     }
 
     /// Appends the JSON text of this value to `out`, laid out per `fmt`.
@@ -186,12 +187,11 @@ pub(crate) fn write_str(s: &str, out: &mut Vec<u8>) {
     out.reserve(bytes.len() + 2);
     out.push(b'"');
     let mut start = 0;
-    for (i, &b) in bytes.iter().enumerate() {
-        let esc = ESCAPE[b as usize];
-        if esc == 0 {
-            continue;
-        }
+    loop {
+        let i = skip_plain(bytes, start);
+        let Some(&b) = bytes.get(i) else { break };
         out.extend_from_slice(&bytes[start..i]);
+        let esc = ESCAPE[b as usize];
         if esc == b'u' {
             out.extend_from_slice(&[
                 b'\\',
