@@ -228,3 +228,35 @@ fn take_leaves_null() {
     assert!(v.is_null());
     assert_eq!(t.to_json(), "[1]");
 }
+
+/// Parsed objects of every size: duplicates resolved like a naive ordered map.
+#[test]
+fn parsed_duplicates_match_a_naive_oracle() {
+    for n in [1usize, 2, 5, 31, 32, 33, 34, 60, 200] {
+        for modulo in [n, n / 2 + 1, 3] {
+            let mut text = String::from("{");
+            let mut oracle: Vec<(String, usize)> = Vec::new();
+            for i in 0..n {
+                let key = format!("key{}", (i * 7) % modulo);
+                if i > 0 {
+                    text.push(',');
+                }
+                text.push_str(&format!("\"{key}\":{i}"));
+                match oracle.iter_mut().find(|(k, _)| *k == key) {
+                    Some(e) => e.1 = i,
+                    None => oracle.push((key, i)),
+                }
+            }
+            text.push('}');
+            let v = p(&text);
+            let got: Vec<(String, usize)> = v
+                .obj_iter()
+                .map(|(k, x)| (k.to_owned(), x.as_u64().unwrap_or(u64::MAX) as usize))
+                .collect();
+            assert_eq!(got, oracle, "{text}");
+            for (k, i) in &oracle {
+                assert_eq!(v.obj_get(k).and_then(Value::as_u64), Some(*i as u64));
+            }
+        }
+    }
+}
