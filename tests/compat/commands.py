@@ -6,7 +6,8 @@ replies: the keys it writes (to compare state after it), the JSON texts it sent
 """
 
 from docs import BAD_JSON, DEEP_OK, TRAILING_JSON
-from jsontext import Num, Obj
+from jsontext import Num, Obj, dumps
+from paths import DOT_KEY, bracket_key, nodes
 
 JSON_KEYS = ["doc:%d" % i for i in range(6)]
 NEW_KEYS = ["new:%d" % i for i in range(3)]
@@ -165,7 +166,6 @@ class CmdGen:
             # add a new child under an existing object
             base = self.paths.path(doc, want=is_obj, legacy_share=0.3)
             child = self.docs.key()
-            from paths import DOT_KEY, bracket_key
             suffix = "." + child if DOT_KEY.fullmatch(child) else bracket_key(child, '"')
             path = (base if base not in (".",) else "") + suffix
             if base == "$":
@@ -262,7 +262,6 @@ class CmdGen:
                 o.append((k, Obj([(self.docs.key(), self.docs.scalar()), (self.docs.key(), None)])))
             else:
                 o.append((k, self.docs.value(2, 3)))
-        from jsontext import dumps
         return dumps(o)
 
     def c_merge(self, state, proto):
@@ -381,8 +380,6 @@ class CmdGen:
         path = self.path(state, key, want=is_arr)
         val = self.value() if rng.random() < 0.4 else None
         if val is None:
-            from jsontext import dumps
-            from paths import nodes
             elems = [v for _, v in nodes(doc)] if isinstance(doc, (Obj, list)) else []
             val = dumps(rng.choice(elems)) if elems else "1"
             if rng.random() < 0.1 and val.isdigit():

@@ -6,6 +6,8 @@ alone at the end of a run: folio must answer each with some reply and stay up.
 Replies are shown, not compared (the reference has none).
 """
 
+from resp import Conn
+
 DOC = '{"a":[1,[2,[3]]],"b":{"c":[4,5]},"s":"x"}'
 
 # (reason, setup commands, probe command)
@@ -41,7 +43,6 @@ def run_probes(start_server):
     Returns [(reason, command, reply bytes, alive after, log tail if it died)]; a server that
     died is replaced by a new one so every probe runs.
     """
-    from resp import Conn
     out = []
     server = start_server()
     try:

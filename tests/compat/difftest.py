@@ -16,6 +16,7 @@ Usage:
 """
 
 import argparse
+import json
 import os
 import random
 import re
@@ -417,8 +418,6 @@ class Run:
 
     def dump(self, path):
         """Writes the unexplained differences as JSON lines (for scripts that sort them)."""
-        import json
-
         def text(b):
             return None if b is None else b.decode("utf-8", "backslashreplace")
 

@@ -22,7 +22,7 @@ from decimal import Decimal, InvalidOperation
 
 import jsontext
 from commands import PLAIN_KEY
-from resp import Double, Error
+from resp import Double, Error, Map
 
 I64_MIN, I64_MAX = -(1 << 63), (1 << 63) - 1
 
@@ -235,7 +235,6 @@ def non_json_key(d):
 # ---- 6. object key order of replies rejson.so builds in a HashMap -------
 def _canonical(v, top):
     """Reply with RESP3 maps (and, at the top, a multi-path JSON object) sorted by key."""
-    from resp import Map
     if isinstance(v, Map):
         return ("map", sorted((repr(_canonical(k, False)), repr(_canonical(x, False))) for k, x in v))
     if isinstance(v, list):
