@@ -179,6 +179,8 @@ pub fn flushed(ctx: &Context, db: i32) {
         for (n, catalog) in state.catalogs.iter_mut() {
             if db == -1 || *n == db {
                 catalog.clear();
+                catalog.scan_done();
+                cancel_scan(*n);
             }
         }
     });
@@ -197,41 +199,145 @@ pub fn swapped(ctx: &Context, a: i32, b: i32) {
             state.catalogs.insert(a, c);
         }
     });
-}
-
-/// Indexes every existing key of the selected database into the indexes whose initial scan is
-/// pending, then marks the scan done.
-pub fn initial_scan(ctx: &Context) {
-    let db = selected_db(ctx);
-    let pending = with_state(ctx, |s| s.catalogs.get(&db).map(|c| c.scan_prefixes()).unwrap_or_default());
-    if pending.is_empty() {
-        return;
-    }
-    let docs = RedisDocs::new(ctx);
-    let mut keys: Vec<Vec<u8>> = Vec::new();
-    {
-        let collected = RefCell::new(&mut keys);
-        let cursor = redis_module::KeysCursor::new();
-        let cb = |_ctx: &Context, name: &RedisString, _key: Option<&RedisKey>| {
-            let k = name.as_slice();
-            if pending.iter().any(|p| k.starts_with(p)) {
-                collected.borrow_mut().push(k.to_vec());
-            }
-        };
-        while cursor.scan(ctx, &cb) {}
-    }
-    with_state(ctx, |s| {
-        if let Some(c) = s.catalogs.get_mut(&db) {
-            let total = keys.len().max(1) as f64;
-            for (i, k) in keys.iter().enumerate() {
-                c.scan_key(k, &docs);
-                if i % 1024 == 0 {
-                    c.scan_progress(i as f64 / total);
-                }
-            }
-            c.scan_done();
+    // A scan in progress continues over the same database number, which now holds the other
+    // dataset, and its catalog moved with the data: both scans start over.
+    SCANS.with(|s| {
+        let mut s = s.borrow_mut();
+        let ja = s.remove(&a);
+        let jb = s.remove(&b);
+        if let Some(j) = ja {
+            s.insert(b, j);
+        }
+        if let Some(j) = jb {
+            s.insert(a, j);
         }
     });
+    restart_scans(ctx, &[a, b]);
+}
+
+/// Work done per slice of an initial scan, so the server keeps answering meanwhile.
+const SCAN_SLICE: std::time::Duration = std::time::Duration::from_millis(10);
+/// Pause between slices.
+const SCAN_PAUSE: std::time::Duration = std::time::Duration::from_millis(1);
+
+/// An initial scan in progress over one database.
+struct ScanJob {
+    cursor: redis_module::KeysCursor,
+    scanned: usize,
+    total: usize,
+}
+
+thread_local! {
+    /// Scans in progress, per database. Only the main thread (commands, timers) touches them.
+    static SCANS: RefCell<HashMap<i32, ScanJob>> = RefCell::new(HashMap::new());
+}
+
+fn select_db(ctx: &Context, db: i32) -> bool {
+    // SAFETY: ctx is a live context; SelectDb changes only its own client's database.
+    unsafe { raw::RedisModule_SelectDb.map(|f| f(ctx.ctx, db)) == Some(raw::REDISMODULE_OK as i32) }
+}
+
+fn db_size(ctx: &Context) -> usize {
+    // SAFETY: ctx is a live context.
+    unsafe { raw::RedisModule_DbSize.map(|f| f(ctx.ctx) as usize).unwrap_or(0) }
+}
+
+/// Starts (or restarts) the initial scan of the selected database for its pending indexes: a
+/// first slice now, then slices on a timer until every key was seen. FT.INFO shows `indexing`
+/// and `percent_indexed` meanwhile.
+pub fn initial_scan(ctx: &Context) {
+    let db = selected_db(ctx);
+    let job = ScanJob { cursor: redis_module::KeysCursor::new(), scanned: 0, total: db_size(ctx) };
+    let fresh = SCANS.with(|s| s.borrow_mut().insert(db, job).is_none());
+    if scan_slice(ctx, db) && fresh {
+        ctx.create_timer(SCAN_PAUSE, continue_scan, db);
+    }
+}
+
+fn continue_scan(ctx: &Context, db: i32) {
+    let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| select_db(ctx, db) && scan_slice(ctx, db)));
+    match outcome {
+        Ok(true) => {
+            ctx.create_timer(SCAN_PAUSE, continue_scan, db);
+        }
+        Ok(false) => {}
+        Err(_) => {
+            SCANS.with(|s| s.borrow_mut().remove(&db));
+            ctx.log_warning("folio: internal error during an initial index scan; scan stopped");
+        }
+    }
+}
+
+/// Runs one slice of the scan of `db` (selected in `ctx`); true when more remains.
+fn scan_slice(ctx: &Context, db: i32) -> bool {
+    let pending = with_state(ctx, |s| s.catalogs.get(&db).map(|c| c.scan_prefixes()).unwrap_or_default());
+    if pending.is_empty() {
+        SCANS.with(|s| s.borrow_mut().remove(&db));
+        return false;
+    }
+    let started = std::time::Instant::now();
+    let docs = RedisDocs::new(ctx);
+    let more = SCANS.with(|scans| {
+        let mut scans = scans.borrow_mut();
+        let Some(job) = scans.get_mut(&db) else { return false };
+        let mut more = true;
+        while more && started.elapsed() < SCAN_SLICE {
+            let keys = RefCell::new(Vec::new());
+            let cb = |_ctx: &Context, name: &RedisString, _key: Option<&RedisKey>| {
+                let k = name.as_slice();
+                if pending.iter().any(|p| k.starts_with(p)) {
+                    keys.borrow_mut().push(k.to_vec());
+                }
+            };
+            more = job.cursor.scan(ctx, &cb);
+            let keys = keys.into_inner();
+            job.scanned += keys.len();
+            let fraction = if job.total == 0 { 1.0 } else { job.scanned as f64 / job.total as f64 };
+            with_state(ctx, |s| {
+                if let Some(c) = s.catalogs.get_mut(&db) {
+                    for k in &keys {
+                        c.scan_key(k, &docs);
+                    }
+                    c.scan_progress(fraction.min(0.99));
+                }
+            });
+        }
+        if !more {
+            scans.remove(&db);
+        }
+        more
+    });
+    if !more {
+        with_state(ctx, |s| {
+            if let Some(c) = s.catalogs.get_mut(&db) {
+                c.scan_done();
+            }
+        });
+    }
+    more
+}
+
+/// Drops the scan job of `db` (its keys are gone).
+fn cancel_scan(db: i32) {
+    SCANS.with(|s| s.borrow_mut().remove(&db));
+}
+
+/// Restarts the scans of the given databases from their first key (after SWAPDB), each with a
+/// timer of its own (a second timer on the same job only makes it finish sooner).
+fn restart_scans(ctx: &Context, dbs: &[i32]) {
+    for db in dbs {
+        let restarted = SCANS.with(|s| match s.borrow_mut().get_mut(db) {
+            Some(job) => {
+                job.cursor.restart();
+                job.scanned = 0;
+                true
+            }
+            None => false,
+        });
+        if restarted {
+            ctx.create_timer(SCAN_PAUSE, continue_scan, *db);
+        }
+    }
 }
 
 /// Loading started (`ended == false`) or ended. While an RDB or AOF loads, every key arrives as a

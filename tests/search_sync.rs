@@ -228,3 +228,53 @@ fn indexes_survive_reload_restart_and_reach_a_replica() {
     assert!(wait_until(30, || !r.call(&["FT.SEARCH", "idx2", "*"]).is_error()));
     assert_eq!(ids(&mut r, "idx2", "@n:[0 1000]").len(), 51);
 }
+
+#[test]
+fn large_initial_scan_is_time_sliced_and_survives_flush_and_swap() {
+    let s = Server::start();
+    let mut c = s.conn();
+    // 60k hashes: several slices of scanning.
+    for chunk in 0..60 {
+        let mut args: Vec<String> = Vec::new();
+        for i in 0..1000 {
+            let n = chunk * 1000 + i;
+            args.extend(["HSET".into(), format!("s:{n}"), "title".into(), format!("word{} common", n % 7)]);
+            c.send(&args[args.len() - 4..]);
+        }
+        for _ in 0..1000 {
+            c.read();
+        }
+    }
+    assert_eq!(c.call(&["FT.CREATE", "big", "PREFIX", "1", "s:", "SCHEMA", "title", "TEXT"]), ok());
+    // The server answers while the scan runs; FT.INFO reports progress until it is done.
+    assert_eq!(c.call(&["PING"]), Resp::Simple("PONG".into()));
+    let info_field = |c: &mut Conn, name: &str| -> String {
+        let info = c.call(&["FT.INFO", "big"]);
+        let items = info.items();
+        let i = items.iter().position(|x| matches!(x, Resp::Simple(_) | Resp::Bulk(_)) && x.text() == name).unwrap();
+        match &items[i + 1] {
+            Resp::Int(n) => n.to_string(),
+            other => other.text(),
+        }
+    };
+    assert!(wait_until(60, || info_field(&mut c, "indexing") == "0"), "scan never finished");
+    assert_eq!(info_field(&mut c, "percent_indexed"), "1");
+    assert_eq!(c.call(&["FT.SEARCH", "big", "common", "LIMIT", "0", "0"]).items()[0], Resp::Int(60_000));
+    assert_eq!(c.call(&["FT.SEARCH", "big", "word3", "LIMIT", "0", "0"]).items()[0], Resp::Int((0..60_000).filter(|n| n % 7 == 3).count() as i64));
+
+    // A new index over the same keys, then SWAPDB and FLUSHALL while it scans: no crash, no stall.
+    assert_eq!(c.call(&["FT.CREATE", "big2", "PREFIX", "1", "s:", "SCHEMA", "title", "TEXT"]), ok());
+    assert_eq!(c.call(&["SWAPDB", "0", "1"]), ok());
+    let mut c1 = s.conn();
+    c1.call(&["SELECT", "1"]);
+    assert!(wait_until(60, || {
+        let r = c1.call(&["FT.SEARCH", "big2", "common", "LIMIT", "0", "0"]);
+        r.items()[0] == Resp::Int(60_000)
+    }));
+    assert_eq!(c1.call(&["FT.CREATE", "big3", "PREFIX", "1", "s:", "SCHEMA", "title", "TEXT"]), ok());
+    assert_eq!(c1.call(&["FT.DROPINDEX", "big2"]), ok());
+    assert_eq!(c.call(&["FLUSHALL"]), ok());
+    assert_eq!(c1.call(&["FT.SEARCH", "big3", "common", "LIMIT", "0", "0"]).items()[0], Resp::Int(0));
+    assert_eq!(c1.call(&["HSET", "s:1", "title", "common"]), Resp::Int(1));
+    assert_eq!(c1.call(&["FT.SEARCH", "big3", "common", "LIMIT", "0", "0"]).items()[0], Resp::Int(1));
+}
