@@ -37,7 +37,7 @@ from commands import (ALL_KEYS, JSON_KEYS, PLAIN_KEY, PLAIN_STATE, PLAIN_VALUE, 
                       CmdGen, _quote)
 from docs import DocGen  # noqa: E402
 from paths import PathGen  # noqa: E402
-from resp import Conn, encode  # noqa: E402
+from resp import Conn, Error, encode  # noqa: E402
 from servers import Server  # noqa: E402
 
 REPO = os.path.dirname(os.path.dirname(HERE))
@@ -136,6 +136,7 @@ class Run:
         self.intentional = Counter()
         self.unexplained = []
         self.resyncs = 0
+        self.ref_errors = 0
         self.crash = None
 
     # ---- literals ---------------------------------------------------------
@@ -246,6 +247,8 @@ class Run:
         skipped = set()  # id(cmd) of commands not judged
         for it, f, r in zip(items, ra, rb):
             key_state_before = {k: self.before.get(k) for k in it.cmd.keys}
+            if not it.is_check:
+                self.ref_errors += isinstance(r[1], Error)
             if it.is_check:
                 self.checks += 1
                 key = it.cmd.keys[0]
@@ -388,7 +391,8 @@ class Run:
         print("== difftest summary (%s vs %s, seed %s)" % (label_a, label_b, self.opts.seed))
         print("commands sent:        %d (+%d state checks, %d replies skipped while a key was out of sync, %d resyncs)"
               % (self.sent, self.checks, self.skipped, self.resyncs))
-        print("identical replies:    %d" % self.identical)
+        print("identical replies:    %d (the reference answered %d%% of the commands with an error)"
+              % (self.identical, 100 * self.ref_errors // max(self.sent, 1)))
         if self.subs:
             print("notifications:        %d compared (keys whose replies all matched)" % self.events_compared)
         print("intentional:          %d" % sum(self.intentional.values()))
