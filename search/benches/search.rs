@@ -1,1 +1,189 @@
-fn main(){}
+//! What's measured: ingest rate, index memory per document (FT.INFO figures), and
+//! FT.SEARCH throughput (term, phrase, prefix, tag, numeric, combined) on generated
+//! ~500-byte hash documents (seeded RNG; `SEARCH_BENCH_DOCS` overrides the count,
+//! default 100000); then 200k updates of one document followed by `*` queries.
+
+use std::collections::HashMap;
+use std::hint::black_box;
+use std::time::Instant;
+
+use criterion::{criterion_group, criterion_main, Criterion};
+use search::{Catalog, Config, DocumentSource, FieldValue, KeyType, Protocol, Reply};
+
+struct Src(HashMap<Vec<u8>, Vec<(String, String)>>);
+
+impl DocumentSource for Src {
+    fn key_type(&self, key: &[u8]) -> Option<KeyType> {
+        self.0.get(key).map(|_| KeyType::Hash)
+    }
+    fn values(&self, key: &[u8], source: &str) -> Result<Vec<FieldValue>, String> {
+        Ok(self
+            .0
+            .get(key)
+            .into_iter()
+            .flatten()
+            .filter(|(k, _)| k == source)
+            .map(|(_, v)| FieldValue::String(v.clone()))
+            .collect())
+    }
+    fn json_at(&self, _: &[u8], _: &str) -> Option<Vec<String>> {
+        None
+    }
+    fn whole(&self, key: &[u8]) -> Option<Vec<(Vec<u8>, Vec<u8>)>> {
+        self.0
+            .get(key)
+            .map(|h| h.iter().map(|(k, v)| (k.clone().into_bytes(), v.clone().into_bytes())).collect())
+    }
+}
+
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    /// Roughly Zipf-distributed index below n.
+    fn zipf(&mut self, n: usize) -> usize {
+        let u = (self.next() % 1_000_000) as f64 / 1_000_000.0;
+        ((n as f64).powf(u) as usize).saturating_sub(1).min(n - 1)
+    }
+}
+
+fn vocab() -> Vec<String> {
+    // 20,736 distinct words; `zipf` makes a few very common.
+    let syll = ["ka", "lo", "mi", "ne", "ro", "su", "ta", "vi", "do", "pe", "ga", "fu"];
+    let mut v = Vec::new();
+    for a in syll {
+        for b in syll {
+            for c in syll {
+                for d in ["", "n", "ra", "to", "mel", "sin", "ing", "ed", "s", "er", "al", "ly"] {
+                    v.push(format!("{a}{b}{c}{d}"));
+                }
+            }
+        }
+    }
+    v
+}
+
+fn gen_doc(r: &mut Rng, vocab: &[String]) -> Vec<(String, String)> {
+    let words = |r: &mut Rng, n: usize| (0..n).map(|_| vocab[r.zipf(vocab.len())].as_str()).collect::<Vec<_>>().join(" ");
+    let tags = ["red", "green", "blue", "black", "white", "gold", "silver", "pink"];
+    vec![
+        ("title".into(), words(r, 6)),
+        ("body".into(), words(r, 70)),
+        ("tags".into(), format!("{},{}", tags[(r.next() % 8) as usize], tags[(r.next() % 8) as usize])),
+        ("price".into(), format!("{}", r.next() % 10_000)),
+    ]
+}
+
+fn info_num(r: &Reply, name: &str) -> f64 {
+    if let Reply::Map(p) = r {
+        for (k, v) in p {
+            if *k == Reply::Simple(name.into()) {
+                if let Reply::Double(d) = v {
+                    return *d;
+                }
+            }
+        }
+    }
+    f64::NAN
+}
+
+fn build(n: usize) -> (Catalog, Src, Config) {
+    let vocab = vocab();
+    let mut r = Rng(0x9E3779B97F4A7C15);
+    let mut src = Src(HashMap::new());
+    let mut cat = Catalog::new();
+    let mut config = Config::default();
+    let create: Vec<&[u8]> = [
+        "idx", "PREFIX", "1", "d:", "SCHEMA", "title", "TEXT", "WEIGHT", "2", "body", "TEXT", "tags", "TAG", "price",
+        "NUMERIC", "SORTABLE",
+    ]
+    .iter()
+    .map(|s| s.as_bytes())
+    .collect();
+    cat.execute("FT.CREATE", &create, &src, &mut config, Protocol::Resp2);
+    cat.scan_done();
+    let docs: Vec<(Vec<u8>, Vec<(String, String)>)> =
+        (0..n).map(|i| (format!("d:{i}").into_bytes(), gen_doc(&mut r, &vocab))).collect();
+    let bytes: usize = docs.iter().map(|(_, d)| d.iter().map(|(k, v)| k.len() + v.len()).sum::<usize>()).sum();
+    let started = Instant::now();
+    for (k, d) in docs {
+        src.0.insert(k.clone(), d);
+        cat.on_key_changed(&k, &src);
+    }
+    let secs = started.elapsed().as_secs_f64();
+    let info = cat.execute("FT.INFO", &[b"idx"], &src, &mut config, Protocol::Resp2);
+    let mem = info_num(&info, "total_index_memory_sz_mb") * 1024.0 * 1024.0;
+    println!(
+        "ingest: {n} docs ({:.0} bytes avg) in {secs:.2}s = {:.0} docs/s; index memory {:.1} MB = {:.0} bytes/doc; terms {}",
+        bytes as f64 / n as f64,
+        n as f64 / secs,
+        mem / 1048576.0,
+        mem / n as f64,
+        info_num(&info, "num_terms")
+    );
+    (cat, src, config)
+}
+
+fn benches(c: &mut Criterion) {
+    let n: usize = std::env::var("SEARCH_BENCH_DOCS").ok().and_then(|s| s.parse().ok()).unwrap_or(100_000);
+    let (mut cat, src, mut config) = build(n);
+    let queries: [(&str, &str); 7] = [
+        ("term", "kalomi"),
+        ("term_rare", "fufufusin"),
+        ("phrase", "\"kakaka kakalo\""),
+        ("prefix", "kalo*"),
+        ("tag", "@tags:{gold}"),
+        ("numeric", "@price:[100 200]"),
+        ("combined", "kakaka @tags:{red|blue} @price:[0 5000] -kakalo"),
+    ];
+    let mut g = c.benchmark_group("ft_search");
+    g.sample_size(20);
+    for (name, q) in queries {
+        let args: Vec<&[u8]> = vec![b"idx", q.as_bytes(), b"NOCONTENT"];
+        let r = cat.execute("FT.SEARCH", &args, &src, &mut config, Protocol::Resp2);
+        if let Reply::Array(v) = &r {
+            println!("{name}: {q} -> {:?} hits", v.first());
+        }
+        g.bench_function(name, |b| {
+            b.iter(|| black_box(cat.execute("FT.SEARCH", &args, &src, &mut config, Protocol::Resp2)))
+        });
+    }
+    g.finish();
+
+    // 200k updates of one document, then `*`.
+    let mut src = src;
+    let mut r = Rng(7);
+    let vocab = vocab();
+    let star: Vec<&[u8]> = vec![b"idx", b"*", b"NOCONTENT"];
+    let t0 = Instant::now();
+    for _ in 0..10 {
+        black_box(cat.execute("FT.SEARCH", &star, &src, &mut config, Protocol::Resp2));
+    }
+    let before = t0.elapsed().as_secs_f64() / 10.0;
+    let started = Instant::now();
+    for _ in 0..200_000 {
+        src.0.insert(b"d:0".to_vec(), gen_doc(&mut r, &vocab));
+        cat.on_key_changed(b"d:0", &src);
+    }
+    let upd = started.elapsed().as_secs_f64();
+    let t0 = Instant::now();
+    for _ in 0..10 {
+        black_box(cat.execute("FT.SEARCH", &star, &src, &mut config, Protocol::Resp2));
+    }
+    let after = t0.elapsed().as_secs_f64() / 10.0;
+    let info = cat.execute("FT.INFO", &[b"idx"], &src, &mut config, Protocol::Resp2);
+    println!(
+        "200k updates of one doc: {upd:.2}s ({:.0} updates/s); `*` before {:.3} ms, after {:.3} ms; max_doc_id {}",
+        200_000.0 / upd,
+        before * 1000.0,
+        after * 1000.0,
+        info_num(&info, "max_doc_id")
+    );
+}
+
+criterion_group!(search_benches, benches);
+criterion_main!(search_benches);

@@ -190,3 +190,35 @@ fn errors() {
     assert_eq!(db.cmd(&["FT.CREATE", "idx", "SCHEMA", "t", "TEXT"]), Reply::Error("Index already exists".into()));
 }
 
+
+/// TFIDF by hand: idf = floor(log2(1 + N/df)), score = Σ tf·idf / max_freq; the
+/// many-expansion (merge-join) path and the few-terms path must agree.
+#[test]
+fn tfidf_scores_match_the_formula_on_both_scoring_paths() {
+    let mut db = Db::new();
+    db.cmd(&["FT.CREATE", "s", "SCHEMA", "t", "TEXT"]);
+    for i in 0..10 {
+        db.hset(&format!("d{i}"), &[("t", &format!("ww{i}"))]);
+    }
+    db.hset("dA", &[("t", "ww0 ww0 ww1")]);
+    let scores = |db: &mut Db, q: &str| -> Vec<(String, f64)> {
+        let Reply::Array(v) = db.cmd(&["FT.SEARCH", "s", q, "NOCONTENT", "WITHSCORES", "LIMIT", "0", "100"]) else {
+            panic!()
+        };
+        v[1..]
+            .chunks(2)
+            .map(|c| match (&c[0], &c[1]) {
+                (Reply::Bulk(k), Reply::Double(s)) => (String::from_utf8_lossy(k).into_owned(), *s),
+                other => panic!("{other:?}"),
+            })
+            .collect()
+    };
+    let many = scores(&mut db, "ww*");
+    let get = |v: &[(String, f64)], k: &str| v.iter().find(|x| x.0 == k).map(|x| x.1);
+    assert_eq!(get(&many, "dA"), Some(3.0));
+    assert_eq!(get(&many, "d0"), Some(2.0));
+    assert_eq!(get(&many, "d2"), Some(3.0));
+    let few = scores(&mut db, "ww0 | ww1");
+    assert_eq!(get(&few, "dA"), Some(3.0));
+    assert_eq!(get(&few, "d1"), Some(2.0));
+}

@@ -10,7 +10,6 @@ pub mod tag;
 pub mod termdict;
 pub mod text;
 
-use std::collections::BTreeMap;
 use std::time::Instant;
 
 use roaring::RoaringBitmap;
@@ -73,6 +72,8 @@ pub struct Index {
     pub stemmer: Stemmer,
     /// The parsed FILTER.
     pub filter: Option<IndexFilter>,
+    /// Per text term id: 0 = not computed, 1 = no stem, k + 2 = stem term id k.
+    stem_cache: Vec<u32>,
     /// Counters.
     pub stats: IndexStats,
 }
@@ -84,6 +85,7 @@ impl Index {
         let filter = spec.filter.as_deref().map(IndexFilter::parse).transpose()?;
         let mut idx = Index {
             filter,
+            stem_cache: Vec::new(),
             spec,
             docs: DocTable::default(),
             text: TextIndex::default(),
@@ -153,7 +155,7 @@ impl Index {
     /// Indexes extracted values under `key` (replacing any previous version).
     pub fn insert(&mut self, key: &[u8], values: Vec<FieldValues>, score: f32) {
         // Build the forward record (term ids are assigned here).
-        let mut term_pos: BTreeMap<(u32, u16), Vec<u32>> = BTreeMap::new();
+        let mut term_pos: Vec<(u32, u16, u32)> = Vec::new();
         let mut len = 0u32;
         let mut tags = Vec::new();
         let mut numerics = Vec::new();
@@ -162,16 +164,18 @@ impl Index {
         let mut missing = Vec::new();
         for (i, vals) in values.iter().enumerate() {
             let Some(f) = self.spec.fields.get(i) else { continue };
+            let (sortable, unf, index_missing, noindex, nostem) =
+                (f.sortable, f.unf, f.index_missing, f.noindex, f.nostem);
             let fi = i as u16;
-            if f.sortable {
-                if let Some(sv) = vals.sort_value(f.unf) {
+            if sortable {
+                if let Some(sv) = vals.sort_value(unf) {
                     sortables.push((fi, sv));
                 }
             }
-            if matches!(vals, FieldValues::Missing) && f.index_missing {
+            if matches!(vals, FieldValues::Missing) && index_missing {
                 missing.push(fi);
             }
-            if f.noindex {
+            if noindex {
                 continue;
             }
             match (vals, self.fields.get_mut(i)) {
@@ -189,11 +193,10 @@ impl Index {
                             pos += 1;
                             len += 1;
                             let id = self.text.term_id(&tok.text);
-                            term_pos.entry((id, ord)).or_default().push(pos);
-                            if !f.nostem {
-                                if let Some(st) = self.stemmer.stem(&tok.text) {
-                                    let sid = self.text.term_id(&format!("{STEM_PREFIX}{st}"));
-                                    term_pos.entry((sid, ord)).or_default().push(pos);
+                            term_pos.push((id, ord, pos));
+                            if !nostem {
+                                if let Some(sid) = self.stem_id(id, &tok.text) {
+                                    term_pos.push((sid, ord, pos));
                                 }
                             }
                         }
@@ -216,15 +219,20 @@ impl Index {
                 _ => {}
             }
         }
+        term_pos.sort_unstable();
         let mut occs = Vec::with_capacity(term_pos.len());
         let mut positions = Vec::new();
         let mut max_freq = 0;
-        for ((term, field), pos) in term_pos {
-            let freq = pos.len() as u32;
+        let mut pos_buf = Vec::new();
+        for group in term_pos.chunk_by(|a, b| (a.0, a.1) == (b.0, b.1)) {
+            let Some(&(term, field, _)) = group.first() else { continue };
+            let freq = group.len() as u32;
             max_freq = max_freq.max(freq);
             occs.push(TermOcc { term, field, freq, pos_off: positions.len() as u32 });
             if !self.spec.no_offsets {
-                encode_positions(&mut positions, &pos);
+                pos_buf.clear();
+                pos_buf.extend(group.iter().map(|g| g.2));
+                encode_positions(&mut positions, &pos_buf);
             }
         }
         let rec = DocRecord {
@@ -242,10 +250,32 @@ impl Index {
         };
         let new_postings = rec.clone_postings();
         let (id, old) = self.docs.put(rec);
-        if let Some(old) = old {
-            self.unindex(id, &old);
+        match old {
+            // An update touches only the postings that changed.
+            Some(old) => {
+                let (gone, added) = old.clone_postings().diff(new_postings);
+                self.remove_postings(id, &gone);
+                self.index_postings(id, &added);
+            }
+            None => self.index_postings(id, &new_postings),
         }
-        self.index_postings(id, &new_postings);
+    }
+
+    /// The stem term id of text term `id` (memoized per term).
+    fn stem_id(&mut self, id: u32, text: &str) -> Option<u32> {
+        match self.stem_cache.get(id as usize).copied() {
+            Some(1) => return None,
+            Some(k) if k >= 2 => return Some(k - 2),
+            _ => {}
+        }
+        let stem = self.stemmer.stem(text).map(|st| self.text.term_id(&format!("{STEM_PREFIX}{st}")));
+        if self.stem_cache.len() <= id as usize {
+            self.stem_cache.resize(id as usize + 1, 0);
+        }
+        if let Some(slot) = self.stem_cache.get_mut(id as usize) {
+            *slot = stem.map_or(1, |s| s + 2);
+        }
+        stem
     }
 
     fn index_postings(&mut self, id: u32, p: &Postings) {
@@ -275,38 +305,38 @@ impl Index {
         self.stats.total_tokens += u64::from(p.len);
     }
 
-    fn unindex(&mut self, id: u32, rec: &DocRecord) {
-        for o in rec.occs.iter() {
-            self.text.remove(o.term, o.field, id);
+    fn remove_postings(&mut self, id: u32, p: &Postings) {
+        for (term, field) in &p.terms {
+            self.text.remove(*term, *field, id);
         }
-        for (f, tid) in rec.tags.iter() {
+        for (f, tid) in &p.tags {
             if let Some(FieldIndex::Tag(ti)) = self.fields.get_mut(*f as usize) {
                 ti.remove(*tid, id);
             }
         }
-        for (f, v) in rec.numerics.iter() {
+        for (f, v) in &p.numerics {
             if let Some(FieldIndex::Numeric(ni)) = self.fields.get_mut(*f as usize) {
                 ni.remove(*v, id);
             }
         }
-        for (f, _, _) in rec.geos.iter() {
+        for (f, _, _) in &p.geos {
             if let Some(FieldIndex::Geo(gi)) = self.fields.get_mut(*f as usize) {
                 gi.remove(id);
             }
         }
-        for f in rec.missing.iter() {
+        for f in &p.missing {
             if let Some(bm) = self.missing.get_mut(*f as usize) {
                 bm.remove(id);
             }
         }
-        self.stats.total_tokens = self.stats.total_tokens.saturating_sub(u64::from(rec.len));
+        self.stats.total_tokens = self.stats.total_tokens.saturating_sub(u64::from(p.len));
     }
 
     /// Removes `key` from the index; true when it was there.
     pub fn remove(&mut self, key: &[u8]) -> bool {
         match self.docs.remove(key) {
             Some((id, rec)) => {
-                self.unindex(id, &rec);
+                self.remove_postings(id, &rec.clone_postings());
                 true
             }
             None => false,
@@ -330,6 +360,7 @@ impl Index {
             missing: Vec::new(),
             stemmer,
             filter,
+            stem_cache: Vec::new(),
             stats,
         };
         self.sync_fields();
@@ -358,13 +389,81 @@ struct Postings {
 
 impl DocRecord {
     fn clone_postings(&self) -> Postings {
+        let mut tags = self.tags.to_vec();
+        tags.sort_unstable();
+        let mut numerics = self.numerics.to_vec();
+        numerics.sort_unstable_by(|a, b| (a.0, numeric::order_key(a.1)).cmp(&(b.0, numeric::order_key(b.1))));
+        numerics.dedup_by(|a, b| (a.0, numeric::order_key(a.1)) == (b.0, numeric::order_key(b.1)));
         Postings {
             terms: self.occs.iter().map(|o| (o.term, o.field)).collect(),
-            tags: self.tags.to_vec(),
-            numerics: self.numerics.to_vec(),
+            tags,
+            numerics,
             geos: self.geos.to_vec(),
             missing: self.missing.to_vec(),
             len: self.len,
         }
+    }
+}
+
+/// `a - b` and `b - a` of two sorted lists under the key `k`.
+fn sorted_diff<T: Copy, K: Ord>(a: &[T], b: &[T], k: impl Fn(&T) -> K) -> (Vec<T>, Vec<T>) {
+    let (mut only_a, mut only_b) = (Vec::new(), Vec::new());
+    let (mut i, mut j) = (0, 0);
+    while i < a.len() || j < b.len() {
+        match (a.get(i), b.get(j)) {
+            (Some(x), Some(y)) => match k(x).cmp(&k(y)) {
+                std::cmp::Ordering::Less => {
+                    only_a.push(*x);
+                    i += 1;
+                }
+                std::cmp::Ordering::Greater => {
+                    only_b.push(*y);
+                    j += 1;
+                }
+                std::cmp::Ordering::Equal => {
+                    i += 1;
+                    j += 1;
+                }
+            },
+            (Some(x), None) => {
+                only_a.push(*x);
+                i += 1;
+            }
+            (None, Some(y)) => {
+                only_b.push(*y);
+                j += 1;
+            }
+            (None, None) => break,
+        }
+    }
+    (only_a, only_b)
+}
+
+impl Postings {
+    /// Splits an update into (postings to remove, postings to add).
+    fn diff(self, new: Postings) -> (Postings, Postings) {
+        let (t_gone, t_new) = sorted_diff(&self.terms, &new.terms, |x| *x);
+        let (g_gone, g_new) = sorted_diff(&self.tags, &new.tags, |x| *x);
+        let (n_gone, n_new) =
+            sorted_diff(&self.numerics, &new.numerics, |x| (x.0, numeric::order_key(x.1)));
+        let (m_gone, m_new) = sorted_diff(&self.missing, &new.missing, |x| *x);
+        let geo_same = self.geos == new.geos;
+        let gone = Postings {
+            terms: t_gone,
+            tags: g_gone,
+            numerics: n_gone,
+            geos: if geo_same { Vec::new() } else { self.geos },
+            missing: m_gone,
+            len: self.len,
+        };
+        let added = Postings {
+            terms: t_new,
+            tags: g_new,
+            numerics: n_new,
+            geos: if geo_same { Vec::new() } else { new.geos },
+            missing: m_new,
+            len: new.len,
+        };
+        (gone, added)
     }
 }

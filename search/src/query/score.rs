@@ -49,7 +49,13 @@ pub struct ScoreContext<'a> {
     weights: Vec<f64>,
     scorer: Scorer,
     avg_len: f64,
+    /// Text (term id, term index, idf) sorted by id, for merge-joining with a document's
+    /// occurrences when a query has many expansions.
+    lookup: Vec<(u32, usize, f64)>,
 }
+
+/// Above this many text expansions, scoring merge-joins instead of binary-searching.
+const MERGE_JOIN_THRESHOLD: usize = 8;
 
 impl<'a> ScoreContext<'a> {
     /// Prepares scoring of `terms` with `scorer`.
@@ -82,7 +88,17 @@ impl<'a> ScoreContext<'a> {
                 }
                 w
             });
-        ScoreContext { idx, terms, idfs, weights, scorer, avg_len: idx.avg_doc_len() }
+        let mut lookup: Vec<(u32, usize, f64)> = terms
+            .iter()
+            .zip(&idfs)
+            .enumerate()
+            .filter(|(_, (t, _))| t.tag_field.is_none())
+            .flat_map(|(ti, (t, idfs)): (usize, (&ScoreTerm, &Vec<f64>))| {
+                t.ids.iter().zip(idfs.iter()).map(move |(&id, &idf)| (id, ti, idf)).collect::<Vec<_>>()
+            })
+            .collect();
+        lookup.sort_by_key(|x| (x.0, x.1));
+        ScoreContext { idx, terms, idfs, weights, scorer, avg_len: idx.avg_doc_len(), lookup }
     }
 
     /// The score of document `doc`.
@@ -95,21 +111,50 @@ impl<'a> ScoreContext<'a> {
             return 0.0;
         }
         let mut raw = 0.0;
-        for (t, idfs) in self.terms.iter().zip(&self.idfs) {
-            for (&id, &idf) in t.ids.iter().zip(idfs) {
-                let f = self.freq(rec, t, id);
-                if f == 0.0 {
-                    continue;
+        let mut add = |t: &ScoreTerm, f: f64, idf: f64| {
+            if f == 0.0 {
+                return;
+            }
+            raw += t.weight
+                * match self.scorer {
+                    Scorer::TfIdf | Scorer::TfIdfDocNorm => f * idf,
+                    Scorer::Bm25 => {
+                        let (k1, b) = (1.2, 0.5);
+                        idf * f / (f + k1 * (1.0 - b + b * self.avg_len))
+                    }
+                    Scorer::DisMax | Scorer::DocScore => f,
+                };
+        };
+        if self.lookup.len() > MERGE_JOIN_THRESHOLD {
+            let mut j = 0;
+            for o in rec.occs.iter() {
+                while self.lookup.get(j).is_some_and(|l| l.0 < o.term) {
+                    j += 1;
                 }
-                raw += t.weight
-                    * match self.scorer {
-                        Scorer::TfIdf | Scorer::TfIdfDocNorm => f * idf,
-                        Scorer::Bm25 => {
-                            let (k1, b) = (1.2, 0.5);
-                            idf * f / (f + k1 * (1.0 - b + b * self.avg_len))
+                let mut k = j;
+                while let Some(&(id, ti, idf)) = self.lookup.get(k) {
+                    if id != o.term {
+                        break;
+                    }
+                    if let Some(t) = self.terms.get(ti) {
+                        if t.mask & (1u128 << (o.field as u32 % 128)) != 0 {
+                            let w = self.weights.get(o.field as usize).copied().unwrap_or(1.0);
+                            add(t, f64::from(o.freq) * w, idf);
                         }
-                        Scorer::DisMax | Scorer::DocScore => f,
-                    };
+                    }
+                    k += 1;
+                }
+            }
+            for (t, idfs) in self.terms.iter().zip(&self.idfs).filter(|(t, _)| t.tag_field.is_some()) {
+                for (&id, &idf) in t.ids.iter().zip(idfs) {
+                    add(t, self.freq(rec, t, id), idf);
+                }
+            }
+        } else {
+            for (t, idfs) in self.terms.iter().zip(&self.idfs) {
+                for (&id, &idf) in t.ids.iter().zip(idfs) {
+                    add(t, self.freq(rec, t, id), idf);
+                }
             }
         }
         let score = f64::from(rec.score);
