@@ -1,9 +1,10 @@
-//! Term dictionary: string → dense u32 id. Frozen part in an `fst::Map`, recent insertions
-//! in a `BTreeMap` delta merged into the fst when it grows. Ids are never reused; callers
+//! Term dictionary: string → dense u32 id. Exact lookups go through a hash map; the
+//! ordered view used for expansion is a frozen `fst::Map` plus a `BTreeMap` delta of
+//! recent insertions, merged into the fst when it grows. Ids are never reused; callers
 //! skip terms whose postings are empty. Prefix, fuzzy and pattern expansion run over both
 //! parts and return ids in lexicographic order.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 use fst::automaton::Levenshtein;
 use fst::{IntoStreamer, Map, MapBuilder, Streamer};
@@ -12,6 +13,7 @@ use crate::limits::TERMDICT_DELTA_MERGE;
 
 /// The dictionary.
 pub struct TermDict {
+    exact: HashMap<Box<str>, u32>,
     frozen: Map<Vec<u8>>,
     delta: BTreeMap<String, u32>,
     next_id: u32,
@@ -20,6 +22,7 @@ pub struct TermDict {
 impl Default for TermDict {
     fn default() -> Self {
         TermDict {
+            exact: HashMap::new(),
             frozen: Map::default(),
             delta: BTreeMap::new(),
             next_id: 0,
@@ -30,10 +33,7 @@ impl Default for TermDict {
 impl TermDict {
     /// The id of `term`, if present.
     pub fn get(&self, term: &str) -> Option<u32> {
-        self.delta
-            .get(term)
-            .copied()
-            .or_else(|| self.frozen.get(term).map(|v| v as u32))
+        self.exact.get(term).copied()
     }
 
     /// The id of `term`, inserting it when new.
@@ -44,6 +44,7 @@ impl TermDict {
         let id = self.next_id;
         self.next_id += 1;
         self.delta.insert(term.to_string(), id);
+        self.exact.insert(term.into(), id);
         if self.delta.len() >= TERMDICT_DELTA_MERGE.max(self.frozen.len() / 8) {
             self.merge();
         }
@@ -64,6 +65,7 @@ impl TermDict {
     pub fn mem_bytes(&self) -> usize {
         self.frozen.as_fst().as_bytes().len()
             + self.delta.keys().map(|k| k.len() + 48).sum::<usize>()
+            + self.exact.keys().map(|k| k.len() + 32).sum::<usize>()
     }
 
     /// Moves the delta into the fst.
