@@ -4,6 +4,7 @@
 //! (redis-module's `RedisValue::Map` is a `HashMap`) and RESP2/RESP3 differences are left to Redis
 //! itself (a map is a flat array on RESP2, a double is a bulk string on RESP2, null is `$-1`/`_`).
 
+use std::ffi::CString;
 use std::os::raw::{c_char, c_long};
 
 use redis_module::{raw, Context, ContextFlags};
@@ -109,12 +110,39 @@ pub fn emit(ctx: &Context, reply: &Reply) {
             }
         }
         Reply::Error(text) => {
-            ctx.reply_error_string(text);
+            let line = resp_line(text);
+            // SAFETY: ctx.ctx is the live context of this call; `line` is NUL-terminated.
+            unsafe {
+                if let Some(reply_error) = raw::RedisModule_ReplyWithError {
+                    reply_error(c, line.as_ptr());
+                }
+            }
         }
     }
 }
 
+/// Text for a one-line RESP reply (simple string, error): CR, LF and NUL become spaces and UTF-8
+/// stays intact. (redis-module's own helper keeps one byte per character, which mangles non-ASCII
+/// text and panics when a character's low byte is 0, as in U+0100.)
+pub fn resp_line(text: &str) -> CString {
+    let bytes: Vec<u8> =
+        text.bytes().map(|b| if matches!(b, b'\r' | b'\n' | 0) { b' ' } else { b }).collect();
+    CString::new(bytes).unwrap_or_default()
+}
+
 fn simple(ctx: &Context, s: &str) {
-    // A simple string cannot hold CR/LF; Context::reply_simple_string strips them.
-    ctx.reply_simple_string(s);
+    let line = resp_line(s);
+    raw::reply_with_simple_string(ctx.ctx, line.as_ptr());
+}
+
+#[cfg(test)]
+mod tests {
+    use super::resp_line;
+
+    #[test]
+    fn one_line_replies_keep_utf8_and_never_hold_nul_or_newlines() {
+        assert_eq!(resp_line("ERR Path '.nope[\"é\"]'").to_bytes(), "ERR Path '.nope[\"é\"]'".as_bytes());
+        assert_eq!(resp_line("a\u{100}b\u{1F600}").to_bytes(), "a\u{100}b\u{1F600}".as_bytes());
+        assert_eq!(resp_line("x\r\ny\0z").to_bytes(), b"x  y z");
+    }
 }

@@ -25,11 +25,15 @@ fn integer_arithmetic_is_checked() {
         err(num::num_incr_by(&mut d, &path("$.a"), "1")),
         "ERR numeric overflow".to_owned() + ""
     );
-    // Overflow into u64 range is fine (stays an integer).
+    // i64 arithmetic past i64::MAX overflows (as RedisJSON 8), even though u64 could hold it ...
     let mut u = doc(r#"{"a":9223372036854775807}"#);
+    assert_eq!(err(num::num_incr_by(&mut u, &path("$.a"), "1")), "ERR numeric overflow");
+    assert_eq!(u.to_json(), r#"{"a":9223372036854775807}"#);
+    // ... while a number already above i64::MAX keeps exact u64 arithmetic.
+    let mut u = doc(r#"{"a":9223372036854775808}"#);
     let o = num::num_incr_by(&mut u, &path("$.a"), "1").unwrap();
-    assert_eq!(o.results, vec![Some(Num::U64(9_223_372_036_854_775_808))]);
-    assert_eq!(u.to_json(), r#"{"a":9223372036854775808}"#);
+    assert_eq!(o.results, vec![Some(Num::U64(9_223_372_036_854_775_809))]);
+    assert_eq!(u.to_json(), r#"{"a":9223372036854775809}"#);
     assert_eq!(
         err(num::num_mult_by(&mut d, &path("$.b"), "2")),
         "ERR numeric overflow"

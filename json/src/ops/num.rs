@@ -1,7 +1,8 @@
 //! `JSON.NUMINCRBY`, `JSON.NUMMULTBY`, `JSON.NUMPOWBY`: arithmetic on every numeric match.
 //!
-//! Integer ⊕ integer stays an integer (`i64`, or `u64` above `i64::MAX`) and overflow is an
-//! error (`ERR numeric overflow`; RedisJSON 2.x wraps silently); anything involving a float is
+//! Integer ⊕ integer stays an integer: an `i64` result, or a `u64` one when an operand already was
+//! above `i64::MAX`; anything else overflows with `ERR numeric overflow` (RedisJSON 8's rule;
+//! RedisJSON 2.x wraps silently); anything involving a float is
 //! computed in `f64` and stays a float (`3.0`), and a non-finite result is
 //! `ERR result is not a number`. `NUMPOWBY` with a negative integer exponent is computed in `f64`.
 //! The argument is parsed only when some match is a number, as RedisJSON does: invalid JSON is
@@ -115,8 +116,11 @@ pub fn apply(op: NumOp, current: Num, arg: Num) -> Result<Num, OpError> {
             NumOp::Pow if b < 0 => return float(op, current, arg),
             NumOp::Pow => int_pow(a, b),
         };
+        // An i64 result must stay an i64 (RedisJSON 8: `ERR numeric overflow`); only a number
+        // that was already above i64::MAX may give a u64 result.
+        let wide = matches!(current, Num::U64(_)) || matches!(arg, Num::U64(_));
         return exact
-            .and_then(to_num)
+            .and_then(|n| to_num(n, wide))
             .ok_or_else(|| OpError::text("ERR numeric overflow"));
     }
     float(op, current, arg)
@@ -153,11 +157,13 @@ fn int_pow(a: i128, b: i128) -> Option<i128> {
     }
 }
 
-/// An exact integer as a stored number: `i64`, else `u64`, else `None` (overflow).
-fn to_num(n: i128) -> Option<Num> {
+/// An exact integer as a stored number: `i64`, else (when `wide`) `u64`, else `None` (overflow).
+fn to_num(n: i128, wide: bool) -> Option<Num> {
     if let Ok(i) = i64::try_from(n) {
         Some(Num::I64(i))
-    } else {
+    } else if wide {
         u64::try_from(n).ok().map(Num::U64)
+    } else {
+        None
     }
 }

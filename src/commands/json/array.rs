@@ -4,19 +4,11 @@ use json::ops::array::{arr_append, arr_index, arr_insert, arr_len, arr_pop, arr_
 use json::Value;
 use redis_module::Context;
 
-use super::{changed, compile, int_slots, op_err, parse_value, to_bulk, to_resp3_native, with_doc, ReplyFormat};
+use super::{changed, compile, int_arg, int_slots, op_err, parse_value, to_bulk, to_resp3_native, with_doc, ReplyFormat};
 use crate::commands::Invocation;
 use crate::error::{CommandResult, Error};
 use crate::keys::{JsonKey, NO_KEY};
 use crate::reply::{Protocol, Reply};
-
-/// An integer argument, with redis-module's wording (which RedisJSON replies).
-fn int_arg(bytes: &[u8]) -> Result<i64, Error> {
-    std::str::from_utf8(bytes)
-        .ok()
-        .and_then(|s| s.parse::<i64>().ok())
-        .ok_or_else(|| Error::msg("Couldn't parse as integer"))
-}
 
 fn parse_values(args: &[&[u8]]) -> Result<Vec<Value>, Error> {
     args.iter().map(|a| parse_value(a)).collect()
@@ -36,10 +28,11 @@ pub fn arrappend(ctx: &Context, inv: &Invocation) -> CommandResult {
     if inv.len() < 3 {
         return Err(Error::WrongArity);
     }
-    let path = compile(inv.args[1])?;
     let values = parse_values(&inv.args[2..])?;
     let mut key = JsonKey::open(ctx, &inv.argv[0]);
-    let outcome = arr_append(key.existing()?, &path, &values).map_err(op_err)?;
+    let doc = key.existing()?;
+    let path = compile(inv.args[1])?;
+    let outcome = arr_append(doc, &path, &values).map_err(op_err)?;
     if outcome.changed {
         changed(ctx, inv, "json.arrappend");
     }
@@ -48,15 +41,25 @@ pub fn arrappend(ctx: &Context, inv: &Invocation) -> CommandResult {
 
 /// JSON.ARRINDEX <key> <path> <json> [start [stop]]
 pub fn arrindex(ctx: &Context, inv: &Invocation) -> CommandResult {
-    if !(3..=5).contains(&inv.len()) {
+    // Arguments are read in order, so a bad integer is reported before too many arguments.
+    if inv.len() < 3 {
         return Err(Error::WrongArity);
     }
-    let path = compile(inv.args[1])?;
-    let value = parse_value(inv.args[2])?;
     let start = inv.args.get(3).map(|a| int_arg(a)).transpose()?.unwrap_or(0);
     let stop = inv.args.get(4).map(|a| int_arg(a)).transpose()?.unwrap_or(0);
+    if inv.len() > 5 {
+        return Err(Error::WrongArity);
+    }
     with_doc(ctx, inv, |doc| {
-        let doc = doc.ok_or_else(|| Error::msg(format!("ERR Path '{}' does not exist", path.original())))?;
+        let doc = doc.ok_or_else(|| {
+            Error::msg(format!("ERR Path '{}' does not exist", String::from_utf8_lossy(inv.args[1])))
+        })?;
+        let path = compile(inv.args[1])?;
+        // Here a JSON error carries the ERR prefix (RedisJSON converts it differently).
+        let value = parse_value(inv.args[2]).map_err(|e| match e {
+            Error::Reply(text) => Error::msg(format!("ERR {text}")),
+            other => other,
+        })?;
         let slots = arr_index(doc, &path, &value, start, stop).map_err(op_err)?;
         let int = |s: &Option<i64>| s.map(Reply::Int).unwrap_or(Reply::Nil);
         Ok(if path.is_legacy() {
@@ -69,14 +72,18 @@ pub fn arrindex(ctx: &Context, inv: &Invocation) -> CommandResult {
 
 /// JSON.ARRINSERT <key> <path> <index> <json> [json ...]
 pub fn arrinsert(ctx: &Context, inv: &Invocation) -> CommandResult {
+    if inv.len() < 3 {
+        return Err(Error::WrongArity);
+    }
+    let index = int_arg(inv.args[2])?;
     if inv.len() < 4 {
         return Err(Error::WrongArity);
     }
-    let path = compile(inv.args[1])?;
-    let index = int_arg(inv.args[2])?;
     let values = parse_values(&inv.args[3..])?;
     let mut key = JsonKey::open(ctx, &inv.argv[0]);
-    let outcome = arr_insert(key.existing()?, &path, index, &values).map_err(op_err)?;
+    let doc = key.existing()?;
+    let path = compile(inv.args[1])?;
+    let outcome = arr_insert(doc, &path, index, &values).map_err(op_err)?;
     if outcome.changed {
         changed(ctx, inv, "json.arrinsert");
     }
@@ -88,11 +95,11 @@ pub fn arrlen(ctx: &Context, inv: &Invocation) -> CommandResult {
     if inv.is_empty() {
         return Err(Error::WrongArity);
     }
-    let path = super::path_at(inv, 1)?;
     with_doc(ctx, inv, |doc| {
         let Some(doc) = doc else {
-            return if path.is_legacy() { Ok(Reply::Nil) } else { Err(Error::msg(NO_KEY)) };
+            return if super::legacy_arg(inv, 1) { Ok(Reply::Nil) } else { Err(Error::msg(NO_KEY)) };
         };
+        let path = super::path_at(inv, 1)?;
         let slots = arr_len(doc, &path).map_err(op_err)?;
         Ok(if path.is_legacy() {
             slots.first().copied().flatten().map(|n| Reply::Int(n as i64)).unwrap_or(Reply::Nil)
@@ -112,34 +119,36 @@ pub fn arrpop(ctx: &Context, inv: &Invocation) -> CommandResult {
     let mut format = ReplyFormat::String;
     if rest.first().is_some_and(|a| a.eq_ignore_ascii_case(b"FORMAT")) {
         let value = rest.get(1).ok_or(Error::WrongArity)?;
-        format = if value.eq_ignore_ascii_case(b"STRINGS") {
-            ReplyFormat::String
-        } else if value.eq_ignore_ascii_case(b"EXPAND1") || value.eq_ignore_ascii_case(b"EXPAND") {
-            if !proto.is_resp3() {
+        // Values are case-sensitive, and checked before the protocol, as in RedisJSON.
+        format = match *value {
+            b"STRINGS" => ReplyFormat::String,
+            b"EXPAND1" | b"EXPAND" if !proto.is_resp3() => {
                 return Err(Error::msg("ERR FORMAT argument is not supported on RESP2"));
             }
-            if value.eq_ignore_ascii_case(b"EXPAND1") { ReplyFormat::Expand1 } else { ReplyFormat::Expand }
-        } else {
-            return Err(Error::msg("ERR wrong reply format"));
+            b"EXPAND1" => ReplyFormat::Expand1,
+            b"EXPAND" => ReplyFormat::Expand,
+            _ => return Err(Error::msg("ERR wrong reply format")),
         };
         rest = &rest[2..];
     }
-    let path = compile(rest.first().copied().unwrap_or(super::DEFAULT_PATH.as_bytes()))?;
-    if path.is_legacy() && format != ReplyFormat::String {
-        return Err(Error::msg("Legacy paths are supported only with FORMAT STRINGS"));
-    }
+    let path_arg = rest.first().copied().unwrap_or(super::DEFAULT_PATH.as_bytes());
     // An index that does not parse counts as the default, as in RedisJSON.
     let index = rest.get(1).and_then(|a| int_arg(a).ok()).unwrap_or(-1);
     let mut key = JsonKey::open(ctx, &inv.argv[0]);
-    let outcome = arr_pop(key.existing()?, &path, index).map_err(op_err)?;
+    let doc = key.existing()?;
+    let path = compile(path_arg)?;
+    if path.is_legacy() && format != ReplyFormat::String {
+        return Err(Error::msg("Legacy paths are supported only with FORMAT STRINGS"));
+    }
+    let outcome = arr_pop(doc, &path, index).map_err(op_err)?;
     if outcome.changed {
         changed(ctx, inv, "json.arrpop");
     }
     let popped = |v: &Option<Option<Value>>| match v {
         Some(Some(v)) => match format {
             ReplyFormat::String => to_bulk(v),
-            ReplyFormat::Expand1 => to_resp3_native(v, Some(0)),
-            ReplyFormat::Expand => to_resp3_native(v, None),
+            ReplyFormat::Expand1 => to_bulk(v),
+            ReplyFormat::Expand => to_resp3_native(v),
         },
         _ => Reply::Nil,
     };
@@ -152,14 +161,16 @@ pub fn arrpop(ctx: &Context, inv: &Invocation) -> CommandResult {
 
 /// JSON.ARRTRIM <key> <path> <start> <stop>
 pub fn arrtrim(ctx: &Context, inv: &Invocation) -> CommandResult {
-    if inv.len() != 4 {
+    // Arguments after stop are ignored, as RedisJSON does.
+    if inv.len() < 4 {
         return Err(Error::WrongArity);
     }
-    let path = compile(inv.args[1])?;
     let start = int_arg(inv.args[2])?;
     let stop = int_arg(inv.args[3])?;
     let mut key = JsonKey::open(ctx, &inv.argv[0]);
-    let outcome = arr_trim(key.existing()?, &path, start, stop).map_err(op_err)?;
+    let doc = key.existing()?;
+    let path = compile(inv.args[1])?;
+    let outcome = arr_trim(doc, &path, start, stop).map_err(op_err)?;
     if outcome.changed {
         changed(ctx, inv, "json.arrtrim");
     }

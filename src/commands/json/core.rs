@@ -27,7 +27,7 @@ fn path_missing(path: &JsonPath) -> Error {
     Error::msg(format!("ERR Path '{}' does not exist", path.converted()))
 }
 
-/// JSON.SET <key> <path> <json> [NX | XX]
+/// JSON.SET <key> <path> <json> [NX | XX] [FORMAT JSON|STRING]
 pub fn set(ctx: &Context, inv: &Invocation) -> CommandResult {
     if inv.len() < 3 {
         return Err(Error::WrongArity);
@@ -40,9 +40,9 @@ pub fn set(ctx: &Context, inv: &Invocation) -> CommandResult {
         } else if a.eq_ignore_ascii_case(b"XX") && !xx {
             xx = true;
         } else if a == b"FORMAT" {
-            match args.next_opt() {
-                Some(b"JSON") => {}
-                Some(b"STRING") | Some(b"BSON") => return Err(Error::msg("ERR wrong format")),
+            // The input is JSON text either way; other values are refused as in RedisJSON.
+            match args.next()? {
+                b"JSON" | b"STRING" => {}
                 _ => return Err(Error::msg("ERR wrong format")),
             }
         } else {
@@ -52,9 +52,6 @@ pub fn set(ctx: &Context, inv: &Invocation) -> CommandResult {
     if nx && xx {
         return Err(Error::msg(SYNTAX));
     }
-    let path_text = utf8(inv.args[1])?;
-    let path = compile(inv.args[1])?;
-    let value = parse_value(inv.args[2])?;
     let cond = if nx {
         SetCondition::Nx
     } else if xx {
@@ -62,29 +59,30 @@ pub fn set(ctx: &Context, inv: &Invocation) -> CommandResult {
     } else {
         SetCondition::Always
     };
-
+    let path_text = utf8(inv.args[1])?;
+    // RedisJSON's order: the key's type, then the value, then the path.
     let mut key = JsonKey::open(ctx, &inv.argv[0]);
-    match key.value()? {
-        None => {
-            if xx {
+    let exists = key.value()?.is_some();
+    let value = parse_value(inv.args[2])?;
+    if !exists {
+        if xx {
+            return Ok(Reply::Nil);
+        }
+        if !is_root(path_text) {
+            return Err(Error::msg("ERR new objects must be created at the root"));
+        }
+        key.put(value)?;
+    } else {
+        let doc = key.existing()?;
+        if is_root(path_text) {
+            if nx {
                 return Ok(Reply::Nil);
             }
-            if !is_root(path_text) {
-                return Err(Error::msg("ERR new objects must be created at the root"));
-            }
-            key.put(value)?;
-        }
-        Some(doc) => {
-            if is_root(path_text) {
-                if nx {
-                    return Ok(Reply::Nil);
-                }
-                *doc = value;
-            } else {
-                let outcome = json::ops::set::set(doc, &path, value, cond).map_err(super::op_err)?;
-                if outcome == SetOutcome::NotSet {
-                    return Ok(Reply::Nil);
-                }
+            *doc = value;
+        } else {
+            let path = compile(inv.args[1])?;
+            if json::ops::set::set(doc, &path, value, cond).map_err(super::op_err)? == SetOutcome::NotSet {
+                return Ok(Reply::Nil);
             }
         }
     }
@@ -145,13 +143,17 @@ pub fn get(ctx: &Context, inv: &Invocation) -> CommandResult {
         return Ok(Reply::Nil);
     };
     if format != ReplyFormat::String {
-        // RESP3 expansion: one array per path, holding the matches.
-        let depth = if format == ReplyFormat::Expand1 { Some(0) } else { None };
+        // RESP3 expansion: one array per path, holding the matches; EXPAND1 leaves each match
+        // as (formatted) JSON text, EXPAND turns it into native RESP3 values.
         let paths = if paths.is_empty() { vec![DEFAULT_PATH.as_bytes()] } else { paths };
         let mut out = Vec::with_capacity(paths.len());
         for p in paths {
             let path = compile(p)?;
-            out.push(Reply::Array(path.select(doc).into_iter().map(|v| to_resp3_native(v, depth)).collect()));
+            let matches = path.select(doc).into_iter();
+            out.push(Reply::Array(match format {
+                ReplyFormat::Expand1 => matches.map(|v| Reply::Bulk(serialize(v, &fmt))).collect(),
+                _ => matches.map(to_resp3_native).collect(),
+            }));
         }
         return Ok(Reply::Array(out));
     }
@@ -170,6 +172,10 @@ pub fn get(ctx: &Context, inv: &Invocation) -> CommandResult {
             // Several paths: an object keyed by path, in the order given (RedisJSON's HashMap
             // loses the order). Values are single if every path is legacy, else arrays of matches.
             // A path that does not compile is dropped, and a repeated path appears once (RedisJSON).
+            // Whether values are single is decided by the paths as given, dropped ones included.
+            let all_legacy = many
+                .iter()
+                .all(|p| std::str::from_utf8(p).is_ok_and(|t| !json::path::legacy::is_jsonpath(t)));
             let mut compiled: Vec<(&str, JsonPath)> = Vec::with_capacity(many.len());
             for p in many {
                 let Ok(text) = std::str::from_utf8(p) else { continue };
@@ -178,7 +184,6 @@ pub fn get(ctx: &Context, inv: &Invocation) -> CommandResult {
                     compiled.push((text, path));
                 }
             }
-            let all_legacy = compiled.iter().all(|(_, p)| p.is_legacy());
             let mut pairs = Vec::with_capacity(compiled.len());
             for (text, path) in &compiled {
                 let v = if all_legacy {
@@ -223,41 +228,51 @@ pub fn mget(ctx: &Context, inv: &Invocation) -> CommandResult {
 }
 
 /// JSON.MSET <key> <path> <json> [<key> <path> <json> ...]
+///
+/// All or nothing: every triple is applied to a working copy first, in order, and the keys
+/// change only when all succeeded.
 pub fn mset(ctx: &Context, inv: &Invocation) -> CommandResult {
     if inv.is_empty() || inv.len() % 3 != 0 {
         return Err(Error::WrongArity);
     }
-    // Validate everything first: the command is all or nothing.
-    let mut plan = Vec::with_capacity(inv.len() / 3);
+    // Working copies: (index of the key's first triple, document), one per distinct key.
+    let mut work: Vec<(usize, Option<Value>)> = Vec::new();
+    let mut changed = Vec::new();
     for (i, triple) in inv.args.chunks(3).enumerate() {
         let path = compile(triple[1])?;
         let value = parse_value(triple[2])?;
-        let root = is_root(utf8(triple[1])?);
-        let mut key = JsonKey::open(ctx, &inv.argv[i * 3]);
-        if key.value()?.is_none() && !root {
-            return Err(Error::msg("ERR new objects must be created at the root"));
-        }
-        plan.push((i, path, root, value));
-    }
-    let mut changed = Vec::new();
-    for (i, path, root, value) in plan {
-        let mut key = JsonKey::open(ctx, &inv.argv[i * 3]);
-        let did = match key.value()? {
-            Some(doc) if !root => {
+        let slot = match work.iter().position(|(first, _)| inv.args[first * 3] == triple[0]) {
+            Some(slot) => slot,
+            None => {
+                let key = keys::open(ctx, &inv.argv[i * 3]);
+                let doc = keys::read(&key)?.cloned();
+                work.push((i, doc));
+                work.len() - 1
+            }
+        };
+        let doc = &mut work[slot].1;
+        let did = match doc {
+            None if path.is_root() => {
+                *doc = Some(value);
+                true
+            }
+            None => return Err(Error::msg("ERR new objects must be created at the root")),
+            Some(doc) => {
                 json::ops::set::set(doc, &path, value, SetCondition::Always).map_err(super::op_err)?
                     == SetOutcome::Set
             }
-            _ => {
-                key.put(value)?;
-                true
-            }
         };
-        if did {
-            changed.push(i);
+        if did && !changed.contains(&slot) {
+            changed.push(slot);
         }
     }
-    for i in &changed {
-        ctx.notify_keyspace_event(redis_module::NotifyEvent::MODULE, "json.mset", &inv.argv[i * 3]);
+    for &slot in &changed {
+        let (first, doc) = &mut work[slot];
+        let name = &inv.argv[*first * 3];
+        if let Some(doc) = doc.take() {
+            JsonKey::open(ctx, name).put(doc)?;
+        }
+        ctx.notify_keyspace_event(redis_module::NotifyEvent::MODULE, "json.mset", name);
     }
     if !changed.is_empty() {
         ctx.replicate_verbatim();
@@ -272,11 +287,11 @@ pub fn del(ctx: &Context, inv: &Invocation) -> CommandResult {
         return Err(Error::WrongArity);
     }
     let path_arg = inv.args.get(1).copied().unwrap_or(DEFAULT_PATH.as_bytes());
-    let path = compile(path_arg)?;
     let mut key = JsonKey::open(ctx, &inv.argv[0]);
     let Some(doc) = key.value()? else {
         return Ok(Reply::Int(0));
     };
+    let path = compile(path_arg)?;
     let deleted = if is_root(utf8(path_arg)?) {
         key.delete()?;
         1
@@ -295,12 +310,12 @@ pub fn type_(ctx: &Context, inv: &Invocation) -> CommandResult {
     if inv.is_empty() {
         return Err(Error::WrongArity);
     }
-    let path = path_at(inv, 1)?;
     let key = keys::open(ctx, &inv.argv[0]);
     let resp3 = Protocol::of(ctx).is_resp3();
     let reply = match keys::read(&key)? {
         None => Reply::Nil,
         Some(doc) => {
+            let path = path_at(inv, 1)?;
             let matches = path.select(doc);
             if path.is_legacy() {
                 matches.first().map(|v| Reply::bulk(v.type_name())).unwrap_or(Reply::Nil)
@@ -327,14 +342,17 @@ pub fn debug(ctx: &Context, inv: &Invocation) -> CommandResult {
     }
     let _key_arg = args.next()?;
     // Arguments after the path are ignored, as RedisJSON does.
-    let path = compile(args.next_opt().unwrap_or(DEFAULT_PATH.as_bytes()))?;
+    let path_arg = args.next_opt().unwrap_or(DEFAULT_PATH.as_bytes());
     let key = keys::open(ctx, &inv.argv[1]);
     let Some(doc) = keys::read(&key)? else {
-        return Ok(if path.is_legacy() { Reply::Int(0) } else { Reply::Array(vec![]) });
+        let legacy = !json::path::legacy::is_jsonpath(utf8(path_arg)?);
+        return Ok(if legacy { Reply::Int(0) } else { Reply::Array(vec![]) });
     };
+    let path = compile(path_arg)?;
     let matches = path.select(doc);
     Ok(if path.is_legacy() {
-        Reply::Int(matches.first().map(|v| v.mem_usage() as i64).unwrap_or(0))
+        let first = matches.first().ok_or_else(|| path_missing(&path))?;
+        Reply::Int(first.mem_usage() as i64)
     } else {
         Reply::Array(matches.iter().map(|v| Reply::Int(v.mem_usage() as i64)).collect())
     })

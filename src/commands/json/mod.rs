@@ -33,12 +33,38 @@ pub(crate) const DEFAULT_PATH: &str = ".";
 
 /// Compiles a path argument, with the reference's error text when it does not parse.
 pub(crate) fn compile(path: &[u8]) -> Result<JsonPath, Error> {
-    JsonPath::parse(utf8(path)?).map_err(|e| Error::msg(e.to_string()))
+    let text = utf8(path)?;
+    JsonPath::parse(text).map_err(|e| Error::msg(path_error_text(text, &e)))
+}
+
+/// RedisJSON 2.8's text for a path that does not compile: the position, the JSONPath spelling
+/// with a marker at the error, and what the grammar expected there:
+/// `Error occurred on position 4, "$.x[ <<<<----", expected one of the following: … .`
+fn path_error_text(text: &str, e: &json::path::PathError) -> String {
+    if e.expected().is_empty() {
+        return e.to_string();
+    }
+    let converted = json::path::legacy::to_jsonpath(text);
+    let p = e.position();
+    let marked = match converted.get(..p).zip(converted.get(p..)) {
+        Some((head, tail)) if !tail.is_empty() => format!("{head} ---->>>> {tail}"),
+        _ => format!("{converted} <<<<----"),
+    };
+    format!("Error occurred on position {p}, \"{marked}\", {}.", e.message())
 }
 
 /// The path argument at `i`, or the default path.
 pub(crate) fn path_at(inv: &Invocation, i: usize) -> Result<JsonPath, Error> {
     compile(inv.args.get(i).copied().unwrap_or(DEFAULT_PATH.as_bytes()))
+}
+
+/// An integer argument, with redis-module's wording (which RedisJSON replies); no `+` sign.
+pub(crate) fn int_arg(bytes: &[u8]) -> Result<i64, Error> {
+    std::str::from_utf8(bytes)
+        .ok()
+        .filter(|s| !s.starts_with('+'))
+        .and_then(|s| s.parse::<i64>().ok())
+        .ok_or_else(|| Error::msg("Couldn't parse as integer"))
 }
 
 /// Parses a JSON argument (command input: depth-limited), with serde_json's error text.
@@ -66,6 +92,12 @@ pub(crate) fn serialize(v: &Value, fmt: &Format) -> Vec<u8> {
 /// Per-match integers: `[n | nil, …]`.
 pub(crate) fn int_slots(slots: &[Option<usize>]) -> Reply {
     Reply::Array(slots.iter().map(|s| s.map(|n| Reply::Int(n as i64)).unwrap_or(Reply::Nil)).collect())
+}
+
+/// True when the path argument at `i` (or the default path) is a legacy path, judged by its text.
+pub(crate) fn legacy_arg(inv: &Invocation, i: usize) -> bool {
+    let text = inv.args.get(i).copied().unwrap_or(DEFAULT_PATH.as_bytes());
+    !std::str::from_utf8(text).is_ok_and(json::path::legacy::is_jsonpath)
 }
 
 /// Runs `f` on the document at the first argument, read-only; `None` when the key is missing.
@@ -109,32 +141,23 @@ pub(crate) fn to_resp(v: &Value, proto: Protocol) -> Reply {
     }
 }
 
-/// A float: a double on RESP3, its JSON text on RESP2.
-fn number_reply(v: &Value, proto: Protocol) -> Reply {
-    match (proto, v.as_f64()) {
-        (Protocol::Resp3, Some(f)) => Reply::Double(f),
-        _ => Reply::Bulk(v.to_json().into_bytes()),
-    }
+/// A float as RESP double (on RESP2 Redis sends it as a `%.17g` bulk string, as RedisJSON does).
+fn number_reply(v: &Value, _proto: Protocol) -> Reply {
+    v.as_f64().map(Reply::Double).unwrap_or_else(|| Reply::Bulk(v.to_json().into_bytes()))
 }
 
 /// A value as native RESP3 (FORMAT EXPAND): maps, arrays, booleans, numbers, nulls.
-pub(crate) fn to_resp3_native(v: &Value, depth: Option<usize>) -> Reply {
+pub(crate) fn to_resp3_native(v: &Value) -> Reply {
     use json::Kind;
-    if depth == Some(0) && matches!(v.kind(), Kind::Array | Kind::Object) {
-        return to_bulk(v);
-    }
-    let next = depth.map(|d| d.saturating_sub(1));
     match v.kind() {
         Kind::Null => Reply::Nil,
         Kind::Bool => Reply::Bool(v.as_bool() == Some(true)),
         Kind::Integer => v.as_i64().map(Reply::Int).unwrap_or_else(|| Reply::Double(v.as_f64().unwrap_or(f64::NAN))),
         Kind::Number => Reply::Double(v.as_f64().unwrap_or(f64::NAN)),
         Kind::String => Reply::Bulk(v.as_str().unwrap_or_default().as_bytes().to_vec()),
-        Kind::Array => Reply::Array(v.iter().map(|x| to_resp3_native(x, next)).collect()),
+        Kind::Array => Reply::Array(v.iter().map(to_resp3_native).collect()),
         Kind::Object => Reply::Map(
-            v.obj_iter()
-                .map(|(k, x)| (Reply::Bulk(k.as_bytes().to_vec()), to_resp3_native(x, next)))
-                .collect(),
+            v.obj_iter().map(|(k, x)| (Reply::Bulk(k.as_bytes().to_vec()), to_resp3_native(x))).collect(),
         ),
     }
 }
@@ -151,18 +174,16 @@ pub(crate) enum ReplyFormat {
 }
 
 /// Parses a FORMAT value: RESP3 only; `STRING` is the default, `EXPAND1` and `EXPAND` expand.
+/// (Values are case-sensitive, as in RedisJSON.)
 pub(crate) fn reply_format(value: &[u8], proto: Protocol) -> Result<ReplyFormat, Error> {
     if !proto.is_resp3() {
         return Err(Error::msg("ERR FORMAT argument is not supported on RESP2"));
     }
-    if value.eq_ignore_ascii_case(b"STRING") {
-        Ok(ReplyFormat::String)
-    } else if value.eq_ignore_ascii_case(b"EXPAND1") {
-        Ok(ReplyFormat::Expand1)
-    } else if value.eq_ignore_ascii_case(b"EXPAND") {
-        Ok(ReplyFormat::Expand)
-    } else {
-        Err(Error::msg("ERR wrong reply format"))
+    match value {
+        b"STRING" => Ok(ReplyFormat::String),
+        b"EXPAND1" => Ok(ReplyFormat::Expand1),
+        b"EXPAND" => Ok(ReplyFormat::Expand),
+        _ => Err(Error::msg("ERR wrong reply format")),
     }
 }
 

@@ -24,15 +24,22 @@ fn num_command(ctx: &Context, inv: &Invocation, op: NumOp, event: &str) -> Comma
     if inv.len() != 3 {
         return Err(Error::WrongArity);
     }
-    let path = compile(inv.args[1])?;
     let number = utf8(inv.args[2])?;
     let mut key = JsonKey::open(ctx, &inv.argv[0]);
     let doc = key.existing()?;
-    let outcome = num_op(doc, &path, number, op).map_err(op_err)?;
+    let path = compile(inv.args[1])?;
+    let resp3 = Protocol::of(ctx).is_resp3();
+    let outcome = match num_op(doc, &path, number, op) {
+        Ok(outcome) => outcome,
+        // On RESP3 a legacy path without a number answers [nil] rather than failing (RedisJSON).
+        Err(e) if resp3 && path.is_legacy() && e.message().ends_with("does not contains a number") => {
+            return Ok(Reply::Array(vec![Reply::Nil]));
+        }
+        Err(e) => return Err(op_err(e)),
+    };
     if outcome.changed {
         changed(ctx, inv, event);
     }
-    let resp3 = Protocol::of(ctx).is_resp3();
     Ok(match (path.is_legacy(), resp3) {
         (true, false) => {
             let last = outcome.last().copied().ok_or_else(|| Error::msg("ERR no number at path"))?;

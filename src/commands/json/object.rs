@@ -18,11 +18,11 @@ pub fn objkeys(ctx: &Context, inv: &Invocation) -> CommandResult {
     if inv.is_empty() {
         return Err(Error::WrongArity);
     }
-    let path = path_at(inv, 1)?;
     with_doc(ctx, inv, |doc| {
         let Some(doc) = doc else {
-            return if path.is_legacy() { Ok(Reply::Nil) } else { Err(Error::msg(NO_KEY)) };
+            return if super::legacy_arg(inv, 1) { Ok(Reply::Nil) } else { Err(Error::msg(NO_KEY)) };
         };
+        let path = path_at(inv, 1)?;
         let slots = obj_keys(doc, &path).map_err(op_err)?;
         Ok(if path.is_legacy() {
             slots.first().and_then(|s| s.as_deref()).map(keys_reply).unwrap_or(Reply::Nil)
@@ -37,16 +37,17 @@ pub fn objlen(ctx: &Context, inv: &Invocation) -> CommandResult {
     if inv.is_empty() {
         return Err(Error::WrongArity);
     }
-    let path = path_at(inv, 1)?;
     with_doc(ctx, inv, |doc| {
         let Some(doc) = doc else {
-            return if path.is_legacy() {
+            return if super::legacy_arg(inv, 1) {
                 Ok(Reply::Nil)
             } else {
                 // RedisJSON's (odd) text for a missing key here.
+                let path = path_at(inv, 1)?;
                 Err(Error::msg(format!("ERR Path '{}' does not exist or not an object", path.converted())))
             };
         };
+        let path = path_at(inv, 1)?;
         let slots = obj_len(doc, &path).map_err(op_err)?;
         Ok(if path.is_legacy() {
             slots.first().copied().flatten().map(|n| Reply::Int(n as i64)).unwrap_or(Reply::Nil)

@@ -16,9 +16,10 @@ pub fn clear(ctx: &Context, inv: &Invocation) -> CommandResult {
     if inv.is_empty() {
         return Err(Error::WrongArity);
     }
-    let path = path_at(inv, 1)?;
     let mut key = JsonKey::open(ctx, &inv.argv[0]);
-    let count = json::ops::clear::clear(key.existing()?, &path);
+    let doc = key.existing()?;
+    let path = path_at(inv, 1)?;
+    let count = json::ops::clear::clear(doc, &path);
     if count > 0 {
         changed(ctx, inv, "json.clear");
     }
@@ -30,9 +31,10 @@ pub fn toggle(ctx: &Context, inv: &Invocation) -> CommandResult {
     if inv.len() < 2 {
         return Err(Error::WrongArity);
     }
-    let path = compile(inv.args[1])?;
     let mut key = JsonKey::open(ctx, &inv.argv[0]);
-    let outcome = json::ops::toggle::toggle(key.existing()?, &path).map_err(op_err)?;
+    let doc = key.existing()?;
+    let path = compile(inv.args[1])?;
+    let outcome = json::ops::toggle::toggle(doc, &path).map_err(op_err)?;
     if outcome.changed {
         changed(ctx, inv, "json.toggle");
     }
@@ -82,10 +84,10 @@ pub fn resp(ctx: &Context, inv: &Invocation) -> CommandResult {
     if inv.is_empty() {
         return Err(Error::WrongArity);
     }
-    let path = path_at(inv, 1)?;
     let proto = Protocol::of(ctx);
     with_doc(ctx, inv, |doc| {
         let Some(doc) = doc else { return Ok(Reply::Nil) };
+        let path = path_at(inv, 1)?;
         if path.is_legacy() {
             let first = path
                 .first(doc)

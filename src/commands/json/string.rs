@@ -17,9 +17,9 @@ pub fn strappend(ctx: &Context, inv: &Invocation) -> CommandResult {
         [_, path, value] => (*path, *value),
         _ => return Err(Error::WrongArity),
     };
-    let path = super::compile(path_arg)?;
     let mut key = JsonKey::open(ctx, &inv.argv[0]);
     let doc = key.existing()?;
+    let path = super::compile(path_arg)?;
     let outcome = str_append(doc, &path, utf8(value)?).map_err(op_err)?;
     if outcome.changed {
         changed(ctx, inv, "json.strappend");
@@ -36,11 +36,11 @@ pub fn strlen(ctx: &Context, inv: &Invocation) -> CommandResult {
     if inv.is_empty() {
         return Err(Error::WrongArity);
     }
-    let path = path_at(inv, 1)?;
     with_doc(ctx, inv, |doc| {
         let Some(doc) = doc else {
-            return if path.is_legacy() { Ok(Reply::Nil) } else { Err(Error::msg(NO_KEY)) };
+            return if super::legacy_arg(inv, 1) { Ok(Reply::Nil) } else { Err(Error::msg(NO_KEY)) };
         };
+        let path = path_at(inv, 1)?;
         let slots = str_len(doc, &path).map_err(op_err)?;
         Ok(if path.is_legacy() {
             slots.first().copied().flatten().map(|n| Reply::Int(n as i64)).unwrap_or(Reply::Nil)
