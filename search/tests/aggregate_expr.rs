@@ -150,6 +150,16 @@ fn parse_errors() {
     ]);
     let deep = format!("{}1{}", "(".repeat(1000), ")".repeat(1000));
     assert!(ev(&deep).starts_with("ERR Expression nested deeper"));
+    // Long flat chains build tall trees: bounded too, so evaluation and drop
+    // never recurse without limit.
+    assert_eq!(ev(&vec!["1"; 250].join("+")), "250");
+    let calls = format!("{}-1{}", "abs(".repeat(120), ")".repeat(120));
+    assert_eq!(ev(&calls), "1");
+    let calls = format!("{}-1{}", "abs(".repeat(5000), ")".repeat(5000));
+    assert!(ev(&calls).starts_with("ERR Expression nested deeper"));
+    assert!(ev(&vec!["1"; 5000].join("+")).starts_with("ERR Expression nested deeper"));
+    assert!(ev(&"-".repeat(5000)).starts_with("ERR Expression nested deeper"));
+    assert!(ev(&format!("{}1", "!".repeat(5000))).starts_with("ERR Expression nested deeper"));
     let e = search::aggregate::expr::Expr::parse("1 + 'open").unwrap_err();
     assert_eq!(e.pos, Some(4));
 }

@@ -1,6 +1,7 @@
 //! Named limits of FT.AGGREGATE (values from RediSearch 2.10's source/config).
 
-/// Deepest expression nesting accepted (guards the recursive parser and evaluator).
+/// Deepest expression accepted: parser recursion and syntax-tree height
+/// (guards the recursive parser, evaluator and drop).
 pub const MAX_EXPR_DEPTH: usize = 256;
 /// Longest expression text accepted, in bytes.
 pub const MAX_EXPR_LEN: usize = 64 * 1024;

@@ -16,6 +16,7 @@ pub(crate) mod command;
 pub mod cursor;
 pub mod error;
 pub mod expr;
+pub mod hash;
 pub mod limits;
 pub mod pipeline;
 pub mod reducers;

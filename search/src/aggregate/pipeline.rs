@@ -17,6 +17,7 @@ use std::sync::Arc;
 
 use super::error::AggError;
 use super::expr::Expr;
+use super::hash::FxHashMap;
 use super::limits::DEFAULT_SORT_LIMIT;
 use super::reducers::{self, Accumulator, Reducer};
 use super::request::{AggregateRequest, ArrangeStep, GroupStep, LoadStep, Step};
@@ -435,29 +436,66 @@ impl Plan {
                 batch.push(op);
                 continue;
             }
-            let rows = run_streaming(input, &mut batch, &mut self.root, source, &mut error);
-            batch.clear();
-            if let Some(e) = error {
-                return Err(e);
-            }
             blocking |= !matches!(op, Op::Count);
             let rows = match op {
-                Op::Sort { keys, limit } => sort_rows(rows, &keys, limit),
+                Op::Sort { keys, limit } => {
+                    let mut rows = Vec::new();
+                    run_streaming(
+                        input,
+                        &batch,
+                        &mut self.root,
+                        source,
+                        &mut error,
+                        &mut |r| rows.push(r),
+                    );
+                    sort_rows(rows, &keys, limit)
+                }
                 Op::Group {
                     keys,
                     reducers,
                     width,
                 } => {
-                    let out = group_rows(rows, &keys, &reducers, width);
+                    let mut grouper = Grouper::new(&keys, &reducers);
+                    run_streaming(
+                        input,
+                        &batch,
+                        &mut self.root,
+                        source,
+                        &mut error,
+                        &mut |r| grouper.add(&r),
+                    );
+                    let out = grouper.finish(width);
                     total = out.len() as u64;
                     grouped = true;
                     out
                 }
-                _ => Vec::new(),
+                _ => {
+                    run_streaming(
+                        input,
+                        &batch,
+                        &mut self.root,
+                        source,
+                        &mut error,
+                        &mut |_| {},
+                    );
+                    Vec::new()
+                }
             };
+            batch.clear();
+            if let Some(e) = error {
+                return Err(e);
+            }
             input = Box::new(rows.into_iter());
         }
-        let rows = run_streaming(input, &mut batch, &mut self.root, source, &mut error);
+        let mut rows = Vec::new();
+        run_streaming(
+            input,
+            &batch,
+            &mut self.root,
+            source,
+            &mut error,
+            &mut |r| rows.push(r),
+        );
         if let Some(e) = &error {
             if rows.is_empty() {
                 return Err(e.clone());
@@ -480,12 +518,12 @@ impl Plan {
 /// (recorded in `error`) or once every row a LIMIT can pass has passed.
 fn run_streaming(
     input: Box<dyn Iterator<Item = Row> + '_>,
-    ops: &mut [Op],
+    ops: &[Op],
     root: &mut Lookup,
     source: &dyn FieldLoader,
     error: &mut Option<AggError>,
-) -> Vec<Row> {
-    let mut out = Vec::new();
+    sink: &mut dyn FnMut(Row),
+) {
     let mut pages: Vec<(u64, u64)> = vec![(0, 0); ops.len()];
     'rows: for mut row in input {
         let mut exhausted = false;
@@ -551,17 +589,18 @@ fn run_streaming(
                 Op::Sort { .. } | Op::Group { .. } | Op::Count => {}
             }
         }
-        out.push(row);
+        sink(row);
         if exhausted {
             break;
         }
     }
-    out
 }
 
-/// SORTBY: missing values last whatever the direction; ties keep input order.
-fn sort_rows(mut rows: Vec<Row>, keys: &[(usize, bool)], limit: u64) -> Vec<Row> {
-    rows.sort_by(|a, b| {
+/// SORTBY: missing values last whatever the direction; ties keep input
+/// order. Only the first `limit` rows are kept, so a small limit selects
+/// them in linear time before sorting just those.
+fn sort_rows(rows: Vec<Row>, keys: &[(usize, bool)], limit: u64) -> Vec<Row> {
+    let cmp_rows = |a: &Row, b: &Row| {
         for &(slot, asc) in keys {
             let ord = match (a.get(slot), b.get(slot)) {
                 (None, None) => Ordering::Equal,
@@ -581,34 +620,72 @@ fn sort_rows(mut rows: Vec<Row>, keys: &[(usize, bool)], limit: u64) -> Vec<Row>
             }
         }
         Ordering::Equal
-    });
-    rows.truncate(usize::try_from(limit).unwrap_or(usize::MAX));
-    rows
+    };
+    let limit = usize::try_from(limit).unwrap_or(usize::MAX);
+    let mut indexed: Vec<(usize, Row)> = rows.into_iter().enumerate().collect();
+    let cmp = |a: &(usize, Row), b: &(usize, Row)| cmp_rows(&a.1, &b.1).then(a.0.cmp(&b.0));
+    if limit == 0 {
+        return Vec::new();
+    }
+    if limit < indexed.len() {
+        indexed.select_nth_unstable_by(limit - 1, cmp);
+        indexed.truncate(limit);
+    }
+    indexed.sort_unstable_by(cmp);
+    indexed.into_iter().map(|(_, r)| r).collect()
 }
-
-/// A group's key values and its reducers' accumulators.
-type Group = (Vec<Value>, Vec<Box<dyn Accumulator>>);
 
 /// GROUPBY: one group per distinct key tuple, each element of an array key
 /// giving its own group (empty arrays and missing values group as NULL);
 /// groups come out in first-seen order.
-fn group_rows(
-    rows: Vec<Row>,
-    keys: &[usize],
-    reducers: &[(Box<dyn Reducer>, usize)],
-    width: usize,
-) -> Vec<Row> {
-    let mut index: HashMap<Vec<ValueKey>, usize> = HashMap::new();
-    let mut groups: Vec<Group> = Vec::new();
-    let mut combo: Vec<Value> = Vec::with_capacity(keys.len());
-    for row in &rows {
-        let parts: Vec<Vec<Value>> = keys
+struct Grouper<'p> {
+    keys: &'p [usize],
+    reducers: &'p [(Box<dyn Reducer>, usize)],
+    index: FxHashMap<Vec<ValueKey>, usize>,
+    groups: Vec<(Vec<ValueKey>, Vec<Box<dyn Accumulator>>)>,
+    scratch: Vec<ValueKey>,
+}
+
+impl<'p> Grouper<'p> {
+    fn new(keys: &'p [usize], reducers: &'p [(Box<dyn Reducer>, usize)]) -> Self {
+        Grouper {
+            keys,
+            reducers,
+            index: FxHashMap::default(),
+            groups: Vec::new(),
+            scratch: Vec::with_capacity(keys.len()),
+        }
+    }
+
+    fn key_value(row: &Row, slot: usize) -> &Value {
+        static NULL: Value = Value::Null;
+        match row.get(slot) {
+            None => &NULL,
+            Some(Value::Array(a)) if a.is_empty() => &NULL,
+            Some(v) => v,
+        }
+    }
+
+    fn add(&mut self, row: &Row) {
+        let multi = self
+            .keys
             .iter()
-            .map(|&s| match row.get(s) {
-                None => vec![Value::Null],
-                Some(Value::Array(a)) if a.is_empty() => vec![Value::Null],
-                Some(Value::Array(a)) => a.to_vec(),
-                Some(v) => vec![v.clone()],
+            .any(|&s| matches!(Self::key_value(row, s), Value::Array(_)));
+        if !multi {
+            self.scratch.clear();
+            for &s in self.keys {
+                self.scratch.push(ValueKey(Self::key_value(row, s).clone()));
+            }
+            self.feed(row);
+            return;
+        }
+        // Cartesian product of the array elements.
+        let parts: Vec<Vec<Value>> = self
+            .keys
+            .iter()
+            .map(|&s| match Self::key_value(row, s) {
+                Value::Array(a) => a.to_vec(),
+                v => vec![v.clone()],
             })
             .collect();
         let combos = parts
@@ -617,39 +694,52 @@ fn group_rows(
             .unwrap_or(1);
         for n in 0..combos {
             let mut rem = n;
-            combo.clear();
+            self.scratch.clear();
             for p in parts.iter().rev() {
-                combo.push(p[rem % p.len()].clone());
+                self.scratch.push(ValueKey(p[rem % p.len()].clone()));
                 rem /= p.len();
             }
-            combo.reverse();
-            let k: Vec<ValueKey> = combo.iter().cloned().map(ValueKey).collect();
-            let g = *index.entry(k).or_insert_with(|| {
-                groups.push((
-                    combo.clone(),
-                    reducers.iter().map(|(r, _)| r.accumulator()).collect(),
-                ));
-                groups.len() - 1
-            });
-            for acc in &mut groups[g].1 {
+            self.scratch.reverse();
+            self.feed(row);
+        }
+    }
+
+    /// Adds `row` to the group of the key in `scratch`.
+    fn feed(&mut self, row: &Row) {
+        let g = match self.index.get(self.scratch.as_slice()) {
+            Some(&g) => g,
+            None => {
+                let accs = self.reducers.iter().map(|(r, _)| r.accumulator()).collect();
+                self.groups.push((self.scratch.clone(), accs));
+                self.index
+                    .insert(self.scratch.clone(), self.groups.len() - 1);
+                self.groups.len() - 1
+            }
+        };
+        if let Some((_, accs)) = self.groups.get_mut(g) {
+            for acc in accs {
                 acc.add(row);
             }
         }
     }
-    groups
-        .into_iter()
-        .map(|(vals, mut accs)| {
-            let mut row = Row {
-                values: vec![None; width],
-                ..Row::default()
-            };
-            for (slot, v) in vals.into_iter().enumerate() {
-                row.set(slot, v);
-            }
-            for ((_, out), acc) in reducers.iter().zip(accs.iter_mut()) {
-                row.set(*out, acc.finish());
-            }
-            row
-        })
-        .collect()
+
+    fn finish(self, width: usize) -> Vec<Row> {
+        let reducers = self.reducers;
+        self.groups
+            .into_iter()
+            .map(|(vals, mut accs)| {
+                let mut row = Row {
+                    values: vec![None; width],
+                    ..Row::default()
+                };
+                for (slot, v) in vals.into_iter().enumerate() {
+                    row.set(slot, v.0);
+                }
+                for ((_, out), acc) in reducers.iter().zip(accs.iter_mut()) {
+                    row.set(*out, acc.finish());
+                }
+                row
+            })
+            .collect()
+    }
 }

@@ -41,13 +41,16 @@ pub fn parse(src: &str) -> Result<ExprAst, AggError> {
         at: 0,
         depth: 0,
     };
-    let e = p.expr()?;
+    let (e, _) = p.expr()?;
     let t = p.peek();
     if t.kind != TokenKind::Eof {
         return Err(syntax(src, t.pos, t.len));
     }
     Ok(e)
 }
+
+/// A subtree and its height.
+type Parsed = (ExprAst, usize);
 
 struct Parser<'a> {
     src: &'a str,
@@ -87,9 +90,22 @@ impl Parser<'_> {
         Ok(())
     }
 
-    fn expr(&mut self) -> Result<ExprAst, AggError> {
+    /// A node of height `h` (leaves are 1); too tall a tree is an error so
+    /// evaluating and dropping it never recurses deeply.
+    fn tall(&self, h: usize) -> Result<usize, AggError> {
+        if h > MAX_EXPR_DEPTH {
+            let pos = self.peek().pos;
+            return Err(AggError::at(
+                pos,
+                format!("Expression nested deeper than {MAX_EXPR_DEPTH}"),
+            ));
+        }
+        Ok(h)
+    }
+
+    fn expr(&mut self) -> Result<Parsed, AggError> {
         self.enter()?;
-        let mut left = self.compare()?;
+        let (mut left, mut h) = self.compare()?;
         loop {
             let op = match self.peek().kind {
                 TokenKind::And => PredOp::And,
@@ -97,16 +113,17 @@ impl Parser<'_> {
                 _ => break,
             };
             self.bump();
-            let right = self.compare()?;
+            let (right, rh) = self.compare()?;
+            h = self.tall(h.max(rh) + 1)?;
             left = ExprAst::Pred(op, Box::new(left), Box::new(right));
         }
         self.depth -= 1;
-        Ok(left)
+        Ok((left, h))
     }
 
-    fn compare(&mut self) -> Result<ExprAst, AggError> {
+    fn compare(&mut self) -> Result<Parsed, AggError> {
         self.enter()?;
-        let mut left = self.additive()?;
+        let (mut left, mut h) = self.additive()?;
         loop {
             let op = match self.peek().kind {
                 TokenKind::Eq => PredOp::Eq,
@@ -118,15 +135,16 @@ impl Parser<'_> {
                 _ => break,
             };
             self.bump();
-            let right = self.additive()?;
+            let (right, rh) = self.additive()?;
+            h = self.tall(h.max(rh) + 1)?;
             left = ExprAst::Pred(op, Box::new(left), Box::new(right));
         }
         self.depth -= 1;
-        Ok(left)
+        Ok((left, h))
     }
 
-    fn additive(&mut self) -> Result<ExprAst, AggError> {
-        let mut left = self.term()?;
+    fn additive(&mut self) -> Result<Parsed, AggError> {
+        let (mut left, mut h) = self.term()?;
         loop {
             let op = match self.peek().kind {
                 TokenKind::Plus => ArithOp::Add,
@@ -134,14 +152,15 @@ impl Parser<'_> {
                 _ => break,
             };
             self.bump();
-            let right = self.term()?;
+            let (right, rh) = self.term()?;
+            h = self.tall(h.max(rh) + 1)?;
             left = ExprAst::Arith(op, Box::new(left), Box::new(right));
         }
-        Ok(left)
+        Ok((left, h))
     }
 
-    fn term(&mut self) -> Result<ExprAst, AggError> {
-        let mut left = self.unary()?;
+    fn term(&mut self) -> Result<Parsed, AggError> {
+        let (mut left, mut h) = self.unary()?;
         loop {
             let op = match self.peek().kind {
                 TokenKind::Star => ArithOp::Mul,
@@ -151,36 +170,40 @@ impl Parser<'_> {
                 _ => break,
             };
             self.bump();
-            let right = self.unary()?;
+            let (right, rh) = self.unary()?;
+            h = self.tall(h.max(rh) + 1)?;
             left = ExprAst::Arith(op, Box::new(left), Box::new(right));
         }
-        Ok(left)
+        Ok((left, h))
     }
 
-    fn unary(&mut self) -> Result<ExprAst, AggError> {
+    fn unary(&mut self) -> Result<Parsed, AggError> {
         if self.peek().kind == TokenKind::Minus {
             self.enter()?;
             self.bump();
-            let inner = self.unary()?;
+            let (inner, h) = self.unary()?;
             self.depth -= 1;
             return Ok(match inner {
-                ExprAst::Literal(Value::Number(n)) => ExprAst::Literal(Value::Number(-n)),
-                other => ExprAst::Arith(
-                    ArithOp::Sub,
-                    Box::new(ExprAst::Literal(Value::Number(0.0))),
-                    Box::new(other),
+                ExprAst::Literal(Value::Number(n)) => (ExprAst::Literal(Value::Number(-n)), h),
+                other => (
+                    ExprAst::Arith(
+                        ArithOp::Sub,
+                        Box::new(ExprAst::Literal(Value::Number(0.0))),
+                        Box::new(other),
+                    ),
+                    self.tall(h + 1)?,
                 ),
             });
         }
         self.primary()
     }
 
-    fn primary(&mut self) -> Result<ExprAst, AggError> {
+    fn primary(&mut self) -> Result<Parsed, AggError> {
         let t = self.bump();
         match t.kind {
-            TokenKind::Number(n) => Ok(ExprAst::Literal(Value::Number(n))),
-            TokenKind::Str(s) => Ok(ExprAst::Literal(Value::bytes(&s))),
-            TokenKind::Property(name) => Ok(ExprAst::Property { name, slot: None }),
+            TokenKind::Number(n) => Ok((ExprAst::Literal(Value::Number(n)), 1)),
+            TokenKind::Str(s) => Ok((ExprAst::Literal(Value::bytes(&s)), 1)),
+            TokenKind::Property(name) => Ok((ExprAst::Property { name, slot: None }, 1)),
             TokenKind::LParen => {
                 let e = self.expr()?;
                 if self.peek().kind != TokenKind::RParen {
@@ -191,9 +214,9 @@ impl Parser<'_> {
             }
             TokenKind::Not => {
                 self.enter()?;
-                let inner = self.compare()?;
+                let (inner, h) = self.compare()?;
                 self.depth -= 1;
-                Ok(ExprAst::Not(Box::new(inner)))
+                Ok((ExprAst::Not(Box::new(inner)), self.tall(h + 1)?))
             }
             TokenKind::Symbol(name) => {
                 if self.peek().kind == TokenKind::LParen {
@@ -201,10 +224,10 @@ impl Parser<'_> {
                         AggError::at(t.pos, format!("Unknown function name '{name}'"))
                     })?;
                     self.bump();
-                    let args = self.arguments()?;
-                    Ok(ExprAst::Call(func, args))
+                    let (args, h) = self.arguments()?;
+                    Ok((ExprAst::Call(func, args), self.tall(h + 1)?))
                 } else if name == "NULL" {
-                    Ok(ExprAst::Literal(Value::Null))
+                    Ok((ExprAst::Literal(Value::Null), 1))
                 } else {
                     Err(AggError::at(t.pos, format!("Unknown symbol '{name}'")))
                 }
@@ -214,21 +237,24 @@ impl Parser<'_> {
     }
 
     /// After `(`: arguments up to and including `)`.
-    fn arguments(&mut self) -> Result<Vec<ExprAst>, AggError> {
+    fn arguments(&mut self) -> Result<(Vec<ExprAst>, usize), AggError> {
         let mut args = Vec::new();
+        let mut h = 0;
         if self.peek().kind == TokenKind::RParen {
             self.bump();
-            return Ok(args);
+            return Ok((args, h));
         }
         loop {
-            args.push(self.expr()?);
+            let (a, ah) = self.expr()?;
+            args.push(a);
+            h = h.max(ah);
             match self.peek().kind {
                 TokenKind::Comma => {
                     self.bump();
                 }
                 TokenKind::RParen => {
                     self.bump();
-                    return Ok(args);
+                    return Ok((args, h));
                 }
                 _ => return Err(self.error_here()),
             }

@@ -1,6 +1,6 @@
 //! `COUNT_DISTINCT 1 @p`: exact number of distinct non-null values.
 
-use std::collections::HashSet;
+use crate::aggregate::hash::FxHashSet;
 
 use super::{single_key, Accumulator, KeyResolver, Reducer, ReducerArgs};
 use crate::aggregate::error::AggError;
@@ -9,7 +9,7 @@ use crate::aggregate::value::{Value, ValueKey};
 
 struct CountDistinct {
     slot: usize,
-    seen: HashSet<ValueKey>,
+    seen: FxHashSet<ValueKey>,
 }
 
 impl Accumulator for CountDistinct {
@@ -32,6 +32,6 @@ pub(super) fn build(
 ) -> Result<Box<dyn Reducer>, AggError> {
     single_key(a, resolve, |slot| CountDistinct {
         slot,
-        seen: HashSet::new(),
+        seen: FxHashSet::default(),
     })
 }

@@ -1,7 +1,7 @@
 //! `TOLIST 1 @p`: the distinct values of the group (array elements added
 //! one by one), in first-seen order.
 
-use std::collections::HashSet;
+use crate::aggregate::hash::FxHashSet;
 
 use super::{single_key, Accumulator, KeyResolver, Reducer, ReducerArgs};
 use crate::aggregate::error::AggError;
@@ -10,7 +10,7 @@ use crate::aggregate::value::{Value, ValueKey};
 
 struct ToList {
     slot: usize,
-    seen: HashSet<ValueKey>,
+    seen: FxHashSet<ValueKey>,
     order: Vec<Value>,
 }
 
@@ -43,7 +43,7 @@ pub(super) fn build(
 ) -> Result<Box<dyn Reducer>, AggError> {
     single_key(a, resolve, |slot| ToList {
         slot,
-        seen: HashSet::new(),
+        seen: FxHashSet::default(),
         order: Vec::new(),
     })
 }
