@@ -362,3 +362,33 @@ fn cursors_through_the_catalog() {
         Reply::Error("The index was dropped while the cursor was idle".into())
     );
 }
+
+#[test]
+fn matched_terms_lists_the_query_terms_found() {
+    let mut db = shop();
+    let r = db.cmd(&[
+        "FT.AGGREGATE",
+        "shop",
+        "red|blue",
+        "LOAD",
+        "1",
+        "@__key",
+        "APPLY",
+        "matched_terms()",
+        "AS",
+        "m",
+        "SORTBY",
+        "2",
+        "@__key",
+        "ASC",
+    ]);
+    assert_eq!(
+        r,
+        arr(vec![
+            Reply::Int(3),
+            arr(vec![b("__key"), b("p:1"), b("m"), arr(vec![b("red")])]),
+            arr(vec![b("__key"), b("p:2"), b("m"), arr(vec![b("blue")])]),
+            arr(vec![b("__key"), b("p:3"), b("m"), arr(vec![b("red")])]),
+        ])
+    );
+}

@@ -111,12 +111,27 @@ pub(crate) fn ft_aggregate(
     let scores = req
         .add_scores
         .then(|| ScoreContext::new(idx, &matched.terms, scorer));
+    // Query terms with their dictionary ids, for matched_terms().
+    let mut terms: Vec<(String, u32)> = Vec::new();
+    if req.uses_matched_terms() {
+        terms = matched
+            .highlight
+            .iter()
+            .filter_map(|t| Some((t.clone(), idx.text.dict.get(t)?)))
+            .collect();
+        terms.sort();
+    }
     let hits = ids.iter().filter_map(|d| {
         let rec = idx.docs.get(d)?;
+        let found: Vec<String> = terms
+            .iter()
+            .filter(|(_, id)| !rec.occs_of(*id).is_empty())
+            .map(|(t, _)| t.clone())
+            .collect();
         Some(DocHit {
             key: Arc::from(&rec.key[..]),
             score: scores.as_ref().map_or(0.0, |s| s.score(d)),
-            matched_terms: None,
+            matched_terms: (!found.is_empty()).then(|| Arc::from(found)),
         })
     });
     let out = plan.execute(hits, ids.len(), &loader)?;

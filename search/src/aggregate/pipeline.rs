@@ -635,6 +635,9 @@ fn sort_rows(rows: Vec<Row>, keys: &[(usize, bool)], limit: u64) -> Vec<Row> {
     indexed.into_iter().map(|(_, r)| r).collect()
 }
 
+/// A group's key values and its reducers' accumulators.
+type Group = (Vec<ValueKey>, Vec<Box<dyn Accumulator>>);
+
 /// GROUPBY: one group per distinct key tuple, each element of an array key
 /// giving its own group (empty arrays and missing values group as NULL);
 /// groups come out in first-seen order.
@@ -642,7 +645,7 @@ struct Grouper<'p> {
     keys: &'p [usize],
     reducers: &'p [(Box<dyn Reducer>, usize)],
     index: FxHashMap<Vec<ValueKey>, usize>,
-    groups: Vec<(Vec<ValueKey>, Vec<Box<dyn Accumulator>>)>,
+    groups: Vec<Group>,
     scratch: Vec<ValueKey>,
 }
 

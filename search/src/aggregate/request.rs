@@ -247,6 +247,17 @@ impl AggregateRequest {
         Ok(req)
     }
 
+    /// True when an APPLY or FILTER calls `matched_terms()` (the caller then
+    /// supplies [`DocHit::matched_terms`](super::pipeline::DocHit)).
+    pub fn uses_matched_terms(&self) -> bool {
+        self.steps.iter().any(|s| match s {
+            Step::Apply { expr, .. } | Step::Filter(expr) => expr
+                .ast
+                .calls(super::expr::functions::Function::MatchedTerms),
+            _ => false,
+        })
+    }
+
     fn parse_query_option(&mut self, ac: &mut Args<'_>) -> Result<bool, AggError> {
         let Some(word) = ac.peek().map(str::to_ascii_uppercase) else {
             return Ok(false);

@@ -80,6 +80,17 @@ impl ExprAst {
         out
     }
 
+    /// True when the tree calls `func` anywhere.
+    pub fn calls(&self, func: Function) -> bool {
+        let mut found = false;
+        self.walk(&mut |e| {
+            if let ExprAst::Call(f, _) = e {
+                found |= *f == func;
+            }
+        });
+        found
+    }
+
     fn walk<'a>(&'a self, f: &mut dyn FnMut(&'a ExprAst)) {
         f(self);
         match self {
