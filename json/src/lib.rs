@@ -17,7 +17,9 @@
 //!   last wins at the first position.
 //! - Serialize: [`Value::to_json`] (compact `String`),
 //!   [`Value::write_json`]`(&mut Vec<u8>, &`[`Format`]`)` with
-//!   `Format { indent, newline, space }` or [`Format::COMPACT`].
+//!   `Format { indent, newline, space }` or [`Format::COMPACT`];
+//!   [`Value::write_json_array`]`(iter of &Value, out, fmt)` writes several
+//!   values as one array (the `$` reply) without cloning them.
 //! - Memory: [`Value::mem_usage`] = 16 + every heap block below the value.
 //! - Type: [`Value::kind`] -> [`Kind`], [`Value::type_name`] (`"integer"` …).
 //! - Build: [`Value::null`], `From<bool | i64 | u64 | f64 | &str | String | Num | Array | Object>`,

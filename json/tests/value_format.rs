@@ -91,3 +91,23 @@ fn compact_format_is_to_json() {
         assert_eq!(String::from_utf8(out).expect("utf-8"), v.to_json());
     }
 }
+
+#[test]
+fn array_of_borrowed_values_is_written_like_an_array_value() {
+    for (doc, indent, newline, space, _) in CASES {
+        let v = Value::parse(doc.as_bytes()).expect("valid document");
+        let fmt = Format {
+            indent: indent.as_bytes(),
+            newline: newline.as_bytes(),
+            space: space.as_bytes(),
+        };
+        for n in 0..3 {
+            let items: Vec<&Value> = std::iter::repeat_n(&v, n).collect();
+            let owned = Value::array(items.iter().map(|x| (*x).clone()).collect());
+            let (mut a, mut b) = (Vec::new(), Vec::new());
+            Value::write_json_array(items.iter().copied(), &mut a, &fmt);
+            owned.write_json(&mut b, &fmt);
+            assert_eq!(a, b, "{doc} x{n} {fmt:?}");
+        }
+    }
+}

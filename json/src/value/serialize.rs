@@ -53,6 +53,27 @@ impl Value {
             write_pretty(self, out, fmt, 0);
         }
     }
+
+    /// Appends `items` as one JSON array, byte for byte as an array value holding
+    /// them would be written (e.g. the `[match1,match2]` reply of `JSON.GET k $..a`),
+    /// without building that array.
+    pub fn write_json_array<'v, I>(items: I, out: &mut Vec<u8>, fmt: &Format)
+    where
+        I: IntoIterator<Item = &'v Value>,
+    {
+        if fmt.is_compact() {
+            out.push(b'[');
+            for (i, item) in items.into_iter().enumerate() {
+                if i > 0 {
+                    out.push(b',');
+                }
+                write_compact(item, out);
+            }
+            out.push(b']');
+        } else {
+            write_pretty_array(items.into_iter(), out, fmt, 0);
+        }
+    }
 }
 
 fn write_compact(v: &Value, out: &mut Vec<u8>) {
@@ -94,26 +115,31 @@ fn newline_indent(out: &mut Vec<u8>, fmt: &Format, depth: usize) {
     }
 }
 
+fn write_pretty_array<'v>(
+    items: impl Iterator<Item = &'v Value>,
+    out: &mut Vec<u8>,
+    fmt: &Format,
+    depth: usize,
+) {
+    out.push(b'[');
+    let mut empty = true;
+    for item in items {
+        if !empty {
+            out.push(b',');
+        }
+        empty = false;
+        newline_indent(out, fmt, depth + 1);
+        write_pretty(item, out, fmt, depth + 1);
+    }
+    if !empty {
+        newline_indent(out, fmt, depth);
+    }
+    out.push(b']');
+}
+
 fn write_pretty(v: &Value, out: &mut Vec<u8>, fmt: &Format, depth: usize) {
     match &v.0 {
-        Repr::Array(a) => {
-            out.push(b'[');
-            if a.is_empty() {
-                out.push(b']');
-                return;
-            }
-            let mut first = true;
-            for item in a.iter() {
-                if !first {
-                    out.push(b',');
-                }
-                first = false;
-                newline_indent(out, fmt, depth + 1);
-                write_pretty(item, out, fmt, depth + 1);
-            }
-            newline_indent(out, fmt, depth);
-            out.push(b']');
-        }
+        Repr::Array(a) => write_pretty_array(a.iter(), out, fmt, depth),
         Repr::Object(o) => {
             out.push(b'{');
             if o.is_empty() {
