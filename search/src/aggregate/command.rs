@@ -15,7 +15,7 @@ use roaring::RoaringBitmap;
 
 use super::pipeline::{DocHit, FieldInfo, FieldLoader, LoadRequest, Plan};
 use super::reply::{render, Chunk};
-use super::request::AggregateRequest;
+use super::request::{AggregateRequest, RequestLimits};
 use super::value::Value;
 use super::{query_seed, AggError};
 use crate::catalog::Catalog;
@@ -53,7 +53,11 @@ pub(crate) fn ft_aggregate(
 ) -> Result<Reply> {
     let name = String::from_utf8_lossy(args[0]).into_owned();
     let query = String::from_utf8_lossy(args[1]).into_owned();
-    let req = AggregateRequest::parse(&args[2..])?;
+    let limits = RequestLimits {
+        max_aggregate_results: config.max_aggregate_results,
+        max_search_results: config.max_search_results,
+    };
+    let req = AggregateRequest::parse_with(&args[2..], limits)?;
     let dialect = req.dialect.map_or(config.default_dialect, |d| d as u32);
     if req.format_expand && proto != Protocol::Resp3 {
         return Err(Error::new("EXPAND format is only supported with RESP3"));
@@ -134,7 +138,12 @@ pub(crate) fn ft_aggregate(
             matched_terms: (!found.is_empty()).then(|| Arc::from(found)),
         })
     });
-    let out = plan.execute(hits, ids.len(), &loader)?;
+    let mut out = plan.execute(hits, ids.len(), &loader)?;
+    if req.cursor.is_none() {
+        // A reply sends at most MAXAGGREGATERESULTS rows.
+        out.rows
+            .truncate(usize::try_from(config.max_aggregate_results).unwrap_or(usize::MAX));
+    }
     match (req.cursor, index_name) {
         (Some(copts), Some(index)) => {
             cat.cursors.max_idle_cap_ms = config.cursor_max_idle;

@@ -195,9 +195,35 @@ fn bad(what: &str, why: &str) -> AggError {
     AggError::new(format!("Bad arguments for {what}: {why}"))
 }
 
+/// Server limits that bound LIMIT (`MAXAGGREGATERESULTS`, `MAXSEARCHRESULTS`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RequestLimits {
+    /// Largest LIMIT count.
+    pub max_aggregate_results: u64,
+    /// Largest LIMIT offset.
+    pub max_search_results: u64,
+}
+
+impl Default for RequestLimits {
+    fn default() -> Self {
+        RequestLimits {
+            max_aggregate_results: MAX_AGGREGATE_RESULTS,
+            max_search_results: MAX_SEARCH_RESULTS,
+        }
+    }
+}
+
 impl AggregateRequest {
-    /// Parses the arguments that follow the query string.
+    /// Parses the arguments that follow the query string (default limits).
     pub fn parse<A: AsRef<[u8]>>(args: &[A]) -> Result<AggregateRequest, AggError> {
+        Self::parse_with(args, RequestLimits::default())
+    }
+
+    /// Parses the arguments that follow the query string.
+    pub fn parse_with<A: AsRef<[u8]>>(
+        args: &[A],
+        limits: RequestLimits,
+    ) -> Result<AggregateRequest, AggError> {
         let raw: Vec<Vec<u8>> = args.iter().map(|a| a.as_ref().to_vec()).collect();
         let items = raw
             .iter()
@@ -212,14 +238,14 @@ impl AggregateRequest {
 
         // Query options, until the first step keyword.
         while ac.peek().is_some() {
-            if req.parse_query_option(&mut ac)? || req.parse_common(&mut ac)? {
+            if req.parse_query_option(&mut ac)? || req.parse_common(&mut ac, limits)? {
                 continue;
             }
             break;
         }
         while let Some(word) = ac.peek() {
             let word = word.to_ascii_uppercase();
-            if req.parse_common(&mut ac)? {
+            if req.parse_common(&mut ac, limits)? {
                 continue;
             }
             match word.as_str() {
@@ -308,7 +334,7 @@ impl AggregateRequest {
     }
 
     /// `handleCommonArgs`: LIMIT SORTBY TIMEOUT WITHCURSOR PARAMS DIALECT FORMAT.
-    fn parse_common(&mut self, ac: &mut Args<'_>) -> Result<bool, AggError> {
+    fn parse_common(&mut self, ac: &mut Args<'_>, lim: RequestLimits) -> Result<bool, AggError> {
         let Some(word) = ac.peek().map(str::to_ascii_uppercase) else {
             return Ok(false);
         };
@@ -323,13 +349,15 @@ impl AggregateRequest {
                 };
                 if limit == 0 {
                     self.count_only = true;
-                } else if limit > MAX_AGGREGATE_RESULTS {
+                } else if limit > lim.max_aggregate_results {
                     return Err(AggError::new(format!(
-                        "LIMIT exceeds maximum of {MAX_AGGREGATE_RESULTS}"
+                        "LIMIT exceeds maximum of {}",
+                        lim.max_aggregate_results
                     )));
-                } else if offset > MAX_SEARCH_RESULTS {
+                } else if offset > lim.max_search_results {
                     return Err(AggError::new(format!(
-                        "OFFSET exceeds maximum of {MAX_SEARCH_RESULTS}"
+                        "OFFSET exceeds maximum of {}",
+                        lim.max_search_results
                     )));
                 }
                 if let Some(arrange) = self.arrange_step() {
