@@ -51,15 +51,16 @@ pub fn arrindex(ctx: &Context, inv: &Invocation) -> CommandResult {
         return Err(Error::WrongArity);
     }
     with_doc(ctx, inv, |doc| {
-        let doc = doc.ok_or_else(|| {
-            Error::msg(format!("ERR Path '{}' does not exist", String::from_utf8_lossy(inv.args[1])))
-        })?;
-        let path = compile(inv.args[1])?;
-        // Here a JSON error carries the ERR prefix (RedisJSON converts it differently).
+        // The value is parsed before the key is looked at (as RedisJSON does), and a JSON
+        // error carries the ERR prefix here (RedisJSON converts it differently).
         let value = parse_value(inv.args[2]).map_err(|e| match e {
             Error::Reply(text) => Error::msg(format!("ERR {text}")),
             other => other,
         })?;
+        let doc = doc.ok_or_else(|| {
+            Error::msg(format!("ERR Path '{}' does not exist", String::from_utf8_lossy(inv.args[1])))
+        })?;
+        let path = compile(inv.args[1])?;
         let slots = arr_index(doc, &path, &value, start, stop).map_err(op_err)?;
         let int = |s: &Option<i64>| s.map(Reply::Int).unwrap_or(Reply::Nil);
         Ok(if path.is_legacy() {
@@ -117,19 +118,21 @@ pub fn arrpop(ctx: &Context, inv: &Invocation) -> CommandResult {
     let proto = Protocol::of(ctx);
     let mut rest = &inv.args[1..];
     let mut format = ReplyFormat::String;
-    if rest.first().is_some_and(|a| a.eq_ignore_ascii_case(b"FORMAT")) {
-        let value = rest.get(1).ok_or(Error::WrongArity)?;
-        // Values are case-sensitive, and checked before the protocol, as in RedisJSON.
-        format = match *value {
-            b"STRINGS" => ReplyFormat::String,
-            b"EXPAND1" | b"EXPAND" if !proto.is_resp3() => {
+    // `FORMAT <value>`: values are case-sensitive, any FORMAT is refused on RESP2 (even
+    // STRINGS), as in RedisJSON. A lone trailing `FORMAT` is the path.
+    if let [first, value, tail @ ..] = rest {
+        if first.eq_ignore_ascii_case(b"FORMAT") {
+            format = match *value {
+                b"STRINGS" => ReplyFormat::String,
+                b"EXPAND1" => ReplyFormat::Expand1,
+                b"EXPAND" => ReplyFormat::Expand,
+                _ => return Err(Error::msg("ERR wrong reply format")),
+            };
+            if !proto.is_resp3() {
                 return Err(Error::msg("ERR FORMAT argument is not supported on RESP2"));
             }
-            b"EXPAND1" => ReplyFormat::Expand1,
-            b"EXPAND" => ReplyFormat::Expand,
-            _ => return Err(Error::msg("ERR wrong reply format")),
-        };
-        rest = &rest[2..];
+            rest = tail;
+        }
     }
     let path_arg = rest.first().copied().unwrap_or(super::DEFAULT_PATH.as_bytes());
     // An index that does not parse counts as the default, as in RedisJSON.

@@ -232,15 +232,15 @@ pub fn mget(ctx: &Context, inv: &Invocation) -> CommandResult {
 /// All or nothing: every triple is applied to a working copy first, in order, and the keys
 /// change only when all succeeded.
 pub fn mset(ctx: &Context, inv: &Invocation) -> CommandResult {
-    if inv.is_empty() || inv.len() % 3 != 0 {
+    if inv.len() < 3 {
         return Err(Error::WrongArity);
     }
     // Working copies: (index of the key's first triple, document), one per distinct key.
     let mut work: Vec<(usize, Option<Value>)> = Vec::new();
     let mut changed = Vec::new();
+    // Each triple is checked in RedisJSON's order: key type, path, JSON value; a missing
+    // argument is a wrong arity only when the triple is reached.
     for (i, triple) in inv.args.chunks(3).enumerate() {
-        let path = compile(triple[1])?;
-        let value = parse_value(triple[2])?;
         let slot = match work.iter().position(|(first, _)| inv.args[first * 3] == triple[0]) {
             Some(slot) => slot,
             None => {
@@ -248,6 +248,24 @@ pub fn mset(ctx: &Context, inv: &Invocation) -> CommandResult {
                 let doc = keys::read(&key)?.cloned();
                 work.push((i, doc));
                 work.len() - 1
+            }
+        };
+        let path_arg = triple.get(1).ok_or(Error::WrongArity)?;
+        let path = compile(path_arg)?;
+        if work[slot].1.is_none() && !path.is_root() {
+            return Err(Error::msg("ERR new objects must be created at the root"));
+        }
+        let value = match triple.get(2).ok_or(Error::WrongArity).and_then(|v| parse_value(v)) {
+            Ok(value) => value,
+            Err(e) => {
+                // A path that cannot be written is reported before a bad value.
+                if let Some(doc) = &work[slot].1 {
+                    if !path.is_root() {
+                        json::ops::set::set(&mut doc.clone(), &path, Value::null(), SetCondition::Always)
+                            .map_err(super::op_err)?;
+                    }
+                }
+                return Err(e);
             }
         };
         let doc = &mut work[slot].1;
@@ -315,7 +333,12 @@ pub fn type_(ctx: &Context, inv: &Invocation) -> CommandResult {
     let reply = match keys::read(&key)? {
         None => Reply::Nil,
         Some(doc) => {
-            let path = path_at(inv, 1)?;
+            let path = match path_at(inv, 1) {
+                Ok(path) => path,
+                // A legacy path that does not compile finds nothing: nil (RedisJSON).
+                Err(_) if super::legacy_arg(inv, 1) => return Ok(if resp3 { Reply::Array(vec![Reply::Nil]) } else { Reply::Nil }),
+                Err(e) => return Err(e),
+            };
             let matches = path.select(doc);
             if path.is_legacy() {
                 matches.first().map(|v| Reply::bulk(v.type_name())).unwrap_or(Reply::Nil)

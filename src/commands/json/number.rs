@@ -21,31 +21,28 @@ fn resp3_number(n: &Num) -> Reply {
 }
 
 fn num_command(ctx: &Context, inv: &Invocation, op: NumOp, event: &str) -> CommandResult {
-    if inv.len() != 3 {
+    // Arguments after the number are ignored, as RedisJSON does.
+    if inv.len() < 3 {
         return Err(Error::WrongArity);
     }
     let number = utf8(inv.args[2])?;
     let mut key = JsonKey::open(ctx, &inv.argv[0]);
     let doc = key.existing()?;
-    let path = compile(inv.args[1])?;
+    let mut path = compile(inv.args[1])?;
     let resp3 = Protocol::of(ctx).is_resp3();
-    let outcome = match num_op(doc, &path, number, op) {
-        Ok(outcome) => outcome,
-        // On RESP3 a legacy path without a number answers [nil] rather than failing (RedisJSON).
-        Err(e) if resp3 && path.is_legacy() && e.message().ends_with("does not contains a number") => {
-            return Ok(Reply::Array(vec![Reply::Nil]));
-        }
-        Err(e) => return Err(op_err(e)),
-    };
+    if resp3 && path.is_legacy() {
+        // On RESP3 RedisJSON answers a legacy path like its JSONPath spelling: one slot per match.
+        path = compile(path.converted().as_bytes())?;
+    }
+    let outcome = num_op(doc, &path, number, op).map_err(op_err)?;
     if outcome.changed {
         changed(ctx, inv, event);
     }
     Ok(match (path.is_legacy(), resp3) {
-        (true, false) => {
+        (true, _) => {
             let last = outcome.last().copied().ok_or_else(|| Error::msg("ERR no number at path"))?;
             Reply::Bulk(Value::from(last).to_json().into_bytes())
         }
-        (true, true) => Reply::Array(outcome.last().map(resp3_number).into_iter().collect()),
         (false, false) => {
             // RESP2 with a JSONPath: a bulk string holding a JSON array of the new values.
             let arr = Value::array(

@@ -47,7 +47,12 @@ pub fn objlen(ctx: &Context, inv: &Invocation) -> CommandResult {
                 Err(Error::msg(format!("ERR Path '{}' does not exist or not an object", path.converted())))
             };
         };
-        let path = path_at(inv, 1)?;
+        let path = match path_at(inv, 1) {
+            Ok(path) => path,
+            // A legacy path that does not compile finds nothing: nil (RedisJSON).
+            Err(_) if super::legacy_arg(inv, 1) => return Ok(Reply::Nil),
+            Err(e) => return Err(e),
+        };
         let slots = obj_len(doc, &path).map_err(op_err)?;
         Ok(if path.is_legacy() {
             slots.first().copied().flatten().map(|n| Reply::Int(n as i64)).unwrap_or(Reply::Nil)

@@ -14,7 +14,8 @@ use crate::reply::Reply;
 pub fn strappend(ctx: &Context, inv: &Invocation) -> CommandResult {
     let (path_arg, value) = match inv.args.as_slice() {
         [_, value] => (DEFAULT_PATH.as_bytes(), *value),
-        [_, path, value] => (*path, *value),
+        // Arguments after the value are ignored, as RedisJSON does.
+        [_, path, value, ..] => (*path, *value),
         _ => return Err(Error::WrongArity),
     };
     let mut key = JsonKey::open(ctx, &inv.argv[0]);
