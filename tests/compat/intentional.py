@@ -275,7 +275,7 @@ def path_echo_low_byte(d):
 _WRITES = {"JSON.SET", "JSON.MSET", "JSON.MERGE", "JSON.DEL", "JSON.FORGET", "JSON.NUMINCRBY",
            "JSON.NUMMULTBY", "JSON.NUMPOWBY", "JSON.STRAPPEND", "JSON.ARRAPPEND", "JSON.ARRINSERT",
            "JSON.ARRPOP", "JSON.ARRTRIM", "JSON.CLEAR", "JSON.TOGGLE"}
-_ESCAPED_BRACKET = re.compile(r"""\[\s*(["'])(?:[^\\]|\\.)*\\(?:[^\\]|\\.)*\1""")
+_ESCAPED_BRACKET = re.compile(r"""\[\s*(["'])(?:[^\\"']|\\.)*\\.""")
 
 
 def write_bracket_escape(d):
@@ -303,52 +303,410 @@ def write_filter_object(d):
             and (d.is_check or (_nothing_done(d.ref) and not _nothing_done(d.folio))))
 
 
+
+# ---- helpers shared by the entries below ----------------------------------
+U64_MAX = (1 << 64) - 1
+
+
+def _before_doc(d, key=None):
+    """The reference's parsed value of the origin's key before the command (None if none)."""
+    key = key or (d.origin.args[1] if len(d.origin.args) > 1 else None)
+    text = getattr(d, "before", {}).get(key)
+    if text is None:
+        return None
+    try:
+        return jsontext.loads(text)
+    except (ValueError, UnicodeDecodeError, RecursionError):
+        return None
+
+
+def _before_ints(d):
+    doc = _before_doc(d)
+    return {n.value() for n in jsontext.numbers(doc)} if doc is not None else set()
+
+
+def _parse(v):
+    """A bulk reply as parsed JSON, else None."""
+    if isinstance(v, (bytes, bytearray)):
+        try:
+            return jsontext.loads(v)
+        except (ValueError, UnicodeDecodeError, RecursionError):
+            return None
+    return None
+
+
+def _is_int_text(t):
+    return bool(re.fullmatch(r"-?\d+", t))
+
+
+# ---- integers above i64::MAX kept exact -----------------------------------
+def _big_uint_pairs(f, r, out):
+    """Walks two replies; collects (folio integer, reference number) leaf pairs that differ.
+    False when anything else differs."""
+    if isinstance(f, list) and isinstance(r, list):
+        return type(f) is type(r) and len(f) == len(r) and all(
+            _big_uint_pairs(x, y, out) for x, y in zip(f, r))
+    if isinstance(f, (bytes, bytearray)) and isinstance(r, (bytes, bytearray)):
+        if f == r:
+            return True
+        jf, jr = _parse(f), _parse(r)
+        if jf is not None and jr is not None:
+            return _json_uint_pairs(jf, jr, out)
+        try:
+            ft, rt = f.decode(), r.decode()
+        except UnicodeDecodeError:
+            return False
+        if _is_int_text(ft):
+            out.append((int(ft), float(rt) if re.fullmatch(r"-?[\d.]+(e[+-]?\d+)?", rt) else None))
+            return True
+        return False
+    if isinstance(f, (bytes, bytearray)) and isinstance(r, Double):
+        try:
+            ft = f.decode()
+        except UnicodeDecodeError:
+            return False
+        if _is_int_text(ft):
+            out.append((int(ft), float(r)))
+            return True
+        return False
+    return type(f) is type(r) and f == r
+
+
+def _json_uint_pairs(f, r, out):
+    if isinstance(f, jsontext.Num) and isinstance(r, jsontext.Num):
+        if f != r:
+            if not _is_int_text(f):
+                return False
+            out.append((int(f), float(r)))
+        return True
+    if isinstance(f, jsontext.Obj) and isinstance(r, jsontext.Obj):
+        return len(f) == len(r) and all(
+            ka == kb and _json_uint_pairs(va, vb, out) for (ka, va), (kb, vb) in zip(f, r))
+    if isinstance(f, list) and isinstance(r, list):
+        return type(f) is type(r) and len(f) == len(r) and all(
+            _json_uint_pairs(x, y, out) for x, y in zip(f, r))
+    return type(f) is type(r) and f == r
+
+
+def _exact_results(d):
+    """Exact integer results of the origin's NUMINCRBY/NUMMULTBY/NUMPOWBY on every integer of
+    the key's prior value (empty for other commands)."""
+    op = d.origin.name
+    if op not in ("JSON.NUMINCRBY", "JSON.NUMMULTBY", "JSON.NUMPOWBY") or len(d.origin.args) < 4:
+        return set()
+    try:
+        arg = int(d.origin.args[3])
+    except ValueError:
+        return set()
+    out = set()
+    for n in _before_ints(d):
+        if not isinstance(n, int):
+            continue
+        if op == "JSON.NUMINCRBY":
+            out.add(n + arg)
+        elif op == "JSON.NUMMULTBY":
+            out.add(n * arg)
+        elif 0 <= arg <= 64 and abs(n) < (1 << 64):
+            out.add(n ** arg)
+    return out
+
+
+def big_unsigned(d):
+    """folio keeps integers in (i64::MAX, u64::MAX] exact where rejson.so has a double: every
+    differing leaf is such an integer in folio, the reference's number is that integer rounded
+    to a double, and folio's integer is one the key held before (or was sent), or the exact
+    result of the NUM*BY on such an integer. Arithmetic on them whose exact result leaves
+    [i64::MIN, u64::MAX] is `ERR numeric overflow` in folio, a double in the reference."""
+    exact = None
+    if isinstance(d.folio, Error):
+        if d.folio != "ERR numeric overflow" or d.is_check:
+            return False
+        exact = _exact_results(d)
+        big = [x for x in exact if not I64_MIN <= x <= U64_MAX]
+        if not big:
+            return False
+        if isinstance(d.ref, Error):
+            return d.ref == "ERR result is not a number" and any(abs(x) > 1.8e308 for x in big)
+        got = []
+        if not _big_uint_pairs_any(d.ref, got):
+            return False
+        return bool(got) and all(any(math.isclose(g, float(x), rel_tol=1e-15) for x in big) for g in got)
+    pairs = []
+    if not _big_uint_pairs(d.folio, d.ref, pairs) or not pairs:
+        return False
+    known = None
+    for fi, rf in pairs:
+        if not I64_MAX < fi <= U64_MAX or rf is None or float(fi) != rf:
+            return False
+        if known is None:
+            known = (_before_ints(d) | _exact_results(d)
+                     | {int(x) for x in d.literals if math.isfinite(x) and x == int(x)})
+        if fi not in known:
+            return False
+    return True
+
+
+def _big_uint_pairs_any(v, out):
+    """Numbers (doubles) of a NUM*BY reply."""
+    if isinstance(v, Double):
+        out.append(float(v))
+        return True
+    if isinstance(v, list):
+        return all(_big_uint_pairs_any(x, out) for x in v)
+    j = _parse(v)
+    if j is None:
+        return v is None
+    items = j if isinstance(j, list) else [j]
+    for x in items:
+        if isinstance(x, jsontext.Num):
+            out.append(float(x))
+    return True
+
+
+# ---- NUMPOWBY with a negative integer exponent -----------------------------
+def negative_exponent(d):
+    """rejson.so computes base^-e as a wrapping integer power (base^(-e mod 2^32) mod 2^64);
+    folio's result is the float base^-e (and `ERR result is not a number` for 0^-e)."""
+    if d.is_check or d.origin.name != "JSON.NUMPOWBY" or len(d.origin.args) < 4:
+        return False
+    try:
+        e = int(d.origin.args[3])
+    except ValueError:
+        return False
+    if e >= 0:
+        return False
+    bases = {n for n in _before_ints(d) if isinstance(n, int)}
+    wrapped = {_wrap(pow(b, e % (1 << 32), 1 << 64)): b for b in bases}
+    ref_ints = _reply_ints(d.ref)
+    if not ref_ints or not all(r in wrapped for r in ref_ints):
+        return False
+    if isinstance(d.folio, Error):
+        return d.folio == "ERR result is not a number" and any(wrapped[r] == 0 for r in ref_ints)
+    got = []
+    if not _big_uint_pairs_any(d.folio, got) or len(got) != len(ref_ints):
+        return False
+    return all(math.isclose(g, float(wrapped[r]) ** e, rel_tol=1e-15) for g, r in zip(got, ref_ints))
+
+
+# ---- deleting an object member keeps the order of the others --------------
+def _canon(j):
+    if isinstance(j, jsontext.Obj):
+        return ("o", tuple(sorted((k, _canon(v)) for k, v in j)))
+    if isinstance(j, list):
+        return ("a", tuple(_canon(x) for x in j))
+    return j
+
+
+def _order_kept(f, before):
+    """Every object of folio's value lists its keys in the order they had before."""
+    if isinstance(f, jsontext.Obj):
+        if not isinstance(before, jsontext.Obj):
+            return True
+        pos = {k: i for i, (k, _) in enumerate(before)}
+        idx = [pos[k] for k, _ in f if k in pos]
+        if idx != sorted(idx):
+            return False
+        prior = dict(before)
+        return all(_order_kept(v, prior.get(k)) for k, v in f)
+    if isinstance(f, list) and isinstance(before, list) and len(f) == len(before):
+        return all(_order_kept(x, y) for x, y in zip(f, before))
+    return True
+
+
+def delete_keeps_order(d):
+    """rejson.so moves the last member of an object into a deleted member's slot (DEL, FORGET,
+    MERGE null); folio keeps the others in order: same members, folio's order is the prior one."""
+    if not d.is_check or d.origin.name not in ("JSON.DEL", "JSON.FORGET", "JSON.MERGE"):
+        return False
+    f, r, b = _parse(d.folio), _parse(d.ref), _before_doc(d)
+    if f is None or r is None or b is None:
+        return False
+    return _canon(f) == _canon(r) and _order_kept(f, b)
+
+
+# ---- JSON.MERGE: RFC 7396 also where the patch creates a value -------------
+def _strip_nulls(j):
+    if isinstance(j, jsontext.Obj):
+        return jsontext.Obj((k, _strip_nulls(v)) for k, v in j if v is not None)
+    return j
+
+
+def _subpatches(p, out):
+    if isinstance(p, jsontext.Obj):
+        out.append(p)
+        for _, v in p:
+            _subpatches(v, out)
+    return out
+
+
+def _merge_match(f, r, subs):
+    if f == r:
+        return True
+    if any(r == s for s in subs) and f == _strip_nulls(r):
+        return True
+    if isinstance(f, jsontext.Obj) and isinstance(r, jsontext.Obj):
+        return [k for k, _ in f] == [k for k, _ in r] and all(
+            _merge_match(x, y, subs) for (_, x), (_, y) in zip(f, r))
+    if isinstance(f, list) and isinstance(r, list) and not isinstance(r, jsontext.Obj):
+        return len(f) == len(r) and all(_merge_match(x, y, subs) for x, y in zip(f, r))
+    return False
+
+
+def merge_creates(d):
+    """Where a JSON.MERGE patch creates a value (a new key, or a non-object replaced), rejson.so
+    stores that part of the patch as given, nulls kept; folio applies RFC 7396 (nulls removed):
+    the states differ only where the reference holds a sub-object of the patch and folio holds
+    it without its null members."""
+    if not d.is_check or d.origin.name != "JSON.MERGE" or len(d.origin.args) < 4:
+        return False
+    f, r = _parse(d.folio), _parse(d.ref)
+    try:
+        patch = jsontext.loads(d.origin.args[3])
+    except (ValueError, UnicodeDecodeError, RecursionError):
+        return False
+    if f is None or r is None:
+        return False
+    return _merge_match(f, r, _subpatches(patch, []))
+
+
+# ---- a write that fails at one of several matches changes nothing ----------
+def failed_write_atomic(d):
+    """rejson.so's ARRINSERT with several matches changes those before the failing one, then
+    errors; folio changes nothing: folio's state is the prior value."""
+    if not d.is_check or d.origin.name != "JSON.ARRINSERT":
+        return False
+    f, b = _parse(d.folio), _before_doc(d)
+    return f is not None and b is not None and f == b
+
+
+# ---- nested matches in writes ------------------------------------------------
+def nested_write(d):
+    """rejson.so's writes through a path with `..` whose matches nest act on wrong nodes or
+    fail (`ERR Path does not exist`); folio changes each match where it was found."""
+    if d.origin.name not in _WRITES or not any(".." in a for a in d.origin.args[2:3]):
+        return False
+    return d.is_check or not isinstance(d.folio, Error)
+
+
+# ---- filters: an operand selecting several nodes -----------------------------
+_MULTI_OPERAND = re.compile(r"\[\?[^\]]*@(?:[^\s=!<>&|)]*?)(?:\.\*|\.\.|\[\*\]|\[[^\]\[]*[,:][^\]\[]*\])")
+
+
+def filter_multi_node(d):
+    """rejson.so 2.8.3 holds a filter operand that selects several nodes (`@.*`, `@..x`) false;
+    folio holds it true when any node satisfies it (RedisJSON 2.8.19, RFC 9535)."""
+    return any(_MULTI_OPERAND.search(a) for a in d.origin.args[1:])
+
+
+# ---- filters on a scalar -------------------------------------------------------
+def _items(v):
+    if isinstance(v, list):
+        return list(v)
+    j = _parse(v)
+    if isinstance(j, list) and not isinstance(j, jsontext.Obj):
+        return [jsontext.dumps(x) for x in j]
+    return None
+
+
+def filter_on_scalar(d):
+    """rejson.so applies a filter to a scalar (the root, or a scalar the path reaches) by
+    testing the scalar itself; folio's filter selects nothing there (RFC 9535): folio's
+    matches are the reference's minus some scalar matches."""
+    if d.is_check or not any("[?" in a for a in d.origin.args[1:]):
+        return False
+    fi, ri = _items(d.folio), _items(d.ref)
+    if fi is None or ri is None or len(fi) >= len(ri):
+        return False
+    it = iter(ri)
+    extra = []
+    for x in fi:
+        for y in it:
+            if y == x:
+                break
+            extra.append(y)
+        else:
+            return False
+    extra.extend(it)
+    return all(not (isinstance(y, str) and y[:1] in "[{") and not isinstance(y, list) for y in extra)
+
+# Each reason quotes its row of README.md "Differences from RedisJSON / RediSearch".
 TABLE = [
     Entry("trailing-characters",
-          "rejson.so accepts trailing text after a JSON value ('[]]', '{}}'); folio rejects it "
-          "with serde's `trailing characters at line L column C`",
+          "README: 'JSON input with text after the value ([]], {}}) | accepted | trailing "
+          "characters at line 1 column N'; checked: L/C is where the trailing text starts",
           trailing_text),
     Entry("float-exact-read",
-          "rejson.so reads some decimal literals inexactly (1e-28 -> 1.0000000000000001e-28); "
-          "folio keeps the correctly rounded value: folio's number is exactly a literal that was "
-          "sent (or the exact IEEE result of NUMINCRBY/NUMMULTBY with such a literal), printed in "
-          "shortest round-trip form, and the reference's is within 4 ulps of it",
+          "README: 'floats (1e-28, 3.646623134613037) | read back changed, drift on each reload | "
+          "read back exactly'; folio's number is exactly a literal that was sent (or the exact "
+          "IEEE result of NUMINCRBY/NUMMULTBY with such a literal), printed in shortest round-trip "
+          "form, and the reference's is within 4 ulps of it",
           float_misread),
     Entry("integer-overflow",
-          "rejson.so 2.x wraps i64 arithmetic in NUMINCRBY/NUMMULTBY/NUMPOWBY; folio replies "
-          "`ERR numeric overflow` (RedisJSON 8.x behaviour); verified that the reference wrapped",
+          "README: 'NUMINCRBY/NUMMULTBY/NUMPOWBY integer overflow | wraps silently | ERR numeric "
+          "overflow (as RedisJSON 8)'; verified that the reference wrapped",
           integer_overflow),
+    Entry("u64-exact",
+          "README: 'integers above i64::MAX (up to u64::MAX) | kept as doubles "
+          "(1.8446744073709552e19) | kept exact, arithmetic on them exact'; folio's integer is one "
+          "the key held or the exact NUM*BY result, the reference's is it rounded to a double; "
+          "exact results beyond u64 are ERR numeric overflow (row above)",
+          big_unsigned),
+    Entry("negative-exponent",
+          "README: 'NUMPOWBY with a negative integer exponent | wrapping integer power (60^-1 = 0) "
+          "| float result (0.016666666666666666)'; verified: the reference's integer is "
+          "base^(e mod 2^32) mod 2^64, folio's float is base^e (0^-e is not a number)",
+          negative_exponent),
     Entry("debug-memory",
           "JSON.DEBUG MEMORY reports each implementation's own memory model; same reply shape, "
-          "numbers differ",
+          "numbers differ (not a behaviour: sizes are implementation details)",
           debug_memory),
     Entry("non-json-key",
-          "rejson.so 2.8.3 answers `Existing key has wrong Redis type` for a key of another type; "
-          "folio gives Redis's standard WRONGTYPE error (as RedisJSON documents)",
+          "README: 'a non-JSON key given to a JSON command | Existing key has wrong Redis type | "
+          "Redis's WRONGTYPE Operation against a key holding the wrong kind of value'",
           non_json_key),
     Entry("hashmap-key-order",
-          "rejson.so builds some replies in a Rust HashMap, so their key order is random (two "
-          "rejson.so servers disagree): JSON.GET with several paths (a JSON object keyed by path) "
-          "and RESP3 `FORMAT EXPAND` maps; folio keeps argument/document order; compared as "
+          "README: 'JSON.GET with several paths | object built in a hash map: key order varies | "
+          "keys in the order the paths were given' (also RESP3 FORMAT EXPAND maps); compared as "
           "unordered objects/maps",
           hashmap_order),
+    Entry("delete-keeps-order",
+          "README: 'deleting an object member (DEL, MERGE null) | last member moved into its slot "
+          "| order of the others kept'; same members, folio's order is the prior order",
+          delete_keeps_order),
+    Entry("merge-rfc7396",
+          "README: 'JSON.MERGE creating a key | patch stored as given, nulls kept | RFC 7396 "
+          "applied: nulls removed' (also where the patch creates a value inside a key); the "
+          "states differ only by the null members of the patch",
+          merge_creates),
+    Entry("failed-write-atomic",
+          "README: 'a write that fails at one of several matches (ARRINSERT out of bounds) | "
+          "earlier matches already changed | nothing changed'; folio's state is the prior value",
+          failed_write_atomic),
+    Entry("nested-write-matches",
+          "README: 'nested matches in writes ($..*) | wrong nodes, errors, or a crash | each "
+          "match changed where it was found'",
+          nested_write),
+    Entry("filter-multi-node",
+          "README: 'filters: operand with several nodes ([?(@.*)]) | false | true if any node "
+          "satisfies it (RedisJSON 2.8.19, RFC 9535)'",
+          filter_multi_node),
+    Entry("filter-on-scalar",
+          "README: 'filters on a scalar root | test the root itself | select nothing (RFC 9535)' "
+          "(any scalar a filter is applied to); folio's matches are the reference's minus scalars",
+          filter_on_scalar),
     Entry("path-echo-low-byte",
-          "PROPOSED (reference bug): when rejson.so 2.8.3 quotes a path in an error "
-          "(`ERR Path '$.é' does not exist`) it writes each character as its low byte, so the "
-          "reply is not UTF-8 (é -> 0xE9) and a character whose low byte is 0 (U+0100, U+1F600) "
-          "aborts the server (NulError panic); folio quotes the path as sent",
-          path_echo_low_byte, proposed=True),
+          "README: 'non-ASCII paths quoted in error texts | cut to one byte per character; "
+          "U+0100 aborts the server | quoted as UTF-8'; checked: the reference's bytes are "
+          "folio's characters cut to their low byte",
+          path_echo_low_byte),
     Entry("write-bracket-escapes",
-          "PROPOSED (reference bug): rejson.so reads `$[\"a\\\\b\"]` as key `a\\b` but its write "
-          "commands (SET, MERGE, DEL, CLEAR, ARRPOP ...) act on the raw spelling `a\\\\b`: "
-          "`JSON.SET d $ '{\"\\\\\":1,\"\\\\\\\\\":5}'` then `JSON.SET d '$[\"\\\\\"]' 7` "
-          "overwrites the second key; folio reads and writes the same key",
-          write_bracket_escape, proposed=True),
+          "README: 'writes through escaped bracket keys ($[\"\\\\\"]) and filters over object "
+          "members | write another key, or nothing | write what a read selects' (escaped keys)",
+          write_bracket_escape),
     Entry("write-filter-object-members",
-          "PROPOSED (reference bug): a filter over an object's members selects them for reads but "
-          "not for writes in rejson.so (`JSON.SET d $ '{\"a\":{\"n\":1}}'`; `JSON.GET d "
-          "'$.a[?(@>=1)]'` -> [1] but `JSON.SET d '$.a[?(@>=1)]' 5` -> nil); folio writes what it reads",
-          write_filter_object, proposed=True),
+          "README: 'writes through escaped bracket keys ($[\"\\\\\"]) and filters over object "
+          "members | write another key, or nothing | write what a read selects' (filters)",
+          write_filter_object),
 ]
 
 

@@ -144,7 +144,8 @@ pub fn arrpop(ctx: &Context, inv: &Invocation) -> CommandResult {
         return Err(Error::msg("Legacy paths are supported only with FORMAT STRINGS"));
     }
     let outcome = arr_pop(doc, &path, index).map_err(op_err)?;
-    if outcome.changed {
+    // A legacy path notifies once an array matched, even an empty one (RedisJSON).
+    if outcome.changed || (path.is_legacy() && outcome.results.iter().any(Option::is_some)) {
         changed(ctx, inv, "json.arrpop");
     }
     let popped = |v: &Option<Option<Value>>| match v {
@@ -156,6 +157,7 @@ pub fn arrpop(ctx: &Context, inv: &Invocation) -> CommandResult {
         _ => Reply::Nil,
     };
     Ok(if path.is_legacy() {
+        // The last array match's result, nil when that array was empty (RedisJSON).
         outcome.results.iter().rev().find(|r| r.is_some()).map(popped).unwrap_or(Reply::Nil)
     } else {
         Reply::Array(outcome.results.iter().map(popped).collect())
