@@ -384,3 +384,68 @@ fn command_metadata_keys_and_flags() {
     assert!(c.call(&["JSON.SET", "k", "$", "1"]).err().starts_with("OOM"));
     assert_eq!(c.call(&["JSON.GET", "k"]), Resp::Nil);
 }
+
+/// Argument handling found by the differential tester (`make compat`); expected replies are
+/// rejson.so 2.8.3's.
+#[test]
+fn argument_order_and_extras_match_redisjson() {
+    let s = Server::start();
+    let mut c = s.conn();
+    assert_eq!(c.call(&["JSON.SET", "k", "$", r#"{"n":1,"a":[],"s":"x","o":{"k":1},"e":{}}"#]), ok());
+    // NUM*BY and STRAPPEND ignore arguments after their value.
+    assert_eq!(c.call(&["JSON.NUMINCRBY", "k", "$.n", "2", "extra", "extra"]), b("[3]"));
+    assert_eq!(c.call(&["JSON.STRAPPEND", "k", "$.s", r#""y""#, "extra"]), ints(&[Some(2)]));
+    // ARRPOP: any FORMAT is refused on RESP2; a lone FORMAT is the path.
+    assert_eq!(
+        c.call(&["JSON.ARRPOP", "k", "FORMAT", "STRINGS", "$.a"]),
+        Resp::Error("ERR FORMAT argument is not supported on RESP2".into())
+    );
+    assert_eq!(
+        c.call(&["JSON.ARRPOP", "k", "FORMAT"]),
+        Resp::Error("ERR Path '$.FORMAT' does not exist or not an array".into())
+    );
+    // ARRINDEX parses its value before looking at the key.
+    assert_eq!(
+        c.call(&["JSON.ARRINDEX", "nokey", "$", "{}}"]),
+        Resp::Error("ERR trailing characters at line 1 column 3".into())
+    );
+    // A legacy path that does not compile finds nothing in TYPE and OBJLEN.
+    assert_eq!(c.call(&["JSON.TYPE", "k", "a["]), Resp::Nil);
+    assert_eq!(c.call(&["JSON.OBJLEN", "k", "a]"]), Resp::Nil);
+    // MSET checks each triple in turn: key, path, value; arity only when a triple is reached.
+    assert_eq!(
+        c.call(&["JSON.MSET", "k", "$.s", r#""z""#, "k", "$.*[0]"]),
+        Resp::Error("Err wrong static path".into())
+    );
+    assert_eq!(
+        c.call(&["JSON.MSET", "k", "$.s", r#""z""#, "k", "$.o"]),
+        Resp::Error("ERR wrong number of arguments for 'json.mset' command".into())
+    );
+    assert_eq!(c.call(&["JSON.MSET", "k", "$.*[0]", "bad"]), Resp::Error("Err wrong static path".into()));
+    assert_eq!(
+        c.call(&["JSON.MSET", "k", "$.o", "[", "k", "$.*[0]", "1"]),
+        Resp::Error("EOF while parsing a list at line 1 column 1".into())
+    );
+    assert_eq!(c.call(&["JSON.GET", "k"]), b(r#"{"n":3,"a":[],"s":"xy","o":{"k":1},"e":{}}"#));
+    // RESP3: a legacy path answers NUM*BY like its JSONPath spelling, one slot per match.
+    c.resp3();
+    assert_eq!(
+        c.call(&["JSON.NUMINCRBY", "k", ".*", "1"]),
+        arr(vec![Resp::Int(4), Resp::Nil, Resp::Nil, Resp::Nil, Resp::Nil])
+    );
+    assert_eq!(c.call(&["JSON.NUMINCRBY", "k", "zz", "1"]), arr(vec![]));
+}
+
+/// A legacy ARRPOP notifies `json.arrpop` once an array matched, even an empty one (rejson.so).
+#[test]
+fn legacy_arrpop_of_an_empty_array_notifies() {
+    let s = Server::start();
+    let mut c = s.conn();
+    assert_eq!(c.call(&["CONFIG", "SET", "notify-keyspace-events", "KEA"]), ok());
+    assert_eq!(c.call(&["JSON.SET", "k", "$", "[]"]), ok());
+    let mut sub = s.conn();
+    sub.call(&["PSUBSCRIBE", "__keyevent@0__:*"]);
+    assert_eq!(c.call(&["JSON.ARRPOP", "k"]), Resp::Nil);
+    let msg = sub.read();
+    assert_eq!(msg.items()[2].text(), "__keyevent@0__:json.arrpop");
+}
