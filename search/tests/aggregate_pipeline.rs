@@ -674,3 +674,31 @@ fn request_options_are_parsed() {
     };
     assert_eq!((a.offset, a.limit, a.limited), (1, 2, true));
 }
+
+#[test]
+fn deadline_fails_the_query() {
+    let mut src = MemSource::new(&[("x", true)]);
+    for i in 0..2000 {
+        src.add(&format!("d{i}"), &[("x", n(i as f64))]);
+    }
+    let req = AggregateRequest::parse(&["GROUPBY", "1", "@x"]).unwrap();
+    let past = std::time::Instant::now() - std::time::Duration::from_millis(10);
+    let plan = search::aggregate::Plan::new(&req, &src, 1)
+        .unwrap()
+        .with_deadline(Some(past));
+    let e = plan
+        .execute(src.hits().into_iter(), 2000, &src)
+        .unwrap_err();
+    assert_eq!(e.message, "Timeout limit was reached");
+    let far = std::time::Instant::now() + std::time::Duration::from_secs(3600);
+    let plan = search::aggregate::Plan::new(&req, &src, 1)
+        .unwrap()
+        .with_deadline(Some(far));
+    assert_eq!(
+        plan.execute(src.hits().into_iter(), 2000, &src)
+            .unwrap()
+            .rows
+            .len(),
+        2000
+    );
+}

@@ -9,7 +9,7 @@
 
 use std::collections::HashMap;
 use std::sync::{Arc, OnceLock};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use roaring::RoaringBitmap;
 
@@ -19,7 +19,7 @@ use super::request::{AggregateRequest, RequestLimits};
 use super::value::Value;
 use super::{query_seed, AggError};
 use crate::catalog::Catalog;
-use crate::config::Config;
+use crate::config::{Config, TimeoutPolicy};
 use crate::document::{DocumentSource, FieldValue, KeyType};
 use crate::error::{Error, Result};
 use crate::index::docs::SortValue;
@@ -51,6 +51,7 @@ pub(crate) fn ft_aggregate(
     config: &Config,
     proto: Protocol,
 ) -> Result<Reply> {
+    let started = Instant::now();
     let name = String::from_utf8_lossy(args[0]).into_owned();
     let query = String::from_utf8_lossy(args[1]).into_owned();
     let limits = RequestLimits {
@@ -111,7 +112,12 @@ pub(crate) fn ft_aggregate(
         ids &= allowed;
     }
     let loader = IndexLoader { idx, docs, dialect };
-    let plan = Plan::new(&req, &loader, seed)?;
+    // Only ON_TIMEOUT FAIL stops a query: under RETURN it completes rather
+    // than return partial results silently (RediSearch #1055, #2721).
+    let timeout_ms = req.timeout_ms.unwrap_or(config.timeout_ms);
+    let deadline = (config.on_timeout == TimeoutPolicy::Fail && timeout_ms > 0)
+        .then(|| started + Duration::from_millis(timeout_ms));
+    let plan = Plan::new(&req, &loader, seed)?.with_deadline(deadline);
     let scores = req
         .add_scores
         .then(|| ScoreContext::new(idx, &matched.terms, scorer));

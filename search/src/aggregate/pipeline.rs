@@ -14,6 +14,7 @@
 use std::cmp::Ordering;
 use std::collections::HashMap;
 use std::sync::Arc;
+use std::time::Instant;
 
 use super::error::AggError;
 use super::expr::Expr;
@@ -157,7 +158,24 @@ pub struct Plan {
     last: Option<Lookup>,
     score_slot: Option<usize>,
     count_only: bool,
+    deadline: Option<Instant>,
 }
+
+/// Error state shared by the streaming runs of one execution.
+struct ExecState {
+    /// A row-evaluation error (the run stopped there).
+    error: Option<AggError>,
+    /// Stop when this instant passes (`TIMEOUT` under `ON_TIMEOUT FAIL`).
+    deadline: Option<Instant>,
+    /// The deadline passed.
+    timed_out: bool,
+}
+
+/// RediSearch's timeout error text.
+pub const TIMEOUT_ERROR: &str = "Timeout limit was reached";
+
+/// Rows between two deadline checks.
+const DEADLINE_CHECK_ROWS: u64 = 256;
 
 /// Builds the plan of `req` (see the module contract).
 struct Planner<'s> {
@@ -401,7 +419,16 @@ impl Plan {
             last: p.current,
             score_slot,
             count_only: req.count_only,
+            deadline: None,
         })
+    }
+
+    /// Fails the execution with `Timeout limit was reached` once `deadline`
+    /// passes (RediSearch's `ON_TIMEOUT FAIL`; without a deadline the plan
+    /// always completes rather than return partial results silently).
+    pub fn with_deadline(mut self, deadline: Option<Instant>) -> Plan {
+        self.deadline = deadline;
+        self
     }
 
     /// Runs the plan over the matching documents (`total_docs` of them).
@@ -430,7 +457,11 @@ impl Plan {
         let mut blocking = false;
         let ops = std::mem::take(&mut self.ops);
         let mut batch: Vec<Op> = Vec::new();
-        let mut error = None;
+        let mut state = ExecState {
+            error: None,
+            deadline: self.deadline,
+            timed_out: false,
+        };
         for op in ops {
             if !op.is_blocking() {
                 batch.push(op);
@@ -445,7 +476,7 @@ impl Plan {
                         &batch,
                         &mut self.root,
                         source,
-                        &mut error,
+                        &mut state,
                         &mut |r| rows.push(r),
                     );
                     sort_rows(rows, &keys, limit)
@@ -461,7 +492,7 @@ impl Plan {
                         &batch,
                         &mut self.root,
                         source,
-                        &mut error,
+                        &mut state,
                         &mut |r| grouper.add(&r),
                     );
                     let out = grouper.finish(width);
@@ -475,14 +506,17 @@ impl Plan {
                         &batch,
                         &mut self.root,
                         source,
-                        &mut error,
+                        &mut state,
                         &mut |_| {},
                     );
                     Vec::new()
                 }
             };
             batch.clear();
-            if let Some(e) = error {
+            if state.timed_out {
+                return Err(AggError::new(TIMEOUT_ERROR));
+            }
+            if let Some(e) = state.error {
                 return Err(e);
             }
             input = Box::new(rows.into_iter());
@@ -493,10 +527,13 @@ impl Plan {
             &batch,
             &mut self.root,
             source,
-            &mut error,
+            &mut state,
             &mut |r| rows.push(r),
         );
-        if let Some(e) = &error {
+        if state.timed_out {
+            return Err(AggError::new(TIMEOUT_ERROR));
+        }
+        if let Some(e) = &state.error {
             if rows.is_empty() {
                 return Err(e.clone());
             }
@@ -506,7 +543,7 @@ impl Plan {
             names,
             rows: if self.count_only { Vec::new() } else { rows },
             total,
-            warning: error.map(|e| e.message),
+            warning: state.error.map(|e| e.message),
             grouped,
             blocking,
             count_only: self.count_only,
@@ -521,11 +558,19 @@ fn run_streaming(
     ops: &[Op],
     root: &mut Lookup,
     source: &dyn FieldLoader,
-    error: &mut Option<AggError>,
+    state: &mut ExecState,
     sink: &mut dyn FnMut(Row),
 ) {
     let mut pages: Vec<(u64, u64)> = vec![(0, 0); ops.len()];
+    let mut seen: u64 = 0;
     'rows: for mut row in input {
+        seen += 1;
+        if seen.is_multiple_of(DEADLINE_CHECK_ROWS)
+            && state.deadline.is_some_and(|d| Instant::now() > d)
+        {
+            state.timed_out = true;
+            break;
+        }
         let mut exhausted = false;
         for (i, op) in ops.iter().enumerate() {
             match op {
@@ -562,7 +607,7 @@ fn run_streaming(
                 Op::Apply(e, slot) => match e.eval(&row) {
                     Ok(v) => row.set(*slot, v),
                     Err(err) => {
-                        *error = Some(err);
+                        state.error = Some(err);
                         break 'rows;
                     }
                 },
@@ -570,7 +615,7 @@ fn run_streaming(
                     Ok(v) if v.truthy() => {}
                     Ok(_) => continue 'rows,
                     Err(err) => {
-                        *error = Some(err);
+                        state.error = Some(err);
                         break 'rows;
                     }
                 },
