@@ -64,3 +64,21 @@ fn tag_arrays_and_array_elements_as_fields() {
         arr(vec![Resp::Int(1), b("org:1"), arr(vec![b("$"), b(r#"{"name":"Headquarters","address":["Suite 250","Mountain View"],"cp":"CA 94040"}"#)])])
     );
 }
+
+#[test]
+fn aggregate_with_jsonpath_load_and_apply() {
+    let s = Server::start();
+    let mut c = s.conn();
+    assert_eq!(c.call(&["FT.CREATE", "userIdx", "ON", "JSON", "SCHEMA", "$.user.name", "AS", "name", "TEXT", "$.user.tag", "AS", "country", "TAG"]), ok());
+    assert_eq!(c.call(&["JSON.SET", "myDoc", "$", r#"{"user":{"name":"John Smith","tag":"foo,bar","hp":1000, "dmg":150}}"#]), ok());
+    assert_eq!(
+        c.call(&["FT.AGGREGATE", "userIdx", "*", "LOAD", "6", "$.user.hp", "AS", "hp", "$.user.dmg", "AS", "dmg", "APPLY", "@hp-@dmg", "AS", "points"]),
+        arr(vec![Resp::Int(1), arr(vec![b("hp"), b("1000"), b("dmg"), b("150"), b("points"), b("850")])])
+    );
+    let missing = c.call(&["FT.AGGREGATE", "userIdx", "*", "APPLY", "@hp-1", "AS", "points"]);
+    assert!(missing.err().contains("`hp`"), "{missing:?}");
+    assert_eq!(
+        c.call(&["FT.AGGREGATE", "userIdx", "*", "GROUPBY", "1", "@country", "REDUCE", "COUNT", "0", "AS", "n"]),
+        arr(vec![Resp::Int(1), arr(vec![b("country"), b("foo,bar"), b("n"), b("1")])])
+    );
+}
