@@ -2,13 +2,58 @@
 //! FT.SEARCH throughput (term, phrase, prefix, tag, numeric, combined) on generated
 //! ~500-byte hash documents (seeded RNG; `SEARCH_BENCH_DOCS` overrides the count,
 //! default 100000); then 200k updates of one document followed by `*` queries.
+//! Times are this thread's CPU time (`/proc/thread-self/schedstat`), not wall time, so
+//! figures stay meaningful on a machine shared with other jobs.
 
 use std::collections::HashMap;
 use std::hint::black_box;
-use std::time::Instant;
 
+use std::time::Duration;
+
+use criterion::measurement::{Measurement, ValueFormatter, WallTime};
 use criterion::{criterion_group, criterion_main, Criterion};
 use search::{Catalog, Config, DocumentSource, FieldValue, KeyType, Protocol, Reply};
+
+/// Nanoseconds this thread has run on a CPU.
+fn cpu_ns() -> u64 {
+    std::fs::read_to_string("/proc/thread-self/schedstat")
+        .ok()
+        .and_then(|s| s.split_whitespace().next().and_then(|n| n.parse().ok()))
+        .unwrap_or(0)
+}
+
+/// CPU time of the benchmarking thread.
+struct CpuTime;
+
+static WALL: WallTime = WallTime;
+
+impl Measurement for CpuTime {
+    type Intermediate = u64;
+    type Value = Duration;
+    fn start(&self) -> u64 {
+        cpu_ns()
+    }
+    fn end(&self, i: u64) -> Duration {
+        Duration::from_nanos(cpu_ns().saturating_sub(i))
+    }
+    fn add(&self, a: &Duration, b: &Duration) -> Duration {
+        *a + *b
+    }
+    fn zero(&self) -> Duration {
+        Duration::ZERO
+    }
+    fn to_f64(&self, v: &Duration) -> f64 {
+        v.as_nanos() as f64
+    }
+    fn formatter(&self) -> &dyn ValueFormatter {
+        WALL.formatter()
+    }
+}
+
+/// CPU seconds elapsed since `start` (from [`cpu_ns`]).
+fn cpu_secs_since(start: u64) -> f64 {
+    cpu_ns().saturating_sub(start) as f64 / 1e9
+}
 
 struct Src(HashMap<Vec<u8>, Vec<(String, String)>>);
 
@@ -109,12 +154,12 @@ fn build(n: usize) -> (Catalog, Src, Config) {
     let docs: Vec<(Vec<u8>, Vec<(String, String)>)> =
         (0..n).map(|i| (format!("d:{i}").into_bytes(), gen_doc(&mut r, &vocab))).collect();
     let bytes: usize = docs.iter().map(|(_, d)| d.iter().map(|(k, v)| k.len() + v.len()).sum::<usize>()).sum();
-    let started = Instant::now();
+    let started = cpu_ns();
     for (k, d) in docs {
         src.0.insert(k.clone(), d);
         cat.on_key_changed(&k, &src);
     }
-    let secs = started.elapsed().as_secs_f64();
+    let secs = cpu_secs_since(started);
     let info = cat.execute("FT.INFO", &[b"idx"], &src, &mut config, Protocol::Resp2);
     let mem = info_num(&info, "total_index_memory_sz_mb") * 1024.0 * 1024.0;
     println!(
@@ -128,7 +173,7 @@ fn build(n: usize) -> (Catalog, Src, Config) {
     (cat, src, config)
 }
 
-fn benches(c: &mut Criterion) {
+fn benches(c: &mut Criterion<CpuTime>) {
     let n: usize = std::env::var("SEARCH_BENCH_DOCS").ok().and_then(|s| s.parse().ok()).unwrap_or(100_000);
     let (mut cat, src, mut config) = build(n);
     let queries: [(&str, &str); 7] = [
@@ -154,25 +199,28 @@ fn benches(c: &mut Criterion) {
     }
     g.finish();
 
+    if std::env::var_os("SEARCH_BENCH_SKIP_CHURN").is_some() {
+        return;
+    }
     // 200k updates of one document, then `*`.
     let mut src = src;
     let mut r = Rng(7);
     let vocab = vocab();
     let star: Vec<&[u8]> = vec![b"idx", b"*", b"NOCONTENT"];
-    let t0 = Instant::now();
+    let t0 = cpu_ns();
     for _ in 0..10 {
         black_box(cat.execute("FT.SEARCH", &star, &src, &mut config, Protocol::Resp2));
     }
-    let before = t0.elapsed().as_secs_f64() / 10.0;
-    let started = Instant::now();
+    let before = cpu_secs_since(t0) / 10.0;
+    let started = cpu_ns();
     for _ in 0..200_000 {
         src.0.insert(b"d:0".to_vec(), gen_doc(&mut r, &vocab));
         cat.on_key_changed(b"d:0", &src);
     }
-    let upd = started.elapsed().as_secs_f64();
+    let upd = cpu_secs_since(started);
     // Typical churn: one numeric field changes, the text stays.
     let base = gen_doc(&mut r, &vocab);
-    let started = Instant::now();
+    let started = cpu_ns();
     for i in 0..200_000u32 {
         let mut d = base.clone();
         if let Some(p) = d.iter_mut().find(|(k, _)| k == "price") {
@@ -181,22 +229,26 @@ fn benches(c: &mut Criterion) {
         src.0.insert(b"d:1".to_vec(), d);
         cat.on_key_changed(b"d:1", &src);
     }
-    let upd_num = started.elapsed().as_secs_f64();
-    let t0 = Instant::now();
+    let upd_num = cpu_secs_since(started);
+    let t0 = cpu_ns();
     for _ in 0..10 {
         black_box(cat.execute("FT.SEARCH", &star, &src, &mut config, Protocol::Resp2));
     }
-    let after = t0.elapsed().as_secs_f64() / 10.0;
+    let after = cpu_secs_since(t0) / 10.0;
     let info = cat.execute("FT.INFO", &[b"idx"], &src, &mut config, Protocol::Resp2);
     println!(
-        "200k full-text rewrites of one doc: {upd:.2}s ({:.0}/s); 200k price-only updates: {upd_num:.2}s ({:.0}/s); `*` before {:.3} ms, after {:.3} ms; max_doc_id {}",
+        "200k full-text rewrites of one doc: {upd:.2}s ({:.0}/s); 200k price-only updates: {upd_num:.2}s ({:.0}/s); `*` before {:.1} µs, after {:.1} µs; max_doc_id {}",
         200_000.0 / upd,
         200_000.0 / upd_num,
-        before * 1000.0,
-        after * 1000.0,
+        before * 1e6,
+        after * 1e6,
         info_num(&info, "max_doc_id")
     );
 }
 
-criterion_group!(search_benches, benches);
+criterion_group! {
+    name = search_benches;
+    config = Criterion::default().with_measurement(CpuTime);
+    targets = benches
+}
 criterion_main!(search_benches);
