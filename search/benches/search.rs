@@ -151,7 +151,8 @@ fn build(n: usize) -> (Catalog, Src, Config) {
     .collect();
     cat.execute("FT.CREATE", &create, &src, &mut config, Protocol::Resp2);
     cat.scan_done();
-    let docs: Vec<(Vec<u8>, Vec<(String, String)>)> =
+    type Fields = Vec<(String, String)>;
+    let docs: Vec<(Vec<u8>, Fields)> =
         (0..n).map(|i| (format!("d:{i}").into_bytes(), gen_doc(&mut r, &vocab))).collect();
     let bytes: usize = docs.iter().map(|(_, d)| d.iter().map(|(k, v)| k.len() + v.len()).sum::<usize>()).sum();
     let started = cpu_ns();

@@ -62,7 +62,7 @@ struct SearchRequest {
 pub(crate) fn parse_dialect(a: &mut Args) -> Result<u32> {
     let bad = || Error::new(format!("DIALECT requires a non negative integer >=1 and <= {MAX_DIALECT}"));
     let d = a.next_str("DIALECT").map_err(|_| bad())?.parse::<u32>().map_err(|_| bad())?;
-    if d < 1 || d > MAX_DIALECT {
+    if !(1..=MAX_DIALECT).contains(&d) {
         return Err(bad());
     }
     Ok(d)
@@ -71,7 +71,7 @@ pub(crate) fn parse_dialect(a: &mut Args) -> Result<u32> {
 /// `PARAMS n k v …`.
 pub(crate) fn parse_params(a: &mut Args) -> Result<HashMap<String, String>> {
     let n = a.next_u64("PARAMS")? as usize;
-    if n % 2 != 0 || n > a.remaining() {
+    if !n.is_multiple_of(2) || n > a.remaining() {
         return Err(Error::new("Parameters must be specified in PARAM VALUE pairs"));
     }
     let mut p = HashMap::new();

@@ -19,7 +19,7 @@ pub fn distance_m(lon1: f64, lat1: f64, lon2: f64, lat2: f64) -> f64 {
 
 /// Parses `"lon,lat"` (also `"lon lat"`), checking Redis's coordinate ranges.
 pub fn parse_point(s: &str) -> Option<(f64, f64)> {
-    let mut it = s.split(|c| c == ',' || c == ' ').filter(|p| !p.is_empty());
+    let mut it = s.split([',', ' ']).filter(|p| !p.is_empty());
     let lon: f64 = it.next()?.trim().parse().ok()?;
     let lat: f64 = it.next()?.trim().parse().ok()?;
     if it.next().is_some() || !(-180.0..=180.0).contains(&lon) || !(-85.05112878..=85.05112878).contains(&lat) {

@@ -392,7 +392,7 @@ impl DocRecord {
         let mut tags = self.tags.to_vec();
         tags.sort_unstable();
         let mut numerics = self.numerics.to_vec();
-        numerics.sort_unstable_by(|a, b| (a.0, numeric::order_key(a.1)).cmp(&(b.0, numeric::order_key(b.1))));
+        numerics.sort_unstable_by_key(|a| (a.0, numeric::order_key(a.1)));
         numerics.dedup_by(|a, b| (a.0, numeric::order_key(a.1)) == (b.0, numeric::order_key(b.1)));
         Postings {
             terms: self.occs.iter().map(|o| (o.term, o.field)).collect(),

@@ -12,22 +12,12 @@ use fst::{IntoStreamer, Map, MapBuilder, Streamer};
 use crate::limits::TERMDICT_DELTA_MERGE;
 
 /// The dictionary.
+#[derive(Default)]
 pub struct TermDict {
     exact: HashMap<Box<str>, u32>,
     frozen: Map<Vec<u8>>,
     delta: BTreeMap<String, u32>,
     next_id: u32,
-}
-
-impl Default for TermDict {
-    fn default() -> Self {
-        TermDict {
-            exact: HashMap::new(),
-            frozen: Map::default(),
-            delta: BTreeMap::new(),
-            next_id: 0,
-        }
-    }
 }
 
 impl TermDict {

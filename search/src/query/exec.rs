@@ -519,7 +519,7 @@ pub fn within(lists: &[Vec<u32>], slop: u32, inorder: bool) -> bool {
                 }
                 hi = hi.max(v);
             }
-            if u64::from(hi - lo) + 1 <= allowed + n {
+            if u64::from(hi - lo) < allowed + n {
                 return true;
             }
             idx[lo_list] += 1;
