@@ -1,21 +1,24 @@
 //! FT.AGGREGATE: the expression language, reducers, the step pipeline,
 //! replies and cursors.
 //!
-//! Contract: this module is independent of the index. The glue calls, in
-//! order: [`AggregateRequest::parse`] on the arguments after the query string;
-//! the query engine with the request's [`request::QueryOptions`]; [`Plan::new`]
-//! with the index's [`FieldLoader`]; [`Plan::execute`] with the matching
-//! documents; then [`reply::render`] (or [`CursorTable::start`] for
-//! WITHCURSOR). FT.CREATE's FILTER uses [`expr::Expr`] directly.
+//! Contract: everything but `command.rs` is independent of the index. A
+//! caller (here `command.rs`, reached from the catalog's FT.AGGREGATE and
+//! FT.CURSOR) runs, in order: [`AggregateRequest::parse_with`] on the
+//! arguments after the query string; the query engine with the request's
+//! [`request::QueryOptions`]; [`Plan::new`] with a [`FieldLoader`] over the
+//! index; [`Plan::execute`] with the matching documents; then
+//! [`reply::render`] (or [`CursorTable::start`] for WITHCURSOR). FT.CREATE's
+//! FILTER uses [`expr::Expr`] directly.
 //!
 //! Layout: `expr/` (lexer, parser, evaluator, `functions/`), `reducers/` (one
 //! file each), `request.rs` (argument parsing), `pipeline.rs` (planning and
-//! execution), `reply.rs`, `cursor.rs`.
+//! execution), `reply.rs`, `cursor.rs`, `command.rs` (the index seam).
 
 pub(crate) mod command;
 pub mod cursor;
 pub mod error;
 pub mod expr;
+mod group;
 pub mod hash;
 pub mod limits;
 pub mod pipeline;
@@ -24,6 +27,7 @@ pub mod reply;
 pub mod request;
 pub mod rng;
 pub mod row;
+mod sort;
 pub mod value;
 
 pub use cursor::CursorTable;

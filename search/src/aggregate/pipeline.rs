@@ -11,19 +11,19 @@
 //! the query; after it, the rows so far are returned with a warning, as
 //! RediSearch does.
 
-use std::cmp::Ordering;
 use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Instant;
 
 use super::error::AggError;
 use super::expr::Expr;
-use super::hash::FxHashMap;
+use super::group::Grouper;
 use super::limits::DEFAULT_SORT_LIMIT;
-use super::reducers::{self, Accumulator, Reducer};
+use super::reducers::{self, Reducer};
 use super::request::{AggregateRequest, ArrangeStep, GroupStep, LoadStep, Step};
 use super::row::Row;
-use super::value::{Value, ValueKey};
+use super::sort::sort_rows;
+use super::value::Value;
 
 /// What the schema says about an attribute.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -638,156 +638,5 @@ fn run_streaming(
         if exhausted {
             break;
         }
-    }
-}
-
-/// SORTBY: missing values last whatever the direction; ties keep input
-/// order. Only the first `limit` rows are kept, so a small limit selects
-/// them in linear time before sorting just those.
-fn sort_rows(rows: Vec<Row>, keys: &[(usize, bool)], limit: u64) -> Vec<Row> {
-    let cmp_rows = |a: &Row, b: &Row| {
-        for &(slot, asc) in keys {
-            let ord = match (a.get(slot), b.get(slot)) {
-                (None, None) => Ordering::Equal,
-                (Some(_), None) => return Ordering::Less,
-                (None, Some(_)) => return Ordering::Greater,
-                (Some(x), Some(y)) => {
-                    let o = x.sort_cmp(y);
-                    if asc {
-                        o
-                    } else {
-                        o.reverse()
-                    }
-                }
-            };
-            if ord != Ordering::Equal {
-                return ord;
-            }
-        }
-        Ordering::Equal
-    };
-    let limit = usize::try_from(limit).unwrap_or(usize::MAX);
-    let mut indexed: Vec<(usize, Row)> = rows.into_iter().enumerate().collect();
-    let cmp = |a: &(usize, Row), b: &(usize, Row)| cmp_rows(&a.1, &b.1).then(a.0.cmp(&b.0));
-    if limit == 0 {
-        return Vec::new();
-    }
-    if limit < indexed.len() {
-        indexed.select_nth_unstable_by(limit - 1, cmp);
-        indexed.truncate(limit);
-    }
-    indexed.sort_unstable_by(cmp);
-    indexed.into_iter().map(|(_, r)| r).collect()
-}
-
-/// A group's key values and its reducers' accumulators.
-type Group = (Vec<ValueKey>, Vec<Box<dyn Accumulator>>);
-
-/// GROUPBY: one group per distinct key tuple, each element of an array key
-/// giving its own group (empty arrays and missing values group as NULL);
-/// groups come out in first-seen order.
-struct Grouper<'p> {
-    keys: &'p [usize],
-    reducers: &'p [(Box<dyn Reducer>, usize)],
-    index: FxHashMap<Vec<ValueKey>, usize>,
-    groups: Vec<Group>,
-    scratch: Vec<ValueKey>,
-}
-
-impl<'p> Grouper<'p> {
-    fn new(keys: &'p [usize], reducers: &'p [(Box<dyn Reducer>, usize)]) -> Self {
-        Grouper {
-            keys,
-            reducers,
-            index: FxHashMap::default(),
-            groups: Vec::new(),
-            scratch: Vec::with_capacity(keys.len()),
-        }
-    }
-
-    fn key_value(row: &Row, slot: usize) -> &Value {
-        static NULL: Value = Value::Null;
-        match row.get(slot) {
-            None => &NULL,
-            Some(Value::Array(a)) if a.is_empty() => &NULL,
-            Some(v) => v,
-        }
-    }
-
-    fn add(&mut self, row: &Row) {
-        let multi = self
-            .keys
-            .iter()
-            .any(|&s| matches!(Self::key_value(row, s), Value::Array(_)));
-        if !multi {
-            self.scratch.clear();
-            for &s in self.keys {
-                self.scratch.push(ValueKey(Self::key_value(row, s).clone()));
-            }
-            self.feed(row);
-            return;
-        }
-        // Cartesian product of the array elements.
-        let parts: Vec<Vec<Value>> = self
-            .keys
-            .iter()
-            .map(|&s| match Self::key_value(row, s) {
-                Value::Array(a) => a.to_vec(),
-                v => vec![v.clone()],
-            })
-            .collect();
-        let combos = parts
-            .iter()
-            .try_fold(1usize, |acc, p| acc.checked_mul(p.len()))
-            .unwrap_or(1);
-        for n in 0..combos {
-            let mut rem = n;
-            self.scratch.clear();
-            for p in parts.iter().rev() {
-                self.scratch.push(ValueKey(p[rem % p.len()].clone()));
-                rem /= p.len();
-            }
-            self.scratch.reverse();
-            self.feed(row);
-        }
-    }
-
-    /// Adds `row` to the group of the key in `scratch`.
-    fn feed(&mut self, row: &Row) {
-        let g = match self.index.get(self.scratch.as_slice()) {
-            Some(&g) => g,
-            None => {
-                let accs = self.reducers.iter().map(|(r, _)| r.accumulator()).collect();
-                self.groups.push((self.scratch.clone(), accs));
-                self.index
-                    .insert(self.scratch.clone(), self.groups.len() - 1);
-                self.groups.len() - 1
-            }
-        };
-        if let Some((_, accs)) = self.groups.get_mut(g) {
-            for acc in accs {
-                acc.add(row);
-            }
-        }
-    }
-
-    fn finish(self, width: usize) -> Vec<Row> {
-        let reducers = self.reducers;
-        self.groups
-            .into_iter()
-            .map(|(vals, mut accs)| {
-                let mut row = Row {
-                    values: vec![None; width],
-                    ..Row::default()
-                };
-                for (slot, v) in vals.into_iter().enumerate() {
-                    row.set(slot, v.0);
-                }
-                for ((_, out), acc) in reducers.iter().zip(accs.iter_mut()) {
-                    row.set(*out, acc.finish());
-                }
-                row
-            })
-            .collect()
     }
 }

@@ -1,0 +1,124 @@
+//! GROUPBY: grouping rows and feeding the groups' reducers.
+//!
+//! Contract: rows arrive one at a time ([`Grouper::add`]); a row joins one
+//! group per combination of its key values (array values split, so a
+//! multi-valued field counts each value; missing values and empty arrays
+//! group as NULL); [`Grouper::finish`] returns one row per group, in
+//! first-seen order, with the key values and each reducer's result.
+
+use super::hash::FxHashMap;
+use super::reducers::{Accumulator, Reducer};
+use super::row::Row;
+use super::value::{Value, ValueKey};
+
+/// A group's key values and its reducers' accumulators.
+type Group = (Vec<ValueKey>, Vec<Box<dyn Accumulator>>);
+
+/// GROUPBY: one group per distinct key tuple, each element of an array key
+/// giving its own group (empty arrays and missing values group as NULL);
+/// groups come out in first-seen order.
+pub(super) struct Grouper<'p> {
+    keys: &'p [usize],
+    reducers: &'p [(Box<dyn Reducer>, usize)],
+    index: FxHashMap<Vec<ValueKey>, usize>,
+    groups: Vec<Group>,
+    scratch: Vec<ValueKey>,
+}
+
+impl<'p> Grouper<'p> {
+    pub(super) fn new(keys: &'p [usize], reducers: &'p [(Box<dyn Reducer>, usize)]) -> Self {
+        Grouper {
+            keys,
+            reducers,
+            index: FxHashMap::default(),
+            groups: Vec::new(),
+            scratch: Vec::with_capacity(keys.len()),
+        }
+    }
+
+    fn key_value(row: &Row, slot: usize) -> &Value {
+        static NULL: Value = Value::Null;
+        match row.get(slot) {
+            None => &NULL,
+            Some(Value::Array(a)) if a.is_empty() => &NULL,
+            Some(v) => v,
+        }
+    }
+
+    pub(super) fn add(&mut self, row: &Row) {
+        let multi = self
+            .keys
+            .iter()
+            .any(|&s| matches!(Self::key_value(row, s), Value::Array(_)));
+        if !multi {
+            self.scratch.clear();
+            for &s in self.keys {
+                self.scratch.push(ValueKey(Self::key_value(row, s).clone()));
+            }
+            self.feed(row);
+            return;
+        }
+        // Cartesian product of the array elements.
+        let parts: Vec<Vec<Value>> = self
+            .keys
+            .iter()
+            .map(|&s| match Self::key_value(row, s) {
+                Value::Array(a) => a.to_vec(),
+                v => vec![v.clone()],
+            })
+            .collect();
+        let combos = parts
+            .iter()
+            .try_fold(1usize, |acc, p| acc.checked_mul(p.len()))
+            .unwrap_or(1);
+        for n in 0..combos {
+            let mut rem = n;
+            self.scratch.clear();
+            for p in parts.iter().rev() {
+                self.scratch.push(ValueKey(p[rem % p.len()].clone()));
+                rem /= p.len();
+            }
+            self.scratch.reverse();
+            self.feed(row);
+        }
+    }
+
+    /// Adds `row` to the group of the key in `scratch`.
+    fn feed(&mut self, row: &Row) {
+        let g = match self.index.get(self.scratch.as_slice()) {
+            Some(&g) => g,
+            None => {
+                let accs = self.reducers.iter().map(|(r, _)| r.accumulator()).collect();
+                self.groups.push((self.scratch.clone(), accs));
+                self.index
+                    .insert(self.scratch.clone(), self.groups.len() - 1);
+                self.groups.len() - 1
+            }
+        };
+        if let Some((_, accs)) = self.groups.get_mut(g) {
+            for acc in accs {
+                acc.add(row);
+            }
+        }
+    }
+
+    pub(super) fn finish(self, width: usize) -> Vec<Row> {
+        let reducers = self.reducers;
+        self.groups
+            .into_iter()
+            .map(|(vals, mut accs)| {
+                let mut row = Row {
+                    values: vec![None; width],
+                    ..Row::default()
+                };
+                for (slot, v) in vals.into_iter().enumerate() {
+                    row.set(slot, v.0);
+                }
+                for ((_, out), acc) in reducers.iter().zip(accs.iter_mut()) {
+                    row.set(*out, acc.finish());
+                }
+                row
+            })
+            .collect()
+    }
+}
