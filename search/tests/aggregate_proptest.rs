@@ -236,3 +236,132 @@ proptest! {
         prop_assert_eq!(table(&out), oracle(&docs, &q), "args {:?}", a);
     }
 }
+
+/// Expression text built from the language's own pieces (plus noise).
+fn expr_text() -> impl Strategy<Value = String> {
+    let piece = prop::sample::select(vec![
+        "1",
+        "-2.5",
+        "1e3",
+        "inf",
+        "'a,b'",
+        "\"x\\\"y\"",
+        "@v",
+        "@g1",
+        "@g2",
+        "@nope",
+        "NULL",
+        "(",
+        ")",
+        ",",
+        "+",
+        "-",
+        "*",
+        "/",
+        "%",
+        "^",
+        "==",
+        "!=",
+        "<",
+        "<=",
+        ">",
+        ">=",
+        "&&",
+        "||",
+        "!",
+        "upper(",
+        "substr(",
+        "split(",
+        "format(",
+        "'%s'",
+        "timefmt(",
+        "parsetime(",
+        "geodistance(",
+        "case(",
+        "exists(",
+        "to_number(",
+        "contains(",
+        "log(",
+        "day(",
+        "matched_terms(",
+        "#",
+        " ",
+        "é",
+    ]);
+    prop::collection::vec(piece, 0..24).prop_map(|v| v.concat())
+}
+
+/// FT.AGGREGATE arguments from the command's vocabulary.
+fn agg_args() -> impl Strategy<Value = Vec<String>> {
+    let word = prop::sample::select(vec![
+        "LOAD",
+        "GROUPBY",
+        "REDUCE",
+        "COUNT",
+        "SUM",
+        "AVG",
+        "MIN",
+        "MAX",
+        "TOLIST",
+        "QUANTILE",
+        "FIRST_VALUE",
+        "RANDOM_SAMPLE",
+        "COUNT_DISTINCT",
+        "COUNT_DISTINCTISH",
+        "STDDEV",
+        "BY",
+        "AS",
+        "SORTBY",
+        "ASC",
+        "DESC",
+        "MAX",
+        "APPLY",
+        "FILTER",
+        "LIMIT",
+        "WITHCURSOR",
+        "MAXIDLE",
+        "TIMEOUT",
+        "PARAMS",
+        "DIALECT",
+        "ADDSCORES",
+        "VERBATIM",
+        "*",
+        "0",
+        "1",
+        "2",
+        "3",
+        "-1",
+        "0.5",
+        "99999999999999999999",
+        "@g1",
+        "@g2",
+        "@v",
+        "@nope",
+        "g1",
+        "@__key",
+        "@v * 2",
+        "@g1 == 'a'",
+        "upper(@g1)",
+        "x",
+    ]);
+    prop::collection::vec(word.prop_map(str::to_string), 0..16)
+}
+
+proptest! {
+    #![proptest_config(Config { cases: 512, rng_seed: RngSeed::Fixed(0x0bad_5eed), ..Config::default() })]
+
+    #[test]
+    fn expressions_never_panic(text in expr_text(), docs in prop::collection::vec(doc(), 1..4)) {
+        let src = source(&docs);
+        // Through APPLY and FILTER (parse, bind, evaluate on every row).
+        let _ = src.run(&["APPLY", &text, "AS", "out"]);
+        let _ = src.run(&["FILTER", &text]);
+    }
+
+    #[test]
+    fn aggregate_arguments_never_panic(args in agg_args(), docs in prop::collection::vec(doc(), 0..6)) {
+        let src = source(&docs);
+        let refs: Vec<&str> = args.iter().map(String::as_str).collect();
+        let _ = src.run(&refs);
+    }
+}
