@@ -449,3 +449,53 @@ fn legacy_arrpop_of_an_empty_array_notifies() {
     let msg = sub.read();
     assert_eq!(msg.items()[2].text(), "__keyevent@0__:json.arrpop");
 }
+
+/// More argument handling found by `make compat` (expected replies are rejson.so 2.8.3's).
+#[test]
+fn checks_happen_in_redisjson_order() {
+    let s = Server::start();
+    let mut c = s.conn();
+    assert_eq!(c.call(&["JSON.SET", "k", "$", r#"{"n":1.5,"s":"x","i":2,"o":{"a":1}}"#]), ok());
+    // A new key takes only the root: judged before the path is compiled (MERGE parses the
+    // patch first).
+    let root_only = Resp::Error("ERR new objects must be created at the root".into());
+    assert_eq!(c.call(&["JSON.MERGE", "nk", "$.a[", "{}"]), root_only);
+    assert_eq!(c.call(&["JSON.MERGE", "nk", "$.a[", "{"]), Resp::Error("EOF while parsing an object at line 1 column 1".into()));
+    assert_eq!(c.call(&["JSON.MSET", "nk", "$.a[", "1"]), root_only);
+    assert_eq!(
+        c.call(&["JSON.OBJLEN", "nk", "$.a["]),
+        Resp::Error("ERR Path '$.a[' does not exist or not an object".into())
+    );
+    assert_eq!(c.call(&["JSON.OBJKEYS", "k", "]"]), Resp::Nil);
+    // ARRINDEX parses its value even before the key's type is checked.
+    assert_eq!(c.call(&["SET", "plain", "x"]), ok());
+    assert_eq!(c.call(&["JSON.ARRINDEX", "plain", "$", "[1 2]"]), Resp::Error("ERR expected `,` or `]` at line 1 column 4".into()));
+    // RESP3 EXPAND1: numbers, booleans and null are native, strings and containers JSON text;
+    // a path that does not compile matches nothing under FORMAT.
+    c.resp3();
+    assert_eq!(
+        c.call(&["JSON.GET", "k", "FORMAT", "EXPAND1", "$.*"]),
+        arr(vec![arr(vec![Resp::Double("1.5".into()), b(r#""x""#), Resp::Int(2), b(r#"{"a":1}"#)])])
+    );
+    assert_eq!(c.call(&["JSON.GET", "k", "FORMAT", "EXPAND", "$[a]", "$.i"]), arr(vec![arr(vec![]), arr(vec![Resp::Int(2)])]));
+}
+
+/// README differences found by `make compat`: folio is right where rejson.so 2.8.3 is not.
+#[test]
+fn reference_bugs_not_copied() {
+    let s = Server::start();
+    let mut c = s.conn();
+    // ARRTRIM with i64::MIN: clamped like any negative index (rejson.so rotates: 5).
+    assert_eq!(c.call(&["JSON.SET", "t", "$", "[1,2,3,4,5]"]), ok());
+    assert_eq!(c.call(&["JSON.ARRTRIM", "t", "$", "1", "-9223372036854775808"]), ints(&[Some(0)]));
+    assert_eq!(c.call(&["JSON.SET", "t", "$", "[1,2,3]"]), ok());
+    assert_eq!(c.call(&["JSON.ARRTRIM", "t", "$", "-9223372036854775808", "0"]), ints(&[Some(1)]));
+    assert_eq!(c.call(&["JSON.GET", "t"]), b("[1]"));
+    // `\'` in a filter's single-quoted string is an escaped quote (rejson.so: matches nothing).
+    assert_eq!(c.call(&["JSON.SET", "f", "$", r#"{"a":["x'y"]}"#]), ok());
+    assert_eq!(c.call(&["JSON.GET", "f", r"$.a[?(@ == 'x\'y')]"]), b(r#"["x'y"]"#));
+    // Members named like path syntax are deleted too (rejson.so: 3, leaves "..").
+    assert_eq!(c.call(&["JSON.SET", "q", "$", r#"{"id":1,"..":[1],".":2,"a.b":3}"#]), ok());
+    assert_eq!(c.call(&["JSON.DEL", "q", "$.*"]), Resp::Int(4));
+    assert_eq!(c.call(&["JSON.GET", "q"]), b("{}"));
+}

@@ -278,9 +278,16 @@ _WRITES = {"JSON.SET", "JSON.MSET", "JSON.MERGE", "JSON.DEL", "JSON.FORGET", "JS
 _ESCAPED_BRACKET = re.compile(r"""\[\s*(["'])(?:[^\\"']|\\.)*\\.""")
 
 
+# JSONPath reads that rejson.so answers through match locations, as its writes
+_LOCATING_READS = {"JSON.STRLEN", "JSON.ARRLEN", "JSON.OBJKEYS", "JSON.OBJLEN"}
+
+
 def write_bracket_escape(d):
-    """rejson.so resolves a bracket key with escapes (`$["a\\\\b"]`) unescaped for reads but
-    raw (escapes kept) for writes."""
+    """rejson.so resolves a bracket key with escapes (`$["a\\\\b"]`) unescaped for JSON.GET but
+    raw (escapes kept) wherever it locates matches: writes, and STRLEN/ARRLEN/OBJKEYS/OBJLEN
+    with a JSONPath."""
+    if d.origin.name in _LOCATING_READS:
+        return len(d.origin.args) > 2 and bool(_ESCAPED_BRACKET.search(d.origin.args[2]))
     return (d.origin.name in _WRITES
             and any(_ESCAPED_BRACKET.search(a) for a in d.origin.args[2:]))
 
@@ -306,6 +313,7 @@ def write_filter_object(d):
 
 # ---- helpers shared by the entries below ----------------------------------
 U64_MAX = (1 << 64) - 1
+_F64_MAX = int(1.7976931348623157e308)
 
 
 def _before_doc(d, key=None):
@@ -426,18 +434,24 @@ def big_unsigned(d):
         if not big:
             return False
         if isinstance(d.ref, Error):
-            return d.ref == "ERR result is not a number" and any(abs(x) > 1.8e308 for x in big)
+            return d.ref == "ERR result is not a number" and any(abs(x) > _F64_MAX for x in big)
         got = []
         if not _big_uint_pairs_any(d.ref, got):
             return False
-        return bool(got) and all(any(math.isclose(g, float(x), rel_tol=1e-15) for x in big) for g in got)
+        return any(any(abs(x) <= _F64_MAX and math.isclose(g, float(x), rel_tol=1e-15) for x in big)
+                   for g in got)
     pairs = []
     if not _big_uint_pairs(d.folio, d.ref, pairs) or not pairs:
         return False
     known = None
     for fi, rf in pairs:
-        if not I64_MAX < fi <= U64_MAX or rf is None or float(fi) != rf:
+        if rf is None or float(fi) != rf:
             return False
+        if not I64_MAX < fi <= U64_MAX:
+            # an exact NUM*BY result back in i64 range, where the reference computed in doubles
+            if fi not in _exact_results(d):
+                return False
+            continue
         if known is None:
             known = (_before_ints(d) | _exact_results(d)
                      | {int(x) for x in d.literals if math.isfinite(x) and x == int(x)})
@@ -476,16 +490,19 @@ def negative_exponent(d):
     if e >= 0:
         return False
     bases = {n for n in _before_ints(d) if isinstance(n, int)}
-    wrapped = {_wrap(pow(b, e % (1 << 32), 1 << 64)): b for b in bases}
+    wrapped = {}
+    for b in bases:
+        wrapped.setdefault(_wrap(pow(b, e % (1 << 32), 1 << 64)), set()).add(b)
     ref_ints = _reply_ints(d.ref)
     if not ref_ints or not all(r in wrapped for r in ref_ints):
         return False
     if isinstance(d.folio, Error):
-        return d.folio == "ERR result is not a number" and any(wrapped[r] == 0 for r in ref_ints)
+        return d.folio == "ERR result is not a number" and any(0 in wrapped[r] for r in ref_ints)
     got = []
     if not _big_uint_pairs_any(d.folio, got) or len(got) != len(ref_ints):
         return False
-    return all(math.isclose(g, float(wrapped[r]) ** e, rel_tol=1e-15) for g, r in zip(got, ref_ints))
+    return all(any(b != 0 and math.isclose(g, float(b) ** e, rel_tol=1e-15) for b in wrapped[r])
+               for g, r in zip(got, ref_ints))
 
 
 # ---- deleting an object member keeps the order of the others --------------
@@ -525,38 +542,61 @@ def delete_keeps_order(d):
 
 
 # ---- JSON.MERGE: RFC 7396 also where the patch creates a value -------------
-def _strip_nulls(j):
-    if isinstance(j, jsontext.Obj):
-        return jsontext.Obj((k, _strip_nulls(v)) for k, v in j if v is not None)
-    return j
+def _same(f, r, lits):
+    """Equal, or equal but for numbers the reference misread (folio's is a literal sent, the
+    reference's within 4 ulps: the float-exact-read row)."""
+    if isinstance(f, jsontext.Num) and isinstance(r, jsontext.Num):
+        if f == r:
+            return True
+        try:
+            a, b = float(f), float(r)
+        except ValueError:
+            return False
+        return (math.isfinite(a) and math.isfinite(b) and a in lits
+                and abs(_ordered(a) - _ordered(b)) <= 4)
+    if isinstance(f, jsontext.Obj) and isinstance(r, jsontext.Obj):
+        return len(f) == len(r) and all(
+            ka == kb and _same(x, y, lits) for (ka, x), (kb, y) in zip(f, r))
+    if isinstance(f, list) and isinstance(r, list):
+        return type(f) is type(r) and len(f) == len(r) and all(
+            _same(x, y, lits) for x, y in zip(f, r))
+    return type(f) is type(r) and f == r
 
 
-def _subpatches(p, out):
-    if isinstance(p, jsontext.Obj):
-        out.append(p)
-        for _, v in p:
-            _subpatches(v, out)
-    return out
-
-
-def _merge_match(f, r, subs):
-    if f == r:
+def _merge_apply(f, r, p, lits):
+    """folio's value `f` is the reference's `r` under patch `p`, except that where `p` holds
+    null the reference may have kept the member (nulls stored as given) and folio has not,
+    and where `p` deleted a member the reference moved its last member into the slot (the
+    delete-keeps-order row): then members are compared as a set."""
+    if _same(f, r, lits):
         return True
-    if any(r == s for s in subs) and f == _strip_nulls(r):
+    if isinstance(p, jsontext.Obj) and isinstance(r, jsontext.Obj) and isinstance(f, jsontext.Obj):
+        pd = dict(p)
+        kept = [(k, v) for k, v in r if not (v is None and k in pd and pd[k] is None)]
+        fk, rk = [k for k, _ in f], [k for k, _ in kept]
+        if fk != rk and not (None in pd.values() and sorted(fk) == sorted(rk)):
+            return False
+        rd = dict(kept)
+        return all(_merge_apply(x, rd[k], pd.get(k), lits) for k, x in f)
+    return False
+
+
+def _merge_walk(f, r, p, lits):
+    """Some subtree of the state (the merge target) differs only as `_merge_apply` allows."""
+    if _merge_apply(f, r, p, lits):
         return True
     if isinstance(f, jsontext.Obj) and isinstance(r, jsontext.Obj):
         return [k for k, _ in f] == [k for k, _ in r] and all(
-            _merge_match(x, y, subs) for (_, x), (_, y) in zip(f, r))
+            _merge_walk(x, y, p, lits) for (_, x), (_, y) in zip(f, r))
     if isinstance(f, list) and isinstance(r, list) and not isinstance(r, jsontext.Obj):
-        return len(f) == len(r) and all(_merge_match(x, y, subs) for x, y in zip(f, r))
+        return len(f) == len(r) and all(_merge_walk(x, y, p, lits) for x, y in zip(f, r))
     return False
 
 
 def merge_creates(d):
-    """Where a JSON.MERGE patch creates a value (a new key, or a non-object replaced), rejson.so
-    stores that part of the patch as given, nulls kept; folio applies RFC 7396 (nulls removed):
-    the states differ only where the reference holds a sub-object of the patch and folio holds
-    it without its null members."""
+    """Where a JSON.MERGE patch creates a value (a new key, a new member, or a non-object
+    replaced), rejson.so stores that part of the patch as given, nulls kept; folio applies
+    RFC 7396 (nulls removed): the states differ only by members the patch sets to null."""
     if not d.is_check or d.origin.name != "JSON.MERGE" or len(d.origin.args) < 4:
         return False
     f, r = _parse(d.folio), _parse(d.ref)
@@ -566,7 +606,7 @@ def merge_creates(d):
         return False
     if f is None or r is None:
         return False
-    return _merge_match(f, r, _subpatches(patch, []))
+    return _merge_walk(f, r, patch, d.literals)
 
 
 # ---- a write that fails at one of several matches changes nothing ----------
@@ -608,13 +648,8 @@ def _items(v):
     return None
 
 
-def filter_on_scalar(d):
-    """rejson.so applies a filter to a scalar (the root, or a scalar the path reaches) by
-    testing the scalar itself; folio's filter selects nothing there (RFC 9535): folio's
-    matches are the reference's minus some scalar matches."""
-    if d.is_check or not any("[?" in a for a in d.origin.args[1:]):
-        return False
-    fi, ri = _items(d.folio), _items(d.ref)
+def _fewer_scalars(fi, ri):
+    """folio's items are the reference's minus some scalars (kept in order)."""
     if fi is None or ri is None or len(fi) >= len(ri):
         return False
     it = iter(ri)
@@ -628,6 +663,103 @@ def filter_on_scalar(d):
             return False
     extra.extend(it)
     return all(not (isinstance(y, str) and y[:1] in "[{") and not isinstance(y, list) for y in extra)
+
+
+_NO_ARRAY = re.compile(r"ERR Path '(.*)' does not exist")
+
+
+def filter_on_scalar(d):
+    """rejson.so applies a filter to a scalar (the root, or a scalar the path reaches) by
+    testing the scalar itself; folio's filter selects nothing there (RFC 9535): folio's
+    matches are the reference's minus some scalar matches (per path of a multi-path JSON.GET,
+    per key of JSON.MGET); a legacy path then misses in folio where the reference found a
+    non-array; a write through such a filter finds nothing to write in folio."""
+    if d.is_check or not any("[?" in a for a in d.origin.args[1:]):
+        return False
+    if isinstance(d.folio, Error):
+        m = _NO_ARRAY.fullmatch(d.folio)
+        if m and isinstance(d.ref, Error):
+            return (d.ref.startswith("WRONGTYPE wrong type of path value - expected array")
+                    or d.ref == d.folio + " or not an array")
+        return (d.folio == "Err wrong static path" and d.origin.name in ("JSON.SET", "JSON.MSET")
+                and d.ref in ("OK", None))
+    if _fewer_scalars(_items(d.folio), _items(d.ref)):
+        return True
+    f, r = _parse(d.folio), _parse(d.ref)
+    if isinstance(f, jsontext.Obj) and isinstance(r, jsontext.Obj):  # multi-path JSON.GET
+        rd = dict(r)
+        if sorted(k for k, _ in f) != sorted(rd) or f == r:
+            return False
+        return all(v == rd[k] or ("[?" in k and isinstance(v, list) and isinstance(rd[k], list)
+                                  and _fewer_scalars([jsontext.dumps(x) for x in v],
+                                                     [jsontext.dumps(x) for x in rd[k]]))
+                   for k, v in f)
+    if isinstance(d.folio, list) and isinstance(d.ref, list) and len(d.folio) == len(d.ref):  # MGET
+        return d.folio != d.ref and all(
+            x == y or _fewer_scalars(_items(x), _items(y)) for x, y in zip(d.folio, d.ref))
+    return False
+
+
+# ---- an escaped quote in a filter's single-quoted string -------------------------
+_QUOTE_ESCAPE = re.compile(r"""\[\?[^\]]*'(?:[^'\\]|\\.)*\\'""")
+
+
+def _subsequence(small, big):
+    it = iter(big)
+    return all(any(y == x for y in it) for x in small)
+
+
+def filter_quote_escape(d):
+    """rejson.so does not unescape `\\'` in a filter's single-quoted string, so the literal
+    matches nothing; folio compares with the unescaped text: the reference's matches are a
+    subsequence of folio's (per path of a multi-path JSON.GET)."""
+    if d.is_check or not any(_QUOTE_ESCAPE.search(a) for a in d.origin.args[2:]):
+        return False
+    fi, ri = _items(d.folio), _items(d.ref)
+    if fi is not None and ri is not None:
+        return len(ri) < len(fi) and _subsequence(ri, fi)
+    f, r = _parse(d.folio), _parse(d.ref)
+    if isinstance(f, jsontext.Obj) and isinstance(r, jsontext.Obj):
+        rd = dict(r)
+        if sorted(k for k, _ in f) != sorted(rd) or f == r:
+            return False
+        return all(v == rd[k] or (_QUOTE_ESCAPE.search(k) and isinstance(v, list)
+                                  and isinstance(rd[k], list) and _subsequence(rd[k], v))
+                   for k, v in f)
+    return False
+
+
+# ---- ARRTRIM with i64::MIN -------------------------------------------------------
+def arrtrim_min(d):
+    """rejson.so negates a negative ARRTRIM index, which overflows for i64::MIN: the array is
+    rotated (stop) or emptied (start); folio clamps it like any other negative index."""
+    if d.origin.name != "JSON.ARRTRIM" or str(I64_MIN) not in d.origin.args[3:5]:
+        return False
+    return d.is_check or not (isinstance(d.folio, Error) or isinstance(d.ref, Error))
+
+
+# ---- deleting members whose names need escaping ------------------------------------
+def _odd_names(j, out):
+    if isinstance(j, jsontext.Obj):
+        for k, v in j:
+            if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", k):
+                out.add(k)
+            _odd_names(v, out)
+    elif isinstance(j, list):
+        for v in j:
+            _odd_names(v, out)
+    return out
+
+
+def delete_odd_names(d):
+    """rejson.so deletes by re-spelling each match's location as a path, which misses members
+    named with quotes, backslashes, dots or controls (`..`, `a.b`, `'`); folio deletes every
+    match: folio's count is higher, and the prior value has such names."""
+    if d.origin.name not in ("JSON.DEL", "JSON.FORGET") or not _odd_names(_before_doc(d), set()):
+        return False
+    if d.is_check:
+        return True
+    return isinstance(d.folio, int) and isinstance(d.ref, int) and d.folio > d.ref
 
 # Each reason quotes its row of README.md "Differences from RedisJSON / RediSearch".
 TABLE = [
@@ -691,21 +823,36 @@ TABLE = [
           "satisfies it (RedisJSON 2.8.19, RFC 9535)'",
           filter_multi_node),
     Entry("filter-on-scalar",
-          "README: 'filters on a scalar root | test the root itself | select nothing (RFC 9535)' "
-          "(any scalar a filter is applied to); folio's matches are the reference's minus scalars",
+          "README: 'filters on a scalar (the root, or a scalar a path reaches) | test the scalar "
+          "itself | select nothing (RFC 9535)'; folio's matches are the reference's minus scalars",
           filter_on_scalar),
+    Entry("filter-quote-escape",
+          "README: '\\' in a filter's single-quoted string ([?(@ == 'x\\'y')]) | not unescaped: "
+          "matches nothing | compared as x'y (as in bracket keys)'",
+          filter_quote_escape),
+    Entry("arrtrim-i64-min",
+          "README: 'ARRTRIM with start or stop = i64::MIN | the index negation overflows: the "
+          "array is rotated or emptied | clamped like any other negative index'",
+          arrtrim_min),
     Entry("path-echo-low-byte",
           "README: 'non-ASCII paths quoted in error texts | cut to one byte per character; "
           "U+0100 aborts the server | quoted as UTF-8'; checked: the reference's bytes are "
           "folio's characters cut to their low byte",
           path_echo_low_byte),
     Entry("write-bracket-escapes",
-          "README: 'writes through escaped bracket keys ($[\"\\\\\"]) and filters over object "
-          "members | write another key, or nothing | write what a read selects' (escaped keys)",
+          "README: 'writes (and STRLEN/ARRLEN/OBJKEYS/OBJLEN) through escaped bracket keys ($[\"\\\\\"]), to members "
+          "named with quotes, backslashes or dots, and through filters over object members | "
+          "write another key, or nothing | write what a read selects'" " (escaped keys)",
           write_bracket_escape),
+    Entry("write-odd-member-names",
+          "README: 'writes (and STRLEN/ARRLEN/OBJKEYS/OBJLEN) through escaped bracket keys ($[\"\\\\\"]), to members "
+          "named with quotes, backslashes or dots, and through filters over object members | "
+          "write another key, or nothing | write what a read selects'" " (DEL/FORGET of such members)",
+          delete_odd_names),
     Entry("write-filter-object-members",
-          "README: 'writes through escaped bracket keys ($[\"\\\\\"]) and filters over object "
-          "members | write another key, or nothing | write what a read selects' (filters)",
+          "README: 'writes (and STRLEN/ARRLEN/OBJKEYS/OBJLEN) through escaped bracket keys ($[\"\\\\\"]), to members "
+          "named with quotes, backslashes or dots, and through filters over object members | "
+          "write another key, or nothing | write what a read selects'" " (filters)",
           write_filter_object),
 ]
 

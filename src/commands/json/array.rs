@@ -50,13 +50,13 @@ pub fn arrindex(ctx: &Context, inv: &Invocation) -> CommandResult {
     if inv.len() > 5 {
         return Err(Error::WrongArity);
     }
+    // The value is parsed before the key is looked at, even its type (as RedisJSON does), and
+    // a JSON error carries the ERR prefix here (RedisJSON converts it differently).
+    let value = parse_value(inv.args[2]).map_err(|e| match e {
+        Error::Reply(text) => Error::msg(format!("ERR {text}")),
+        other => other,
+    })?;
     with_doc(ctx, inv, |doc| {
-        // The value is parsed before the key is looked at (as RedisJSON does), and a JSON
-        // error carries the ERR prefix here (RedisJSON converts it differently).
-        let value = parse_value(inv.args[2]).map_err(|e| match e {
-            Error::Reply(text) => Error::msg(format!("ERR {text}")),
-            other => other,
-        })?;
         let doc = doc.ok_or_else(|| {
             Error::msg(format!("ERR Path '{}' does not exist", String::from_utf8_lossy(inv.args[1])))
         })?;

@@ -143,15 +143,27 @@ pub fn get(ctx: &Context, inv: &Invocation) -> CommandResult {
         return Ok(Reply::Nil);
     };
     if format != ReplyFormat::String {
-        // RESP3 expansion: one array per path, holding the matches; EXPAND1 leaves each match
-        // as (formatted) JSON text, EXPAND turns it into native RESP3 values.
+        // RESP3 expansion: one array per path, holding the matches; EXPAND turns each into
+        // native RESP3 values.
         let paths = if paths.is_empty() { vec![DEFAULT_PATH.as_bytes()] } else { paths };
         let mut out = Vec::with_capacity(paths.len());
         for p in paths {
-            let path = compile(p)?;
+            // A path that does not compile matches nothing here (RedisJSON).
+            let Ok(path) = compile(p) else {
+                out.push(Reply::Array(Vec::new()));
+                continue;
+            };
             let matches = path.select(doc).into_iter();
             out.push(Reply::Array(match format {
-                ReplyFormat::Expand1 => matches.map(|v| Reply::Bulk(serialize(v, &fmt))).collect(),
+                // EXPAND1: numbers, booleans and null are native, strings and containers JSON text.
+                ReplyFormat::Expand1 => matches
+                    .map(|v| match v.kind() {
+                        json::Kind::String | json::Kind::Array | json::Kind::Object => {
+                            Reply::Bulk(serialize(v, &fmt))
+                        }
+                        _ => to_resp3_native(v),
+                    })
+                    .collect(),
                 _ => matches.map(to_resp3_native).collect(),
             }));
         }
@@ -251,10 +263,11 @@ pub fn mset(ctx: &Context, inv: &Invocation) -> CommandResult {
             }
         };
         let path_arg = triple.get(1).ok_or(Error::WrongArity)?;
-        let path = compile(path_arg)?;
-        if work[slot].1.is_none() && !path.is_root() {
+        // A new key takes only the root, judged by the text before the path is compiled.
+        if work[slot].1.is_none() && !matches!(*path_arg, b"$" | b".") {
             return Err(Error::msg("ERR new objects must be created at the root"));
         }
+        let path = compile(path_arg)?;
         let value = match triple.get(2).ok_or(Error::WrongArity).and_then(|v| parse_value(v)) {
             Ok(value) => value,
             Err(e) => {

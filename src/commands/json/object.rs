@@ -22,7 +22,12 @@ pub fn objkeys(ctx: &Context, inv: &Invocation) -> CommandResult {
         let Some(doc) = doc else {
             return if super::legacy_arg(inv, 1) { Ok(Reply::Nil) } else { Err(Error::msg(NO_KEY)) };
         };
-        let path = path_at(inv, 1)?;
+        let path = match path_at(inv, 1) {
+            Ok(path) => path,
+            // A legacy path that does not compile finds nothing: nil (RedisJSON).
+            Err(_) if super::legacy_arg(inv, 1) => return Ok(Reply::Nil),
+            Err(e) => return Err(e),
+        };
         let slots = obj_keys(doc, &path).map_err(op_err)?;
         Ok(if path.is_legacy() {
             slots.first().and_then(|s| s.as_deref()).map(keys_reply).unwrap_or(Reply::Nil)
@@ -42,9 +47,9 @@ pub fn objlen(ctx: &Context, inv: &Invocation) -> CommandResult {
             return if super::legacy_arg(inv, 1) {
                 Ok(Reply::Nil)
             } else {
-                // RedisJSON's (odd) text for a missing key here.
-                let path = path_at(inv, 1)?;
-                Err(Error::msg(format!("ERR Path '{}' does not exist or not an object", path.converted())))
+                // RedisJSON's (odd) text for a missing key here, with the path as given.
+                let path = String::from_utf8_lossy(inv.args[1]);
+                Err(Error::msg(format!("ERR Path '{path}' does not exist or not an object")))
             };
         };
         let path = match path_at(inv, 1) {

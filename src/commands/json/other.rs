@@ -56,9 +56,14 @@ pub fn merge(ctx: &Context, inv: &Invocation) -> CommandResult {
         3 => {}
         _ => return Err(Error::msg(SYNTAX)),
     }
-    let path = compile(inv.args[1])?;
-    let patch = parse_value(inv.args[2])?;
+    // RedisJSON's order: key type, patch, then the path (only compiled for an existing key).
     let mut key = JsonKey::open(ctx, &inv.argv[0]);
+    let exists = key.value()?.is_some();
+    let patch = parse_value(inv.args[2])?;
+    if !exists && !matches!(inv.args[1], b"$" | b".") {
+        return Err(Error::msg("ERR new objects must be created at the root"));
+    }
+    let path = compile(inv.args[1])?;
     match key.value()? {
         None => {
             if !path.is_root() {
