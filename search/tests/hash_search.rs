@@ -126,6 +126,17 @@ fn returned_content_highlight_summarize() {
 }
 
 #[test]
+fn payloads_and_comparisons() {
+    let mut db = corpus();
+    db.hset("doc:1", &[("__payload", "pay")]);
+    let r = db.cmd(&["FT.SEARCH", "idx", "fox", "NOCONTENT", "WITHPAYLOADS"]);
+    assert_eq!(r, Reply::Array(vec![Reply::Int(1), common::b("doc:1"), common::b("pay")]));
+    assert_eq!(q(&mut db, "@price>10", &["DIALECT", "2"]), ["doc:2"]);
+    assert_eq!(q(&mut db, "@price<=10", &["DIALECT", "2"]), ["doc:1", "doc:3"]);
+    assert_eq!(q(&mut db, "@price!=10", &["DIALECT", "2"]), ["doc:2", "doc:3"]);
+}
+
+#[test]
 fn resp3_shape() {
     let mut db = corpus();
     let r = db.cmd_proto(&["FT.SEARCH", "idx", "fox", "RETURN", "1", "price"], Protocol::Resp3);

@@ -70,6 +70,7 @@ enum Q {
     Field(&'static str, Box<Q>),
     Tag(Vec<String>),
     Num(i64, bool, i64, bool),
+    Cmp(&'static str, i64),
     And(Box<Q>, Box<Q>),
     Or(Box<Q>, Box<Q>),
     Not(Box<Q>),
@@ -83,6 +84,10 @@ fn gen_q(r: &mut Rng, depth: u32) -> Q {
         2 => Q::Fuzzy(r.pick(&VOCAB).to_string()),
         3 => Q::Phrase(r.pick(&VOCAB).to_string(), r.pick(&VOCAB).to_string()),
         4 => Q::Tag((0..1 + r.below(2)).map(|_| r.pick(&TAGS).to_string()).collect()),
+        5 if r.below(3) == 0 => {
+            let ops = ["==", "!=", ">", ">=", "<", "<="];
+            Q::Cmp(ops[r.below(6) as usize], r.below(13) as i64 - 6)
+        }
         5 => {
             let a = r.below(13) as i64 - 6;
             let b = a + r.below(6) as i64;
@@ -104,6 +109,7 @@ fn render(q: &Q) -> String {
         Q::Field(f, inner) => format!("@{f}:({})", render(inner)),
         Q::Tag(v) => format!("@tag:{{{}}}", v.join(" | ")),
         Q::Num(a, ai, b, bi) => format!("@n:[{}{a} {}{b}]", if *ai { "" } else { "(" }, if *bi { "" } else { "(" }),
+        Q::Cmp(op, v) => format!("@n{op}{v}"),
         Q::And(a, b) => format!("({} {})", render(a), render(b)),
         Q::Or(a, b) => format!("({} | {})", render(a), render(b)),
         Q::Not(a) => format!("-({})", render(a)),
@@ -142,6 +148,15 @@ fn oracle(q: &Q, d: &TestDoc, fields: &[&str]) -> bool {
         }
         Q::Tag(v) => v.iter().any(|t| d.tags.iter().any(|x| x.to_lowercase() == t.to_lowercase())),
         Q::Num(a, ai, b, bi) => d.n.is_some_and(|n| (if *ai { n >= *a } else { n > *a }) && (if *bi { n <= *b } else { n < *b })),
+        Q::Cmp(op, v) => match (*op, d.n) {
+            ("!=", n) => n != Some(*v),
+            (_, None) => false,
+            ("==", Some(n)) => n == *v,
+            (">", Some(n)) => n > *v,
+            (">=", Some(n)) => n >= *v,
+            ("<", Some(n)) => n < *v,
+            (_, Some(n)) => n <= *v,
+        },
         Q::And(a, b) => oracle(a, d, fields) && oracle(b, d, fields),
         Q::Or(a, b) => oracle(a, d, fields) || oracle(b, d, fields),
         Q::Not(a) => !oracle(a, d, fields),

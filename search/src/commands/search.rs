@@ -397,9 +397,18 @@ pub(crate) fn ft_search(
     let mut rows = Vec::with_capacity(page.len());
     for (d, score, key) in page {
         let Some(rec) = idx.docs.get(d) else { continue };
+        let payload = if req.with_payloads {
+            docs.values(&rec.key, &idx.spec.payload_field).ok().and_then(|v| match v.into_iter().next() {
+                Some(FieldValue::String(s)) => Some(s.into_bytes()),
+                _ => None,
+            })
+        } else {
+            None
+        };
         rows.push(Row {
             key: rec.key.to_vec(),
             score,
+            payload,
             sortkey: if req.with_sortkeys { key.or_else(|| sort_key(idx, d, None, docs)) } else { None },
             fields: if req.no_content { None } else { ctx.load(&rec.key) },
         });
@@ -436,6 +445,7 @@ fn sort_key(idx: &Index, d: u32, field: Option<usize>, docs: &dyn DocumentSource
 struct Row {
     key: Vec<u8>,
     score: f64,
+    payload: Option<Vec<u8>>,
     sortkey: Option<Key>,
     fields: Option<Vec<(String, Vec<u8>)>>,
 }
@@ -568,7 +578,7 @@ fn render(req: &SearchRequest, total: u64, rows: Vec<Row>, warnings: &[String], 
                     out.push(score_reply(r.score));
                 }
                 if req.with_payloads {
-                    out.push(Reply::Nil);
+                    out.push(r.payload.clone().map_or(Reply::Nil, Reply::Bulk));
                 }
                 if req.with_sortkeys {
                     out.push(sortkey_reply(&r.sortkey));
@@ -593,7 +603,7 @@ fn render(req: &SearchRequest, total: u64, rows: Vec<Row>, warnings: &[String], 
                         m.push(("score", score_reply(r.score)));
                     }
                     if req.with_payloads {
-                        m.push(("payload", Reply::Nil));
+                        m.push(("payload", r.payload.clone().map_or(Reply::Nil, Reply::Bulk)));
                     }
                     if req.with_sortkeys {
                         m.push(("sortkey", sortkey_reply(&r.sortkey)));

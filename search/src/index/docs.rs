@@ -67,8 +67,9 @@ impl DocRecord {
     /// All occurrences of `term`, any field.
     pub fn occs_of(&self, term: u32) -> &[TermOcc] {
         let start = self.occs.partition_point(|o| o.term < term);
-        let end = self.occs.partition_point(|o| o.term <= term);
-        self.occs.get(start..end).unwrap_or(&[])
+        let rest = self.occs.get(start..).unwrap_or(&[]);
+        let len = rest.iter().take_while(|o| o.term == term).count();
+        rest.get(..len).unwrap_or(&[])
     }
 
     /// Decoded positions of an occurrence.

@@ -9,6 +9,7 @@
 //! atom      := '(' union ')' | '"' phrase '"' | '@' field ('|' field)* ':' modified
 //!            | '*' | word | word '*' | '*' word | '*' word '*' | '%'{1,3} word '%'{1,3}
 //!            | '$' param | 'ismissing(' '@' field ')'
+//!            | '@' field ( '==' | '!=' | '>' | '>=' | '<' | '<=' ) num   (dialect ≥ 2)
 //! modified  := '{' tag ('|' tag)* '}' | '[' num num ']' | '[' num ']'
 //!            | '[' lon lat radius unit ']' | unary     (dialect 1: intersect)
 //! attrs     := '{' ( '$' name ':' value ';'? )* '}'
@@ -467,7 +468,7 @@ impl<'a> Parser<'a> {
         self.i += 1;
         let mut fields = Vec::new();
         loop {
-            let f = self.word();
+            let f = self.field_name();
             if f.is_empty() {
                 self.i = at;
                 return Err(self.err());
@@ -478,6 +479,11 @@ impl<'a> Parser<'a> {
             }
         }
         self.skip_ws();
+        if self.dialect >= 2 {
+            if let Some(cmp) = self.comparison(&fields)? {
+                return Ok(cmp);
+            }
+        }
         if !self.eat(':') {
             return Err(self.err());
         }
@@ -499,6 +505,73 @@ impl<'a> Parser<'a> {
                 Ok(QueryAst::Field(fields, Box::new(inner)))
             }
         }
+    }
+
+    /// A field name: a word that also stops at comparison operators.
+    fn field_name(&mut self) -> String {
+        let mut w = String::new();
+        while let Some(c) = self.peek() {
+            if c == '\\' {
+                if let Some(n) = self.peek_at(1) {
+                    w.push('\\');
+                    w.push(n);
+                    self.i += 2;
+                    continue;
+                }
+                self.i += 1;
+                continue;
+            }
+            if is_special(c) || "<>!".contains(c) {
+                break;
+            }
+            w.push(c);
+            self.i += 1;
+        }
+        w
+    }
+
+    /// `@n==v`, `@n!=v`, `@n>v`, `@n>=v`, `@n<v`, `@n<=v` (dialect ≥ 2).
+    fn comparison(&mut self, fields: &[String]) -> Result<Option<QueryAst>> {
+        let start = self.i;
+        let op = match (self.peek(), self.peek_at(1)) {
+            (Some('='), Some('=')) => "==",
+            (Some('!'), Some('=')) => "!=",
+            (Some('>'), Some('=')) => ">=",
+            (Some('<'), Some('=')) => "<=",
+            (Some('>'), _) => ">",
+            (Some('<'), _) => "<",
+            _ => return Ok(None),
+        };
+        self.i += op.len();
+        self.skip_ws();
+        let text = if self.eat('$') {
+            self.param()?
+        } else {
+            let mut t = String::new();
+            while let Some(c) = self.peek() {
+                if c.is_whitespace() || c == ')' || c == '|' {
+                    break;
+                }
+                t.push(c);
+                self.i += 1;
+            }
+            t
+        };
+        let Some(v) = crate::args::parse_f64(&text) else {
+            self.i = start;
+            return Err(self.err());
+        };
+        let field = fields.first().cloned().unwrap_or_default();
+        let b = |value: f64, inclusive: bool| NumBound { value, inclusive };
+        let (inf, ninf) = (f64::INFINITY, f64::NEG_INFINITY);
+        Ok(Some(match op {
+            "==" => QueryAst::Numeric(field, b(v, true), b(v, true)),
+            "!=" => QueryAst::Not(Box::new(QueryAst::Numeric(field, b(v, true), b(v, true)))),
+            ">" => QueryAst::Numeric(field, b(v, false), b(inf, true)),
+            ">=" => QueryAst::Numeric(field, b(v, true), b(inf, true)),
+            "<" => QueryAst::Numeric(field, b(ninf, true), b(v, false)),
+            _ => QueryAst::Numeric(field, b(ninf, true), b(v, true)),
+        }))
     }
 
     fn tag_list(&mut self) -> Result<Vec<TagTerm>> {
@@ -723,6 +796,12 @@ mod tests {
         );
         assert_eq!(parse("@n:[$y 1]", 2, &params).unwrap_err().0, "No such parameter `y`");
         assert_eq!(p("ismissing(@f)", 2).unwrap(), Missing("f".into()));
+        let ge = NumBound { value: 3.0, inclusive: true };
+        let inf = NumBound { value: f64::INFINITY, inclusive: true };
+        assert_eq!(p("@n>=3", 2).unwrap(), Numeric("n".into(), ge, inf));
+        assert_eq!(p("@n != 3", 2).unwrap(), Not(Box::new(Numeric("n".into(), ge, ge))));
+        assert!(p("@n>=x", 2).is_err());
+        assert!(p("@n>=3", 1).is_err());
         assert!(matches!(p("\"a b\"=>{$slop:1; $inorder:true}", 2).unwrap(), Attrs { slop: Some(1), .. }));
     }
 
