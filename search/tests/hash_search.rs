@@ -54,6 +54,10 @@ fn phrases_prefix_fuzzy_fields() {
     assert_eq!(q(&mut db, "\"fox brown\"", &[]), Vec::<String>::new());
     assert_eq!(q(&mut db, "quick fox", &["SLOP", "1", "INORDER"]), ["doc:1"]);
     assert_eq!(q(&mut db, "quick fox", &["SLOP", "0"]), Vec::<String>::new());
+    // INORDER alone (no SLOP) still requires the query order.
+    assert_eq!(q(&mut db, "quick fox", &["INORDER"]), ["doc:1"]);
+    assert_eq!(q(&mut db, "fox quick", &["INORDER"]), Vec::<String>::new());
+    assert_eq!(q(&mut db, "fox quick", &[]), ["doc:1"]);
     assert_eq!(q(&mut db, "bro*", &[]), ["doc:1", "doc:3"]);
     assert_eq!(q(&mut db, "b*", &[]), Vec::<String>::new());
     assert_eq!(q(&mut db, "%helo%", &[]), ["doc:1", "doc:3"]);

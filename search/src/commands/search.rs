@@ -528,6 +528,13 @@ impl<'a> RenderCtx<'a> {
                 return None;
             }
             if is_attr && self.req.dialect < 3 || matches.len() == 1 {
+                // Before DIALECT 3 a string comes back as its text, not as JSON (RediSearch's
+                // `RETURN 1 $.t` gives `riceratops`, not `"riceratops"`).
+                if self.req.dialect < 3 {
+                    if let Some(FieldValue::String(s)) = self.docs.values(key, path).ok()?.into_iter().next() {
+                        return Some(s.into_bytes());
+                    }
+                }
                 return matches.into_iter().next().map(String::into_bytes);
             }
             Some(format!("[{}]", matches.join(",")).into_bytes())

@@ -319,7 +319,12 @@ impl<'a> Exec<'a> {
     fn and(&mut self, items: &[QueryAst], mask: FieldMask, prox: Option<Prox>) -> Result<Option<RoaringBitmap>> {
         let mut pos: Vec<RoaringBitmap> = Vec::new();
         let mut neg: Vec<RoaringBitmap> = Vec::new();
-        let prox = prox.or(self.opts.slop.map(|slop| Prox { slop, inorder: self.opts.inorder }));
+        // INORDER without SLOP still orders the terms (RediSearch: slop becomes unlimited).
+        let prox = prox.or(match (self.opts.slop, self.opts.inorder) {
+            (Some(slop), inorder) => Some(Prox { slop, inorder }),
+            (None, true) => Some(Prox { slop: u32::MAX / 4, inorder: true }),
+            (None, false) => None,
+        });
         let mut prox_groups: Vec<Vec<u32>> = Vec::new();
         for it in items {
             match it {
