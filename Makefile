@@ -6,7 +6,7 @@ MODULE := target/release/libfolio.so
 APT_PACKAGES := redis-server redis-tools libclang-dev
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all setup build run test test-unit test-e2e bench lint fmt compat fuzz clean
+.PHONY: all setup build run test test-unit test-e2e bench lint fmt compat fuzz clean test-clients
 
 all: build
 
@@ -34,6 +34,28 @@ run: build
 test: build
 	@! $(CARGO) tree -p json -p search 2>/dev/null | grep -q redis-module || { echo "json/search must not depend on redis-module"; exit 1; }
 	$(CARGO) test --release --workspace
+	@$(MAKE) --no-print-directory test-clients
+
+## test-clients: real client libraries against folio: redis-py, redis-om, RedisVL (pytest, venv in
+## .venv, pins in tests/clients/requirements.txt) and node-redis (node --test, tests/clients/node).
+CLIENTS_PYTHON ?= $(shell command -v /usr/bin/python3 || command -v python3)
+CLIENTS_VENV := .venv
+CLIENTS_NODE := tests/clients/node
+test-clients: build $(CLIENTS_VENV)/.clients-installed $(CLIENTS_NODE)/node_modules/.package-lock.json
+	$(CLIENTS_VENV)/bin/python -m pytest tests/clients -q -p no:cacheprovider
+	cd $(CLIENTS_NODE) && node --test
+
+$(CLIENTS_VENV)/.clients-installed: tests/clients/requirements.txt
+	@[ -x $(CLIENTS_VENV)/bin/pip ] || $(CLIENTS_PYTHON) -m venv $(CLIENTS_VENV) || { \
+	  rm -rf $(CLIENTS_VENV); $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
+	  $(SUDO) apt-get install -y -qq python3-venv && $(CLIENTS_PYTHON) -m venv $(CLIENTS_VENV); }
+	$(CLIENTS_VENV)/bin/pip install -q -r tests/clients/requirements.txt
+	@touch $@
+
+$(CLIENTS_NODE)/node_modules/.package-lock.json: $(CLIENTS_NODE)/package-lock.json
+	@command -v node >/dev/null && command -v npm >/dev/null || { echo "node >= 20 and npm are required"; exit 1; }
+	cd $(CLIENTS_NODE) && npm ci --no-audit --no-fund --loglevel=error
+	@touch $@
 
 ## bench: criterion benches of the pure crates.
 bench: build
