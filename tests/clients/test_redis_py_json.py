@@ -378,3 +378,22 @@ def test_wrong_type_key(j):
     with pytest.raises(redis.ResponseError, match="(?i)wrong.*type"):
         j.set("plain", "$", 1)
     assert j.client.get("plain") == "text"
+
+
+@pytest.mark.filterwarnings("ignore:Call to deprecated json")  # jsonset/jsonget/jsonmget
+def test_set_file_set_path_and_aliases(j, tmp_path):
+    (tmp_path / "a.json").write_text('{"k": [1, 2]}')
+    sub = tmp_path / "sub"
+    sub.mkdir()
+    (sub / "b.json").write_text('"text"')
+    assert j.set_file("from-file", "$", str(tmp_path / "a.json")) is True
+    assert j.get("from-file") == {"k": [1, 2]}
+    assert j.set_file("from-file", "$.k", str(tmp_path / "a.json"), nx=True) is None
+    done = j.set_path("$", str(tmp_path))
+    assert done == {str(tmp_path / "a.json"): True, str(sub / "b.json"): True}
+    assert j.get(str(tmp_path / "a")) == {"k": [1, 2]}
+    assert j.get(str(sub / "b")) == "text"
+    # The older method names.
+    assert j.jsonset("alias", "$", {"x": 1}) is True
+    assert j.jsonget("alias", "$.x") == [1]
+    assert j.jsonmget(["alias", "from-file"], "$.x") == [[1], []]

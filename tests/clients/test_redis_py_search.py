@@ -355,6 +355,14 @@ def test_hash_index(r, users, protocol):
     assert int(info_dict(users)["num_docs"]) == len(USERS) - 1
 
 
+def test_alter_schema_add(r, products, protocol):
+    assert products.alter_schema_add(NumericField("$.stock", as_name="in_stock")) in (True, "OK")
+    wait_indexed(products)
+    res = search(products, Query("@in_stock:[1 +inf]").sort_by("price"), protocol)
+    assert ids(res) == sorted(where(lambda d: d["stock"] >= 1), key=lambda k: PRODUCTS[k]["price"])
+    assert len(info_dict(products)["attributes"]) == 8
+
+
 # --- aliases, TAGVALS, DROPINDEX --------------------------------------------------------------
 
 
