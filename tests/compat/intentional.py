@@ -2,9 +2,11 @@
 
 Every entry is a named predicate over one differing reply with the reason why
 folio answers differently on purpose. A difference that no enabled entry
-explains is a folio bug. Keep this table short: never add an entry only to make
-a run pass. Entries marked `proposed=True` are reference bugs we believe folio
-should not copy; they are disabled unless `--proposed` is given.
+explains is a folio bug. The entries are exactly the rows of README.md
+"Differences from RedisJSON / RediSearch" (each reason quotes its row): never add
+an entry only to make a run pass. An entry marked `proposed=True` (a reference
+bug not yet in the README) is disabled unless `--proposed` is given; there are
+none at present.
 
 A predicate receives a `Diff`:
   cmd         the command whose reply differs (a commands.Cmd)
@@ -729,6 +731,28 @@ def filter_quote_escape(d):
     return False
 
 
+# ---- DEL through a union naming one element twice ----------------------------------
+_UNION = re.compile(r"\[([^\[\]?]*,[^\[\]]*)\]")
+
+
+def _repeats(path):
+    for m in _UNION.finditer(path):
+        parts = [p.strip() for p in m.group(1).split(",")]
+        if len(parts) != len(set(parts)):
+            return True
+    return False
+
+
+def union_twice(d):
+    """rejson.so's DEL deletes nothing when a union names the same element twice (`$[0,0]`);
+    folio deletes it once: folio's count is higher."""
+    if d.origin.name not in ("JSON.DEL", "JSON.FORGET") or len(d.origin.args) < 3:
+        return False
+    if not _repeats(d.origin.args[2]):
+        return False
+    return d.is_check or (isinstance(d.folio, int) and isinstance(d.ref, int) and d.folio > d.ref)
+
+
 # ---- ARRTRIM with i64::MIN -------------------------------------------------------
 def arrtrim_min(d):
     """rejson.so negates a negative ARRTRIM index, which overflows for i64::MIN: the array is
@@ -830,6 +854,10 @@ TABLE = [
           "README: '\\' in a filter's single-quoted string ([?(@ == 'x\\'y')]) | not unescaped: "
           "matches nothing | compared as x'y (as in bracket keys)'",
           filter_quote_escape),
+    Entry("union-twice",
+          "README: 'DEL with a union naming the same element twice ($[0,0]) | deletes nothing | "
+          "deletes it once'",
+          union_twice),
     Entry("arrtrim-i64-min",
           "README: 'ARRTRIM with start or stop = i64::MIN | the index negation overflows: the "
           "array is rotated or emptied | clamped like any other negative index'",
