@@ -6,17 +6,16 @@ use std::collections::HashMap;
 
 use roaring::RoaringBitmap;
 
-/// One (term, field) occurrence group of a document.
+/// One (term, field) occurrence group of a document (8 bytes; positions live in
+/// [`DocRecord::positions`], in occurrence order).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct TermOcc {
     /// Term id in the text dictionary.
     pub term: u32,
     /// Text field ordinal.
     pub field: u16,
-    /// Occurrences in that field.
-    pub freq: u32,
-    /// Start of the varint-delta positions in [`DocRecord::positions`].
-    pub pos_off: u32,
+    /// Occurrences in that field (saturating; that many positions are stored).
+    pub freq: u16,
 }
 
 /// A sortable value.
@@ -37,7 +36,8 @@ pub struct DocRecord {
     pub score: f32,
     /// Term occurrences sorted by (term, field).
     pub occs: Box<[TermOcc]>,
-    /// Varint-encoded position deltas of all occurrences.
+    /// Varint-encoded position deltas of all occurrences, one run of `freq` values per
+    /// occurrence group in `occs` order (empty under NOOFFSETS).
     pub positions: Box<[u8]>,
     /// Largest term frequency (TFIDF norm).
     pub max_freq: u32,
@@ -56,14 +56,6 @@ pub struct DocRecord {
 }
 
 impl DocRecord {
-    /// The occurrence of `term` in text field `field`.
-    pub fn occ(&self, term: u32, field: u16) -> Option<&TermOcc> {
-        self.occs
-            .binary_search_by(|o| (o.term, o.field).cmp(&(term, field)))
-            .ok()
-            .and_then(|i| self.occs.get(i))
-    }
-
     /// All occurrences of `term`, any field.
     pub fn occs_of(&self, term: u32) -> &[TermOcc] {
         let start = self.occs.partition_point(|o| o.term < term);
@@ -72,23 +64,36 @@ impl DocRecord {
         rest.get(..len).unwrap_or(&[])
     }
 
-    /// Decoded positions of an occurrence.
-    pub fn positions_of(&self, occ: &TermOcc) -> Vec<u32> {
-        let mut out = Vec::with_capacity(occ.freq as usize);
-        let mut i = occ.pos_off as usize;
-        let mut last = 0u32;
-        for _ in 0..occ.freq {
+    /// Decoded positions of `term` in text field `field` (empty when absent).
+    pub fn positions(&self, term: u32, field: u16) -> Vec<u32> {
+        let Ok(idx) = self.occs.binary_search_by(|o| (o.term, o.field).cmp(&(term, field))) else {
+            return Vec::new();
+        };
+        let skip: usize = self.occs.iter().take(idx).map(|o| usize::from(o.freq)).sum();
+        let count = self.occs.get(idx).map_or(0, |o| usize::from(o.freq));
+        let mut bytes = self.positions.iter();
+        let mut next = || -> Option<u32> {
             let mut v = 0u32;
-            let mut shift = 0;
-            while let Some(&b) = self.positions.get(i) {
-                i += 1;
+            let mut shift = 0u32;
+            for &b in bytes.by_ref() {
                 v |= u32::from(b & 0x7f).checked_shl(shift).unwrap_or(0);
                 shift += 7;
                 if b & 0x80 == 0 {
-                    break;
+                    return Some(v);
                 }
             }
-            last = last.wrapping_add(v);
+            None
+        };
+        for _ in 0..skip {
+            if next().is_none() {
+                return Vec::new();
+            }
+        }
+        let mut out = Vec::with_capacity(count);
+        let mut last = 0u32;
+        for _ in 0..count {
+            let Some(d) = next() else { break };
+            last = last.wrapping_add(d);
             out.push(last);
         }
         out
@@ -102,7 +107,7 @@ impl DocRecord {
     /// Approximate heap bytes.
     pub fn mem_bytes(&self) -> usize {
         self.key.len()
-            + self.occs.len() * std::mem::size_of::<TermOcc>()
+            + std::mem::size_of_val(&*self.occs)
             + self.positions.len()
             + self.tags.len() * 8
             + self.numerics.len() * 16
@@ -239,12 +244,15 @@ mod tests {
     #[test]
     fn positions_round_trip() {
         let mut buf = Vec::new();
+        encode_positions(&mut buf, &[2, 9]);
         encode_positions(&mut buf, &[1, 5, 300, 70000]);
         let r = DocRecord {
+            occs: vec![TermOcc { term: 3, field: 0, freq: 2 }, TermOcc { term: 7, field: 1, freq: 4 }].into(),
             positions: buf.into(),
             ..Default::default()
         };
-        let o = TermOcc { term: 0, field: 0, freq: 4, pos_off: 0 };
-        assert_eq!(r.positions_of(&o), vec![1, 5, 300, 70000]);
+        assert_eq!(r.positions(7, 1), vec![1, 5, 300, 70000]);
+        assert_eq!(r.positions(3, 0), vec![2, 9]);
+        assert!(r.positions(7, 0).is_empty());
     }
 }

@@ -226,12 +226,12 @@ impl Index {
         let mut pos_buf = Vec::new();
         for group in term_pos.chunk_by(|a, b| (a.0, a.1) == (b.0, b.1)) {
             let Some(&(term, field, _)) = group.first() else { continue };
-            let freq = group.len() as u32;
-            max_freq = max_freq.max(freq);
-            occs.push(TermOcc { term, field, freq, pos_off: positions.len() as u32 });
+            let freq = u16::try_from(group.len()).unwrap_or(u16::MAX);
+            max_freq = max_freq.max(u32::from(freq));
+            occs.push(TermOcc { term, field, freq });
             if !self.spec.no_offsets {
                 pos_buf.clear();
-                pos_buf.extend(group.iter().map(|g| g.2));
+                pos_buf.extend(group.iter().take(usize::from(freq)).map(|g| g.2));
                 encode_positions(&mut positions, &pos_buf);
             }
         }

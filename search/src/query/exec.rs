@@ -425,8 +425,7 @@ impl<'a> Exec<'a> {
                     .map(|ids| {
                         let mut v: Vec<u32> = ids
                             .iter()
-                            .filter_map(|id| rec.occ(*id, f))
-                            .flat_map(|o| rec.positions_of(o))
+                            .flat_map(|id| rec.positions(*id, f))
                             .collect();
                         v.sort_unstable();
                         v.dedup();
