@@ -9,7 +9,7 @@ use std::sync::Arc;
 use criterion::{criterion_group, criterion_main, Criterion};
 use search::aggregate::rng::SplitMix64;
 use search::aggregate::{
-    AggregateRequest, DocHit, FieldInfo, FieldLoader, LoadRequest, Plan, Value,
+    AggregateRequest, DocHit, DocRef, FieldInfo, FieldLoader, LoadRequest, Plan, Value,
 };
 
 const ROWS: usize = 100_000;
@@ -35,25 +35,21 @@ impl Rows {
         }
         Rows { g, v }
     }
-
-    fn index(key: &[u8]) -> Option<usize> {
-        std::str::from_utf8(key.get(1..)?).ok()?.parse().ok()
-    }
 }
 
 impl FieldLoader for Rows {
     fn field(&self, name: &str) -> Option<FieldInfo> {
         matches!(name, "g" | "v").then_some(FieldInfo { sortable: true })
     }
-    fn load(&self, key: &[u8], what: LoadRequest<'_>) -> Option<Value> {
-        let i = Self::index(key)?;
+    fn load(&self, doc: DocRef<'_>, what: LoadRequest<'_>) -> Option<Value> {
+        let i = doc.id as usize;
         match what {
             LoadRequest::SortValue("g") | LoadRequest::Implicit("g") => self.g.get(i).cloned(),
             LoadRequest::SortValue("v") | LoadRequest::Implicit("v") => self.v.get(i).cloned(),
             _ => None,
         }
     }
-    fn load_all(&self, _key: &[u8]) -> Vec<(String, Value)> {
+    fn load_all(&self, _doc: DocRef<'_>) -> Vec<(String, Value)> {
         Vec::new()
     }
 }
@@ -61,8 +57,9 @@ impl FieldLoader for Rows {
 fn run(rows: &Rows, keys: &[Arc<[u8]>], args: &[&str]) -> usize {
     let req = AggregateRequest::parse(args).expect("valid request");
     let plan = Plan::new(&req, rows, 1).expect("valid plan");
-    let hits = keys.iter().map(|k| DocHit {
+    let hits = keys.iter().enumerate().map(|(i, k)| DocHit {
         key: k.clone(),
+        id: i as u32,
         score: 1.0,
         matched_terms: None,
     });

@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 
 use roaring::RoaringBitmap;
 
-use super::pipeline::{DocHit, FieldInfo, FieldLoader, LoadRequest, Plan};
+use super::pipeline::{DocHit, DocRef, FieldInfo, FieldLoader, LoadRequest, Plan};
 use super::reply::{render, Chunk};
 use super::request::{AggregateRequest, RequestLimits};
 use super::value::Value;
@@ -140,6 +140,7 @@ pub(crate) fn ft_aggregate(
             .collect();
         Some(DocHit {
             key: Arc::from(&rec.key[..]),
+            id: d,
             score: scores.as_ref().map_or(0.0, |s| s.score(d)),
             matched_terms: (!found.is_empty()).then(|| Arc::from(found)),
         })
@@ -214,20 +215,23 @@ impl FieldLoader for IndexLoader<'_> {
         })
     }
 
-    fn load(&self, key: &[u8], what: LoadRequest<'_>) -> Option<Value> {
+    fn load(&self, doc: DocRef<'_>, what: LoadRequest<'_>) -> Option<Value> {
+        let key = doc.key;
         match what {
             LoadRequest::Attribute(name) => {
                 let (_, f) = self.idx.spec.field(name)?;
                 self.explicit(key, &f.path, Some(f))
             }
             LoadRequest::Path(path) => self.explicit(key, path, None),
-            LoadRequest::SortValue(name) | LoadRequest::Implicit(name) => self.implicit(key, name),
+            LoadRequest::SortValue(name) | LoadRequest::Implicit(name) => {
+                self.implicit(key, doc.id, name)
+            }
         }
     }
 
-    fn load_all(&self, key: &[u8]) -> Vec<(String, Value)> {
+    fn load_all(&self, doc: DocRef<'_>) -> Vec<(String, Value)> {
         self.docs
-            .whole(key)
+            .whole(doc.key)
             .unwrap_or_default()
             .into_iter()
             .map(|(k, v)| (String::from_utf8_lossy(&k).into_owned(), Value::bytes(&v)))
@@ -270,10 +274,10 @@ impl IndexLoader<'_> {
     /// value when there is one (TAG fields excepted), else the document's
     /// values; several values (TAG lists, JSON arrays) become an array so
     /// GROUPBY counts each.
-    fn implicit(&self, key: &[u8], name: &str) -> Option<Value> {
+    fn implicit(&self, key: &[u8], id: u32, name: &str) -> Option<Value> {
         let (fi, f) = self.idx.spec.field(name)?;
         if f.sortable && f.kind != FieldType::Tag {
-            let rec = self.idx.docs.get(self.idx.docs.id_of(key)?)?;
+            let rec = self.idx.docs.get(id)?;
             if let Some(v) = rec.sortable(fi as u16) {
                 return Some(match v {
                     SortValue::Num(n) => Value::Number(*n),

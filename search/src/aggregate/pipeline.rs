@@ -52,10 +52,19 @@ pub enum LoadRequest<'a> {
 pub trait FieldLoader {
     /// The schema attribute called `name`, if any.
     fn field(&self, name: &str) -> Option<FieldInfo>;
-    /// One value of the document stored at `key`.
-    fn load(&self, key: &[u8], what: LoadRequest<'_>) -> Option<Value>;
+    /// One value of a document.
+    fn load(&self, doc: DocRef<'_>, what: LoadRequest<'_>) -> Option<Value>;
     /// Every field of the document (`LOAD *`), in document order.
-    fn load_all(&self, key: &[u8]) -> Vec<(String, Value)>;
+    fn load_all(&self, doc: DocRef<'_>) -> Vec<(String, Value)>;
+}
+
+/// A document as a [`FieldLoader`] sees it.
+#[derive(Debug, Clone, Copy)]
+pub struct DocRef<'a> {
+    /// Its key.
+    pub key: &'a [u8],
+    /// The caller's id for it ([`DocHit::id`]).
+    pub id: u32,
 }
 
 /// A document matched by the query.
@@ -63,6 +72,8 @@ pub trait FieldLoader {
 pub struct DocHit {
     /// Its key.
     pub key: Arc<[u8]>,
+    /// The caller's document id, handed back to the loader.
+    pub id: u32,
     /// Its query score.
     pub score: f64,
     /// Query terms it matched (for `matched_terms()`).
@@ -444,6 +455,7 @@ impl Plan {
             let mut row = Row {
                 values: vec![None; width],
                 key: Some(d.key),
+                doc_id: d.id,
                 score: d.score,
                 matched_terms: d.matched_terms,
             };
@@ -576,19 +588,17 @@ fn run_streaming(
             match op {
                 Op::Load(loads) => {
                     if let Some(key) = row.key.clone() {
+                        let d = DocRef {
+                            key: &key,
+                            id: row.doc_id,
+                        };
                         for (slot, kind) in loads {
                             let v = match kind {
                                 LoadKind::DocKey => Some(Value::bytes(&key)),
-                                LoadKind::Attribute(n) => {
-                                    source.load(&key, LoadRequest::Attribute(n))
-                                }
-                                LoadKind::SortValue(n) => {
-                                    source.load(&key, LoadRequest::SortValue(n))
-                                }
-                                LoadKind::Implicit(n) => {
-                                    source.load(&key, LoadRequest::Implicit(n))
-                                }
-                                LoadKind::Path(p) => source.load(&key, LoadRequest::Path(p)),
+                                LoadKind::Attribute(n) => source.load(d, LoadRequest::Attribute(n)),
+                                LoadKind::SortValue(n) => source.load(d, LoadRequest::SortValue(n)),
+                                LoadKind::Implicit(n) => source.load(d, LoadRequest::Implicit(n)),
+                                LoadKind::Path(p) => source.load(d, LoadRequest::Path(p)),
                             };
                             if let Some(v) = v {
                                 row.set(*slot, v);
@@ -598,7 +608,10 @@ fn run_streaming(
                 }
                 Op::LoadAll => {
                     if let Some(key) = row.key.clone() {
-                        for (name, v) in source.load_all(&key) {
+                        for (name, v) in source.load_all(DocRef {
+                            key: &key,
+                            id: row.doc_id,
+                        }) {
                             let slot = root.add(&name);
                             row.set(slot, v);
                         }

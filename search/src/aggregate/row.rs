@@ -15,6 +15,8 @@ pub struct Row {
     pub values: Vec<Option<Value>>,
     /// Key of the source document (absent after GROUPBY).
     pub key: Option<Arc<[u8]>>,
+    /// The caller's id of the source document ([`DocHit::id`](super::pipeline::DocHit)).
+    pub doc_id: u32,
     /// Query score of the source document.
     pub score: f64,
     /// Query terms that matched this document (`matched_terms()`).

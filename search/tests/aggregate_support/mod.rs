@@ -7,8 +7,8 @@ use std::sync::Arc;
 
 use search::aggregate::expr::Expr;
 use search::aggregate::{
-    AggError, AggOutput, AggReply, AggregateRequest, DocHit, FieldInfo, FieldLoader, LoadRequest,
-    Plan, Row, Value,
+    AggError, AggOutput, AggReply, AggregateRequest, DocHit, DocRef, FieldInfo, FieldLoader,
+    LoadRequest, Plan, Row, Value,
 };
 
 /// Documents in memory: key -> ordered fields; schema: name -> sortable.
@@ -55,6 +55,7 @@ impl MemSource {
             .enumerate()
             .map(|(i, (k, _))| DocHit {
                 key: Arc::from(k.as_bytes()),
+                id: i as u32,
                 score: 1.0 + i as f64,
                 matched_terms: None,
             })
@@ -76,7 +77,8 @@ impl FieldLoader for MemSource {
         self.schema.get(name).copied()
     }
 
-    fn load(&self, key: &[u8], what: LoadRequest<'_>) -> Option<Value> {
+    fn load(&self, doc: DocRef<'_>, what: LoadRequest<'_>) -> Option<Value> {
+        let key = doc.key;
         self.loads.set(self.loads.get() + 1);
         let name = match what {
             LoadRequest::Attribute(n)
@@ -90,8 +92,8 @@ impl FieldLoader for MemSource {
             .map(|(_, v)| v.clone())
     }
 
-    fn load_all(&self, key: &[u8]) -> Vec<(String, Value)> {
-        self.doc(key).cloned().unwrap_or_default()
+    fn load_all(&self, doc: DocRef<'_>) -> Vec<(String, Value)> {
+        self.doc(doc.key).cloned().unwrap_or_default()
     }
 }
 
