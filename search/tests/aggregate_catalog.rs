@@ -392,3 +392,39 @@ fn matched_terms_lists_the_query_terms_found() {
         ])
     );
 }
+
+#[test]
+fn matched_terms_hides_stem_entries() {
+    let mut db = shop();
+    db.hset(
+        "p:4",
+        &[
+            ("title", "running shoes"),
+            ("brand", "Fleet"),
+            ("price", "5"),
+        ],
+    );
+    let r = db.cmd(&[
+        "FT.AGGREGATE",
+        "shop",
+        "running",
+        "APPLY",
+        "matched_terms()",
+        "AS",
+        "m",
+    ]);
+    let Reply::Array(items) = r else { panic!() };
+    let Reply::Array(row) = &items[1] else {
+        panic!()
+    };
+    let Reply::Array(terms) = &row[1] else {
+        panic!("{row:?}")
+    };
+    assert!(
+        terms
+            .iter()
+            .all(|t| !matches!(t, Reply::Bulk(b) if b.starts_with(b"+"))),
+        "{terms:?}"
+    );
+    assert!(terms.contains(&b("running")));
+}

@@ -127,6 +127,7 @@ pub(crate) fn ft_aggregate(
         terms = matched
             .highlight
             .iter()
+            .filter(|t| !t.starts_with(crate::analysis::STEM_PREFIX))
             .filter_map(|t| Some((t.clone(), idx.text.dict.get(t)?)))
             .collect();
         terms.sort();
