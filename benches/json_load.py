@@ -22,6 +22,7 @@ import argparse
 import glob
 import math
 import os
+import re
 import socket
 import statistics
 import subprocess
@@ -189,10 +190,12 @@ def bench_rps(port, command, n, clients):
         ["redis-benchmark", "-h", "127.0.0.1", "-p", str(port), "-c", str(clients), "-n", str(n),
          "--csv"] + command,
         capture_output=True, text=True, check=True).stdout
-    rows = [line for line in out.splitlines() if line.startswith('"') and not line.startswith('"test"')]
-    if not rows:
-        raise RuntimeError("no result from redis-benchmark: %r" % out)
-    return float(rows[-1].split('","')[1])
+    # The test name is the command line itself (quotes, newlines and all): read the numbers
+    # from the end, `"rps","avg","min","p50","p95","p99","max"`.
+    m = re.search(r'"([0-9.]+)"(?:,"[0-9.]+"){6}\s*$', out)
+    if not m:
+        raise RuntimeError("no result from redis-benchmark: %r" % out[-300:])
+    return float(m.group(1))
 
 
 def load(name):
