@@ -22,7 +22,7 @@ pub struct Invocation<'a> {
     /// Arguments after the name.
     pub argv: &'a [RedisString],
     /// The same arguments as bytes.
-    pub args: Vec<&'a [u8]>,
+    pub args: &'a [&'a [u8]],
 }
 
 impl Invocation<'_> {
@@ -37,6 +37,9 @@ impl Invocation<'_> {
     }
 }
 
+/// Arguments up to this count are viewed without allocating.
+const STACK_ARGS: usize = 16;
+
 /// A command handler.
 pub type Handler = fn(&Context, &Invocation) -> CommandResult;
 
@@ -46,7 +49,19 @@ pub fn dispatch(ctx: &Context, argv: Vec<RedisString>, handler: Handler) -> Redi
         Some((n, r)) => (n.as_slice(), r),
         None => (&b""[..], &argv[..0]),
     };
-    let inv = Invocation { name, argv: rest, args: rest.iter().map(|a| a.as_slice()).collect() };
+    // The byte views live on the stack for the usual few arguments (no allocation per command).
+    let mut stack: [&[u8]; STACK_ARGS] = [&[]; STACK_ARGS];
+    let heap: Vec<&[u8]>;
+    let args: &[&[u8]] = if rest.len() <= STACK_ARGS {
+        for (slot, a) in stack.iter_mut().zip(rest) {
+            *slot = a.as_slice();
+        }
+        &stack[..rest.len()]
+    } else {
+        heap = rest.iter().map(|a| a.as_slice()).collect();
+        &heap
+    };
+    let inv = Invocation { name, argv: rest, args };
     let outcome = catch_unwind(AssertUnwindSafe(|| handler(ctx, &inv)));
     match outcome {
         Ok(Ok(reply)) => emit(ctx, &reply),

@@ -19,6 +19,19 @@ fn is_root(path: &str) -> bool {
 
 /// JSON text of a list of matches, as `[m1,m2,…]`.
 fn serialize_matches(matches: &[&Value], fmt: &Format) -> Vec<u8> {
+    if fmt.indent.is_empty() && fmt.newline.is_empty() && fmt.space.is_empty() {
+        // Compact: the matches are written in place, without copying them into an array.
+        let mut out = Vec::with_capacity(64);
+        out.push(b'[');
+        for (i, v) in matches.iter().enumerate() {
+            if i > 0 {
+                out.push(b',');
+            }
+            v.write_json(&mut out, fmt);
+        }
+        out.push(b']');
+        return out;
+    }
     let arr = Value::array(matches.iter().map(|v| (*v).clone()).collect());
     serialize(&arr, fmt)
 }
@@ -365,7 +378,7 @@ pub fn type_(ctx: &Context, inv: &Invocation) -> CommandResult {
 
 /// JSON.DEBUG MEMORY <key> [path] | JSON.DEBUG HELP
 pub fn debug(ctx: &Context, inv: &Invocation) -> CommandResult {
-    let mut args = Args::new(&inv.args);
+    let mut args = Args::new(inv.args);
     let sub = args.next()?;
     if sub.eq_ignore_ascii_case(b"HELP") {
         return Ok(Reply::Array(vec![

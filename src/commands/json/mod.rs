@@ -18,6 +18,9 @@ pub use object::{objkeys, objlen};
 pub use other::{clear, merge, resp, toggle};
 pub use string::{strappend, strlen};
 
+use std::cell::RefCell;
+use std::collections::HashMap;
+
 use json::path::JsonPath;
 use json::{Format, Value};
 use redis_module::Context;
@@ -31,10 +34,35 @@ use crate::reply::{Protocol, Reply};
 /// The path used when a command's path argument is omitted.
 pub(crate) const DEFAULT_PATH: &str = ".";
 
+/// Paths of at most this many bytes are kept compiled in [`PATHS`].
+const PATH_CACHE_MAX_LEN: usize = 256;
+/// [`PATHS`] is emptied when it holds this many paths (bounds it to about 1 MB).
+const PATH_CACHE_ENTRIES: usize = 1024;
+
+thread_local! {
+    /// Compiled paths by their text: a workload repeats a few paths, so each is parsed once
+    /// rather than per command. (Commands run on Redis's main thread; `JsonPath` clones share
+    /// the compiled form.) Only paths that compile are kept.
+    static PATHS: RefCell<HashMap<Box<[u8]>, JsonPath>> = RefCell::new(HashMap::new());
+}
+
 /// Compiles a path argument, with the reference's error text when it does not parse.
 pub(crate) fn compile(path: &[u8]) -> Result<JsonPath, Error> {
+    if let Some(hit) = PATHS.with(|c| c.borrow().get(path).cloned()) {
+        return Ok(hit);
+    }
     let text = utf8(path)?;
-    JsonPath::parse(text).map_err(|e| Error::msg(path_error_text(text, &e)))
+    let compiled = JsonPath::parse(text).map_err(|e| Error::msg(path_error_text(text, &e)))?;
+    if path.len() <= PATH_CACHE_MAX_LEN {
+        PATHS.with(|c| {
+            let mut c = c.borrow_mut();
+            if c.len() >= PATH_CACHE_ENTRIES {
+                c.clear();
+            }
+            c.insert(path.into(), compiled.clone());
+        });
+    }
+    Ok(compiled)
 }
 
 /// RedisJSON 2.8's text for a path that does not compile: the position, the JSONPath spelling
@@ -84,9 +112,31 @@ pub(crate) fn to_bulk(v: &Value) -> Reply {
 
 /// JSON text of `v` with formatting.
 pub(crate) fn serialize(v: &Value, fmt: &Format) -> Vec<u8> {
-    let mut out = Vec::new();
-    v.write_json(&mut out, fmt);
-    out
+    if !matches!(v.kind(), json::Kind::Array | json::Kind::Object) {
+        let mut out = Vec::with_capacity(24);
+        v.write_json(&mut out, fmt);
+        return out;
+    }
+    // Containers are written into a buffer kept between commands, then copied once at their
+    // exact size: cheaper than growing a fresh vector step by step for large documents.
+    SCRATCH.with(|s| {
+        let mut s = s.borrow_mut();
+        s.clear();
+        v.write_json(&mut s, fmt);
+        let out = s.as_slice().to_vec();
+        if s.capacity() > SCRATCH_KEEP {
+            *s = Vec::new();
+        }
+        out
+    })
+}
+
+/// [`SCRATCH`] is released after a reply larger than this.
+const SCRATCH_KEEP: usize = 1 << 20;
+
+thread_local! {
+    /// Output buffer of [`serialize`], reused between commands.
+    static SCRATCH: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
 }
 
 /// Per-match integers: `[n | nil, …]`.

@@ -12,7 +12,7 @@ use crate::reply::Reply;
 
 /// JSON.STRAPPEND <key> [path] <json-string>
 pub fn strappend(ctx: &Context, inv: &Invocation) -> CommandResult {
-    let (path_arg, value) = match inv.args.as_slice() {
+    let (path_arg, value) = match inv.args {
         [_, value] => (DEFAULT_PATH.as_bytes(), *value),
         // Arguments after the value are ignored, as RedisJSON does.
         [_, path, value, ..] => (*path, *value),
