@@ -4,13 +4,14 @@
 
 use std::cmp::Ordering;
 use std::collections::HashMap;
+use std::time::{Duration, Instant};
 
 use roaring::RoaringBitmap;
 
 use crate::args::{parse_f64, Args};
 use crate::catalog::Catalog;
 use crate::commands::text;
-use crate::config::Config;
+use crate::config::{Config, TimeoutPolicy};
 use crate::document::{DocumentSource, FieldValue, KeyType};
 use crate::error::{Error, Result};
 use crate::index::docs::SortValue;
@@ -56,6 +57,7 @@ struct SearchRequest {
     limit: u64,
     params: HashMap<String, String>,
     dialect: u32,
+    timeout_ms: u64,
 }
 
 /// `DIALECT d`.
@@ -117,6 +119,7 @@ fn parse_request(args: &[&[u8]], config: &Config) -> Result<SearchRequest> {
         limit: 10,
         params: HashMap::new(),
         dialect: config.default_dialect,
+        timeout_ms: config.timeout_ms,
     };
     while let Some(tok) = a.peek() {
         if a.eat("NOCONTENT") {
@@ -208,7 +211,7 @@ fn parse_request(args: &[&[u8]], config: &Config) -> Result<SearchRequest> {
         } else if a.eat("SLOP") {
             r.slop = Some(a.next_u64("SLOP")?.min(u64::from(u32::MAX / 4)) as u32);
         } else if a.eat("TIMEOUT") {
-            a.next_u64("TIMEOUT")?;
+            r.timeout_ms = a.next_u64("TIMEOUT")?;
         } else if a.eat("LANGUAGE") {
             let l = a.next_str("LANGUAGE")?;
             if crate::analysis::Language::parse(&l).is_none() {
@@ -339,6 +342,7 @@ pub(crate) fn ft_search(
         inorder: req.inorder,
     };
     let matched = execute(idx, &ast, &opts)?;
+    let mut warnings = matched.warnings.clone();
     let mut ids = matched.docids;
     for (f, lo, li, hi, hi_incl) in &req.filters {
         match idx.spec.field(f).and_then(|(i, _)| idx.fields.get(i)) {
@@ -380,7 +384,20 @@ pub(crate) fn ft_search(
                 .map(|(d, k)| (d, if req.with_scores { scorer.score(d) } else { 0.0 }, k))
                 .collect();
         } else if need_scores {
-            let mut rows: Vec<(u32, f64)> = ids.iter().map(|d| (d, scorer.score(d))).collect();
+            // Scoring is the long phase: check TIMEOUT every 4096 documents.
+            let started = Instant::now();
+            let budget = Duration::from_millis(req.timeout_ms);
+            let mut rows: Vec<(u32, f64)> = Vec::with_capacity(ids.len() as usize);
+            for (i, d) in ids.iter().enumerate() {
+                if i % 4096 == 4095 && req.timeout_ms > 0 && started.elapsed() > budget {
+                    if config.on_timeout == TimeoutPolicy::Fail {
+                        return Err(Error::new("Timeout limit was reached"));
+                    }
+                    warnings.push("Timeout limit was reached".to_string());
+                    break;
+                }
+                rows.push((d, scorer.score(d)));
+            }
             let cmp = |a: &(u32, f64), b: &(u32, f64)| b.1.partial_cmp(&a.1).unwrap_or(Ordering::Equal).then(a.0.cmp(&b.0));
             if rows.len() > want {
                 rows.select_nth_unstable_by(want - 1, cmp);
@@ -413,7 +430,7 @@ pub(crate) fn ft_search(
             fields: if req.no_content { None } else { ctx.load(&rec.key) },
         });
     }
-    Ok(render(&req, total, rows, &matched.warnings, proto))
+    Ok(render(&req, total, rows, &warnings, proto))
 }
 
 fn sort_key(idx: &Index, d: u32, field: Option<usize>, docs: &dyn DocumentSource) -> Option<Key> {
