@@ -177,10 +177,11 @@ fn build(n: usize) -> (Catalog, Src, Config) {
 fn benches(c: &mut Criterion<CpuTime>) {
     let n: usize = std::env::var("SEARCH_BENCH_DOCS").ok().and_then(|s| s.parse().ok()).unwrap_or(100_000);
     let (mut cat, src, mut config) = build(n);
-    let queries: [(&str, &str); 7] = [
+    let queries: [(&str, &str); 8] = [
         ("term", "kalomi"),
         ("term_rare", "fufufusin"),
-        ("phrase", "\"kakaka kakalo\""),
+        ("phrase", "\"kalomi kalo\""),
+        ("phrase_two_most_common_words", "\"kakaka kakalo\""),
         ("prefix", "kalo*"),
         ("tag", "@tags:{gold}"),
         ("numeric", "@price:[100 200]"),

@@ -71,7 +71,16 @@ impl DocRecord {
         };
         let skip: usize = self.occs.iter().take(idx).map(|o| usize::from(o.freq)).sum();
         let count = self.occs.get(idx).map_or(0, |o| usize::from(o.freq));
-        let mut bytes = self.positions.iter();
+        // Skip `skip` varints: each ends with a byte whose high bit is clear.
+        let start = if skip == 0 {
+            0
+        } else {
+            match self.positions.iter().enumerate().filter(|(_, b)| **b & 0x80 == 0).nth(skip - 1) {
+                Some((i, _)) => i + 1,
+                None => return Vec::new(),
+            }
+        };
+        let mut bytes = self.positions.get(start..).unwrap_or(&[]).iter();
         let mut next = || -> Option<u32> {
             let mut v = 0u32;
             let mut shift = 0u32;
@@ -84,11 +93,6 @@ impl DocRecord {
             }
             None
         };
-        for _ in 0..skip {
-            if next().is_none() {
-                return Vec::new();
-            }
-        }
         let mut out = Vec::with_capacity(count);
         let mut last = 0u32;
         for _ in 0..count {
