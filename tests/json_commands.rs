@@ -478,6 +478,15 @@ fn checks_happen_in_redisjson_order() {
         arr(vec![arr(vec![Resp::Double("1.5".into()), b(r#""x""#), Resp::Int(2), b(r#"{"a":1}"#)])])
     );
     assert_eq!(c.call(&["JSON.GET", "k", "FORMAT", "EXPAND", "$[a]", "$.i"]), arr(vec![arr(vec![]), arr(vec![Resp::Int(2)])]));
+    // ARRPOP: EXPAND1 scalars are native; a legacy path with an expanding FORMAT fails before
+    // the key is looked at; ARRTRIM reads start before it misses stop.
+    assert_eq!(c.call(&["JSON.SET", "p", "$", "[true]"]), ok());
+    assert_eq!(c.call(&["JSON.ARRPOP", "p", "FORMAT", "EXPAND1", "$"]), arr(vec![Resp::Bool(true)]));
+    assert_eq!(
+        c.call(&["JSON.ARRPOP", "nokey", "FORMAT", "EXPAND1"]),
+        Resp::Error("Legacy paths are supported only with FORMAT STRINGS".into())
+    );
+    assert_eq!(c.call(&["JSON.ARRTRIM", "p", "$", "1.5"]), Resp::Error("Couldn't parse as integer".into()));
 }
 
 /// README differences found by `make compat`: folio is right where rejson.so 2.8.3 is not.
@@ -494,6 +503,11 @@ fn reference_bugs_not_copied() {
     // `\'` in a filter's single-quoted string is an escaped quote (rejson.so: matches nothing).
     assert_eq!(c.call(&["JSON.SET", "f", "$", r#"{"a":["x'y"]}"#]), ok());
     assert_eq!(c.call(&["JSON.GET", "f", r"$.a[?(@ == 'x\'y')]"]), b(r#"["x'y"]"#));
+    assert_eq!(c.call(&["JSON.SET", "f", "$", r#"{"a":["x\"y"]}"#]), ok());
+    assert_eq!(c.call(&["JSON.GET", "f", r#"$.a[?(@ == "x\"y")]"#]), b(r#"["x\"y"]"#));
+    // NUMPOWBY with an exponent of 2^32 or more is exact (rejson.so cuts it to 32 bits: 0^0 = 1).
+    assert_eq!(c.call(&["JSON.SET", "z", "$", "[0,1]"]), ok());
+    assert_eq!(c.call(&["JSON.NUMPOWBY", "z", "$.*", "4611686018427387904"]), b("[0,1]"));
     // A union naming one element twice deletes it once (rejson.so: nothing).
     assert_eq!(c.call(&["JSON.SET", "r", "$", "[[1],2]"]), ok());
     assert_eq!(c.call(&["JSON.DEL", "r", "$[0,0]"]), Resp::Int(1));

@@ -308,7 +308,8 @@ def _nothing_done(v):
 def write_filter_object(d):
     """rejson.so applies a filter to object members for reads (JSON.GET) but a write through
     the same path matches nothing (SET replies nil, CLEAR 0, NUMINCRBY []/error)."""
-    return (d.origin.name in _WRITES and "[?" in " ".join(d.origin.args[2:3])
+    paths = d.origin.args[2::3] if d.origin.name == "JSON.MSET" else d.origin.args[2:3]
+    return (d.origin.name in _WRITES and any(re.search(r"\[\s*\?", p) for p in paths)
             and (d.is_check or (_nothing_done(d.ref) and not _nothing_done(d.folio))))
 
 
@@ -335,14 +336,46 @@ def _before_ints(d):
     return {n.value() for n in jsontext.numbers(doc)} if doc is not None else set()
 
 
-def _parse(v):
-    """A bulk reply as parsed JSON, else None."""
+def _parse(v, fmt=()):
+    """A bulk reply as parsed JSON, else None; `fmt` are JSON.GET's INDENT/NEWLINE/SPACE
+    strings, removed outside string literals first."""
     if isinstance(v, (bytes, bytearray)):
         try:
-            return jsontext.loads(v)
+            text = bytes(v).decode("utf-8")
+            return jsontext.loads(_unformat(text, fmt) if fmt else text)
         except (ValueError, UnicodeDecodeError, RecursionError):
             return None
     return None
+
+
+def _unformat(text, fmt):
+    out, i, n = [], 0, len(text)
+    fmt = sorted((f for f in fmt if f), key=len, reverse=True)
+    while i < n:
+        c = text[i]
+        if c == '"':
+            j = i + 1
+            while j < n and text[j] != '"':
+                j += 2 if text[j] == "\\" else 1
+            out.append(text[i:j + 1])
+            i = j + 1
+            continue
+        for f in fmt:
+            if text.startswith(f, i):
+                i += len(f)
+                break
+        else:
+            out.append(c)
+            i += 1
+    return "".join(out)
+
+
+def _format_args(d):
+    a = d.origin.args
+    if d.origin.name != "JSON.GET":
+        return ()
+    return tuple(a[i + 1] for i in range(2, len(a) - 1)
+                 if a[i].upper() in ("INDENT", "NEWLINE", "SPACE"))
 
 
 def _is_int_text(t):
@@ -418,6 +451,9 @@ def _exact_results(d):
             out.add(n * arg)
         elif 0 <= arg <= 64 and abs(n) < (1 << 64):
             out.add(n ** arg)
+        elif arg > 64:
+            # |n| >= 2: far beyond any double (stands for n ** arg); 0, 1, -1: exact
+            out.add(n ** (arg % 2 + 2) if n in (0, 1, -1) else (1 << 2000) * (1 if n > 0 else -1))
     return out
 
 
@@ -442,6 +478,19 @@ def big_unsigned(d):
             return False
         return any(any(abs(x) <= _F64_MAX and math.isclose(g, float(x), rel_tol=1e-15) for x in big)
                    for g in got)
+    if d.origin.name == "JSON.ARRINDEX" and not d.is_check and len(d.origin.args) > 3:
+        # searching for such an integer: folio finds only the exact integer, the reference
+        # also a double equal to it rounded
+        try:
+            wanted = int(d.origin.args[3])
+        except ValueError:
+            return False
+        fs, rs = _slots(d.folio), _slots(d.ref)
+        doc = _before_doc(d)
+        near = doc is not None and any(
+            isinstance(n.value(), float) and n.value() == float(wanted) for n in jsontext.numbers(doc))
+        return (I64_MAX < wanted <= U64_MAX and near and fs is not None and rs is not None
+                and len(fs) == len(rs) and all(f == r or f == -1 for f, r in zip(fs, rs)))
     pairs = []
     if not _big_uint_pairs(d.folio, d.ref, pairs) or not pairs:
         return False
@@ -467,6 +516,9 @@ def _big_uint_pairs_any(v, out):
     if isinstance(v, Double):
         out.append(float(v))
         return True
+    if isinstance(v, int) and not isinstance(v, bool):
+        out.append(float(v))
+        return True
     if isinstance(v, list):
         return all(_big_uint_pairs_any(x, out) for x in v)
     j = _parse(v)
@@ -480,31 +532,73 @@ def _big_uint_pairs_any(v, out):
 
 
 # ---- NUMPOWBY with a negative integer exponent -----------------------------
+def _pow_bases(d):
+    """Integers of the prior value, including integral doubles in i64 range (rejson.so stores
+    those as integers)."""
+    doc = _before_doc(d)
+    out = set()
+    for n in jsontext.numbers(doc) if doc is not None else ():
+        v = n.value()
+        if isinstance(v, float) and v.is_integer() and -2.0 ** 63 <= v < 2.0 ** 63:
+            v = int(v)
+        if isinstance(v, int):
+            out.add(v)
+    return out
+
+
+def _slots(v):
+    """A NUM*BY reply as a list of slots (numbers as floats/ints, None for nil)."""
+    if isinstance(v, list):
+        return [None if x is None else int(x) if isinstance(x, int) else float(x) for x in v]
+    j = _parse(v)
+    if j is None:
+        return None
+    items = j if isinstance(j, list) and not isinstance(j, jsontext.Obj) else [j]
+    return [None if x is None else x.value() if isinstance(x, jsontext.Num) else x for x in items]
+
+
 def negative_exponent(d):
-    """rejson.so computes base^-e as a wrapping integer power (base^(-e mod 2^32) mod 2^64);
-    folio's result is the float base^-e (and `ERR result is not a number` for 0^-e)."""
+    """rejson.so computes base^e as a wrapping integer power with the exponent cut to 32 bits
+    (base^(e mod 2^32) mod 2^64); for a negative e folio's result is the float base^e (`ERR
+    result is not a number` for 0^e), for e >= 2^32 the exact power of 0, 1 or -1 (else `ERR
+    numeric overflow`): every differing slot is such a pair for an integer base the key held."""
     if d.is_check or d.origin.name != "JSON.NUMPOWBY" or len(d.origin.args) < 4:
         return False
     try:
         e = int(d.origin.args[3])
     except ValueError:
         return False
-    if e >= 0:
+    huge = e >= 1 << 32
+    if 0 <= e < 1 << 32:
         return False
-    bases = {n for n in _before_ints(d) if isinstance(n, int)}
     wrapped = {}
-    for b in bases:
+    for b in _pow_bases(d):
         wrapped.setdefault(_wrap(pow(b, e % (1 << 32), 1 << 64)), set()).add(b)
-    ref_ints = _reply_ints(d.ref)
-    if not ref_ints or not all(r in wrapped for r in ref_ints):
+    rs = _slots(d.ref)
+    if rs is None:
         return False
     if isinstance(d.folio, Error):
-        return d.folio == "ERR result is not a number" and any(0 in wrapped[r] for r in ref_ints)
-    got = []
-    if not _big_uint_pairs_any(d.folio, got) or len(got) != len(ref_ints):
+        if huge:
+            return d.folio == "ERR numeric overflow" and any(
+                isinstance(r, int) and any(abs(b) >= 2 for b in wrapped.get(r, ())) for r in rs)
+        return (d.folio == "ERR result is not a number"
+                and any(isinstance(r, int) and 0 in wrapped.get(r, ()) for r in rs))
+    fs = _slots(d.folio)
+    if fs is None or len(fs) != len(rs):
         return False
-    return all(any(b != 0 and math.isclose(g, float(b) ** e, rel_tol=1e-15) for b in wrapped[r])
-               for g, r in zip(got, ref_ints))
+    for f, r in zip(fs, rs):
+        if f == r and type(f) is type(r):
+            continue
+        if huge and isinstance(r, int) and isinstance(f, int):
+            # exponent >= 2^32: folio's exact power of 0, 1 or -1
+            if not any(b in (0, 1, -1) and f == (0 if b == 0 else b ** (e % 2)) for b in wrapped.get(r, ())):
+                return False
+            continue
+        if not (isinstance(r, int) and isinstance(f, float) and r in wrapped):
+            return False
+        if not any(b != 0 and math.isclose(f, float(b) ** e, rel_tol=1e-15) for b in wrapped[r]):
+            return False
+    return True
 
 
 # ---- deleting an object member keeps the order of the others --------------
@@ -631,7 +725,7 @@ def nested_write(d):
 
 
 # ---- filters: an operand selecting several nodes -----------------------------
-_MULTI_OPERAND = re.compile(r"\[\?[^\]]*@(?:[^\s=!<>&|)]*?)(?:\.\*|\.\.|\[\*\]|\[[^\]\[]*[,:][^\]\[]*\])")
+_MULTI_OPERAND = re.compile(r"\[\s*\?.*@[^\s=!<>&|()]*?(?:\.\*|\.\.|\[\*\]|\[\s*\?|\[[^\]\[]*[,:][^\]\[]*\])")
 
 
 def filter_multi_node(d):
@@ -641,10 +735,10 @@ def filter_multi_node(d):
 
 
 # ---- filters on a scalar -------------------------------------------------------
-def _items(v):
+def _items(v, fmt=()):
     if isinstance(v, list):
         return list(v)
-    j = _parse(v)
+    j = _parse(v, fmt)
     if isinstance(j, list) and not isinstance(j, jsontext.Obj):
         return [jsontext.dumps(x) for x in j]
     return None
@@ -683,11 +777,12 @@ def filter_on_scalar(d):
         if m and isinstance(d.ref, Error):
             return (d.ref.startswith("WRONGTYPE wrong type of path value - expected array")
                     or d.ref == d.folio + " or not an array")
-        return (d.folio == "Err wrong static path" and d.origin.name in ("JSON.SET", "JSON.MSET")
-                and d.ref in ("OK", None))
-    if _fewer_scalars(_items(d.folio), _items(d.ref)):
+        return (d.folio == "Err wrong static path"
+                and d.origin.name in ("JSON.SET", "JSON.MSET", "JSON.MERGE") and d.ref in ("OK", None))
+    fmt = _format_args(d)
+    if _fewer_scalars(_items(d.folio, fmt), _items(d.ref, fmt)):
         return True
-    f, r = _parse(d.folio), _parse(d.ref)
+    f, r = _parse(d.folio, fmt), _parse(d.ref, fmt)
     if isinstance(f, jsontext.Obj) and isinstance(r, jsontext.Obj):  # multi-path JSON.GET
         rd = dict(r)
         if sorted(k for k, _ in f) != sorted(rd) or f == r:
@@ -703,7 +798,7 @@ def filter_on_scalar(d):
 
 
 # ---- an escaped quote in a filter's single-quoted string -------------------------
-_QUOTE_ESCAPE = re.compile(r"""\[\?[^\]]*'(?:[^'\\]|\\.)*\\'""")
+_QUOTE_ESCAPE = re.compile(r"""\[\s*\?.*?(?:'(?:[^'\\]|\\.)*\\'|"(?:[^"\\]|\\.)*\\")""")
 
 
 def _subsequence(small, big):
@@ -712,7 +807,7 @@ def _subsequence(small, big):
 
 
 def filter_quote_escape(d):
-    """rejson.so does not unescape `\\'` in a filter's single-quoted string, so the literal
+    """rejson.so does not unescape an escaped quote in a filter's string, so the literal
     matches nothing; folio compares with the unescaped text: the reference's matches are a
     subsequence of folio's (per path of a multi-path JSON.GET)."""
     if d.is_check or not any(_QUOTE_ESCAPE.search(a) for a in d.origin.args[2:]):
@@ -736,9 +831,13 @@ _UNION = re.compile(r"\[([^\[\]?]*,[^\[\]]*)\]")
 
 
 def _repeats(path):
+    """A union naming one element twice: a repeated member, or integer indices of which one
+    is negative (which may resolve to the same element as another)."""
     for m in _UNION.finditer(path):
         parts = [p.strip() for p in m.group(1).split(",")]
         if len(parts) != len(set(parts)):
+            return True
+        if all(re.fullmatch(r"-?\d+", p) for p in parts) and any(p.startswith("-") for p in parts):
             return True
     return False
 
@@ -808,9 +907,10 @@ TABLE = [
           "exact results beyond u64 are ERR numeric overflow (row above)",
           big_unsigned),
     Entry("negative-exponent",
-          "README: 'NUMPOWBY with a negative integer exponent | wrapping integer power (60^-1 = 0) "
-          "| float result (0.016666666666666666)'; verified: the reference's integer is "
-          "base^(e mod 2^32) mod 2^64, folio's float is base^e (0^-e is not a number)",
+          "README: 'NUMPOWBY with a negative integer exponent, or one of 2^32 or more | wrapping "
+          "integer power, exponent cut to 32 bits (60^-1 = 0, 0^(2^62) = 1) | float result for a "
+          "negative exponent (0.016666666666666666), else exact (or ERR numeric overflow)'; "
+          "verified: the reference's integer is base^(e mod 2^32) mod 2^64 for a base the key held",
           negative_exponent),
     Entry("debug-memory",
           "JSON.DEBUG MEMORY reports each implementation's own memory model; same reply shape, "
@@ -851,8 +951,8 @@ TABLE = [
           "itself | select nothing (RFC 9535)'; folio's matches are the reference's minus scalars",
           filter_on_scalar),
     Entry("filter-quote-escape",
-          "README: '\\' in a filter's single-quoted string ([?(@ == 'x\\'y')]) | not unescaped: "
-          "matches nothing | compared as x'y (as in bracket keys)'",
+          "README: 'an escaped quote in a filter's string ([?(@ == 'x\\'y')], \"x\\\"y\") | not "
+          "unescaped: matches nothing | compared as x'y (as in bracket keys)'",
           filter_quote_escape),
     Entry("union-twice",
           "README: 'DEL with a union naming the same element twice ($[0,0]) | deletes nothing | "

@@ -138,11 +138,14 @@ pub fn arrpop(ctx: &Context, inv: &Invocation) -> CommandResult {
     // An index that does not parse counts as the default, as in RedisJSON.
     let index = rest.get(1).and_then(|a| int_arg(a).ok()).unwrap_or(-1);
     let mut key = JsonKey::open(ctx, &inv.argv[0]);
-    let doc = key.existing()?;
-    let path = compile(path_arg)?;
-    if path.is_legacy() && format != ReplyFormat::String {
+    // A legacy path (judged by its text) with an expanding FORMAT fails before the key is read
+    // (even its type).
+    let legacy = !std::str::from_utf8(path_arg).is_ok_and(json::path::legacy::is_jsonpath);
+    if legacy && format != ReplyFormat::String {
         return Err(Error::msg("Legacy paths are supported only with FORMAT STRINGS"));
     }
+    let doc = key.existing()?;
+    let path = compile(path_arg)?;
     let outcome = arr_pop(doc, &path, index).map_err(op_err)?;
     // A legacy path notifies once an array matched, even an empty one (RedisJSON).
     if outcome.changed || (path.is_legacy() && outcome.results.iter().any(Option::is_some)) {
@@ -151,7 +154,7 @@ pub fn arrpop(ctx: &Context, inv: &Invocation) -> CommandResult {
     let popped = |v: &Option<Option<Value>>| match v {
         Some(Some(v)) => match format {
             ReplyFormat::String => to_bulk(v),
-            ReplyFormat::Expand1 => to_bulk(v),
+            ReplyFormat::Expand1 => super::expand1(v),
             ReplyFormat::Expand => to_resp3_native(v),
         },
         _ => Reply::Nil,
@@ -167,11 +170,12 @@ pub fn arrpop(ctx: &Context, inv: &Invocation) -> CommandResult {
 /// JSON.ARRTRIM <key> <path> <start> <stop>
 pub fn arrtrim(ctx: &Context, inv: &Invocation) -> CommandResult {
     // Arguments after stop are ignored, as RedisJSON does.
-    if inv.len() < 4 {
+    // Read in order: a bad start is reported before a missing stop.
+    if inv.len() < 3 {
         return Err(Error::WrongArity);
     }
     let start = int_arg(inv.args[2])?;
-    let stop = int_arg(inv.args[3])?;
+    let stop = int_arg(inv.args.get(3).ok_or(Error::WrongArity)?)?;
     let mut key = JsonKey::open(ctx, &inv.argv[0]);
     let doc = key.existing()?;
     let path = compile(inv.args[1])?;

@@ -168,7 +168,6 @@ pub fn get(ctx: &Context, inv: &Invocation) -> CommandResult {
             };
             let matches = path.select(doc).into_iter();
             out.push(Reply::Array(match format {
-                // EXPAND1: numbers, booleans and null are native, strings and containers JSON text.
                 ReplyFormat::Expand1 => matches
                     .map(|v| match v.kind() {
                         json::Kind::String | json::Kind::Array | json::Kind::Object => {

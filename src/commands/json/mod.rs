@@ -212,6 +212,15 @@ pub(crate) fn to_resp3_native(v: &Value) -> Reply {
     }
 }
 
+/// A value under FORMAT EXPAND1 (compact): numbers, booleans and null are native RESP3,
+/// strings and containers JSON text (as RedisJSON).
+pub(crate) fn expand1(v: &Value) -> Reply {
+    match v.kind() {
+        json::Kind::String | json::Kind::Array | json::Kind::Object => to_bulk(v),
+        _ => to_resp3_native(v),
+    }
+}
+
 /// The reply FORMAT asks for (JSON.GET, JSON.ARRPOP).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum ReplyFormat {
