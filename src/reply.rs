@@ -57,6 +57,9 @@ pub enum Reply {
     Map(Vec<(Reply, Reply)>),
     /// An error reply; the text is sent as is (`ERR …`, `WRONGTYPE …`, or RedisJSON's bare texts).
     Error(String),
+    /// Nothing more: the handler wrote its reply itself (large bulk strings sent straight from a
+    /// reused buffer).
+    Sent,
 }
 
 impl Reply {
@@ -109,6 +112,7 @@ pub fn emit(ctx: &Context, reply: &Reply) {
                 emit(ctx, v);
             }
         }
+        Reply::Sent => {}
         Reply::Error(text) => {
             let line = resp_line(text);
             // SAFETY: ctx.ctx is the live context of this call; `line` is NUL-terminated.

@@ -5,7 +5,9 @@ use json::path::JsonPath;
 use json::{Format, Value};
 use redis_module::Context;
 
-use super::{compile, parse_value, path_at, reply_format, serialize, to_resp3_native, ReplyFormat, DEFAULT_PATH};
+use super::{
+    compile, parse_value, path_at, reply_format, send_bulk, serialize, to_resp3_native, ReplyFormat, DEFAULT_PATH,
+};
 use crate::args::{utf8, Args};
 use crate::commands::Invocation;
 use crate::error::{CommandResult, Error, SYNTAX};
@@ -17,23 +19,28 @@ fn is_root(path: &str) -> bool {
     path == "$" || path == "."
 }
 
-/// JSON text of a list of matches, as `[m1,m2,…]`.
-fn serialize_matches(matches: &[&Value], fmt: &Format) -> Vec<u8> {
+/// Writes the JSON text of a list of matches, `[m1,m2,…]`, to `out`.
+fn write_matches(matches: &[&Value], fmt: &Format, out: &mut Vec<u8>) {
     if fmt.indent.is_empty() && fmt.newline.is_empty() && fmt.space.is_empty() {
         // Compact: the matches are written in place, without copying them into an array.
-        let mut out = Vec::with_capacity(64);
         out.push(b'[');
         for (i, v) in matches.iter().enumerate() {
             if i > 0 {
                 out.push(b',');
             }
-            v.write_json(&mut out, fmt);
+            v.write_json(out, fmt);
         }
         out.push(b']');
-        return out;
+        return;
     }
-    let arr = Value::array(matches.iter().map(|v| (*v).clone()).collect());
-    serialize(&arr, fmt)
+    Value::array(matches.iter().map(|v| (*v).clone()).collect()).write_json(out, fmt);
+}
+
+/// JSON text of a list of matches, as `[m1,m2,…]`.
+fn serialize_matches(matches: &[&Value], fmt: &Format) -> Vec<u8> {
+    let mut out = Vec::with_capacity(64);
+    write_matches(matches, fmt, &mut out);
+    out
 }
 
 fn path_missing(path: &JsonPath) -> Error {
@@ -182,14 +189,15 @@ pub fn get(ctx: &Context, inv: &Invocation) -> CommandResult {
         return Ok(Reply::Array(out));
     }
     match paths.as_slice() {
-        [] => Ok(Reply::Bulk(serialize(doc, &fmt))),
+        [] => Ok(send_bulk(ctx, |out| doc.write_json(out, &fmt))),
         [one] => {
             let path = compile(one)?;
             if path.is_legacy() {
                 let first = path.first(doc).ok_or_else(|| path_missing(&path))?;
-                Ok(Reply::Bulk(serialize(first, &fmt)))
+                Ok(send_bulk(ctx, |out| first.write_json(out, &fmt)))
             } else {
-                Ok(Reply::Bulk(serialize_matches(&path.select(doc), &fmt)))
+                let matches = path.select(doc);
+                Ok(send_bulk(ctx, |out| write_matches(&matches, &fmt, out)))
             }
         }
         many => {

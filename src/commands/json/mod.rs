@@ -20,10 +20,11 @@ pub use string::{strappend, strlen};
 
 use std::cell::RefCell;
 use std::collections::HashMap;
+use std::os::raw::c_char;
 
 use json::path::JsonPath;
 use json::{Format, Value};
-use redis_module::Context;
+use redis_module::{raw, Context};
 
 use crate::args::utf8;
 use crate::commands::Invocation;
@@ -112,30 +113,32 @@ pub(crate) fn to_bulk(v: &Value) -> Reply {
 
 /// JSON text of `v` with formatting.
 pub(crate) fn serialize(v: &Value, fmt: &Format) -> Vec<u8> {
-    if !matches!(v.kind(), json::Kind::Array | json::Kind::Object) {
-        let mut out = Vec::with_capacity(24);
-        v.write_json(&mut out, fmt);
-        return out;
-    }
-    // Containers are written into a buffer kept between commands, then copied once at their
-    // exact size: cheaper than growing a fresh vector step by step for large documents.
+    let mut out = Vec::with_capacity(64);
+    v.write_json(&mut out, fmt);
+    out
+}
+
+/// Replies with the bulk string `write` produces, written into a buffer kept between commands and
+/// sent from there (no allocation per reply, no copy into a reply value). Returns [`Reply::Sent`]:
+/// call it last, once nothing can fail.
+pub(crate) fn send_bulk(ctx: &Context, write: impl FnOnce(&mut Vec<u8>)) -> Reply {
     SCRATCH.with(|s| {
         let mut s = s.borrow_mut();
         s.clear();
-        v.write_json(&mut s, fmt);
-        let out = s.as_slice().to_vec();
+        write(&mut s);
+        raw::reply_with_string_buffer(ctx.ctx, s.as_ptr().cast::<c_char>(), s.len());
         if s.capacity() > SCRATCH_KEEP {
             *s = Vec::new();
         }
-        out
-    })
+    });
+    Reply::Sent
 }
 
 /// [`SCRATCH`] is released after a reply larger than this.
 const SCRATCH_KEEP: usize = 1 << 20;
 
 thread_local! {
-    /// Output buffer of [`serialize`], reused between commands.
+    /// Output buffer of [`send_bulk`], reused between commands.
     static SCRATCH: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
 }
 
