@@ -38,7 +38,7 @@ impl Format<'_> {
 impl Value {
     /// The compact JSON text.
     pub fn to_json(&self) -> String {
-        let mut out = Vec::with_capacity(64);
+        let mut out = Vec::with_capacity(128);
         write_compact(self, &mut out);
         // SAFETY: 1. only valid UTF-8 is ever written: ASCII punctuation,
         // digits, escapes and the bytes of whole `&str`s.
