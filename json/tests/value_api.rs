@@ -1,4 +1,7 @@
 //! The `Value` API: constructors, accessors, array and object operations.
+//!
+//! Apart from the two big randomized tests, this file also runs clean under
+//! `cargo +nightly miri test -p json --test value_api -- --skip large_objects --skip parsed_duplicates`.
 
 use json::{Kind, Num, Value};
 
@@ -259,4 +262,48 @@ fn parsed_duplicates_match_a_naive_oracle() {
             }
         }
     }
+}
+
+/// The hash-indexed object paths in few steps (small enough for `cargo miri test`).
+#[test]
+fn indexed_object_operations() {
+    let mut o = json::Object::new();
+    for i in 0..40 {
+        assert_eq!(o.insert(&format!("k{i}"), Value::from(i as i64)), None);
+    }
+    assert_eq!(
+        o.insert("k7", Value::from("seven")),
+        Some(Value::from(7i64))
+    );
+    assert_eq!(o.remove("k0"), Some(Value::from(0i64)));
+    assert_eq!(o.remove_index(0).map(|(k, _)| k), Some("k1".to_owned()));
+    assert_eq!(o.len(), 38);
+    assert_eq!(o.get("k7").and_then(Value::as_str), Some("seven"));
+    assert_eq!(o.get_index(0).map(|(k, _)| k), Some("k2"));
+    assert_eq!(o.position("k39"), Some(37));
+    assert!(o.get("k0").is_none() && o.get("k1").is_none());
+    // 200 bytes: its length takes two bytes in the key arena.
+    let long_key = "k".repeat(200);
+    let long = long_key.as_str();
+    o.insert(long, Value::from(long));
+    let c = o.clone();
+    assert_eq!(c.get(long).and_then(Value::as_str), Some(long));
+    assert_eq!(
+        Value::from(c.clone()).mem_usage(),
+        Value::from(o.clone()).mem_usage()
+    );
+    for (k, v) in o.iter_mut() {
+        if k == "k2" {
+            *v = Value::null();
+        }
+    }
+    assert!(o.get("k2").is_some_and(Value::is_null));
+    while o.len() > 3 {
+        let last = o.keys().last().map(str::to_owned).unwrap_or_default();
+        assert!(o.remove(&last).is_some());
+    }
+    o.shrink_to_fit();
+    assert_eq!(o.keys().collect::<Vec<_>>(), ["k2", "k3", "k4"]);
+    o.clear();
+    assert!(o.is_empty());
 }
