@@ -365,13 +365,24 @@ impl Object {
         match self.index() {
             None => {
                 let arena = self.arena();
+                let wanted = key.as_bytes();
                 let mut off = 0;
                 for i in 0..self.len() {
-                    let (k, used) = decode_key(arena.get(off..)?);
-                    if k == key {
-                        return Some(i);
+                    let prefix = *arena.get(off)?;
+                    if prefix < 0x80 {
+                        // One length byte (keys under 128 bytes): compare lengths first.
+                        let len = prefix as usize;
+                        if len == wanted.len() && arena.get(off + 1..off + 1 + len)? == wanted {
+                            return Some(i);
+                        }
+                        off += 1 + len;
+                    } else {
+                        let (k, used) = decode_key(arena.get(off..)?);
+                        if k == key {
+                            return Some(i);
+                        }
+                        off += used;
                     }
-                    off += used;
                 }
                 None
             }
