@@ -44,6 +44,9 @@ fn terms_boolean_and_stemming() {
     // words shorter than MINSTEMLEN are not expanded
     assert_eq!(q(&mut db, "run", &[]), Vec::<String>::new());
     assert_eq!(q(&mut db, "HELLO ~dog", &[]), ["doc:1", "doc:3"]);
+    assert_eq!(q(&mut db, "~dog", &[]), ["doc:1", "doc:2", "doc:3"]);
+    let r = db.cmd(&["FT.SEARCH", "idx", "~dog ~nothing", "NOCONTENT", "LIMIT", "0", "1"]);
+    assert_eq!(ids(&r), ["doc:3"]);
     assert_eq!(q(&mut db, "the", &[]), Vec::<String>::new());
 }
 

@@ -235,8 +235,9 @@ impl<'a> Exec<'a> {
                 r?.map(|bm| self.universe() - bm)
             }
             QueryAst::Optional(inner) => {
+                // Optional never constrains: it matches everything and only adds score.
                 self.eval(inner, mask, prox)?;
-                None
+                Some(self.universe())
             }
             QueryAst::Field(fields, inner) => {
                 let m = self.field_mask(fields) & mask;
@@ -326,6 +327,7 @@ impl<'a> Exec<'a> {
             (None, false) => None,
         });
         let mut prox_groups: Vec<Vec<u32>> = Vec::new();
+        let mut saw_optional = false;
         for it in items {
             match it {
                 QueryAst::Not(inner) => {
@@ -335,6 +337,10 @@ impl<'a> Exec<'a> {
                     if let Some(bm) = r? {
                         neg.push(bm);
                     }
+                }
+                QueryAst::Optional(inner) => {
+                    self.eval(inner, mask, None)?;
+                    saw_optional = true;
                 }
                 QueryAst::Word(w) if prox.is_some() => {
                     let toks = self.tokens(w);
@@ -355,7 +361,7 @@ impl<'a> Exec<'a> {
             }
         }
         if pos.is_empty() && neg.is_empty() {
-            return Ok(None);
+            return Ok(saw_optional.then(|| self.universe()));
         }
         pos.sort_by_key(|b| b.len());
         let mut acc = match pos.len() {
