@@ -28,7 +28,15 @@
 //! 7. calls [`Catalog::expire_temporary`] periodically (TEMPORARY indexes); the keys it
 //!    returns must be deleted (RediSearch deletes a temporary index's documents).
 //!
-//! FT.AGGREGATE and FT.CURSOR live in the `aggregate` module (another owner).
+//! Commands handled by [`Catalog::execute`]: FT.CREATE, FT.SEARCH, FT.AGGREGATE, FT.CURSOR
+//! (both in [`aggregate`]), FT.INFO, FT._LIST, FT.DROPINDEX (and legacy FT.DROP), FT.ALTER,
+//! FT.ALIASADD/ALIASUPDATE/ALIASDEL, FT.TAGVALS, FT.CONFIG, FT.EXPLAIN, FT.EXPLAINCLI.
+//! An index FILTER is evaluated at indexing time with the aggregate expression language.
+//!
+//! Layout: `schema` (definitions), `analysis/` (tokenizer, stopwords, stemmer), `index/`
+//! (doc table with id reuse, term dictionary, text/tag/numeric/geo indexes, extraction,
+//! FILTER), `query/` (syntax → exec → score, highlight), `commands/` (one file per command
+//! family), `catalog` (indexes, aliases, hooks, persistence).
 
 #![warn(missing_docs)]
 
