@@ -41,6 +41,11 @@ fn terms_boolean_and_stemming() {
     assert_eq!(q(&mut db, "running", &[]), ["doc:2"]);
     assert_eq!(q(&mut db, "runs", &["INFIELDS", "1", "title"]), ["doc:2"]);
     assert_eq!(q(&mut db, "runs", &["VERBATIM", "INFIELDS", "1", "title"]), Vec::<String>::new());
+    // the query LANGUAGE picks the query stemmer: English "running" → run (matches "runs"),
+    // German leaves "running" alone
+    assert_eq!(q(&mut db, "running", &["INFIELDS", "1", "body"]), ["doc:2"]);
+    assert_eq!(q(&mut db, "running", &["INFIELDS", "1", "body", "LANGUAGE", "german"]), Vec::<String>::new());
+    assert!(matches!(db.cmd(&["FT.SEARCH", "idx", "x", "LANGUAGE", "klingon"]), Reply::Error(_)));
     // words shorter than MINSTEMLEN are not expanded
     assert_eq!(q(&mut db, "run", &[]), Vec::<String>::new());
     assert_eq!(q(&mut db, "HELLO ~dog", &[]), ["doc:1", "doc:3"]);

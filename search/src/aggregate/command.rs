@@ -104,6 +104,8 @@ pub(crate) fn ft_aggregate(
         min_prefix: config.min_prefix,
         slop: o.slop.map(|s| s.clamp(0, i64::from(u32::MAX / 4)) as u32),
         inorder: o.in_order,
+        language: None,
+        min_stem_len: config.min_stem_len,
     };
     let matched = execute(idx, &ast, &opts)?;
     let mut ids = matched.docids;

@@ -58,6 +58,7 @@ struct SearchRequest {
     params: HashMap<String, String>,
     dialect: u32,
     timeout_ms: u64,
+    language: Option<crate::analysis::Language>,
 }
 
 /// `DIALECT d`.
@@ -120,6 +121,7 @@ fn parse_request(args: &[&[u8]], config: &Config) -> Result<SearchRequest> {
         params: HashMap::new(),
         dialect: config.default_dialect,
         timeout_ms: config.timeout_ms,
+        language: None,
     };
     while let Some(tok) = a.peek() {
         if a.eat("NOCONTENT") {
@@ -214,9 +216,7 @@ fn parse_request(args: &[&[u8]], config: &Config) -> Result<SearchRequest> {
             r.timeout_ms = a.next_u64("TIMEOUT")?;
         } else if a.eat("LANGUAGE") {
             let l = a.next_str("LANGUAGE")?;
-            if crate::analysis::Language::parse(&l).is_none() {
-                return Err(Error::new("No such language"));
-            }
+            r.language = Some(crate::analysis::Language::parse(&l).ok_or_else(|| Error::new("No such language"))?);
         } else if a.eat("EXPANDER") || a.eat("PAYLOAD") {
             a.next_str("option")?;
         } else if a.eat("SCORER") {
@@ -340,6 +340,8 @@ pub(crate) fn ft_search(
         min_prefix: config.min_prefix,
         slop: req.slop,
         inorder: req.inorder,
+        language: req.language.filter(|l| *l != idx.spec.language),
+        min_stem_len: config.min_stem_len,
     };
     let matched = execute(idx, &ast, &opts)?;
     let mut warnings = matched.warnings.clone();

@@ -7,7 +7,7 @@ use std::collections::HashSet;
 use roaring::RoaringBitmap;
 
 use crate::analysis::tokenizer::tokenize;
-use crate::analysis::STEM_PREFIX;
+use crate::analysis::{Language, Stemmer, STEM_PREFIX};
 use crate::error::{Error, Result};
 use crate::index::geo::unit_factor;
 use crate::index::text::{FieldMask, ALL_FIELDS};
@@ -32,6 +32,10 @@ pub struct ExecOptions {
     pub slop: Option<u32>,
     /// Query-level INORDER.
     pub inorder: bool,
+    /// Query LANGUAGE (stemming of query terms), when it differs from the index's.
+    pub language: Option<Language>,
+    /// MINSTEMLEN.
+    pub min_stem_len: usize,
 }
 
 /// A positive term to score: its expansions and where they count.
@@ -68,6 +72,7 @@ pub fn execute(idx: &Index, ast: &QueryAst, opts: &ExecOptions) -> Result<Matche
         out: Matched::default(),
         negated: 0,
         weight: 1.0,
+        query_stemmer: opts.language.map(|l| Stemmer::new(l, opts.min_stem_len)),
     };
     let bm = ex.eval(ast, opts.infields, None)?;
     let mut m = ex.out;
@@ -81,6 +86,7 @@ struct Exec<'a> {
     out: Matched,
     negated: usize,
     weight: f64,
+    query_stemmer: Option<Stemmer>,
 }
 
 /// Proximity constraint.
@@ -122,7 +128,8 @@ impl<'a> Exec<'a> {
         push(tok, &mut ids, &mut self.out.highlight);
         let stemmable = !self.opts.verbatim && self.stem_allowed(mask);
         if stemmable {
-            if let Some(st) = self.idx.stemmer.stem_always(tok) {
+            let stemmer = self.query_stemmer.as_ref().unwrap_or(&self.idx.stemmer);
+            if let Some(st) = stemmer.stem_always(tok) {
                 push(&format!("{STEM_PREFIX}{st}"), &mut ids, &mut self.out.highlight);
                 if st != tok {
                     push(&st, &mut ids, &mut self.out.highlight);
