@@ -235,6 +235,20 @@ def test_hash_model(om):
     assert M.get(marie.pk).score == 7.0
 
 
+def test_projections(om):
+    # .only() and .values() use FT.SEARCH RETURN with the fields' JSON paths.
+    C = om.Customer
+    partial = C.find(C.age > 80).sort_by("age").only("first_name", "age").all()
+    assert [(c.first_name, c.age) for c in partial] == [
+        (c["first_name"], c["age"]) for c in sorted(CUSTOMERS, key=lambda c: c["age"]) if c["age"] > 80
+    ]
+    rows = C.find(C.address.city == "London").sort_by("age").values("first_name", "email").all()
+    assert rows == [
+        {"first_name": c["first_name"], "email": c["email"]}
+        for c in sorted(CUSTOMERS, key=lambda c: c["age"]) if c["city"] == "London"
+    ]
+
+
 def test_delete(om):
     # Last: removes records the other tests read.
     C = om.Customer
@@ -246,3 +260,4 @@ def test_delete(om):
     M = om.Member
     assert M.find(M.age > 60).delete() == 2
     assert names(M.find().all()) == ["Ada", "Alan"]
+

@@ -503,3 +503,36 @@ def test_explain_and_config(products):
     if not isinstance(cfg, dict):  # protocol=3 hands back the reply as it came
         cfg = dict(cfg)
     assert cfg == {"TIMEOUT": "500"}
+
+
+def test_more_query_options(products, protocol):
+    # SLOP: "running shoes" within 0 words in order; p:1 name has them adjacent, p:5 too.
+    assert sorted(ids(search(products, Query("running shoes").slop(0).in_order(), protocol))) == ["p:1", "p:5"]
+    # INFIELDS: "shoes" only in desc.
+    assert sorted(ids(search(products, Query("light").limit_fields("desc"), protocol))) == ["p:1", "p:6"]
+    assert ids(search(products, Query("light").limit_fields("name"), protocol)) == []
+    # Other scorers still find the same documents, with scores.
+    for scorer in ("BM25", "TFIDF.DOCNORM", "DISMAX", "DOCSCORE"):
+        res = search(products, Query("waterproof").scorer(scorer).with_scores(), protocol)
+        assert sorted(ids(res)) == ["p:3", "p:6"], scorer
+    # NOSTOPWORDS keeps "for" in the query, but stopwords were never indexed: nothing matches,
+    # while without it the stopword is dropped and the rest of the query decides.
+    assert search(products, Query("for").no_stopwords(), protocol).total == 0
+    assert ids(search(products, Query("for jacket"), protocol)) == ["p:6"]
+    assert ids(search(products, Query("for jacket").no_stopwords(), protocol)) == []
+    assert search(products, Query("running").timeout(1000), protocol).total == 3
+    # SUMMARIZE cuts the text around the match.
+    q = Query("mountain").return_fields("desc").summarize(fields=["desc"], context_len=2, num_frags=1, sep="...")
+    (doc,) = search(products, q, protocol).docs
+    assert doc.id == "p:4" and "mountain" in doc.desc and len(doc.desc.split()) < len(PRODUCTS["p:4"]["desc"].split())
+
+
+def test_aggregate_add_scores_and_load_jsonpath(products, protocol):
+    req = AggregateRequest("waterproof").add_scores().load("@name").sort_by(Desc("@__score"))
+    rows, _ = aggregate(products, req, protocol)
+    assert sorted(row["name"] for row in rows) == ["Leather hiking boots", "Rain jacket"]
+    assert all(float(row["__score"]) > 0 for row in rows)
+    req = AggregateRequest("@category:{apparel}").load("$.tags", "AS", "t").sort_by(Asc("@t"))
+    rows, _ = aggregate(products, req, protocol)
+    got = sorted(json.loads(row["t"]) for row in rows)
+    assert got == sorted(d["tags"] for d in PRODUCTS.values() if d["category"] == "apparel")
