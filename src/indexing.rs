@@ -374,3 +374,36 @@ pub fn restore_definitions(ctx: &Context, defs: Vec<(i32, Vec<u8>)>) -> Result<(
         Ok(())
     })
 }
+
+/// Deletes keys on behalf of the indexes (FT.DROPINDEX DD, an expired TEMPORARY index), with the
+/// `del` keyspace event Redis itself would send, so every other index drops them too.
+pub fn delete_keys(ctx: &Context, keys: &[Vec<u8>]) {
+    for key in keys {
+        let name = ctx.create_string(key.as_slice());
+        let deleted = ctx.open_key_writable(&name).delete().is_ok();
+        if deleted {
+            ctx.notify_keyspace_event(redis_module::NotifyEvent::GENERIC, "del", &name);
+        }
+    }
+}
+
+/// How often TEMPORARY indexes are checked for idleness.
+const TEMPORARY_CHECK: std::time::Duration = std::time::Duration::from_secs(1);
+
+/// Starts the periodic check that drops idle TEMPORARY indexes and deletes their documents.
+pub fn start_temporary_expiry(ctx: &Context) {
+    ctx.create_timer(TEMPORARY_CHECK, expire_temporary, ());
+}
+
+fn expire_temporary(ctx: &Context, _: ()) {
+    let now = std::time::Instant::now();
+    let expired: Vec<(i32, Vec<Vec<u8>>)> = with_state(ctx, |s| {
+        s.catalogs.iter_mut().map(|(db, c)| (*db, c.expire_temporary(now))).filter(|(_, k)| !k.is_empty()).collect()
+    });
+    for (db, keys) in expired {
+        if select_db(ctx, db) {
+            delete_keys(ctx, &keys);
+        }
+    }
+    ctx.create_timer(TEMPORARY_CHECK, expire_temporary, ());
+}

@@ -154,6 +154,7 @@ unsafe fn register(ctx: *mut raw::RedisModuleCtx) -> c_int {
         let _ = LIBRARY_PATH.set(path);
     }
     context.create_timer(Duration::from_millis(0), load_search_identity, ());
+    crate::indexing::start_temporary_expiry(&context);
     context.log_notice(&format!("folio {} loaded", env!("CARGO_PKG_VERSION")));
     raw::Status::Ok as c_int
 }

@@ -278,3 +278,23 @@ fn large_initial_scan_is_time_sliced_and_survives_flush_and_swap() {
     assert_eq!(c1.call(&["HSET", "s:1", "title", "common"]), Resp::Int(1));
     assert_eq!(c1.call(&["FT.SEARCH", "big3", "common", "LIMIT", "0", "0"]).items()[0], Resp::Int(1));
 }
+
+#[test]
+fn dropindex_dd_and_temporary_expiry_delete_documents_everywhere() {
+    let s = Server::start();
+    let mut c = s.conn();
+    assert_eq!(c.call(&["FT.CREATE", "a", "PREFIX", "1", "t:", "SCHEMA", "f", "TEXT"]), ok());
+    assert_eq!(c.call(&["FT.CREATE", "b", "PREFIX", "1", "t:", "SCHEMA", "f", "TEXT"]), ok());
+    c.call(&["HSET", "t:1", "f", "melon"]);
+    c.call(&["HSET", "t:2", "f", "melon"]);
+    assert_eq!(c.call(&["FT.DROPINDEX", "a", "DD"]), ok());
+    assert_eq!(c.call(&["DBSIZE"]), Resp::Int(0));
+    // The other index over the same keys saw them go.
+    assert_eq!(ids(&mut c, "b", "melon"), v(&[]));
+    // A TEMPORARY index expires when idle, taking its documents with it.
+    assert_eq!(c.call(&["FT.CREATE", "tmp", "TEMPORARY", "1", "PREFIX", "1", "x:", "SCHEMA", "f", "TEXT"]), ok());
+    c.call(&["HSET", "x:1", "f", "kiwi"]);
+    assert_eq!(ids(&mut c, "tmp", "kiwi"), v(&["x:1"]));
+    assert!(wait_until(10, || c.call(&["FT._LIST"]).items().len() == 1), "TEMPORARY index did not expire");
+    assert_eq!(c.call(&["EXISTS", "x:1"]), Resp::Int(0));
+}

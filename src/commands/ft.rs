@@ -54,10 +54,7 @@ pub fn ft(ctx: &Context, inv: &Invocation) -> CommandResult {
     });
     let ok = !matches!(outcome.reply, SearchReply::Error(_));
     // Writes happen outside the state lock: deleting keys fires keyspace events.
-    for key in &outcome.delete_keys {
-        let key_name = ctx.create_string(key.as_slice());
-        let _ = ctx.open_key_writable(&key_name).delete();
-    }
+    indexing::delete_keys(ctx, &outcome.delete_keys);
     if ok && (name == "FT.CREATE" || name == "FT.ALTER") {
         indexing::initial_scan(ctx);
     }
