@@ -14,7 +14,11 @@ use criterion::measurement::{Measurement, ValueFormatter, WallTime};
 use criterion::{criterion_group, criterion_main, Criterion};
 use search::{Catalog, Config, DocumentSource, FieldValue, KeyType, Protocol, Reply};
 
-/// Nanoseconds this thread has run on a CPU.
+/// `*` queries timed before and after the churn (schedstat advances at scheduler ticks,
+/// so short phases need many runs).
+const STAR_RUNS: u32 = 20_000;
+
+/// Nanoseconds this thread has run on a CPU (updated at scheduler ticks).
 fn cpu_ns() -> u64 {
     std::fs::read_to_string("/proc/thread-self/schedstat")
         .ok()
@@ -210,10 +214,10 @@ fn benches(c: &mut Criterion<CpuTime>) {
     let vocab = vocab();
     let star: Vec<&[u8]> = vec![b"idx", b"*", b"NOCONTENT"];
     let t0 = cpu_ns();
-    for _ in 0..10 {
+    for _ in 0..STAR_RUNS {
         black_box(cat.execute("FT.SEARCH", &star, &src, &mut config, Protocol::Resp2));
     }
-    let before = cpu_secs_since(t0) / 10.0;
+    let before = cpu_secs_since(t0) / STAR_RUNS as f64;
     let started = cpu_ns();
     for _ in 0..200_000 {
         src.0.insert(b"d:0".to_vec(), gen_doc(&mut r, &vocab));
@@ -233,10 +237,10 @@ fn benches(c: &mut Criterion<CpuTime>) {
     }
     let upd_num = cpu_secs_since(started);
     let t0 = cpu_ns();
-    for _ in 0..10 {
+    for _ in 0..STAR_RUNS {
         black_box(cat.execute("FT.SEARCH", &star, &src, &mut config, Protocol::Resp2));
     }
-    let after = cpu_secs_since(t0) / 10.0;
+    let after = cpu_secs_since(t0) / STAR_RUNS as f64;
     let info = cat.execute("FT.INFO", &[b"idx"], &src, &mut config, Protocol::Resp2);
     println!(
         "200k full-text rewrites of one doc: {upd:.2}s ({:.0}/s); 200k price-only updates: {upd_num:.2}s ({:.0}/s); `*` before {:.1} µs, after {:.1} µs; max_doc_id {}",
