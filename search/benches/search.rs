@@ -11,7 +11,7 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::measurement::{Measurement, ValueFormatter, WallTime};
-use criterion::{criterion_group, criterion_main, Criterion};
+use criterion::{criterion_group, criterion_main, Criterion, SamplingMode};
 use search::{Catalog, Config, DocumentSource, FieldValue, KeyType, Protocol, Reply};
 
 /// `*` queries timed before and after the churn (schedstat advances at scheduler ticks,
@@ -193,6 +193,9 @@ fn benches(c: &mut Criterion<CpuTime>) {
     ];
     let mut g = c.benchmark_group("ft_search");
     g.sample_size(20);
+    // Equal-length samples: schedstat CPU time advances at scheduler ticks, so every
+    // sample must span many ticks.
+    g.sampling_mode(SamplingMode::Flat);
     for (name, q) in queries {
         let args: Vec<&[u8]> = vec![b"idx", q.as_bytes(), b"NOCONTENT"];
         let r = cat.execute("FT.SEARCH", &args, &src, &mut config, Protocol::Resp2);
