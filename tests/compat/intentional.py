@@ -731,6 +731,9 @@ _MULTI_OPERAND = re.compile(r"\[\s*\?.*@[^\s=!<>&|()]*?(?:\.\*|\.\.|\[\*\]|\[\s*
 def filter_multi_node(d):
     """rejson.so 2.8.3 holds a filter operand that selects several nodes (`@.*`, `@..x`) false;
     folio holds it true when any node satisfies it (RedisJSON 2.8.19, RFC 9535)."""
+    if (not d.is_check and isinstance(d.folio, Error) and d.ref != "Err wrong static path"
+            and not d.folio.startswith(("WRONGTYPE wrong type of path value", "ERR Path '"))):
+        return False  # only a match-dependent error (or what follows a match) comes from it
     return any(_MULTI_OPERAND.search(a) for a in d.origin.args[1:])
 
 
