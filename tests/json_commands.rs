@@ -508,6 +508,10 @@ fn reference_bugs_not_copied() {
     // NUMPOWBY with an exponent of 2^32 or more is exact (rejson.so cuts it to 32 bits: 0^0 = 1).
     assert_eq!(c.call(&["JSON.SET", "z", "$", "[0,1]"]), ok());
     assert_eq!(c.call(&["JSON.NUMPOWBY", "z", "$.*", "4611686018427387904"]), b("[0,1]"));
+    // Several failing matches: the first match's error (both reference and folio stop there).
+    assert_eq!(c.call(&["JSON.SET", "np", "$", r#"{"n":{"a":1e300,"b":20}}"#]), ok());
+    assert_eq!(c.call(&["JSON.NUMPOWBY", "np", "n.*", "64"]), Resp::Error("ERR result is not a number".into()));
+    assert_eq!(c.call(&["JSON.GET", "np"]), b(r#"{"n":{"a":1e300,"b":20}}"#));
     // A union naming one element twice deletes it once (rejson.so: nothing).
     assert_eq!(c.call(&["JSON.SET", "r", "$", "[[1],2]"]), ok());
     assert_eq!(c.call(&["JSON.DEL", "r", "$[0,0]"]), Resp::Int(1));

@@ -764,6 +764,12 @@ def _fewer_scalars(fi, ri):
     return all(not (isinstance(y, str) and y[:1] in "[{") and not isinstance(y, list) for y in extra)
 
 
+def _scalar_text(v):
+    """A bulk reply holding one JSON scalar (a legacy path's match)."""
+    j = _parse(v)
+    return v is not None and j is not None and not isinstance(j, list)
+
+
 _NO_ARRAY = re.compile(r"ERR Path '(.*)' does not exist")
 
 
@@ -773,8 +779,12 @@ def filter_on_scalar(d):
     matches are the reference's minus some scalar matches (per path of a multi-path JSON.GET,
     per key of JSON.MGET); a legacy path then misses in folio where the reference found a
     non-array; a write through such a filter finds nothing to write in folio."""
-    if d.is_check or not any("[?" in a for a in d.origin.args[1:]):
+    if not any(re.search(r"\[\s*\?", a) for a in d.origin.args[1:]):
         return False
+    if d.is_check:  # the state after a write through such a filter
+        return d.origin.name in _WRITES
+    if isinstance(d.folio, int) and isinstance(d.ref, int):  # CLEAR/DEL/TOGGLE counts
+        return d.origin.name in _WRITES and 0 <= d.folio < d.ref
     if isinstance(d.folio, Error):
         m = _NO_ARRAY.fullmatch(d.folio)
         if m and isinstance(d.ref, Error):
@@ -796,7 +806,8 @@ def filter_on_scalar(d):
                    for k, v in f)
     if isinstance(d.folio, list) and isinstance(d.ref, list) and len(d.folio) == len(d.ref):  # MGET
         return d.folio != d.ref and all(
-            x == y or _fewer_scalars(_items(x), _items(y)) for x, y in zip(d.folio, d.ref))
+            x == y or _fewer_scalars(_items(x), _items(y)) or (x is None and _scalar_text(y))
+            for x, y in zip(d.folio, d.ref))
     return False
 
 

@@ -76,17 +76,31 @@ pub fn num_op(
     }
     let arg = parse_number(number)?;
     // Compute everything first (a duplicated location sees the previous result), then write.
+    // When several matches fail, the first match's error is reported (RedisJSON applies the
+    // matches in order and stops at the first failure).
     let mut results: Vec<Option<Num>> = vec![None; found.len()];
     let mut previous: Option<(usize, Num)> = None;
+    let mut first_error: Option<(usize, OpError)> = None;
     for &i in &order {
         let current = match previous {
             Some((p, n)) if found[p].0 == found[i].0 => Some(n),
             _ => crate::path::location::resolve(root, &found[i].0).and_then(Value::as_num),
         };
         let Some(current) = current else { continue };
-        let new = apply(op, current, arg)?;
-        results[i] = Some(new);
-        previous = Some((i, new));
+        match apply(op, current, arg) {
+            Ok(new) => {
+                results[i] = Some(new);
+                previous = Some((i, new));
+            }
+            Err(e) => {
+                if first_error.as_ref().is_none_or(|(j, _)| i < *j) {
+                    first_error = Some((i, e));
+                }
+            }
+        }
+    }
+    if let Some((_, e)) = first_error {
+        return Err(e);
     }
     for &i in &order {
         if let (Some(new), Some(node)) = (results[i], resolve_mut(root, &found[i].0)) {
