@@ -184,7 +184,7 @@ fn benches(c: &mut Criterion<CpuTime>) {
     let queries: [(&str, &str); 8] = [
         ("term", "kalomi"),
         ("term_rare", "fufufusin"),
-        ("phrase", "\"kalomi kalo\""),
+        ("phrase", "\"kakaka kalomi\""),
         ("phrase_two_most_common_words", "\"kakaka kakalo\""),
         ("prefix", "kalo*"),
         ("tag", "@tags:{gold}"),
