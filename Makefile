@@ -6,7 +6,7 @@ MODULE := target/release/libfolio.so
 APT_PACKAGES := redis-server redis-tools libclang-dev
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all setup build run test test-unit test-e2e bench bench-json lint fmt compat fuzz clean test-clients
+.PHONY: all setup build run test test-unit test-e2e bench bench-json lint fmt compat fuzz faults clean test-clients
 
 all: build
 
@@ -78,6 +78,23 @@ lint:
 	$(CARGO) fmt --all -- --check
 	$(CARGO) clippy --release --workspace --all-targets -- -D warnings
 	@! $(CARGO) tree -p json -p search 2>/dev/null | grep -q redis-module || { echo "json/search must not depend on redis-module"; exit 1; }
+
+## fuzz: every cargo-fuzz target for FUZZ_SECONDS each (default 600), growing the corpora that
+## `make test` replays (tests/fuzz_corpora.rs). Stable toolchain with RUSTC_BOOTSTRAP=1.
+FUZZ_SECONDS ?= 600
+FUZZ_TARGETS := .:json_parse .:json_ops .:ft_command search:query_parse search:aggregate_expr \
+  json:path_parse_eval json:path_ops
+fuzz:
+	@command -v cargo-fuzz >/dev/null || $(CARGO) install cargo-fuzz
+	@for t in $(FUZZ_TARGETS); do dir=$${t%%:*}; name=$${t##*:}; mkdir -p $$dir/fuzz/corpus/$$name; \
+	  echo "== $$dir/fuzz $$name: $(FUZZ_SECONDS)s"; \
+	  (cd $$dir && RUSTC_BOOTSTRAP=1 $(CARGO) fuzz run $$name fuzz/corpus/$$name -- \
+	    -max_total_time=$(FUZZ_SECONDS) -timeout=30 -rss_limit_mb=4096) || exit 1; \
+	done
+
+## faults: the long crash-proofing runs: 100,000 random commands, kill -9/replica/reload faults.
+faults: build
+	FOLIO_GARBAGE_COMMANDS=100000 $(CARGO) test --release --test garbage --test faults
 
 fmt:
 	$(CARGO) fmt --all
