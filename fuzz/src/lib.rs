@@ -36,14 +36,24 @@ pub fn json_parse(data: &[u8]) {
     }
     let unlimited = Value::parse_unlimited(data);
     if let Ok(v) = &parsed {
-        assert!(unlimited.as_ref().is_ok_and(|u| u == v), "parse_unlimited differs from parse");
+        assert!(
+            unlimited.as_ref().is_ok_and(|u| u == v),
+            "parse_unlimited differs from parse"
+        );
     }
     if let Ok(v) = unlimited {
         let text = v.to_json();
         let again = Value::parse_unlimited(text.as_bytes()).expect("own output parses");
         assert!(again == v, "round trip changed the value: {text}");
         let mut pretty = Vec::new();
-        v.write_json(&mut pretty, &Format { indent: b"  ", newline: b"\n", space: b" " });
+        v.write_json(
+            &mut pretty,
+            &Format {
+                indent: b"  ",
+                newline: b"\n",
+                space: b" ",
+            },
+        );
         let again = Value::parse_unlimited(&pretty).expect("own pretty output parses");
         assert!(again == v, "pretty round trip changed the value");
         let _ = v.mem_usage();
@@ -57,13 +67,20 @@ pub fn json_parse(data: &[u8]) {
 /// document unchanged; the document must always serialize and re-parse to itself.
 pub fn json_ops(data: &[u8]) {
     let mut parts = data.splitn(4, |&b| b == 0);
-    let (Some(ops), Some(doc), Some(path), Some(arg)) = (parts.next(), parts.next(), parts.next(), parts.next())
+    let (Some(ops), Some(doc), Some(path), Some(arg)) =
+        (parts.next(), parts.next(), parts.next(), parts.next())
     else {
         return;
     };
-    let Ok(mut doc) = Value::parse(doc) else { return };
-    let Ok(path) = std::str::from_utf8(path) else { return };
-    let Ok(path) = JsonPath::parse(path) else { return };
+    let Ok(mut doc) = Value::parse(doc) else {
+        return;
+    };
+    let Ok(path) = std::str::from_utf8(path) else {
+        return;
+    };
+    let Ok(path) = JsonPath::parse(path) else {
+        return;
+    };
     let arg_text = String::from_utf8_lossy(arg);
     let arg_value = Value::parse(arg).ok();
     let int = |i: usize| -> i64 {
@@ -91,8 +108,11 @@ pub fn json_ops(data: &[u8]) {
             2 => drop(num::num_pow_by(&mut doc, &path, &arg_text)),
             3..=5 => {
                 if let Some(v) = &arg_value {
-                    let cond = [set::SetCondition::Always, set::SetCondition::Nx, set::SetCondition::Xx]
-                        [usize::from(op % 24 - 3)];
+                    let cond = [
+                        set::SetCondition::Always,
+                        set::SetCondition::Nx,
+                        set::SetCondition::Xx,
+                    ][usize::from(op % 24 - 3)];
                     if set::set(&mut doc, &path, v.clone(), cond).is_err() {
                         assert!(doc == before, "failed SET changed the document");
                     }
@@ -147,7 +167,8 @@ pub fn json_ops(data: &[u8]) {
             _ => drop(array::arr_pop(&mut doc, &path, int(1))),
         }
         let text = doc.to_json();
-        let again = Value::parse_unlimited(text.as_bytes()).expect("document serializes to valid JSON");
+        let again =
+            Value::parse_unlimited(text.as_bytes()).expect("document serializes to valid JSON");
         assert!(again == doc, "document does not round-trip: {text}");
     }
 }
@@ -172,7 +193,9 @@ fn field_value(v: &Value) -> FieldValue {
     match v.kind() {
         json::Kind::Null => FieldValue::Null,
         json::Kind::Bool => FieldValue::Bool(v.as_bool().unwrap_or(false)),
-        json::Kind::Integer | json::Kind::Number => FieldValue::Number(v.as_f64().unwrap_or(f64::NAN), v.to_json()),
+        json::Kind::Integer | json::Kind::Number => {
+            FieldValue::Number(v.as_f64().unwrap_or(f64::NAN), v.to_json())
+        }
         json::Kind::String => FieldValue::String(v.as_str().unwrap_or_default().to_owned()),
         json::Kind::Array => FieldValue::Array(v.iter().map(field_value).collect()),
         json::Kind::Object => FieldValue::Object(v.to_json()),
@@ -191,7 +214,8 @@ impl DocumentSource for View<'_> {
         match self.0.get(key) {
             None => Ok(Vec::new()),
             Some(Doc::Json(doc)) => {
-                let path = JsonPath::parse(source).map_err(|_| format!("Invalid JSONPath '{source}'"))?;
+                let path =
+                    JsonPath::parse(source).map_err(|_| format!("Invalid JSONPath '{source}'"))?;
                 Ok(path.select(doc).into_iter().map(field_value).collect())
             }
             Some(Doc::Hash(h)) => Ok(h
@@ -222,20 +246,73 @@ impl DocumentSource for View<'_> {
 
 impl Db {
     fn new() -> Db {
-        let mut db = Db { docs: BTreeMap::new(), cat: Catalog::new(), config: Config::default() };
+        let mut db = Db {
+            docs: BTreeMap::new(),
+            cat: Catalog::new(),
+            config: Config::default(),
+        };
         // Queries that run into the timeout must still end quickly under the fuzzer.
         db.config.timeout_ms = 50;
-        db.json_set(b"doc:1", br#"{"title":"hello world","n":3,"tags":["a","b"],"loc":"1.5,2.5","v":[1,2]}"#);
-        db.json_set(b"doc:2", br#"{"title":"running runners run","n":-1.5e3,"tags":"c","nested":{"x":[true,null]}}"#);
-        db.hset(b"h:1", &[(b"title", b"hash document"), (b"n", b"42"), (b"tags", b"x,y")]);
+        db.json_set(
+            b"doc:1",
+            br#"{"title":"hello world","n":3,"tags":["a","b"],"loc":"1.5,2.5","v":[1,2]}"#,
+        );
+        db.json_set(
+            b"doc:2",
+            br#"{"title":"running runners run","n":-1.5e3,"tags":"c","nested":{"x":[true,null]}}"#,
+        );
+        db.hset(
+            b"h:1",
+            &[
+                (b"title", b"hash document"),
+                (b"n", b"42"),
+                (b"tags", b"x,y"),
+            ],
+        );
         db.run(&[
-            b"FT.CREATE", b"jidx", b"ON", b"JSON", b"PREFIX", b"1", b"doc:", b"SCHEMA", b"$.title", b"AS",
-            b"title", b"TEXT", b"SORTABLE", b"$.n", b"AS", b"n", b"NUMERIC", b"SORTABLE", b"$.tags[*]", b"AS",
-            b"tags", b"TAG", b"$.loc", b"AS", b"loc", b"GEO",
+            b"FT.CREATE",
+            b"jidx",
+            b"ON",
+            b"JSON",
+            b"PREFIX",
+            b"1",
+            b"doc:",
+            b"SCHEMA",
+            b"$.title",
+            b"AS",
+            b"title",
+            b"TEXT",
+            b"SORTABLE",
+            b"$.n",
+            b"AS",
+            b"n",
+            b"NUMERIC",
+            b"SORTABLE",
+            b"$.tags[*]",
+            b"AS",
+            b"tags",
+            b"TAG",
+            b"$.loc",
+            b"AS",
+            b"loc",
+            b"GEO",
         ]);
         db.run(&[
-            b"FT.CREATE", b"hidx", b"ON", b"HASH", b"SCHEMA", b"title", b"TEXT", b"WEIGHT", b"2", b"n", b"NUMERIC",
-            b"tags", b"TAG", b"SEPARATOR", b",",
+            b"FT.CREATE",
+            b"hidx",
+            b"ON",
+            b"HASH",
+            b"SCHEMA",
+            b"title",
+            b"TEXT",
+            b"WEIGHT",
+            b"2",
+            b"n",
+            b"NUMERIC",
+            b"tags",
+            b"TAG",
+            b"SEPARATOR",
+            b",",
         ]);
         db
     }
@@ -249,7 +326,10 @@ impl Db {
     }
 
     fn hset(&mut self, key: &[u8], pairs: &[(&[u8], &[u8])]) {
-        let entry = self.docs.entry(key.to_vec()).or_insert_with(|| Doc::Hash(Vec::new()));
+        let entry = self
+            .docs
+            .entry(key.to_vec())
+            .or_insert_with(|| Doc::Hash(Vec::new()));
         if let Doc::Json(_) = entry {
             *entry = Doc::Hash(Vec::new());
         }
@@ -273,12 +353,15 @@ impl Db {
     /// Runs one argument vector: `JSON.SET k v`, `HSET k f v…`, `DEL k`, `FLUSHDB`, `RELOAD`
     /// act on the documents like the glue; anything else goes to the catalog.
     fn run(&mut self, argv: &[&[u8]]) {
-        let Some((name, args)) = argv.split_first() else { return };
+        let Some((name, args)) = argv.split_first() else {
+            return;
+        };
         let name = String::from_utf8_lossy(name).to_ascii_uppercase();
         match (name.as_str(), args) {
             ("JSON.SET", [key, value, ..]) => self.json_set(key, value),
             ("HSET", [key, rest @ ..]) => {
-                let pairs: Vec<(&[u8], &[u8])> = rest.chunks_exact(2).map(|p| (p[0], p[1])).collect();
+                let pairs: Vec<(&[u8], &[u8])> =
+                    rest.chunks_exact(2).map(|p| (p[0], p[1])).collect();
                 self.hset(key, &pairs);
             }
             ("DEL", [key, ..]) => self.del(key),
@@ -294,14 +377,19 @@ impl Db {
                 }
             }
             ("EXPIRE", _) => {
-                for key in self.cat.expire_temporary(Instant::now() + Duration::from_secs(1 << 20)) {
+                for key in self
+                    .cat
+                    .expire_temporary(Instant::now() + Duration::from_secs(1 << 20))
+                {
                     self.docs.remove(&key);
                     self.cat.on_key_removed(&key);
                 }
             }
             _ => {
                 let view = View(&self.docs);
-                let out = self.cat.execute_full(&name, args, &view, &mut self.config, proto(args.len()));
+                let out =
+                    self.cat
+                        .execute_full(&name, args, &view, &mut self.config, proto(args.len()));
                 for key in out.delete_keys {
                     self.del(&key);
                 }
@@ -316,8 +404,12 @@ impl Db {
         if prefixes.is_empty() {
             return;
         }
-        let keys: Vec<Vec<u8>> =
-            self.docs.keys().filter(|k| prefixes.iter().any(|p| k.starts_with(p))).cloned().collect();
+        let keys: Vec<Vec<u8>> = self
+            .docs
+            .keys()
+            .filter(|k| prefixes.iter().any(|p| k.starts_with(p)))
+            .cloned()
+            .collect();
         let total = keys.len().max(1);
         for (i, k) in keys.iter().enumerate() {
             let view = View(&self.docs);
