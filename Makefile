@@ -34,6 +34,7 @@ run: build
 test: build
 	@! $(CARGO) tree -p json -p search 2>/dev/null | grep -q redis-module || { echo "json/search must not depend on redis-module"; exit 1; }
 	$(CARGO) test --release --workspace --no-fail-fast
+	@$(MAKE) --no-print-directory compat
 	@$(MAKE) --no-print-directory test-clients
 
 ## test-clients: real client libraries against folio: redis-py, redis-om, RedisVL (pytest, venv in

@@ -4,33 +4,43 @@
 //! and heavy drop/clone/insert/remove sequences must return every byte.
 
 use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicIsize, Ordering};
+use std::cell::Cell;
 
 use json::Value;
 
 struct Counting;
 
-static LIVE: AtomicIsize = AtomicIsize::new(0);
+thread_local! {
+    /// Bytes this thread holds. Counted per thread: the test harness's own threads (output
+    /// capture, the timer that reports slow tests) allocate too, and a global counter made the
+    /// test flaky.
+    static LIVE: Cell<isize> = const { Cell::new(0) };
+}
+
+fn add(delta: isize) {
+    // `try_with`: TLS may be gone while a thread exits; such allocations are not ours.
+    let _ = LIVE.try_with(|l| l.set(l.get() + delta));
+}
 
 // SAFETY: 1. forwards every call to `System` unchanged; only counts sizes.
 unsafe impl GlobalAlloc for Counting {
     unsafe fn alloc(&self, l: Layout) -> *mut u8 {
-        LIVE.fetch_add(l.size() as isize, Ordering::SeqCst);
+        add(l.size() as isize);
         // SAFETY: 1. same contract as our caller's.
         unsafe { System.alloc(l) }
     }
     unsafe fn dealloc(&self, p: *mut u8, l: Layout) {
-        LIVE.fetch_sub(l.size() as isize, Ordering::SeqCst);
+        add(-(l.size() as isize));
         // SAFETY: 1. same contract as our caller's.
         unsafe { System.dealloc(p, l) }
     }
     unsafe fn alloc_zeroed(&self, l: Layout) -> *mut u8 {
-        LIVE.fetch_add(l.size() as isize, Ordering::SeqCst);
+        add(l.size() as isize);
         // SAFETY: 1. same contract as our caller's.
         unsafe { System.alloc_zeroed(l) }
     }
     unsafe fn realloc(&self, p: *mut u8, l: Layout, new: usize) -> *mut u8 {
-        LIVE.fetch_add(new as isize - l.size() as isize, Ordering::SeqCst);
+        add(new as isize - l.size() as isize);
         // SAFETY: 1. same contract as our caller's.
         unsafe { System.realloc(p, l, new) }
     }
@@ -40,7 +50,7 @@ unsafe impl GlobalAlloc for Counting {
 static GLOBAL: Counting = Counting;
 
 fn live() -> isize {
-    LIVE.load(Ordering::SeqCst)
+    LIVE.with(Cell::get)
 }
 
 const DOCS: &[&str] = &[
