@@ -64,43 +64,34 @@ impl DocRecord {
         rest.get(..len).unwrap_or(&[])
     }
 
-    /// Decoded positions of `term` in text field `field` (empty when absent).
-    pub fn positions(&self, term: u32, field: u16) -> Vec<u32> {
-        let Ok(idx) = self.occs.binary_search_by(|o| (o.term, o.field).cmp(&(term, field))) else {
-            return Vec::new();
-        };
-        let skip: usize = self.occs.iter().take(idx).map(|o| usize::from(o.freq)).sum();
-        let count = self.occs.get(idx).map_or(0, |o| usize::from(o.freq));
-        // Skip `skip` varints: each ends with a byte whose high bit is clear.
-        let start = if skip == 0 {
-            0
-        } else {
-            match self.positions.iter().enumerate().filter(|(_, b)| **b & 0x80 == 0).nth(skip - 1) {
-                Some((i, _)) => i + 1,
-                None => return Vec::new(),
-            }
-        };
-        let mut bytes = self.positions.get(start..).unwrap_or(&[]).iter();
-        let mut next = || -> Option<u32> {
-            let mut v = 0u32;
-            let mut shift = 0u32;
-            for &b in bytes.by_ref() {
-                v |= u32::from(b & 0x7f).checked_shl(shift).unwrap_or(0);
-                shift += 7;
-                if b & 0x80 == 0 {
-                    return Some(v);
+    /// One pass over all occurrences: calls `out(occ, position)` for every position of
+    /// the occurrences `want` selects (the others are skipped without decoding).
+    pub fn scan_positions(&self, mut want: impl FnMut(&TermOcc) -> bool, mut out: impl FnMut(&TermOcc, u32)) {
+        let mut bytes = self.positions.iter();
+        for o in self.occs.iter() {
+            let wanted = want(o);
+            let mut last = 0u32;
+            for _ in 0..o.freq {
+                let mut v = 0u32;
+                let mut shift = 0u32;
+                let mut complete = false;
+                for &b in bytes.by_ref() {
+                    v |= u32::from(b & 0x7f).checked_shl(shift).unwrap_or(0);
+                    shift += 7;
+                    if b & 0x80 == 0 {
+                        complete = true;
+                        break;
+                    }
+                }
+                if !complete {
+                    return;
+                }
+                if wanted {
+                    last = last.wrapping_add(v);
+                    out(o, last);
                 }
             }
-            None
-        };
-        let mut out = Vec::with_capacity(count);
-        let mut last = 0u32;
-        for _ in 0..count {
-            let Some(d) = next() else { break };
-            last = last.wrapping_add(d);
-            out.push(last);
         }
-        out
     }
 
     /// The sortable value of a field.
@@ -255,8 +246,13 @@ mod tests {
             positions: buf.into(),
             ..Default::default()
         };
-        assert_eq!(r.positions(7, 1), vec![1, 5, 300, 70000]);
-        assert_eq!(r.positions(3, 0), vec![2, 9]);
-        assert!(r.positions(7, 0).is_empty());
+        let collect = |term: u32| {
+            let mut v = Vec::new();
+            r.scan_positions(|o| o.term == term, |_, p| v.push(p));
+            v
+        };
+        assert_eq!(collect(7), vec![1, 5, 300, 70000]);
+        assert_eq!(collect(3), vec![2, 9]);
+        assert!(collect(8).is_empty());
     }
 }

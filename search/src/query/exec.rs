@@ -421,30 +421,44 @@ impl<'a> Exec<'a> {
         if self.idx.spec.no_offsets {
             return cands;
         }
+        // (term id, group) pairs, sorted for lookup.
+        let mut wanted: Vec<(u32, usize)> =
+            groups.iter().enumerate().flat_map(|(g, ids)| ids.iter().map(move |&id| (id, g))).collect();
+        wanted.sort_unstable();
+        let in_mask = |f: u16| mask & (1u128 << (f as u32 % 128)) != 0;
+        // Per group: (field, position) found in the current document (buffers reused).
+        let mut found: Vec<Vec<(u16, u32)>> = vec![Vec::new(); groups.len()];
+        let mut lists: Vec<Vec<u32>> = vec![Vec::new(); groups.len()];
         let mut out = RoaringBitmap::new();
         for d in cands.iter() {
             let Some(rec) = self.idx.docs.get(d) else { continue };
-            let mut fields: Vec<u16> = Vec::new();
-            for id in groups.first().into_iter().flatten() {
-                for o in rec.occs_of(*id) {
-                    if mask & (1u128 << (o.field as u32 % 128)) != 0 && !fields.contains(&o.field) {
-                        fields.push(o.field);
-                    }
-                }
+            for f in found.iter_mut() {
+                f.clear();
             }
+            rec.scan_positions(
+                |o| in_mask(o.field) && wanted.binary_search_by_key(&o.term, |w| w.0).is_ok(),
+                |o, pos| {
+                    let start = wanted.partition_point(|w| w.0 < o.term);
+                    for &(id, g) in wanted.get(start..).unwrap_or(&[]) {
+                        if id != o.term {
+                            break;
+                        }
+                        if let Some(v) = found.get_mut(g) {
+                            v.push((o.field, pos));
+                        }
+                    }
+                },
+            );
+            let mut fields: Vec<u16> = found.first().map(|v| v.iter().map(|x| x.0).collect()).unwrap_or_default();
+            fields.sort_unstable();
+            fields.dedup();
             let ok = fields.iter().any(|&f| {
-                let lists: Vec<Vec<u32>> = groups
-                    .iter()
-                    .map(|ids| {
-                        let mut v: Vec<u32> = ids
-                            .iter()
-                            .flat_map(|id| rec.positions(*id, f))
-                            .collect();
-                        v.sort_unstable();
-                        v.dedup();
-                        v
-                    })
-                    .collect();
+                for (l, fnd) in lists.iter_mut().zip(&found) {
+                    l.clear();
+                    l.extend(fnd.iter().filter(|x| x.0 == f).map(|x| x.1));
+                    l.sort_unstable();
+                    l.dedup();
+                }
                 within(&lists, p.slop, p.inorder)
             });
             if ok {
