@@ -335,10 +335,10 @@ def report(todo, results, mem, args, loads):
     print("`rps` is the ratio of the median requests per second (higher is better for folio);"
           " `cpu` is the ratio of the median server CPU time per request, RedisJSON / folio"
           " (main thread, /proc/PID/schedstat; higher is better for folio; far less sensitive to"
-          " other load on the machine than `rps`). `spread` is min/median-max/median of the"
-          " rps of each server over the rounds.\n")
-    print("| document | command | rps | cpu | spread folio | spread RedisJSON |")
-    print("|---|---|---:|---:|---:|---:|")
+          " other load on the machine than `rps`). A spread is min/median-max/median of a"
+          " server's figures over the rounds.\n")
+    print("| document | command | rps | cpu | rps spread folio | RedisJSON | cpu spread folio | RedisJSON |")
+    print("|---|---|---:|---:|---:|---:|---:|---:|")
     ratios, cpu_ratios = [], []
     med = {}
 
@@ -357,7 +357,9 @@ def report(todo, results, mem, args, loads):
             continue
         ratios.append(f / r)
         cpu_ratios.append(rc / fc)
-        print("| %s | %s | %.2f | %.2f | %s | %s |" % (group, label, f / r, rc / fc, spread(fr), spread(rr)))
+        print("| %s | %s | %.2f | %.2f | %s | %s | %s | %s |" % (
+            group, label, f / r, rc / fc, spread(fr), spread(rr),
+            spread([x[1] for x in slot["folio"]]), spread([x[1] for x in slot["RedisJSON"]])))
     if not ratios:
         return None
     print("\nGeometric mean over %d cases: rps **%.2f** (lowest %.2f), cpu **%.2f** (lowest %.2f).\n"
