@@ -17,7 +17,7 @@ pub const WRONGTYPE: &str = "WRONGTYPE Operation against a key holding the wrong
 pub const NO_KEY: &str = "ERR could not perform this operation on a key that doesn't exist";
 
 /// The document at `key`, if the key exists and holds JSON.
-pub fn read<'k>(key: &'k RedisKey) -> Result<Option<&'k Value>, Error> {
+pub fn read(key: &RedisKey) -> Result<Option<&Value>, Error> {
     match key.key_type() {
         raw::KeyType::Empty => Ok(None),
         raw::KeyType::Module => key.get_value::<Value>(&JSON_TYPE).map_err(|_| Error::msg(WRONGTYPE)),

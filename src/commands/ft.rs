@@ -50,7 +50,7 @@ pub fn ft(ctx: &Context, inv: &Invocation) -> CommandResult {
     let docs = RedisDocs::new(ctx);
     let outcome = indexing::with_state(ctx, |state| {
         let catalog = state.catalogs.entry(db).or_insert_with(Catalog::new);
-        catalog.execute_full(&name, &inv.args, &docs, &mut state.config, proto)
+        catalog.execute_full(&name, inv.args, &docs, &mut state.config, proto)
     });
     let ok = !matches!(outcome.reply, SearchReply::Error(_));
     // Writes happen outside the state lock: deleting keys fires keyspace events.
