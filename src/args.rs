@@ -38,7 +38,7 @@ impl<'a> Args<'a> {
     }
 
     /// The next argument, or wrong arity when there is none.
-    pub fn next(&mut self) -> Result<&'a [u8], Error> {
+    pub fn next_arg(&mut self) -> Result<&'a [u8], Error> {
         let item = self.items.get(self.pos).copied().ok_or(Error::WrongArity)?;
         self.pos += 1;
         Ok(item)
@@ -55,12 +55,12 @@ impl<'a> Args<'a> {
 
     /// The next argument as UTF-8 text (RedisJSON requires UTF-8 arguments).
     pub fn next_str(&mut self) -> Result<&'a str, Error> {
-        utf8(self.next()?)
+        utf8(self.next_arg()?)
     }
 
     /// The next argument as an i64, with Redis's wording on failure.
     pub fn next_i64(&mut self) -> Result<i64, Error> {
-        parse_i64(self.next()?)
+        parse_i64(self.next_arg()?)
     }
 
     /// Consumes the next argument when it equals `word`, ignoring ASCII case.
@@ -93,7 +93,7 @@ pub fn utf8(bytes: &[u8]) -> Result<&str, Error> {
 pub fn parse_i64(bytes: &[u8]) -> Result<i64, Error> {
     std::str::from_utf8(bytes)
         .ok()
-        .filter(|s| !s.starts_with('+') && !(s.len() > 1 && s.starts_with('0')))
+        .filter(|s| !s.starts_with('+') && (s.len() == 1 || !s.starts_with('0')))
         .and_then(|s| s.parse::<i64>().ok())
         .ok_or_else(|| Error::msg("ERR value is not an integer or out of range"))
 }
@@ -106,11 +106,11 @@ mod tests {
     fn reads_in_order_and_checks_arity() {
         let raw: Vec<&[u8]> = vec![b"k", b"NX", b"12"];
         let mut a = Args::new(&raw);
-        assert_eq!(a.next().unwrap(), b"k");
+        assert_eq!(a.next_arg().unwrap(), b"k");
         assert!(a.eat("nx"));
         assert_eq!(a.next_i64().unwrap(), 12);
         assert!(a.finish().is_ok());
-        assert_eq!(a.next(), Err(Error::WrongArity));
+        assert_eq!(a.next_arg(), Err(Error::WrongArity));
     }
 
     #[test]

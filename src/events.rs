@@ -29,7 +29,7 @@ unsafe extern "C" fn on_flush(
     subevent: u64,
     data: *mut c_void,
 ) {
-    if subevent != raw::REDISMODULE_SUBEVENT_FLUSHDB_START as u64 || data.is_null() {
+    if subevent != raw::REDISMODULE_SUBEVENT_FLUSHDB_START || data.is_null() {
         return;
     }
     // SAFETY: for FLUSHDB events Redis passes a RedisModuleFlushInfo that lives for the call.
@@ -62,7 +62,7 @@ unsafe extern "C" fn on_loading(
 ) {
     let ctx = Context::new(ctx);
     let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        indexing::loading(&ctx, subevent == raw::REDISMODULE_SUBEVENT_LOADING_ENDED as u64)
+        indexing::loading(&ctx, subevent == raw::REDISMODULE_SUBEVENT_LOADING_ENDED)
     }));
 }
 
@@ -71,9 +71,9 @@ pub fn subscribe_server_events(ctx: &Context) -> Result<(), String> {
     // SAFETY: the API table is filled by RedisModule_Init before OnLoad runs and never changes.
     let subscribe = unsafe { raw::RedisModule_SubscribeToServerEvent }.ok_or("no server events API")?;
     let events: [(u64, raw::RedisModuleEventCallback); 3] = [
-        (raw::REDISMODULE_EVENT_FLUSHDB as u64, Some(on_flush)),
-        (raw::REDISMODULE_EVENT_SWAPDB as u64, Some(on_swapdb)),
-        (raw::REDISMODULE_EVENT_LOADING as u64, Some(on_loading)),
+        (raw::REDISMODULE_EVENT_FLUSHDB, Some(on_flush)),
+        (raw::REDISMODULE_EVENT_SWAPDB, Some(on_swapdb)),
+        (raw::REDISMODULE_EVENT_LOADING, Some(on_loading)),
     ];
     for (id, cb) in events {
         let event = raw::RedisModuleEvent { id, dataver: 1 };

@@ -61,7 +61,7 @@ pub fn set(ctx: &Context, inv: &Invocation) -> CommandResult {
             xx = true;
         } else if a == b"FORMAT" {
             // The input is JSON text either way; other values are refused as in RedisJSON.
-            match args.next()? {
+            match args.next_arg()? {
                 b"JSON" | b"STRING" => {}
                 _ => return Err(Error::msg("ERR wrong format")),
             }
@@ -123,7 +123,7 @@ fn take_format_option(args: &mut Args, a: &[u8], fmt: &mut OwnedFormat) -> Resul
     } else {
         return Ok(false);
     };
-    *slot = args.next()?.to_vec();
+    *slot = args.next_arg()?.to_vec();
     Ok(true)
 }
 
@@ -152,7 +152,7 @@ pub fn get(ctx: &Context, inv: &Invocation) -> CommandResult {
     let mut paths: Vec<&[u8]> = Vec::new();
     while let Some(a) = args.next_opt() {
         if a.eq_ignore_ascii_case(b"FORMAT") {
-            format = reply_format(args.next()?, proto)?;
+            format = reply_format(args.next_arg()?, proto)?;
         } else if !take_format_option(&mut args, a, &mut fmt)? {
             paths.push(a);
         }
@@ -386,7 +386,7 @@ pub fn type_(ctx: &Context, inv: &Invocation) -> CommandResult {
 /// JSON.DEBUG MEMORY <key> [path] | JSON.DEBUG HELP
 pub fn debug(ctx: &Context, inv: &Invocation) -> CommandResult {
     let mut args = Args::new(inv.args);
-    let sub = args.next()?;
+    let sub = args.next_arg()?;
     if sub.eq_ignore_ascii_case(b"HELP") {
         return Ok(Reply::Array(vec![
             Reply::bulk("MEMORY <key> [path] - reports memory usage"),
@@ -396,7 +396,7 @@ pub fn debug(ctx: &Context, inv: &Invocation) -> CommandResult {
     if !sub.eq_ignore_ascii_case(b"MEMORY") {
         return Err(Error::msg("ERR unknown subcommand - try `JSON.DEBUG HELP`"));
     }
-    let _key_arg = args.next()?;
+    let _key_arg = args.next_arg()?;
     // Arguments after the path are ignored, as RedisJSON does.
     let path_arg = args.next_opt().unwrap_or(DEFAULT_PATH.as_bytes());
     let key = keys::open(ctx, &inv.argv[1]);
