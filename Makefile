@@ -6,7 +6,7 @@ MODULE := target/release/libfolio.so
 APT_PACKAGES := redis-server redis-tools libclang-dev
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all setup build run test test-unit test-e2e bench bench-json lint fmt compat fuzz faults clean test-clients
+.PHONY: all setup build run test test-unit test-e2e bench bench-json bench-search lint fmt compat fuzz faults clean test-clients
 
 all: build
 
@@ -58,9 +58,14 @@ $(CLIENTS_NODE)/node_modules/.package-lock.json: $(CLIENTS_NODE)/package-lock.js
 	cd $(CLIENTS_NODE) && npm ci --no-audit --no-fund --loglevel=error
 	@touch $@
 
-## bench: criterion benches of the pure crates, then the JSON load benchmark against RedisJSON.
-bench: build bench-json
+## bench: criterion benches of the pure crates, the JSON load benchmark against RedisJSON, and
+## the search update-churn check.
+bench: build bench-json bench-search
 	$(CARGO) bench --workspace
+
+## bench-search: FT.SEARCH * before/after 200,000 updates of one document (ratio of medians).
+bench-search: build
+	python3 benches/search_churn.py --folio $(MODULE)
 
 ## bench-json: JSON speed and memory side by side with RedisJSON's rejson.so (BENCHMARKS.md);
 ## BENCH_ARGS=--quick for a short run.
