@@ -98,9 +98,10 @@ fuzz:
 	    -max_total_time=$(FUZZ_SECONDS) -timeout=30 -rss_limit_mb=4096) || exit 1; \
 	done
 
-## faults: the long crash-proofing runs: 100,000 random commands, kill -9/replica/reload faults.
+## faults: the crash-proofing end-to-end runs at length (`make test` runs them too, with 100,000
+## random commands): 1,000,000 random commands, kill -9/scan/replica/reload faults.
 faults: build
-	FOLIO_GARBAGE_COMMANDS=100000 $(CARGO) test --release --test garbage --test faults
+	FOLIO_GARBAGE_COMMANDS=1000000 $(CARGO) test --release --test garbage --test faults
 
 fmt:
 	$(CARGO) fmt --all
