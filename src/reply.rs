@@ -135,6 +135,11 @@ pub fn resp_line(text: &str) -> CString {
 }
 
 fn simple(ctx: &Context, s: &str) {
+    // `+OK` answers most writes: no allocation for it.
+    if s == "OK" {
+        raw::reply_with_simple_string(ctx.ctx, c"OK".as_ptr());
+        return;
+    }
     let line = resp_line(s);
     raw::reply_with_simple_string(ctx.ctx, line.as_ptr());
 }
