@@ -83,3 +83,15 @@ fn aggregate_with_jsonpath_load_and_apply() {
         arr(vec![Resp::Int(1), arr(vec![b("country"), b("foo,bar"), b("n"), b("1")])])
     );
 }
+
+#[test]
+fn aggregate_apply_on_a_missing_value_says_so() {
+    let s = Server::start();
+    let mut c = s.conn();
+    assert_eq!(c.call(&["FT.CREATE", "u", "ON", "JSON", "SCHEMA", "$.name", "AS", "name", "TEXT"]), ok());
+    assert_eq!(c.call(&["JSON.SET", "b", "$", r#"{"name":"x"}"#]), ok());
+    let r = c.call(&["FT.AGGREGATE", "u", "*", "LOAD", "3", "$.hp", "AS", "hp", "APPLY", "@hp+1", "AS", "p"]);
+    assert!(r.err().ends_with("hp: has no value, consider using EXISTS if applicable"), "{r:?}");
+    let r = c.call(&["FT.AGGREGATE", "u", "*", "LOAD", "3", "$.hp", "AS", "hp", "APPLY", "exists(@hp)", "AS", "e"]);
+    assert_eq!(r, arr(vec![Resp::Int(1), arr(vec![b("e"), b("0")])]));
+}
