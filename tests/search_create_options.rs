@@ -1,0 +1,131 @@
+//! FT.CREATE's index and field options end to end, each checked by what it changes in results.
+
+mod common;
+
+use common::*;
+
+fn ok() -> Resp {
+    Resp::Simple("OK".into())
+}
+
+fn ids(c: &mut Conn, idx: &str, args: &[&str]) -> Vec<String> {
+    let mut full = vec!["FT.SEARCH", idx];
+    full.extend_from_slice(args);
+    full.extend_from_slice(&["NOCONTENT", "LIMIT", "0", "100"]);
+    let r = c.call(&full);
+    assert!(!r.is_error(), "{args:?}: {r:?}");
+    r.items()[1..].iter().map(|i| i.text()).collect()
+}
+
+fn sorted(mut v: Vec<String>) -> Vec<String> {
+    v.sort();
+    v
+}
+
+fn v(ids: &[&str]) -> Vec<String> {
+    ids.iter().map(|s| s.to_string()).collect()
+}
+
+#[test]
+fn stopwords_stemming_language_and_weights() {
+    let s = Server::start();
+    let mut c = s.conn();
+    assert_eq!(c.call(&["FT.CREATE", "none", "PREFIX", "1", "a:", "STOPWORDS", "0", "SCHEMA", "t", "TEXT"]), ok());
+    assert_eq!(c.call(&["FT.CREATE", "custom", "PREFIX", "1", "a:", "STOPWORDS", "1", "apple", "SCHEMA", "t", "TEXT"]), ok());
+    assert_eq!(c.call(&["FT.CREATE", "nostem", "PREFIX", "1", "a:", "SCHEMA", "t", "TEXT", "NOSTEM"]), ok());
+    assert_eq!(c.call(&["FT.CREATE", "es", "PREFIX", "1", "a:", "LANGUAGE", "spanish", "SCHEMA", "t", "TEXT"]), ok());
+    c.call(&["HSET", "a:1", "t", "the apple of my eye"]);
+    c.call(&["HSET", "a:2", "t", "turtles and gatos"]);
+    // Default stopwords drop "the"; STOPWORDS 0 keeps it; a custom list drops only its words.
+    assert_eq!(ids(&mut c, "none", &["the"]), v(&["a:1"]));
+    assert_eq!(ids(&mut c, "custom", &["the"]), v(&["a:1"]));
+    assert_eq!(ids(&mut c, "custom", &["apple"]), v(&[]));
+    assert_eq!(ids(&mut c, "none", &["apple"]), v(&["a:1"]));
+    // NOSTEM: no stem expansion for that field.
+    assert_eq!(ids(&mut c, "none", &["turtle"]), v(&["a:2"]));
+    assert_eq!(ids(&mut c, "nostem", &["turtle"]), v(&[]));
+    // LANGUAGE spanish stems Spanish words ("gato" meets "gatos").
+    assert_eq!(ids(&mut c, "es", &["gato"]), v(&["a:2"]));
+
+    assert_eq!(c.call(&["FT.CREATE", "w", "PREFIX", "1", "w:", "SCHEMA", "title", "TEXT", "WEIGHT", "10", "body", "TEXT"]), ok());
+    c.call(&["HSET", "w:1", "title", "other", "body", "zebra"]);
+    c.call(&["HSET", "w:2", "title", "zebra", "body", "other"]);
+    assert_eq!(ids(&mut c, "w", &["zebra"]), v(&["w:2", "w:1"]), "the heavier field ranks first");
+}
+
+#[test]
+fn sortable_noindex_unf_casesensitive_and_missing() {
+    let s = Server::start();
+    let mut c = s.conn();
+    assert_eq!(
+        c.call(&["FT.CREATE", "p", "PREFIX", "1", "p:", "SCHEMA",
+            "name", "TEXT", "SORTABLE", "UNF",
+            "hidden", "TEXT", "NOINDEX", "SORTABLE",
+            "code", "TAG", "CASESENSITIVE",
+            "opt", "TAG", "INDEXMISSING"]),
+        ok()
+    );
+    c.call(&["HSET", "p:1", "name", "banana", "hidden", "zz", "code", "AbC", "opt", "x"]);
+    c.call(&["HSET", "p:2", "name", "Apple", "hidden", "aa", "code", "abc"]);
+    // NOINDEX: not searchable, still sortable.
+    assert_eq!(ids(&mut c, "p", &["@hidden:zz"]), v(&[]));
+    assert_eq!(ids(&mut c, "p", &["*", "SORTBY", "hidden", "ASC"]), v(&["p:2", "p:1"]));
+    // UNF keeps case for sorting: "Apple" < "banana" by bytes either way; check DESC too.
+    assert_eq!(ids(&mut c, "p", &["*", "SORTBY", "name", "DESC"]), v(&["p:1", "p:2"]));
+    // CASESENSITIVE tags.
+    assert_eq!(ids(&mut c, "p", &["@code:{AbC}"]), v(&["p:1"]));
+    assert_eq!(ids(&mut c, "p", &["@code:{abc}"]), v(&["p:2"]));
+    // INDEXMISSING: ismissing() finds documents without the field (dialect 2).
+    assert_eq!(ids(&mut c, "p", &["ismissing(@opt)", "DIALECT", "2"]), v(&["p:2"]));
+}
+
+#[test]
+fn filter_score_payload_and_flags() {
+    let s = Server::start();
+    let mut c = s.conn();
+    assert_eq!(
+        c.call(&["FT.CREATE", "f", "PREFIX", "1", "f:", "FILTER", "@n > 5", "SCHEMA", "t", "TEXT", "n", "NUMERIC"]),
+        ok()
+    );
+    c.call(&["HSET", "f:1", "t", "kiwi", "n", "3"]);
+    c.call(&["HSET", "f:2", "t", "kiwi", "n", "9"]);
+    assert_eq!(ids(&mut c, "f", &["kiwi"]), v(&["f:2"]));
+    c.call(&["HSET", "f:1", "n", "10"]);
+    assert_eq!(sorted(ids(&mut c, "f", &["kiwi"])), v(&["f:1", "f:2"]), "FILTER re-evaluated on update");
+
+    assert_eq!(
+        c.call(&["FT.CREATE", "s", "PREFIX", "1", "s:", "SCORE", "0.5", "SCORE_FIELD", "myscore", "PAYLOAD_FIELD", "pl", "SCHEMA", "t", "TEXT"]),
+        ok()
+    );
+    c.call(&["HSET", "s:1", "t", "fig", "myscore", "0.1", "pl", "one"]);
+    c.call(&["HSET", "s:2", "t", "fig", "myscore", "0.9", "pl", "two"]);
+    c.call(&["HSET", "s:3", "t", "fig"]);
+    let r = c.call(&["FT.SEARCH", "s", "fig", "SCORER", "DOCSCORE", "WITHSCORES", "NOCONTENT"]);
+    let got: Vec<(String, f64)> = r.items()[1..].chunks(2).map(|p| (p[0].text(), p[1].text().parse().unwrap())).collect();
+    assert_eq!(got.iter().map(|(k, _)| k.as_str()).collect::<Vec<_>>(), vec!["s:2", "s:3", "s:1"]);
+    // Document scores are single precision, as in RediSearch.
+    for ((_, got), want) in got.iter().zip([0.9f32, 0.5, 0.1]) {
+        assert_eq!(*got, f64::from(want));
+    }
+    let r = c.call(&["FT.SEARCH", "s", "fig", "WITHPAYLOADS", "NOCONTENT", "INKEYS", "1", "s:2"]);
+    assert_eq!(r, arr(vec![Resp::Int(1), Resp::bulk("s:2"), Resp::bulk("two")]));
+
+    // Index flags are accepted and shown by FT.INFO.
+    assert_eq!(
+        c.call(&["FT.CREATE", "flags", "PREFIX", "1", "g:", "NOOFFSETS", "NOHL", "NOFIELDS", "NOFREQS", "SCHEMA", "t", "TEXT"]),
+        ok()
+    );
+    c.call(&["HSET", "g:1", "t", "plum tree"]);
+    assert_eq!(ids(&mut c, "flags", &["plum"]), v(&["g:1"]));
+    let info = c.call(&["FT.INFO", "flags"]);
+    let items = info.items();
+    let at = items.iter().position(|x| matches!(x, Resp::Simple(s) if s == "index_options")).unwrap();
+    let options: Vec<String> = items[at + 1].items().iter().map(|o| o.text()).collect();
+    for flag in ["NOOFFSETS", "NOFIELDS", "NOFREQS"] {
+        assert!(options.iter().any(|o| o == flag), "{flag} missing from FT.INFO index_options: {options:?}");
+    }
+    assert_eq!(c.call(&["FT.CREATE", "wide", "MAXTEXTFIELDS", "SCHEMA", "t", "TEXT"]), ok());
+    assert_eq!(c.call(&["FT.CREATE", "bad", "MAXTEXTFIELDS", "NOFIELDS", "SCHEMA", "t", "TEXT"]).err(), "MAXTEXTFIELDS cannot be used with NOFIELDS");
+    assert!(c.call(&["FT.CREATE", "bad2", "SCHEMA"]).is_error());
+    assert!(c.call(&["FT.CREATE", "bad3", "SCHEMA", "t", "NOTATYPE"]).is_error());
+}
