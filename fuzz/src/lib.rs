@@ -421,7 +421,7 @@ impl Db {
 }
 
 fn proto(n: usize) -> Protocol {
-    if n % 2 == 0 {
+    if n.is_multiple_of(2) {
         Protocol::Resp2
     } else {
         Protocol::Resp3
