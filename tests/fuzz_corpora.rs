@@ -13,6 +13,10 @@ mod folio_fuzz;
 #[path = "../search/fuzz/src/lib.rs"]
 mod search_fuzz;
 
+#[allow(dead_code, missing_docs)]
+#[path = "../json/fuzz/src/lib.rs"]
+mod json_fuzz;
+
 /// Runs `entry` on every file of `dir` (relative to the repository root); returns how many.
 fn replay(dir: &str, entry: fn(&[u8])) -> usize {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join(dir);
@@ -59,4 +63,14 @@ fn aggregate_expr_corpus() {
         "search/fuzz/corpus/aggregate_expr",
         search_fuzz::aggregate_expr,
     );
+}
+
+#[test]
+fn json_path_parse_eval_corpus() {
+    replay("json/fuzz/corpus/path_parse_eval", json_fuzz::path_parse_eval);
+}
+
+#[test]
+fn json_path_ops_corpus() {
+    replay("json/fuzz/corpus/path_ops", json_fuzz::path_ops);
 }

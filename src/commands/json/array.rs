@@ -7,7 +7,7 @@ use redis_module::Context;
 use super::{changed, compile, int_arg, int_slots, op_err, parse_value, to_bulk, to_resp3_native, with_doc, ReplyFormat};
 use crate::commands::Invocation;
 use crate::error::{CommandResult, Error};
-use crate::keys::{JsonKey, NO_KEY};
+use crate::keys::JsonKey;
 use crate::reply::{Protocol, Reply};
 
 fn parse_values(args: &[&[u8]]) -> Result<Vec<Value>, Error> {
@@ -97,16 +97,9 @@ pub fn arrlen(ctx: &Context, inv: &Invocation) -> CommandResult {
         return Err(Error::WrongArity);
     }
     with_doc(ctx, inv, |doc| {
-        let Some(doc) = doc else {
-            return if super::legacy_arg(inv, 1) { Ok(Reply::Nil) } else { Err(Error::msg(NO_KEY)) };
-        };
+        let Some(doc) = doc else { return super::missing_key_length(inv) };
         let path = super::path_at(inv, 1)?;
-        let slots = arr_len(doc, &path).map_err(op_err)?;
-        Ok(if path.is_legacy() {
-            slots.first().copied().flatten().map(|n| Reply::Int(n as i64)).unwrap_or(Reply::Nil)
-        } else {
-            int_slots(&slots)
-        })
+        Ok(super::lengths_reply(&path, &arr_len(doc, &path).map_err(op_err)?))
     })
 }
 

@@ -28,7 +28,7 @@ use redis_module::{raw, Context};
 
 use crate::args::utf8;
 use crate::commands::Invocation;
-use crate::error::Error;
+use crate::error::{CommandResult, Error};
 use crate::keys;
 use crate::reply::{Protocol, Reply};
 
@@ -140,6 +140,25 @@ const SCRATCH_KEEP: usize = 1 << 20;
 thread_local! {
     /// Output buffer of [`send_bulk`], reused between commands.
     static SCRATCH: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Per-match lengths (STRLEN, ARRLEN, OBJLEN): a legacy path answers with its first match (nil
+/// when there is none), a JSONPath with one slot per match.
+pub(crate) fn lengths_reply(path: &JsonPath, slots: &[Option<usize>]) -> Reply {
+    if path.is_legacy() {
+        slots.first().copied().flatten().map(|n| Reply::Int(n as i64)).unwrap_or(Reply::Nil)
+    } else {
+        int_slots(slots)
+    }
+}
+
+/// A length read (STRLEN, ARRLEN) of a missing key: nil for a legacy path, else the key error.
+pub(crate) fn missing_key_length(inv: &Invocation) -> CommandResult {
+    if legacy_arg(inv, 1) {
+        Ok(Reply::Nil)
+    } else {
+        Err(Error::msg(crate::keys::NO_KEY))
+    }
 }
 
 /// Per-match integers: `[n | nil, …]`.

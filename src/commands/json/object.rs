@@ -3,7 +3,7 @@
 use json::ops::object::{obj_keys, obj_len};
 use redis_module::Context;
 
-use super::{int_slots, op_err, path_at, with_doc};
+use super::{op_err, path_at, with_doc};
 use crate::commands::Invocation;
 use crate::error::{CommandResult, Error};
 use crate::keys::NO_KEY;
@@ -58,11 +58,6 @@ pub fn objlen(ctx: &Context, inv: &Invocation) -> CommandResult {
             Err(_) if super::legacy_arg(inv, 1) => return Ok(Reply::Nil),
             Err(e) => return Err(e),
         };
-        let slots = obj_len(doc, &path).map_err(op_err)?;
-        Ok(if path.is_legacy() {
-            slots.first().copied().flatten().map(|n| Reply::Int(n as i64)).unwrap_or(Reply::Nil)
-        } else {
-            int_slots(&slots)
-        })
+        Ok(super::lengths_reply(&path, &obj_len(doc, &path).map_err(op_err)?))
     })
 }

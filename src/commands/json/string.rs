@@ -7,7 +7,7 @@ use super::{changed, int_slots, op_err, path_at, with_doc, DEFAULT_PATH};
 use crate::args::utf8;
 use crate::commands::Invocation;
 use crate::error::{CommandResult, Error};
-use crate::keys::{JsonKey, NO_KEY};
+use crate::keys::JsonKey;
 use crate::reply::Reply;
 
 /// JSON.STRAPPEND <key> [path] <json-string>
@@ -38,15 +38,8 @@ pub fn strlen(ctx: &Context, inv: &Invocation) -> CommandResult {
         return Err(Error::WrongArity);
     }
     with_doc(ctx, inv, |doc| {
-        let Some(doc) = doc else {
-            return if super::legacy_arg(inv, 1) { Ok(Reply::Nil) } else { Err(Error::msg(NO_KEY)) };
-        };
+        let Some(doc) = doc else { return super::missing_key_length(inv) };
         let path = path_at(inv, 1)?;
-        let slots = str_len(doc, &path).map_err(op_err)?;
-        Ok(if path.is_legacy() {
-            slots.first().copied().flatten().map(|n| Reply::Int(n as i64)).unwrap_or(Reply::Nil)
-        } else {
-            int_slots(&slots)
-        })
+        Ok(super::lengths_reply(&path, &str_len(doc, &path).map_err(op_err)?))
     })
 }
