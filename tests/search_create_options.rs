@@ -129,3 +129,23 @@ fn filter_score_payload_and_flags() {
     assert!(c.call(&["FT.CREATE", "bad2", "SCHEMA"]).is_error());
     assert!(c.call(&["FT.CREATE", "bad3", "SCHEMA", "t", "NOTATYPE"]).is_error());
 }
+
+#[test]
+fn json_score_field_is_a_jsonpath() {
+    let s = Server::start();
+    let mut c = s.conn();
+    assert_eq!(
+        c.call(&["FT.CREATE", "j", "ON", "JSON", "PREFIX", "1", "j:", "SCORE", "0.5", "SCORE_FIELD", "$.rank", "SCHEMA", "$.t", "AS", "t", "TEXT"]),
+        ok()
+    );
+    c.call(&["JSON.SET", "j:1", "$", r#"{"t":"pear","rank":0.25}"#]);
+    c.call(&["JSON.SET", "j:2", "$", r#"{"t":"pear","rank":0.75}"#]);
+    c.call(&["JSON.SET", "j:3", "$", r#"{"t":"pear"}"#]);
+    let r = c.call(&["FT.SEARCH", "j", "pear", "SCORER", "DOCSCORE", "WITHSCORES", "NOCONTENT"]);
+    let got: Vec<(String, f64)> = r.items()[1..].chunks(2).map(|p| (p[0].text(), p[1].text().parse().unwrap())).collect();
+    assert_eq!(got, vec![("j:2".into(), 0.75), ("j:3".into(), 0.5), ("j:1".into(), 0.25)]);
+    // Without SCORE_FIELD, a JSON index uses the index SCORE for every document.
+    assert_eq!(c.call(&["FT.CREATE", "k", "ON", "JSON", "PREFIX", "1", "j:", "SCHEMA", "$.t", "AS", "t", "TEXT"]), ok());
+    let r = c.call(&["FT.SEARCH", "k", "pear", "SCORER", "DOCSCORE", "WITHSCORES", "NOCONTENT"]);
+    assert!(r.items()[1..].chunks(2).all(|p| p[1].text() == "1"), "{r:?}");
+}

@@ -140,12 +140,21 @@ pub fn extract(spec: &IndexSpec, key: &[u8], docs: &dyn DocumentSource) -> Resul
             _ => FieldValues::Missing,
         });
     }
-    if !json && !spec.score_field.is_empty() {
+    // SCORE_FIELD: a hash field, or on JSON a JSONPath (the default `__score` is not one, so a
+    // JSON index without an explicit `$…` SCORE_FIELD keeps the index SCORE).
+    let score_source = !spec.score_field.is_empty() && (!json || spec.score_field.starts_with('$'));
+    if score_source {
         if let Ok(vals) = docs.values(key, &spec.score_field) {
-            if let Some(FieldValue::String(s)) = vals.first() {
-                match s.trim().parse::<f64>() {
-                    Ok(v) if (0.0..=1.0).contains(&v) => out.score = v as f32,
-                    _ => return Err(format!("invalid score '{s}'")),
+            let score = match vals.first() {
+                Some(FieldValue::String(s)) if !json => Some((s.trim().parse::<f64>().ok(), s.clone())),
+                Some(FieldValue::Number(n, text)) if json => Some((Some(*n), text.clone())),
+                Some(FieldValue::String(s)) => Some((None, s.clone())),
+                _ => None,
+            };
+            if let Some((parsed, text)) = score {
+                match parsed {
+                    Some(v) if (0.0..=1.0).contains(&v) => out.score = v as f32,
+                    _ => return Err(format!("invalid score '{text}'")),
                 }
             }
         }
