@@ -149,3 +149,24 @@ fn json_score_field_is_a_jsonpath() {
     let r = c.call(&["FT.SEARCH", "k", "pear", "SCORER", "DOCSCORE", "WITHSCORES", "NOCONTENT"]);
     assert!(r.items()[1..].chunks(2).all(|p| p[1].text() == "1"), "{r:?}");
 }
+
+#[test]
+fn language_field_stems_each_document_in_its_language() {
+    let s = Server::start();
+    let mut c = s.conn();
+    assert_eq!(c.call(&["FT.CREATE", "l", "PREFIX", "1", "l:", "LANGUAGE_FIELD", "lang", "SCHEMA", "t", "TEXT"]), ok());
+    c.call(&["HSET", "l:1", "t", "corriendo", "lang", "spanish"]);
+    c.call(&["HSET", "l:2", "t", "corriendo"]);
+    c.call(&["HSET", "l:3", "t", "running quickly", "lang", "english"]);
+    // The Spanish document was stemmed in Spanish ("corriendo" -> "corr"), the other in English.
+    assert_eq!(ids(&mut c, "l", &["corrido", "LANGUAGE", "spanish"]), v(&["l:1"]));
+    assert_eq!(ids(&mut c, "l", &["corriendo", "VERBATIM"]).len(), 2);
+    assert_eq!(ids(&mut c, "l", &["runs"]), v(&["l:3"]));
+    // JSON: LANGUAGE_FIELD is a JSONPath.
+    assert_eq!(
+        c.call(&["FT.CREATE", "lj", "ON", "JSON", "PREFIX", "1", "lj:", "LANGUAGE_FIELD", "$.lang", "SCHEMA", "$.t", "AS", "t", "TEXT"]),
+        ok()
+    );
+    c.call(&["JSON.SET", "lj:1", "$", r#"{"t":"corriendo","lang":"spanish"}"#]);
+    assert_eq!(ids(&mut c, "lj", &["corrido", "LANGUAGE", "spanish"]), v(&["lj:1"]));
+}

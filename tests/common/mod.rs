@@ -322,7 +322,13 @@ impl Server {
             if let Ok(mut c) = Conn::open(self.port) {
                 if let Resp::Simple(s) = c.call(&["PING"]) {
                     if s == "PONG" {
-                        return true;
+                        // The port may have gone to another test's server between our probe and
+                        // our bind (then ours failed to start): only our own process counts.
+                        let pid = self.child.as_ref().map(|c| c.id()).unwrap_or(0);
+                        let info = c.call(&["INFO", "server"]);
+                        let ours = matches!(&info, Resp::Bulk(b)
+                            if String::from_utf8_lossy(b).contains(&format!("process_id:{pid}\r\n")));
+                        return ours;
                     }
                 }
             }

@@ -13,6 +13,8 @@ pub struct Extracted {
     pub values: Vec<FieldValues>,
     /// Document score.
     pub score: f32,
+    /// The document's own language (LANGUAGE_FIELD), when it names one other than the index's.
+    pub language: Option<crate::analysis::stemmer::Language>,
 }
 
 /// Values of one field.
@@ -79,6 +81,7 @@ pub fn extract(spec: &IndexSpec, key: &[u8], docs: &dyn DocumentSource) -> Resul
     let mut out = Extracted {
         values: Vec::with_capacity(spec.fields.len()),
         score: spec.score as f32,
+        language: None,
     };
     for f in &spec.fields {
         let mut raw = Vec::new();
@@ -156,6 +159,16 @@ pub fn extract(spec: &IndexSpec, key: &[u8], docs: &dyn DocumentSource) -> Resul
                     Some(v) if (0.0..=1.0).contains(&v) => out.score = v as f32,
                     _ => return Err(format!("invalid score '{text}'")),
                 }
+            }
+        }
+    }
+    // LANGUAGE_FIELD: a hash field, or on JSON a JSONPath, naming the document's language; an
+    // unknown name keeps the index language.
+    if !spec.language_field.is_empty() && (!json || spec.language_field.starts_with('$')) {
+        if let Ok(vals) = docs.values(key, &spec.language_field) {
+            if let Some(FieldValue::String(name)) = vals.first() {
+                out.language = crate::analysis::stemmer::Language::parse(&name.to_ascii_lowercase())
+                    .filter(|l| *l != spec.language);
             }
         }
     }

@@ -137,7 +137,7 @@ impl Index {
         let result = extract(&self.spec, key, docs);
         let ok = match result {
             Ok(ex) => {
-                self.insert(key, ex.values, ex.score);
+                self.insert_in_language(key, ex.values, ex.score, ex.language);
                 true
             }
             Err(msg) => {
@@ -154,6 +154,19 @@ impl Index {
 
     /// Indexes extracted values under `key` (replacing any previous version).
     pub fn insert(&mut self, key: &[u8], values: Vec<FieldValues>, score: f32) {
+        self.insert_in_language(key, values, score, None);
+    }
+
+    /// Like [`Index::insert`], stemming text in `language` instead of the index language
+    /// (LANGUAGE_FIELD).
+    pub fn insert_in_language(
+        &mut self,
+        key: &[u8],
+        values: Vec<FieldValues>,
+        score: f32,
+        language: Option<crate::analysis::stemmer::Language>,
+    ) {
+        let doc_stemmer = language.map(|l| Stemmer::new(l, self.stemmer.min_len()));
         // Build the forward record (term ids are assigned here).
         let mut term_pos: Vec<(u32, u16, u32)> = Vec::new();
         let mut len = 0u32;
@@ -195,7 +208,14 @@ impl Index {
                             let id = self.text.term_id(&tok.text);
                             term_pos.push((id, ord, pos));
                             if !nostem {
-                                if let Some(sid) = self.stem_id(id, &tok.text) {
+                                let sid = match &doc_stemmer {
+                                    // The per-term stem cache is for the index language only.
+                                    Some(st) => st
+                                        .stem(&tok.text)
+                                        .map(|stem| self.text.term_id(&format!("{STEM_PREFIX}{stem}"))),
+                                    None => self.stem_id(id, &tok.text),
+                                };
+                                if let Some(sid) = sid {
                                     term_pos.push((sid, ord, pos));
                                 }
                             }
