@@ -11,8 +11,7 @@ mod count;
 mod count_distinct;
 mod count_distinctish;
 mod first_value;
-mod max;
-mod min;
+mod minmax;
 mod quantile;
 mod random_sample;
 mod stddev;
@@ -57,8 +56,8 @@ pub fn build(
         "COUNT_DISTINCTISH" => count_distinctish::build(&mut a, resolve)?,
         "SUM" => sum::build(&mut a, resolve)?,
         "AVG" => avg::build(&mut a, resolve)?,
-        "MIN" => min::build(&mut a, resolve)?,
-        "MAX" => max::build(&mut a, resolve)?,
+        "MIN" => minmax::build_min(&mut a, resolve)?,
+        "MAX" => minmax::build_max(&mut a, resolve)?,
         "STDDEV" => stddev::build(&mut a, resolve)?,
         "QUANTILE" => quantile::build(&mut a, resolve)?,
         "TOLIST" => tolist::build(&mut a, resolve)?,
