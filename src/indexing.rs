@@ -50,13 +50,12 @@ pub fn selected_db(ctx: &Context) -> i32 {
 /// Reads documents of the database selected in `ctx`, for the indexer and for query results.
 pub struct RedisDocs<'c> {
     ctx: &'c Context,
-    paths: RefCell<HashMap<String, Option<JsonPath>>>,
 }
 
 impl<'c> RedisDocs<'c> {
     /// A document source over the selected database of `ctx`.
     pub fn new(ctx: &'c Context) -> RedisDocs<'c> {
-        RedisDocs { ctx, paths: RefCell::new(HashMap::new()) }
+        RedisDocs { ctx }
     }
 
     fn open(&self, key: &[u8]) -> RedisKey {
@@ -73,10 +72,10 @@ impl<'c> RedisDocs<'c> {
         Some(f(v))
     }
 
+    /// Runs `f` with `path` compiled, through the JSON commands' cache of compiled paths (a
+    /// write re-reads every field path of every index, so the same few paths repeat).
     fn with_path<R>(&self, path: &str, f: impl FnOnce(&JsonPath) -> R) -> Option<R> {
-        let mut cache = self.paths.borrow_mut();
-        let compiled = cache.entry(path.to_string()).or_insert_with(|| JsonPath::parse(path).ok());
-        compiled.as_ref().map(f)
+        crate::commands::json::compile(path.as_bytes()).ok().map(|p| f(&p))
     }
 
     fn hash_field(&self, key: &[u8], field: &str) -> Option<Vec<u8>> {

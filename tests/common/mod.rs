@@ -293,6 +293,9 @@ impl Server {
                 .arg("--save").arg("")
                 .arg("--enable-debug-command").arg("local")
                 .arg("--logfile").arg(self.dir.join(format!("redis-{port}.log")))
+                // Verbose: connections the server closes (protocol errors) are logged, so a
+                // "connection reset" in a test can be told apart from a dead server.
+                .arg("--loglevel").arg("verbose")
                 .args(&self.opts.args)
                 .arg("--loadmodule").arg(&module)
                 .args(&self.opts.module_args)
