@@ -6,9 +6,15 @@ use redis_module::{raw, Context, NotifyEvent};
 
 use crate::indexing;
 
-/// Every keyspace event (all classes, module events included: our own `json.*` too).
+/// Every keyspace event of Redis's own commands (all classes but module events: our own `json.*`
+/// writes call [`key_changed`] directly).
 pub fn on_keyspace_event(ctx: &Context, _class: NotifyEvent, _event: &str, key: &[u8]) {
-    // A panic must not unwind into Redis: this runs inside whatever command caused the event.
+    key_changed(ctx, key);
+}
+
+/// A key changed: the indexes of its database look at it again.
+pub fn key_changed(ctx: &Context, key: &[u8]) {
+    // A panic must not unwind into Redis: this runs inside whatever command caused the change.
     let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| indexing::key_event(ctx, key)));
     if outcome.is_err() {
         ctx.log_warning("folio: internal error while indexing a key change");

@@ -1,8 +1,10 @@
 //! Opening keys that hold JSON documents, and the write path's epilogue.
 //!
 //! Write order for every JSON command (RedisJSON's): mutate the value, then
-//! `notify_keyspace_event(MODULE, "json.<cmd>")` (which also feeds the search indexer, subscribed to
-//! module events), then `replicate_verbatim`, and only when something changed.
+//! `notify_keyspace_event(MODULE, "json.<cmd>")`, then hand the key to the search indexer, then
+//! `replicate_verbatim`, and only when something changed. The indexer is called directly rather than
+//! through a subscription to our own module events: the same entry point the keyspace events use,
+//! without a second trip through Redis's notification machinery on every write.
 
 use json::Value;
 use redis_module::key::{RedisKey, RedisKeyWritable};
@@ -80,8 +82,15 @@ impl<'c> JsonKey<'c> {
     }
 }
 
-/// Announces a change to `name`: keyspace event (class module), then verbatim replication.
+/// Announces a change to `name`: keyspace event (class module) and the search indexer, then
+/// verbatim replication.
 pub fn changed(ctx: &Context, event: &str, name: &RedisString) {
-    ctx.notify_keyspace_event(NotifyEvent::MODULE, event, name);
+    notify(ctx, event, name);
     ctx.replicate_verbatim();
+}
+
+/// Keyspace event `event` (class module) for `name`, and the search indexer.
+pub fn notify(ctx: &Context, event: &str, name: &RedisString) {
+    ctx.notify_keyspace_event(NotifyEvent::MODULE, event, name);
+    crate::events::key_changed(ctx, name.as_slice());
 }

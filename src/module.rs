@@ -7,12 +7,12 @@
 //! load (same process, same statics) only claims the name `search` and registers nothing. Loading
 //! the file twice by hand (`--loadmodule libfolio.so --loadmodule libfolio.so`) has the same effect.
 
-use std::ffi::{c_char, c_int, CStr, CString};
+use std::ffi::{c_char, c_int, CStr};
 use std::sync::atomic::{AtomicU8, Ordering};
 use std::sync::OnceLock;
 use std::time::Duration;
 
-use redis_module::{raw, redis_command, redis_event_handler, Context, RedisString, RedisValue};
+use redis_module::{raw, redis_event_handler, Context, RedisValue};
 
 use crate::commands::{dispatch, ft, json};
 use crate::types::{JSON_TYPE, SEARCH_AUX_TYPE};
@@ -28,11 +28,62 @@ static LOADS: AtomicU8 = AtomicU8::new(0);
 /// Absolute path of this library, for the second load.
 static LIBRARY_PATH: OnceLock<String> = OnceLock::new();
 
-/// Routes a table entry through the dispatcher (catch_unwind, replies, errors).
-macro_rules! route {
-    ($handler:path) => {
-        |ctx: &Context, args: Vec<RedisString>| dispatch(ctx, args, $handler)
+/// Registers one command: its Redis callback runs `$handler` through the dispatcher
+/// (catch_unwind, replies, errors). Arguments: name, handler, flags, first key, last key, key step,
+/// ACL category.
+macro_rules! command {
+    ($ctx:expr, $name:literal, $handler:path, $flags:literal, $first:expr, $last:expr, $step:expr, $acl:expr) => {{
+        unsafe extern "C" fn call(
+            ctx: *mut raw::RedisModuleCtx,
+            argv: *mut *mut raw::RedisModuleString,
+            argc: c_int,
+        ) -> c_int {
+            // SAFETY: Redis calls a command callback with its own valid arguments.
+            unsafe { dispatch(ctx, argv, argc, $handler) }
+        }
+        // SAFETY: `$ctx` is OnLoad's context.
+        if unsafe { !create_command($ctx, $name, call, $flags, $first, $last, $step, $acl) } {
+            return raw::Status::Err as c_int;
+        }
+    }};
+}
+
+/// `RedisModule_CreateCommand` plus the command's ACL category where the server has them (7.2+).
+///
+/// # Safety
+/// `ctx` must be OnLoad's context.
+#[allow(clippy::too_many_arguments)]
+unsafe fn create_command(
+    ctx: *mut raw::RedisModuleCtx,
+    name: &CStr,
+    call: unsafe extern "C" fn(*mut raw::RedisModuleCtx, *mut *mut raw::RedisModuleString, c_int) -> c_int,
+    flags: &CStr,
+    first: c_int,
+    last: c_int,
+    step: c_int,
+    acl: &CStr,
+) -> bool {
+    // SAFETY: the API table is filled by Init; the strings are NUL-terminated and outlive the
+    // call (Redis copies them).
+    let created = unsafe {
+        raw::RedisModule_CreateCommand.is_some_and(|create| {
+            create(ctx, name.as_ptr(), Some(call), flags.as_ptr(), first, last, step) == raw::REDISMODULE_OK as c_int
+        })
     };
+    if !created {
+        raw::redis_log(ctx, &format!("folio: cannot create command {}", name.to_string_lossy()));
+        return false;
+    }
+    // SAFETY: as above; GetCommand returns the command just created.
+    unsafe {
+        if let (Some(get), Some(set_acl)) = (raw::RedisModule_GetCommand, raw::RedisModule_SetCommandACLCategories) {
+            let command = get(ctx, name.as_ptr());
+            if !command.is_null() && set_acl(command, acl.as_ptr()) != raw::REDISMODULE_OK as c_int {
+                raw::redis_log(ctx, &format!("folio: cannot set the ACL category of {}", name.to_string_lossy()));
+            }
+        }
+    }
+    true
 }
 
 fn init_name(ctx: *mut raw::RedisModuleCtx, name: &CStr, version: i32) -> bool {
@@ -91,47 +142,47 @@ unsafe fn register(ctx: *mut raw::RedisModuleCtx) -> c_int {
     }
 
     // name, handler, flags, first key, last key, key step, ACL (mandatory, optional)
-    redis_command!(ctx, "JSON.SET", route!(json::set), "write deny-oom", 1, 1, 1, "", "json");
-    redis_command!(ctx, "JSON.GET", route!(json::get), "readonly", 1, 1, 1, "", "json");
-    redis_command!(ctx, "JSON.MGET", route!(json::mget), "readonly", 1, -2, 1, "", "json");
-    redis_command!(ctx, "JSON.MSET", route!(json::mset), "write deny-oom", 1, -1, 3, "", "json");
-    redis_command!(ctx, "JSON.MERGE", route!(json::merge), "write deny-oom", 1, 1, 1, "", "json");
-    redis_command!(ctx, "JSON.DEL", route!(json::del), "write", 1, 1, 1, "", "json");
-    redis_command!(ctx, "JSON.FORGET", route!(json::del), "write", 1, 1, 1, "", "json");
-    redis_command!(ctx, "JSON.TYPE", route!(json::type_), "readonly", 1, 1, 1, "", "json");
-    redis_command!(ctx, "JSON.CLEAR", route!(json::clear), "write", 1, 1, 1, "", "json");
-    redis_command!(ctx, "JSON.TOGGLE", route!(json::toggle), "write deny-oom", 1, 1, 1, "", "json");
-    redis_command!(ctx, "JSON.RESP", route!(json::resp), "readonly", 1, 1, 1, "", "json");
-    redis_command!(ctx, "JSON.DEBUG", route!(json::debug), "readonly", 2, 2, 1, "", "json");
-    redis_command!(ctx, "JSON.NUMINCRBY", route!(json::numincrby), "write", 1, 1, 1, "", "json");
-    redis_command!(ctx, "JSON.NUMMULTBY", route!(json::nummultby), "write", 1, 1, 1, "", "json");
-    redis_command!(ctx, "JSON.NUMPOWBY", route!(json::numpowby), "write", 1, 1, 1, "", "json");
-    redis_command!(ctx, "JSON.STRAPPEND", route!(json::strappend), "write deny-oom", 1, 1, 1, "", "json");
-    redis_command!(ctx, "JSON.STRLEN", route!(json::strlen), "readonly", 1, 1, 1, "", "json");
-    redis_command!(ctx, "JSON.ARRAPPEND", route!(json::arrappend), "write deny-oom", 1, 1, 1, "", "json");
-    redis_command!(ctx, "JSON.ARRINDEX", route!(json::arrindex), "readonly", 1, 1, 1, "", "json");
-    redis_command!(ctx, "JSON.ARRINSERT", route!(json::arrinsert), "write deny-oom", 1, 1, 1, "", "json");
-    redis_command!(ctx, "JSON.ARRLEN", route!(json::arrlen), "readonly", 1, 1, 1, "", "json");
-    redis_command!(ctx, "JSON.ARRPOP", route!(json::arrpop), "write", 1, 1, 1, "", "json");
-    redis_command!(ctx, "JSON.ARRTRIM", route!(json::arrtrim), "write", 1, 1, 1, "", "json");
-    redis_command!(ctx, "JSON.OBJKEYS", route!(json::objkeys), "readonly", 1, 1, 1, "", "json");
-    redis_command!(ctx, "JSON.OBJLEN", route!(json::objlen), "readonly", 1, 1, 1, "", "json");
-    redis_command!(ctx, "FT.CREATE", route!(ft::ft), "write deny-oom", 0, 0, 0, "", "search");
-    redis_command!(ctx, "FT.SEARCH", route!(ft::ft), "readonly", 0, 0, 0, "", "search");
-    redis_command!(ctx, "FT.AGGREGATE", route!(ft::ft), "readonly", 0, 0, 0, "", "search");
-    redis_command!(ctx, "FT.CURSOR", route!(ft::ft), "readonly", 0, 0, 0, "", "search");
-    redis_command!(ctx, "FT.INFO", route!(ft::ft), "readonly", 0, 0, 0, "", "search");
-    redis_command!(ctx, "FT._LIST", route!(ft::ft), "readonly", 0, 0, 0, "", "search");
-    redis_command!(ctx, "FT.DROPINDEX", route!(ft::ft), "write", 0, 0, 0, "", "search");
-    redis_command!(ctx, "FT.DROP", route!(ft::ft), "write", 0, 0, 0, "", "search");
-    redis_command!(ctx, "FT.ALTER", route!(ft::ft), "write deny-oom", 0, 0, 0, "", "search");
-    redis_command!(ctx, "FT.ALIASADD", route!(ft::ft), "write", 0, 0, 0, "", "search");
-    redis_command!(ctx, "FT.ALIASUPDATE", route!(ft::ft), "write", 0, 0, 0, "", "search");
-    redis_command!(ctx, "FT.ALIASDEL", route!(ft::ft), "write", 0, 0, 0, "", "search");
-    redis_command!(ctx, "FT.TAGVALS", route!(ft::ft), "readonly", 0, 0, 0, "", "search");
-    redis_command!(ctx, "FT.EXPLAIN", route!(ft::ft), "readonly", 0, 0, 0, "", "search");
-    redis_command!(ctx, "FT.EXPLAINCLI", route!(ft::ft), "readonly", 0, 0, 0, "", "search");
-    redis_command!(ctx, "FT.CONFIG", route!(ft::ft), "admin", 0, 0, 0, "", "search");
+    command!(ctx, c"JSON.SET", json::set, c"write deny-oom", 1, 1, 1, c"json");
+    command!(ctx, c"JSON.GET", json::get, c"readonly", 1, 1, 1, c"json");
+    command!(ctx, c"JSON.MGET", json::mget, c"readonly", 1, -2, 1, c"json");
+    command!(ctx, c"JSON.MSET", json::mset, c"write deny-oom", 1, -1, 3, c"json");
+    command!(ctx, c"JSON.MERGE", json::merge, c"write deny-oom", 1, 1, 1, c"json");
+    command!(ctx, c"JSON.DEL", json::del, c"write", 1, 1, 1, c"json");
+    command!(ctx, c"JSON.FORGET", json::del, c"write", 1, 1, 1, c"json");
+    command!(ctx, c"JSON.TYPE", json::type_, c"readonly", 1, 1, 1, c"json");
+    command!(ctx, c"JSON.CLEAR", json::clear, c"write", 1, 1, 1, c"json");
+    command!(ctx, c"JSON.TOGGLE", json::toggle, c"write deny-oom", 1, 1, 1, c"json");
+    command!(ctx, c"JSON.RESP", json::resp, c"readonly", 1, 1, 1, c"json");
+    command!(ctx, c"JSON.DEBUG", json::debug, c"readonly", 2, 2, 1, c"json");
+    command!(ctx, c"JSON.NUMINCRBY", json::numincrby, c"write", 1, 1, 1, c"json");
+    command!(ctx, c"JSON.NUMMULTBY", json::nummultby, c"write", 1, 1, 1, c"json");
+    command!(ctx, c"JSON.NUMPOWBY", json::numpowby, c"write", 1, 1, 1, c"json");
+    command!(ctx, c"JSON.STRAPPEND", json::strappend, c"write deny-oom", 1, 1, 1, c"json");
+    command!(ctx, c"JSON.STRLEN", json::strlen, c"readonly", 1, 1, 1, c"json");
+    command!(ctx, c"JSON.ARRAPPEND", json::arrappend, c"write deny-oom", 1, 1, 1, c"json");
+    command!(ctx, c"JSON.ARRINDEX", json::arrindex, c"readonly", 1, 1, 1, c"json");
+    command!(ctx, c"JSON.ARRINSERT", json::arrinsert, c"write deny-oom", 1, 1, 1, c"json");
+    command!(ctx, c"JSON.ARRLEN", json::arrlen, c"readonly", 1, 1, 1, c"json");
+    command!(ctx, c"JSON.ARRPOP", json::arrpop, c"write", 1, 1, 1, c"json");
+    command!(ctx, c"JSON.ARRTRIM", json::arrtrim, c"write", 1, 1, 1, c"json");
+    command!(ctx, c"JSON.OBJKEYS", json::objkeys, c"readonly", 1, 1, 1, c"json");
+    command!(ctx, c"JSON.OBJLEN", json::objlen, c"readonly", 1, 1, 1, c"json");
+    command!(ctx, c"FT.CREATE", ft::ft, c"write deny-oom", 0, 0, 0, c"search");
+    command!(ctx, c"FT.SEARCH", ft::ft, c"readonly", 0, 0, 0, c"search");
+    command!(ctx, c"FT.AGGREGATE", ft::ft, c"readonly", 0, 0, 0, c"search");
+    command!(ctx, c"FT.CURSOR", ft::ft, c"readonly", 0, 0, 0, c"search");
+    command!(ctx, c"FT.INFO", ft::ft, c"readonly", 0, 0, 0, c"search");
+    command!(ctx, c"FT._LIST", ft::ft, c"readonly", 0, 0, 0, c"search");
+    command!(ctx, c"FT.DROPINDEX", ft::ft, c"write", 0, 0, 0, c"search");
+    command!(ctx, c"FT.DROP", ft::ft, c"write", 0, 0, 0, c"search");
+    command!(ctx, c"FT.ALTER", ft::ft, c"write deny-oom", 0, 0, 0, c"search");
+    command!(ctx, c"FT.ALIASADD", ft::ft, c"write", 0, 0, 0, c"search");
+    command!(ctx, c"FT.ALIASUPDATE", ft::ft, c"write", 0, 0, 0, c"search");
+    command!(ctx, c"FT.ALIASDEL", ft::ft, c"write", 0, 0, 0, c"search");
+    command!(ctx, c"FT.TAGVALS", ft::ft, c"readonly", 0, 0, 0, c"search");
+    command!(ctx, c"FT.EXPLAIN", ft::ft, c"readonly", 0, 0, 0, c"search");
+    command!(ctx, c"FT.EXPLAINCLI", ft::ft, c"readonly", 0, 0, 0, c"search");
+    command!(ctx, c"FT.CONFIG", ft::ft, c"admin", 0, 0, 0, c"search");
 
     use redis_module::NotifyEvent;
     let classes = NotifyEvent::GENERIC
@@ -143,7 +194,6 @@ unsafe fn register(ctx: *mut raw::RedisModuleCtx) -> c_int {
         | NotifyEvent::EXPIRED
         | NotifyEvent::EVICTED
         | NotifyEvent::STREAM
-        | NotifyEvent::MODULE
         | NotifyEvent::LOADED;
     redis_event_handler!(ctx, classes, crate::events::on_keyspace_event);
     if let Err(e) = crate::events::subscribe_server_events(&context) {

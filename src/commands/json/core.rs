@@ -323,7 +323,7 @@ pub fn mset(ctx: &Context, inv: &Invocation) -> CommandResult {
         if let Some(doc) = doc.take() {
             JsonKey::open(ctx, name).put(doc)?;
         }
-        ctx.notify_keyspace_event(redis_module::NotifyEvent::MODULE, "json.mset", name);
+        crate::keys::notify(ctx, "json.mset", name);
     }
     if !changed.is_empty() {
         ctx.replicate_verbatim();
