@@ -6,6 +6,8 @@
 //! through a subscription to our own module events: the same entry point the keyspace events use,
 //! without a second trip through Redis's notification machinery on every write.
 
+use std::ffi::CStr;
+
 use json::Value;
 use redis_module::key::{RedisKey, RedisKeyWritable};
 use redis_module::{raw, Context, NotifyEvent, RedisString};
@@ -77,20 +79,28 @@ impl<'c> JsonKey<'c> {
     }
 
     /// Announces a change: keyspace event `event` (class module) and verbatim replication.
-    pub fn changed(&self, event: &str) {
+    pub fn changed(&self, event: &CStr) {
         changed(self.ctx, event, self.name);
     }
 }
 
 /// Announces a change to `name`: keyspace event (class module) and the search indexer, then
 /// verbatim replication.
-pub fn changed(ctx: &Context, event: &str, name: &RedisString) {
+pub fn changed(ctx: &Context, event: &CStr, name: &RedisString) {
     notify(ctx, event, name);
     ctx.replicate_verbatim();
 }
 
 /// Keyspace event `event` (class module) for `name`, and the search indexer.
-pub fn notify(ctx: &Context, event: &str, name: &RedisString) {
-    ctx.notify_keyspace_event(NotifyEvent::MODULE, event, name);
+pub fn notify(ctx: &Context, event: &CStr, name: &RedisString) {
+    // Straight to the API with the event's static C string (redis-module's helper allocates a
+    // CString per call).
+    // SAFETY: 1. the API table is filled by Init and never changes. 2. `ctx` is the live context of
+    // this call, `event` is NUL-terminated and `name.inner` a live string, all for the call's length.
+    unsafe {
+        if let Some(notify) = raw::RedisModule_NotifyKeyspaceEvent {
+            notify(ctx.ctx, NotifyEvent::MODULE.bits(), event.as_ptr(), name.inner);
+        }
+    }
     crate::events::key_changed(ctx, name.as_slice());
 }

@@ -106,7 +106,7 @@ pub fn set(ctx: &Context, inv: &Invocation) -> CommandResult {
             }
         }
     }
-    key.changed("json.set");
+    key.changed(c"json.set");
     Ok(Reply::OK)
 }
 
@@ -323,7 +323,7 @@ pub fn mset(ctx: &Context, inv: &Invocation) -> CommandResult {
         if let Some(doc) = doc.take() {
             JsonKey::open(ctx, name).put(doc)?;
         }
-        crate::keys::notify(ctx, "json.mset", name);
+        crate::keys::notify(ctx, c"json.mset", name);
     }
     if !changed.is_empty() {
         ctx.replicate_verbatim();
@@ -350,7 +350,7 @@ pub fn del(ctx: &Context, inv: &Invocation) -> CommandResult {
         json::ops::del::del(doc, &path)
     };
     if deleted > 0 {
-        key.changed("json.del");
+        key.changed(c"json.del");
     }
     Ok(Reply::Int(deleted as i64))
 }

@@ -18,6 +18,7 @@ pub use object::{objkeys, objlen};
 pub use other::{clear, merge, resp, toggle};
 pub use string::{strappend, strlen};
 
+use std::ffi::CStr;
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::os::raw::c_char;
@@ -269,6 +270,6 @@ pub(crate) fn reply_format(value: &[u8], proto: Protocol) -> Result<ReplyFormat,
 }
 
 /// Announces a change of the key at the first argument (notify, replicate).
-pub(crate) fn changed(ctx: &Context, inv: &Invocation, event: &str) {
+pub(crate) fn changed(ctx: &Context, inv: &Invocation, event: &CStr) {
     keys::changed(ctx, event, &inv.argv[0]);
 }

@@ -1,5 +1,6 @@
 //! JSON.NUMINCRBY, JSON.NUMMULTBY, JSON.NUMPOWBY.
 
+use std::ffi::CStr;
 use json::ops::num::{num_op, NumOp};
 use json::{Num, Value};
 use redis_module::Context;
@@ -20,7 +21,7 @@ fn resp3_number(n: &Num) -> Reply {
     }
 }
 
-fn num_command(ctx: &Context, inv: &Invocation, op: NumOp, event: &str) -> CommandResult {
+fn num_command(ctx: &Context, inv: &Invocation, op: NumOp, event: &CStr) -> CommandResult {
     // Arguments after the number are ignored, as RedisJSON does.
     if inv.len() < 3 {
         return Err(Error::WrongArity);
@@ -58,15 +59,15 @@ fn num_command(ctx: &Context, inv: &Invocation, op: NumOp, event: &str) -> Comma
 
 /// JSON.NUMINCRBY <key> <path> <number>
 pub fn numincrby(ctx: &Context, inv: &Invocation) -> CommandResult {
-    num_command(ctx, inv, NumOp::Incr, "json.numincrby")
+    num_command(ctx, inv, NumOp::Incr, c"json.numincrby")
 }
 
 /// JSON.NUMMULTBY <key> <path> <number>
 pub fn nummultby(ctx: &Context, inv: &Invocation) -> CommandResult {
-    num_command(ctx, inv, NumOp::Mult, "json.nummultby")
+    num_command(ctx, inv, NumOp::Mult, c"json.nummultby")
 }
 
 /// JSON.NUMPOWBY <key> <path> <number>
 pub fn numpowby(ctx: &Context, inv: &Invocation) -> CommandResult {
-    num_command(ctx, inv, NumOp::Pow, "json.numpowby")
+    num_command(ctx, inv, NumOp::Pow, c"json.numpowby")
 }

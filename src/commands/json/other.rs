@@ -21,7 +21,7 @@ pub fn clear(ctx: &Context, inv: &Invocation) -> CommandResult {
     let path = path_at(inv, 1)?;
     let count = json::ops::clear::clear(doc, &path);
     if count > 0 {
-        changed(ctx, inv, "json.clear");
+        changed(ctx, inv, c"json.clear");
     }
     Ok(Reply::Int(count as i64))
 }
@@ -36,7 +36,7 @@ pub fn toggle(ctx: &Context, inv: &Invocation) -> CommandResult {
     let path = compile(inv.args[1])?;
     let outcome = json::ops::toggle::toggle(doc, &path).map_err(op_err)?;
     if outcome.changed {
-        changed(ctx, inv, "json.toggle");
+        changed(ctx, inv, c"json.toggle");
     }
     Ok(if path.is_legacy() {
         match outcome.last() {
@@ -80,7 +80,7 @@ pub fn merge(ctx: &Context, inv: &Invocation) -> CommandResult {
             }
         }
     }
-    changed(ctx, inv, "json.merge");
+    changed(ctx, inv, c"json.merge");
     Ok(Reply::OK)
 }
 

@@ -23,7 +23,7 @@ pub fn strappend(ctx: &Context, inv: &Invocation) -> CommandResult {
     let path = super::compile(path_arg)?;
     let outcome = str_append(doc, &path, utf8(value)?).map_err(op_err)?;
     if outcome.changed {
-        changed(ctx, inv, "json.strappend");
+        changed(ctx, inv, c"json.strappend");
     }
     Ok(if path.is_legacy() {
         outcome.last().map(|n| Reply::Int(*n as i64)).unwrap_or(Reply::Nil)
