@@ -106,6 +106,7 @@ pub(crate) fn ft_aggregate(
         inorder: o.in_order,
         language: None,
         min_stem_len: config.min_stem_len,
+        dialect,
     };
     let matched = execute(idx, &ast, &opts)?;
     let mut ids = matched.docids;
@@ -122,7 +123,7 @@ pub(crate) fn ft_aggregate(
     let plan = Plan::new(&req, &loader, seed)?.with_deadline(deadline);
     let scores = req
         .add_scores
-        .then(|| ScoreContext::new(idx, &matched.terms, scorer));
+        .then(|| ScoreContext::new(idx, &matched.terms, &matched.slop, scorer));
     // Query terms with their dictionary ids, for matched_terms().
     let mut terms: Vec<(String, u32)> = Vec::new();
     if req.uses_matched_terms() {

@@ -50,6 +50,7 @@ fn render(ast: &QueryAst, depth: usize, out: &mut Vec<String>) {
     };
     match ast {
         QueryAst::MatchAll => out.push(format!("{pad}<WILDCARD>")),
+        QueryAst::Word(w) if w.is_empty() => out.push(format!("{pad}\"\"")),
         QueryAst::Word(w) => out.push(format!("{pad}{}", w.to_lowercase())),
         QueryAst::Prefix(w) => out.push(format!("{pad}PREFIX{{{}*}}", w.to_lowercase())),
         QueryAst::Suffix(w) => out.push(format!("{pad}SUFFIX{{*{}}}", w.to_lowercase())),
@@ -69,6 +70,7 @@ fn render(ast: &QueryAst, depth: usize, out: &mut Vec<String>) {
             out.push(format!("{pad}TAG:@{} {{", fields.join("|")));
             for t in terms {
                 let s = match t {
+                    TagTerm::Exact(v) if v.is_empty() => "\"\"".to_string(),
                     TagTerm::Exact(v) => v.clone(),
                     TagTerm::Prefix(v) => format!("{v}*"),
                     TagTerm::Suffix(v) => format!("*{v}"),

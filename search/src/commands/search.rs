@@ -342,6 +342,7 @@ pub(crate) fn ft_search(
         inorder: req.inorder,
         language: req.language.filter(|l| *l != idx.spec.language),
         min_stem_len: config.min_stem_len,
+        dialect: req.dialect,
     };
     let matched = execute(idx, &ast, &opts)?;
     let mut warnings = matched.warnings.clone();
@@ -364,7 +365,7 @@ pub(crate) fn ft_search(
     }
     let total = ids.len();
     let want = req.offset.saturating_add(req.limit) as usize;
-    let scorer = ScoreContext::new(idx, &matched.terms, req.scorer);
+    let scorer = ScoreContext::new(idx, &matched.terms, &matched.slop, req.scorer);
     let need_scores = req.with_scores || (req.sortby.is_none() && !matches!(ast, QueryAst::MatchAll));
     let mut page: Vec<(u32, f64, Option<Key>)> = Vec::new();
     if want > 0 {

@@ -54,8 +54,10 @@ fn flatten(vals: Vec<FieldValue>, out: &mut Vec<FieldValue>) {
     }
 }
 
-/// Splits a tag string and normalizes each value.
-pub fn split_tags(s: &str, sep: Option<char>, case_sensitive: bool, out: &mut Vec<String>) {
+/// Splits a tag string and normalizes (trims, case-folds) each value. Empty values are
+/// dropped unless `index_empty` (INDEXEMPTY), which keeps them as the empty tag: an empty
+/// string, a blank piece between separators, or a trailing separator.
+pub fn split_tags(s: &str, sep: Option<char>, case_sensitive: bool, index_empty: bool, out: &mut Vec<String>) {
     let norm = |t: &str| {
         let t = t.trim();
         if case_sensitive {
@@ -64,11 +66,12 @@ pub fn split_tags(s: &str, sep: Option<char>, case_sensitive: bool, out: &mut Ve
             t.to_lowercase()
         }
     };
+    let keep = |t: &String| index_empty || !t.is_empty();
     match sep {
-        Some(c) => out.extend(s.split(c).map(norm).filter(|t| !t.is_empty())),
+        Some(c) => out.extend(s.split(c).map(norm).filter(keep)),
         None => {
             let t = norm(s);
-            if !t.is_empty() {
+            if keep(&t) {
                 out.push(t);
             }
         }
@@ -104,7 +107,7 @@ pub fn extract(spec: &IndexSpec, key: &[u8], docs: &dyn DocumentSource) -> Resul
                 }
                 (FieldValue::Number(_, text), FieldType::Text) => strings.push(text),
                 (FieldValue::Number(_, text), FieldType::Tag) => {
-                    split_tags(&text, f.separator, f.case_sensitive, &mut tags)
+                    split_tags(&text, f.separator, f.case_sensitive, false, &mut tags)
                 }
                 (FieldValue::Number(..), FieldType::Geo) => return Err("Invalid geo string".into()),
                 (FieldValue::Bool(b), FieldType::Tag) => tags.push(if b { "true" } else { "false" }.into()),
@@ -113,10 +116,7 @@ pub fn extract(spec: &IndexSpec, key: &[u8], docs: &dyn DocumentSource) -> Resul
                 }
                 (FieldValue::String(s), FieldType::Text) => strings.push(s),
                 (FieldValue::String(s), FieldType::Tag) => {
-                    if s.trim().is_empty() && f.index_empty {
-                        tags.push(String::new());
-                    }
-                    split_tags(&s, f.separator, f.case_sensitive, &mut tags)
+                    split_tags(&s, f.separator, f.case_sensitive, f.index_empty, &mut tags)
                 }
                 (FieldValue::String(s), FieldType::Numeric) => {
                     if json {

@@ -18,6 +18,10 @@ use crate::analysis::tokenizer::tokenize;
 use crate::analysis::{Stemmer, STEM_PREFIX};
 use crate::document::DocumentSource;
 use crate::limits::MULTI_TEXT_SLOP;
+
+/// The text term an empty value of an INDEXEMPTY TEXT field is indexed under (the
+/// tokenizer never produces it, so only `""` queries reach it).
+pub const EMPTY_TERM: &str = "";
 use crate::schema::{FieldType, IndexSpec};
 use docs::{encode_positions, DocRecord, DocTable, TermOcc};
 use extract::{extract, FieldValues};
@@ -175,10 +179,13 @@ impl Index {
         let mut geos = Vec::new();
         let mut sortables = Vec::new();
         let mut missing = Vec::new();
+        // Token positions run through the whole document, field after field (RediSearch's
+        // term offsets), so the scorer can measure distances between terms of any fields.
+        let mut pos = 0u32;
         for (i, vals) in values.iter().enumerate() {
             let Some(f) = self.spec.fields.get(i) else { continue };
-            let (sortable, unf, index_missing, noindex, nostem) =
-                (f.sortable, f.unf, f.index_missing, f.noindex, f.nostem);
+            let (sortable, unf, index_missing, noindex, nostem, index_empty) =
+                (f.sortable, f.unf, f.index_missing, f.noindex, f.nostem, f.index_empty);
             let fi = i as u16;
             if sortable {
                 if let Some(sv) = vals.sort_value(unf) {
@@ -194,10 +201,17 @@ impl Index {
             match (vals, self.fields.get_mut(i)) {
                 (FieldValues::Text(strings), Some(FieldIndex::Text(ord))) => {
                     let ord = *ord;
-                    let mut pos = 0u32;
                     for (vi, s) in strings.iter().enumerate() {
                         if vi > 0 {
-                            pos += MULTI_TEXT_SLOP;
+                            // RediSearch adds MULTI_TEXT_SLOP - 1 after each value but the last.
+                            pos += MULTI_TEXT_SLOP.saturating_sub(1);
+                        }
+                        if s.is_empty() && index_empty {
+                            // INDEXEMPTY: an empty value is one token, the empty term.
+                            pos += 1;
+                            len += 1;
+                            term_pos.push((self.text.term_id(EMPTY_TERM), ord, pos));
+                            continue;
                         }
                         for tok in tokenize(s) {
                             if self.spec.stopwords.contains(&tok.text) {

@@ -11,7 +11,7 @@ use crate::analysis::{Language, Stemmer, STEM_PREFIX};
 use crate::error::{Error, Result};
 use crate::index::geo::unit_factor;
 use crate::index::text::{FieldMask, ALL_FIELDS};
-use crate::index::{FieldIndex, Index};
+use crate::index::{FieldIndex, Index, EMPTY_TERM};
 use crate::query::syntax::{unescape, QueryAst, TagTerm};
 use crate::schema::FieldType;
 
@@ -36,6 +36,8 @@ pub struct ExecOptions {
     pub language: Option<Language>,
     /// MINSTEMLEN.
     pub min_stem_len: usize,
+    /// Query DIALECT (fuzzy terms reach the empty term only from dialect 2).
+    pub dialect: u32,
 }
 
 /// A positive term to score: its expansions and where they count.
@@ -51,6 +53,31 @@ pub struct ScoreTerm {
     pub weight: f64,
 }
 
+/// One child of the query's root node, as RediSearch's slop measure sees it: the text term
+/// ids whose positions are the child's offsets (`None`: a child without offsets, such as a
+/// tag, numeric or negated clause).
+#[derive(Debug, Clone)]
+pub struct SlopChild {
+    /// Term ids whose occurrences give the child's positions.
+    pub ids: Option<Vec<u32>>,
+    /// Documents the child matches (union roots only: which children a document matched).
+    pub docids: Option<RoaringBitmap>,
+}
+
+/// The shape of the root result the scorers divide by "slop" (RediSearch's
+/// `IndexResult_MinOffsetDelta`): TFIDF and BM25 scores are divided by the integer square
+/// root of the summed squared minimal distances between consecutive children.
+#[derive(Debug, Clone, Default)]
+pub enum SlopShape {
+    /// A single term (or no aggregate): no division.
+    #[default]
+    Single,
+    /// An intersection (implicit AND, phrase): every child matched.
+    Intersect(Vec<SlopChild>),
+    /// A union (`|`, term expansions): the children a document matched count.
+    Union(Vec<SlopChild>),
+}
+
 /// The result of evaluation.
 #[derive(Debug, Default)]
 pub struct Matched {
@@ -58,6 +85,8 @@ pub struct Matched {
     pub docids: RoaringBitmap,
     /// Terms for scoring.
     pub terms: Vec<ScoreTerm>,
+    /// The root's children for the slop measure.
+    pub slop: SlopShape,
     /// Dictionary strings that matched (for highlighting).
     pub highlight: HashSet<String>,
     /// Warnings (RESP3 `warning`).
@@ -73,6 +102,9 @@ pub fn execute(idx: &Index, ast: &QueryAst, opts: &ExecOptions) -> Result<Matche
         negated: 0,
         weight: 1.0,
         query_stemmer: opts.language.map(|l| Stemmer::new(l, opts.min_stem_len)),
+        root_pending: true,
+        field_modifiers: 0,
+        empty_tag_ok: false,
     };
     let bm = ex.eval(ast, opts.infields, None)?;
     let mut m = ex.out;
@@ -87,7 +119,17 @@ struct Exec<'a> {
     negated: usize,
     weight: f64,
     query_stemmer: Option<Stemmer>,
+    /// True until the root aggregate node (the slop measure's subject) has been met.
+    root_pending: bool,
+    /// Nesting depth of `@field:` modifiers.
+    field_modifiers: usize,
+    /// Set once a tag clause on an INDEXEMPTY field was met: RediSearch's validation then
+    /// accepts `{""}` on any later tag clause (its flag is per query, not per clause).
+    empty_tag_ok: bool,
 }
+
+/// RediSearch's error for `""` on fields that do not index empty values.
+const NO_INDEXEMPTY: &str = "Use `INDEXEMPTY` in field creation in order to index and query for empty strings";
 
 /// Proximity constraint.
 #[derive(Clone, Copy)]
@@ -104,6 +146,60 @@ impl<'a> Exec<'a> {
     fn warn(&mut self, w: &str) {
         if !self.out.warnings.iter().any(|x| x == w) {
             self.out.warnings.push(w.to_string());
+        }
+    }
+
+    /// Claims the root for the slop measure: true for the first aggregate node met.
+    fn take_root(&mut self) -> bool {
+        std::mem::replace(&mut self.root_pending, false)
+    }
+
+    /// Text term ids recorded since `start` (a child's offsets), `None` when there are none.
+    fn text_ids_since(&self, start: usize) -> Option<Vec<u32>> {
+        let mut ids: Vec<u32> = self
+            .out
+            .terms
+            .get(start..)
+            .unwrap_or(&[])
+            .iter()
+            .filter(|t| t.tag_field.is_none())
+            .flat_map(|t| t.ids.iter().copied())
+            .collect();
+        ids.sort_unstable();
+        ids.dedup();
+        (!ids.is_empty()).then_some(ids)
+    }
+
+    /// A union of expansions at the root: each expansion is a child.
+    fn expansion_root(&mut self, ids: &[u32]) {
+        if self.take_root() && ids.len() > 1 {
+            self.out.slop = SlopShape::Union(
+                ids.iter().map(|&id| SlopChild { ids: Some(vec![id]), docids: None }).collect(),
+            );
+        }
+    }
+
+    /// `""` on text: allowed without a field modifier; with one, some TEXT field named must
+    /// be INDEXEMPTY (naming no TEXT field at all is no error, it just matches nothing).
+    fn check_empty_text(&self, mask: FieldMask) -> Result<()> {
+        if self.field_modifiers == 0 {
+            return Ok(());
+        }
+        let mut any_text = false;
+        for (i, f) in self.idx.spec.fields.iter().enumerate() {
+            let Some(o) = self.idx.text_ord(i) else { continue };
+            if mask & (1u128 << o) == 0 {
+                continue;
+            }
+            if f.index_empty {
+                return Ok(());
+            }
+            any_text = true;
+        }
+        if any_text {
+            Err(Error::new(NO_INDEXEMPTY))
+        } else {
+            Ok(())
         }
     }
 
@@ -165,15 +261,43 @@ impl<'a> Exec<'a> {
     }
 
     fn eval(&mut self, ast: &QueryAst, mask: FieldMask, prox: Option<Prox>) -> Result<Option<RoaringBitmap>> {
+        // Leaves without offsets (and negations) are the root themselves when met first;
+        // modifiers pass the root down, aggregates claim it where they are evaluated.
+        if !matches!(
+            ast,
+            QueryAst::Attrs { .. }
+                | QueryAst::Field(..)
+                | QueryAst::And(_)
+                | QueryAst::Or(_)
+                | QueryAst::Word(_)
+                | QueryAst::Phrase(_)
+                | QueryAst::Prefix(_)
+                | QueryAst::Suffix(_)
+                | QueryAst::Infix(_)
+                | QueryAst::Fuzzy(..)
+        ) {
+            self.take_root();
+        }
         Ok(match ast {
             QueryAst::MatchAll => Some(self.universe()),
+            QueryAst::Word(w) if w.is_empty() => {
+                // `""`: documents whose (INDEXEMPTY) TEXT field is the empty string.
+                self.check_empty_text(mask)?;
+                self.take_root();
+                let ids: Vec<u32> = self.idx.text.dict.get(EMPTY_TERM).into_iter().collect();
+                self.out.highlight.insert(EMPTY_TERM.to_string());
+                let bm = self.docs_of(&ids, mask);
+                self.record(ids, mask, None);
+                Some(bm)
+            }
             QueryAst::Word(w) => {
                 let toks = self.tokens(w);
-                match toks.len() {
-                    0 => None,
-                    1 => {
-                        let ids = self.expand_token(&toks[0], mask);
+                match toks.as_slice() {
+                    [] => None,
+                    [tok] => {
+                        let ids = self.expand_token(tok, mask);
                         let bm = self.docs_of(&ids, mask);
+                        self.expansion_root(&ids);
                         self.record(ids, mask, None);
                         Some(bm)
                     }
@@ -216,14 +340,25 @@ impl<'a> Exec<'a> {
                 let p = unescape(w).to_lowercase();
                 let text = &self.idx.text;
                 let found = text.dict.fuzzy(&p, *d, |id| text.is_live(id), usize::MAX);
-                let found: Vec<_> = found.into_iter().filter(|(t, _)| !t.starts_with(STEM_PREFIX)).collect();
+                // Stems are internal; the empty term (INDEXEMPTY) is within reach from dialect 2.
+                let found: Vec<_> = found
+                    .into_iter()
+                    .filter(|(t, _)| !t.starts_with(STEM_PREFIX) && (self.opts.dialect >= 2 || t != EMPTY_TERM))
+                    .collect();
                 self.expanded(found, mask)
             }
             QueryAst::And(items) => self.and(items, mask, prox)?,
             QueryAst::Or(items) => {
+                let root = self.take_root();
+                let mut children = Vec::new();
                 let mut acc: Option<RoaringBitmap> = None;
                 for it in items {
-                    if let Some(bm) = self.eval(it, mask, prox)? {
+                    let start = self.out.terms.len();
+                    let r = self.eval(it, mask, prox)?;
+                    if root {
+                        children.push(SlopChild { ids: self.text_ids_since(start), docids: r.clone() });
+                    }
+                    if let Some(bm) = r {
                         acc = Some(match acc {
                             Some(mut a) => {
                                 a |= bm;
@@ -232,6 +367,9 @@ impl<'a> Exec<'a> {
                             None => bm,
                         });
                     }
+                }
+                if root {
+                    self.out.slop = SlopShape::Union(children);
                 }
                 acc
             }
@@ -248,7 +386,10 @@ impl<'a> Exec<'a> {
             }
             QueryAst::Field(fields, inner) => {
                 let m = self.field_mask(fields) & mask;
-                self.eval(inner, m, prox)?
+                self.field_modifiers += 1;
+                let r = self.eval(inner, m, prox);
+                self.field_modifiers -= 1;
+                r?
             }
             QueryAst::Tag(fields, terms) => Some(self.tag(fields, terms)?),
             QueryAst::Numeric(field, lo, hi) => Some(match self.field(field) {
@@ -320,6 +461,7 @@ impl<'a> Exec<'a> {
             self.out.highlight.insert(t);
         }
         let bm = self.docs_of(&ids, mask);
+        self.expansion_root(&ids);
         self.record(ids, mask, None);
         Some(bm)
     }
@@ -335,7 +477,10 @@ impl<'a> Exec<'a> {
         });
         let mut prox_groups: Vec<Vec<u32>> = Vec::new();
         let mut saw_optional = false;
+        let root = self.take_root();
+        let mut children = Vec::new();
         for it in items {
+            let start = self.out.terms.len();
             match it {
                 QueryAst::Not(inner) => {
                     self.negated += 1;
@@ -366,6 +511,12 @@ impl<'a> Exec<'a> {
                     }
                 }
             }
+            if root {
+                children.push(SlopChild { ids: self.text_ids_since(start), docids: None });
+            }
+        }
+        if root {
+            self.out.slop = SlopShape::Intersect(children);
         }
         if pos.is_empty() && neg.is_empty() {
             return Ok(saw_optional.then(|| self.universe()));
@@ -399,6 +550,24 @@ impl<'a> Exec<'a> {
     fn phrase(&mut self, toks: &[String], mask: FieldMask, p: Prox) -> RoaringBitmap {
         let mut groups = Vec::with_capacity(toks.len());
         let mut acc: Option<RoaringBitmap> = None;
+        if self.take_root() {
+            // A phrase is an intersection of its words (each with its expansions); a
+            // one-word phrase is that word's expansions.
+            match toks {
+                [one] => {
+                    let ids = self.expand_token(one, mask);
+                    self.root_pending = true;
+                    self.expansion_root(&ids);
+                }
+                _ => {
+                    let children = toks
+                        .iter()
+                        .map(|t| SlopChild { ids: Some(self.expand_token(t, mask)), docids: None })
+                        .collect();
+                    self.out.slop = SlopShape::Intersect(children);
+                }
+            }
+        }
         for t in toks {
             let ids = self.expand_token(t, mask);
             let bm = self.docs_of(&ids, mask);
@@ -473,6 +642,12 @@ impl<'a> Exec<'a> {
         for fname in fields {
             let Some((fi, FieldIndex::Tag(ti))) = self.field(fname) else { continue };
             let case_sensitive = self.idx.spec.fields.get(fi).is_some_and(|f| f.case_sensitive);
+            if self.idx.spec.fields.get(fi).is_some_and(|f| f.index_empty) {
+                self.empty_tag_ok = true;
+            }
+            if !self.empty_tag_ok && terms.iter().any(|t| matches!(t, TagTerm::Exact(v) if v.is_empty())) {
+                return Err(Error::new(NO_INDEXEMPTY));
+            }
             let norm = |s: &str| if case_sensitive { s.to_string() } else { s.to_lowercase() };
             let mut ids = Vec::new();
             for t in terms {

@@ -4,6 +4,7 @@ use std::collections::HashSet;
 
 use crate::analysis::tokenizer::tokenize;
 use crate::analysis::{Stemmer, STEM_PREFIX};
+use crate::index::EMPTY_TERM;
 
 /// True when token `t` matches one of the query's dictionary strings.
 fn hit(t: &str, terms: &HashSet<String>, stemmer: &Stemmer) -> bool {
@@ -15,6 +16,10 @@ fn hit(t: &str, terms: &HashSet<String>, stemmer: &Stemmer) -> bool {
 
 /// Wraps every matching token of `text` in `open`/`close`.
 pub fn highlight(text: &str, terms: &HashSet<String>, stemmer: &Stemmer, open: &str, close: &str) -> String {
+    if text.is_empty() && terms.contains(EMPTY_TERM) {
+        // An empty value matched by `""` (INDEXEMPTY) highlights as an empty match.
+        return format!("{open}{close}");
+    }
     let mut out = String::with_capacity(text.len() + 16);
     let mut last = 0;
     for tok in tokenize(text) {
@@ -45,6 +50,10 @@ pub struct Summary {
 /// Without matches, the first fragment is returned.
 pub fn summarize(text: &str, terms: &HashSet<String>, stemmer: &Stemmer, s: &Summary) -> String {
     let toks = tokenize(text);
+    if text.is_empty() && terms.contains(EMPTY_TERM) {
+        // An empty value matched by `""`: one empty fragment.
+        return s.separator.clone();
+    }
     if toks.is_empty() {
         return text.to_string();
     }

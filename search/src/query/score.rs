@@ -4,7 +4,7 @@
 use crate::error::{Error, Result};
 use crate::index::docs::DocRecord;
 use crate::index::{FieldIndex, Index};
-use crate::query::exec::ScoreTerm;
+use crate::query::exec::{ScoreTerm, SlopChild, SlopShape};
 
 /// A scoring function.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -52,14 +52,17 @@ pub struct ScoreContext<'a> {
     /// Text (term id, term index, idf) sorted by id, for merge-joining with a document's
     /// occurrences when a query has many expansions.
     lookup: Vec<(u32, usize, f64)>,
+    /// The root's children for the slop divisor.
+    slop: &'a SlopShape,
 }
 
 /// Above this many text expansions, scoring merge-joins instead of binary-searching.
 const MERGE_JOIN_THRESHOLD: usize = 8;
 
 impl<'a> ScoreContext<'a> {
-    /// Prepares scoring of `terms` with `scorer`.
-    pub fn new(idx: &'a Index, terms: &'a [ScoreTerm], scorer: Scorer) -> ScoreContext<'a> {
+    /// Prepares scoring of `terms` with `scorer`; `slop` is the query root's shape (see
+    /// [`SlopShape`]).
+    pub fn new(idx: &'a Index, terms: &'a [ScoreTerm], slop: &'a SlopShape, scorer: Scorer) -> ScoreContext<'a> {
         let n = idx.docs.len();
         let idfs = terms
             .iter()
@@ -98,7 +101,7 @@ impl<'a> ScoreContext<'a> {
             })
             .collect();
         lookup.sort_by_key(|x| (x.0, x.1));
-        ScoreContext { idx, terms, idfs, weights, scorer, avg_len: idx.avg_doc_len(), lookup }
+        ScoreContext { idx, terms, idfs, weights, scorer, avg_len: idx.avg_doc_len(), lookup, slop }
     }
 
     /// The score of document `doc`.
@@ -159,10 +162,53 @@ impl<'a> ScoreContext<'a> {
         }
         let score = f64::from(rec.score);
         match self.scorer {
-            Scorer::TfIdf => score * raw / f64::from(rec.max_freq.max(1)),
-            Scorer::TfIdfDocNorm => score * raw / f64::from(rec.len.max(1)),
-            Scorer::Bm25 => score * raw,
+            Scorer::TfIdf => score * raw / f64::from(rec.max_freq.max(1)) / self.slop_divisor(rec, doc),
+            Scorer::TfIdfDocNorm => score * raw / f64::from(rec.len.max(1)) / self.slop_divisor(rec, doc),
+            Scorer::Bm25 => score * raw / self.slop_divisor(rec, doc),
             Scorer::DisMax | Scorer::DocScore => raw,
+        }
+    }
+
+    /// RediSearch's `IndexResult_MinOffsetDelta` for this document: over consecutive root
+    /// children that have positions, the minimal distance between their positions, squared
+    /// and summed; the integer square root of the sum, or (when it is 0) the number of
+    /// children minus one; 1 for a single term.
+    fn slop_divisor(&self, rec: &DocRecord, doc: u32) -> f64 {
+        let children: Vec<&SlopChild> = match self.slop {
+            SlopShape::Single => return 1.0,
+            SlopShape::Intersect(c) => c.iter().collect(),
+            SlopShape::Union(c) => c.iter().filter(|c| self.child_matches(rec, doc, c)).collect(),
+        };
+        if children.len() <= 1 {
+            return 1.0;
+        }
+        let mut dist: u64 = 0;
+        let mut prev: Option<Vec<u32>> = None;
+        for c in &children {
+            let Some(ids) = &c.ids else { continue };
+            let cur = positions_of(rec, ids);
+            if cur.is_empty() {
+                continue;
+            }
+            if let Some(p) = &prev {
+                let cd = u64::from(min_delta(p, &cur));
+                dist = dist.saturating_add(cd.saturating_mul(cd));
+            }
+            prev = Some(cur);
+        }
+        if dist == 0 {
+            (children.len() - 1) as f64
+        } else {
+            ((dist as f64).sqrt() as i64).max(1) as f64
+        }
+    }
+
+    /// True when a union child matched `doc` (its own bitmap, else any of its terms).
+    fn child_matches(&self, rec: &DocRecord, doc: u32, c: &SlopChild) -> bool {
+        match (&c.docids, &c.ids) {
+            (Some(bm), _) => bm.contains(doc),
+            (None, Some(ids)) => ids.iter().any(|&id| !rec.occs_of(id).is_empty()),
+            (None, None) => false,
         }
     }
 
@@ -178,9 +224,53 @@ impl<'a> ScoreContext<'a> {
     }
 }
 
+/// Sorted positions (all fields) of the occurrences of `ids` in a document.
+fn positions_of(rec: &DocRecord, ids: &[u32]) -> Vec<u32> {
+    let mut out = Vec::new();
+    rec.scan_positions(|o| ids.contains(&o.term), |_, p| out.push(p));
+    out.sort_unstable();
+    out
+}
+
+/// The distance RediSearch finds between two position lists: it walks both in order from
+/// their first positions and stops as soon as a distance of at most 1 is seen.
+fn min_delta(a: &[u32], b: &[u32]) -> u32 {
+    let (mut i, mut j) = (0, 0);
+    let (Some(&p1), Some(&p2)) = (a.first(), b.first()) else { return 0 };
+    let (mut p1, mut p2) = (p1, p2);
+    let mut cd = p1.abs_diff(p2);
+    while cd > 1 {
+        cd = cd.min(p1.abs_diff(p2));
+        if p2 > p1 {
+            i += 1;
+            match a.get(i) {
+                Some(&x) => p1 = x,
+                None => break,
+            }
+        } else {
+            j += 1;
+            match b.get(j) {
+                Some(&x) => p2 = x,
+                None => break,
+            }
+        }
+    }
+    cd
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn min_delta_follows_the_redisearch_walk() {
+        assert_eq!(min_delta(&[1], &[2]), 1);
+        assert_eq!(min_delta(&[1], &[4]), 3);
+        assert_eq!(min_delta(&[1, 20], &[10, 22]), 2);
+        assert_eq!(min_delta(&[5], &[5]), 0);
+        // The walk stops at the first distance <= 1, even if 0 comes later.
+        assert_eq!(min_delta(&[3, 9], &[4, 9]), 1);
+    }
 
     #[test]
     fn idf_is_floor_log2() {

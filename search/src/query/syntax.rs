@@ -6,11 +6,12 @@
 //! union     := intersect ( '|' intersect )*            (dialect ≥ 2)
 //! intersect := unary+                                  (dialect 1: 'a b | c' = '(a b | c)')
 //! unary     := '-' unary | '~' unary | atom [ '=>' attrs ]   (dialect 1: '-' negates the rest)
-//! atom      := '(' union ')' | '"' phrase '"' | '@' field ('|' field)* ':' modified
+//! atom      := '(' union ')' | '"' phrase '"' | '""' | "''" (dialect ≥ 2: the empty string)
+//!            | '@' field ('|' field)* ':' modified
 //!            | '*' | word | word '*' | '*' word | '*' word '*' | '%'{1,3} word '%'{1,3}
 //!            | '$' param | 'ismissing(' '@' field ')'
 //!            | '@' field ( '==' | '!=' | '>' | '>=' | '<' | '<=' ) num   (dialect ≥ 2)
-//! modified  := '{' tag ('|' tag)* '}' | '[' num num ']' | '[' num ']'
+//! modified  := '{' tag ('|' tag)* '}' | '[' num num ']' | '[' num ']'   (tag may be '""')
 //!            | '[' lon lat radius unit ']' | unary     (dialect 1: intersect)
 //! attrs     := '{' ( '$' name ':' value ';'? )* '}'
 //! num       := ['('] ( number | inf | -inf | +inf | '$' param )
@@ -114,7 +115,8 @@ pub fn parse(text: &str, dialect: u32, params: &HashMap<String, String>) -> Resu
     };
     p.skip_ws();
     if p.at_end() {
-        return Err(Error::syntax(0, ""));
+        // RediSearch's grammar accepts the empty query; it matches nothing.
+        return Ok(QueryAst::Or(Vec::new()));
     }
     let ast = p.union()?;
     p.skip_ws();
@@ -374,6 +376,11 @@ impl<'a> Parser<'a> {
                 }
                 Ok(inner)
             }
+            '"' | '\'' if self.dialect >= 2 && self.peek_at(1) == Some(c) => {
+                // `""` / `''`: the empty string (INDEXEMPTY fields).
+                self.i += 2;
+                Ok(QueryAst::Word(String::new()))
+            }
             '"' => {
                 self.i += 1;
                 let mut text = String::new();
@@ -582,9 +589,35 @@ impl<'a> Parser<'a> {
             let mut escaped_star_end = false;
             let mut lead_star = false;
             let mut trail_star = false;
+            let quote = self.peek().filter(|&q| q == '"' || q == '\'');
+            if self.dialect >= 2 && quote.is_some() && self.peek_at(1) == quote {
+                // `{""}` / `{''}`: the empty tag (INDEXEMPTY).
+                self.i += 2;
+                self.skip_ws();
+                out.push(TagTerm::Exact(String::new()));
+                if self.eat('}') {
+                    return Ok(out);
+                }
+                if !self.eat('|') {
+                    return Err(self.err());
+                }
+                continue;
+            }
             if self.peek() == Some('$') && self.dialect >= 2 {
                 self.i += 1;
                 raw = self.param()?;
+                if raw.is_empty() {
+                    // An empty parameter asks for the empty tag.
+                    out.push(TagTerm::Exact(String::new()));
+                    self.skip_ws();
+                    if self.eat('}') {
+                        return Ok(out);
+                    }
+                    if !self.eat('|') {
+                        return Err(self.err());
+                    }
+                    continue;
+                }
             } else {
                 if self.eat('*') {
                     lead_star = true;
@@ -803,6 +836,21 @@ mod tests {
         assert!(p("@n>=x", 2).is_err());
         assert!(p("@n>=3", 1).is_err());
         assert!(matches!(p("\"a b\"=>{$slop:1; $inorder:true}", 2).unwrap(), Attrs { slop: Some(1), .. }));
+        // The empty string: `""`/`''` in dialect 2+, as a term and as a tag.
+        assert_eq!(p("@t:\"\"", 2).unwrap(), Field(vec!["t".into()], Box::new(w(""))));
+        assert_eq!(p("''", 2).unwrap(), w(""));
+        assert_eq!(p("\"\"", 1).unwrap(), Phrase(String::new()));
+        assert_eq!(
+            p("@t:{ \"\" | x }", 2).unwrap(),
+            Tag(vec!["t".into()], vec![TagTerm::Exact(String::new()), TagTerm::Exact("x".into())])
+        );
+        assert_eq!(p("@t:{''}", 2).unwrap(), Tag(vec!["t".into()], vec![TagTerm::Exact(String::new())]));
+        let mut empty = HashMap::new();
+        empty.insert("e".to_string(), String::new());
+        assert_eq!(
+            parse("@t:{$e}", 2, &empty).unwrap(),
+            Tag(vec!["t".into()], vec![TagTerm::Exact(String::new())])
+        );
     }
 
     #[test]
