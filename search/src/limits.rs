@@ -6,6 +6,9 @@ pub const MAX_QUERY_DEPTH: usize = 128;
 pub const MAX_FIELDS: usize = 1024;
 /// Most TEXT fields in one schema.
 pub const MAX_TEXT_FIELDS: usize = 128;
+/// TEXT fields an index holds without the wide schema (MAXTEXTFIELDS); FT.CREATE switches
+/// to it by itself, FT.ALTER refuses to cross it.
+pub const NARROW_TEXT_FIELDS: usize = 32;
 /// Highest DIALECT accepted.
 pub const MAX_DIALECT: u32 = 4;
 /// Largest fuzzy distance (`%%%t%%%`).

@@ -5,7 +5,7 @@ use crate::analysis::{Language, Stopwords};
 use crate::args::Args;
 use crate::document::KeyType;
 use crate::error::{Error, Result};
-use crate::limits::{MAX_FIELDS, MAX_TEXT_FIELDS};
+use crate::limits::{MAX_FIELDS, MAX_TEXT_FIELDS, NARROW_TEXT_FIELDS};
 
 /// The type of a schema attribute.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -99,13 +99,13 @@ pub struct IndexSpec {
     pub filter: Option<String>,
     /// Default LANGUAGE.
     pub language: Language,
-    /// LANGUAGE_FIELD.
+    /// LANGUAGE_FIELD (empty: not given; RediSearch 2.10 then reads no language field).
     pub language_field: String,
     /// Default SCORE.
     pub score: f64,
-    /// SCORE_FIELD.
+    /// SCORE_FIELD (empty: not given; every document gets SCORE).
     pub score_field: String,
-    /// PAYLOAD_FIELD.
+    /// PAYLOAD_FIELD (empty: not given; documents have no payload).
     pub payload_field: String,
     /// MAXTEXTFIELDS.
     pub max_text_fields: bool,
@@ -141,10 +141,10 @@ impl IndexSpec {
             prefixes: Vec::new(),
             filter: None,
             language: Language::ENGLISH,
-            language_field: "__language".into(),
+            language_field: String::new(),
             score: 1.0,
-            score_field: "__score".into(),
-            payload_field: "__payload".into(),
+            score_field: String::new(),
+            payload_field: String::new(),
             max_text_fields: false,
             temporary: None,
             no_offsets: false,
@@ -305,9 +305,10 @@ impl IndexSpec {
             if f.noindex && f.index_missing {
                 return Err(Error::new("Field cannot be defined with both `NOINDEX` and `INDEXMISSING`"));
             }
+            // Implicit UNF (RediSearch): JSON sortables, NUMERIC, CASESENSITIVE tags.
             if f.sortable
                 && (self.on == KeyType::Json
-                    || matches!(kind, FieldType::Numeric | FieldType::Geo)
+                    || kind == FieldType::Numeric
                     || (kind == FieldType::Tag && f.case_sensitive))
             {
                 f.unf = true;
@@ -320,14 +321,24 @@ impl IndexSpec {
         if added.is_empty() {
             return Err(Error::new("No fields provided"));
         }
+        // Indexed TEXT fields get a field id; beyond 32 the field masks need the wide schema.
         let text_count = self
             .fields
             .iter()
             .chain(added.iter())
-            .filter(|f| f.kind == FieldType::Text)
+            .filter(|f| f.kind == FieldType::Text && !f.noindex)
             .count();
         if text_count > MAX_TEXT_FIELDS {
-            return Err(Error::new("Schema is limited to 128 TEXT fields"));
+            return Err(Error::new(format!("Schema is limited to {MAX_TEXT_FIELDS} TEXT fields")));
+        }
+        if text_count > NARROW_TEXT_FIELDS && !self.no_fields && !self.max_text_fields {
+            if !self.fields.is_empty() {
+                return Err(Error::new(
+                    "Cannot add more fields. Declare index with wide fields to allow adding unlimited fields",
+                ));
+            }
+            // FT.CREATE switches to the wide schema by itself (FT.INFO shows MAXTEXTFIELDS).
+            self.max_text_fields = true;
         }
         if self.fields.len() + added.len() > MAX_FIELDS {
             return Err(Error::new("Schema is limited to 1024 fields"));

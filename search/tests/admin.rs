@@ -23,15 +23,16 @@ fn info_list_drop_alias() {
     db.cmd(&["FT.CREATE", "i0", "SCHEMA", "t", "TEXT"]);
     assert_eq!(db.cmd(&["FT._LIST"]), Reply::Array(vec![b("i0"), b("i1")]));
     let info = db.cmd(&["FT.INFO", "i1"]);
-    assert_eq!(info_field(&info, "index_name"), b("i1"));
-    assert_eq!(info_field(&info, "num_docs"), Reply::Double(1.0));
+    let simple = |s: &str| Reply::Simple(s.into());
+    assert_eq!(info_field(&info, "index_name"), simple("i1"));
+    assert_eq!(info_field(&info, "num_docs"), Reply::Int(1));
     assert_eq!(info_field(&info, "indexing"), Reply::Int(0));
     assert_eq!(
         info_field(&info, "index_definition"),
         Reply::map(vec![
-            ("key_type", b("HASH")),
-            ("prefixes", Reply::Array(vec![b("a:")])),
-            ("default_score", b("1")),
+            ("key_type", simple("HASH")),
+            ("prefixes", Reply::Array(vec![simple("a:")])),
+            ("default_score", Reply::Double(1.0)),
         ])
     );
     assert_eq!(db.cmd(&["FT.TAGVALS", "i1", "g"]), Reply::Array(vec![b("x"), b("y")]));
@@ -51,7 +52,7 @@ fn info_list_drop_alias() {
     );
     assert_eq!(out.reply, Reply::ok());
     assert_eq!(out.delete_keys, vec![b"a:1".to_vec()]);
-    assert_eq!(db.cmd(&["FT.INFO", "i1"]), Reply::Error("Unknown Index name".into()));
+    assert_eq!(db.cmd(&["FT.INFO", "i1"]), Reply::Error("Unknown index name".into()));
 }
 
 #[test]
@@ -113,4 +114,73 @@ fn clear_keeps_definitions_and_definitions_round_trip() {
     assert_eq!(total(&db.cmd(&["FT.SEARCH", "al", "@n:[2 2] hi"])), 1);
     assert!(Catalog::from_definitions(b"garbage", &Config::default()).is_err());
     assert!(Catalog::from_definitions(&bytes[..bytes.len() - 1], &Config::default()).is_err());
+}
+
+/// FT.INFO as RediSearch 2.10's `info_command.c` writes it: options named by what is not
+/// stored (NOOFFSETS implies NOHL), attributes with their flags in its order, integer
+/// counters, custom stopwords, per-field `Index Errors`.
+#[test]
+fn info_matches_redisearch_layout() {
+    let mut db = Db::new();
+    let simple = |s: &str| Reply::Simple(s.into());
+    db.cmd(&["FT.CREATE", "o", "NOOFFSETS", "NOFREQS", "NOFIELDS", "STOPWORDS", "2", "foo", "bar", "SCORE_FIELD", "__score",
+        "SCHEMA", "t", "TEXT", "NOSTEM", "SORTABLE", "INDEXEMPTY", "g", "TAG", "CASESENSITIVE", "SORTABLE", "n", "NUMERIC", "SORTABLE"]);
+    let info = db.cmd(&["FT.INFO", "o"]);
+    assert_eq!(
+        info_field(&info, "index_options"),
+        Reply::Array(vec![simple("NOFREQS"), simple("NOFIELDS"), simple("NOOFFSETS"), simple("NOHL")])
+    );
+    // SCORE_FIELD shows because it was given (even with the legacy default name).
+    assert_eq!(
+        info_field(&info, "index_definition"),
+        Reply::map(vec![
+            ("key_type", simple("HASH")),
+            ("prefixes", Reply::Array(vec![simple("")])),
+            ("default_score", Reply::Double(1.0)),
+            ("score_field", simple("__score")),
+        ])
+    );
+    let Reply::Array(attrs) = info_field(&info, "attributes") else { panic!() };
+    assert_eq!(
+        attrs[0],
+        Reply::Array(vec![
+            simple("identifier"), simple("t"), simple("attribute"), simple("t"), simple("type"), simple("TEXT"),
+            simple("WEIGHT"), Reply::Double(1.0), simple("SORTABLE"), simple("NOSTEM"), simple("INDEXEMPTY"),
+        ])
+    );
+    assert_eq!(
+        attrs[1],
+        Reply::Array(vec![
+            simple("identifier"), simple("g"), simple("attribute"), simple("g"), simple("type"), simple("TAG"),
+            simple("SEPARATOR"), simple(","), simple("CASESENSITIVE"), simple("SORTABLE"), simple("UNF"),
+        ])
+    );
+    // NUMERIC sortables are implicitly UNF.
+    assert_eq!(
+        attrs[2],
+        Reply::Array(vec![
+            simple("identifier"), simple("n"), simple("attribute"), simple("n"), simple("type"), simple("NUMERIC"),
+            simple("SORTABLE"), simple("UNF"),
+        ])
+    );
+    assert_eq!(info_field(&info, "stopwords_list"), Reply::Array(vec![b("bar"), b("foo")]));
+    assert_eq!(info_field(&info, "max_doc_id"), Reply::Int(0));
+    assert!(matches!(info_field(&info, "records_per_doc_avg"), Reply::Double(d) if d.is_nan()));
+    // A type failure is counted on the index and on the field.
+    db.hset("d1", &[("t", "x"), ("n", "notanumber")]);
+    let info = db.cmd(&["FT.INFO", "o"]);
+    assert_eq!(info_field(&info, "hash_indexing_failures"), Reply::Int(1));
+    let Reply::Array(fields) = info_field(&info, "field statistics") else { panic!() };
+    let Reply::Map(n_stats) = &fields[2] else { panic!() };
+    let Reply::Map(errs) = &n_stats[2].1 else { panic!() };
+    assert_eq!(errs[0], (simple("indexing failures"), Reply::Int(1)));
+    assert_eq!(errs[2], (simple("last indexing error key"), b("d1")));
+    let Reply::Map(t_stats) = &fields[0] else { panic!() };
+    let Reply::Map(t_errs) = &t_stats[2].1 else { panic!() };
+    assert_eq!(t_errs[0], (simple("indexing failures"), Reply::Int(0)));
+    assert_eq!(t_errs[1], (simple("last indexing error"), simple("N/A")));
+    // Unknown index: RediSearch 2.10's wording.
+    assert_eq!(db.cmd(&["FT.INFO", "nope"]), Reply::Error("Unknown index name".into()));
+    assert_eq!(db.cmd(&["FT.TAGVALS", "o", "t"]), Reply::Error("Not a tag field".into()));
+    assert_eq!(db.cmd(&["FT.TAGVALS", "o", "zz"]), Reply::Error("No such field".into()));
 }

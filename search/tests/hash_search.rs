@@ -141,7 +141,13 @@ fn returned_content_highlight_summarize() {
 fn payloads_and_comparisons() {
     let mut db = corpus();
     db.hset("doc:1", &[("__payload", "pay")]);
+    // RediSearch 2.10 reads payloads only from a declared PAYLOAD_FIELD.
     let r = db.cmd(&["FT.SEARCH", "idx", "fox", "NOCONTENT", "WITHPAYLOADS"]);
+    assert_eq!(r, Reply::Array(vec![Reply::Int(1), common::b("doc:1"), Reply::Nil]));
+    db.cmd(&["FT.CREATE", "pidx", "PREFIX", "1", "doc:", "PAYLOAD_FIELD", "__payload", "SCHEMA", "body", "TEXT"]);
+    db.cat.scan_key(b"doc:1", &common::View(&db.docs));
+    db.cat.scan_done();
+    let r = db.cmd(&["FT.SEARCH", "pidx", "fox", "NOCONTENT", "WITHPAYLOADS"]);
     assert_eq!(r, Reply::Array(vec![Reply::Int(1), common::b("doc:1"), common::b("pay")]));
     assert_eq!(q(&mut db, "@price>10", &["DIALECT", "2"]), ["doc:2"]);
     assert_eq!(q(&mut db, "@price<=10", &["DIALECT", "2"]), ["doc:1", "doc:3"]);

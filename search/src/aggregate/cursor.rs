@@ -64,6 +64,16 @@ impl CursorTable {
         self.cursors.get(&id).map(|c| c.index.as_str())
     }
 
+    /// Number of open cursors.
+    pub fn len(&self) -> usize {
+        self.cursors.len()
+    }
+
+    /// True when no cursor is open.
+    pub fn is_empty(&self) -> bool {
+        self.cursors.is_empty()
+    }
+
     /// Number of open cursors of `index`.
     pub fn count(&self, index: &str) -> usize {
         self.cursors.values().filter(|c| c.index == index).count()

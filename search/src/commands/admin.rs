@@ -25,7 +25,9 @@ pub(crate) fn ft_dropindex(
         .map(str::to_string)
         .ok_or_else(|| Error::new("Unknown Index name"))?;
     let e = cat.drop_index(&real).ok_or_else(|| Error::new("Unknown Index name"))?;
-    if dd {
+    // RediSearch also deletes a TEMPORARY index's documents (unless FT.DROP … KEEPDOCS).
+    let keep = cmd == "FT.DROP" && flag.as_deref() == Some("KEEPDOCS");
+    if dd || (e.index.spec.temporary.is_some() && !keep) {
         delete_keys.extend(e.index.docs.keys().map(|k| k.to_vec()));
     }
     Ok(Reply::ok())
@@ -61,10 +63,10 @@ pub(crate) fn ft_tagvals(cat: &mut Catalog, name: &str, field: &str) -> Result<R
     let e = cat.entry_mut(name).ok_or_else(|| Error::new("Unknown Index name"))?;
     let idx = &e.index;
     let Some((i, _)) = idx.spec.field(field) else {
-        return Err(Error::new(format!("No such field `{field}`")));
+        return Err(Error::new("No such field"));
     };
     match idx.fields.get(i) {
         Some(FieldIndex::Tag(t)) => Ok(Reply::Array(t.values().into_iter().map(Reply::text).collect())),
-        _ => Err(Error::new(format!("`{field}` is not a TAG field"))),
+        _ => Err(Error::new("Not a tag field")),
     }
 }

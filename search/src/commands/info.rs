@@ -1,114 +1,127 @@
 //! FT.INFO: definition, counts and memory figures measured from the index structures.
 
+use crate::aggregate::limits::MAX_CURSORS_PER_INDEX;
+use crate::analysis::Language;
 use crate::catalog::Catalog;
 use crate::document::KeyType;
 use crate::error::{Error, Result};
-use crate::index::FieldIndex;
+use crate::index::{ErrorStats, FieldIndex};
 use crate::reply::{Protocol, Reply};
-use crate::schema::FieldType;
+use crate::schema::{FieldSpec, FieldType};
 
 fn mb(bytes: usize) -> Reply {
     Reply::Double(bytes as f64 / (1024.0 * 1024.0))
 }
 
-fn num(v: f64) -> Reply {
-    Reply::Double(v)
+
+/// A simple-string reply (RediSearch answers FT.INFO names and flags that way).
+fn simple(s: impl Into<String>) -> Reply {
+    Reply::Simple(s.into())
 }
 
-/// `FT.INFO idx`.
-pub(crate) fn ft_info(cat: &mut Catalog, name: &str, _proto: Protocol) -> Result<Reply> {
-    let e = cat.entry_mut(name).ok_or_else(|| Error::new("Unknown Index name"))?;
+/// `Index Errors` of an index or a field.
+fn index_errors(e: &ErrorStats) -> Reply {
+    Reply::map(vec![
+        ("indexing failures", Reply::Int(e.count as i64)),
+        ("last indexing error", simple(e.last_error.as_deref().unwrap_or("N/A"))),
+        ("last indexing error key", Reply::Bulk(e.last_key.clone().unwrap_or_else(|| b"N/A".to_vec()))),
+    ])
+}
+
+/// One schema attribute as RediSearch 2.10 renders it: `identifier`, `attribute`, `type`,
+/// `WEIGHT` (TEXT), `SEPARATOR` (TAG), then the flags, in a `flags` array under RESP3
+/// and inline under RESP2.
+fn attribute(f: &FieldSpec, proto: Protocol) -> Reply {
+    let mut pairs = vec![
+        (simple("identifier"), simple(&f.path)),
+        (simple("attribute"), simple(&f.name)),
+        (simple("type"), simple(f.kind.name())),
+    ];
+    match f.kind {
+        FieldType::Text => pairs.push((simple("WEIGHT"), Reply::Double(f.weight))),
+        FieldType::Tag => {
+            pairs.push((simple("SEPARATOR"), simple(f.separator.map(String::from).unwrap_or_default())))
+        }
+        _ => {}
+    }
+    let mut flags = Vec::new();
+    for (on, flag) in [
+        (f.kind == FieldType::Tag && f.case_sensitive, "CASESENSITIVE"),
+        (f.sortable, "SORTABLE"),
+        (f.sortable && f.unf, "UNF"),
+        (f.nostem, "NOSTEM"),
+        (f.noindex, "NOINDEX"),
+        (f.with_suffix_trie, "WITHSUFFIXTRIE"),
+        (f.index_empty, "INDEXEMPTY"),
+        (f.index_missing, "INDEXMISSING"),
+    ] {
+        if on {
+            flags.push(simple(flag));
+        }
+    }
+    match proto {
+        Protocol::Resp3 => {
+            pairs.push((simple("flags"), Reply::Array(flags)));
+            Reply::Map(pairs)
+        }
+        Protocol::Resp2 => {
+            let mut flat: Vec<Reply> = pairs.into_iter().flat_map(|(k, v)| [k, v]).collect();
+            flat.extend(flags);
+            Reply::Array(flat)
+        }
+    }
+}
+
+/// `FT.INFO idx`: RediSearch 2.10's fields, in its order and reply types.
+pub(crate) fn ft_info(cat: &mut Catalog, name: &str, proto: Protocol) -> Result<Reply> {
+    let real = cat.resolve(name).ok_or_else(|| Error::new("Unknown index name"))?.to_string();
+    let open_cursors = cat.cursors.len() as i64;
+    let index_cursors = cat.cursors.count(&real) as i64;
+    let e = cat.entry_mut(&real).ok_or_else(|| Error::new("Unknown index name"))?;
+    let real_name = e.index.spec.name.clone();
     let idx = &e.index;
     let spec = &idx.spec;
+    // Options RediSearch lists by what the index does not store.
     let mut options = Vec::new();
     for (on, flag) in [
-        (spec.no_offsets, "NOOFFSETS"),
-        (spec.no_hl && !spec.no_offsets, "NOHL"),
-        (spec.no_fields, "NOFIELDS"),
         (spec.no_freqs, "NOFREQS"),
+        (spec.no_fields, "NOFIELDS"),
+        (spec.no_offsets, "NOOFFSETS"),
+        (spec.no_hl || spec.no_offsets, "NOHL"),
         (spec.max_text_fields, "MAXTEXTFIELDS"),
     ] {
         if on {
-            options.push(Reply::text(flag));
+            options.push(simple(flag));
         }
     }
     let mut def = vec![
-        ("key_type", Reply::text(if spec.on == KeyType::Json { "JSON" } else { "HASH" })),
+        ("key_type", simple(if spec.on == KeyType::Json { "JSON" } else { "HASH" })),
         (
             "prefixes",
             Reply::Array(if spec.prefixes.is_empty() {
-                vec![Reply::text("")]
+                vec![simple("")]
             } else {
-                spec.prefixes.iter().map(|p| Reply::Bulk(p.clone())).collect()
+                spec.prefixes.iter().map(|p| simple(String::from_utf8_lossy(p))).collect()
             }),
         ),
     ];
     if let Some(f) = &spec.filter {
-        def.push(("filter", Reply::text(f)));
+        def.push(("filter", simple(f)));
     }
-    if spec.language.name() != "english" {
-        def.push(("default_language", Reply::text(spec.language.name())));
+    if spec.language != Language::ENGLISH {
+        def.push(("default_language", simple(spec.language.name())));
     }
-    if spec.language_field != "__language" {
-        def.push(("language_field", Reply::text(&spec.language_field)));
+    if !spec.language_field.is_empty() {
+        def.push(("language_field", simple(&spec.language_field)));
     }
-    def.push(("default_score", Reply::text(fmt_num(spec.score))));
-    if spec.score_field != "__score" {
-        def.push(("score_field", Reply::text(&spec.score_field)));
+    def.push(("default_score", Reply::Double(spec.score)));
+    if !spec.score_field.is_empty() {
+        def.push(("score_field", simple(&spec.score_field)));
     }
-    if spec.payload_field != "__payload" {
-        def.push(("payload_field", Reply::text(&spec.payload_field)));
+    if !spec.payload_field.is_empty() {
+        def.push(("payload_field", simple(&spec.payload_field)));
     }
-    let attributes = spec
-        .fields
-        .iter()
-        .map(|f| {
-            let mut a = vec![
-                Reply::text("identifier"),
-                Reply::text(&f.path),
-                Reply::text("attribute"),
-                Reply::text(&f.name),
-                Reply::text("type"),
-                Reply::text(f.kind.name()),
-            ];
-            match f.kind {
-                FieldType::Text => {
-                    a.push(Reply::text("WEIGHT"));
-                    a.push(Reply::text(fmt_num(f.weight)));
-                    if f.nostem {
-                        a.push(Reply::text("NOSTEM"));
-                    }
-                }
-                FieldType::Tag => {
-                    a.push(Reply::text("SEPARATOR"));
-                    a.push(Reply::text(f.separator.map(|c| c.to_string()).unwrap_or_default()));
-                    if f.case_sensitive {
-                        a.push(Reply::text("CASESENSITIVE"));
-                    }
-                }
-                _ => {}
-            }
-            if f.with_suffix_trie {
-                a.push(Reply::text("WITHSUFFIXTRIE"));
-            }
-            if f.sortable {
-                a.push(Reply::text("SORTABLE"));
-                if f.unf && f.kind != FieldType::Numeric && f.kind != FieldType::Geo {
-                    a.push(Reply::text("UNF"));
-                }
-            }
-            if f.noindex {
-                a.push(Reply::text("NOINDEX"));
-            }
-            if f.index_empty {
-                a.push(Reply::text("INDEXEMPTY"));
-            }
-            if f.index_missing {
-                a.push(Reply::text("INDEXMISSING"));
-            }
-            Reply::Array(a)
-        })
-        .collect();
+    let attributes = spec.fields.iter().map(|f| attribute(f, proto)).collect();
     let num_docs = idx.docs.len();
     let text_bytes = idx.text.mem_bytes();
     let dict_bytes = idx.text.dict.mem_bytes();
@@ -141,36 +154,42 @@ pub(crate) fn ft_info(cat: &mut Catalog, name: &str, _proto: Protocol) -> Result
     }
     let records = idx.text.records + numeric_records;
     let total = text_bytes + dict_bytes + tag_bytes + numeric_bytes + geo_bytes + doc_bytes;
-    let avg = |a: f64, b: f64| if b == 0.0 { Reply::text("nan") } else { num(a / b) };
+    // RediSearch divides in single precision: 0/0 is nan.
+    let avg = |a: f64, b: f64| Reply::Double(a / b);
     let stats = &idx.stats;
     let dialect_stats = (1..=4)
         .map(|d| {
             (
-                format!("dialect_{d}"),
+                Reply::Simple(format!("dialect_{d}")),
                 Reply::Int(i64::from(e.dialects_used.get(d - 1).copied().unwrap_or(false))),
             )
         })
         .collect::<Vec<_>>();
-    let index_errors = Reply::map(vec![
-        ("indexing failures", Reply::Int(stats.failures as i64)),
-        ("last indexing error", Reply::text(stats.last_error.as_deref().unwrap_or("N/A"))),
-        (
-            "last indexing error key",
-            Reply::Bulk(stats.last_error_key.clone().unwrap_or_else(|| b"N/A".to_vec())),
-        ),
-    ]);
-    let pairs = vec![
-        ("index_name", Reply::text(&spec.name)),
+    let field_statistics = spec
+        .fields
+        .iter()
+        .enumerate()
+        .map(|(i, f)| {
+            let errors = stats.field_errors.get(i).cloned().unwrap_or_default();
+            Reply::map(vec![
+                ("identifier", simple(&f.path)),
+                ("attribute", simple(&f.name)),
+                ("Index Errors", index_errors(&errors)),
+            ])
+        })
+        .collect();
+    let mut pairs = vec![
+        ("index_name", simple(&real_name)),
         ("index_options", Reply::Array(options)),
         ("index_definition", Reply::map(def)),
         ("attributes", Reply::Array(attributes)),
-        ("num_docs", num(num_docs as f64)),
-        ("max_doc_id", num(f64::from(idx.docs.max_id()))),
-        ("num_terms", num(idx.text.live_terms() as f64)),
-        ("num_records", num(records as f64)),
+        ("num_docs", Reply::Int(num_docs as i64)),
+        ("max_doc_id", Reply::Int(i64::from(idx.docs.max_id()))),
+        ("num_terms", Reply::Int(idx.text.live_terms() as i64)),
+        ("num_records", Reply::Int(records as i64)),
         ("inverted_sz_mb", mb(text_bytes)),
         ("vector_index_sz_mb", mb(0)),
-        ("total_inverted_index_blocks", num(idx.text.live_terms() as f64)),
+        ("total_inverted_index_blocks", Reply::Int(idx.text.live_terms() as i64)),
         ("offset_vectors_sz_mb", mb(offsets_bytes)),
         ("doc_table_size_mb", mb(doc_bytes)),
         ("sortable_values_size_mb", mb(sortable_bytes)),
@@ -181,48 +200,41 @@ pub(crate) fn ft_info(cat: &mut Catalog, name: &str, _proto: Protocol) -> Result
         ("geoshapes_sz_mb", mb(0)),
         ("records_per_doc_avg", avg(records as f64, num_docs as f64)),
         ("bytes_per_record_avg", avg(text_bytes as f64, records as f64)),
-        ("offsets_per_term_avg", avg(total_offsets as f64, idx.text.records as f64)),
+        ("offsets_per_term_avg", avg(total_offsets as f64, records as f64)),
         ("offset_bits_per_record_avg", avg(offsets_bytes as f64 * 8.0, total_offsets as f64)),
-        ("hash_indexing_failures", num(stats.failures as f64)),
-        ("total_indexing_time", num(stats.indexing_ms)),
+        ("hash_indexing_failures", Reply::Int(stats.errors.count as i64)),
+        ("total_indexing_time", Reply::Double(stats.indexing_ms)),
         ("indexing", Reply::Int(i64::from(e.scan.pending))),
-        ("percent_indexed", num(e.scan.percent)),
+        ("percent_indexed", Reply::Double(e.scan.percent)),
         ("number_of_uses", Reply::Int(stats.uses as i64)),
         ("cleaning", Reply::Int(0)),
         (
             "gc_stats",
             Reply::map(vec![
-                ("bytes_collected", num(0.0)),
-                ("total_ms_run", num(0.0)),
-                ("total_cycles", num(0.0)),
-                ("average_cycle_time_ms", Reply::text("nan")),
-                ("last_run_time_ms", num(0.0)),
-                ("gc_numeric_trees_missed", num(0.0)),
-                ("gc_blocks_denied", num(0.0)),
+                ("bytes_collected", Reply::Double(0.0)),
+                ("total_ms_run", Reply::Double(0.0)),
+                ("total_cycles", Reply::Double(0.0)),
+                ("average_cycle_time_ms", Reply::Double(f64::NAN)),
+                ("last_run_time_ms", Reply::Double(0.0)),
+                ("gc_numeric_trees_missed", Reply::Double(0.0)),
+                ("gc_blocks_denied", Reply::Double(0.0)),
             ]),
         ),
         (
             "cursor_stats",
             Reply::map(vec![
-                ("global_idle", Reply::Int(0)),
-                ("global_total", Reply::Int(0)),
-                ("index_capacity", Reply::Int(128)),
-                ("index_total", Reply::Int(0)),
+                ("global_idle", Reply::Int(open_cursors)),
+                ("global_total", Reply::Int(open_cursors)),
+                ("index_capacity", Reply::Int(MAX_CURSORS_PER_INDEX as i64)),
+                ("index_total", Reply::Int(index_cursors)),
             ]),
         ),
-        (
-            "dialect_stats",
-            Reply::Map(dialect_stats.into_iter().map(|(k, v)| (Reply::Simple(k), v)).collect()),
-        ),
-        ("Index Errors", index_errors),
     ];
-    Ok(Reply::map(pairs))
-}
-
-fn fmt_num(v: f64) -> String {
-    if v.fract() == 0.0 && v.abs() < 1e15 {
-        format!("{}", v as i64)
-    } else {
-        format!("{v}")
+    if !spec.stopwords.is_default {
+        pairs.push(("stopwords_list", Reply::Array(spec.stopwords.list().into_iter().map(Reply::text).collect())));
     }
+    pairs.push(("dialect_stats", Reply::Map(dialect_stats)));
+    pairs.push(("Index Errors", index_errors(&stats.errors)));
+    pairs.push(("field statistics", Reply::Array(field_statistics)));
+    Ok(Reply::map(pairs))
 }

@@ -417,7 +417,7 @@ pub(crate) fn ft_search(
     let mut rows = Vec::with_capacity(page.len());
     for (d, score, key) in page {
         let Some(rec) = idx.docs.get(d) else { continue };
-        let payload = if req.with_payloads {
+        let payload = if req.with_payloads && !idx.spec.payload_field.is_empty() {
             docs.values(&rec.key, &idx.spec.payload_field).ok().and_then(|v| match v.into_iter().next() {
                 Some(FieldValue::String(s)) => Some(s.into_bytes()),
                 _ => None,

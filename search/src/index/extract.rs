@@ -78,15 +78,35 @@ pub fn split_tags(s: &str, sep: Option<char>, case_sensitive: bool, index_empty:
     }
 }
 
-/// Extracts `key` for `spec`. `Err` carries the indexing-failure message.
-pub fn extract(spec: &IndexSpec, key: &[u8], docs: &dyn DocumentSource) -> Result<Extracted, String> {
+/// Why a document could not be indexed.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ExtractError {
+    /// The schema field whose value failed (`None`: the document score).
+    pub field: Option<usize>,
+    /// RediSearch's message.
+    pub message: String,
+}
+
+/// Extracts `key` for `spec`. `Err` carries the indexing failure.
+pub fn extract(spec: &IndexSpec, key: &[u8], docs: &dyn DocumentSource) -> Result<Extracted, ExtractError> {
+    let mut field = None;
+    extract_values(spec, key, docs, &mut field).map_err(|message| ExtractError { field, message })
+}
+
+fn extract_values(
+    spec: &IndexSpec,
+    key: &[u8],
+    docs: &dyn DocumentSource,
+    failing: &mut Option<usize>,
+) -> Result<Extracted, String> {
     let json = spec.on == KeyType::Json;
     let mut out = Extracted {
         values: Vec::with_capacity(spec.fields.len()),
         score: spec.score as f32,
         language: None,
     };
-    for f in &spec.fields {
+    for (fi, f) in spec.fields.iter().enumerate() {
+        *failing = Some(fi);
         let mut raw = Vec::new();
         flatten(docs.values(key, &f.path)?, &mut raw);
         let mut strings = Vec::new();
@@ -143,28 +163,24 @@ pub fn extract(spec: &IndexSpec, key: &[u8], docs: &dyn DocumentSource) -> Resul
             _ => FieldValues::Missing,
         });
     }
-    // SCORE_FIELD: a hash field, or on JSON a JSONPath (the default `__score` is not one, so a
-    // JSON index without an explicit `$…` SCORE_FIELD keeps the index SCORE).
-    let score_source = !spec.score_field.is_empty() && (!json || spec.score_field.starts_with('$'));
-    if score_source {
+    *failing = None;
+    // SCORE_FIELD (only when given): a hash field, or on JSON a JSONPath, holding a number; a
+    // value that is not a number keeps the index SCORE (RediSearch logs it and goes on).
+    if !spec.score_field.is_empty() {
         if let Ok(vals) = docs.values(key, &spec.score_field) {
             let score = match vals.first() {
-                Some(FieldValue::String(s)) if !json => Some((s.trim().parse::<f64>().ok(), s.clone())),
-                Some(FieldValue::Number(n, text)) if json => Some((Some(*n), text.clone())),
-                Some(FieldValue::String(s)) => Some((None, s.clone())),
+                Some(FieldValue::String(s)) if !json => crate::args::parse_f64(s.trim()),
+                Some(FieldValue::Number(n, _)) if json => Some(*n),
                 _ => None,
             };
-            if let Some((parsed, text)) = score {
-                match parsed {
-                    Some(v) if (0.0..=1.0).contains(&v) => out.score = v as f32,
-                    _ => return Err(format!("invalid score '{text}'")),
-                }
+            if let Some(v) = score.filter(|v| v.is_finite()) {
+                out.score = v as f32;
             }
         }
     }
-    // LANGUAGE_FIELD: a hash field, or on JSON a JSONPath, naming the document's language; an
-    // unknown name keeps the index language.
-    if !spec.language_field.is_empty() && (!json || spec.language_field.starts_with('$')) {
+    // LANGUAGE_FIELD (only when given): a hash field, or on JSON a JSONPath, naming the
+    // document's language; an unknown name keeps the index language.
+    if !spec.language_field.is_empty() {
         if let Ok(vals) = docs.values(key, &spec.language_field) {
             if let Some(FieldValue::String(name)) = vals.first() {
                 out.language = crate::analysis::stemmer::Language::parse(&name.to_ascii_lowercase())

@@ -43,15 +43,32 @@ pub enum FieldIndex {
     Geo(GeoIndex),
 }
 
+/// Indexing failures of an index or of one field (FT.INFO `Index Errors`).
+#[derive(Debug, Default, Clone)]
+pub struct ErrorStats {
+    /// Documents that failed.
+    pub count: u64,
+    /// Last failure message.
+    pub last_error: Option<String>,
+    /// Key of the last failure.
+    pub last_key: Option<Vec<u8>>,
+}
+
+impl ErrorStats {
+    fn add(&mut self, message: &str, key: &[u8]) {
+        self.count += 1;
+        self.last_error = Some(message.to_string());
+        self.last_key = Some(key.to_vec());
+    }
+}
+
 /// Counters FT.INFO reports.
 #[derive(Debug, Default, Clone)]
 pub struct IndexStats {
     /// Documents that failed to index.
-    pub failures: u64,
-    /// Last failure message.
-    pub last_error: Option<String>,
-    /// Key of the last failure.
-    pub last_error_key: Option<Vec<u8>>,
+    pub errors: ErrorStats,
+    /// Failures per schema field (parallel to the schema; grown on demand).
+    pub field_errors: Vec<ErrorStats>,
     /// Total time spent indexing, ms.
     pub indexing_ms: f64,
     /// Number of queries run.
@@ -144,11 +161,17 @@ impl Index {
                 self.insert_in_language(key, ex.values, ex.score, ex.language);
                 true
             }
-            Err(msg) => {
+            Err(e) => {
                 self.remove(key);
-                self.stats.failures += 1;
-                self.stats.last_error = Some(msg);
-                self.stats.last_error_key = Some(key.to_vec());
+                self.stats.errors.add(&e.message, key);
+                if let Some(fi) = e.field {
+                    if self.stats.field_errors.len() <= fi {
+                        self.stats.field_errors.resize(fi + 1, ErrorStats::default());
+                    }
+                    if let Some(fe) = self.stats.field_errors.get_mut(fi) {
+                        fe.add(&e.message, key);
+                    }
+                }
                 false
             }
         };
