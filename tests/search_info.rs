@@ -1,0 +1,187 @@
+//! FT.INFO end to end, RESP2 and RESP3: the index options RediSearch 2.10 lists (NOHL too), the
+//! definition map, attributes with their flags, integer counters, stopwords, per-field errors.
+
+mod common;
+
+use common::*;
+
+fn ok() -> Resp {
+    Resp::Simple("OK".into())
+}
+
+fn s(x: &str) -> Resp {
+    Resp::Simple(x.into())
+}
+
+/// The value after `name` in a RESP2 FT.INFO reply.
+fn field(info: &Resp, name: &str) -> Resp {
+    let items = info.items();
+    let at = items
+        .iter()
+        .position(|x| matches!(x, Resp::Simple(k) if k == name))
+        .unwrap_or_else(|| panic!("no {name} in {info:?}"));
+    items[at + 1].clone()
+}
+
+/// The value of `name` in a RESP3 map.
+fn entry(map: &Resp, name: &str) -> Resp {
+    let Resp::Map(pairs) = map else { panic!("not a map: {map:?}") };
+    pairs
+        .iter()
+        .find(|(k, _)| matches!(k, Resp::Simple(x) if x == name))
+        .map(|(_, v)| v.clone())
+        .unwrap_or_else(|| panic!("no {name}"))
+}
+
+#[test]
+fn index_options_and_definition() {
+    let srv = Server::start();
+    let mut c = srv.conn();
+    let options = |c: &mut Conn, idx: &str| -> Vec<String> {
+        field(&c.call(&["FT.INFO", idx]), "index_options").items().iter().map(|o| o.text()).collect()
+    };
+    assert_eq!(c.call(&["FT.CREATE", "plain", "SCHEMA", "t", "TEXT"]), ok());
+    assert_eq!(options(&mut c, "plain"), Vec::<String>::new());
+    assert_eq!(c.call(&["FT.CREATE", "nohl", "NOHL", "SCHEMA", "t", "TEXT"]), ok());
+    assert_eq!(options(&mut c, "nohl"), vec!["NOHL"]);
+    // NOOFFSETS stores no byte offsets either, so NOHL shows too; RediSearch's order.
+    assert_eq!(
+        c.call(&["FT.CREATE", "all", "NOOFFSETS", "NOFIELDS", "NOFREQS", "SCHEMA", "t", "TEXT"]),
+        ok()
+    );
+    assert_eq!(options(&mut c, "all"), vec!["NOFREQS", "NOFIELDS", "NOOFFSETS", "NOHL"]);
+    assert_eq!(c.call(&["FT.CREATE", "wide", "MAXTEXTFIELDS", "SCHEMA", "t", "TEXT"]), ok());
+    assert_eq!(options(&mut c, "wide"), vec!["MAXTEXTFIELDS"]);
+    // Over 32 TEXT fields FT.CREATE switches to the wide schema itself; FT.ALTER may not.
+    let mut args: Vec<String> = ["FT.CREATE", "many", "SCHEMA"].iter().map(|x| x.to_string()).collect();
+    for i in 0..33 {
+        args.push(format!("f{i}"));
+        args.push("TEXT".into());
+    }
+    assert_eq!(c.call(&args), ok());
+    assert_eq!(options(&mut c, "many"), vec!["MAXTEXTFIELDS"]);
+    let mut alter: Vec<String> = ["FT.ALTER", "plain", "SCHEMA", "ADD"].iter().map(|x| x.to_string()).collect();
+    for i in 0..32 {
+        alter.push(format!("g{i}"));
+        alter.push("TEXT".into());
+    }
+    assert_eq!(
+        c.call(&alter).err(),
+        "Cannot add more fields. Declare index with wide fields to allow adding unlimited fields"
+    );
+
+    assert_eq!(
+        c.call(&["FT.CREATE", "def", "ON", "JSON", "PREFIX", "2", "a:", "b:", "FILTER", "@n > 1", "LANGUAGE", "german",
+            "LANGUAGE_FIELD", "$.lang", "SCORE", "0.5", "SCORE_FIELD", "$.score", "PAYLOAD_FIELD", "$.pl",
+            "SCHEMA", "$.n", "AS", "n", "NUMERIC"]),
+        ok()
+    );
+    let info = c.call(&["FT.INFO", "def"]);
+    assert_eq!(field(&info, "index_name"), s("def"));
+    assert_eq!(
+        field(&info, "index_definition"),
+        arr(vec![
+            s("key_type"), s("JSON"),
+            s("prefixes"), arr(vec![s("a:"), s("b:")]),
+            s("filter"), s("@n > 1"),
+            s("default_language"), s("german"),
+            s("language_field"), s("$.lang"),
+            s("default_score"), Resp::bulk("0.5"),
+            s("score_field"), s("$.score"),
+            s("payload_field"), s("$.pl"),
+        ])
+    );
+    // Defaults: no PREFIX is the empty prefix; English and the unset fields are not listed.
+    assert_eq!(
+        field(&c.call(&["FT.INFO", "plain"]), "index_definition"),
+        arr(vec![s("key_type"), s("HASH"), s("prefixes"), arr(vec![s("")]), s("default_score"), Resp::bulk("1")])
+    );
+    assert_eq!(c.call(&["FT.INFO", "nosuch"]).err(), "Unknown index name");
+}
+
+#[test]
+fn attributes_counters_and_errors_in_both_protocols() {
+    let srv = Server::start();
+    let mut c = srv.conn();
+    assert_eq!(
+        c.call(&["FT.CREATE", "i", "PREFIX", "1", "d:", "STOPWORDS", "2", "foo", "bar", "SCHEMA",
+            "title", "TEXT", "WEIGHT", "2.5", "NOSTEM", "SORTABLE", "INDEXEMPTY",
+            "tags", "TAG", "SEPARATOR", ";", "CASESENSITIVE", "SORTABLE", "INDEXMISSING",
+            "price", "NUMERIC", "SORTABLE", "loc", "GEO", "SORTABLE"]),
+        ok()
+    );
+    c.call(&["HSET", "d:1", "title", "hello world", "tags", "a;b", "price", "3", "loc", "1,2"]);
+    c.call(&["HSET", "d:2", "title", "other", "price", "cheap"]);
+    let info = c.call(&["FT.INFO", "i"]);
+    let attrs = field(&info, "attributes");
+    assert_eq!(
+        attrs.items()[0],
+        arr(vec![
+            s("identifier"), s("title"), s("attribute"), s("title"), s("type"), s("TEXT"),
+            s("WEIGHT"), Resp::bulk("2.5"), s("SORTABLE"), s("NOSTEM"), s("INDEXEMPTY"),
+        ])
+    );
+    assert_eq!(
+        attrs.items()[1],
+        arr(vec![
+            s("identifier"), s("tags"), s("attribute"), s("tags"), s("type"), s("TAG"),
+            s("SEPARATOR"), s(";"), s("CASESENSITIVE"), s("SORTABLE"), s("UNF"), s("INDEXMISSING"),
+        ])
+    );
+    assert_eq!(
+        attrs.items()[2],
+        arr(vec![s("identifier"), s("price"), s("attribute"), s("price"), s("type"), s("NUMERIC"), s("SORTABLE"), s("UNF")])
+    );
+    assert_eq!(
+        attrs.items()[3],
+        arr(vec![s("identifier"), s("loc"), s("attribute"), s("loc"), s("type"), s("GEO"), s("SORTABLE")])
+    );
+    assert_eq!(field(&info, "num_docs"), Resp::Int(1));
+    assert_eq!(field(&info, "hash_indexing_failures"), Resp::Int(1));
+    assert_eq!(field(&info, "indexing"), Resp::Int(0));
+    assert_eq!(field(&info, "percent_indexed"), Resp::bulk("1"));
+    assert_eq!(field(&info, "stopwords_list"), arr(vec![Resp::bulk("bar"), Resp::bulk("foo")]));
+    assert_eq!(
+        field(&info, "dialect_stats"),
+        arr(vec![s("dialect_1"), Resp::Int(0), s("dialect_2"), Resp::Int(0), s("dialect_3"), Resp::Int(0), s("dialect_4"), Resp::Int(0)])
+    );
+    assert_eq!(
+        field(&info, "Index Errors"),
+        arr(vec![
+            s("indexing failures"), Resp::Int(1),
+            s("last indexing error"), s("Invalid numeric value: 'cheap'"),
+            s("last indexing error key"), Resp::bulk("d:2"),
+        ])
+    );
+    let per_field = field(&info, "field statistics");
+    assert_eq!(
+        per_field.items()[2],
+        arr(vec![
+            s("identifier"), s("price"), s("attribute"), s("price"),
+            s("Index Errors"), arr(vec![
+                s("indexing failures"), Resp::Int(1),
+                s("last indexing error"), s("Invalid numeric value: 'cheap'"),
+                s("last indexing error key"), Resp::bulk("d:2"),
+            ]),
+        ])
+    );
+    assert_eq!(
+        per_field.items()[0].items()[5].items()[1],
+        Resp::Int(0),
+        "the title field had no failure"
+    );
+
+    // RESP3: a map; attributes are maps with a `flags` array; numbers are integers/doubles.
+    c.resp3();
+    let info = c.call(&["FT.INFO", "i"]);
+    assert_eq!(entry(&info, "index_options"), arr(vec![]));
+    assert_eq!(entry(&info, "num_docs"), Resp::Int(1));
+    assert_eq!(entry(&info, "percent_indexed"), Resp::Double("1".into()));
+    let title = entry(&info, "attributes").items()[0].clone();
+    assert_eq!(entry(&title, "WEIGHT"), Resp::Double("2.5".into()));
+    assert_eq!(entry(&title, "flags"), arr(vec![s("SORTABLE"), s("NOSTEM"), s("INDEXEMPTY")]));
+    assert_eq!(entry(&entry(&info, "index_definition"), "default_score"), Resp::Double("1".into()));
+    let gc = entry(&info, "gc_stats");
+    assert_eq!(entry(&gc, "average_cycle_time_ms"), Resp::Double("nan".into()));
+    assert_eq!(entry(&entry(&info, "cursor_stats"), "index_capacity"), Resp::Int(128));
+}
