@@ -52,7 +52,12 @@ impl<'c> JsonKey<'c> {
         match self.key.key_type() {
             raw::KeyType::Empty => Ok(None),
             raw::KeyType::Module => {
-                self.key.get_value::<Value>(&JSON_TYPE).map_err(|_| Error::msg(WRONGTYPE))
+                let doc = self.key.get_value::<Value>(&JSON_TYPE).map_err(|_| Error::msg(WRONGTYPE))?;
+                // Whoever asks for the document mutably may change it: its cached text goes first.
+                if let Some(d) = &doc {
+                    crate::text_cache::forget(&**d);
+                }
+                Ok(doc)
             }
             _ => Err(Error::msg(WRONGTYPE)),
         }

@@ -14,6 +14,7 @@ pub mod events;
 pub mod indexing;
 pub mod keys;
 pub mod reply;
+pub mod text_cache;
 pub mod types;
 
 /// RedisJSON feature level folio implements, reported as the `ReJSON` module version.

@@ -192,6 +192,8 @@ unsafe extern "C" fn mem_usage(value: *const c_void) -> usize {
 }
 
 unsafe extern "C" fn free(value: *mut c_void) {
+    // Its address may be reused by the next document: the cached text goes first.
+    crate::text_cache::forget(value.cast::<Value>());
     // SAFETY: the pointer came from Box::into_raw of a Box<Value> and Redis frees it once.
     drop(unsafe { Box::from_raw(value.cast::<Value>()) });
 }

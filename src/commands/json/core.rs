@@ -6,7 +6,7 @@ use json::{Format, Value};
 use redis_module::Context;
 
 use super::{
-    compile, parse_value, path_at, reply_format, send_bulk, serialize, to_resp3_native, ReplyFormat, DEFAULT_PATH,
+    compile, parse_value, path_at, reply_format, send_bulk, send_document, serialize, to_resp3_native, ReplyFormat, DEFAULT_PATH,
 };
 use crate::args::{utf8, Args};
 use crate::commands::Invocation;
@@ -188,7 +188,10 @@ pub fn get(ctx: &Context, inv: &Invocation) -> CommandResult {
         }
         return Ok(Reply::Array(out));
     }
+    let compact = fmt == Format::COMPACT;
     match paths.as_slice() {
+        [] | [b"."] if compact => Ok(send_document(ctx, doc, false)),
+        [b"$"] if compact => Ok(send_document(ctx, doc, true)),
         [] => Ok(send_bulk(ctx, |out| doc.write_json(out, &fmt))),
         [one] => {
             let path = compile(one)?;

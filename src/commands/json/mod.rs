@@ -143,6 +143,29 @@ thread_local! {
     static SCRATCH: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
 }
 
+/// Replies with the compact JSON text of a whole document, `[text]` when `wrapped` (path `$`),
+/// through the cache of documents read whole repeatedly ([`crate::text_cache`]).
+pub(crate) fn send_document(ctx: &Context, doc: &Value, wrapped: bool) -> Reply {
+    SCRATCH.with(|s| {
+        let mut s = s.borrow_mut();
+        crate::text_cache::with_text(doc, &mut s, |text| {
+            if wrapped {
+                let mut framed = Vec::with_capacity(text.len() + 2);
+                framed.push(b'[');
+                framed.extend_from_slice(text);
+                framed.push(b']');
+                raw::reply_with_string_buffer(ctx.ctx, framed.as_ptr().cast::<c_char>(), framed.len());
+            } else {
+                raw::reply_with_string_buffer(ctx.ctx, text.as_ptr().cast::<c_char>(), text.len());
+            }
+        });
+        if s.capacity() > SCRATCH_KEEP {
+            *s = Vec::new();
+        }
+    });
+    Reply::Sent
+}
+
 /// Per-match lengths (STRLEN, ARRLEN, OBJLEN): a legacy path answers with its first match (nil
 /// when there is none), a JSONPath with one slot per match.
 pub(crate) fn lengths_reply(path: &JsonPath, slots: &[Option<usize>]) -> Reply {

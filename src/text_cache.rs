@@ -1,0 +1,160 @@
+//! The compact JSON text of documents that are read whole again and again.
+//!
+//! `JSON.GET key` (or `key .` / `key $`) of a document that does not change is the cache pattern of
+//! shared/seeds/004: a plain `GET` of a string would send stored bytes, a JSON document has to be
+//! serialized on every read. This cache keeps the compact text of documents read whole at least
+//! twice in a row without a write in between, so further reads cost one copy, as a plain `GET` does.
+//!
+//! Correctness rests on one rule: **every route to a mutable document drops its entry first**.
+//! The routes are [`crate::keys::JsonKey`]'s `value` / `existing` / `put` / `delete` (all JSON
+//! writes go through them) and the data type's `free` callback (DEL, expiry, eviction, FLUSHALL
+//! including its background form, overwrite by another type, DEBUG RELOAD). Entries are keyed by
+//! the document's address, which stays put while the document lives (RENAME, MOVE and SWAPDB keep
+//! it, and its text with it) and can only be reused after `free` dropped the entry.
+//!
+//! The cache is small and bounded: [`SLOTS`] direct-mapped slots, entries up to [`MAX_ENTRY`]
+//! bytes, [`MAX_TOTAL`] bytes in all; a document is admitted on its second whole read since its
+//! last write, so a scan that reads every key once caches nothing. A global mutex guards it because
+//! `free` can run on Redis's lazy-free thread.
+
+use std::sync::Mutex;
+
+use json::Value;
+
+/// Number of slots (a power of two).
+const SLOTS: usize = 256;
+/// Largest text kept, in bytes.
+const MAX_ENTRY: usize = 512 * 1024;
+/// Most bytes kept in all.
+const MAX_TOTAL: usize = 8 * 1024 * 1024;
+
+#[derive(Default)]
+enum Slot {
+    #[default]
+    Empty,
+    /// The document at this address was read whole once since its last write.
+    Seen(usize),
+    /// Its compact text.
+    Text(usize, Box<[u8]>),
+}
+
+/// The slots and the bytes they hold.
+struct Cache {
+    slots: Vec<Slot>,
+    bytes: usize,
+}
+
+static CACHE: Mutex<Cache> = Mutex::new(Cache { slots: Vec::new(), bytes: 0 });
+
+fn slot_of(addr: usize) -> usize {
+    // Documents are at least 16-byte aligned heap blocks: mix the bits above the alignment.
+    let x = (addr >> 4).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    (x >> 56) as usize & (SLOTS - 1)
+}
+
+fn address(doc: &Value) -> usize {
+    doc as *const Value as usize
+}
+
+fn lock() -> std::sync::MutexGuard<'static, Cache> {
+    // A panic while holding the lock cannot leave the slots inconsistent (every update is a
+    // single assignment), so a poisoned lock is still usable.
+    CACHE.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+impl Cache {
+    fn take(&mut self, addr: usize) {
+        let Some(slot) = self.slots.get_mut(slot_of(addr)) else { return };
+        match slot {
+            Slot::Seen(a) if *a == addr => *slot = Slot::Empty,
+            Slot::Text(a, text) if *a == addr => {
+                self.bytes -= text.len();
+                *slot = Slot::Empty;
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Drops the entry of the document at `doc` (call before the document changes or is freed).
+pub fn forget(doc: *const Value) {
+    let addr = doc as usize;
+    let mut cache = lock();
+    if cache.bytes == 0 && cache.slots.is_empty() {
+        return;
+    }
+    cache.take(addr);
+}
+
+/// Calls `send` with the compact JSON text of `doc`: from the cache when it holds it, else written
+/// by `doc.write_json` into `scratch` (and kept if this is the document's second whole read).
+pub fn with_text<R>(doc: &Value, scratch: &mut Vec<u8>, send: impl FnOnce(&[u8]) -> R) -> R {
+    let addr = address(doc);
+    let i = slot_of(addr);
+    {
+        let cache = lock();
+        if let Some(Slot::Text(a, text)) = cache.slots.get(i) {
+            if *a == addr {
+                return send(text);
+            }
+        }
+    }
+    scratch.clear();
+    doc.write_json(scratch, &json::Format::COMPACT);
+    let mut cache = lock();
+    if cache.slots.is_empty() {
+        cache.slots.resize_with(SLOTS, Slot::default);
+    }
+    let seen_before = matches!(cache.slots[i], Slot::Seen(a) if a == addr);
+    let old = std::mem::take(&mut cache.slots[i]);
+    if let Slot::Text(_, t) = &old {
+        cache.bytes -= t.len();
+    }
+    cache.slots[i] = if !seen_before {
+        Slot::Seen(addr)
+    } else if scratch.len() <= MAX_ENTRY && cache.bytes + scratch.len() <= MAX_TOTAL {
+        cache.bytes += scratch.len();
+        Slot::Text(addr, scratch.as_slice().into())
+    } else {
+        Slot::Empty
+    };
+    drop(cache);
+    send(scratch)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn text(doc: &Value) -> Vec<u8> {
+        let mut scratch = Vec::new();
+        with_text(doc, &mut scratch, |t| t.to_vec())
+    }
+
+    #[test]
+    fn a_document_is_kept_from_its_second_read_and_forgotten_on_write() {
+        let mut doc = Box::new(Value::parse(br#"{"a":[1,2,"x"]}"#).unwrap());
+        let addr = address(&doc);
+        assert_eq!(text(&doc), br#"{"a":[1,2,"x"]}"#);
+        assert!(matches!(lock().slots[slot_of(addr)], Slot::Seen(a) if a == addr));
+        assert_eq!(text(&doc), br#"{"a":[1,2,"x"]}"#);
+        assert!(matches!(lock().slots[slot_of(addr)], Slot::Text(a, _) if a == addr));
+        // A write goes through `forget` first; the next read sees the new text.
+        forget(&*doc);
+        *doc = Value::parse(br#"{"b":true}"#).unwrap();
+        assert_eq!(text(&doc), br#"{"b":true}"#);
+        assert_eq!(text(&doc), br#"{"b":true}"#);
+        assert_eq!(text(&doc), br#"{"b":true}"#);
+        forget(&*doc);
+        assert!(matches!(lock().slots[slot_of(addr)], Slot::Empty));
+    }
+
+    #[test]
+    fn slots_spread_addresses() {
+        let mut used = std::collections::HashSet::new();
+        for k in 0..1024usize {
+            used.insert(slot_of(0x7f00_0000_0000 + k * 16));
+        }
+        assert!(used.len() > SLOTS / 2, "only {} slots used", used.len());
+    }
+}
