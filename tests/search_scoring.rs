@@ -1,0 +1,89 @@
+//! Scoring of multi-term matches end to end, as RediSearch's scorers do it: TFIDF and BM25
+//! divide by the "slop" of the match (the integer square root of the summed squared minimal
+//! distances between consecutive query terms, token positions running through the whole
+//! document), with SLOP and INORDER deciding which documents match at all.
+
+mod common;
+
+use common::*;
+
+fn ok() -> Resp {
+    Resp::Simple("OK".into())
+}
+
+/// (id, score) pairs of a RESP2 `WITHSCORES NOCONTENT` search.
+fn scored(c: &mut Conn, query: &str, extra: &[&str]) -> Vec<(String, f64)> {
+    let mut args = vec!["FT.SEARCH", "s", query, "WITHSCORES", "NOCONTENT"];
+    args.extend_from_slice(extra);
+    let r = c.call(&args);
+    assert!(!r.is_error(), "{query}: {r:?}");
+    r.items()[1..].chunks(2).map(|p| (p[0].text(), p[1].text().parse().unwrap())).collect()
+}
+
+fn close(got: &[(String, f64)], want: &[(&str, f64)]) {
+    assert_eq!(got.len(), want.len(), "{got:?} vs {want:?}");
+    for ((gk, gs), (wk, ws)) in got.iter().zip(want) {
+        assert_eq!(gk, wk, "{got:?} vs {want:?}");
+        assert!((gs - ws).abs() < 1e-9, "{gk}: {gs} vs {ws}");
+    }
+}
+
+fn corpus() -> (Server, Conn) {
+    let s = Server::start();
+    let mut c = s.conn();
+    assert_eq!(
+        c.call(&["FT.CREATE", "s", "PREFIX", "1", "d:", "SCHEMA", "t", "TEXT", "NOSTEM", "u", "TEXT", "NOSTEM"]),
+        ok()
+    );
+    c.call(&["HSET", "d:1", "t", "alpha beta"]);
+    c.call(&["HSET", "d:2", "t", "alpha xa ya beta"]);
+    c.call(&["HSET", "d:3", "t", "alpha xb yb zb wb vb beta"]);
+    c.call(&["HSET", "d:4", "t", "beta alpha"]);
+    // Positions run on from one field to the next: alpha is token 1, beta token 2.
+    c.call(&["HSET", "d:5", "t", "alpha", "u", "beta"]);
+    (s, c)
+}
+
+#[test]
+fn tfidf_divides_by_the_distance_between_terms() {
+    let (_s, mut c) = corpus();
+    // Every document has both terms once: idf = floor(log2(1 + 5/5)) = 1, max frequency 1,
+    // so the undivided score is 1*1 + 1*1 = 2; the divisor is the distance between them.
+    let want = [("d:1", 2.0), ("d:4", 2.0), ("d:5", 2.0), ("d:2", 2.0 / 3.0), ("d:3", 2.0 / 6.0)];
+    close(&scored(&mut c, "alpha beta", &[]), &want);
+    // A union is an aggregate too: the same divisor when both alternatives match.
+    close(&scored(&mut c, "alpha | beta", &["DIALECT", "2"]), &want);
+    // SLOP 2 drops d:3 (five words between); INORDER also drops d:4 (beta first). Proximity is
+    // measured within one field, so d:5 (terms in two fields) leaves too.
+    close(
+        &scored(&mut c, "alpha beta", &["SLOP", "2"]),
+        &[("d:1", 2.0), ("d:4", 2.0), ("d:2", 2.0 / 3.0)],
+    );
+    close(
+        &scored(&mut c, "alpha beta", &["SLOP", "2", "INORDER"]),
+        &[("d:1", 2.0), ("d:2", 2.0 / 3.0)],
+    );
+    close(&scored(&mut c, "\"alpha beta\"", &[]), &[("d:1", 2.0)]);
+    // Phrase attributes: $slop on the phrase itself.
+    close(
+        &scored(&mut c, "\"alpha beta\"=>{$slop: 2; $inorder: true}", &["DIALECT", "2"]),
+        &[("d:1", 2.0), ("d:2", 2.0 / 3.0)],
+    );
+    // A single term is never divided.
+    let single = scored(&mut c, "xa", &[]);
+    assert_eq!(single.len(), 1);
+    // idf(xa) = floor(log2(1 + 5/1)) = 2.
+    close(&single, &[("d:2", 2.0)]);
+}
+
+#[test]
+fn bm25_divides_too_and_dismax_does_not() {
+    let (_s, mut c) = corpus();
+    let bm25 = scored(&mut c, "alpha beta", &["SCORER", "BM25"]);
+    let get = |k: &str| bm25.iter().find(|(id, _)| id == k).map(|(_, s)| *s).unwrap();
+    // d:1 and d:2 have the same two term frequencies; d:2's terms are 3 apart.
+    assert!((get("d:1") / get("d:2") - 3.0).abs() < 1e-9, "{bm25:?}");
+    assert!((get("d:1") / get("d:3") - 6.0).abs() < 1e-9, "{bm25:?}");
+    let dismax = scored(&mut c, "alpha beta", &["SCORER", "DISMAX"]);
+    assert!(dismax.iter().all(|(_, s)| (*s - 2.0).abs() < 1e-9), "{dismax:?}");
+}
