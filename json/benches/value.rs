@@ -2,6 +2,10 @@
 //! corpus files (pass-100, jsonsl-1, json-parser-0000, yahoo2, yelp), with
 //! serde_json (parsing into `serde_json::Value` and writing it back) as the
 //! reference point. Inputs are fixed files: no randomness.
+//!
+//! `parse/folio` parses a document no other value shares strings or key lists
+//! with (so each iteration interns and frees them: the worst case);
+//! `parse/folio-shared` keeps one copy alive, so lookups find them.
 
 use std::hint::black_box;
 
@@ -29,6 +33,13 @@ fn parse(c: &mut Criterion) {
         g.bench_function(format!("folio/{name}"), |b| {
             b.iter(|| Value::parse(black_box(&text)))
         });
+        // Another copy alive: its long strings and key lists are already
+        // interned (as when the same kind of document is set again).
+        let alive = Value::parse(&text).expect("valid");
+        g.bench_function(format!("folio-shared/{name}"), |b| {
+            b.iter(|| Value::parse(black_box(&text)))
+        });
+        drop(alive);
         g.bench_function(format!("serde_json/{name}"), |b| {
             b.iter(|| serde_json::from_slice::<serde_json::Value>(black_box(&text)))
         });

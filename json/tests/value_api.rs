@@ -207,8 +207,8 @@ fn mem_usage_counts_inline_and_heap() {
     assert_eq!(p("null").mem_usage(), 16);
     assert_eq!(p("1.5").mem_usage(), 16);
     assert_eq!(p("\"fourteen bytes\"").mem_usage(), 16);
-    // u32 length + bytes
-    assert_eq!(p("\"fifteen bytes!!\"").mem_usage(), 16 + 4 + 15);
+    // u32 reference count + u32 length + bytes
+    assert_eq!(p("\"fifteen bytes!!\"").mem_usage(), 16 + 8 + 15);
     assert_eq!(p("[]").mem_usage(), 16);
     assert_eq!(p("{}").mem_usage(), 16);
     // header (8) + 3 items of 16

