@@ -124,10 +124,11 @@ fn create_delete_cycles_return_memory() {
 fn json_memory_is_accounted_and_released() {
     let server = Server::start();
     let mut c = server.conn();
-    let doc = format!(
-        "[{}]",
-        vec!["\"a fairly long string value\""; 20_000].join(",")
-    );
+    // Distinct strings: equal ones would share one interned copy.
+    let items: Vec<String> = (0..20_000)
+        .map(|i| format!("\"a fairly long string value {i}\""))
+        .collect();
+    let doc = format!("[{}]", items.join(","));
     // The document goes in over a connection that is closed before measuring: its query
     // buffer is Redis's memory and shrinks only when the client idles or leaves.
     let set_big = || {
@@ -164,16 +165,17 @@ fn maxmemory_denies_growing_writes_only() {
         "$",
         r#"{"t":"kept words","a":[1],"s":"x","b":true}"#,
     ]));
-    let chunk = format!(r#"{{"t":"filler {}"}}"#, "z".repeat(100_000));
+    // Distinct texts: equal strings would share one interned copy.
+    let chunk = |i: usize| format!(r#"{{"t":"filler {}{i}"}}"#, "z".repeat(100_000));
     let n = 20;
     for i in 0..n {
-        ok(c.call(&["JSON.SET", &format!("d:{i}"), "$", &chunk]));
+        ok(c.call(&["JSON.SET", &format!("d:{i}"), "$", &chunk(i)]));
     }
     // Below what the documents use now: no room for growth until some are deleted.
     let limit = used_memory(&mut c) - 500_000;
     ok(c.call(&["CONFIG", "SET", "maxmemory", &limit.to_string()]));
     ok(c.cmd("CONFIG SET maxmemory-policy noeviction"));
-    let err = c.call(&["JSON.SET", "d:more", "$", &chunk]);
+    let err = c.call(&["JSON.SET", "d:more", "$", &chunk(n)]);
     assert!(err.err().starts_with("OOM"), "{err:?}");
     // Every deny-oom JSON and FT command is refused now…
     for argv in [
