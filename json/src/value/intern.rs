@@ -9,8 +9,8 @@
 //! Concurrency rule (what makes the table sound from any thread):
 //! - a new reference is taken either from an existing one (clone: atomic
 //!   increment, no lock, the count is already >= 1) or by a lookup under the lock;
-//! - a reference is released without the lock only while the count stays
-//!   >= 1 (compare-and-swap from `c > 1` to `c - 1`); the last reference is
+//! - a reference is released without the lock only while others remain
+//!   (compare-and-swap from `c > 1` to `c - 1`); the last reference is
 //!   released under the lock, and the block leaves the table in the same
 //!   critical section, so a lookup can never revive a dying block.
 
