@@ -197,7 +197,7 @@ fn kill_9_during_a_write_burst_loses_no_acknowledged_write() {
             "acknowledged write d:{i} lost"
         );
     }
-    assert_eq!(c.cmd("FT._LIST"), Resp::Array(vec![Resp::bulk("idx")]));
+    assert_eq!(c.cmd("FT._LIST"), Resp::Array(vec![Resp::Simple("idx".into())]));
     assert_index_agrees(&mut c, "idx", "d:");
     eprintln!("kill -9: {} acknowledged writes survived", acked.len());
 }

@@ -21,7 +21,7 @@ fn info_list_drop_alias() {
     db.hset("a:1", &[("t", "hello"), ("g", "x,y")]);
     db.cmd(&["FT.CREATE", "i1", "PREFIX", "1", "a:", "SCHEMA", "t", "TEXT", "g", "TAG"]);
     db.cmd(&["FT.CREATE", "i0", "SCHEMA", "t", "TEXT"]);
-    assert_eq!(db.cmd(&["FT._LIST"]), Reply::Array(vec![b("i0"), b("i1")]));
+    assert_eq!(db.cmd(&["FT._LIST"]), Reply::Array(vec![Reply::Simple("i0".into()), Reply::Simple("i1".into())]));
     let info = db.cmd(&["FT.INFO", "i1"]);
     let simple = |s: &str| Reply::Simple(s.into());
     assert_eq!(info_field(&info, "index_name"), simple("i1"));
@@ -84,7 +84,7 @@ fn config_and_explain() {
     db.cmd(&["FT.CREATE", "i", "SCHEMA", "t", "TEXT"]);
     assert_eq!(
         db.cmd(&["FT.CONFIG", "GET", "MINPREFIX"]),
-        Reply::Array(vec![Reply::Array(vec![b("MINPREFIX"), b("2")])])
+        Reply::Array(vec![Reply::Array(vec![Reply::Simple("MINPREFIX".into()), b("2")])])
     );
     assert_eq!(db.cmd(&["FT.CONFIG", "SET", "MINPREFIX", "1"]), Reply::ok());
     db.hset("k", &[("t", "boat")]);

@@ -10,16 +10,18 @@ pub(crate) fn ft_config(config: &mut Config, args: &[&[u8]], proto: Protocol) ->
     let sub = text(args[0]).to_ascii_uppercase();
     let opt = args.get(1).map(|a| text(a)).unwrap_or_default();
     match sub.as_str() {
+        // Names are simple strings, values bulk strings: a RESP3 map, under RESP2 one
+        // [name, value] array per option (RediSearch's `dumpConfigOption`).
         "GET" => {
             let pairs = config.get(&opt);
             Ok(match proto {
                 Protocol::Resp3 => Reply::Map(
-                    pairs.into_iter().map(|(k, v)| (Reply::text(k), Reply::text(v))).collect(),
+                    pairs.into_iter().map(|(k, v)| (Reply::Simple(k.to_string()), Reply::text(v))).collect(),
                 ),
                 Protocol::Resp2 => Reply::Array(
                     pairs
                         .into_iter()
-                        .map(|(k, v)| Reply::Array(vec![Reply::text(k), Reply::text(v)]))
+                        .map(|(k, v)| Reply::Array(vec![Reply::Simple(k.to_string()), Reply::text(v)]))
                         .collect(),
                 ),
             })
@@ -30,23 +32,44 @@ pub(crate) fn ft_config(config: &mut Config, args: &[&[u8]], proto: Protocol) ->
                 .map(|a| text(a))
                 .ok_or_else(|| Error::new("ERR wrong number of arguments for 'ft.config' command"))?;
             config.set(&opt, &value)?;
-            Ok(Reply::ok())
+            // Arguments past the value are not read: RediSearch says so instead of OK.
+            Ok(Reply::Simple(if args.len() > 3 { "EXCESSARGS" } else { "OK" }.into()))
         }
-        "HELP" => Ok(Reply::Array(
-            config
-                .get(&opt)
-                .into_iter()
-                .map(|(k, v)| {
-                    Reply::Array(vec![
-                        Reply::text(k),
-                        Reply::text("Description"),
-                        Reply::text(""),
-                        Reply::text("Value"),
-                        Reply::text(v),
-                    ])
-                })
-                .collect(),
-        )),
-        _ => Err(Error::new(format!("No such configuration action `{sub}`"))),
+        "HELP" => {
+            let entries = config.get(&opt).into_iter().map(|(k, v)| {
+                let name = Reply::Simple(k.to_string());
+                match proto {
+                    Protocol::Resp3 => (
+                        name,
+                        Reply::map(vec![("Description", Reply::Simple(String::new())), ("Value", Reply::text(v))]),
+                    ),
+                    Protocol::Resp2 => (
+                        name,
+                        Reply::Array(vec![
+                            Reply::Simple("Description".into()),
+                            Reply::Simple(String::new()),
+                            Reply::Simple("Value".into()),
+                            Reply::text(v),
+                        ]),
+                    ),
+                }
+            });
+            Ok(match proto {
+                Protocol::Resp3 => Reply::Map(entries.collect()),
+                Protocol::Resp2 => Reply::Array(
+                    entries
+                        .map(|(k, v)| {
+                            let mut row = vec![k];
+                            if let Reply::Array(rest) = v {
+                                row.extend(rest);
+                            }
+                            Reply::Array(row)
+                        })
+                        .collect(),
+                ),
+            })
+        }
+        // Not an error in RediSearch: a status reply.
+        _ => Ok(Reply::Simple("No such configuration action".into())),
     }
 }

@@ -58,7 +58,7 @@ pub(crate) fn dispatch(
             arity(1)?;
             info::ft_info(cat, &text(args[0]), proto)
         }
-        "FT._LIST" => Ok(Reply::Array(cat.index_names().into_iter().map(Reply::text).collect())),
+        "FT._LIST" => Ok(Reply::Array(cat.index_names().into_iter().map(Reply::Simple).collect())),
         "FT.DROPINDEX" | "FT.DROP" => {
             arity(1)?;
             admin::ft_dropindex(cat, &upper, args, delete_keys)

@@ -106,7 +106,9 @@ pub fn execute(idx: &Index, ast: &QueryAst, opts: &ExecOptions) -> Result<Matche
         field_modifiers: 0,
         empty_tag_ok: false,
     };
-    let bm = ex.eval(ast, opts.infields, None)?;
+    // NOFIELDS: the index keeps no field flags, so field restrictions on text are void.
+    let mask = if idx.spec.no_fields { ALL_FIELDS } else { opts.infields };
+    let bm = ex.eval(ast, mask, None)?;
     let mut m = ex.out;
     m.docids = bm.unwrap_or_default();
     Ok(m)
@@ -385,7 +387,9 @@ impl<'a> Exec<'a> {
                 Some(self.universe())
             }
             QueryAst::Field(fields, inner) => {
-                let m = self.field_mask(fields) & mask;
+                let named = self.field_mask(fields);
+                // NOFIELDS: a text field restriction matches every text field.
+                let m = if self.idx.spec.no_fields && named != 0 { mask } else { named & mask };
                 self.field_modifiers += 1;
                 let r = self.eval(inner, m, prox);
                 self.field_modifiers -= 1;

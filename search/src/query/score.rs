@@ -128,7 +128,7 @@ impl<'a> ScoreContext<'a> {
                     Scorer::DisMax | Scorer::DocScore => f,
                 };
         };
-        if self.lookup.len() > MERGE_JOIN_THRESHOLD {
+        if self.lookup.len() > MERGE_JOIN_THRESHOLD && !self.idx.spec.no_freqs {
             let mut j = 0;
             for o in rec.occs.iter() {
                 while self.lookup.get(j).is_some_and(|l| l.0 < o.term) {
@@ -216,11 +216,12 @@ impl<'a> ScoreContext<'a> {
         if let Some(f) = t.tag_field {
             return if rec.tags.contains(&(f, id)) { 1.0 } else { 0.0 };
         }
-        rec.occs_of(id)
-            .iter()
-            .filter(|o| t.mask & (1u128 << (o.field as u32 % 128)) != 0)
-            .map(|o| f64::from(o.freq) * self.weights.get(o.field as usize).copied().unwrap_or(1.0))
-            .sum()
+        let mut occs = rec.occs_of(id).iter().filter(|o| t.mask & (1u128 << (o.field as u32 % 128)) != 0);
+        if self.idx.spec.no_freqs {
+            // NOFREQS: a document either has the term (frequency 1) or not.
+            return if occs.next().is_some() { 1.0 } else { 0.0 };
+        }
+        occs.map(|o| f64::from(o.freq) * self.weights.get(o.field as usize).copied().unwrap_or(1.0)).sum()
     }
 }
 
