@@ -21,3 +21,5 @@ pub const MULTI_TEXT_SLOP: u32 = 100;
 pub const MIN_STEM_LEN: usize = 4;
 /// Longest query string accepted, in bytes.
 pub const MAX_QUERY_LEN: usize = 1 << 20;
+/// Deepest JSON nesting FORMAT EXPAND turns into nested replies (deeper values stay text).
+pub const MAX_EXPAND_DEPTH: usize = 512;

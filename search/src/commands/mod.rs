@@ -4,6 +4,7 @@
 mod admin;
 mod alias;
 mod config;
+mod expand;
 mod explain;
 mod info;
 mod search;

@@ -10,6 +10,7 @@ use roaring::RoaringBitmap;
 
 use crate::args::{parse_f64, Args};
 use crate::catalog::Catalog;
+use crate::commands::expand::expand_json;
 use crate::commands::text;
 use crate::config::{Config, TimeoutPolicy};
 use crate::document::{DocumentSource, FieldValue, KeyType};
@@ -57,6 +58,10 @@ struct SearchRequest {
     limit: u64,
     params: HashMap<String, String>,
     dialect: u32,
+    /// DIALECT given explicitly.
+    dialect_given: bool,
+    /// FORMAT EXPAND (RESP3, JSON): values as native replies.
+    expand: bool,
     timeout_ms: u64,
     language: Option<crate::analysis::Language>,
 }
@@ -120,6 +125,8 @@ fn parse_request(args: &[&[u8]], config: &Config) -> Result<SearchRequest> {
         limit: 10,
         params: HashMap::new(),
         dialect: config.default_dialect,
+        dialect_given: false,
+        expand: false,
         timeout_ms: config.timeout_ms,
         language: None,
     };
@@ -244,16 +251,24 @@ fn parse_request(args: &[&[u8]], config: &Config) -> Result<SearchRequest> {
             r.params = parse_params(&mut a)?;
         } else if a.eat("DIALECT") {
             r.dialect = parse_dialect(&mut a)?;
+            r.dialect_given = true;
         } else if a.eat("FORMAT") {
-            let f = a.next_str("FORMAT")?;
-            if !f.eq_ignore_ascii_case("STRING") {
-                return Err(Error::new("EXPAND format is not supported"));
+            let f = a.next_str("FORMAT").map_err(|_| Error::new("Need an argument for FORMAT"))?;
+            if f.eq_ignore_ascii_case("EXPAND") {
+                r.expand = true;
+            } else if f.eq_ignore_ascii_case("STRING") {
+                r.expand = false;
+            } else {
+                return Err(Error::new(format!("FORMAT {f} is not supported")));
             }
         } else if a.eat("ADDSCORES") {
             return Err(Error::new("ADDSCORES is not supported on FT.SEARCH"));
         } else {
             return Err(Error::new(format!("Unknown argument `{}`", text(tok))));
         }
+    }
+    if r.expand && r.dialect_given && r.dialect < 3 {
+        return Err(Error::new("EXPAND format requires dialect 3 or greater"));
     }
     if r.explain_score && !r.with_scores {
         return Err(Error::new("EXPLAINSCORE must be accompanied with WITHSCORES"));
@@ -316,6 +331,14 @@ pub(crate) fn ft_search(
     let name = text(args[0]);
     let req = parse_request(&args[1..], config)?;
     let e = cat.entry_mut(&name).ok_or_else(|| Error::new(format!("{name}: no such index")))?;
+    if req.expand {
+        if proto != Protocol::Resp3 {
+            return Err(Error::new("EXPAND format is only supported with RESP3"));
+        }
+        if e.index.spec.on != KeyType::Json {
+            return Err(Error::new("EXPAND format is only supported with JSON"));
+        }
+    }
     e.index.stats.uses += 1;
     if let Some(slot) = e.dialects_used.get_mut(req.dialect.saturating_sub(1) as usize) {
         *slot = true;
@@ -413,7 +436,8 @@ pub(crate) fn ft_search(
         }
     }
     let page: Vec<_> = page.into_iter().skip(req.offset as usize).collect();
-    let ctx = RenderCtx { idx, req: &req, docs, highlight_terms: &matched.highlight };
+    let dialect = if req.expand { req.dialect.max(3) } else { req.dialect };
+    let ctx = RenderCtx { idx, req: &req, docs, highlight_terms: &matched.highlight, dialect };
     let mut rows = Vec::with_capacity(page.len());
     for (d, score, key) in page {
         let Some(rec) = idx.docs.get(d) else { continue };
@@ -467,7 +491,7 @@ struct Row {
     score: f64,
     payload: Option<Vec<u8>>,
     sortkey: Option<Key>,
-    fields: Option<Vec<(String, Vec<u8>)>>,
+    fields: Option<Vec<(String, Reply)>>,
 }
 
 struct RenderCtx<'a> {
@@ -475,18 +499,50 @@ struct RenderCtx<'a> {
     req: &'a SearchRequest,
     docs: &'a dyn DocumentSource,
     highlight_terms: &'a std::collections::HashSet<String>,
+    /// The dialect values are read with (EXPAND reads as dialect 3 at least).
+    dialect: u32,
 }
 
 impl<'a> RenderCtx<'a> {
+    /// FORMAT EXPAND: each returned field as the array of its matches, expanded.
+    fn load_expanded(&self, key: &[u8]) -> Option<Vec<(String, Reply)>> {
+        self.docs.key_type(key)?;
+        let sources: Vec<(String, String)> = match &self.req.returns {
+            None => vec![("$".to_string(), "$".to_string())],
+            Some(fields) => fields
+                .iter()
+                .map(|rf| {
+                    let path = self.idx.spec.field(&rf.source).map_or(rf.source.clone(), |(_, f)| f.path.clone());
+                    (rf.name.clone(), path)
+                })
+                .collect(),
+        };
+        let mut out = Vec::new();
+        for (name, path) in sources {
+            let Some(matches) = self.docs.json_at(key, &path) else { continue };
+            if !matches.is_empty() {
+                out.push((name, Reply::Array(matches.iter().map(|m| expand_json(m)).collect())));
+            }
+        }
+        Some(out)
+    }
+
     /// The (name, value) pairs to return for a key, or None when the key vanished.
-    fn load(&self, key: &[u8]) -> Option<Vec<(String, Vec<u8>)>> {
+    fn load(&self, key: &[u8]) -> Option<Vec<(String, Reply)>> {
+        if self.req.expand {
+            return self.load_expanded(key);
+        }
         let json = self.idx.spec.on == KeyType::Json;
         let mut out: Vec<(String, Vec<u8>)> = match &self.req.returns {
             None => self
                 .docs
                 .whole(key)?
                 .into_iter()
-                .map(|(k, v)| (String::from_utf8_lossy(&k).into_owned(), v))
+                .map(|(k, v)| {
+                    // From DIALECT 3 a JSON document comes back as the array of its matches.
+                    let v = if json && self.dialect >= 3 { [&b"["[..], &v, b"]"].concat() } else { v };
+                    (String::from_utf8_lossy(&k).into_owned(), v)
+                })
                 .collect(),
             Some(fields) => {
                 let mut v = Vec::new();
@@ -522,7 +578,7 @@ impl<'a> RenderCtx<'a> {
                 }
             }
         }
-        Some(out)
+        Some(out.into_iter().map(|(k, v)| (k, Reply::Bulk(v))).collect())
     }
 
     /// The schema attribute behind a returned name.
@@ -547,13 +603,12 @@ impl<'a> RenderCtx<'a> {
             if matches.is_empty() {
                 return None;
             }
-            if is_attr && self.req.dialect < 3 || matches.len() == 1 {
+            // From DIALECT 3 every match comes back, as a JSON array.
+            if self.dialect < 3 && (is_attr || matches.len() == 1) {
                 // Before DIALECT 3 a string comes back as its text, not as JSON (RediSearch's
                 // `RETURN 1 $.t` gives `riceratops`, not `"riceratops"`).
-                if self.req.dialect < 3 {
-                    if let Some(FieldValue::String(s)) = self.docs.values(key, path).ok()?.into_iter().next() {
-                        return Some(s.into_bytes());
-                    }
+                if let Some(FieldValue::String(s)) = self.docs.values(key, path).ok()?.into_iter().next() {
+                    return Some(s.into_bytes());
                 }
                 return matches.into_iter().next().map(String::into_bytes);
             }
@@ -613,7 +668,7 @@ fn render(req: &SearchRequest, total: u64, rows: Vec<Row>, warnings: &[String], 
                 if !req.no_content {
                     out.push(match r.fields {
                         Some(f) => Reply::Array(
-                            f.into_iter().flat_map(|(k, v)| [Reply::text(k), Reply::Bulk(v)]).collect(),
+                            f.into_iter().flat_map(|(k, v)| [Reply::text(k), v]).collect(),
                         ),
                         None => Reply::Nil,
                     });
@@ -639,7 +694,7 @@ fn render(req: &SearchRequest, total: u64, rows: Vec<Row>, warnings: &[String], 
                         m.push((
                             "extra_attributes",
                             match r.fields {
-                                Some(f) => Reply::Map(f.into_iter().map(|(k, v)| (Reply::text(k), Reply::Bulk(v))).collect()),
+                                Some(f) => Reply::Map(f.into_iter().map(|(k, v)| (Reply::text(k), v)).collect()),
                                 None => Reply::Nil,
                             },
                         ));
@@ -650,7 +705,7 @@ fn render(req: &SearchRequest, total: u64, rows: Vec<Row>, warnings: &[String], 
                 .collect();
             Reply::map(vec![
                 ("attributes", Reply::Array(Vec::new())),
-                ("format", Reply::Simple("STRING".into())),
+                ("format", Reply::Simple(if req.expand { "EXPAND" } else { "STRING" }.into())),
                 ("results", Reply::Array(results)),
                 ("total_results", Reply::Int(total as i64)),
                 ("warning", Reply::Array(warnings.iter().map(|w| Reply::Simple(w.clone())).collect())),
