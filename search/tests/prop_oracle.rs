@@ -1,6 +1,8 @@
 //! Property test: random documents, updates and deletes, and random queries from the
-//! grammar; the index's result set must equal a brute-force evaluation written
-//! independently here (no index code is used by the oracle).
+//! grammar (terms, prefixes, fuzzy, phrases and SLOP/INORDER proximity, fields, tags,
+//! numeric ranges, geo radii across the antimeridian, the INDEXEMPTY empty string, AND, OR,
+//! NOT); the index's result set must equal a brute-force evaluation written independently
+//! here (no index code is used by the oracle).
 
 mod common;
 
@@ -38,6 +40,19 @@ struct TestDoc {
     t2: Vec<String>,
     tags: Vec<String>,
     n: Option<i64>,
+    /// A point near the antimeridian (GEO field `g`).
+    g: Option<(f64, f64)>,
+    /// TEXT INDEXEMPTY field `e`: absent, empty, or one word.
+    e: Option<String>,
+}
+
+/// A longitude on either side of the antimeridian and a latitude near the equator, with
+/// five decimals (the text the index parses).
+fn gen_point(r: &mut Rng) -> (f64, f64) {
+    let side = if r.below(2) == 0 { 179.0 } else { -180.0 };
+    let lon = side + r.below(100_000) as f64 / 100_000.0;
+    let lat = r.below(200_000) as f64 / 100_000.0 - 1.0;
+    (format!("{lon:.5}").parse().unwrap_or(lon), format!("{lat:.5}").parse().unwrap_or(lat))
 }
 
 fn gen_doc(r: &mut Rng) -> TestDoc {
@@ -47,7 +62,13 @@ fn gen_doc(r: &mut Rng) -> TestDoc {
     let mut tags: Vec<String> = (0..r.below(3)).map(|_| r.pick(&TAGS).to_string()).collect();
     tags.dedup();
     let n = if r.below(5) == 0 { None } else { Some(r.below(11) as i64 - 5) };
-    TestDoc { t1, t2, tags, n }
+    let g = if r.below(4) == 0 { None } else { Some(gen_point(r)) };
+    let e = match r.below(3) {
+        0 => None,
+        1 => Some(String::new()),
+        _ => Some(r.pick(&VOCAB).to_string()),
+    };
+    TestDoc { t1, t2, tags, n, g, e }
 }
 
 fn to_hash(d: &TestDoc) -> Doc {
@@ -58,6 +79,12 @@ fn to_hash(d: &TestDoc) -> Doc {
     if let Some(n) = d.n {
         h.push(("n".to_string(), n.to_string()));
     }
+    if let Some((lon, lat)) = d.g {
+        h.push(("g".to_string(), format!("{lon:.5},{lat:.5}")));
+    }
+    if let Some(e) = &d.e {
+        h.push(("e".to_string(), e.clone()));
+    }
     Doc::Hash(h)
 }
 
@@ -67,6 +94,12 @@ enum Q {
     Prefix(String),
     Fuzzy(String),
     Phrase(String, String),
+    /// `"a b"=>{$slop: s; $inorder: b}`.
+    Prox(String, String, u32, bool),
+    /// `@g:[lon lat r km]`.
+    Geo(f64, f64, f64),
+    /// `@e:""`.
+    Empty,
     Field(&'static str, Box<Q>),
     Tag(Vec<String>),
     Num(i64, bool, i64, bool),
@@ -88,6 +121,17 @@ fn gen_q(r: &mut Rng, depth: u32) -> Q {
             let ops = ["==", "!=", ">", ">=", "<", "<="];
             Q::Cmp(ops[r.below(6) as usize], r.below(13) as i64 - 6)
         }
+        5 if r.below(3) == 0 => {
+            let (lon, lat) = gen_point(r);
+            Q::Geo(lon, lat, 1.0 + r.below(200) as f64)
+        }
+        5 if r.below(4) == 0 => Q::Empty,
+        3 if r.below(2) == 0 => Q::Prox(
+            r.pick(&VOCAB).to_string(),
+            r.pick(&VOCAB).to_string(),
+            r.below(4) as u32,
+            r.below(2) == 0,
+        ),
         5 => {
             let a = r.below(13) as i64 - 6;
             let b = a + r.below(6) as i64;
@@ -106,6 +150,9 @@ fn render(q: &Q) -> String {
         Q::Prefix(p) => format!("{p}*"),
         Q::Fuzzy(w) => format!("%{w}%"),
         Q::Phrase(a, b) => format!("\"{a} {b}\""),
+        Q::Prox(a, b, s, o) => format!("(\"{a} {b}\"=>{{$slop: {s}; $inorder: {o}}})"),
+        Q::Geo(lon, lat, km) => format!("@g:[{lon:.5} {lat:.5} {km} km]"),
+        Q::Empty => "@e:\"\"".to_string(),
         Q::Field(f, inner) => format!("@{f}:({})", render(inner)),
         Q::Tag(v) => format!("@tag:{{{}}}", v.join(" | ")),
         Q::Num(a, ai, b, bi) => format!("@n:[{}{a} {}{b}]", if *ai { "" } else { "(" }, if *bi { "" } else { "(" }),
@@ -134,10 +181,36 @@ fn lev(a: &str, b: &str) -> usize {
     d[a.len()][b.len()]
 }
 
+/// Great-circle distance in meters on Redis's sphere.
+fn haversine(lon1: f64, lat1: f64, lon2: f64, lat2: f64) -> f64 {
+    let (p1, p2) = (lat1.to_radians(), lat2.to_radians());
+    let h = ((p2 - p1) / 2.0).sin().powi(2) + p1.cos() * p2.cos() * ((lon2 - lon1).to_radians() / 2.0).sin().powi(2);
+    2.0 * 6372797.560856 * h.sqrt().asin()
+}
+
 /// Brute-force evaluation; `fields` are the text fields in scope.
 fn oracle(q: &Q, d: &TestDoc, fields: &[&str]) -> bool {
-    let texts = || fields.iter().map(|f| if *f == "t1" { &d.t1 } else { &d.t2 });
+    let e_words: Vec<String> = d.e.iter().filter(|e| !e.is_empty()).cloned().collect();
+    let texts = || {
+        fields.iter().map(|f| match *f {
+            "t1" => &d.t1,
+            "t2" => &d.t2,
+            _ => &e_words,
+        })
+    };
+    let at = |t: &Vec<String>, w: &str| -> Vec<usize> {
+        t.iter().enumerate().filter(|(_, x)| x.as_str() == w).map(|(i, _)| i + 1).collect()
+    };
     match q {
+        Q::Prox(a, b, slop, inorder) => texts().any(|t| {
+            let (pa, pb) = (at(t, a), at(t, b));
+            let slop = *slop as usize;
+            pa.iter().any(|&i| {
+                pb.iter().any(|&j| if *inorder { j > i && j - i - 1 <= slop } else { i.abs_diff(j) <= slop + 1 })
+            })
+        }),
+        Q::Geo(lon, lat, km) => d.g.is_some_and(|(x, y)| haversine(*lon, *lat, x, y) <= km * 1000.0),
+        Q::Empty => fields.contains(&"e") && d.e.as_deref() == Some(""),
         Q::Term(w) => texts().any(|t| t.contains(w)),
         Q::Prefix(p) => texts().any(|t| t.iter().any(|x| x.starts_with(p.as_str()))),
         Q::Fuzzy(w) => texts().any(|t| t.iter().any(|x| lev(x, w) <= 1)),
@@ -169,7 +242,9 @@ fn run_case(seed: u64) -> Result<(), TestCaseError> {
     let mut truth: BTreeMap<String, TestDoc> = BTreeMap::new();
     let mut cat = Catalog::new();
     let mut config = Config::default();
-    let create: Vec<&[u8]> = ["idx", "SCHEMA", "t1", "TEXT", "t2", "TEXT", "tag", "TAG", "n", "NUMERIC"]
+    let create: Vec<&[u8]> = [
+        "idx", "SCHEMA", "t1", "TEXT", "t2", "TEXT", "tag", "TAG", "n", "NUMERIC", "g", "GEO", "e", "TEXT", "INDEXEMPTY",
+    ]
         .iter()
         .map(|s| s.as_bytes())
         .collect();
@@ -195,7 +270,7 @@ fn run_case(seed: u64) -> Result<(), TestCaseError> {
         let q = gen_q(&mut r, 3);
         let text = render(&q);
         let mut expected: Vec<String> =
-            truth.iter().filter(|(_, d)| oracle(&q, d, &["t1", "t2"])).map(|(k, _)| k.clone()).collect();
+            truth.iter().filter(|(_, d)| oracle(&q, d, &["t1", "t2", "e"])).map(|(k, _)| k.clone()).collect();
         expected.sort();
         let args: Vec<&[u8]> =
             vec![b"idx", text.as_bytes(), b"NOCONTENT", b"LIMIT", b"0", b"10000", b"DIALECT", b"2"];
