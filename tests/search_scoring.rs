@@ -87,3 +87,28 @@ fn bm25_divides_too_and_dismax_does_not() {
     let dismax = scored(&mut c, "alpha beta", &["SCORER", "DISMAX"]);
     assert!(dismax.iter().all(|(_, s)| (*s - 2.0).abs() < 1e-9), "{dismax:?}");
 }
+
+#[test]
+fn dismax_takes_the_largest_expansion() {
+    let s = Server::start();
+    let mut c = s.conn();
+    assert_eq!(c.call(&["FT.CREATE", "s", "PREFIX", "1", "d:", "SCHEMA", "t", "TEXT"]), ok());
+    // "running" is indexed as itself and under its stem; the query expands to both, a union:
+    // DISMAX counts the larger frequency (1), not their sum.
+    c.call(&["HSET", "d:1", "t", "running"]);
+    close(&scored(&mut c, "running", &["SCORER", "DISMAX"]), &[("d:1", 1.0)]);
+    c.call(&["HSET", "d:2", "t", "running runs running"]);
+    // d:2: "running" twice, the stem "+run" three times.
+    close(&scored(&mut c, "running", &["SCORER", "DISMAX", "INKEYS", "1", "d:2"]), &[("d:2", 3.0)]);
+}
+
+#[test]
+fn bm25std_is_okapi_bm25_without_the_slop_divisor() {
+    let (_s, mut c) = corpus();
+    // N = 5 documents, each with alpha and beta once; lengths 2, 4, 7, 2, 2 (average 3.4).
+    let idf = (1.0f64 + (5.0 - 5.0 + 0.5) / (5.0 + 0.5)).ln();
+    let term = |len: f64| idf * 1.0 * 2.2 / (1.0 + 1.2 * (0.5 + 0.5 * len / 3.4));
+    let got = scored(&mut c, "alpha beta", &["SCORER", "BM25STD"]);
+    let want = [("d:1", 2.0 * term(2.0)), ("d:4", 2.0 * term(2.0)), ("d:5", 2.0 * term(2.0)), ("d:2", 2.0 * term(4.0)), ("d:3", 2.0 * term(7.0))];
+    close(&got, &want);
+}

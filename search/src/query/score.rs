@@ -13,9 +13,11 @@ pub enum Scorer {
     TfIdf,
     /// TF-IDF normalized by document length.
     TfIdfDocNorm,
-    /// RediSearch's BM25.
+    /// RediSearch's legacy BM25.
     Bm25,
-    /// Sum of raw frequencies.
+    /// Standard Okapi BM25 (RediSearch's BM25STD).
+    Bm25Std,
+    /// Sum over query terms of the largest frequency among each term's expansions.
     DisMax,
     /// The document score.
     DocScore,
@@ -27,7 +29,8 @@ impl Scorer {
         match name.to_ascii_uppercase().as_str() {
             "TFIDF" => Ok(Scorer::TfIdf),
             "TFIDF.DOCNORM" => Ok(Scorer::TfIdfDocNorm),
-            "BM25" | "BM25STD" => Ok(Scorer::Bm25),
+            "BM25" => Ok(Scorer::Bm25),
+            "BM25STD" => Ok(Scorer::Bm25Std),
             "DISMAX" => Ok(Scorer::DisMax),
             "DOCSCORE" => Ok(Scorer::DocScore),
             _ => Err(Error::new("Invalid scorer name")),
@@ -39,6 +42,11 @@ impl Scorer {
 pub fn idf(total_docs: u64, df: u64) -> f64 {
     let x = 1.0 + total_docs as f64 / (df.max(1) as f64);
     x.log2().floor()
+}
+
+/// BM25STD's IDF: `ln(1 + (N - df + 0.5) / (df + 0.5))`.
+pub fn bm25_idf(total_docs: u64, df: u64) -> f64 {
+    (1.0 + (total_docs as f64 - df as f64 + 0.5) / (df as f64 + 0.5)).ln()
 }
 
 /// Precomputed per-term data for one query.
@@ -74,7 +82,11 @@ impl<'a> ScoreContext<'a> {
                             Some(FieldIndex::Tag(ti)) => ti.docs(id).map_or(0, |b| b.len()),
                             _ => idx.text.doc_freq(id),
                         };
-                        idf(n, df)
+                        if scorer == Scorer::Bm25Std {
+                            bm25_idf(n, df)
+                        } else {
+                            idf(n, df)
+                        }
                     })
                     .collect()
             })
@@ -110,6 +122,15 @@ impl<'a> ScoreContext<'a> {
         if self.scorer == Scorer::DocScore {
             return f64::from(rec.score);
         }
+        if self.scorer == Scorer::DisMax {
+            // DISMAX: a term's expansions are a union (the largest frequency counts); the
+            // terms of the query add up.
+            return self
+                .terms
+                .iter()
+                .map(|t| t.weight * t.ids.iter().map(|&id| self.freq(rec, t, id)).fold(0.0, f64::max))
+                .sum();
+        }
         if rec.score == 0.0 {
             return 0.0;
         }
@@ -124,6 +145,11 @@ impl<'a> ScoreContext<'a> {
                     Scorer::Bm25 => {
                         let (k1, b) = (1.2, 0.5);
                         idf * f / (f + k1 * (1.0 - b + b * self.avg_len))
+                    }
+                    Scorer::Bm25Std => {
+                        let (k1, b) = (1.2, 0.5);
+                        let rel_len = if self.avg_len > 0.0 { f64::from(rec.len) / self.avg_len } else { 0.0 };
+                        idf * f * (k1 + 1.0) / (f + k1 * (1.0 - b + b * rel_len))
                     }
                     Scorer::DisMax | Scorer::DocScore => f,
                 };
@@ -165,6 +191,7 @@ impl<'a> ScoreContext<'a> {
             Scorer::TfIdf => score * raw / f64::from(rec.max_freq.max(1)) / self.slop_divisor(rec, doc),
             Scorer::TfIdfDocNorm => score * raw / f64::from(rec.len.max(1)) / self.slop_divisor(rec, doc),
             Scorer::Bm25 => score * raw / self.slop_divisor(rec, doc),
+            Scorer::Bm25Std => score * raw,
             Scorer::DisMax | Scorer::DocScore => raw,
         }
     }
