@@ -81,6 +81,24 @@ fn index_options_change_results() {
     assert_eq!(score(&mut c, "nq"), "1");
     assert_eq!(score(&mut c, "fq"), "3");
 
+    // NOHL: no byte offsets, so HIGHLIGHT leaves the text alone and SUMMARIZE returns its
+    // trimmed head; NOOFFSETS: no positions, so a phrase matches its words anywhere.
+    assert_eq!(c.call(&["FT.CREATE", "nohl", "NOHL", "PREFIX", "1", "hl:", "SCHEMA", "t", "TEXT"]), ok());
+    assert_eq!(c.call(&["FT.CREATE", "hl", "PREFIX", "1", "hl:", "SCHEMA", "t", "TEXT"]), ok());
+    assert_eq!(c.call(&["FT.CREATE", "nooff", "NOOFFSETS", "PREFIX", "1", "hl:", "SCHEMA", "t", "TEXT"]), ok());
+    c.call(&["HSET", "hl:1", "t", "alpha  gamma beta delta"]);
+    let field = |c: &mut Conn, idx: &str, extra: &[&str]| -> String {
+        let mut args = vec!["FT.SEARCH", idx, "beta", "RETURN", "1", "t"];
+        args.extend_from_slice(extra);
+        c.call(&args).items()[2].items()[1].text()
+    };
+    assert_eq!(field(&mut c, "hl", &["HIGHLIGHT"]), "alpha  gamma <b>beta</b> delta");
+    assert_eq!(field(&mut c, "nohl", &["HIGHLIGHT"]), "alpha  gamma beta delta");
+    // Head of 6 * LEN 1 * FRAGS 2 + 6 = 18 bytes, spaces collapsed, cut at a separator.
+    assert_eq!(field(&mut c, "nohl", &["SUMMARIZE", "FRAGS", "2", "LEN", "1"]), "alpha gamma beta");
+    assert_eq!(ids(&mut c, "hl", "\"beta alpha\"", &[]), none());
+    assert_eq!(ids(&mut c, "nooff", "\"beta alpha\"", &[]), v(&["hl:1"]));
+
     // SKIPINITIALSCAN: existing keys stay out, later writes come in.
     c.call(&["HSET", "k:1", "t", "old"]);
     assert_eq!(c.call(&["FT.CREATE", "skip", "SKIPINITIALSCAN", "PREFIX", "1", "k:", "SCHEMA", "t", "TEXT"]), ok());

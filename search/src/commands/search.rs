@@ -21,7 +21,7 @@ use crate::index::text::{FieldMask, ALL_FIELDS};
 use crate::index::{FieldIndex, Index};
 use crate::limits::MAX_DIALECT;
 use crate::query::exec::{execute, ExecOptions};
-use crate::query::highlight::{highlight, summarize, Summary};
+use crate::query::highlight::{highlight, summarize, trim_field, Summary};
 use crate::query::score::{ScoreContext, Scorer};
 use crate::query::syntax::{parse, QueryAst};
 use crate::reply::{Protocol, Reply};
@@ -563,13 +563,20 @@ impl<'a> RenderCtx<'a> {
                 }
                 let s = String::from_utf8_lossy(val).into_owned();
                 let mut s2 = s.clone();
+                // Without byte offsets (NOHL) RediSearch cannot place tags: SUMMARIZE returns
+                // the trimmed head of the field and HIGHLIGHT leaves it as it is.
+                let no_hl = self.idx.spec.no_hl || self.idx.spec.no_offsets;
                 if let Some((fields, sm)) = &self.req.summarize {
                     if fields.as_ref().is_none_or(|f| f.contains(&src) || f.contains(name)) {
-                        s2 = summarize(&s2, self.highlight_terms, &self.idx.stemmer, sm);
+                        s2 = if no_hl {
+                            trim_field(&s2, sm)
+                        } else {
+                            summarize(&s2, self.highlight_terms, &self.idx.stemmer, sm)
+                        };
                     }
                 }
                 if let Some((fields, open, close)) = &self.req.highlight {
-                    if fields.as_ref().is_none_or(|f| f.contains(&src) || f.contains(name)) {
+                    if !no_hl && fields.as_ref().is_none_or(|f| f.contains(&src) || f.contains(name)) {
                         s2 = highlight(&s2, self.highlight_terms, &self.idx.stemmer, open, close);
                     }
                 }

@@ -2,7 +2,7 @@
 
 use std::collections::HashSet;
 
-use crate::analysis::tokenizer::tokenize;
+use crate::analysis::tokenizer::{is_separator, tokenize};
 use crate::analysis::{Stemmer, STEM_PREFIX};
 use crate::index::EMPTY_TERM;
 
@@ -83,10 +83,50 @@ pub fn summarize(text: &str, terms: &HashSet<String>, stemmer: &Stemmer, s: &Sum
     out
 }
 
+/// SUMMARIZE on an index without byte offsets (NOHL, NOOFFSETS), as RediSearch's
+/// `trimField`: the head of the text (about six bytes per word of every fragment), runs of
+/// whitespace collapsed to one space, cut back to the last separator, trailing spaces removed.
+pub fn trim_field(text: &str, s: &Summary) -> String {
+    const EST_WORD_SIZE: usize = 6;
+    let head = EST_WORD_SIZE.saturating_mul(s.len).saturating_mul(s.frags).saturating_add(EST_WORD_SIZE);
+    let bytes = text.as_bytes();
+    let head = bytes.get(..head.min(bytes.len())).unwrap_or(bytes);
+    let mut out: Vec<u8> = Vec::with_capacity(head.len());
+    let mut last_space = false;
+    for &b in head {
+        if b.is_ascii_whitespace() {
+            if !last_space {
+                out.push(b' ');
+            }
+            last_space = true;
+        } else {
+            out.push(b);
+            last_space = false;
+        }
+    }
+    while out.len() > 1 && !out.last().is_some_and(|&b| is_separator(char::from(b))) {
+        out.pop();
+    }
+    while out.last().is_some_and(|b| b.is_ascii_whitespace()) {
+        out.pop();
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::analysis::Language;
+
+    #[test]
+    fn trims_like_redisearch_without_offsets() {
+        let s = Summary { frags: 1, len: 2, separator: "... ".into() };
+        // Head of 6*2*1+6 = 18 bytes: "one  two three fou" -> "one two three fou" -> cut
+        // back to the last separator -> "one two three".
+        assert_eq!(trim_field("one  two three four five", &s), "one two three");
+        assert_eq!(trim_field("short", &s), "s");
+        assert_eq!(trim_field("", &s), "");
+    }
 
     #[test]
     fn highlights_exact_and_stemmed() {
