@@ -10,6 +10,7 @@
 
 use std::cell::RefCell;
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::LazyLock;
 
 use json::path::JsonPath;
@@ -38,8 +39,14 @@ static STATE: LazyLock<RedisGILGuard<SearchState>> =
 /// events (no writes), so callers collect work and perform writes after `f` returns.
 pub fn with_state<R>(ctx: &Context, f: impl FnOnce(&mut SearchState) -> R) -> R {
     let mut guard = STATE.lock(ctx);
-    f(&mut guard)
+    let out = f(&mut guard);
+    ANY_CATALOG.store(!guard.catalogs.is_empty(), Ordering::Relaxed);
+    out
 }
+
+/// False while no database has a catalog: key changes then skip the state entirely (the common
+/// case of a server used for JSON only). Updated after every [`with_state`].
+static ANY_CATALOG: AtomicBool = AtomicBool::new(false);
 
 /// The database selected in `ctx`.
 pub fn selected_db(ctx: &Context) -> i32 {
@@ -160,6 +167,9 @@ impl DocumentSource for RedisDocs<'_> {
 
 /// A key of the selected database changed in some way: re-evaluate it against every index.
 pub fn key_event(ctx: &Context, key: &[u8]) {
+    if !ANY_CATALOG.load(Ordering::Relaxed) {
+        return;
+    }
     let db = selected_db(ctx);
     let docs = RedisDocs::new(ctx);
     with_state(ctx, |state| {

@@ -17,6 +17,7 @@
 //! last write, so a scan that reads every key once caches nothing. A global mutex guards it because
 //! `free` can run on Redis's lazy-free thread.
 
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
 use json::Value;
@@ -46,6 +47,12 @@ struct Cache {
 
 static CACHE: Mutex<Cache> = Mutex::new(Cache { slots: Vec::new(), bytes: 0 });
 
+/// Slots in use (`Seen` or `Text`): while it is 0, [`forget`] returns without taking the lock (a
+/// server that writes documents and never reads them whole pays one atomic load per write).
+/// Only grows under the lock on the main thread; a document being freed on the lazy-free thread
+/// is no longer reachable by readers, so a stale 0 seen there cannot hide its own entry.
+static IN_USE: AtomicUsize = AtomicUsize::new(0);
+
 fn slot_of(addr: usize) -> usize {
     // Documents are at least 16-byte aligned heap blocks: mix the bits above the alignment.
     let x = (addr >> 4).wrapping_mul(0x9E37_79B9_7F4A_7C15);
@@ -66,24 +73,21 @@ impl Cache {
     fn take(&mut self, addr: usize) {
         let Some(slot) = self.slots.get_mut(slot_of(addr)) else { return };
         match slot {
-            Slot::Seen(a) if *a == addr => *slot = Slot::Empty,
-            Slot::Text(a, text) if *a == addr => {
-                self.bytes -= text.len();
-                *slot = Slot::Empty;
-            }
-            _ => {}
+            Slot::Seen(a) if *a == addr => {}
+            Slot::Text(a, text) if *a == addr => self.bytes -= text.len(),
+            _ => return,
         }
+        *slot = Slot::Empty;
+        IN_USE.fetch_sub(1, Ordering::Relaxed);
     }
 }
 
 /// Drops the entry of the document at `doc` (call before the document changes or is freed).
 pub fn forget(doc: *const Value) {
-    let addr = doc as usize;
-    let mut cache = lock();
-    if cache.bytes == 0 && cache.slots.is_empty() {
+    if IN_USE.load(Ordering::Relaxed) == 0 {
         return;
     }
-    cache.take(addr);
+    lock().take(doc as usize);
 }
 
 /// Calls `send` with the compact JSON text of `doc`: from the cache when it holds it, else written
@@ -106,9 +110,12 @@ pub fn with_text<R>(doc: &Value, scratch: &mut Vec<u8>, send: impl FnOnce(&[u8])
         cache.slots.resize_with(SLOTS, Slot::default);
     }
     let seen_before = matches!(cache.slots[i], Slot::Seen(a) if a == addr);
-    let old = std::mem::take(&mut cache.slots[i]);
-    if let Slot::Text(_, t) = &old {
-        cache.bytes -= t.len();
+    match std::mem::take(&mut cache.slots[i]) {
+        Slot::Empty => {
+            IN_USE.fetch_add(1, Ordering::Relaxed);
+        }
+        Slot::Text(_, t) => cache.bytes -= t.len(),
+        Slot::Seen(_) => {}
     }
     cache.slots[i] = if !seen_before {
         Slot::Seen(addr)
@@ -116,6 +123,7 @@ pub fn with_text<R>(doc: &Value, scratch: &mut Vec<u8>, send: impl FnOnce(&[u8])
         cache.bytes += scratch.len();
         Slot::Text(addr, scratch.as_slice().into())
     } else {
+        IN_USE.fetch_sub(1, Ordering::Relaxed);
         Slot::Empty
     };
     drop(cache);
