@@ -213,15 +213,31 @@ fn mem_usage_counts_inline_and_heap() {
     assert_eq!(p("{}").mem_usage(), 16);
     // header (8) + 3 items of 16
     assert_eq!(p("[1,2,3]").mem_usage(), 16 + 8 + 3 * 16);
-    // header (24) + 1 value (16) + key "a" as length byte + 1 byte, padded to 8
-    assert_eq!(p(r#"{"a":1}"#).mem_usage(), 16 + 24 + 16 + 8);
-    assert_eq!(p(r#"{"abc":1,"de":[]}"#).mem_usage(), 16 + 24 + 2 * 16 + 8);
+    // Object block: header (16) + values (16 each). Key list (shape): header
+    // (32) + each key as a length byte + its bytes, padded to 8.
+    assert_eq!(p(r#"{"a":1}"#).mem_usage(), 16 + 16 + 16 + 40);
+    assert_eq!(p(r#"{"abc":1,"de":[]}"#).mem_usage(), 16 + 16 + 2 * 16 + 40);
     let long_key = "k".repeat(200); // 2-byte length prefix
     let doc = format!("{{\"{long_key}\":null}}");
     assert_eq!(
         p(&doc).mem_usage(),
-        16 + 24 + 16 + (202usize).next_multiple_of(8)
+        16 + 16 + 16 + (32usize + 202).next_multiple_of(8)
     );
+    // Blocks shared inside one value count once: two objects with one key
+    // list, and one long string twice.
+    assert_eq!(
+        p(r#"[{"a":1},{"a":2}]"#).mem_usage(),
+        16 + 8 + 2 * 16 + 2 * (16 + 16) + 40
+    );
+    assert_eq!(
+        p(r#"["fifteen bytes!!","fifteen bytes!!"]"#).mem_usage(),
+        16 + 8 + 2 * 16 + 8 + 15
+    );
+    // What other values share does not change the figure.
+    let a = p(r#"{"a":"fifteen bytes!!"}"#);
+    let b = a.clone();
+    assert_eq!(a.mem_usage(), b.mem_usage());
+    assert_eq!(a.mem_usage(), 16 + 16 + 16 + 40 + 8 + 15);
 }
 
 #[test]

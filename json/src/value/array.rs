@@ -7,6 +7,7 @@ use std::alloc::{self, Layout};
 use std::marker::PhantomData;
 use std::ptr::{self, NonNull};
 
+use super::intern::Counted;
 use super::string::capacity_overflow;
 use super::Value;
 
@@ -345,11 +346,11 @@ impl Array {
     }
 
     /// Heap bytes owned by this array and its items (the block, then each item's heap).
-    pub(crate) fn heap_size(&self) -> usize {
+    pub(crate) fn heap_size(&self, counted: &mut Counted) -> usize {
         match self.ptr {
             None => 0,
             Some(_) => {
-                layout(self.capacity()).0.size() + self.iter().map(Value::heap_size).sum::<usize>()
+                layout(self.capacity()).0.size() + self.iter().map(|v| v.heap_size(counted)).sum::<usize>()
             }
         }
     }

@@ -62,6 +62,46 @@ pub(crate) unsafe fn retain(p: NonNull<u8>) {
     }
 }
 
+/// Releases one reference without the table: true when the caller held the last one.
+/// Used for blocks that are not in any table (uniquely owned shapes).
+///
+/// # Safety
+/// `p` must point at a live block the caller holds a reference to, and the
+/// caller gives that reference up.
+#[inline]
+pub(crate) unsafe fn release_unlisted(p: NonNull<u8>) -> bool {
+    // SAFETY: 1. `p` is live (caller's reference).
+    let c = unsafe { count(p) };
+    if c.fetch_sub(1, Ordering::Release) == 1 {
+        std::sync::atomic::fence(Ordering::Acquire);
+        return true;
+    }
+    false
+}
+
+/// True when the caller's reference is the only one (so the block may be changed in place,
+/// if it is not in a table).
+///
+/// # Safety
+/// `p` must point at a live block the caller holds a reference to.
+#[inline]
+pub(crate) unsafe fn is_unique(p: NonNull<u8>) -> bool {
+    // SAFETY: 1. `p` is live (caller's reference).
+    unsafe { count(p) }.load(Ordering::Acquire) == 1
+}
+
+/// Shared blocks already counted by one memory measurement (see `Value::mem_usage`).
+#[derive(Default)]
+pub(crate) struct Counted(hashbrown::HashSet<usize, foldhash::fast::FixedState>);
+
+impl Counted {
+    /// True the first time `p` is seen by this measurement.
+    #[inline]
+    pub(crate) fn first(&mut self, p: NonNull<u8>) -> bool {
+        self.0.insert(p.as_ptr() as usize)
+    }
+}
+
 /// A block pointer held by a table.
 struct Entry(NonNull<u8>);
 

@@ -2,7 +2,8 @@
 //!
 //! Scalars and strings of up to 14 bytes live inline; longer strings, arrays
 //! and objects are one thin heap block each (see [`string`], [`array`],
-//! [`object`]). Integers keep their type: `i64` when they fit, else `u64`,
+//! [`object`]). Long strings and objects' key lists ([`shape`]) are interned
+//! process-wide and shared by every value holding equal content ([`intern`]). Integers keep their type: `i64` when they fit, else `u64`,
 //! and floats are `f64`.
 
 mod array;
@@ -12,6 +13,7 @@ mod object;
 mod parse;
 mod scan;
 mod serialize;
+mod shape;
 mod string;
 
 use std::fmt;
@@ -99,12 +101,10 @@ impl Value {
     /// An object from `pairs` in order; for a duplicate key the later value wins
     /// and keeps the first key's position.
     pub fn object(pairs: Vec<(String, Value)>) -> Value {
-        let key_bytes = pairs.iter().map(|(k, _)| object::encoded_len(k)).sum();
-        let mut o = Object::with_capacity(pairs.len(), key_bytes);
-        for (k, v) in pairs {
-            o.insert(&k, v);
-        }
-        Value(Repr::Object(o))
+        let (keys, values): (Vec<String>, Vec<Value>) = pairs.into_iter().unzip();
+        Value(Repr::Object(Object::from_pairs(
+            keys.iter().map(String::as_str).zip(values),
+        )))
     }
 
     /// An empty array.
@@ -150,12 +150,13 @@ impl Value {
     /// (exact allocation sizes requested from the allocator).
     ///
     /// Interned blocks (long strings, object key lists) are shared by every value
-    /// holding equal content; each is counted in full, as if this value were their
-    /// only holder, so the figure is stable (it does not depend on what other
-    /// documents exist) and sums to an upper bound. The intern tables themselves
-    /// (about 9 bytes per distinct block) are not counted.
+    /// holding equal content. Each distinct block below this value is counted
+    /// once, in full: the figure is what the value would take if it were alone
+    /// in the process, so it is stable (it does not depend on what other
+    /// documents exist), and summing it over documents gives an upper bound.
+    /// The intern tables themselves (about 9 bytes per distinct block) are not counted.
     pub fn mem_usage(&self) -> usize {
-        std::mem::size_of::<Value>() + self.heap_size()
+        std::mem::size_of::<Value>() + self.heap_size(&mut intern::Counted::default())
     }
 
     /// Live interned blocks of the process, for leak tests: (distinct long strings,
@@ -163,15 +164,17 @@ impl Value {
     #[doc(hidden)]
     pub fn interned_stats() -> (usize, usize, usize, usize) {
         let (strings, string_table) = string::table_stats();
-        (strings, string_table, 0, 0)
+        let (shapes, shape_table) = shape::table_stats();
+        (strings, string_table, shapes, shape_table)
     }
 
-    /// Heap bytes owned below this value (0 for scalars and short strings).
-    pub(crate) fn heap_size(&self) -> usize {
+    /// Heap bytes below this value (0 for scalars and short strings); shared
+    /// blocks already in `counted` add nothing.
+    pub(crate) fn heap_size(&self, counted: &mut intern::Counted) -> usize {
         match &self.0 {
-            Repr::HeapStr(s) => s.heap_size(),
-            Repr::Array(a) => a.heap_size(),
-            Repr::Object(o) => o.heap_size(),
+            Repr::HeapStr(s) => s.heap_size(counted),
+            Repr::Array(a) => a.heap_size(counted),
+            Repr::Object(o) => o.heap_size(counted),
             _ => 0,
         }
     }

@@ -9,11 +9,12 @@
 //!
 //! Open containers live on an explicit stack, so any depth up to the limit is
 //! safe. Finished children collect on shared scratch stacks and move into an
-//! exact-size block when their container closes. Duplicate keys: the last
+//! exact-size block when their container closes (an object's key list is
+//! interned then, once). Duplicate keys: the last
 //! value wins, at the first key's position. Numbers: `i64` if the integer
 //! fits, else `u64`, else `f64`; floats are correctly rounded.
 
-use super::object::{encoded_len, INDEX_MIN_LEN};
+use super::shape::{push_encoded, INDEX_MIN_LEN};
 use super::scan::skip_plain;
 use super::{Array, Object, Value};
 use crate::error::{ErrorCode, ParseError};
@@ -51,6 +52,8 @@ struct Parser<'a> {
     entries: Vec<(usize, Value)>,
     /// Unescaped string contents.
     scratch: Vec<u8>,
+    /// The encoded key list of the object being closed.
+    arena: Vec<u8>,
 }
 
 type Res<T> = Result<T, ParseError>;
@@ -69,6 +72,7 @@ impl<'a> Parser<'a> {
             keys: String::new(),
             entries: Vec::new(),
             scratch: Vec::new(),
+            arena: Vec::new(),
         }
     }
 
@@ -259,35 +263,42 @@ impl<'a> Parser<'a> {
     }
 
     /// Builds the object of `entries[start..]` (keys in `keys[keys_start..]`).
+    /// Its key list is encoded in `arena` and interned once, at the end.
     fn close_object(&mut self, start: usize, keys_start: usize) -> Object {
         let n = self.entries.len() - start;
-        let mut key_bytes = 0;
-        let mut fingerprints = [0u64; INDEX_MIN_LEN];
-        let mut from = keys_start;
-        for (i, (end, _)) in self.entries[start..].iter().enumerate() {
-            let key = self.keys.get(from..*end).unwrap_or_default();
-            key_bytes += encoded_len(key);
-            if let Some(f) = fingerprints.get_mut(i) {
-                *f = fingerprint(key.as_bytes());
+        // Small objects: distinct fingerprints prove distinct keys, so the key
+        // list is known without lookups. Otherwise build with duplicate
+        // handling (the last value wins, at the first key's position).
+        let mut unique = n <= INDEX_MIN_LEN;
+        if unique {
+            let mut fingerprints = [0u64; INDEX_MIN_LEN];
+            self.arena.clear();
+            let mut from = keys_start;
+            for (i, (end, _)) in self.entries[start..].iter().enumerate() {
+                let key = self.keys.get(from..*end).unwrap_or_default();
+                let f = fingerprint(key.as_bytes());
+                if fingerprints.get(..i).unwrap_or_default().contains(&f) {
+                    unique = false;
+                    break;
+                }
+                if let Some(slot) = fingerprints.get_mut(i) {
+                    *slot = f;
+                }
+                push_encoded(&mut self.arena, key);
+                from = *end;
             }
-            from = *end;
         }
-        // Small objects: distinct fingerprints prove distinct keys, so members
-        // can be appended without looking keys up. Otherwise insert (last wins).
-        let fps = fingerprints.get(..n).unwrap_or_default();
-        let unique =
-            n <= INDEX_MIN_LEN && fps.iter().enumerate().all(|(i, f)| !fps[..i].contains(f));
-        let mut o = Object::with_capacity(n, key_bytes);
-        let mut from = keys_start;
-        for (end, v) in self.entries.drain(start..) {
-            let key = self.keys.get(from..end).unwrap_or_default();
-            if unique {
-                o.push_new(key, v);
-            } else {
-                o.insert(key, v);
-            }
-            from = end;
-        }
+        let o = if unique {
+            Object::from_unique_parts(&self.arena, n, self.entries.drain(start..).map(|(_, v)| v))
+        } else {
+            let keys = &self.keys;
+            let mut from = keys_start;
+            Object::from_pairs(self.entries.drain(start..).map(move |(end, v)| {
+                let key = keys.get(from..end).unwrap_or_default();
+                from = end;
+                (key, v)
+            }))
+        };
         self.keys.truncate(keys_start);
         o
     }

@@ -92,13 +92,18 @@ fn write_compact(v: &Value, out: &mut Vec<u8>) {
         }
         Repr::Object(o) => {
             out.push(b'{');
+            let plain = o.keys_plain();
             let mut first = true;
             for (k, item) in o.iter() {
                 if !first {
                     out.push(b',');
                 }
                 first = false;
-                write_str(k, out);
+                if plain {
+                    write_plain_str(k, out);
+                } else {
+                    write_str(k, out);
+                }
                 out.push(b':');
                 write_compact(item, out);
             }
@@ -146,6 +151,7 @@ fn write_pretty(v: &Value, out: &mut Vec<u8>, fmt: &Format, depth: usize) {
                 out.push(b'}');
                 return;
             }
+            let plain = o.keys_plain();
             let mut first = true;
             for (k, item) in o.iter() {
                 if !first {
@@ -153,7 +159,11 @@ fn write_pretty(v: &Value, out: &mut Vec<u8>, fmt: &Format, depth: usize) {
                 }
                 first = false;
                 newline_indent(out, fmt, depth + 1);
-                write_str(k, out);
+                if plain {
+                    write_plain_str(k, out);
+                } else {
+                    write_str(k, out);
+                }
                 out.push(b':');
                 out.extend_from_slice(fmt.space);
                 write_pretty(item, out, fmt, depth + 1);

@@ -13,7 +13,7 @@
 use std::alloc::{self, Layout};
 use std::ptr::NonNull;
 
-use super::intern::{retain, BlockKind, Table};
+use super::intern::{retain, BlockKind, Counted, Table};
 use super::scan::skip_plain;
 
 /// Longest string (in bytes) stored without a heap allocation.
@@ -190,10 +190,14 @@ impl HeapStr {
         *self = HeapStr::new(&joined);
     }
 
-    /// Bytes of the heap block (counted in full however many values share it).
+    /// Bytes of the heap block the first time `counted` sees it, else 0.
     #[inline]
-    pub(crate) fn heap_size(&self) -> usize {
-        HEADER + self.len()
+    pub(crate) fn heap_size(&self, counted: &mut Counted) -> usize {
+        if counted.first(self.ptr) {
+            HEADER + self.len()
+        } else {
+            0
+        }
     }
 }
 
