@@ -42,7 +42,10 @@ fn radius() -> impl Strategy<Value = f64> {
         .prop_map(|(e, unit)| (10f64.powf(e) * unit_factor(unit).unwrap_or(1.0)).min(3e7))
 }
 
-fn case() -> impl Strategy<Value = ((f64, f64), Vec<Vec<(f64, f64)>>, Vec<((f64, f64), f64)>, Vec<usize>)> {
+/// (cluster center, points per document, queries as (center, radius), documents to remove).
+type Case = ((f64, f64), Vec<Vec<(f64, f64)>>, Vec<((f64, f64), f64)>, Vec<usize>);
+
+fn case() -> impl Strategy<Value = Case> {
     center().prop_flat_map(|c| {
         (
             Just(c),

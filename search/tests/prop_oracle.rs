@@ -115,6 +115,12 @@ fn gen_q(r: &mut Rng, depth: u32) -> Q {
         0 => Q::Term(r.pick(&VOCAB).to_string()),
         1 => Q::Prefix(r.pick(&VOCAB)[..2].to_string()),
         2 => Q::Fuzzy(r.pick(&VOCAB).to_string()),
+        3 if r.below(2) == 0 => Q::Prox(
+            r.pick(&VOCAB).to_string(),
+            r.pick(&VOCAB).to_string(),
+            r.below(4) as u32,
+            r.below(2) == 0,
+        ),
         3 => Q::Phrase(r.pick(&VOCAB).to_string(), r.pick(&VOCAB).to_string()),
         4 => Q::Tag((0..1 + r.below(2)).map(|_| r.pick(&TAGS).to_string()).collect()),
         5 if r.below(3) == 0 => {
@@ -126,12 +132,6 @@ fn gen_q(r: &mut Rng, depth: u32) -> Q {
             Q::Geo(lon, lat, 1.0 + r.below(200) as f64)
         }
         5 if r.below(4) == 0 => Q::Empty,
-        3 if r.below(2) == 0 => Q::Prox(
-            r.pick(&VOCAB).to_string(),
-            r.pick(&VOCAB).to_string(),
-            r.below(4) as u32,
-            r.below(2) == 0,
-        ),
         5 => {
             let a = r.below(13) as i64 - 6;
             let b = a + r.below(6) as i64;
