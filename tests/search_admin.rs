@@ -185,6 +185,16 @@ fn config_list_aliases_tagvals_and_alter() {
     assert_eq!(c.call(&["FT.TAGVALS", "t", "txt"]).err(), "Not a tag field");
     assert_eq!(c.call(&["FT.TAGVALS", "t", "nope"]).err(), "No such field");
     assert_eq!(c.call(&["FT.TAGVALS", "nope", "tag"]).err(), "Unknown Index name");
+    // Exact arities, as RediSearch checks them.
+    for bad in [
+        &["FT.TAGVALS", "t", "tag", "extra"][..],
+        &["FT.ALIASDEL", "a", "b"][..],
+        &["FT.ALIASADD", "a"][..],
+        &["FT.DROPINDEX", "t", "DD", "extra"][..],
+        &["FT._LIST", "x"][..],
+    ] {
+        assert!(c.call(bad).err().contains("wrong number of arguments"), "{bad:?}");
+    }
 
     // FT.ALTER: SKIPINITIALSCAN leaves existing documents unindexed for the new field.
     c.call(&["HSET", "t:4", "tag", "x", "n", "7"]);

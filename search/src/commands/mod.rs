@@ -26,6 +26,16 @@ pub(crate) fn dispatch(
     delete_keys: &mut Vec<Vec<u8>>,
 ) -> Result<Reply> {
     let upper = cmd.to_ascii_uppercase();
+    let exact = |lo: usize, hi: usize| -> Result<()> {
+        if args.len() < lo || args.len() > hi {
+            Err(Error::new(format!(
+                "ERR wrong number of arguments for '{}' command",
+                cmd.to_ascii_lowercase()
+            )))
+        } else {
+            Ok(())
+        }
+    };
     let arity = |min: usize| -> Result<()> {
         if args.len() < min {
             Err(Error::new(format!(
@@ -59,9 +69,9 @@ pub(crate) fn dispatch(
             arity(1)?;
             info::ft_info(cat, &text(args[0]), proto)
         }
-        "FT._LIST" => Ok(Reply::Array(cat.index_names().into_iter().map(Reply::Simple).collect())),
+        "FT._LIST" => exact(0, 0).map(|_| Reply::Array(cat.index_names().into_iter().map(Reply::Simple).collect())),
         "FT.DROPINDEX" | "FT.DROP" => {
-            arity(1)?;
+            exact(1, 2)?;
             admin::ft_dropindex(cat, &upper, args, delete_keys)
         }
         "FT.ALTER" => {
@@ -69,15 +79,15 @@ pub(crate) fn dispatch(
             admin::ft_alter(cat, args)
         }
         "FT.TAGVALS" => {
-            arity(2)?;
+            exact(2, 2)?;
             admin::ft_tagvals(cat, &text(args[0]), &text(args[1]))
         }
         "FT.ALIASADD" | "FT.ALIASUPDATE" => {
-            arity(2)?;
+            exact(2, 2)?;
             alias::ft_aliasadd(cat, &text(args[0]), &text(args[1]), upper == "FT.ALIASUPDATE")
         }
         "FT.ALIASDEL" => {
-            arity(1)?;
+            exact(1, 1)?;
             alias::ft_aliasdel(cat, &text(args[0]))
         }
         "FT.CONFIG" => {
