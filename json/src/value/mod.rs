@@ -543,6 +543,18 @@ impl From<&str> for Value {
     }
 }
 
+impl Value {
+    /// A string value from the parser, which knows when `s` is plain (no byte
+    /// needs escaping): `plain == true` must be right; `false` means "unknown".
+    #[inline]
+    pub(crate) fn from_parsed_str(s: &str, plain: bool) -> Value {
+        match InlineStr::new(s) {
+            Some(i) => Value(Repr::InlineStr(i)),
+            None => Value(Repr::HeapStr(HeapStr::with_plain(s, plain.then_some(true)))),
+        }
+    }
+}
+
 impl From<String> for Value {
     #[inline]
     fn from(s: String) -> Self {

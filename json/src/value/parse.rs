@@ -14,6 +14,8 @@
 //! value wins, at the first key's position. Numbers: `i64` if the integer
 //! fits, else `u64`, else `f64`; floats are correctly rounded.
 
+use std::cell::Cell;
+
 use super::shape::{push_encoded, INDEX_MIN_LEN};
 use super::scan::skip_plain;
 use super::{Array, Object, Value};
@@ -56,6 +58,62 @@ struct Parser<'a> {
     arena: Vec<u8>,
 }
 
+/// The parser's scratch stacks, kept per thread between parses so that
+/// parsing does not regrow them every time.
+#[derive(Default)]
+struct Buffers {
+    stack: Vec<Frame>,
+    values: Vec<Value>,
+    keys: String,
+    entries: Vec<(usize, Value)>,
+    scratch: Vec<u8>,
+    arena: Vec<u8>,
+}
+
+/// Buffers larger than this many bytes in total are freed after a parse
+/// rather than kept for the next one.
+const KEEP_BUFFER_BYTES: usize = 64 * 1024;
+
+impl Buffers {
+    fn bytes(&self) -> usize {
+        self.stack.capacity() * std::mem::size_of::<Frame>()
+            + self.values.capacity() * std::mem::size_of::<Value>()
+            + self.keys.capacity()
+            + self.entries.capacity() * std::mem::size_of::<(usize, Value)>()
+            + self.scratch.capacity()
+            + self.arena.capacity()
+    }
+}
+
+thread_local! {
+    static BUFFERS: Cell<Option<Buffers>> = const { Cell::new(None) };
+}
+
+impl Drop for Parser<'_> {
+    /// Gives the (emptied) buffers back for the next parse on this thread.
+    fn drop(&mut self) {
+        let mut b = Buffers {
+            stack: std::mem::take(&mut self.stack),
+            values: std::mem::take(&mut self.values),
+            keys: std::mem::take(&mut self.keys),
+            entries: std::mem::take(&mut self.entries),
+            scratch: std::mem::take(&mut self.scratch),
+            arena: std::mem::take(&mut self.arena),
+        };
+        if b.bytes() > KEEP_BUFFER_BYTES {
+            return;
+        }
+        b.stack.clear();
+        b.values.clear();
+        b.keys.clear();
+        b.entries.clear();
+        b.scratch.clear();
+        b.arena.clear();
+        // `try_with`: during thread exit the slot may be gone; then just free.
+        let _ = BUFFERS.try_with(|slot| slot.set(Some(b)));
+    }
+}
+
 type Res<T> = Result<T, ParseError>;
 
 /// Where a parsed string's text is: `Some((start, end))` in the input, `None` in the scratch.
@@ -63,16 +121,17 @@ type StrRef = Option<(usize, usize)>;
 
 impl<'a> Parser<'a> {
     fn new(input: &'a [u8], max_depth: usize) -> Self {
+        let b = BUFFERS.with(Cell::take).unwrap_or_default();
         Parser {
             input,
             idx: 0,
             max_depth,
-            stack: Vec::new(),
-            values: Vec::new(),
-            keys: String::new(),
-            entries: Vec::new(),
-            scratch: Vec::new(),
-            arena: Vec::new(),
+            stack: b.stack,
+            values: b.values,
+            keys: b.keys,
+            entries: b.entries,
+            scratch: b.scratch,
+            arena: b.arena,
         }
     }
 
@@ -348,7 +407,10 @@ impl<'a> Parser<'a> {
             None => &self.scratch,
         };
         // SAFETY: 1. the bytes are valid UTF-8: see `StrRef`.
-        Ok(Value::from(unsafe { std::str::from_utf8_unchecked(bytes) }))
+        let text = unsafe { std::str::from_utf8_unchecked(bytes) };
+        // Text taken straight from the input stopped only at its closing quote:
+        // no backslash and no control character in it, so it is plain.
+        Ok(Value::from_parsed_str(text, s.is_some()))
     }
 
     /// Parses string contents after the opening quote, through the closing one.

@@ -125,8 +125,8 @@ impl HeapStr {
         }
     }
 
-    /// A new block holding `s`, with count 1.
-    fn alloc(s: &str) -> NonNull<u8> {
+    /// A new block holding `s`, with count 1; `plain` if known, else scanned.
+    fn alloc(s: &str, plain: Option<bool>) -> NonNull<u8> {
         let len = s.len();
         let layout = Self::layout(len);
         // SAFETY: 1. `layout` has a non-zero size (at least HEADER bytes).
@@ -134,7 +134,10 @@ impl HeapStr {
         let Some(ptr) = NonNull::new(raw) else {
             alloc::handle_alloc_error(layout)
         };
-        let plain = if skip_plain(s.as_bytes(), 0) == len { PLAIN } else { 0 };
+        let plain = match plain.unwrap_or_else(|| skip_plain(s.as_bytes(), 0) == len) {
+            true => PLAIN,
+            false => 0,
+        };
         // SAFETY: 1. the block is HEADER + len bytes, aligned for the header:
         // the header write and the copy of `len` bytes after it stay in bounds.
         // 2. `s` cannot overlap a block we just allocated.
@@ -151,8 +154,15 @@ impl HeapStr {
 
     /// The shared block holding `s` (interned).
     pub(crate) fn new(s: &str) -> Self {
+        Self::with_plain(s, None)
+    }
+
+    /// As [`HeapStr::new`], for a caller that knows whether `s` is plain
+    /// (no byte needs escaping): `Some(answer)` saves the scan. A wrong
+    /// answer would make the serializer write invalid JSON.
+    pub(crate) fn with_plain(s: &str, plain: Option<bool>) -> Self {
         HeapStr {
-            ptr: STRINGS.intern(s.as_bytes(), || Self::alloc(s)),
+            ptr: STRINGS.intern(s.as_bytes(), || Self::alloc(s, plain)),
         }
     }
 
