@@ -3,9 +3,11 @@
 //! # Value API (quick reference)
 //!
 //! [`Value`] is a 16-byte JSON node: scalars and strings up to 14 bytes
-//! inline; longer strings, arrays ([`Array`]) and objects ([`Object`], keys in
-//! insertion order packed into the object's block, hash-indexed above 32 keys)
-//! are one thin heap block each. Object iterators go forward only (no `rev()`).
+//! inline; longer strings, arrays ([`Array`]) and objects ([`Object`]) are one
+//! thin heap block each. Longer strings and objects' key lists (in insertion
+//! order, hash-indexed above 32 keys) are interned process-wide and
+//! refcounted, so copies of a document and objects of one schema share them.
+//! Object iterators go forward only (no `rev()`).
 //!
 //! - Parse: [`Value::parse`]`(&[u8])` (command input, depth limit 128),
 //!   [`Value::parse_unlimited`] (RDB load, depth limit
@@ -20,7 +22,8 @@
 //!   `Format { indent, newline, space }` or [`Format::COMPACT`];
 //!   [`Value::write_json_array`]`(iter of &Value, out, fmt)` writes several
 //!   values as one array (the `$` reply) without cloning them.
-//! - Memory: [`Value::mem_usage`] = 16 + every heap block below the value.
+//! - Memory: [`Value::mem_usage`] = 16 + every heap block below the value
+//!   (each shared block once: what the value would take alone).
 //! - Type: [`Value::kind`] -> [`Kind`], [`Value::type_name`] (`"integer"` …).
 //! - Build: [`Value::null`], `From<bool | i64 | u64 | f64 | &str | String | Num | Array | Object>`,
 //!   [`Value::array`]`(Vec<Value>)`, [`Value::object`]`(Vec<(String, Value)>)`,

@@ -2,9 +2,10 @@
 //!
 //! Scalars and strings of up to 14 bytes live inline; longer strings, arrays
 //! and objects are one thin heap block each (see [`string`], [`array`],
-//! [`object`]). Long strings and objects' key lists ([`shape`]) are interned
-//! process-wide and shared by every value holding equal content ([`intern`]). Integers keep their type: `i64` when they fit, else `u64`,
-//! and floats are `f64`.
+//! [`object`]). Long strings and objects' key lists (`shape`) are interned
+//! process-wide and shared by every value holding equal content (`intern`).
+//! Integers keep their type: `i64` when they fit, else `u64`, and floats are
+//! `f64`.
 
 mod array;
 mod eq;
