@@ -39,6 +39,7 @@ fn interning() {
     assert_eq!(live(), (0, 0), "tables start empty");
     documents_leave_no_entries();
     threads_share_and_release();
+    threads_race_on_last_reference();
     many_keys_inserted_one_by_one();
     assert_eq!(live(), (0, 0), "tables end empty");
 }
@@ -106,6 +107,32 @@ fn threads_share_and_release() {
     }
     assert_eq!(shared.to_json(), expected);
     drop(shared);
+    assert_eq!(live(), (0, 0));
+}
+
+/// Threads parse and drop the same document with nothing else holding it, so
+/// counts keep reaching zero while other threads look the same blocks up: a
+/// lookup must never revive a block being freed.
+fn threads_race_on_last_reference() {
+    let text = read("pass-json-parser-0000.json");
+    let expected = Value::parse(&text).expect("valid").to_json();
+    let handles: Vec<_> = (0..4)
+        .map(|_| {
+            let text = text.clone();
+            let expected = expected.clone();
+            std::thread::spawn(move || {
+                for _ in 0..300 {
+                    let v = Value::parse(&text).expect("valid");
+                    let c = v.clone();
+                    drop(v);
+                    assert_eq!(c.to_json(), expected);
+                }
+            })
+        })
+        .collect();
+    for h in handles {
+        h.join().expect("no panic");
+    }
     assert_eq!(live(), (0, 0));
 }
 
