@@ -27,7 +27,10 @@ fn integer_arithmetic_is_checked() {
     );
     // i64 arithmetic past i64::MAX overflows (as RedisJSON 8), even though u64 could hold it ...
     let mut u = doc(r#"{"a":9223372036854775807}"#);
-    assert_eq!(err(num::num_incr_by(&mut u, &path("$.a"), "1")), "ERR numeric overflow");
+    assert_eq!(
+        err(num::num_incr_by(&mut u, &path("$.a"), "1")),
+        "ERR numeric overflow"
+    );
     assert_eq!(u.to_json(), r#"{"a":9223372036854775807}"#);
     // ... while a number already above i64::MAX keeps exact u64 arithmetic.
     let mut u = doc(r#"{"a":9223372036854775808}"#);

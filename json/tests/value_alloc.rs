@@ -103,7 +103,10 @@ fn mem_usage_equals_live_heap_bytes() {
         let before = live_in_values();
         let c = v.clone();
         assert_eq!(c.mem_usage(), v.mem_usage(), "clone of {d}");
-        assert!(16 + live_in_values() - before <= c.mem_usage() as isize, "clone of {d}");
+        assert!(
+            16 + live_in_values() - before <= c.mem_usage() as isize,
+            "clone of {d}"
+        );
         drop(c);
         drop(v);
     }

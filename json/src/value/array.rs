@@ -350,7 +350,8 @@ impl Array {
         match self.ptr {
             None => 0,
             Some(_) => {
-                layout(self.capacity()).0.size() + self.iter().map(|v| v.heap_size(counted)).sum::<usize>()
+                layout(self.capacity()).0.size()
+                    + self.iter().map(|v| v.heap_size(counted)).sum::<usize>()
             }
         }
     }

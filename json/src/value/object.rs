@@ -223,14 +223,21 @@ impl Object {
             None => unsafe { alloc::alloc(new_layout) },
             // SAFETY: 1. `p` was allocated with `layout(old_cap)`; same alignment;
             // non-zero size; values `0..len` fit since `cap >= len`.
-            Some(p) => unsafe { alloc::realloc(p.as_ptr().cast(), layout(old_cap), new_layout.size()) },
+            Some(p) => unsafe {
+                alloc::realloc(p.as_ptr().cast(), layout(old_cap), new_layout.size())
+            },
         };
         let Some(p) = NonNull::new(raw.cast::<Header>()) else {
             alloc::handle_alloc_error(new_layout)
         };
         if self.ptr.is_none() {
             // SAFETY: 1. fresh block large enough for the header.
-            unsafe { p.as_ptr().write(Header { shape: None, cap: 0 }) };
+            unsafe {
+                p.as_ptr().write(Header {
+                    shape: None,
+                    cap: 0,
+                })
+            };
         }
         // SAFETY: 1. `p` is the live header (moved by realloc, or written above).
         unsafe { (*p.as_ptr()).cap = cap as u32 };

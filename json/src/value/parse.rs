@@ -16,8 +16,8 @@
 
 use std::cell::Cell;
 
-use super::shape::{push_encoded, INDEX_MIN_LEN};
 use super::scan::skip_plain;
+use super::shape::{push_encoded, INDEX_MIN_LEN};
 use super::{Array, Object, Value};
 use crate::error::{ErrorCode, ParseError};
 use crate::limits::{MAX_DEPTH, MAX_LOAD_DEPTH};

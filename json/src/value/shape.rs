@@ -188,7 +188,10 @@ unsafe fn free_block(p: NonNull<Header>) {
     unsafe {
         let h = &*p.as_ptr();
         if let Some(idx) = h.index {
-            alloc::dealloc(idx.as_ptr().cast(), index_layout(h.index_cap as usize).layout);
+            alloc::dealloc(
+                idx.as_ptr().cast(),
+                index_layout(h.index_cap as usize).layout,
+            );
         }
         alloc::dealloc(p.as_ptr().cast(), layout(h.keys_cap as usize));
     }
@@ -345,7 +348,12 @@ impl Shape {
         let h = unsafe { &mut *p.as_ptr() };
         if let Some(idx) = h.index.take() {
             // SAFETY: 1. allocated with `index_layout(index_cap)`; freed once.
-            unsafe { alloc::dealloc(idx.as_ptr().cast(), index_layout(h.index_cap as usize).layout) };
+            unsafe {
+                alloc::dealloc(
+                    idx.as_ptr().cast(),
+                    index_layout(h.index_cap as usize).layout,
+                )
+            };
         }
         if cap > u32::MAX as usize {
             capacity_overflow();
