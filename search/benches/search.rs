@@ -131,8 +131,10 @@ fn info_num(r: &Reply, name: &str) -> f64 {
     if let Reply::Map(p) = r {
         for (k, v) in p {
             if *k == Reply::Simple(name.into()) {
-                if let Reply::Double(d) = v {
-                    return *d;
+                match v {
+                    Reply::Double(d) => return *d,
+                    Reply::Int(i) => return *i as f64,
+                    _ => {}
                 }
             }
         }

@@ -74,8 +74,18 @@ pub enum SlopShape {
     Single,
     /// An intersection (implicit AND, phrase): every child matched.
     Intersect(Vec<SlopChild>),
-    /// A union (`|`, term expansions): the children a document matched count.
+    /// A union (`|`): the children a document matched count.
     Union(Vec<SlopChild>),
+    /// The expansions of one query term (a word with its stems, a prefix, a fuzzy term): a
+    /// union whose children are the ids of score term `term`.
+    Expansions {
+        /// Index of the root's [`ScoreTerm`] in [`Matched::terms`].
+        term: usize,
+        /// The `+stem` id among them (the word's other forms sit at its positions).
+        stem: Option<u32>,
+        /// One child per id.
+        children: Vec<SlopChild>,
+    },
 }
 
 /// The result of evaluation.
@@ -105,6 +115,7 @@ pub fn execute(idx: &Index, ast: &QueryAst, opts: &ExecOptions) -> Result<Matche
         root_pending: true,
         field_modifiers: 0,
         empty_tag_ok: false,
+        stem_ids: Vec::new(),
     };
     // NOFIELDS: the index keeps no field flags, so field restrictions on text are void.
     let mask = if idx.spec.no_fields { ALL_FIELDS } else { opts.infields };
@@ -128,6 +139,8 @@ struct Exec<'a> {
     /// Set once a tag clause on an INDEXEMPTY field was met: RediSearch's validation then
     /// accepts `{""}` on any later tag clause (its flag is per query, not per clause).
     empty_tag_ok: bool,
+    /// `+stem` term ids met while expanding tokens.
+    stem_ids: Vec<u32>,
 }
 
 /// RediSearch's error for `""` on fields that do not index empty values.
@@ -172,13 +185,21 @@ impl<'a> Exec<'a> {
         (!ids.is_empty()).then_some(ids)
     }
 
-    /// A union of expansions at the root: each expansion is a child.
-    fn expansion_root(&mut self, ids: &[u32]) {
+    /// A union of expansions at the root (recorded next as score term): each expansion is
+    /// a child.
+    fn expansion_root(&mut self, ids: &[u32], stem: Option<u32>) {
         if self.take_root() && ids.len() > 1 {
-            self.out.slop = SlopShape::Union(
-                ids.iter().map(|&id| SlopChild { ids: Some(vec![id]), docids: None }).collect(),
-            );
+            self.out.slop = SlopShape::Expansions {
+                term: self.out.terms.len(),
+                stem,
+                children: ids.iter().map(|&id| SlopChild { ids: Some(vec![id]), docids: None }).collect(),
+            };
         }
+    }
+
+    /// The `+stem` id among a token's expansions.
+    fn stem_of(&self, ids: &[u32]) -> Option<u32> {
+        ids.iter().copied().find(|&id| self.stem_ids.contains(&id))
     }
 
     /// `""` on text: allowed without a field modifier; with one, some TEXT field named must
@@ -228,7 +249,11 @@ impl<'a> Exec<'a> {
         if stemmable {
             let stemmer = self.query_stemmer.as_ref().unwrap_or(&self.idx.stemmer);
             if let Some(st) = stemmer.stem_always(tok) {
-                push(&format!("{STEM_PREFIX}{st}"), &mut ids, &mut self.out.highlight);
+                let marked = format!("{STEM_PREFIX}{st}");
+                if let Some(id) = dict.get(&marked) {
+                    self.stem_ids.push(id);
+                }
+                push(&marked, &mut ids, &mut self.out.highlight);
                 if st != tok {
                     push(&st, &mut ids, &mut self.out.highlight);
                 }
@@ -299,7 +324,8 @@ impl<'a> Exec<'a> {
                     [tok] => {
                         let ids = self.expand_token(tok, mask);
                         let bm = self.docs_of(&ids, mask);
-                        self.expansion_root(&ids);
+                        let stem = self.stem_of(&ids);
+                        self.expansion_root(&ids, stem);
                         self.record(ids, mask, None);
                         Some(bm)
                     }
@@ -465,7 +491,7 @@ impl<'a> Exec<'a> {
             self.out.highlight.insert(t);
         }
         let bm = self.docs_of(&ids, mask);
-        self.expansion_root(&ids);
+        self.expansion_root(&ids, None);
         self.record(ids, mask, None);
         Some(bm)
     }
@@ -561,7 +587,8 @@ impl<'a> Exec<'a> {
                 [one] => {
                     let ids = self.expand_token(one, mask);
                     self.root_pending = true;
-                    self.expansion_root(&ids);
+                    let stem = self.stem_of(&ids);
+                    self.expansion_root(&ids, stem);
                 }
                 _ => {
                     let children = toks

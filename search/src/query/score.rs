@@ -4,7 +4,7 @@
 use crate::error::{Error, Result};
 use crate::index::docs::DocRecord;
 use crate::index::{FieldIndex, Index};
-use crate::query::exec::{ScoreTerm, SlopChild, SlopShape};
+use crate::query::exec::{ScoreTerm, SlopShape};
 
 /// A scoring function.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -62,6 +62,18 @@ pub struct ScoreContext<'a> {
     lookup: Vec<(u32, usize, f64)>,
     /// The root's children for the slop divisor.
     slop: &'a SlopShape,
+    /// (term id, child index) of the slop children's text terms, sorted.
+    slop_terms: Vec<(u32, usize)>,
+}
+
+/// Expansions of the root term a document matched (see [`SlopShape::Expansions`]).
+#[derive(Default)]
+struct ExpansionHits {
+    count: u32,
+    stem: bool,
+    last: Option<u32>,
+    /// The matched expansion ids.
+    ids: Vec<u32>,
 }
 
 /// Above this many text expansions, scoring merge-joins instead of binary-searching.
@@ -113,7 +125,17 @@ impl<'a> ScoreContext<'a> {
             })
             .collect();
         lookup.sort_by_key(|x| (x.0, x.1));
-        ScoreContext { idx, terms, idfs, weights, scorer, avg_len: idx.avg_doc_len(), lookup, slop }
+        let mut slop_terms: Vec<(u32, usize)> = match slop {
+            SlopShape::Single => Vec::new(),
+            SlopShape::Intersect(c) | SlopShape::Union(c) | SlopShape::Expansions { children: c, .. } => c
+                .iter()
+                .enumerate()
+                .flat_map(|(k, c)| c.ids.iter().flatten().map(move |&id| (id, k)))
+                .collect(),
+        };
+        slop_terms.sort_unstable();
+        slop_terms.dedup();
+        ScoreContext { idx, terms, idfs, weights, scorer, avg_len: idx.avg_doc_len(), lookup, slop, slop_terms }
     }
 
     /// The score of document `doc`.
@@ -135,9 +157,25 @@ impl<'a> ScoreContext<'a> {
             return 0.0;
         }
         let mut raw = 0.0;
-        let mut add = |t: &ScoreTerm, f: f64, idf: f64| {
+        // For a root that is one term's expansions: how many distinct expansions matched, and
+        // whether the `+stem` one did (gathered while scoring, for the slop divisor).
+        let exp = match self.slop {
+            SlopShape::Expansions { term, stem, .. } => Some((*term, *stem)),
+            _ => None,
+        };
+        let mut hits = ExpansionHits::default();
+        let mut add = |ti: usize, id: u32, f: f64, idf: f64| {
             if f == 0.0 {
                 return;
+            }
+            let Some(t) = self.terms.get(ti) else { return };
+            if let Some((root, stem)) = exp {
+                if ti == root && hits.last != Some(id) && !hits.ids.contains(&id) {
+                    hits.last = Some(id);
+                    hits.count += 1;
+                    hits.stem |= stem == Some(id);
+                    hits.ids.push(id);
+                }
             }
             raw += t.weight
                 * match self.scorer {
@@ -168,29 +206,36 @@ impl<'a> ScoreContext<'a> {
                     if let Some(t) = self.terms.get(ti) {
                         if t.mask & (1u128 << (o.field as u32 % 128)) != 0 {
                             let w = self.weights.get(o.field as usize).copied().unwrap_or(1.0);
-                            add(t, f64::from(o.freq) * w, idf);
+                            add(ti, id, f64::from(o.freq) * w, idf);
                         }
                     }
                     k += 1;
                 }
             }
-            for (t, idfs) in self.terms.iter().zip(&self.idfs).filter(|(t, _)| t.tag_field.is_some()) {
+            for (ti, (t, idfs)) in self.terms.iter().zip(&self.idfs).enumerate().filter(|(_, (t, _))| t.tag_field.is_some()) {
                 for (&id, &idf) in t.ids.iter().zip(idfs) {
-                    add(t, self.freq(rec, t, id), idf);
+                    add(ti, id, self.freq(rec, t, id), idf);
                 }
             }
         } else {
-            for (t, idfs) in self.terms.iter().zip(&self.idfs) {
+            for (ti, (t, idfs)) in self.terms.iter().zip(&self.idfs).enumerate() {
                 for (&id, &idf) in t.ids.iter().zip(idfs) {
-                    add(t, self.freq(rec, t, id), idf);
+                    add(ti, id, self.freq(rec, t, id), idf);
                 }
             }
         }
         let score = f64::from(rec.score);
+        let slop = |hits: &ExpansionHits| match self.slop {
+            // One expansion, or a word and its `+stem` (which sits at each of the word's
+            // positions): RediSearch's measure is 1 without looking at positions.
+            SlopShape::Expansions { .. } if hits.count <= 1 || (hits.count == 2 && hits.stem) => 1.0,
+            SlopShape::Expansions { term, .. } => self.expansions_divisor(rec, &hits.ids, *term),
+            _ => self.slop_divisor(rec, doc),
+        };
         match self.scorer {
-            Scorer::TfIdf => score * raw / f64::from(rec.max_freq.max(1)) / self.slop_divisor(rec, doc),
-            Scorer::TfIdfDocNorm => score * raw / f64::from(rec.len.max(1)) / self.slop_divisor(rec, doc),
-            Scorer::Bm25 => score * raw / self.slop_divisor(rec, doc),
+            Scorer::TfIdf => score * raw / f64::from(rec.max_freq.max(1)) / slop(&hits),
+            Scorer::TfIdfDocNorm => score * raw / f64::from(rec.len.max(1)) / slop(&hits),
+            Scorer::Bm25 => score * raw / slop(&hits),
             Scorer::Bm25Std => score * raw,
             Scorer::DisMax | Scorer::DocScore => raw,
         }
@@ -199,44 +244,76 @@ impl<'a> ScoreContext<'a> {
     /// RediSearch's `IndexResult_MinOffsetDelta` for this document: over consecutive root
     /// children that have positions, the minimal distance between their positions, squared
     /// and summed; the integer square root of the sum, or (when it is 0) the number of
-    /// children minus one; 1 for a single term.
+    /// children minus one; 1 for a single term. A union counts the children the document
+    /// matched.
     fn slop_divisor(&self, rec: &DocRecord, doc: u32) -> f64 {
-        let children: Vec<&SlopChild> = match self.slop {
+        let (children, union) = match self.slop {
             SlopShape::Single => return 1.0,
-            SlopShape::Intersect(c) => c.iter().collect(),
-            SlopShape::Union(c) => c.iter().filter(|c| self.child_matches(rec, doc, c)).collect(),
+            SlopShape::Intersect(c) => (c, false),
+            SlopShape::Union(c) | SlopShape::Expansions { children: c, .. } => (c, true),
         };
         if children.len() <= 1 {
             return 1.0;
         }
-        let mut dist: u64 = 0;
-        let mut prev: Option<Vec<u32>> = None;
-        for c in &children {
-            let Some(ids) = &c.ids else { continue };
-            let cur = positions_of(rec, ids);
-            if cur.is_empty() {
-                continue;
+        let child_of = |term: u32| {
+            let start = self.slop_terms.partition_point(|x| x.0 < term);
+            self.slop_terms.get(start..).unwrap_or(&[]).iter().take_while(move |x| x.0 == term).map(|x| x.1)
+        };
+        // Which children the document matched (unions only; an intersection matched all).
+        let matched: Vec<bool> = if union {
+            let mut m: Vec<bool> = children
+                .iter()
+                .map(|c| c.docids.as_ref().is_some_and(|bm| bm.contains(doc)))
+                .collect();
+            for o in rec.occs.iter() {
+                for k in child_of(o.term) {
+                    if let (Some(slot), Some(c)) = (m.get_mut(k), children.get(k)) {
+                        *slot |= c.docids.is_none();
+                    }
+                }
             }
-            if let Some(p) = &prev {
-                let cd = u64::from(min_delta(p, &cur));
-                dist = dist.saturating_add(cd.saturating_mul(cd));
-            }
-            prev = Some(cur);
-        }
-        if dist == 0 {
-            (children.len() - 1) as f64
+            m
         } else {
-            ((dist as f64).sqrt() as i64).max(1) as f64
+            vec![true; children.len()]
+        };
+        let count = matched.iter().filter(|m| **m).count();
+        if count <= 1 {
+            return 1.0;
         }
+        // One pass over the document's positions, kept per matched child.
+        let mut pairs: Vec<(usize, u32)> = Vec::new();
+        rec.scan_positions(
+            |o| child_of(o.term).next().is_some(),
+            |o, p| {
+                for k in child_of(o.term) {
+                    if matched.get(k).copied().unwrap_or(false) {
+                        pairs.push((k, p));
+                    }
+                }
+            },
+        );
+        divisor(pairs, count)
     }
 
-    /// True when a union child matched `doc` (its own bitmap, else any of its terms).
-    fn child_matches(&self, rec: &DocRecord, doc: u32, c: &SlopChild) -> bool {
-        match (&c.docids, &c.ids) {
-            (Some(bm), _) => bm.contains(doc),
-            (None, Some(ids)) => ids.iter().any(|&id| !rec.occs_of(id).is_empty()),
-            (None, None) => false,
-        }
+    /// [`Self::slop_divisor`] for a root that is one term's expansions, knowing which of them
+    /// the document matched (`matched`, from the scoring pass).
+    fn expansions_divisor(&self, rec: &DocRecord, matched: &[u32], term: usize) -> f64 {
+        let Some(t) = self.terms.get(term) else { return 1.0 };
+        // (id, child index in expansion order), sorted by id.
+        let mut order: Vec<(u32, usize)> =
+            matched.iter().filter_map(|id| t.ids.iter().position(|x| x == id).map(|k| (*id, k))).collect();
+        order.sort_unstable();
+        let child = |term: u32| order.binary_search_by_key(&term, |x| x.0).ok().and_then(|i| order.get(i)).map(|x| x.1);
+        let mut pairs: Vec<(usize, u32)> = Vec::new();
+        rec.scan_positions(
+            |o| child(o.term).is_some(),
+            |o, p| {
+                if let Some(k) = child(o.term) {
+                    pairs.push((k, p));
+                }
+            },
+        );
+        divisor(pairs, matched.len())
     }
 
     fn freq(&self, rec: &DocRecord, t: &ScoreTerm, id: u32) -> f64 {
@@ -252,19 +329,32 @@ impl<'a> ScoreContext<'a> {
     }
 }
 
-/// Sorted positions (all fields) of the occurrences of `ids` in a document.
-fn positions_of(rec: &DocRecord, ids: &[u32]) -> Vec<u32> {
-    let mut out = Vec::new();
-    rec.scan_positions(|o| ids.contains(&o.term), |_, p| out.push(p));
-    out.sort_unstable();
-    out
+/// The divisor from (child, position) pairs of `count` matched children: consecutive
+/// children's minimal distances, squared and summed, integer square root; `count - 1` when
+/// the sum is 0.
+fn divisor(mut pairs: Vec<(usize, u32)>, count: usize) -> f64 {
+    pairs.sort_unstable();
+    let mut dist: u64 = 0;
+    let mut prev: Option<&[(usize, u32)]> = None;
+    for group in pairs.chunk_by(|a, b| a.0 == b.0) {
+        if let Some(p) = prev {
+            let cd = u64::from(min_delta(p, group));
+            dist = dist.saturating_add(cd.saturating_mul(cd));
+        }
+        prev = Some(group);
+    }
+    if dist == 0 {
+        count.saturating_sub(1).max(1) as f64
+    } else {
+        ((dist as f64).sqrt() as i64).max(1) as f64
+    }
 }
 
 /// The distance RediSearch finds between two position lists: it walks both in order from
 /// their first positions and stops as soon as a distance of at most 1 is seen.
-fn min_delta(a: &[u32], b: &[u32]) -> u32 {
+fn min_delta(a: &[(usize, u32)], b: &[(usize, u32)]) -> u32 {
     let (mut i, mut j) = (0, 0);
-    let (Some(&p1), Some(&p2)) = (a.first(), b.first()) else { return 0 };
+    let (Some(&(_, p1)), Some(&(_, p2))) = (a.first(), b.first()) else { return 0 };
     let (mut p1, mut p2) = (p1, p2);
     let mut cd = p1.abs_diff(p2);
     while cd > 1 {
@@ -272,13 +362,13 @@ fn min_delta(a: &[u32], b: &[u32]) -> u32 {
         if p2 > p1 {
             i += 1;
             match a.get(i) {
-                Some(&x) => p1 = x,
+                Some(&(_, x)) => p1 = x,
                 None => break,
             }
         } else {
             j += 1;
             match b.get(j) {
-                Some(&x) => p2 = x,
+                Some(&(_, x)) => p2 = x,
                 None => break,
             }
         }
@@ -292,12 +382,13 @@ mod tests {
 
     #[test]
     fn min_delta_follows_the_redisearch_walk() {
-        assert_eq!(min_delta(&[1], &[2]), 1);
-        assert_eq!(min_delta(&[1], &[4]), 3);
-        assert_eq!(min_delta(&[1, 20], &[10, 22]), 2);
-        assert_eq!(min_delta(&[5], &[5]), 0);
+        let l = |v: &[u32]| v.iter().map(|&p| (0usize, p)).collect::<Vec<_>>();
+        assert_eq!(min_delta(&l(&[1]), &l(&[2])), 1);
+        assert_eq!(min_delta(&l(&[1]), &l(&[4])), 3);
+        assert_eq!(min_delta(&l(&[1, 20]), &l(&[10, 22])), 2);
+        assert_eq!(min_delta(&l(&[5]), &l(&[5])), 0);
         // The walk stops at the first distance <= 1, even if 0 comes later.
-        assert_eq!(min_delta(&[3, 9], &[4, 9]), 1);
+        assert_eq!(min_delta(&l(&[3, 9]), &l(&[4, 9])), 1);
     }
 
     #[test]
