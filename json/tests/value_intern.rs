@@ -148,10 +148,11 @@ fn threads_race_on_last_reference() {
 
 /// Inserting 100,000 keys one by one into one object: the key list becomes
 /// owned (not interned) after a few keys and then grows in place. Counted,
-/// not timed: the shape table sees at most a bounded number of shapes.
+/// not timed: key-list blocks allocated, and shapes in the table at once.
 fn many_keys_inserted_one_by_one() {
     let mut o = Value::empty_object();
     let mut peak_shapes = 0;
+    let allocs_before = Value::shape_block_allocs();
     for i in 0..100_000i64 {
         let _ = o.obj_insert(&format!("key{i}"), Value::from(i));
         peak_shapes = peak_shapes.max(live().1);
@@ -159,6 +160,14 @@ fn many_keys_inserted_one_by_one() {
     assert!(
         peak_shapes <= 2,
         "interned shapes while inserting: {peak_shapes}"
+    );
+    // One new key list per insert up to the owned threshold (64), then
+    // doublings only (about 20 for 100,000 keys); a copy per insert would
+    // make this 100,000.
+    let allocs = Value::shape_block_allocs() - allocs_before;
+    assert!(
+        allocs <= 64 + 40,
+        "key-list blocks allocated or grown: {allocs}"
     );
     assert_eq!(o.obj_len(), Some(100_000));
     for i in (0..100_000i64).step_by(997) {

@@ -169,6 +169,13 @@ impl Value {
         (strings, string_table, shapes, shape_table)
     }
 
+    /// Object key-list blocks allocated or grown so far in this process (for
+    /// tests that check growth is amortised).
+    #[doc(hidden)]
+    pub fn shape_block_allocs() -> usize {
+        shape::block_allocs()
+    }
+
     /// Heap bytes below this value (0 for scalars and short strings); shared
     /// blocks already in `counted` add nothing.
     pub(crate) fn heap_size(&self, counted: &mut intern::Counted) -> usize {

@@ -200,6 +200,14 @@ unsafe fn free_block(p: NonNull<Header>) {
 /// Every interned shape of the process, by content.
 static SHAPES: Table<Shapes> = Table::new();
 
+/// Shape blocks allocated or reallocated so far (for tests: growth must be amortised).
+static BLOCK_ALLOCS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+/// See [`BLOCK_ALLOCS`].
+pub(crate) fn block_allocs() -> usize {
+    BLOCK_ALLOCS.load(std::sync::atomic::Ordering::Relaxed)
+}
+
 /// Number of distinct interned shapes and the bytes of their table.
 pub(crate) fn table_stats() -> (usize, usize) {
     SHAPES.stats()
@@ -272,6 +280,7 @@ impl Shape {
             capacity_overflow();
         }
         let l = layout(keys_cap);
+        BLOCK_ALLOCS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         // SAFETY: 1. `l` has non-zero size (the header).
         let raw = unsafe { alloc::alloc(l) };
         let Some(p) = NonNull::new(raw.cast::<Header>()) else {
@@ -496,6 +505,7 @@ impl Shape {
             let new_cap = keys_needed.max(keys_cap.saturating_mul(2));
             let old = layout(keys_cap);
             let new = layout(new_cap);
+            BLOCK_ALLOCS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
             // SAFETY: 1. the block was allocated with `old`; same alignment; the
             // new size is non-zero. The shape is mutable (only we hold it).
             let raw = unsafe { alloc::realloc(self.ptr.as_ptr().cast(), old, new.size()) };
