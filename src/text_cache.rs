@@ -56,7 +56,7 @@ static IN_USE: AtomicUsize = AtomicUsize::new(0);
 fn slot_of(addr: usize) -> usize {
     // Documents are at least 16-byte aligned heap blocks: mix the bits above the alignment.
     let x = (addr >> 4).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    (x >> 56) as usize & (SLOTS - 1)
+    (x >> 56) & (SLOTS - 1)
 }
 
 fn address(doc: &Value) -> usize {

@@ -72,7 +72,7 @@ fn aof_round_trip(preamble: &str) {
     let mut c = s.conn();
     let docs = load(&mut c);
     // A later change must also survive: it lands in the AOF after the rewrite.
-    assert_eq!(c.call(&["BGREWRITEAOF"]).is_error(), false);
+    assert!(!c.call(&["BGREWRITEAOF"]).is_error());
     assert!(wait_until(30, || {
         let info = c.call(&["INFO", "persistence"]).text();
         info.contains("aof_rewrite_in_progress:0") && info.contains("aof_last_bgrewrite_status:ok")
