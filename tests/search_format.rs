@@ -50,6 +50,9 @@ fn dialect_3_returns_every_match_as_a_json_array() {
     assert_eq!(fields(&r), arr(vec![b("name"), b("Ada"), b("tags"), b("a")]));
     let r = c.call(&["FT.SEARCH", "j", "*"]);
     assert_eq!(fields(&r), arr(vec![b("$"), b(DOC)]));
+    // Any JSONPath before dialect 3: only its first match; booleans as 1/0.
+    let r = c.call(&["FT.SEARCH", "j", "*", "RETURN", "3", "$.tags[*]", "$.ok", "$.obj"]);
+    assert_eq!(fields(&r), arr(vec![b("$.tags[*]"), b("a"), b("$.ok"), b("1"), b("$.obj"), b(r#"{"k":[1,{"z":"w"}]}"#)]));
 }
 
 #[test]

@@ -602,22 +602,21 @@ impl<'a> RenderCtx<'a> {
     fn load_one(&self, key: &[u8], source: &str, json: bool) -> Option<Vec<u8>> {
         let attr = self.idx.spec.field(source).map(|(_, f)| f);
         if json {
-            let (path, is_attr) = match attr {
-                Some(f) => (f.path.as_str(), true),
-                None => (source, false),
-            };
+            let path = attr.map_or(source, |f| f.path.as_str());
             let matches = self.docs.json_at(key, path)?;
             if matches.is_empty() {
                 return None;
             }
-            // From DIALECT 3 every match comes back, as a JSON array.
-            if self.dialect < 3 && (is_attr || matches.len() == 1) {
-                // Before DIALECT 3 a string comes back as its text, not as JSON (RediSearch's
-                // `RETURN 1 $.t` gives `riceratops`, not `"riceratops"`).
-                if let Some(FieldValue::String(s)) = self.docs.values(key, path).ok()?.into_iter().next() {
-                    return Some(s.into_bytes());
+            // Before DIALECT 3 only the first match comes back (RediSearch's `jsonIterToValue`):
+            // a string as its text (`RETURN 1 $.t` gives `riceratops`, not `"riceratops"`), a
+            // boolean as 1 or 0, anything else as JSON. From DIALECT 3 every match comes back,
+            // as a JSON array.
+            if self.dialect < 3 {
+                match self.docs.values(key, path).ok()?.into_iter().next() {
+                    Some(FieldValue::String(s)) => return Some(s.into_bytes()),
+                    Some(FieldValue::Bool(b)) => return Some(if b { b"1".to_vec() } else { b"0".to_vec() }),
+                    _ => return matches.into_iter().next().map(String::into_bytes),
                 }
-                return matches.into_iter().next().map(String::into_bytes);
             }
             Some(format!("[{}]", matches.join(",")).into_bytes())
         } else {
