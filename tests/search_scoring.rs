@@ -112,3 +112,32 @@ fn bm25std_is_okapi_bm25_without_the_slop_divisor() {
     let want = [("d:1", 2.0 * term(2.0)), ("d:4", 2.0 * term(2.0)), ("d:5", 2.0 * term(2.0)), ("d:2", 2.0 * term(4.0)), ("d:3", 2.0 * term(7.0))];
     close(&got, &want);
 }
+
+#[test]
+fn slop_and_inorder_refuse_json_text_without_defined_order() {
+    let s = Server::start();
+    let mut c = s.conn();
+    assert_eq!(
+        c.call(&["FT.CREATE", "j", "ON", "JSON", "PREFIX", "1", "j:", "SCHEMA", "$.title", "AS", "title", "TEXT", "$.tags[*]", "AS", "tags", "TEXT"]),
+        ok()
+    );
+    assert_eq!(
+        c.call(&["FT.CREATE", "n", "ON", "JSON", "NOOFFSETS", "PREFIX", "1", "j:", "SCHEMA", "$.tags[*]", "AS", "tags", "TEXT"]),
+        ok()
+    );
+    c.call(&["JSON.SET", "j:1", "$", r#"{"title":"alpha beta","tags":["alpha gamma","beta"]}"#]);
+    const ERR: &str = "slop/inorder are not supported for field `tags` since it has undefined ordering";
+    // The title's path has one value: fine. Anything reaching `tags` (a wildcard path) is refused.
+    let r = c.call(&["FT.SEARCH", "j", "@title:(alpha beta)", "SLOP", "1", "NOCONTENT"]);
+    assert_eq!(r, arr(vec![Resp::Int(1), Resp::bulk("j:1")]));
+    assert_eq!(c.call(&["FT.SEARCH", "j", "alpha beta", "SLOP", "1"]).err(), ERR);
+    assert_eq!(c.call(&["FT.SEARCH", "j", "@tags:(alpha beta)", "INORDER"]).err(), ERR);
+    assert_eq!(c.call(&["FT.SEARCH", "j", "(alpha beta)=>{$slop: 3}", "DIALECT", "2"]).err(), ERR);
+    // Without SLOP/INORDER, or a single term, or a NOOFFSETS index: no check.
+    assert_eq!(c.call(&["FT.SEARCH", "j", "alpha beta", "NOCONTENT"]), arr(vec![Resp::Int(1), Resp::bulk("j:1")]));
+    assert_eq!(c.call(&["FT.SEARCH", "j", "gamma", "SLOP", "1", "NOCONTENT"]), arr(vec![Resp::Int(1), Resp::bulk("j:1")]));
+    assert_eq!(
+        c.call(&["FT.SEARCH", "n", "alpha beta", "SLOP", "1", "INORDER", "NOCONTENT"]),
+        arr(vec![Resp::Int(1), Resp::bulk("j:1")])
+    );
+}

@@ -61,6 +61,9 @@ pub struct FieldSpec {
     pub index_missing: bool,
     /// WITHSUFFIXTRIE (accepted; suffix queries scan the dictionary either way).
     pub with_suffix_trie: bool,
+    /// JSON TEXT field whose path yields values in no defined order (wildcards, recursive
+    /// descent, filters, unions, slices): SLOP and INORDER are refused on it (RediSearch).
+    pub undefined_order: bool,
 }
 
 impl FieldSpec {
@@ -82,8 +85,39 @@ impl FieldSpec {
             index_empty: false,
             index_missing: false,
             with_suffix_trie: false,
+            undefined_order: false,
         }
     }
+}
+
+/// True when a JSONPath yields its matches in a defined order: no wildcard, recursive
+/// descent, filter, union or slice (quoted keys are skipped).
+pub fn path_has_defined_order(path: &str) -> bool {
+    let (mut depth, mut quote, mut prev) = (0usize, None::<char>, '\0');
+    let mut escaped = false;
+    for c in path.chars() {
+        if let Some(q) = quote {
+            if escaped {
+                escaped = false;
+            } else if c == '\\' {
+                escaped = true;
+            } else if c == q {
+                quote = None;
+            }
+            continue;
+        }
+        match c {
+            '\'' | '"' if depth > 0 => quote = Some(c),
+            '[' => depth += 1,
+            ']' => depth = depth.saturating_sub(1),
+            '*' => return false,
+            '.' if prev == '.' => return false,
+            '?' | ':' | ',' if depth > 0 => return false,
+            _ => {}
+        }
+        prev = c;
+    }
+    true
 }
 
 /// An index definition.
@@ -313,6 +347,12 @@ impl IndexSpec {
             {
                 f.unf = true;
             }
+            // RediSearch marks such fields only when term offsets are kept and the index uses
+            // AS aliases.
+            let aliased = f.name != f.path || self.fields.iter().chain(added.iter()).any(|g| g.name != g.path);
+            if self.on == KeyType::Json && kind == FieldType::Text && !self.no_offsets && aliased {
+                f.undefined_order = !path_has_defined_order(&f.path);
+            }
             if self.fields.iter().chain(added.iter()).any(|g: &FieldSpec| g.name == f.name) {
                 return Err(Error::new(format!("Duplicate field in schema - {}", f.name)));
             }
@@ -379,6 +419,16 @@ mod tests {
         assert_eq!(s.fields[1].separator, Some(';'));
         assert_eq!(s.fields[2].name, "$.n");
         assert!(s.matches_prefix(b"b:1") && !s.matches_prefix(b"c:1"));
+    }
+
+    #[test]
+    fn defined_order_paths() {
+        for p in ["$", "$.a", "$.a.b[0]", "$['x*y']", "$.a:b"] {
+            assert!(path_has_defined_order(p), "{p}");
+        }
+        for p in ["$.a[*]", "$..a", "$.a[?(@.x>1)]", "$.a[0,1]", "$.a[1:3]", "$.*"] {
+            assert!(!path_has_defined_order(p), "{p}");
+        }
     }
 
     #[test]

@@ -116,6 +116,7 @@ pub fn execute(idx: &Index, ast: &QueryAst, opts: &ExecOptions) -> Result<Matche
         field_modifiers: 0,
         empty_tag_ok: false,
         stem_ids: Vec::new(),
+        explicit_prox: 0,
     };
     // NOFIELDS: the index keeps no field flags, so field restrictions on text are void.
     let mask = if idx.spec.no_fields { ALL_FIELDS } else { opts.infields };
@@ -141,6 +142,8 @@ struct Exec<'a> {
     empty_tag_ok: bool,
     /// `+stem` term ids met while expanding tokens.
     stem_ids: Vec<u32>,
+    /// Depth of `=>{$slop/$inorder}` attributes (SLOP/INORDER given for the nodes inside).
+    explicit_prox: usize,
 }
 
 /// RediSearch's error for `""` on fields that do not index empty values.
@@ -183,6 +186,23 @@ impl<'a> Exec<'a> {
         ids.sort_unstable();
         ids.dedup();
         (!ids.is_empty()).then_some(ids)
+    }
+
+    /// SLOP/INORDER (given on the query or as attributes) on an intersection or phrase
+    /// over a JSON TEXT field without a defined value order is an error (RediSearch).
+    fn check_order(&self, mask: FieldMask) -> Result<()> {
+        if self.explicit_prox == 0 && self.opts.slop.is_none() && !self.opts.inorder {
+            return Ok(());
+        }
+        for (i, f) in self.idx.spec.fields.iter().enumerate() {
+            if f.undefined_order && self.idx.text_ord(i).is_some_and(|o| mask & (1u128 << o) != 0) {
+                return Err(Error::new(format!(
+                    "slop/inorder are not supported for field `{}` since it has undefined ordering",
+                    f.name
+                )));
+            }
+        }
+        Ok(())
     }
 
     /// A union of expansions at the root (recorded next as score term): each expansion is
@@ -333,6 +353,7 @@ impl<'a> Exec<'a> {
                 }
             }
             QueryAst::Phrase(text) => {
+                self.check_order(mask)?;
                 let toks = self.tokens(text);
                 let p = prox.unwrap_or(Prox { slop: 0, inorder: true });
                 if toks.is_empty() {
@@ -446,7 +467,8 @@ impl<'a> Exec<'a> {
                 if let Some(w) = weight {
                     self.weight *= w;
                 }
-                let p = if slop.is_some() || inorder.is_some() {
+                let given = slop.is_some() || inorder.is_some();
+                let p = if given {
                     Some(Prox {
                         slop: slop.unwrap_or(u32::MAX / 4),
                         inorder: inorder.unwrap_or(false),
@@ -454,7 +476,9 @@ impl<'a> Exec<'a> {
                 } else {
                     prox
                 };
+                self.explicit_prox += usize::from(given);
                 let r = self.eval(inner, mask, p);
+                self.explicit_prox -= usize::from(given);
                 self.weight = saved;
                 r?
             }
@@ -505,6 +529,7 @@ impl<'a> Exec<'a> {
             (None, true) => Some(Prox { slop: u32::MAX / 4, inorder: true }),
             (None, false) => None,
         });
+        self.check_order(mask)?;
         let mut prox_groups: Vec<Vec<u32>> = Vec::new();
         let mut saw_optional = false;
         let root = self.take_root();
