@@ -25,9 +25,10 @@ pub(crate) fn ft_dropindex(
         .map(str::to_string)
         .ok_or_else(|| Error::new("Unknown Index name"))?;
     let e = cat.drop_index(&real).ok_or_else(|| Error::new("Unknown Index name"))?;
-    // RediSearch also deletes a TEMPORARY index's documents (unless FT.DROP … KEEPDOCS).
-    let keep = cmd == "FT.DROP" && flag.as_deref() == Some("KEEPDOCS");
-    if dd || (e.index.spec.temporary.is_some() && !keep) {
+    // RediSearch also deletes a TEMPORARY index's documents, whatever the flag (only the
+    // internal `_FORCEKEEPDOCS` of its replication keeps them).
+    let keep = flag.as_deref() == Some("_FORCEKEEPDOCS");
+    if (dd || e.index.spec.temporary.is_some()) && !keep {
         delete_keys.extend(e.index.docs.keys().map(|k| k.to_vec()));
     }
     Ok(Reply::ok())
