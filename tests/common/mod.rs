@@ -12,6 +12,7 @@ use std::net::{TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 /// A reply exactly as parsed from the wire.
@@ -96,6 +97,19 @@ pub struct Conn {
     writer: TcpStream,
 }
 
+/// A command in RESP.
+fn encode<A: AsRef<[u8]>>(args: &[A]) -> Vec<u8> {
+    let mut buf = Vec::new();
+    buf.extend_from_slice(format!("*{}\r\n", args.len()).as_bytes());
+    for a in args {
+        let a = a.as_ref();
+        buf.extend_from_slice(format!("${}\r\n", a.len()).as_bytes());
+        buf.extend_from_slice(a);
+        buf.extend_from_slice(b"\r\n");
+    }
+    buf
+}
+
 impl Conn {
     /// Connects to 127.0.0.1:port.
     pub fn open(port: u16) -> std::io::Result<Conn> {
@@ -111,6 +125,12 @@ impl Conn {
         self.read()
     }
 
+    /// Like [`Conn::call`], with I/O errors returned instead of failing the test.
+    pub fn try_call<A: AsRef<[u8]>>(&mut self, args: &[A]) -> std::io::Result<Resp> {
+        self.writer.write_all(&encode(args))?;
+        read_resp(&mut self.reader)
+    }
+
     /// Sends a command given as one whitespace-separated string (no quoting; use `call` for
     /// arguments with spaces).
     pub fn cmd(&mut self, line: &str) -> Resp {
@@ -120,15 +140,7 @@ impl Conn {
 
     /// Sends a command without reading the reply (pipelining).
     pub fn send<A: AsRef<[u8]>>(&mut self, args: &[A]) {
-        let mut buf = Vec::new();
-        buf.extend_from_slice(format!("*{}\r\n", args.len()).as_bytes());
-        for a in args {
-            let a = a.as_ref();
-            buf.extend_from_slice(format!("${}\r\n", a.len()).as_bytes());
-            buf.extend_from_slice(a);
-            buf.extend_from_slice(b"\r\n");
-        }
-        self.writer.write_all(&buf).expect("write to redis-server");
+        self.writer.write_all(&encode(args)).expect("write to redis-server");
     }
 
     /// Reads one reply.
@@ -216,18 +228,24 @@ pub fn module_path() -> PathBuf {
     p
 }
 
-/// A free TCP port on loopback.
+/// A free TCP port on loopback, never the same one twice in this process.
+///
+/// The kernel may hand a port it just gave us to the next `bind(0)` too: two tests starting at once
+/// could then probe, and start their servers on, the same port, and one test's readiness probe
+/// could land in the other's short-lived probe listener and be reset when it closes. Remembering
+/// every port handed out rules that out within a test binary (cargo runs binaries one at a time).
 pub fn free_port() -> u16 {
-    static NEXT: AtomicUsize = AtomicUsize::new(0);
+    static HANDED_OUT: Mutex<Vec<u16>> = Mutex::new(Vec::new());
     loop {
         let l = TcpListener::bind(("127.0.0.1", 0)).expect("bind an ephemeral port");
         let port = l.local_addr().unwrap().port();
         drop(l);
-        // Avoid handing the same port to two servers of this process started close together.
-        let _ = NEXT.fetch_add(1, Ordering::Relaxed);
-        if TcpListener::bind(("127.0.0.1", port)).is_ok() {
-            return port;
+        let mut handed_out = HANDED_OUT.lock().unwrap_or_else(|e| e.into_inner());
+        if handed_out.contains(&port) {
+            continue;
         }
+        handed_out.push(port);
+        return port;
     }
 }
 
@@ -322,15 +340,16 @@ impl Server {
                     return false;
                 }
             }
+            // Errors (refused, reset) mean "not ready yet": the probe may also reach something
+            // else on the port before our server binds it.
             if let Ok(mut c) = Conn::open(self.port) {
-                if let Resp::Simple(s) = c.call(&["PING"]) {
+                if let Ok(Resp::Simple(s)) = c.try_call(&["PING"]) {
                     if s == "PONG" {
-                        // The port may have gone to another test's server between our probe and
-                        // our bind (then ours failed to start): only our own process counts.
+                        // The port may have gone to another process between our probe and our
+                        // bind (then ours failed to start): only our own process counts.
                         let pid = self.child.as_ref().map(|c| c.id()).unwrap_or(0);
-                        let info = c.call(&["INFO", "server"]);
-                        let ours = matches!(&info, Resp::Bulk(b)
-                            if String::from_utf8_lossy(b).contains(&format!("process_id:{pid}\r\n")));
+                        let ours = matches!(c.try_call(&["INFO", "server"]), Ok(Resp::Bulk(b))
+                            if String::from_utf8_lossy(&b).contains(&format!("process_id:{pid}\r\n")));
                         return ours;
                     }
                 }
