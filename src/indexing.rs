@@ -133,7 +133,9 @@ impl DocumentSource for RedisDocs<'_> {
     }
 
     fn json_at(&self, key: &[u8], path: &str) -> Option<Vec<String>> {
-        self.with_json(key, |doc| self.with_path(path, |p| p.select(doc).iter().map(|v| v.to_json()).collect()))?
+        self.with_json(key, |doc| {
+            self.with_path(path, |p| p.select(doc).iter().map(|v| v.to_json()).collect())
+        })?
     }
 
     fn whole(&self, key: &[u8]) -> Option<Vec<(Vec<u8>, Vec<u8>)>> {
@@ -264,7 +266,8 @@ pub fn initial_scan(ctx: &Context) {
 }
 
 fn continue_scan(ctx: &Context, db: i32) {
-    let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| select_db(ctx, db) && scan_slice(ctx, db)));
+    let outcome =
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| select_db(ctx, db) && scan_slice(ctx, db)));
     match outcome {
         Ok(true) => {
             ctx.create_timer(SCAN_PAUSE, continue_scan, db);
@@ -407,7 +410,11 @@ pub fn start_temporary_expiry(ctx: &Context) {
 fn expire_temporary(ctx: &Context, _: ()) {
     let now = std::time::Instant::now();
     let expired: Vec<(i32, Vec<Vec<u8>>)> = with_state(ctx, |s| {
-        s.catalogs.iter_mut().map(|(db, c)| (*db, c.expire_temporary(now))).filter(|(_, k)| !k.is_empty()).collect()
+        s.catalogs
+            .iter_mut()
+            .map(|(db, c)| (*db, c.expire_temporary(now)))
+            .filter(|(_, k)| !k.is_empty())
+            .collect()
     });
     for (db, keys) in expired {
         if select_db(ctx, db) {

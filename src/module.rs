@@ -67,7 +67,8 @@ unsafe fn create_command(
     // call (Redis copies them).
     let created = unsafe {
         raw::RedisModule_CreateCommand.is_some_and(|create| {
-            create(ctx, name.as_ptr(), Some(call), flags.as_ptr(), first, last, step) == raw::REDISMODULE_OK as c_int
+            create(ctx, name.as_ptr(), Some(call), flags.as_ptr(), first, last, step)
+                == raw::REDISMODULE_OK as c_int
         })
     };
     if !created {
@@ -76,10 +77,15 @@ unsafe fn create_command(
     }
     // SAFETY: as above; GetCommand returns the command just created.
     unsafe {
-        if let (Some(get), Some(set_acl)) = (raw::RedisModule_GetCommand, raw::RedisModule_SetCommandACLCategories) {
+        if let (Some(get), Some(set_acl)) =
+            (raw::RedisModule_GetCommand, raw::RedisModule_SetCommandACLCategories)
+        {
             let command = get(ctx, name.as_ptr());
             if !command.is_null() && set_acl(command, acl.as_ptr()) != raw::REDISMODULE_OK as c_int {
-                raw::redis_log(ctx, &format!("folio: cannot set the ACL category of {}", name.to_string_lossy()));
+                raw::redis_log(
+                    ctx,
+                    &format!("folio: cannot set the ACL category of {}", name.to_string_lossy()),
+                );
             }
         }
     }
@@ -88,8 +94,9 @@ unsafe fn create_command(
 
 fn init_name(ctx: *mut raw::RedisModuleCtx, name: &CStr, version: i32) -> bool {
     // SAFETY: ctx is OnLoad's context; the name is NUL-terminated and outlives the call.
-    let status =
-        unsafe { raw::Export_RedisModule_Init(ctx, name.as_ptr(), version, raw::REDISMODULE_APIVER_1 as c_int) };
+    let status = unsafe {
+        raw::Export_RedisModule_Init(ctx, name.as_ptr(), version, raw::REDISMODULE_APIVER_1 as c_int)
+    };
     status != raw::Status::Err as c_int
 }
 

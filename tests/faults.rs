@@ -23,43 +23,28 @@ fn doc(i: usize) -> String {
 fn info_field(c: &mut Conn, index: &str, field: &str) -> Option<String> {
     let r = c.call(&["FT.INFO", index]);
     let Resp::Array(items) = r else { return None };
-    items
-        .chunks(2)
-        .find(|p| p[0] == Resp::Simple(field.into()) || p[0] == Resp::bulk(field))
-        .map(|p| match &p[1] {
+    items.chunks(2).find(|p| p[0] == Resp::Simple(field.into()) || p[0] == Resp::bulk(field)).map(
+        |p| match &p[1] {
             Resp::Int(i) => i.to_string(),
             other => other.text(),
-        })
+        },
+    )
 }
 
 fn wait_indexed(c: &mut Conn, index: &str) {
     assert!(
-        wait_until(60, || info_field(c, index, "indexing")
-            .is_some_and(|v| v == "0")),
+        wait_until(60, || info_field(c, index, "indexing").is_some_and(|v| v == "0")),
         "{index} never finished its scan"
     );
 }
 
 /// `FT.SEARCH index query NOCONTENT` ids, all of them.
 fn search_ids(c: &mut Conn, index: &str, query: &str) -> BTreeSet<String> {
-    let r = c.call(&[
-        "FT.SEARCH",
-        index,
-        query,
-        "NOCONTENT",
-        "LIMIT",
-        "0",
-        "1000000",
-    ]);
+    let r = c.call(&["FT.SEARCH", index, query, "NOCONTENT", "LIMIT", "0", "1000000"]);
     let items = r.items();
     let total = items[0].int() as usize;
     let ids: BTreeSet<String> = items[1..].iter().map(Resp::text).collect();
-    assert_eq!(
-        ids.len(),
-        total,
-        "{index} {query}: total {total} but {} ids",
-        ids.len()
-    );
+    assert_eq!(ids.len(), total, "{index} {query}: total {total} but {} ids", ids.len());
     ids
 }
 
@@ -68,14 +53,7 @@ fn keys(c: &mut Conn, prefix: &str) -> BTreeSet<String> {
     let mut out = BTreeSet::new();
     let mut cursor = "0".to_string();
     loop {
-        let r = c.call(&[
-            "SCAN",
-            &cursor,
-            "MATCH",
-            &format!("{prefix}*"),
-            "COUNT",
-            "10000",
-        ]);
+        let r = c.call(&["SCAN", &cursor, "MATCH", &format!("{prefix}*"), "COUNT", "10000"]);
         let items = r.items();
         cursor = items[0].text();
         out.extend(items[1].items().iter().map(Resp::text));
@@ -102,11 +80,7 @@ fn assert_same_set(got: &BTreeSet<String>, want: &BTreeSet<String>, what: &str) 
 fn assert_index_agrees(c: &mut Conn, index: &str, prefix: &str) {
     wait_indexed(c, index);
     let docs = keys(c, prefix);
-    assert_same_set(
-        &search_ids(c, index, "*"),
-        &docs,
-        &format!("{index}: index vs keyspace"),
-    );
+    assert_same_set(&search_ids(c, index, "*"), &docs, &format!("{index}: index vs keyspace"));
     let docs: Vec<String> = docs.into_iter().collect();
     let mut word3 = BTreeSet::new();
     for chunk in docs.chunks(1000) {
@@ -119,11 +93,7 @@ fn assert_index_agrees(c: &mut Conn, index: &str, prefix: &str) {
             }
         }
     }
-    assert_same_set(
-        &search_ids(c, index, "@t:word3"),
-        &word3,
-        &format!("{index}: @t:word3 vs documents"),
-    );
+    assert_same_set(&search_ids(c, index, "@t:word3"), &word3, &format!("{index}: @t:word3 vs documents"));
 }
 
 /// Writes `doc(i)` to `d:i` for i = start.. until `stop`, pipelining 16 at a time; records
@@ -166,9 +136,7 @@ fn writer(port: u16, start: usize, stop: Arc<AtomicBool>, acked: Arc<Mutex<Vec<u
 #[test]
 fn kill_9_during_a_write_burst_loses_no_acknowledged_write() {
     let mut server = Server::with(ServerOptions {
-        args: ["--appendonly", "yes", "--appendfsync", "always"]
-            .map(String::from)
-            .to_vec(),
+        args: ["--appendonly", "yes", "--appendfsync", "always"].map(String::from).to_vec(),
         ..Default::default()
     });
     let mut c = server.conn();
@@ -179,10 +147,7 @@ fn kill_9_during_a_write_burst_loses_no_acknowledged_write() {
         let (port, stop, acked) = (server.port, stop.clone(), acked.clone());
         std::thread::spawn(move || writer(port, 0, stop, acked))
     };
-    assert!(
-        wait_until(30, || acked.lock().unwrap().len() >= 500),
-        "the burst never got going"
-    );
+    assert!(wait_until(30, || acked.lock().unwrap().len() >= 500), "the burst never got going");
     server.kill();
     stop.store(true, Ordering::Relaxed);
     t.join().expect("writer thread");
@@ -191,11 +156,7 @@ fn kill_9_during_a_write_burst_loses_no_acknowledged_write() {
     let mut c = server.conn();
     for &i in &acked {
         let got = c.call(&["JSON.GET", &format!("d:{i}")]);
-        assert_eq!(
-            got,
-            Resp::Bulk(doc(i).into_bytes()),
-            "acknowledged write d:{i} lost"
-        );
+        assert_eq!(got, Resp::Bulk(doc(i).into_bytes()), "acknowledged write d:{i} lost");
     }
     assert_eq!(c.cmd("FT._LIST"), Resp::Array(vec![Resp::Simple("idx".into())]));
     assert_index_agrees(&mut c, "idx", "d:");
@@ -222,11 +183,7 @@ fn flushall_during_an_initial_scan() {
     let mut c = server.conn();
     load_docs(&mut c, SCAN_DOCS);
     ok(c.cmd("FT.CREATE idx ON JSON PREFIX 1 k: SCHEMA $.t AS t TEXT $.n AS n NUMERIC"));
-    assert_eq!(
-        info_field(&mut c, "idx", "indexing").as_deref(),
-        Some("1"),
-        "the scan runs in slices"
-    );
+    assert_eq!(info_field(&mut c, "idx", "indexing").as_deref(), Some("1"), "the scan runs in slices");
     ok(c.cmd("FLUSHALL"));
     wait_indexed(&mut c, "idx");
     assert_eq!(search_ids(&mut c, "idx", "*"), BTreeSet::new());
@@ -250,10 +207,7 @@ fn dropindex_during_an_initial_scan() {
     assert_eq!(c.cmd("PING"), Resp::Simple("PONG".into()));
     // DD deleted the documents b had indexed so far; a must have dropped them too (the
     // deletions used to fire no keyspace event, leaving them in a).
-    assert!(
-        keys(&mut c, "k:").len() < SCAN_DOCS,
-        "DD deleted some of b's documents"
-    );
+    assert!(keys(&mut c, "k:").len() < SCAN_DOCS, "DD deleted some of b's documents");
     assert_index_agrees(&mut c, "a", "k:");
 }
 
@@ -282,10 +236,7 @@ fn swapdb_during_an_initial_scan() {
 fn wait_synced(primary: &mut Conn, replica: &mut Conn) {
     let field = |c: &mut Conn, name: &str| -> Option<String> {
         let info = c.cmd("INFO replication").text();
-        info.lines().find_map(|l| {
-            l.strip_prefix(&format!("{name}:"))
-                .map(|v| v.trim().to_string())
-        })
+        info.lines().find_map(|l| l.strip_prefix(&format!("{name}:")).map(|v| v.trim().to_string()))
     };
     let synced = wait_until(60, || {
         let up = field(replica, "master_link_status").is_some_and(|s| s == "up");
@@ -322,11 +273,7 @@ fn replica_resyncs_with_matching_indexes() {
     ok(p.cmd("FT.CREATE idx ON JSON PREFIX 1 d: SCHEMA $.t AS t TEXT $.n AS n NUMERIC"));
     write_range(&mut p, 0..2000);
     let replica = Server::with(ServerOptions {
-        args: vec![
-            "--replicaof".into(),
-            "127.0.0.1".into(),
-            primary.port.to_string(),
-        ],
+        args: vec!["--replicaof".into(), "127.0.0.1".into(), primary.port.to_string()],
         ..Default::default()
     });
     let mut r = replica.conn();
@@ -369,11 +316,7 @@ fn debug_reload_while_another_client_writes() {
     t.join().expect("writer thread");
     let acked = acked.lock().unwrap().clone();
     for &i in &acked {
-        assert_eq!(
-            c.call(&["JSON.GET", &format!("d:{i}")]),
-            Resp::Bulk(doc(i).into_bytes()),
-            "d:{i}"
-        );
+        assert_eq!(c.call(&["JSON.GET", &format!("d:{i}")]), Resp::Bulk(doc(i).into_bytes()), "d:{i}");
     }
     assert_index_agrees(&mut c, "idx", "d:");
 }

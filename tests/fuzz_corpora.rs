@@ -59,10 +59,7 @@ fn query_parse_corpus() {
 
 #[test]
 fn aggregate_expr_corpus() {
-    replay(
-        "search/fuzz/corpus/aggregate_expr",
-        search_fuzz::aggregate_expr,
-    );
+    replay("search/fuzz/corpus/aggregate_expr", search_fuzz::aggregate_expr);
 }
 
 #[test]

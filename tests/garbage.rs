@@ -79,20 +79,9 @@ const FT_COMMANDS: &[&str] = &[
 ];
 
 /// Keyspace commands mixed in so keyspace events, type changes and flushes happen too.
-const KEY_COMMANDS: &[&str] = &[
-    "DEL", "HSET", "SET", "RENAME", "EXPIRE", "FLUSHDB", "COPY", "UNLINK",
-];
+const KEY_COMMANDS: &[&str] = &["DEL", "HSET", "SET", "RENAME", "EXPIRE", "FLUSHDB", "COPY", "UNLINK"];
 
-const KEYS: &[&str] = &[
-    "doc:1",
-    "doc:2",
-    "doc:3",
-    "h:1",
-    "h:2",
-    "x",
-    "",
-    "doc:\u{e9}",
-];
+const KEYS: &[&str] = &["doc:1", "doc:2", "doc:3", "h:1", "h:2", "x", "", "doc:\u{e9}"];
 const INDEXES: &[&str] = &["idx", "hidx", "al", "nope", ""];
 const PATHS: &[&str] = &[
     "$",
@@ -276,31 +265,10 @@ fn json_value(r: &mut Rng, depth: usize) -> String {
                 "1e-320",
             ])
             .to_string(),
-        3 => format!(
-            "\"{}\"",
-            r.pick(&[
-                "",
-                "a",
-                "x,y",
-                "hello world",
-                "\\u0000",
-                "\\ud83d\\ude00",
-                "\u{e9}"
-            ])
-        ),
-        4 => r
-            .pick(&[
-                "1e999",
-                "[1,",
-                "{\"a\"}",
-                "",
-                "nul",
-                "\"\\ud800\"",
-                "[]]",
-                "{}{}",
-                "01",
-            ])
-            .to_string(),
+        3 => {
+            format!("\"{}\"", r.pick(&["", "a", "x,y", "hello world", "\\u0000", "\\ud83d\\ude00", "\u{e9}"]))
+        }
+        4 => r.pick(&["1e999", "[1,", "{\"a\"}", "", "nul", "\"\\ud800\"", "[]]", "{}{}", "01"]).to_string(),
         5 => format!("\"{}\"", "s".repeat(r.below(5000))),
         6 => {
             let n = r.below(5);
@@ -322,11 +290,7 @@ fn json_value(r: &mut Rng, depth: usize) -> String {
         }
         _ => {
             let d = *r.pick(&[127, 128, 129, 500, 10_000]);
-            let (open, close) = if r.chance(50) {
-                ("[", "]")
-            } else {
-                ("{\"a\":", "}")
-            };
+            let (open, close) = if r.chance(50) { ("[", "]") } else { ("{\"a\":", "}") };
             format!("{}1{}", open.repeat(d), close.repeat(d))
         }
     }
@@ -378,8 +342,9 @@ fn command(r: &mut Rng) -> Vec<Vec<u8>> {
             argv.push(r.pick(KEYS).as_bytes().to_vec());
             argv.push(r.pick(PATHS).as_bytes().to_vec());
             match n {
-                "JSON.SET" | "JSON.MERGE" | "JSON.ARRAPPEND" | "JSON.ARRINDEX"
-                | "JSON.STRAPPEND" => argv.push(json_value(r, 0).into_bytes()),
+                "JSON.SET" | "JSON.MERGE" | "JSON.ARRAPPEND" | "JSON.ARRINDEX" | "JSON.STRAPPEND" => {
+                    argv.push(json_value(r, 0).into_bytes())
+                }
                 "JSON.NUMINCRBY" | "JSON.NUMMULTBY" | "JSON.NUMPOWBY" => {
                     argv.push(r.pick(&WORDS[..18]).as_bytes().to_vec())
                 }
@@ -390,9 +355,7 @@ fn command(r: &mut Rng) -> Vec<Vec<u8>> {
                     argv.push(json_value(r, 0).into_bytes());
                     argv.push(r.pick(KEYS).as_bytes().to_vec());
                 }
-                "JSON.DEBUG" => {
-                    argv.insert(1, r.pick(&["MEMORY", "HELP", "x"]).as_bytes().to_vec())
-                }
+                "JSON.DEBUG" => argv.insert(1, r.pick(&["MEMORY", "HELP", "x"]).as_bytes().to_vec()),
                 _ => {}
             }
         }
@@ -419,17 +382,9 @@ fn command(r: &mut Rng) -> Vec<Vec<u8>> {
                     b"AS".to_vec(),
                     r.pick(&["title", "n", "tags", "loc"]).as_bytes().to_vec(),
                 ]);
-                argv.push(
-                    r.pick(&["TEXT", "NUMERIC", "TAG", "GEO", "TEXT", "BOGUS"])
-                        .as_bytes()
-                        .to_vec(),
-                );
+                argv.push(r.pick(&["TEXT", "NUMERIC", "TAG", "GEO", "TEXT", "BOGUS"]).as_bytes().to_vec());
                 if r.chance(30) {
-                    argv.push(
-                        r.pick(&["SORTABLE", "NOSTEM", "WEIGHT", "SEPARATOR"])
-                            .as_bytes()
-                            .to_vec(),
-                    );
+                    argv.push(r.pick(&["SORTABLE", "NOSTEM", "WEIGHT", "SEPARATOR"]).as_bytes().to_vec());
                 }
             }
         }
@@ -437,12 +392,7 @@ fn command(r: &mut Rng) -> Vec<Vec<u8>> {
             argv.push(r.pick(INDEXES).as_bytes().to_vec());
             argv.push(r.pick(QUERIES).as_bytes().to_vec());
             if name == "FT.AGGREGATE" && r.chance(50) {
-                argv.extend([
-                    b"LOAD".to_vec(),
-                    b"2".to_vec(),
-                    b"@n".to_vec(),
-                    b"@title".to_vec(),
-                ]);
+                argv.extend([b"LOAD".to_vec(), b"2".to_vec(), b"@n".to_vec(), b"@title".to_vec()]);
                 argv.extend([
                     b"APPLY".to_vec(),
                     r.pick(EXPRS).as_bytes().to_vec(),
@@ -460,30 +410,15 @@ fn command(r: &mut Rng) -> Vec<Vec<u8>> {
             argv.push(sub.as_bytes().to_vec());
             // Keep the server usable for the rest of the run: never set a huge timeout.
             argv.push(
-                r.pick(&[
-                    "*",
-                    "MINPREFIX",
-                    "MAXEXPANSIONS",
-                    "ON_TIMEOUT",
-                    "BOGUS",
-                    "MAXSEARCHRESULTS",
-                ])
-                .as_bytes()
-                .to_vec(),
+                r.pick(&["*", "MINPREFIX", "MAXEXPANSIONS", "ON_TIMEOUT", "BOGUS", "MAXSEARCHRESULTS"])
+                    .as_bytes()
+                    .to_vec(),
             );
             if sub == "SET" {
                 argv.push(
-                    r.pick(&[
-                        "0",
-                        "1",
-                        "-1",
-                        "fail",
-                        "return",
-                        "18446744073709551616",
-                        "x",
-                    ])
-                    .as_bytes()
-                    .to_vec(),
+                    r.pick(&["0", "1", "-1", "fail", "return", "18446744073709551616", "x"])
+                        .as_bytes()
+                        .to_vec(),
                 );
             }
         }
@@ -514,11 +449,7 @@ fn render(argv: &[Vec<u8>]) -> String {
         .map(|a| {
             let s = String::from_utf8_lossy(a);
             if s.len() > 60 {
-                format!(
-                    "{:?}…({} bytes)",
-                    s.chars().take(60).collect::<String>(),
-                    a.len()
-                )
+                format!("{:?}…({} bytes)", s.chars().take(60).collect::<String>(), a.len())
             } else {
                 format!("{s:?}")
             }
@@ -528,10 +459,7 @@ fn render(argv: &[Vec<u8>]) -> String {
 }
 
 fn env_u64(name: &str, default: u64) -> u64 {
-    std::env::var(name)
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default)
+    std::env::var(name).ok().and_then(|v| v.parse().ok()).unwrap_or(default)
 }
 
 #[test]
@@ -570,22 +498,11 @@ fn random_argument_vectors_never_crash_the_server() {
             }
         }
         sent += n;
-        assert!(
-            server.alive(),
-            "server died after {sent} commands; log:\n{}",
-            server.log()
-        );
+        assert!(server.alive(), "server died after {sent} commands; log:\n{}", server.log());
     }
     assert_eq!(resp2.cmd("PING"), Resp::Simple("PONG".into()));
     assert_eq!(resp3.cmd("PING"), Resp::Simple("PONG".into()));
-    assert!(
-        panics.is_empty(),
-        "caught panics (bugs):\n{}",
-        panics.join("\n")
-    );
-    assert!(
-        errors < total,
-        "every command failed: the generator is broken"
-    );
+    assert!(panics.is_empty(), "caught panics (bugs):\n{}", panics.join("\n"));
+    assert!(errors < total, "every command failed: the generator is broken");
     eprintln!("garbage: {total} commands, {errors} error replies, seed {seed:#x}");
 }

@@ -76,10 +76,19 @@ fn set_conditions_and_errors() {
     assert_eq!(c.call(&["JSON.SET", "d", "$.zz", "2", "NX"]), Resp::Nil);
     assert_eq!(c.call(&["JSON.SET", "d", "$", "1", "NX", "XX"]), Resp::Error("ERR syntax error".into()));
     assert_eq!(c.call(&["JSON.SET", "d", "$", "1", "FOO"]), Resp::Error("ERR syntax error".into()));
-    assert_eq!(c.call(&["JSON.SET", "nk", "$.a", "1"]), Resp::Error("ERR new objects must be created at the root".into()));
-    assert_eq!(c.call(&["JSON.SET", "nk", "$.a", "["]), Resp::Error("EOF while parsing a list at line 1 column 1".into()));
+    assert_eq!(
+        c.call(&["JSON.SET", "nk", "$.a", "1"]),
+        Resp::Error("ERR new objects must be created at the root".into())
+    );
+    assert_eq!(
+        c.call(&["JSON.SET", "nk", "$.a", "["]),
+        Resp::Error("EOF while parsing a list at line 1 column 1".into())
+    );
     assert_eq!(c.call(&["JSON.SET", "d", "$..z", "1"]), Resp::Error("Err wrong static path".into()));
-    assert_eq!(c.call(&["JSON.SET", "d", "$.arr[5]", "1"]), Resp::Error("ERR array index out of range".into()));
+    assert_eq!(
+        c.call(&["JSON.SET", "d", "$.arr[5]", "1"]),
+        Resp::Error("ERR array index out of range".into())
+    );
     assert_eq!(c.call(&["JSON.SET", "d", "$.x.y", "1"]), Resp::Nil);
     assert_eq!(c.call(&["JSON.SET", "d", "$.arr[*]", "0"]), ok());
     assert_eq!(c.call(&["JSON.GET", "d", "$.arr"]), b("[[0,0]]"));
@@ -116,8 +125,14 @@ fn get_paths_formats_and_multi_path_objects() {
         c.call(&["JSON.GET", "d", "INDENT", "\t", "NEWLINE", "\n", "SPACE", " ", ".o"]),
         b("{\n\t\"k\": true\n}")
     );
-    assert_eq!(c.call(&["JSON.GET", "d", "NOESCAPE", "INDENT"]).err(), "ERR wrong number of arguments for 'json.get' command");
-    assert_eq!(c.call(&["JSON.GET", "d", "FORMAT", "EXPAND", "$"]).err(), "ERR FORMAT argument is not supported on RESP2");
+    assert_eq!(
+        c.call(&["JSON.GET", "d", "NOESCAPE", "INDENT"]).err(),
+        "ERR wrong number of arguments for 'json.get' command"
+    );
+    assert_eq!(
+        c.call(&["JSON.GET", "d", "FORMAT", "EXPAND", "$"]).err(),
+        "ERR FORMAT argument is not supported on RESP2"
+    );
 }
 
 #[test]
@@ -128,24 +143,36 @@ fn mget_mset_del_forget_type() {
     assert_eq!(c.call(&["JSON.MGET", "d", "nokey", ".a"]), arr(vec![b("1"), Resp::Nil]));
     assert_eq!(c.call(&["JSON.MGET", "d", "$["]), arr(vec![Resp::Nil]));
     assert_eq!(c.call(&["JSON.MGET", "d"]).err(), "ERR wrong number of arguments for 'json.mget' command");
-    assert_eq!(c.call(&["JSON.MSET", "a", "$", "1", "b", "$.x", "2"]), Resp::Error("ERR new objects must be created at the root".into()));
+    assert_eq!(
+        c.call(&["JSON.MSET", "a", "$", "1", "b", "$.x", "2"]),
+        Resp::Error("ERR new objects must be created at the root".into())
+    );
     assert_eq!(c.call(&["EXISTS", "a"]), Resp::Int(0), "MSET is all or nothing");
     assert_eq!(c.call(&["JSON.MSET", "a", "$", "1", "d", "$.a", "7"]), ok());
     assert_eq!(c.call(&["JSON.MGET", "a", "d", "$"]).items().len(), 2);
     assert_eq!(c.call(&["JSON.GET", "d", ".a"]), b("7"));
-    assert_eq!(c.call(&["JSON.MSET", "a", "$", "1", "b"]).err(), "ERR wrong number of arguments for 'json.mset' command");
+    assert_eq!(
+        c.call(&["JSON.MSET", "a", "$", "1", "b"]).err(),
+        "ERR wrong number of arguments for 'json.mset' command"
+    );
     assert_eq!(c.call(&["JSON.TYPE", "d"]), b("object"));
     assert_eq!(c.call(&["JSON.TYPE", "d", "$..k"]), arr(vec![b("boolean")]));
     assert_eq!(c.call(&["JSON.TYPE", "d", "$.zz"]), arr(vec![]));
     assert_eq!(c.call(&["JSON.TYPE", "d", ".zz"]), Resp::Nil);
     assert_eq!(c.call(&["JSON.TYPE", "nokey"]), Resp::Nil);
-    assert_eq!(c.call(&["JSON.TYPE", "str"]).err(), "WRONGTYPE Operation against a key holding the wrong kind of value");
+    assert_eq!(
+        c.call(&["JSON.TYPE", "str"]).err(),
+        "WRONGTYPE Operation against a key holding the wrong kind of value"
+    );
     assert_eq!(c.call(&["JSON.DEL", "d", "$..k"]), Resp::Int(1));
     assert_eq!(c.call(&["JSON.FORGET", "d", "$.zz"]), Resp::Int(0));
     assert_eq!(c.call(&["JSON.DEL", "nokey"]), Resp::Int(0));
     assert_eq!(c.call(&["JSON.DEL", "d"]), Resp::Int(1));
     assert_eq!(c.call(&["EXISTS", "d"]), Resp::Int(0));
-    assert_eq!(c.call(&["JSON.SET", "str", "$", "1"]).err(), "WRONGTYPE Operation against a key holding the wrong kind of value");
+    assert_eq!(
+        c.call(&["JSON.SET", "str", "$", "1"]).err(),
+        "WRONGTYPE Operation against a key holding the wrong kind of value"
+    );
 }
 
 #[test]
@@ -153,10 +180,16 @@ fn numbers_strings_arrays_objects() {
     let (_s, mut c) = server_with_doc();
     assert_eq!(c.call(&["JSON.NUMINCRBY", "d", ".a", "2"]), b("3"));
     assert_eq!(c.call(&["JSON.NUMINCRBY", "d", "$..*", "1"]), b("[4,3.5,null,null,null,null,null,2,3,null]"));
-    assert_eq!(c.call(&["JSON.NUMINCRBY", "d", ".s", "1"]).err(), "ERR Path '$.s' does not exist or does not contains a number");
+    assert_eq!(
+        c.call(&["JSON.NUMINCRBY", "d", ".s", "1"]).err(),
+        "ERR Path '$.s' does not exist or does not contains a number"
+    );
     assert_eq!(c.call(&["JSON.NUMINCRBY", "d", ".a", "x"]).err(), "ERR expected value at line 1 column 1");
     assert_eq!(c.call(&["JSON.NUMMULTBY", "d", ".b", "2"]), b("7.0"));
-    assert_eq!(c.call(&["JSON.NUMINCRBY", "nokey", "$.a", "1"]).err(), "ERR could not perform this operation on a key that doesn't exist");
+    assert_eq!(
+        c.call(&["JSON.NUMINCRBY", "nokey", "$.a", "1"]).err(),
+        "ERR could not perform this operation on a key that doesn't exist"
+    );
     // Integer overflow is an error, not a silent wrap (README: differences).
     // i64 results past i64::MAX overflow (RedisJSON 8's rule); a u64 operand keeps u64 arithmetic.
     assert_eq!(c.call(&["JSON.SET", "big", "$", "9223372036854775807"]), ok());
@@ -171,15 +204,30 @@ fn numbers_strings_arrays_objects() {
     assert_eq!(c.call(&["JSON.NUMMULTBY", "small", "$", "2"]).err(), "ERR numeric overflow");
     assert_eq!(c.call(&["JSON.STRAPPEND", "d", ".s", r#""yz""#]), Resp::Int(3));
     assert_eq!(c.call(&["JSON.STRAPPEND", "d", "$..s", r#""q""#]), ints(&[Some(4)]));
-    assert_eq!(c.call(&["JSON.STRAPPEND", "d", r#""q""#]).err(), "ERR Path '$' does not exist or not a string");
-    assert_eq!(c.call(&["JSON.STRAPPEND", "d", ".s", "1"]).err(), "WRONGTYPE wrong type of path value - expected string but found 1");
+    assert_eq!(
+        c.call(&["JSON.STRAPPEND", "d", r#""q""#]).err(),
+        "ERR Path '$' does not exist or not a string"
+    );
+    assert_eq!(
+        c.call(&["JSON.STRAPPEND", "d", ".s", "1"]).err(),
+        "WRONGTYPE wrong type of path value - expected string but found 1"
+    );
     assert_eq!(c.call(&["JSON.STRLEN", "d", ".s"]), Resp::Int(4));
     assert_eq!(c.call(&["JSON.STRLEN", "nokey"]), Resp::Nil);
-    assert_eq!(c.call(&["JSON.STRLEN", "nokey", "$"]).err(), "ERR could not perform this operation on a key that doesn't exist");
-    assert_eq!(c.call(&["JSON.STRLEN", "d", ".a"]).err(), "WRONGTYPE wrong type of path value - expected string but found integer");
+    assert_eq!(
+        c.call(&["JSON.STRLEN", "nokey", "$"]).err(),
+        "ERR could not perform this operation on a key that doesn't exist"
+    );
+    assert_eq!(
+        c.call(&["JSON.STRLEN", "d", ".a"]).err(),
+        "WRONGTYPE wrong type of path value - expected string but found integer"
+    );
     assert_eq!(c.call(&["JSON.ARRAPPEND", "d", ".arr", "3", "4"]), Resp::Int(4));
     assert_eq!(c.call(&["JSON.ARRAPPEND", "d", "$..arr", "5"]), ints(&[Some(5)]));
-    assert_eq!(c.call(&["JSON.ARRAPPEND", "d", ".arr"]).err(), "ERR wrong number of arguments for 'json.arrappend' command");
+    assert_eq!(
+        c.call(&["JSON.ARRAPPEND", "d", ".arr"]).err(),
+        "ERR wrong number of arguments for 'json.arrappend' command"
+    );
     assert_eq!(c.call(&["JSON.ARRINDEX", "d", ".arr", "3"]), Resp::Int(1));
     assert_eq!(c.call(&["JSON.ARRINDEX", "d", "$..arr", "3", "0", "-1"]), ints(&[Some(1)]));
     assert_eq!(c.call(&["JSON.ARRINDEX", "nokey", ".arr", "3"]).err(), "ERR Path '.arr' does not exist");
@@ -218,10 +266,19 @@ fn toggle_clear_merge_resp_debug() {
     assert_eq!(c.call(&["JSON.RESP", "nokey"]), Resp::Nil);
     assert_eq!(c.call(&["JSON.CLEAR", "d", "$.arr"]), Resp::Int(1));
     assert_eq!(c.call(&["JSON.CLEAR", "d", "$.zz"]), Resp::Int(0));
-    assert_eq!(c.call(&["JSON.CLEAR", "nokey"]).err(), "ERR could not perform this operation on a key that doesn't exist");
+    assert_eq!(
+        c.call(&["JSON.CLEAR", "nokey"]).err(),
+        "ERR could not perform this operation on a key that doesn't exist"
+    );
     assert_eq!(c.call(&["JSON.MERGE", "d", "$", r#"{"a":null,"z":[1],"o":{"k2":2}}"#]), ok());
-    assert_eq!(c.call(&["JSON.GET", "d", "$.z", "$.a", "$.o"]), b(r#"{"$.z":[[1]],"$.a":[],"$.o":[{"k":true,"k2":2}]}"#));
-    assert_eq!(c.call(&["JSON.MERGE", "nokey", "$.x", "1"]).err(), "ERR new objects must be created at the root");
+    assert_eq!(
+        c.call(&["JSON.GET", "d", "$.z", "$.a", "$.o"]),
+        b(r#"{"$.z":[[1]],"$.a":[],"$.o":[{"k":true,"k2":2}]}"#)
+    );
+    assert_eq!(
+        c.call(&["JSON.MERGE", "nokey", "$.x", "1"]).err(),
+        "ERR new objects must be created at the root"
+    );
     assert_eq!(c.call(&["JSON.MERGE", "d", ".zz.y", "1"]), Resp::Nil);
     assert_eq!(c.call(&["JSON.MERGE", "d", "$", "1", "extra"]).err(), "ERR syntax error");
     assert_eq!(c.call(&["JSON.CLEAR", "d"]), Resp::Int(1));
@@ -254,7 +311,10 @@ fn resp3_shapes() {
         c.call(&["JSON.GET", "d", "FORMAT", "EXPAND", "$.o"]),
         arr(vec![arr(vec![Resp::Map(vec![(b("k"), Resp::Bool(true))])])])
     );
-    assert_eq!(c.call(&["JSON.GET", "d", "FORMAT", "EXPAND1", "$.o"]), arr(vec![arr(vec![b(r#"{"k":true}"#)])]));
+    assert_eq!(
+        c.call(&["JSON.GET", "d", "FORMAT", "EXPAND1", "$.o"]),
+        arr(vec![arr(vec![b(r#"{"k":true}"#)])])
+    );
     assert_eq!(c.call(&["JSON.RESP", "d", "$.n"]), arr(vec![Resp::Nil]));
     assert_eq!(c.call(&["JSON.RESP", "d", ".b"]), Resp::Double("5".into()));
     assert_eq!(c.call(&["JSON.ARRPOP", "d", "FORMAT", "EXPAND", "$.o"]), arr(vec![Resp::Nil]));
@@ -300,7 +360,12 @@ fn exact_numbers_survive_reload() {
     let doc = r#"[1e-28,3.646623134613037,0.1,1.0,-0.0,1e308,5e-324,18446744073709551615,-9223372036854775808,12345678901234567890123]"#;
     assert_eq!(c.call(&["JSON.SET", "n", "$", doc]), ok());
     let first = c.call(&["JSON.GET", "n"]).text();
-    assert!(first.starts_with("[1e-28,3.646623134613037,0.1,1.0,-0.0,1e308,5e-324,18446744073709551615,-9223372036854775808,"), "{first}");
+    assert!(
+        first.starts_with(
+            "[1e-28,3.646623134613037,0.1,1.0,-0.0,1e308,5e-324,18446744073709551615,-9223372036854775808,"
+        ),
+        "{first}"
+    );
     for _ in 0..3 {
         assert_eq!(c.cmd("DEBUG RELOAD"), ok());
         assert_eq!(c.call(&["JSON.GET", "n"]).text(), first);
@@ -460,7 +525,10 @@ fn checks_happen_in_redisjson_order() {
     // patch first).
     let root_only = Resp::Error("ERR new objects must be created at the root".into());
     assert_eq!(c.call(&["JSON.MERGE", "nk", "$.a[", "{}"]), root_only);
-    assert_eq!(c.call(&["JSON.MERGE", "nk", "$.a[", "{"]), Resp::Error("EOF while parsing an object at line 1 column 1".into()));
+    assert_eq!(
+        c.call(&["JSON.MERGE", "nk", "$.a[", "{"]),
+        Resp::Error("EOF while parsing an object at line 1 column 1".into())
+    );
     assert_eq!(c.call(&["JSON.MSET", "nk", "$.a[", "1"]), root_only);
     assert_eq!(
         c.call(&["JSON.OBJLEN", "nk", "$.a["]),
@@ -469,7 +537,10 @@ fn checks_happen_in_redisjson_order() {
     assert_eq!(c.call(&["JSON.OBJKEYS", "k", "]"]), Resp::Nil);
     // ARRINDEX parses its value even before the key's type is checked.
     assert_eq!(c.call(&["SET", "plain", "x"]), ok());
-    assert_eq!(c.call(&["JSON.ARRINDEX", "plain", "$", "[1 2]"]), Resp::Error("ERR expected `,` or `]` at line 1 column 4".into()));
+    assert_eq!(
+        c.call(&["JSON.ARRINDEX", "plain", "$", "[1 2]"]),
+        Resp::Error("ERR expected `,` or `]` at line 1 column 4".into())
+    );
     // RESP3 EXPAND1: numbers, booleans and null are native, strings and containers JSON text;
     // a path that does not compile matches nothing under FORMAT.
     c.resp3();
@@ -477,7 +548,10 @@ fn checks_happen_in_redisjson_order() {
         c.call(&["JSON.GET", "k", "FORMAT", "EXPAND1", "$.*"]),
         arr(vec![arr(vec![Resp::Double("1.5".into()), b(r#""x""#), Resp::Int(2), b(r#"{"a":1}"#)])])
     );
-    assert_eq!(c.call(&["JSON.GET", "k", "FORMAT", "EXPAND", "$[a]", "$.i"]), arr(vec![arr(vec![]), arr(vec![Resp::Int(2)])]));
+    assert_eq!(
+        c.call(&["JSON.GET", "k", "FORMAT", "EXPAND", "$[a]", "$.i"]),
+        arr(vec![arr(vec![]), arr(vec![Resp::Int(2)])])
+    );
     // ARRPOP: EXPAND1 scalars are native; a legacy path with an expanding FORMAT fails before
     // the key is looked at; ARRTRIM reads start before it misses stop.
     assert_eq!(c.call(&["JSON.SET", "p", "$", "[true]"]), ok());
@@ -510,7 +584,10 @@ fn reference_bugs_not_copied() {
     assert_eq!(c.call(&["JSON.NUMPOWBY", "z", "$.*", "4611686018427387904"]), b("[0,1]"));
     // Several failing matches: the first match's error (both reference and folio stop there).
     assert_eq!(c.call(&["JSON.SET", "np", "$", r#"{"n":{"a":1e300,"b":20}}"#]), ok());
-    assert_eq!(c.call(&["JSON.NUMPOWBY", "np", "n.*", "64"]), Resp::Error("ERR result is not a number".into()));
+    assert_eq!(
+        c.call(&["JSON.NUMPOWBY", "np", "n.*", "64"]),
+        Resp::Error("ERR result is not a number".into())
+    );
     assert_eq!(c.call(&["JSON.GET", "np"]), b(r#"{"n":{"a":1e300,"b":20}}"#));
     // A union naming one element twice deletes it once (rejson.so: nothing).
     assert_eq!(c.call(&["JSON.SET", "r", "$", "[[1],2]"]), ok());

@@ -9,12 +9,20 @@ use common::*;
 /// A few documents covering every value kind, deep nesting, and numbers that must print back as sent.
 fn corpus() -> Vec<(String, String)> {
     let mut docs = vec![
-        ("doc:nums".to_string(), r#"{"i":-12,"u":18446744073709551615,"f":1e-28,"g":3.646623134613037,"z":0.0,"e":1.5e300}"#.to_string()),
+        (
+            "doc:nums".to_string(),
+            r#"{"i":-12,"u":18446744073709551615,"f":1e-28,"g":3.646623134613037,"z":0.0,"e":1.5e300}"#
+                .to_string(),
+        ),
         ("doc:str".to_string(), r#"{"s":"h\u00e9llo \"q\" \\ \n\t","emoji":"😀","empty":""}"#.to_string()),
-        ("doc:mixed".to_string(), r#"[true,false,null,[],{},[[1,[2,[3]]]],{"a":{"b":{"c":null}}}]"#.to_string()),
+        (
+            "doc:mixed".to_string(),
+            r#"[true,false,null,[],{},[[1,[2,[3]]]],{"a":{"b":{"c":null}}}]"#.to_string(),
+        ),
         ("doc:scalar".to_string(), r#""just a string""#.to_string()),
     ];
-    for name in ["pass-100.json", "pass-jsonsl-1.json", "pass-json-parser-0000.json", "pass-jsonsl-yelp.json"] {
+    for name in ["pass-100.json", "pass-jsonsl-1.json", "pass-json-parser-0000.json", "pass-jsonsl-yelp.json"]
+    {
         let text = std::fs::read_to_string(fixture(name)).expect("fixture");
         docs.push((format!("file:{name}"), text));
     }
@@ -73,10 +81,14 @@ fn aof_round_trip(preamble: &str) {
     let docs = load(&mut c);
     // A later change must also survive: it lands in the AOF after the rewrite.
     assert!(!c.call(&["BGREWRITEAOF"]).is_error());
-    assert!(wait_until(30, || {
-        let info = c.call(&["INFO", "persistence"]).text();
-        info.contains("aof_rewrite_in_progress:0") && info.contains("aof_last_bgrewrite_status:ok")
-    }), "AOF rewrite did not finish: {}", s.log());
+    assert!(
+        wait_until(30, || {
+            let info = c.call(&["INFO", "persistence"]).text();
+            info.contains("aof_rewrite_in_progress:0") && info.contains("aof_last_bgrewrite_status:ok")
+        }),
+        "AOF rewrite did not finish: {}",
+        s.log()
+    );
     assert!(s.alive(), "server died during AOF rewrite");
     assert!(!s.log().contains("panic"), "{}", s.log());
     assert_eq!(c.call(&["JSON.SET", "late", "$", r#"{"after":"rewrite"}"#]), Resp::Simple("OK".into()));
@@ -150,7 +162,8 @@ fn redisjson_1x_rdb_loads() {
     assert_eq!(
         c.call(&["JSON.GET", "simple"]),
         Resp::bulk(r#"{"a":1,"b":"1","c":true,"d":[],"e":{},"f":null}"#),
-        "{}", s.log()
+        "{}",
+        s.log()
     );
     assert_eq!(
         c.call(&["JSON.GET", "complex"]),

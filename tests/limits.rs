@@ -26,11 +26,7 @@ fn nested_objects(n: usize) -> String {
 fn quick<T>(secs: u64, what: &str, f: impl FnOnce() -> T) -> T {
     let t = Instant::now();
     let out = f();
-    assert!(
-        t.elapsed() < Duration::from_secs(secs),
-        "{what} took {:?}",
-        t.elapsed()
-    );
+    assert!(t.elapsed() < Duration::from_secs(secs), "{what} took {:?}", t.elapsed());
     out
 }
 
@@ -49,11 +45,7 @@ fn json_input_nesting_is_limited_to_128() {
     for deep in [nested_arrays(127), nested_objects(127)] {
         ok(c.call(&["JSON.SET", "ok", "$", &deep]));
     }
-    for too_deep in [
-        nested_arrays(128),
-        nested_objects(128),
-        nested_arrays(100_000),
-    ] {
+    for too_deep in [nested_arrays(128), nested_objects(128), nested_arrays(100_000)] {
         let cases: Vec<Vec<&str>> = vec![
             vec!["JSON.SET", "k", "$", &too_deep],
             vec!["JSON.MSET", "k", "$", &too_deep],
@@ -71,26 +63,13 @@ fn json_input_nesting_is_limited_to_128() {
         ok(c.call(&["JSON.SET", "arr", "$", "[]"]));
         for cmd in ["JSON.ARRAPPEND", "JSON.ARRINDEX"] {
             let r = c.call(&[cmd, "arr", "$", &too_deep]);
-            assert!(
-                matches!(&r, Resp::Error(e) if e.contains("recursion limit exceeded")),
-                "{cmd}: {r:?}"
-            );
+            assert!(matches!(&r, Resp::Error(e) if e.contains("recursion limit exceeded")), "{cmd}: {r:?}");
         }
         let r = c.call(&["JSON.ARRINSERT", "arr", "$", "0", &too_deep]);
-        assert!(
-            matches!(&r, Resp::Error(e) if e.contains("recursion limit exceeded")),
-            "ARRINSERT: {r:?}"
-        );
+        assert!(matches!(&r, Resp::Error(e) if e.contains("recursion limit exceeded")), "ARRINSERT: {r:?}");
     }
-    assert_eq!(
-        c.cmd("EXISTS k"),
-        Resp::Int(0),
-        "a rejected SET must not create the key"
-    );
-    assert_eq!(
-        c.call(&["JSON.ARRLEN", "arr", "$"]),
-        Resp::Array(vec![Resp::Int(0)])
-    );
+    assert_eq!(c.cmd("EXISTS k"), Resp::Int(0), "a rejected SET must not create the key");
+    assert_eq!(c.call(&["JSON.ARRLEN", "arr", "$"]), Resp::Array(vec![Resp::Int(0)]));
     alive(&mut c);
 }
 
@@ -109,15 +88,9 @@ fn documents_deeper_than_the_input_limit_survive_reload() {
         depth += 99;
     }
     let expected = nested_arrays(depth);
-    assert_eq!(
-        c.call(&["JSON.GET", "d"]),
-        Resp::Bulk(expected.clone().into_bytes())
-    );
+    assert_eq!(c.call(&["JSON.GET", "d"]), Resp::Bulk(expected.clone().into_bytes()));
     ok(quick(30, "DEBUG RELOAD", || c.cmd("DEBUG RELOAD")));
-    assert_eq!(
-        c.call(&["JSON.GET", "d"]),
-        Resp::Bulk(expected.into_bytes())
-    );
+    assert_eq!(c.call(&["JSON.GET", "d"]), Resp::Bulk(expected.into_bytes()));
     assert_eq!(c.cmd("DEL d"), Resp::Int(1));
     alive(&mut c);
 }
@@ -134,15 +107,9 @@ fn path_nesting_and_length_are_bounded() {
     // The filter is one level and each parenthesised group one more.
     let nest = |n: usize| format!("$.a[?{}@.a{}]", "(".repeat(n), ")".repeat(n));
     let shallow = c.call(&["JSON.GET", "k", &nest(3)]);
-    assert_eq!(
-        shallow,
-        Resp::Bulk(br#"[{"a":1},{"a":[{"a":2}]}]"#.to_vec()),
-        "a shallow filter path works"
-    );
+    assert_eq!(shallow, Resp::Bulk(br#"[{"a":1},{"a":[{"a":2}]}]"#.to_vec()), "a shallow filter path works");
     for n in [20, 1000, 5000] {
-        let r = quick(5, "deep filter path", || {
-            c.call(&["JSON.GET", "k", &nest(n)])
-        });
+        let r = quick(5, "deep filter path", || c.call(&["JSON.GET", "k", &nest(n)]));
         assert!(r.is_error(), "nesting {n} must be refused: {r:?}");
     }
     // 100,000 segments: parses and evaluates (to nothing) without recursion trouble.
@@ -150,9 +117,7 @@ fn path_nesting_and_length_are_bounded() {
     let r = quick(10, "long path", || c.call(&["JSON.GET", "k", &long]));
     assert_eq!(r, Resp::Bulk(b"[]".to_vec()));
     let long_legacy = "a.".repeat(50_000) + "a";
-    let r = quick(10, "long legacy path", || {
-        c.call(&["JSON.GET", "k", &long_legacy])
-    });
+    let r = quick(10, "long legacy path", || c.call(&["JSON.GET", "k", &long_legacy]));
     assert!(r.is_error() || r == Resp::Nil, "missing legacy path: {r:?}");
     alive(&mut c);
 }
@@ -165,25 +130,15 @@ fn regex_size_in_filters_is_limited() {
     let server = Server::start();
     let mut c = server.conn();
     let long = "a".repeat(50_000);
-    ok(c.call(&[
-        "JSON.SET",
-        "k",
-        "$",
-        &format!(r#"[{{"s":"{long}!"}},{{"s":"abc"}}]"#),
-    ]));
+    ok(c.call(&["JSON.SET", "k", "$", &format!(r#"[{{"s":"{long}!"}},{{"s":"abc"}}]"#)]));
     let huge = r#"$[?(@.s =~ "(((a{100}){100}){100})")]"#;
     let r = quick(10, "oversized regex", || c.call(&["JSON.GET", "k", huge]));
     assert_eq!(r, Resp::Bulk(b"[]".to_vec()));
     let evil = r#"$[?(@.s =~ "^(a+)+$")]"#;
-    let r = quick(10, "backtracking regex", || {
-        c.call(&["JSON.GET", "k", evil])
-    });
+    let r = quick(10, "backtracking regex", || c.call(&["JSON.GET", "k", evil]));
     assert_eq!(r, Resp::Bulk(b"[]".to_vec()));
     let fine = r#"$[?(@.s =~ "^ab")].s"#;
-    assert_eq!(
-        c.call(&["JSON.GET", "k", fine]),
-        Resp::Bulk(br#"["abc"]"#.to_vec())
-    );
+    assert_eq!(c.call(&["JSON.GET", "k", fine]), Resp::Bulk(br#"["abc"]"#.to_vec()));
     alive(&mut c);
 }
 
@@ -196,21 +151,11 @@ fn large_documents_are_stored_and_the_bulk_limit_is_an_error() {
     let server = Server::start();
     let mut c = server.conn();
     let big = format!("\"{}\"", "x".repeat(16 << 20));
-    ok(quick(30, "16 MB SET", || {
-        c.call(&["JSON.SET", "big", "$", &big])
-    }));
-    assert_eq!(
-        c.call(&["JSON.STRLEN", "big", "$"]),
-        Resp::Array(vec![Resp::Int(16 << 20)])
-    );
+    ok(quick(30, "16 MB SET", || c.call(&["JSON.SET", "big", "$", &big])));
+    assert_eq!(c.call(&["JSON.STRLEN", "big", "$"]), Resp::Array(vec![Resp::Int(16 << 20)]));
     let many = format!("[{}0]", "0,".repeat(1 << 20));
-    ok(quick(30, "1M-element array", || {
-        c.call(&["JSON.SET", "arr", "$", &many])
-    }));
-    assert_eq!(
-        c.call(&["JSON.ARRLEN", "arr", "$"]),
-        Resp::Array(vec![Resp::Int((1 << 20) + 1)])
-    );
+    ok(quick(30, "1M-element array", || c.call(&["JSON.SET", "arr", "$", &many])));
+    assert_eq!(c.call(&["JSON.ARRLEN", "arr", "$"]), Resp::Array(vec![Resp::Int((1 << 20) + 1)]));
     ok(c.cmd("CONFIG SET proto-max-bulk-len 1mb"));
     let over = format!("\"{}\"", "y".repeat(2 << 20));
     let mut other = server.conn();
@@ -247,10 +192,7 @@ fn search_setup(c: &mut Conn) {
 fn texts(r: &Resp) -> Vec<String> {
     match r {
         Resp::Array(v) | Resp::Set(v) | Resp::Push(v) => v.iter().flat_map(texts).collect(),
-        Resp::Map(m) => m
-            .iter()
-            .flat_map(|(k, v)| texts(k).into_iter().chain(texts(v)))
-            .collect(),
+        Resp::Map(m) => m.iter().flat_map(|(k, v)| texts(k).into_iter().chain(texts(v))).collect(),
         Resp::Bulk(_) | Resp::Simple(_) | Resp::Verbatim(_) => vec![r.text()],
         _ => Vec::new(),
     }
@@ -270,10 +212,7 @@ fn query_nesting_and_length_are_limited() {
     let nest = |n: usize| format!("{}common{}", "(".repeat(n), ")".repeat(n));
     // The limit counts grammar levels (union, intersection, group): about three per
     // parenthesis, so 40 parentheses parse and 129 do not.
-    assert_eq!(
-        total(&c.call(&["FT.SEARCH", "idx", &nest(40), "LIMIT", "0", "0"])),
-        300
-    );
+    assert_eq!(total(&c.call(&["FT.SEARCH", "idx", &nest(40), "LIMIT", "0", "0"])), 300);
     for n in [129, 100_000] {
         for cmd in ["FT.SEARCH", "FT.AGGREGATE", "FT.EXPLAIN"] {
             let r = quick(5, cmd, || c.call(&[cmd, "idx", &nest(n)]));
@@ -313,25 +252,12 @@ fn aggregate_expression_nesting_is_limited() {
     assert!(!r.is_error(), "{r:?}");
     for n in [300, 50_000] {
         let r = quick(5, "deep APPLY", || {
-            c.call(&[
-                "FT.AGGREGATE",
-                "idx",
-                "*",
-                "LOAD",
-                "1",
-                "@n",
-                "APPLY",
-                &expr(n),
-                "AS",
-                "m",
-            ])
+            c.call(&["FT.AGGREGATE", "idx", "*", "LOAD", "1", "@n", "APPLY", &expr(n), "AS", "m"])
         });
         assert!(r.is_error(), "depth {n}: {r:?}");
     }
     let neg = format!("{}1", "-".repeat(100_000));
-    let r = quick(5, "deep unary", || {
-        c.call(&["FT.AGGREGATE", "idx", "*", "APPLY", &neg, "AS", "m"])
-    });
+    let r = quick(5, "deep unary", || c.call(&["FT.AGGREGATE", "idx", "*", "APPLY", &neg, "AS", "m"]));
     assert!(r.is_error(), "{r:?}");
     alive(&mut c);
 }
@@ -349,37 +275,19 @@ fn prefix_and_fuzzy_expansion_are_capped() {
         "default MAXEXPANSIONS 200"
     );
     ok(c.cmd("FT.CONFIG SET MAXEXPANSIONS 10"));
-    assert_eq!(
-        c.cmd("FT.CONFIG GET MAXEXPANSIONS").items()[0].items()[1],
-        Resp::bulk("10")
-    );
-    assert_eq!(
-        total(&c.call(&["FT.SEARCH", "idx", "pre*", "LIMIT", "0", "0"])),
-        10
-    );
+    assert_eq!(c.cmd("FT.CONFIG GET MAXEXPANSIONS").items()[0].items()[1], Resp::bulk("10"));
+    assert_eq!(total(&c.call(&["FT.SEARCH", "idx", "pre*", "LIMIT", "0", "0"])), 10);
     let fuzzy = c.call(&["FT.SEARCH", "idx", "%%pre000%%", "LIMIT", "0", "0"]);
     assert!(total(&fuzzy) <= 10, "{fuzzy:?}");
     let mut c3 = server.conn();
     c3.resp3();
-    let Resp::Map(m) = c3.call(&["FT.SEARCH", "idx", "pre*", "LIMIT", "0", "0"]) else {
-        panic!("RESP3 map")
-    };
+    let Resp::Map(m) = c3.call(&["FT.SEARCH", "idx", "pre*", "LIMIT", "0", "0"]) else { panic!("RESP3 map") };
     let text = texts(&Resp::Map(m)).join("\n");
-    assert!(
-        text.contains("Max prefix expansions limit was reached"),
-        "{text}"
-    );
+    assert!(text.contains("Max prefix expansions limit was reached"), "{text}");
 
     ok(c.cmd("FT.CONFIG SET MINPREFIX 5"));
-    assert_eq!(
-        total(&c.call(&["FT.SEARCH", "idx", "pre0*", "LIMIT", "0", "0"])),
-        0,
-        "4 < MINPREFIX"
-    );
-    assert_eq!(
-        total(&c.call(&["FT.SEARCH", "idx", "pre00*", "LIMIT", "0", "0"])),
-        10
-    );
+    assert_eq!(total(&c.call(&["FT.SEARCH", "idx", "pre0*", "LIMIT", "0", "0"])), 0, "4 < MINPREFIX");
+    assert_eq!(total(&c.call(&["FT.SEARCH", "idx", "pre00*", "LIMIT", "0", "0"])), 10);
     alive(&mut c);
 }
 
@@ -399,14 +307,7 @@ fn max_search_results_bounds_limit() {
     assert_eq!(r, Resp::Error("OFFSET exceeds maximum of 100".into()));
     let r = c.call(&["FT.SEARCH", "idx", "*", "LIMIT", "0", "100", "NOCONTENT"]);
     assert_eq!(r.items().len(), 101);
-    let r = c.call(&[
-        "FT.SEARCH",
-        "idx",
-        "*",
-        "LIMIT",
-        "18446744073709551616",
-        "1",
-    ]);
+    let r = c.call(&["FT.SEARCH", "idx", "*", "LIMIT", "18446744073709551616", "1"]);
     assert!(r.is_error(), "{r:?}");
     alive(&mut c);
 }
@@ -419,10 +320,7 @@ fn max_aggregate_results_bounds_limit() {
     search_setup(&mut c);
     let over = ((1u64 << 31) + 1).to_string();
     let r = c.call(&["FT.AGGREGATE", "idx", "*", "LIMIT", "0", &over]);
-    assert!(
-        matches!(&r, Resp::Error(e) if e.starts_with("LIMIT exceeds maximum of")),
-        "{r:?}"
-    );
+    assert!(matches!(&r, Resp::Error(e) if e.starts_with("LIMIT exceeds maximum of")), "{r:?}");
     let r = c.call(&[
         "FT.AGGREGATE",
         "idx",
@@ -452,29 +350,15 @@ fn timeout_options_are_validated() {
     let server = Server::start();
     let mut c = server.conn();
     search_setup(&mut c);
-    assert!(c
-        .call(&["FT.SEARCH", "idx", "*", "TIMEOUT", "-1"])
-        .is_error());
-    assert!(c
-        .call(&["FT.SEARCH", "idx", "*", "TIMEOUT", "x"])
-        .is_error());
+    assert!(c.call(&["FT.SEARCH", "idx", "*", "TIMEOUT", "-1"]).is_error());
+    assert!(c.call(&["FT.SEARCH", "idx", "*", "TIMEOUT", "x"]).is_error());
     assert!(c.cmd("FT.CONFIG SET ON_TIMEOUT maybe").is_error());
     ok(c.cmd("FT.CONFIG SET ON_TIMEOUT FAIL"));
     ok(c.cmd("FT.CONFIG SET TIMEOUT 1"));
     // Completes (within its time or with the timeout error), never hangs.
     let r = quick(10, "query with 1 ms timeout", || {
-        c.call(&[
-            "FT.SEARCH",
-            "idx",
-            "%%pre%% | *e* | common",
-            "LIMIT",
-            "0",
-            "0",
-        ])
+        c.call(&["FT.SEARCH", "idx", "%%pre%% | *e* | common", "LIMIT", "0", "0"])
     });
-    assert!(
-        matches!(&r, Resp::Array(_)) || r == Resp::Error("Timeout limit was reached".into()),
-        "{r:?}"
-    );
+    assert!(matches!(&r, Resp::Array(_)) || r == Resp::Error("Timeout limit was reached".into()), "{r:?}");
     alive(&mut c);
 }

@@ -26,7 +26,9 @@ fn used_memory(c: &mut Conn) -> i64 {
 /// One cycle: two indexes, 400 JSON documents and 400 hashes, queries (a cursor left
 /// open, then deleted), then everything deleted again.
 fn cycle(c: &mut Conn) {
-    ok(c.cmd("FT.CREATE jidx ON JSON PREFIX 1 j: SCHEMA $.t AS t TEXT $.n AS n NUMERIC SORTABLE $.g[*] AS g TAG"));
+    ok(c.cmd(
+        "FT.CREATE jidx ON JSON PREFIX 1 j: SCHEMA $.t AS t TEXT $.n AS n NUMERIC SORTABLE $.g[*] AS g TAG",
+    ));
     ok(c.cmd("FT.CREATE hidx ON HASH PREFIX 1 h: SCHEMA t TEXT n NUMERIC g TAG"));
     ok(c.cmd("FT.ALIASADD al jidx"));
     for i in 0..400 {
@@ -75,17 +77,7 @@ fn cycle(c: &mut Conn) {
         "c",
     ]);
     assert!(!agg.is_error(), "{agg:?}");
-    let cur = c.call(&[
-        "FT.AGGREGATE",
-        "jidx",
-        "*",
-        "LOAD",
-        "1",
-        "@n",
-        "WITHCURSOR",
-        "COUNT",
-        "10",
-    ]);
+    let cur = c.call(&["FT.AGGREGATE", "jidx", "*", "LOAD", "1", "@n", "WITHCURSOR", "COUNT", "10"]);
     let id = cur.items()[1].int();
     assert!(id != 0, "{cur:?}");
     ok(c.call(&["FT.CURSOR", "DEL", "jidx", &id.to_string()]));
@@ -114,10 +106,7 @@ fn create_delete_cycles_return_memory() {
     }
     let after = used_memory(&mut c);
     // Ten cycles each allocate several MB; a leak of even 1% per cycle would show here.
-    assert!(
-        (after - before).abs() < 256 * 1024,
-        "used_memory moved from {before} to {after} over 10 cycles"
-    );
+    assert!((after - before).abs() < 256 * 1024, "used_memory moved from {before} to {after} over 10 cycles");
 }
 
 #[test]
@@ -125,9 +114,7 @@ fn json_memory_is_accounted_and_released() {
     let server = Server::start();
     let mut c = server.conn();
     // Distinct strings: equal ones would share one interned copy.
-    let items: Vec<String> = (0..20_000)
-        .map(|i| format!("\"a fairly long string value {i}\""))
-        .collect();
+    let items: Vec<String> = (0..20_000).map(|i| format!("\"a fairly long string value {i}\"")).collect();
     let doc = format!("[{}]", items.join(","));
     // The document goes in over a connection that is closed before measuring: its query
     // buffer is Redis's memory and shrinks only when the client idles or leaves.
@@ -143,10 +130,7 @@ fn json_memory_is_accounted_and_released() {
     let base = used_memory(&mut c);
     set_big();
     let grown = used_memory(&mut c);
-    assert!(
-        grown - base > 500_000,
-        "a 600 kB document shows in used_memory ({base} -> {grown})"
-    );
+    assert!(grown - base > 500_000, "a 600 kB document shows in used_memory ({base} -> {grown})");
     let usage = c.cmd("MEMORY USAGE big").int();
     assert!(usage > 500_000, "MEMORY USAGE {usage}");
     assert_eq!(c.cmd("DEL big"), Resp::Int(1));
@@ -159,12 +143,7 @@ fn maxmemory_denies_growing_writes_only() {
     let server = Server::start();
     let mut c = server.conn();
     ok(c.cmd("FT.CREATE idx ON JSON PREFIX 1 d: SCHEMA $.t AS t TEXT"));
-    ok(c.call(&[
-        "JSON.SET",
-        "d:keep",
-        "$",
-        r#"{"t":"kept words","a":[1],"s":"x","b":true}"#,
-    ]));
+    ok(c.call(&["JSON.SET", "d:keep", "$", r#"{"t":"kept words","a":[1],"s":"x","b":true}"#]));
     // Distinct texts: equal strings would share one interned copy.
     let chunk = |i: usize| format!(r#"{{"t":"filler {}{i}"}}"#, "z".repeat(100_000));
     let n = 20;
@@ -190,32 +169,17 @@ fn maxmemory_denies_growing_writes_only() {
         vec!["FT.ALTER", "idx", "SCHEMA", "ADD", "$.u", "AS", "u", "TEXT"],
     ] {
         let r = c.call(&argv);
-        assert!(
-            matches!(&r, Resp::Error(e) if e.starts_with("OOM")),
-            "{argv:?}: {r:?}"
-        );
+        assert!(matches!(&r, Resp::Error(e) if e.starts_with("OOM")), "{argv:?}: {r:?}");
     }
     // …while reads, searches and deletes work, and deleting frees room to write again.
-    assert_eq!(
-        c.call(&["JSON.GET", "d:keep", "$.t"]),
-        Resp::Bulk(br#"["kept words"]"#.to_vec())
-    );
-    assert_eq!(
-        c.call(&["FT.SEARCH", "idx", "kept", "NOCONTENT"]).items()[0],
-        Resp::Int(1)
-    );
+    assert_eq!(c.call(&["JSON.GET", "d:keep", "$.t"]), Resp::Bulk(br#"["kept words"]"#.to_vec()));
+    assert_eq!(c.call(&["FT.SEARCH", "idx", "kept", "NOCONTENT"]).items()[0], Resp::Int(1));
     assert_eq!(c.call(&["JSON.DEL", "d:0"]), Resp::Int(1));
-    assert!(
-        c.call(&["JSON.SET", "d:keep", "$.x", "1"]).is_error(),
-        "one delete is not enough room"
-    );
+    assert!(c.call(&["JSON.SET", "d:keep", "$.x", "1"]).is_error(), "one delete is not enough room");
     for i in 1..n {
         assert_eq!(c.call(&["DEL", &format!("d:{i}")]), Resp::Int(1));
     }
     ok(c.call(&["JSON.SET", "d:keep", "$.x", "1"]));
-    assert_eq!(
-        c.call(&["FT.SEARCH", "idx", "filler", "NOCONTENT"]).items()[0],
-        Resp::Int(0)
-    );
+    assert_eq!(c.call(&["FT.SEARCH", "idx", "filler", "NOCONTENT"]).items()[0], Resp::Int(0));
     assert_eq!(c.cmd("PING"), Resp::Simple("PONG".into()));
 }

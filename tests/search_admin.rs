@@ -54,7 +54,10 @@ fn index_options_change_results() {
     let srv = Server::start();
     let mut c = srv.conn();
     // MAXTEXTFIELDS: 40 TEXT fields, each still searchable on its own.
-    let mut args: Vec<String> = ["FT.CREATE", "wide", "MAXTEXTFIELDS", "PREFIX", "1", "w:", "SCHEMA"].iter().map(|x| x.to_string()).collect();
+    let mut args: Vec<String> = ["FT.CREATE", "wide", "MAXTEXTFIELDS", "PREFIX", "1", "w:", "SCHEMA"]
+        .iter()
+        .map(|x| x.to_string())
+        .collect();
     for i in 0..40 {
         args.push(format!("f{i}"));
         args.push("TEXT".into());
@@ -65,8 +68,26 @@ fn index_options_change_results() {
     assert_eq!(ids(&mut c, "wide", "@f0:needle", &[]), none());
 
     // NOFIELDS: no field flags are kept, so a TEXT field restriction matches any field.
-    assert_eq!(c.call(&["FT.CREATE", "nf", "NOFIELDS", "PREFIX", "1", "n:", "SCHEMA", "title", "TEXT", "body", "TEXT"]), ok());
-    assert_eq!(c.call(&["FT.CREATE", "f", "PREFIX", "1", "n:", "SCHEMA", "title", "TEXT", "body", "TEXT"]), ok());
+    assert_eq!(
+        c.call(&[
+            "FT.CREATE",
+            "nf",
+            "NOFIELDS",
+            "PREFIX",
+            "1",
+            "n:",
+            "SCHEMA",
+            "title",
+            "TEXT",
+            "body",
+            "TEXT"
+        ]),
+        ok()
+    );
+    assert_eq!(
+        c.call(&["FT.CREATE", "f", "PREFIX", "1", "n:", "SCHEMA", "title", "TEXT", "body", "TEXT"]),
+        ok()
+    );
     c.call(&["HSET", "n:1", "title", "apple", "body", "pear"]);
     assert_eq!(ids(&mut c, "nf", "@title:pear", &[]), v(&["n:1"]));
     assert_eq!(ids(&mut c, "f", "@title:pear", &[]), none());
@@ -76,7 +97,9 @@ fn index_options_change_results() {
     assert_eq!(c.call(&["FT.CREATE", "fq", "PREFIX", "1", "q:", "SCHEMA", "t", "TEXT"]), ok());
     c.call(&["HSET", "q:1", "t", "kiwi kiwi kiwi"]);
     let score = |c: &mut Conn, idx: &str| -> String {
-        c.call(&["FT.SEARCH", idx, "kiwi", "SCORER", "DISMAX", "WITHSCORES", "NOCONTENT", "VERBATIM"]).items()[2].text()
+        c.call(&["FT.SEARCH", idx, "kiwi", "SCORER", "DISMAX", "WITHSCORES", "NOCONTENT", "VERBATIM"]).items()
+            [2]
+        .text()
     };
     assert_eq!(score(&mut c, "nq"), "1");
     assert_eq!(score(&mut c, "fq"), "3");
@@ -85,7 +108,10 @@ fn index_options_change_results() {
     // trimmed head; NOOFFSETS: no positions, so a phrase matches its words anywhere.
     assert_eq!(c.call(&["FT.CREATE", "nohl", "NOHL", "PREFIX", "1", "hl:", "SCHEMA", "t", "TEXT"]), ok());
     assert_eq!(c.call(&["FT.CREATE", "hl", "PREFIX", "1", "hl:", "SCHEMA", "t", "TEXT"]), ok());
-    assert_eq!(c.call(&["FT.CREATE", "nooff", "NOOFFSETS", "PREFIX", "1", "hl:", "SCHEMA", "t", "TEXT"]), ok());
+    assert_eq!(
+        c.call(&["FT.CREATE", "nooff", "NOOFFSETS", "PREFIX", "1", "hl:", "SCHEMA", "t", "TEXT"]),
+        ok()
+    );
     c.call(&["HSET", "hl:1", "t", "alpha  gamma beta delta"]);
     let field = |c: &mut Conn, idx: &str, extra: &[&str]| -> String {
         let mut args = vec!["FT.SEARCH", idx, "beta", "RETURN", "1", "t"];
@@ -101,7 +127,10 @@ fn index_options_change_results() {
 
     // SKIPINITIALSCAN: existing keys stay out, later writes come in.
     c.call(&["HSET", "k:1", "t", "old"]);
-    assert_eq!(c.call(&["FT.CREATE", "skip", "SKIPINITIALSCAN", "PREFIX", "1", "k:", "SCHEMA", "t", "TEXT"]), ok());
+    assert_eq!(
+        c.call(&["FT.CREATE", "skip", "SKIPINITIALSCAN", "PREFIX", "1", "k:", "SCHEMA", "t", "TEXT"]),
+        ok()
+    );
     c.call(&["HSET", "k:2", "t", "old"]);
     assert_eq!(ids(&mut c, "skip", "old", &[]), v(&["k:2"]));
     c.call(&["HSET", "k:1", "t", "old again"]);
@@ -110,7 +139,21 @@ fn index_options_change_results() {
     // TAG SORTABLE sorts by the normalized tag; NUMERIC NOINDEX SORTABLE sorts but is not
     // searchable.
     assert_eq!(
-        c.call(&["FT.CREATE", "so", "PREFIX", "1", "s:", "SCHEMA", "tag", "TAG", "SORTABLE", "n", "NUMERIC", "NOINDEX", "SORTABLE"]),
+        c.call(&[
+            "FT.CREATE",
+            "so",
+            "PREFIX",
+            "1",
+            "s:",
+            "SCHEMA",
+            "tag",
+            "TAG",
+            "SORTABLE",
+            "n",
+            "NUMERIC",
+            "NOINDEX",
+            "SORTABLE"
+        ]),
         ok()
     );
     c.call(&["HSET", "s:1", "tag", "Banana", "n", "3"]);
@@ -121,7 +164,10 @@ fn index_options_change_results() {
     assert_eq!(ids(&mut c, "so", "@n:[0 10]", &[]), none());
 
     // TEMPORARY: each use resets the idle clock; dropping the index takes its documents.
-    assert_eq!(c.call(&["FT.CREATE", "tmp", "TEMPORARY", "3", "PREFIX", "1", "t:", "SCHEMA", "f", "TEXT"]), ok());
+    assert_eq!(
+        c.call(&["FT.CREATE", "tmp", "TEMPORARY", "3", "PREFIX", "1", "t:", "SCHEMA", "f", "TEXT"]),
+        ok()
+    );
     c.call(&["HSET", "t:1", "f", "lime"]);
     let start = Instant::now();
     while start.elapsed() < Duration::from_secs(5) {
@@ -166,7 +212,10 @@ fn config_list_aliases_tagvals_and_alter() {
     assert_eq!(c.call(&["FT.INFO", "al"]).items()[1], s("d"));
     let agg = c.call(&["FT.AGGREGATE", "al", "*", "GROUPBY", "0", "REDUCE", "COUNT", "0", "AS", "n"]);
     assert_eq!(agg.items()[1], arr(vec![b("n"), b("2")]));
-    assert_eq!(c.call(&["FT.ALIASADD", "al2", "nosuch"]).err(), "Unknown index name (or name is an alias itself)");
+    assert_eq!(
+        c.call(&["FT.ALIASADD", "al2", "nosuch"]).err(),
+        "Unknown index name (or name is an alias itself)"
+    );
     assert_eq!(c.call(&["FT.ALIASDEL", "nosuch"]).err(), "Alias does not exist");
     assert_eq!(c.call(&["FT.DROPINDEX", "al"]), ok(), "DROPINDEX through an alias");
     assert_eq!(c.call(&["FT._LIST"]), arr(vec![]));
@@ -175,11 +224,13 @@ fn config_list_aliases_tagvals_and_alter() {
     assert_eq!(c.call(&["FT.CREATE", "t", "PREFIX", "1", "t:", "SCHEMA", "tag", "TAG", "txt", "TEXT"]), ok());
     c.call(&["HSET", "t:1", "tag", "Red, blue", "txt", "x"]);
     c.call(&["HSET", "t:2", "tag", "red,GREEN"]);
-    let mut vals: Vec<String> = c.call(&["FT.TAGVALS", "t", "tag"]).items().iter().map(|x| x.text()).collect();
+    let mut vals: Vec<String> =
+        c.call(&["FT.TAGVALS", "t", "tag"]).items().iter().map(|x| x.text()).collect();
     vals.sort();
     assert_eq!(vals, v(&["blue", "green", "red"]));
     c.call(&["DEL", "t:2"]);
-    let mut vals: Vec<String> = c.call(&["FT.TAGVALS", "t", "tag"]).items().iter().map(|x| x.text()).collect();
+    let mut vals: Vec<String> =
+        c.call(&["FT.TAGVALS", "t", "tag"]).items().iter().map(|x| x.text()).collect();
     vals.sort();
     assert_eq!(vals, v(&["blue", "red"]), "values without documents are gone");
     assert_eq!(c.call(&["FT.TAGVALS", "t", "txt"]).err(), "Not a tag field");
@@ -203,9 +254,15 @@ fn config_list_aliases_tagvals_and_alter() {
     c.call(&["HSET", "t:1", "n", "5"]);
     c.call(&["HSET", "t:3", "n", "5", "tag", "x"]);
     assert_eq!(ids(&mut c, "t", "@n:[5 5]", &[]), v(&["t:1", "t:3"]), "rewritten documents are reindexed");
-    assert_eq!(c.call(&["FT.ALTER", "t", "SCHEMA", "DROP", "n"]).err(), "Unknown action passed to ALTER SCHEMA");
+    assert_eq!(
+        c.call(&["FT.ALTER", "t", "SCHEMA", "DROP", "n"]).err(),
+        "Unknown action passed to ALTER SCHEMA"
+    );
     assert_eq!(c.call(&["FT.ALTER", "t", "ADD", "n", "NUMERIC"]).err(), "ALTER must be followed by SCHEMA");
-    assert_eq!(c.call(&["FT.ALTER", "t", "SCHEMA", "ADD", "n", "TEXT"]).err(), "Duplicate field in schema - n");
+    assert_eq!(
+        c.call(&["FT.ALTER", "t", "SCHEMA", "ADD", "n", "TEXT"]).err(),
+        "Duplicate field in schema - n"
+    );
 }
 
 #[test]
@@ -213,7 +270,22 @@ fn query_options_and_resp3_replies() {
     let srv = Server::start();
     let mut c = srv.conn();
     assert_eq!(
-        c.call(&["FT.CREATE", "q", "PREFIX", "1", "q:", "SCHEMA", "t", "TEXT", "code", "TAG", "city", "TAG", "SEPARATOR", ";"]),
+        c.call(&[
+            "FT.CREATE",
+            "q",
+            "PREFIX",
+            "1",
+            "q:",
+            "SCHEMA",
+            "t",
+            "TEXT",
+            "code",
+            "TAG",
+            "city",
+            "TAG",
+            "SEPARATOR",
+            ";"
+        ]),
         ok()
     );
     c.call(&["HSET", "q:1", "t", "the quick fox", "code", "foo-bar", "city", "new york;paris"]);
@@ -228,9 +300,20 @@ fn query_options_and_resp3_replies() {
     // Dialect 1 vs 2: `-a b` and `a b | c`.
     assert_eq!(ids(&mut c, "q", "-quick slow", &["DIALECT", "1"]), v(&["q:1", "q:2"]), "-(quick slow)");
     assert_eq!(ids(&mut c, "q", "-quick slow", &["DIALECT", "2"]), v(&["q:2"]), "(-quick) slow");
-    assert_eq!(ids(&mut c, "q", "slow fox | quick brown", &["DIALECT", "1"]), none(), "(slow fox | quick) brown");
-    assert_eq!(ids(&mut c, "q", "slow fox | quick brown", &["DIALECT", "2"]), v(&["q:2"]), "(slow fox) | (quick brown)");
-    assert!(c.call(&["FT.SEARCH", "q", "x", "DIALECT", "5"]).err().contains("DIALECT requires a non negative integer"));
+    assert_eq!(
+        ids(&mut c, "q", "slow fox | quick brown", &["DIALECT", "1"]),
+        none(),
+        "(slow fox | quick) brown"
+    );
+    assert_eq!(
+        ids(&mut c, "q", "slow fox | quick brown", &["DIALECT", "2"]),
+        v(&["q:2"]),
+        "(slow fox) | (quick brown)"
+    );
+    assert!(c
+        .call(&["FT.SEARCH", "q", "x", "DIALECT", "5"])
+        .err()
+        .contains("DIALECT requires a non negative integer"));
 
     // RESP3: FT.SEARCH with scores and no content; FT.CONFIG GET; FT._LIST.
     c.resp3();
@@ -243,10 +326,7 @@ fn query_options_and_resp3_replies() {
     let keys: Vec<String> = fields.iter().map(|(k, _)| k.text()).collect();
     assert_eq!(keys, v(&["id", "score", "values"]));
     assert!(matches!(fields[1].1, Resp::Double(_)), "{fields:?}");
-    assert_eq!(
-        c.call(&["FT.CONFIG", "GET", "MINPREFIX"]),
-        Resp::Map(vec![(s("MINPREFIX"), b("2"))])
-    );
+    assert_eq!(c.call(&["FT.CONFIG", "GET", "MINPREFIX"]), Resp::Map(vec![(s("MINPREFIX"), b("2"))]));
     assert_eq!(c.call(&["FT._LIST"]), arr(vec![s("q")]));
 }
 
@@ -258,11 +338,33 @@ fn indexes_are_rebuilt_from_a_pure_aof() {
     });
     let mut c = srv.conn();
     assert_eq!(
-        c.call(&["FT.CREATE", "a", "ON", "JSON", "PREFIX", "1", "j:", "SCHEMA", "$.t", "AS", "t", "TEXT", "$.n", "AS", "n", "NUMERIC"]),
+        c.call(&[
+            "FT.CREATE",
+            "a",
+            "ON",
+            "JSON",
+            "PREFIX",
+            "1",
+            "j:",
+            "SCHEMA",
+            "$.t",
+            "AS",
+            "t",
+            "TEXT",
+            "$.n",
+            "AS",
+            "n",
+            "NUMERIC"
+        ]),
         ok()
     );
     for i in 0..30 {
-        c.call(&["JSON.SET", &format!("j:{i}"), "$", &format!(r#"{{"t":"plum {}","n":{i}}}"#, if i % 3 == 0 { "red" } else { "blue" })]);
+        c.call(&[
+            "JSON.SET",
+            &format!("j:{i}"),
+            "$",
+            &format!(r#"{{"t":"plum {}","n":{i}}}"#, if i % 3 == 0 { "red" } else { "blue" }),
+        ]);
     }
     c.call(&["JSON.NUMINCRBY", "j:4", "$.n", "100"]);
     c.call(&["DEL", "j:5"]);

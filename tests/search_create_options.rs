@@ -30,10 +30,31 @@ fn v(ids: &[&str]) -> Vec<String> {
 fn stopwords_stemming_language_and_weights() {
     let s = Server::start();
     let mut c = s.conn();
-    assert_eq!(c.call(&["FT.CREATE", "none", "PREFIX", "1", "a:", "STOPWORDS", "0", "SCHEMA", "t", "TEXT"]), ok());
-    assert_eq!(c.call(&["FT.CREATE", "custom", "PREFIX", "1", "a:", "STOPWORDS", "1", "apple", "SCHEMA", "t", "TEXT"]), ok());
+    assert_eq!(
+        c.call(&["FT.CREATE", "none", "PREFIX", "1", "a:", "STOPWORDS", "0", "SCHEMA", "t", "TEXT"]),
+        ok()
+    );
+    assert_eq!(
+        c.call(&[
+            "FT.CREATE",
+            "custom",
+            "PREFIX",
+            "1",
+            "a:",
+            "STOPWORDS",
+            "1",
+            "apple",
+            "SCHEMA",
+            "t",
+            "TEXT"
+        ]),
+        ok()
+    );
     assert_eq!(c.call(&["FT.CREATE", "nostem", "PREFIX", "1", "a:", "SCHEMA", "t", "TEXT", "NOSTEM"]), ok());
-    assert_eq!(c.call(&["FT.CREATE", "es", "PREFIX", "1", "a:", "LANGUAGE", "spanish", "SCHEMA", "t", "TEXT"]), ok());
+    assert_eq!(
+        c.call(&["FT.CREATE", "es", "PREFIX", "1", "a:", "LANGUAGE", "spanish", "SCHEMA", "t", "TEXT"]),
+        ok()
+    );
     c.call(&["HSET", "a:1", "t", "the apple of my eye"]);
     c.call(&["HSET", "a:2", "t", "turtles and gatos"]);
     // Default stopwords drop "the"; STOPWORDS 0 keeps it; a custom list drops only its words.
@@ -47,7 +68,23 @@ fn stopwords_stemming_language_and_weights() {
     // LANGUAGE spanish stems Spanish words ("gato" meets "gatos").
     assert_eq!(ids(&mut c, "es", &["gato"]), v(&["a:2"]));
 
-    assert_eq!(c.call(&["FT.CREATE", "w", "PREFIX", "1", "w:", "SCHEMA", "title", "TEXT", "WEIGHT", "10", "body", "TEXT"]), ok());
+    assert_eq!(
+        c.call(&[
+            "FT.CREATE",
+            "w",
+            "PREFIX",
+            "1",
+            "w:",
+            "SCHEMA",
+            "title",
+            "TEXT",
+            "WEIGHT",
+            "10",
+            "body",
+            "TEXT"
+        ]),
+        ok()
+    );
     c.call(&["HSET", "w:1", "title", "other", "body", "zebra"]);
     c.call(&["HSET", "w:2", "title", "zebra", "body", "other"]);
     assert_eq!(ids(&mut c, "w", &["zebra"]), v(&["w:2", "w:1"]), "the heavier field ranks first");
@@ -58,11 +95,28 @@ fn sortable_noindex_unf_casesensitive_and_missing() {
     let s = Server::start();
     let mut c = s.conn();
     assert_eq!(
-        c.call(&["FT.CREATE", "p", "PREFIX", "1", "p:", "SCHEMA",
-            "name", "TEXT", "SORTABLE", "UNF",
-            "hidden", "TEXT", "NOINDEX", "SORTABLE",
-            "code", "TAG", "CASESENSITIVE",
-            "opt", "TAG", "INDEXMISSING"]),
+        c.call(&[
+            "FT.CREATE",
+            "p",
+            "PREFIX",
+            "1",
+            "p:",
+            "SCHEMA",
+            "name",
+            "TEXT",
+            "SORTABLE",
+            "UNF",
+            "hidden",
+            "TEXT",
+            "NOINDEX",
+            "SORTABLE",
+            "code",
+            "TAG",
+            "CASESENSITIVE",
+            "opt",
+            "TAG",
+            "INDEXMISSING"
+        ]),
         ok()
     );
     c.call(&["HSET", "p:1", "name", "banana", "hidden", "zz", "code", "AbC", "opt", "x"]);
@@ -84,7 +138,20 @@ fn filter_score_payload_and_flags() {
     let s = Server::start();
     let mut c = s.conn();
     assert_eq!(
-        c.call(&["FT.CREATE", "f", "PREFIX", "1", "f:", "FILTER", "@n > 5", "SCHEMA", "t", "TEXT", "n", "NUMERIC"]),
+        c.call(&[
+            "FT.CREATE",
+            "f",
+            "PREFIX",
+            "1",
+            "f:",
+            "FILTER",
+            "@n > 5",
+            "SCHEMA",
+            "t",
+            "TEXT",
+            "n",
+            "NUMERIC"
+        ]),
         ok()
     );
     c.call(&["HSET", "f:1", "t", "kiwi", "n", "3"]);
@@ -94,14 +161,30 @@ fn filter_score_payload_and_flags() {
     assert_eq!(sorted(ids(&mut c, "f", &["kiwi"])), v(&["f:1", "f:2"]), "FILTER re-evaluated on update");
 
     assert_eq!(
-        c.call(&["FT.CREATE", "s", "PREFIX", "1", "s:", "SCORE", "0.5", "SCORE_FIELD", "myscore", "PAYLOAD_FIELD", "pl", "SCHEMA", "t", "TEXT"]),
+        c.call(&[
+            "FT.CREATE",
+            "s",
+            "PREFIX",
+            "1",
+            "s:",
+            "SCORE",
+            "0.5",
+            "SCORE_FIELD",
+            "myscore",
+            "PAYLOAD_FIELD",
+            "pl",
+            "SCHEMA",
+            "t",
+            "TEXT"
+        ]),
         ok()
     );
     c.call(&["HSET", "s:1", "t", "fig", "myscore", "0.1", "pl", "one"]);
     c.call(&["HSET", "s:2", "t", "fig", "myscore", "0.9", "pl", "two"]);
     c.call(&["HSET", "s:3", "t", "fig"]);
     let r = c.call(&["FT.SEARCH", "s", "fig", "SCORER", "DOCSCORE", "WITHSCORES", "NOCONTENT"]);
-    let got: Vec<(String, f64)> = r.items()[1..].chunks(2).map(|p| (p[0].text(), p[1].text().parse().unwrap())).collect();
+    let got: Vec<(String, f64)> =
+        r.items()[1..].chunks(2).map(|p| (p[0].text(), p[1].text().parse().unwrap())).collect();
     assert_eq!(got.iter().map(|(k, _)| k.as_str()).collect::<Vec<_>>(), vec!["s:2", "s:3", "s:1"]);
     // Document scores are single precision, as in RediSearch.
     for ((_, got), want) in got.iter().zip([0.9f32, 0.5, 0.1]) {
@@ -112,7 +195,20 @@ fn filter_score_payload_and_flags() {
 
     // Index flags are accepted and shown by FT.INFO.
     assert_eq!(
-        c.call(&["FT.CREATE", "flags", "PREFIX", "1", "g:", "NOOFFSETS", "NOHL", "NOFIELDS", "NOFREQS", "SCHEMA", "t", "TEXT"]),
+        c.call(&[
+            "FT.CREATE",
+            "flags",
+            "PREFIX",
+            "1",
+            "g:",
+            "NOOFFSETS",
+            "NOHL",
+            "NOFIELDS",
+            "NOFREQS",
+            "SCHEMA",
+            "t",
+            "TEXT"
+        ]),
         ok()
     );
     c.call(&["HSET", "g:1", "t", "plum tree"]);
@@ -125,7 +221,10 @@ fn filter_score_payload_and_flags() {
         assert!(options.iter().any(|o| o == flag), "{flag} missing from FT.INFO index_options: {options:?}");
     }
     assert_eq!(c.call(&["FT.CREATE", "wide", "MAXTEXTFIELDS", "SCHEMA", "t", "TEXT"]), ok());
-    assert_eq!(c.call(&["FT.CREATE", "bad", "MAXTEXTFIELDS", "NOFIELDS", "SCHEMA", "t", "TEXT"]).err(), "MAXTEXTFIELDS cannot be used with NOFIELDS");
+    assert_eq!(
+        c.call(&["FT.CREATE", "bad", "MAXTEXTFIELDS", "NOFIELDS", "SCHEMA", "t", "TEXT"]).err(),
+        "MAXTEXTFIELDS cannot be used with NOFIELDS"
+    );
     assert!(c.call(&["FT.CREATE", "bad2", "SCHEMA"]).is_error());
     assert!(c.call(&["FT.CREATE", "bad3", "SCHEMA", "t", "NOTATYPE"]).is_error());
 }
@@ -135,17 +234,38 @@ fn json_score_field_is_a_jsonpath() {
     let s = Server::start();
     let mut c = s.conn();
     assert_eq!(
-        c.call(&["FT.CREATE", "j", "ON", "JSON", "PREFIX", "1", "j:", "SCORE", "0.5", "SCORE_FIELD", "$.rank", "SCHEMA", "$.t", "AS", "t", "TEXT"]),
+        c.call(&[
+            "FT.CREATE",
+            "j",
+            "ON",
+            "JSON",
+            "PREFIX",
+            "1",
+            "j:",
+            "SCORE",
+            "0.5",
+            "SCORE_FIELD",
+            "$.rank",
+            "SCHEMA",
+            "$.t",
+            "AS",
+            "t",
+            "TEXT"
+        ]),
         ok()
     );
     c.call(&["JSON.SET", "j:1", "$", r#"{"t":"pear","rank":0.25}"#]);
     c.call(&["JSON.SET", "j:2", "$", r#"{"t":"pear","rank":0.75}"#]);
     c.call(&["JSON.SET", "j:3", "$", r#"{"t":"pear"}"#]);
     let r = c.call(&["FT.SEARCH", "j", "pear", "SCORER", "DOCSCORE", "WITHSCORES", "NOCONTENT"]);
-    let got: Vec<(String, f64)> = r.items()[1..].chunks(2).map(|p| (p[0].text(), p[1].text().parse().unwrap())).collect();
+    let got: Vec<(String, f64)> =
+        r.items()[1..].chunks(2).map(|p| (p[0].text(), p[1].text().parse().unwrap())).collect();
     assert_eq!(got, vec![("j:2".into(), 0.75), ("j:3".into(), 0.5), ("j:1".into(), 0.25)]);
     // Without SCORE_FIELD, a JSON index uses the index SCORE for every document.
-    assert_eq!(c.call(&["FT.CREATE", "k", "ON", "JSON", "PREFIX", "1", "j:", "SCHEMA", "$.t", "AS", "t", "TEXT"]), ok());
+    assert_eq!(
+        c.call(&["FT.CREATE", "k", "ON", "JSON", "PREFIX", "1", "j:", "SCHEMA", "$.t", "AS", "t", "TEXT"]),
+        ok()
+    );
     let r = c.call(&["FT.SEARCH", "k", "pear", "SCORER", "DOCSCORE", "WITHSCORES", "NOCONTENT"]);
     assert!(r.items()[1..].chunks(2).all(|p| p[1].text() == "1"), "{r:?}");
 }
@@ -154,7 +274,10 @@ fn json_score_field_is_a_jsonpath() {
 fn language_field_stems_each_document_in_its_language() {
     let s = Server::start();
     let mut c = s.conn();
-    assert_eq!(c.call(&["FT.CREATE", "l", "PREFIX", "1", "l:", "LANGUAGE_FIELD", "lang", "SCHEMA", "t", "TEXT"]), ok());
+    assert_eq!(
+        c.call(&["FT.CREATE", "l", "PREFIX", "1", "l:", "LANGUAGE_FIELD", "lang", "SCHEMA", "t", "TEXT"]),
+        ok()
+    );
     c.call(&["HSET", "l:1", "t", "corriendo", "lang", "spanish"]);
     c.call(&["HSET", "l:2", "t", "corriendo"]);
     c.call(&["HSET", "l:3", "t", "running quickly", "lang", "english"]);
@@ -164,7 +287,22 @@ fn language_field_stems_each_document_in_its_language() {
     assert_eq!(ids(&mut c, "l", &["runs"]), v(&["l:3"]));
     // JSON: LANGUAGE_FIELD is a JSONPath.
     assert_eq!(
-        c.call(&["FT.CREATE", "lj", "ON", "JSON", "PREFIX", "1", "lj:", "LANGUAGE_FIELD", "$.lang", "SCHEMA", "$.t", "AS", "t", "TEXT"]),
+        c.call(&[
+            "FT.CREATE",
+            "lj",
+            "ON",
+            "JSON",
+            "PREFIX",
+            "1",
+            "lj:",
+            "LANGUAGE_FIELD",
+            "$.lang",
+            "SCHEMA",
+            "$.t",
+            "AS",
+            "t",
+            "TEXT"
+        ]),
         ok()
     );
     c.call(&["JSON.SET", "lj:1", "$", r#"{"t":"corriendo","lang":"spanish"}"#]);

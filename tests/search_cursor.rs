@@ -9,7 +9,10 @@ use common::*;
 fn cursor_pages_through_100k_rows_and_idle_cursors_expire() {
     let s = Server::start();
     let mut c = s.conn();
-    assert_eq!(c.call(&["FT.CREATE", "n", "PREFIX", "1", "n:", "SCHEMA", "v", "NUMERIC", "SORTABLE"]), Resp::Simple("OK".into()));
+    assert_eq!(
+        c.call(&["FT.CREATE", "n", "PREFIX", "1", "n:", "SCHEMA", "v", "NUMERIC", "SORTABLE"]),
+        Resp::Simple("OK".into())
+    );
     const N: usize = 100_000;
     for chunk in (0..N).collect::<Vec<_>>().chunks(2000) {
         for i in chunk {
@@ -43,7 +46,8 @@ fn cursor_pages_through_100k_rows_and_idle_cursors_expire() {
     assert!(seen.iter().all(|s| *s));
 
     // An idle cursor is gone after MAXIDLE.
-    let reply = c.call(&["FT.AGGREGATE", "n", "*", "LOAD", "1", "@v", "WITHCURSOR", "COUNT", "10", "MAXIDLE", "100"]);
+    let reply =
+        c.call(&["FT.AGGREGATE", "n", "*", "LOAD", "1", "@v", "WITHCURSOR", "COUNT", "10", "MAXIDLE", "100"]);
     let cursor = reply.items()[1].int();
     assert!(cursor != 0);
     std::thread::sleep(std::time::Duration::from_millis(400));

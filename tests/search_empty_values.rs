@@ -38,8 +38,24 @@ fn empty_text_and_tag_values_on_hashes() {
     let s = Server::start();
     let mut c = s.conn();
     assert_eq!(
-        c.call(&["FT.CREATE", "idx", "PREFIX", "1", "h:", "SCHEMA",
-            "t", "TEXT", "INDEXEMPTY", "g", "TAG", "INDEXEMPTY", "plain", "TEXT", "ptag", "TAG"]),
+        c.call(&[
+            "FT.CREATE",
+            "idx",
+            "PREFIX",
+            "1",
+            "h:",
+            "SCHEMA",
+            "t",
+            "TEXT",
+            "INDEXEMPTY",
+            "g",
+            "TAG",
+            "INDEXEMPTY",
+            "plain",
+            "TEXT",
+            "ptag",
+            "TAG"
+        ]),
         ok()
     );
     c.call(&["HSET", "h:1", "t", "", "g", "", "plain", "", "ptag", ""]);
@@ -84,8 +100,24 @@ fn empty_text_and_tag_values_on_hashes() {
     assert_eq!(ids(&mut c, "plainidx", "*", &[]), v(&["h:1", "h:2", "h:3", "h:4"]));
 
     // HIGHLIGHT of a matched empty value is an empty match; an update leaves the empty set.
-    let r = c.call(&["FT.SEARCH", "idx", "@t:(\"\")", "RETURN", "1", "t", "HIGHLIGHT", "FIELDS", "1", "t", "DIALECT", "2"]);
-    assert_eq!(r, arr(vec![Resp::Int(1), Resp::bulk("h:1"), arr(vec![Resp::bulk("t"), Resp::bulk("<b></b>")])]));
+    let r = c.call(&[
+        "FT.SEARCH",
+        "idx",
+        "@t:(\"\")",
+        "RETURN",
+        "1",
+        "t",
+        "HIGHLIGHT",
+        "FIELDS",
+        "1",
+        "t",
+        "DIALECT",
+        "2",
+    ]);
+    assert_eq!(
+        r,
+        arr(vec![Resp::Int(1), Resp::bulk("h:1"), arr(vec![Resp::bulk("t"), Resp::bulk("<b></b>")])])
+    );
     c.call(&["HSET", "h:1", "t", "filled now", "g", "full"]);
     assert_eq!(ids(&mut c, "idx", "@t:\"\"", &[]), v(&[]));
     assert_eq!(ids(&mut c, "idx", "@g:{\"\"}", &[]), v(&["h:2", "h:3"]));
@@ -107,8 +139,30 @@ fn empty_values_in_json_documents_and_arrays() {
     let s = Server::start();
     let mut c = s.conn();
     assert_eq!(
-        c.call(&["FT.CREATE", "j", "ON", "JSON", "PREFIX", "1", "j:", "SCHEMA",
-            "$.t", "AS", "t", "TEXT", "INDEXEMPTY", "$.g", "AS", "g", "TAG", "INDEXEMPTY", "$.n", "AS", "n", "TEXT"]),
+        c.call(&[
+            "FT.CREATE",
+            "j",
+            "ON",
+            "JSON",
+            "PREFIX",
+            "1",
+            "j:",
+            "SCHEMA",
+            "$.t",
+            "AS",
+            "t",
+            "TEXT",
+            "INDEXEMPTY",
+            "$.g",
+            "AS",
+            "g",
+            "TAG",
+            "INDEXEMPTY",
+            "$.n",
+            "AS",
+            "n",
+            "TEXT"
+        ]),
         ok()
     );
     c.call(&["JSON.SET", "j:1", "$", r#"{"t":"","g":"","n":""}"#]);

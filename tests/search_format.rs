@@ -14,14 +14,35 @@ fn b(x: &str) -> Resp {
     Resp::bulk(x)
 }
 
-const DOC: &str = r#"{"name":"Ada","tags":["a","b"],"n":3,"x":2.5,"ok":true,"nil":null,"obj":{"k":[1,{"z":"w"}]}}"#;
+const DOC: &str =
+    r#"{"name":"Ada","tags":["a","b"],"n":3,"x":2.5,"ok":true,"nil":null,"obj":{"k":[1,{"z":"w"}]}}"#;
 
 fn server() -> (Server, Conn) {
     let s = Server::start();
     let mut c = s.conn();
     assert_eq!(
-        c.call(&["FT.CREATE", "j", "ON", "JSON", "PREFIX", "1", "j:", "SCHEMA",
-            "$.name", "AS", "name", "TEXT", "$.tags[*]", "AS", "tags", "TAG", "$.n", "AS", "n", "NUMERIC"]),
+        c.call(&[
+            "FT.CREATE",
+            "j",
+            "ON",
+            "JSON",
+            "PREFIX",
+            "1",
+            "j:",
+            "SCHEMA",
+            "$.name",
+            "AS",
+            "name",
+            "TEXT",
+            "$.tags[*]",
+            "AS",
+            "tags",
+            "TAG",
+            "$.n",
+            "AS",
+            "n",
+            "NUMERIC"
+        ]),
         ok()
     );
     assert_eq!(c.call(&["FT.CREATE", "h", "PREFIX", "1", "h:", "SCHEMA", "t", "TEXT"]), ok());
@@ -43,7 +64,14 @@ fn dialect_3_returns_every_match_as_a_json_array() {
     let r = c.call(&["FT.SEARCH", "j", "*", "RETURN", "3", "name", "tags", "$.obj.k[*]", "DIALECT", "3"]);
     assert_eq!(
         fields(&r),
-        arr(vec![b("name"), b(r#"["Ada"]"#), b("tags"), b(r#"["a","b"]"#), b("$.obj.k[*]"), b(r#"[1,{"z":"w"}]"#)])
+        arr(vec![
+            b("name"),
+            b(r#"["Ada"]"#),
+            b("tags"),
+            b(r#"["a","b"]"#),
+            b("$.obj.k[*]"),
+            b(r#"[1,{"z":"w"}]"#)
+        ])
     );
     // Before dialect 3: the first value, a string as its text.
     let r = c.call(&["FT.SEARCH", "j", "*", "RETURN", "2", "name", "tags", "DIALECT", "2"]);
@@ -52,7 +80,10 @@ fn dialect_3_returns_every_match_as_a_json_array() {
     assert_eq!(fields(&r), arr(vec![b("$"), b(DOC)]));
     // Any JSONPath before dialect 3: only its first match; booleans as 1/0.
     let r = c.call(&["FT.SEARCH", "j", "*", "RETURN", "3", "$.tags[*]", "$.ok", "$.obj"]);
-    assert_eq!(fields(&r), arr(vec![b("$.tags[*]"), b("a"), b("$.ok"), b("1"), b("$.obj"), b(r#"{"k":[1,{"z":"w"}]}"#)]));
+    assert_eq!(
+        fields(&r),
+        arr(vec![b("$.tags[*]"), b("a"), b("$.ok"), b("1"), b("$.obj"), b(r#"{"k":[1,{"z":"w"}]}"#)])
+    );
 }
 
 #[test]

@@ -14,7 +14,8 @@ fn ok() -> Resp {
 fn dist(lon1: f64, lat1: f64, lon2: f64, lat2: f64) -> f64 {
     let r = 6372797.560856;
     let (p1, p2) = (lat1.to_radians(), lat2.to_radians());
-    let h = ((p2 - p1) / 2.0).sin().powi(2) + p1.cos() * p2.cos() * ((lon2 - lon1).to_radians() / 2.0).sin().powi(2);
+    let h = ((p2 - p1) / 2.0).sin().powi(2)
+        + p1.cos() * p2.cos() * ((lon2 - lon1).to_radians() / 2.0).sin().powi(2);
     2.0 * r * h.sqrt().asin()
 }
 
@@ -63,12 +64,19 @@ fn radius_queries_match_a_haversine_oracle() {
         let (lon, lat) = match i % 4 {
             0 => (rng.next() * 360.0 - 180.0, rng.next() * 170.0 - 85.0),
             1 => (rng.next() * 360.0 - 180.0, 80.0 + rng.next() * 5.0),
-            2 => (if rng.next() < 0.5 { 179.0 + rng.next() } else { -180.0 + rng.next() }, rng.next() * 20.0 - 10.0),
+            2 => (
+                if rng.next() < 0.5 { 179.0 + rng.next() } else { -180.0 + rng.next() },
+                rng.next() * 20.0 - 10.0,
+            ),
             _ => (2.0 + rng.next() * 0.7, 48.6 + rng.next() * 0.5),
         };
         let key = format!("p:{i}");
         c.call(&["HSET", &key, "loc", &format!("{lon:.6},{lat:.6}")]);
-        points.push((key, format!("{lon:.6}").parse::<f64>().unwrap(), format!("{lat:.6}").parse::<f64>().unwrap()));
+        points.push((
+            key,
+            format!("{lon:.6}").parse::<f64>().unwrap(),
+            format!("{lat:.6}").parse::<f64>().unwrap(),
+        ));
     }
     let queries: &[(f64, f64, f64, &str)] = &[
         (2.35, 48.85, 10.0, "km"),
@@ -118,7 +126,20 @@ fn json_geo_arrays() {
     let s = Server::start();
     let mut c = s.conn();
     assert_eq!(
-        c.call(&["FT.CREATE", "j", "ON", "JSON", "PREFIX", "1", "j:", "SCHEMA", "$.stops[*]", "AS", "stops", "GEO"]),
+        c.call(&[
+            "FT.CREATE",
+            "j",
+            "ON",
+            "JSON",
+            "PREFIX",
+            "1",
+            "j:",
+            "SCHEMA",
+            "$.stops[*]",
+            "AS",
+            "stops",
+            "GEO"
+        ]),
         ok()
     );
     c.call(&["JSON.SET", "j:1", "$", r#"{"stops":["2.35,48.85","13.40,52.52"]}"#]);

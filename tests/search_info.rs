@@ -60,7 +60,8 @@ fn index_options_and_definition() {
     }
     assert_eq!(c.call(&args), ok());
     assert_eq!(options(&mut c, "many"), vec!["MAXTEXTFIELDS"]);
-    let mut alter: Vec<String> = ["FT.ALTER", "plain", "SCHEMA", "ADD"].iter().map(|x| x.to_string()).collect();
+    let mut alter: Vec<String> =
+        ["FT.ALTER", "plain", "SCHEMA", "ADD"].iter().map(|x| x.to_string()).collect();
     for i in 0..32 {
         alter.push(format!("g{i}"));
         alter.push("TEXT".into());
@@ -71,9 +72,33 @@ fn index_options_and_definition() {
     );
 
     assert_eq!(
-        c.call(&["FT.CREATE", "def", "ON", "JSON", "PREFIX", "2", "a:", "b:", "FILTER", "@n > 1", "LANGUAGE", "german",
-            "LANGUAGE_FIELD", "$.lang", "SCORE", "0.5", "SCORE_FIELD", "$.score", "PAYLOAD_FIELD", "$.pl",
-            "SCHEMA", "$.n", "AS", "n", "NUMERIC"]),
+        c.call(&[
+            "FT.CREATE",
+            "def",
+            "ON",
+            "JSON",
+            "PREFIX",
+            "2",
+            "a:",
+            "b:",
+            "FILTER",
+            "@n > 1",
+            "LANGUAGE",
+            "german",
+            "LANGUAGE_FIELD",
+            "$.lang",
+            "SCORE",
+            "0.5",
+            "SCORE_FIELD",
+            "$.score",
+            "PAYLOAD_FIELD",
+            "$.pl",
+            "SCHEMA",
+            "$.n",
+            "AS",
+            "n",
+            "NUMERIC"
+        ]),
         ok()
     );
     let info = c.call(&["FT.INFO", "def"]);
@@ -81,20 +106,35 @@ fn index_options_and_definition() {
     assert_eq!(
         field(&info, "index_definition"),
         arr(vec![
-            s("key_type"), s("JSON"),
-            s("prefixes"), arr(vec![s("a:"), s("b:")]),
-            s("filter"), s("@n > 1"),
-            s("default_language"), s("german"),
-            s("language_field"), s("$.lang"),
-            s("default_score"), Resp::bulk("0.5"),
-            s("score_field"), s("$.score"),
-            s("payload_field"), s("$.pl"),
+            s("key_type"),
+            s("JSON"),
+            s("prefixes"),
+            arr(vec![s("a:"), s("b:")]),
+            s("filter"),
+            s("@n > 1"),
+            s("default_language"),
+            s("german"),
+            s("language_field"),
+            s("$.lang"),
+            s("default_score"),
+            Resp::bulk("0.5"),
+            s("score_field"),
+            s("$.score"),
+            s("payload_field"),
+            s("$.pl"),
         ])
     );
     // Defaults: no PREFIX is the empty prefix; English and the unset fields are not listed.
     assert_eq!(
         field(&c.call(&["FT.INFO", "plain"]), "index_definition"),
-        arr(vec![s("key_type"), s("HASH"), s("prefixes"), arr(vec![s("")]), s("default_score"), Resp::bulk("1")])
+        arr(vec![
+            s("key_type"),
+            s("HASH"),
+            s("prefixes"),
+            arr(vec![s("")]),
+            s("default_score"),
+            Resp::bulk("1")
+        ])
     );
     assert_eq!(c.call(&["FT.INFO", "nosuch"]).err(), "Unknown index name");
 }
@@ -104,10 +144,38 @@ fn attributes_counters_and_errors_in_both_protocols() {
     let srv = Server::start();
     let mut c = srv.conn();
     assert_eq!(
-        c.call(&["FT.CREATE", "i", "PREFIX", "1", "d:", "STOPWORDS", "2", "foo", "bar", "SCHEMA",
-            "title", "TEXT", "WEIGHT", "2.5", "NOSTEM", "SORTABLE", "INDEXEMPTY",
-            "tags", "TAG", "SEPARATOR", ";", "CASESENSITIVE", "SORTABLE", "INDEXMISSING",
-            "price", "NUMERIC", "SORTABLE", "loc", "GEO", "SORTABLE"]),
+        c.call(&[
+            "FT.CREATE",
+            "i",
+            "PREFIX",
+            "1",
+            "d:",
+            "STOPWORDS",
+            "2",
+            "foo",
+            "bar",
+            "SCHEMA",
+            "title",
+            "TEXT",
+            "WEIGHT",
+            "2.5",
+            "NOSTEM",
+            "SORTABLE",
+            "INDEXEMPTY",
+            "tags",
+            "TAG",
+            "SEPARATOR",
+            ";",
+            "CASESENSITIVE",
+            "SORTABLE",
+            "INDEXMISSING",
+            "price",
+            "NUMERIC",
+            "SORTABLE",
+            "loc",
+            "GEO",
+            "SORTABLE"
+        ]),
         ok()
     );
     c.call(&["HSET", "d:1", "title", "hello world", "tags", "a;b", "price", "3", "loc", "1,2"]);
@@ -117,20 +185,48 @@ fn attributes_counters_and_errors_in_both_protocols() {
     assert_eq!(
         attrs.items()[0],
         arr(vec![
-            s("identifier"), s("title"), s("attribute"), s("title"), s("type"), s("TEXT"),
-            s("WEIGHT"), Resp::bulk("2.5"), s("SORTABLE"), s("NOSTEM"), s("INDEXEMPTY"),
+            s("identifier"),
+            s("title"),
+            s("attribute"),
+            s("title"),
+            s("type"),
+            s("TEXT"),
+            s("WEIGHT"),
+            Resp::bulk("2.5"),
+            s("SORTABLE"),
+            s("NOSTEM"),
+            s("INDEXEMPTY"),
         ])
     );
     assert_eq!(
         attrs.items()[1],
         arr(vec![
-            s("identifier"), s("tags"), s("attribute"), s("tags"), s("type"), s("TAG"),
-            s("SEPARATOR"), s(";"), s("CASESENSITIVE"), s("SORTABLE"), s("UNF"), s("INDEXMISSING"),
+            s("identifier"),
+            s("tags"),
+            s("attribute"),
+            s("tags"),
+            s("type"),
+            s("TAG"),
+            s("SEPARATOR"),
+            s(";"),
+            s("CASESENSITIVE"),
+            s("SORTABLE"),
+            s("UNF"),
+            s("INDEXMISSING"),
         ])
     );
     assert_eq!(
         attrs.items()[2],
-        arr(vec![s("identifier"), s("price"), s("attribute"), s("price"), s("type"), s("NUMERIC"), s("SORTABLE"), s("UNF")])
+        arr(vec![
+            s("identifier"),
+            s("price"),
+            s("attribute"),
+            s("price"),
+            s("type"),
+            s("NUMERIC"),
+            s("SORTABLE"),
+            s("UNF")
+        ])
     );
     assert_eq!(
         attrs.items()[3],
@@ -143,33 +239,48 @@ fn attributes_counters_and_errors_in_both_protocols() {
     assert_eq!(field(&info, "stopwords_list"), arr(vec![Resp::bulk("bar"), Resp::bulk("foo")]));
     assert_eq!(
         field(&info, "dialect_stats"),
-        arr(vec![s("dialect_1"), Resp::Int(0), s("dialect_2"), Resp::Int(0), s("dialect_3"), Resp::Int(0), s("dialect_4"), Resp::Int(0)])
+        arr(vec![
+            s("dialect_1"),
+            Resp::Int(0),
+            s("dialect_2"),
+            Resp::Int(0),
+            s("dialect_3"),
+            Resp::Int(0),
+            s("dialect_4"),
+            Resp::Int(0)
+        ])
     );
     assert_eq!(
         field(&info, "Index Errors"),
         arr(vec![
-            s("indexing failures"), Resp::Int(1),
-            s("last indexing error"), s("Invalid numeric value: 'cheap'"),
-            s("last indexing error key"), Resp::bulk("d:2"),
+            s("indexing failures"),
+            Resp::Int(1),
+            s("last indexing error"),
+            s("Invalid numeric value: 'cheap'"),
+            s("last indexing error key"),
+            Resp::bulk("d:2"),
         ])
     );
     let per_field = field(&info, "field statistics");
     assert_eq!(
         per_field.items()[2],
         arr(vec![
-            s("identifier"), s("price"), s("attribute"), s("price"),
-            s("Index Errors"), arr(vec![
-                s("indexing failures"), Resp::Int(1),
-                s("last indexing error"), s("Invalid numeric value: 'cheap'"),
-                s("last indexing error key"), Resp::bulk("d:2"),
+            s("identifier"),
+            s("price"),
+            s("attribute"),
+            s("price"),
+            s("Index Errors"),
+            arr(vec![
+                s("indexing failures"),
+                Resp::Int(1),
+                s("last indexing error"),
+                s("Invalid numeric value: 'cheap'"),
+                s("last indexing error key"),
+                Resp::bulk("d:2"),
             ]),
         ])
     );
-    assert_eq!(
-        per_field.items()[0].items()[5].items()[1],
-        Resp::Int(0),
-        "the title field had no failure"
-    );
+    assert_eq!(per_field.items()[0].items()[5].items()[1], Resp::Int(0), "the title field had no failure");
 
     // RESP3: a map; attributes are maps with a `flags` array; numbers are integers/doubles.
     c.resp3();

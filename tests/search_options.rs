@@ -22,20 +22,60 @@ fn catalog() -> (Server, Conn) {
     let s = Server::start();
     let mut c = s.conn();
     assert_eq!(
-        c.call(&["FT.CREATE", "books", "ON", "HASH", "PREFIX", "1", "book:", "SCHEMA",
-            "title", "TEXT", "WEIGHT", "2", "SORTABLE", "body", "TEXT", "year", "NUMERIC", "SORTABLE",
-            "genre", "TAG", "SEPARATOR", "|", "loc", "GEO"]),
+        c.call(&[
+            "FT.CREATE",
+            "books",
+            "ON",
+            "HASH",
+            "PREFIX",
+            "1",
+            "book:",
+            "SCHEMA",
+            "title",
+            "TEXT",
+            "WEIGHT",
+            "2",
+            "SORTABLE",
+            "body",
+            "TEXT",
+            "year",
+            "NUMERIC",
+            "SORTABLE",
+            "genre",
+            "TAG",
+            "SEPARATOR",
+            "|",
+            "loc",
+            "GEO"
+        ]),
         ok()
     );
     let books: &[(&str, &str, &str, &str, &str, &str)] = &[
-        ("book:1", "The quick brown fox", "a fox jumps over the lazy dog", "1999", "fiction|animals", "2.35,48.85"),
+        (
+            "book:1",
+            "The quick brown fox",
+            "a fox jumps over the lazy dog",
+            "1999",
+            "fiction|animals",
+            "2.35,48.85",
+        ),
         ("book:2", "Slow brown turtles", "turtles are slow and calm", "2005", "animals", "13.40,52.52"),
-        ("book:3", "Foxes of the north", "arctic foxes running in snow", "2012", "nature|animals", "-0.12,51.50"),
+        (
+            "book:3",
+            "Foxes of the north",
+            "arctic foxes running in snow",
+            "2012",
+            "nature|animals",
+            "-0.12,51.50",
+        ),
         ("book:4", "Cooking with fire", "recipes for the quick cook", "2020", "food", "2.36,48.86"),
         ("book:5", "Running", "running fast and running far", "2012", "sport", "139.69,35.68"),
     ];
     for (k, t, body, y, g, loc) in books {
-        assert_eq!(c.call(&["HSET", k, "title", t, "body", body, "year", y, "genre", g, "loc", loc]), Resp::Int(5));
+        assert_eq!(
+            c.call(&["HSET", k, "title", t, "body", body, "year", y, "genre", g, "loc", loc]),
+            Resp::Int(5)
+        );
     }
     (s, c)
 }
@@ -86,7 +126,10 @@ fn query_language() {
     assert_eq!(q(&mut c, &["@year:[-inf (2005]"]), v(&["book:1"]));
     assert_eq!(q(&mut c, &["@loc:[2.35 48.85 5 km]"]), v(&["book:1", "book:4"]));
     assert_eq!(q(&mut c, &["*"]).len(), 5);
-    assert_eq!(q(&mut c, &["@year:[$lo $hi]", "PARAMS", "4", "lo", "2012", "hi", "2020", "DIALECT", "2"]), v(&["book:3", "book:4", "book:5"]));
+    assert_eq!(
+        q(&mut c, &["@year:[$lo $hi]", "PARAMS", "4", "lo", "2012", "hi", "2020", "DIALECT", "2"]),
+        v(&["book:3", "book:4", "book:5"])
+    );
     assert_eq!(q(&mut c, &["brown", "INKEYS", "2", "book:2", "book:9"]), v(&["book:2"]));
     assert_eq!(q(&mut c, &["quick", "INFIELDS", "1", "body"]), v(&["book:4"]));
     assert_eq!(q(&mut c, &["brown", "FILTER", "year", "2000", "2010"]), v(&["book:2"]));
@@ -122,9 +165,42 @@ fn result_options() {
     let r = c.call(&["FT.SEARCH", "books", "*", "LIMIT", "0", "0"]);
     assert_eq!(r, arr(vec![Resp::Int(5)]));
     // HIGHLIGHT and SUMMARIZE.
-    let r = c.call(&["FT.SEARCH", "books", "fox", "RETURN", "1", "title", "HIGHLIGHT", "FIELDS", "1", "title", "TAGS", "[", "]", "INKEYS", "1", "book:1"]);
+    let r = c.call(&[
+        "FT.SEARCH",
+        "books",
+        "fox",
+        "RETURN",
+        "1",
+        "title",
+        "HIGHLIGHT",
+        "FIELDS",
+        "1",
+        "title",
+        "TAGS",
+        "[",
+        "]",
+        "INKEYS",
+        "1",
+        "book:1",
+    ]);
     assert_eq!(r.items()[2], arr(vec![b("title"), b("The quick brown [fox]")]));
-    let r = c.call(&["FT.SEARCH", "books", "running", "RETURN", "1", "body", "SUMMARIZE", "FIELDS", "1", "body", "LEN", "3", "INKEYS", "1", "book:5"]);
+    let r = c.call(&[
+        "FT.SEARCH",
+        "books",
+        "running",
+        "RETURN",
+        "1",
+        "body",
+        "SUMMARIZE",
+        "FIELDS",
+        "1",
+        "body",
+        "LEN",
+        "3",
+        "INKEYS",
+        "1",
+        "book:5",
+    ]);
     assert!(r.items()[2].items()[1].text().contains("running"), "{r:?}");
     // Scorers: all accepted, all rank the double match first.
     for scorer in ["TFIDF", "TFIDF.DOCNORM", "BM25", "DISMAX", "DOCSCORE"] {
@@ -163,7 +239,8 @@ fn index_management_commands() {
     assert_eq!(field("index_name"), Resp::Simple("books".into()));
     assert_eq!(field("num_docs"), Resp::Int(5));
     assert!(c.call(&["FT.INFO", "nosuch"]).is_error());
-    let mut tags: Vec<String> = c.call(&["FT.TAGVALS", "books", "genre"]).items().iter().map(|t| t.text()).collect();
+    let mut tags: Vec<String> =
+        c.call(&["FT.TAGVALS", "books", "genre"]).items().iter().map(|t| t.text()).collect();
     tags.sort();
     assert_eq!(tags, vec!["animals", "fiction", "food", "nature", "sport"]);
     // Aliases.
@@ -174,15 +251,24 @@ fn index_management_commands() {
     assert_eq!(r, arr(vec![Resp::Int(1), b("book:2")]));
     assert_eq!(c.call(&["FT.CREATE", "books2", "PREFIX", "1", "book:", "SCHEMA", "body", "TEXT"]), ok());
     assert_eq!(c.call(&["FT.ALIASUPDATE", "shelf", "books2"]), ok());
-    assert_eq!(c.call(&["FT.SEARCH", "shelf", "@body:calm", "NOCONTENT"]), arr(vec![Resp::Int(1), b("book:2")]));
+    assert_eq!(
+        c.call(&["FT.SEARCH", "shelf", "@body:calm", "NOCONTENT"]),
+        arr(vec![Resp::Int(1), b("book:2")])
+    );
     assert_eq!(c.call(&["FT.ALIASDEL", "shelf"]), ok());
     assert!(c.call(&["FT.SEARCH", "shelf", "x"]).is_error());
     // ALTER SCHEMA ADD indexes existing documents.
     assert_eq!(c.call(&["FT.ALTER", "books2", "SCHEMA", "ADD", "genre", "TAG", "SEPARATOR", "|"]), ok());
-    assert_eq!(c.call(&["FT.SEARCH", "books2", "@genre:{food}", "NOCONTENT"]), arr(vec![Resp::Int(1), b("book:4")]));
+    assert_eq!(
+        c.call(&["FT.SEARCH", "books2", "@genre:{food}", "NOCONTENT"]),
+        arr(vec![Resp::Int(1), b("book:4")])
+    );
     // CONFIG.
     assert_eq!(c.call(&["FT.CONFIG", "SET", "MINPREFIX", "3"]), ok());
-    assert_eq!(c.call(&["FT.CONFIG", "GET", "MINPREFIX"]), arr(vec![arr(vec![Resp::Simple("MINPREFIX".into()), b("3")])]));
+    assert_eq!(
+        c.call(&["FT.CONFIG", "GET", "MINPREFIX"]),
+        arr(vec![arr(vec![Resp::Simple("MINPREFIX".into()), b("3")])])
+    );
     // DROPINDEX keeps documents; DD deletes them.
     assert_eq!(c.call(&["FT.DROPINDEX", "books2"]), ok());
     assert_eq!(c.call(&["EXISTS", "book:1"]), Resp::Int(1));
@@ -196,17 +282,76 @@ fn json_index_options() {
     let s = Server::start();
     let mut c = s.conn();
     assert_eq!(
-        c.call(&["FT.CREATE", "p", "ON", "JSON", "PREFIX", "1", "p:", "SCHEMA",
-            "$.name", "AS", "name", "TEXT", "$.tags[*]", "AS", "tags", "TAG", "$.price", "AS", "price", "NUMERIC", "SORTABLE",
-            "$.sizes[*]", "AS", "sizes", "NUMERIC", "$.ok", "AS", "ok", "TAG"]),
+        c.call(&[
+            "FT.CREATE",
+            "p",
+            "ON",
+            "JSON",
+            "PREFIX",
+            "1",
+            "p:",
+            "SCHEMA",
+            "$.name",
+            "AS",
+            "name",
+            "TEXT",
+            "$.tags[*]",
+            "AS",
+            "tags",
+            "TAG",
+            "$.price",
+            "AS",
+            "price",
+            "NUMERIC",
+            "SORTABLE",
+            "$.sizes[*]",
+            "AS",
+            "sizes",
+            "NUMERIC",
+            "$.ok",
+            "AS",
+            "ok",
+            "TAG"
+        ]),
         ok()
     );
-    c.call(&["JSON.SET", "p:1", "$", r#"{"name":"red shirt","tags":["cotton","summer"],"price":20,"sizes":[38,40],"ok":true}"#]);
-    c.call(&["JSON.SET", "p:2", "$", r#"{"name":"blue shirt","tags":["wool"],"price":35.5,"sizes":[42],"ok":false}"#]);
+    c.call(&[
+        "JSON.SET",
+        "p:1",
+        "$",
+        r#"{"name":"red shirt","tags":["cotton","summer"],"price":20,"sizes":[38,40],"ok":true}"#,
+    ]);
+    c.call(&[
+        "JSON.SET",
+        "p:2",
+        "$",
+        r#"{"name":"blue shirt","tags":["wool"],"price":35.5,"sizes":[42],"ok":false}"#,
+    ]);
     // A type mismatch (a string where NUMERIC is declared) fails that document only.
     c.call(&["JSON.SET", "p:3", "$", r#"{"name":"broken","price":"cheap"}"#]);
-    let r = c.call(&["FT.SEARCH", "p", "shirt", "SORTBY", "price", "DESC", "RETURN", "3", "$.price", "AS", "cost"]);
-    assert_eq!(r, arr(vec![Resp::Int(2), b("p:2"), arr(vec![b("cost"), b("35.5")]), b("p:1"), arr(vec![b("cost"), b("20")])]));
+    let r = c.call(&[
+        "FT.SEARCH",
+        "p",
+        "shirt",
+        "SORTBY",
+        "price",
+        "DESC",
+        "RETURN",
+        "3",
+        "$.price",
+        "AS",
+        "cost",
+    ]);
+    assert_eq!(
+        r,
+        arr(vec![
+            Resp::Int(2),
+            b("p:2"),
+            arr(vec![b("cost"), b("35.5")]),
+            b("p:1"),
+            arr(vec![b("cost"), b("20")])
+        ])
+    );
     assert_eq!(c.call(&["FT.SEARCH", "p", "@sizes:[40 41]", "NOCONTENT"]), arr(vec![Resp::Int(1), b("p:1")]));
     assert_eq!(c.call(&["FT.SEARCH", "p", "@ok:{true}", "NOCONTENT"]), arr(vec![Resp::Int(1), b("p:1")]));
     assert_eq!(c.call(&["FT.SEARCH", "p", "@tags:{wool}", "NOCONTENT"]), arr(vec![Resp::Int(1), b("p:2")]));

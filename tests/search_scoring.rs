@@ -32,7 +32,20 @@ fn corpus() -> (Server, Conn) {
     let s = Server::start();
     let mut c = s.conn();
     assert_eq!(
-        c.call(&["FT.CREATE", "s", "PREFIX", "1", "d:", "SCHEMA", "t", "TEXT", "NOSTEM", "u", "TEXT", "NOSTEM"]),
+        c.call(&[
+            "FT.CREATE",
+            "s",
+            "PREFIX",
+            "1",
+            "d:",
+            "SCHEMA",
+            "t",
+            "TEXT",
+            "NOSTEM",
+            "u",
+            "TEXT",
+            "NOSTEM"
+        ]),
         ok()
     );
     c.call(&["HSET", "d:1", "t", "alpha beta"]);
@@ -55,14 +68,8 @@ fn tfidf_divides_by_the_distance_between_terms() {
     close(&scored(&mut c, "alpha | beta", &["DIALECT", "2"]), &want);
     // SLOP 2 drops d:3 (five words between); INORDER also drops d:4 (beta first). Proximity is
     // measured within one field, so d:5 (terms in two fields) leaves too.
-    close(
-        &scored(&mut c, "alpha beta", &["SLOP", "2"]),
-        &[("d:1", 2.0), ("d:4", 2.0), ("d:2", 2.0 / 3.0)],
-    );
-    close(
-        &scored(&mut c, "alpha beta", &["SLOP", "2", "INORDER"]),
-        &[("d:1", 2.0), ("d:2", 2.0 / 3.0)],
-    );
+    close(&scored(&mut c, "alpha beta", &["SLOP", "2"]), &[("d:1", 2.0), ("d:4", 2.0), ("d:2", 2.0 / 3.0)]);
+    close(&scored(&mut c, "alpha beta", &["SLOP", "2", "INORDER"]), &[("d:1", 2.0), ("d:2", 2.0 / 3.0)]);
     close(&scored(&mut c, "\"alpha beta\"", &[]), &[("d:1", 2.0)]);
     // Phrase attributes: $slop on the phrase itself.
     close(
@@ -109,7 +116,13 @@ fn bm25std_is_okapi_bm25_without_the_slop_divisor() {
     let idf = (1.0f64 + (5.0 - 5.0 + 0.5) / (5.0 + 0.5)).ln();
     let term = |len: f64| idf * 1.0 * 2.2 / (1.0 + 1.2 * (0.5 + 0.5 * len / 3.4));
     let got = scored(&mut c, "alpha beta", &["SCORER", "BM25STD"]);
-    let want = [("d:1", 2.0 * term(2.0)), ("d:4", 2.0 * term(2.0)), ("d:5", 2.0 * term(2.0)), ("d:2", 2.0 * term(4.0)), ("d:3", 2.0 * term(7.0))];
+    let want = [
+        ("d:1", 2.0 * term(2.0)),
+        ("d:4", 2.0 * term(2.0)),
+        ("d:5", 2.0 * term(2.0)),
+        ("d:2", 2.0 * term(4.0)),
+        ("d:3", 2.0 * term(7.0)),
+    ];
     close(&got, &want);
 }
 
@@ -118,11 +131,42 @@ fn slop_and_inorder_refuse_json_text_without_defined_order() {
     let s = Server::start();
     let mut c = s.conn();
     assert_eq!(
-        c.call(&["FT.CREATE", "j", "ON", "JSON", "PREFIX", "1", "j:", "SCHEMA", "$.title", "AS", "title", "TEXT", "$.tags[*]", "AS", "tags", "TEXT"]),
+        c.call(&[
+            "FT.CREATE",
+            "j",
+            "ON",
+            "JSON",
+            "PREFIX",
+            "1",
+            "j:",
+            "SCHEMA",
+            "$.title",
+            "AS",
+            "title",
+            "TEXT",
+            "$.tags[*]",
+            "AS",
+            "tags",
+            "TEXT"
+        ]),
         ok()
     );
     assert_eq!(
-        c.call(&["FT.CREATE", "n", "ON", "JSON", "NOOFFSETS", "PREFIX", "1", "j:", "SCHEMA", "$.tags[*]", "AS", "tags", "TEXT"]),
+        c.call(&[
+            "FT.CREATE",
+            "n",
+            "ON",
+            "JSON",
+            "NOOFFSETS",
+            "PREFIX",
+            "1",
+            "j:",
+            "SCHEMA",
+            "$.tags[*]",
+            "AS",
+            "tags",
+            "TEXT"
+        ]),
         ok()
     );
     c.call(&["JSON.SET", "j:1", "$", r#"{"title":"alpha beta","tags":["alpha gamma","beta"]}"#]);
@@ -134,8 +178,14 @@ fn slop_and_inorder_refuse_json_text_without_defined_order() {
     assert_eq!(c.call(&["FT.SEARCH", "j", "@tags:(alpha beta)", "INORDER"]).err(), ERR);
     assert_eq!(c.call(&["FT.SEARCH", "j", "(alpha beta)=>{$slop: 3}", "DIALECT", "2"]).err(), ERR);
     // Without SLOP/INORDER, or a single term, or a NOOFFSETS index: no check.
-    assert_eq!(c.call(&["FT.SEARCH", "j", "alpha beta", "NOCONTENT"]), arr(vec![Resp::Int(1), Resp::bulk("j:1")]));
-    assert_eq!(c.call(&["FT.SEARCH", "j", "gamma", "SLOP", "1", "NOCONTENT"]), arr(vec![Resp::Int(1), Resp::bulk("j:1")]));
+    assert_eq!(
+        c.call(&["FT.SEARCH", "j", "alpha beta", "NOCONTENT"]),
+        arr(vec![Resp::Int(1), Resp::bulk("j:1")])
+    );
+    assert_eq!(
+        c.call(&["FT.SEARCH", "j", "gamma", "SLOP", "1", "NOCONTENT"]),
+        arr(vec![Resp::Int(1), Resp::bulk("j:1")])
+    );
     assert_eq!(
         c.call(&["FT.SEARCH", "n", "alpha beta", "SLOP", "1", "INORDER", "NOCONTENT"]),
         arr(vec![Resp::Int(1), Resp::bulk("j:1")])

@@ -28,8 +28,32 @@ fn json_server() -> (Server, Conn) {
     let s = Server::start();
     let mut c = s.conn();
     assert_eq!(
-        c.call(&["FT.CREATE", "idx", "ON", "JSON", "PREFIX", "1", "doc:", "SCHEMA",
-            "$.name", "AS", "name", "TEXT", "$.n", "AS", "n", "NUMERIC", "$.tags[*]", "AS", "tags", "TAG", "$.on", "AS", "on", "TAG"]),
+        c.call(&[
+            "FT.CREATE",
+            "idx",
+            "ON",
+            "JSON",
+            "PREFIX",
+            "1",
+            "doc:",
+            "SCHEMA",
+            "$.name",
+            "AS",
+            "name",
+            "TEXT",
+            "$.n",
+            "AS",
+            "n",
+            "NUMERIC",
+            "$.tags[*]",
+            "AS",
+            "tags",
+            "TAG",
+            "$.on",
+            "AS",
+            "on",
+            "TAG"
+        ]),
         ok()
     );
     (s, c)
@@ -99,7 +123,15 @@ fn generic_key_events_keep_the_index_exact() {
     assert_eq!(ids(&mut c, "idx", "kiwi"), v(&["doc:33", "doc:5", "doc:6"]));
     let dump = c.call(&["DUMP", "doc:5"]);
     c.call(&["DEL", "doc:5"]);
-    c.call(&[&b"RESTORE"[..], b"doc:55", b"0", match &dump { Resp::Bulk(d) => d, _ => panic!() }]);
+    c.call(&[
+        &b"RESTORE"[..],
+        b"doc:55",
+        b"0",
+        match &dump {
+            Resp::Bulk(d) => d,
+            _ => panic!(),
+        },
+    ]);
     assert_eq!(ids(&mut c, "idx", "kiwi"), v(&["doc:33", "doc:55", "doc:6"]));
     c.call(&["COPY", "doc:6", "doc:66"]);
     assert_eq!(ids(&mut c, "idx", "kiwi"), v(&["doc:33", "doc:55", "doc:6", "doc:66"]));
@@ -117,7 +149,8 @@ fn eviction_removes_documents() {
         c.call(&["JSON.SET", &format!("doc:{i}"), "$", r#"{"name":"fig","pad":"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"}"#]);
     }
     let used = c.call(&["INFO", "memory"]).text();
-    let used: u64 = used.lines().find_map(|l| l.strip_prefix("used_memory:")).unwrap().trim().parse().unwrap();
+    let used: u64 =
+        used.lines().find_map(|l| l.strip_prefix("used_memory:")).unwrap().trim().parse().unwrap();
     assert_eq!(c.call(&["CONFIG", "SET", "maxmemory-policy", "allkeys-random"]), ok());
     assert_eq!(c.call(&["CONFIG", "SET", "maxmemory", &(used - 20_000).to_string()]), ok());
     c.call(&["SET", "trigger", "x"]);
@@ -134,7 +167,25 @@ fn eviction_removes_documents() {
 fn hash_writes_reindex() {
     let s = Server::start();
     let mut c = s.conn();
-    assert_eq!(c.call(&["FT.CREATE", "h", "ON", "HASH", "PREFIX", "1", "h:", "SCHEMA", "title", "TEXT", "n", "NUMERIC", "t", "TAG"]), ok());
+    assert_eq!(
+        c.call(&[
+            "FT.CREATE",
+            "h",
+            "ON",
+            "HASH",
+            "PREFIX",
+            "1",
+            "h:",
+            "SCHEMA",
+            "title",
+            "TEXT",
+            "n",
+            "NUMERIC",
+            "t",
+            "TAG"
+        ]),
+        ok()
+    );
     c.call(&["HSET", "h:1", "title", "hello world", "n", "1", "t", "x"]);
     assert_eq!(ids(&mut c, "h", "hello"), v(&["h:1"]));
     c.call(&["HINCRBY", "h:1", "n", "5"]);
@@ -172,7 +223,23 @@ fn indexes_belong_to_their_database() {
     c.call(&["JSON.SET", "doc:2", "$", r#"{"name":"lime"}"#]);
     assert_eq!(ids(&mut c, "idx", "lime"), v(&["doc:2"]));
     // An index built in a staging database goes live with SWAPDB.
-    assert_eq!(c1.call(&["FT.CREATE", "stage", "ON", "JSON", "PREFIX", "1", "doc:", "SCHEMA", "$.name", "AS", "name", "TEXT"]), ok());
+    assert_eq!(
+        c1.call(&[
+            "FT.CREATE",
+            "stage",
+            "ON",
+            "JSON",
+            "PREFIX",
+            "1",
+            "doc:",
+            "SCHEMA",
+            "$.name",
+            "AS",
+            "name",
+            "TEXT"
+        ]),
+        ok()
+    );
     c1.call(&["JSON.SET", "doc:7", "$", r#"{"name":"lime"}"#]);
     assert_eq!(c.call(&["SWAPDB", "0", "1"]), ok());
     assert_eq!(ids(&mut c, "stage", "lime"), v(&["doc:7"]));
@@ -191,7 +258,10 @@ fn initial_scan_indexes_existing_keys() {
     }
     assert_eq!(c.call(&["FT.CREATE", "p", "PREFIX", "1", "p:", "SCHEMA", "title", "TEXT"]), ok());
     assert_eq!(c.call(&["FT.SEARCH", "p", "even", "LIMIT", "0", "0"]).items()[0], Resp::Int(250));
-    assert_eq!(c.call(&["FT.CREATE", "q", "PREFIX", "1", "p:", "SKIPINITIALSCAN", "SCHEMA", "title", "TEXT"]), ok());
+    assert_eq!(
+        c.call(&["FT.CREATE", "q", "PREFIX", "1", "p:", "SKIPINITIALSCAN", "SCHEMA", "title", "TEXT"]),
+        ok()
+    );
     assert_eq!(c.call(&["FT.SEARCH", "q", "even", "LIMIT", "0", "0"]).items()[0], Resp::Int(0));
 }
 
@@ -199,7 +269,12 @@ fn initial_scan_indexes_existing_keys() {
 fn indexes_survive_reload_restart_and_reach_a_replica() {
     let (mut s, mut c) = json_server();
     for i in 0..50 {
-        c.call(&["JSON.SET", &format!("doc:{i}"), "$", &format!(r#"{{"name":"plum {i}","n":{i},"tags":["t{}"]}}"#, i % 5)]);
+        c.call(&[
+            "JSON.SET",
+            &format!("doc:{i}"),
+            "$",
+            &format!(r#"{{"name":"plum {i}","n":{i},"tags":["t{}"]}}"#, i % 5),
+        ]);
     }
     assert_eq!(c.call(&["FT.ALIASADD", "fruit", "idx"]), ok());
     let queries = ["plum", "@n:[10 19]", "@tags:{t3}", "@name:plum @n:[(40 inf]"];
@@ -220,7 +295,20 @@ fn indexes_survive_reload_restart_and_reach_a_replica() {
     r.call(&["REPLICAOF", "127.0.0.1", &s.port.to_string()]);
     assert!(wait_until(30, || r.call(&["INFO", "replication"]).text().contains("master_link_status:up")));
     c.call(&["JSON.SET", "doc:100", "$", r#"{"name":"plum late","n":100}"#]);
-    c.call(&["FT.CREATE", "idx2", "ON", "JSON", "PREFIX", "1", "doc:", "SCHEMA", "$.n", "AS", "n", "NUMERIC"]);
+    c.call(&[
+        "FT.CREATE",
+        "idx2",
+        "ON",
+        "JSON",
+        "PREFIX",
+        "1",
+        "doc:",
+        "SCHEMA",
+        "$.n",
+        "AS",
+        "n",
+        "NUMERIC",
+    ]);
     assert!(wait_until(30, || ids(&mut r, "idx", "late") == v(&["doc:100"])));
     for (q, want) in queries.iter().zip(&before) {
         assert_eq!(ids(&mut r, "idx", q), ids(&mut c, "idx", q), "replica: {q} (before: {want:?})");
@@ -251,7 +339,10 @@ fn large_initial_scan_is_time_sliced_and_survives_flush_and_swap() {
     let info_field = |c: &mut Conn, name: &str| -> String {
         let info = c.call(&["FT.INFO", "big"]);
         let items = info.items();
-        let i = items.iter().position(|x| matches!(x, Resp::Simple(_) | Resp::Bulk(_)) && x.text() == name).unwrap();
+        let i = items
+            .iter()
+            .position(|x| matches!(x, Resp::Simple(_) | Resp::Bulk(_)) && x.text() == name)
+            .unwrap();
         match &items[i + 1] {
             Resp::Int(n) => n.to_string(),
             other => other.text(),
@@ -260,7 +351,10 @@ fn large_initial_scan_is_time_sliced_and_survives_flush_and_swap() {
     assert!(wait_until(60, || info_field(&mut c, "indexing") == "0"), "scan never finished");
     assert_eq!(info_field(&mut c, "percent_indexed"), "1");
     assert_eq!(c.call(&["FT.SEARCH", "big", "common", "LIMIT", "0", "0"]).items()[0], Resp::Int(60_000));
-    assert_eq!(c.call(&["FT.SEARCH", "big", "word3", "LIMIT", "0", "0"]).items()[0], Resp::Int((0..60_000).filter(|n| n % 7 == 3).count() as i64));
+    assert_eq!(
+        c.call(&["FT.SEARCH", "big", "word3", "LIMIT", "0", "0"]).items()[0],
+        Resp::Int((0..60_000).filter(|n| n % 7 == 3).count() as i64)
+    );
 
     // A new index over the same keys, then SWAPDB and FLUSHALL while it scans: no crash, no stall.
     assert_eq!(c.call(&["FT.CREATE", "big2", "PREFIX", "1", "s:", "SCHEMA", "title", "TEXT"]), ok());
@@ -292,7 +386,10 @@ fn dropindex_dd_and_temporary_expiry_delete_documents_everywhere() {
     // The other index over the same keys saw them go.
     assert_eq!(ids(&mut c, "b", "melon"), v(&[]));
     // A TEMPORARY index expires when idle, taking its documents with it.
-    assert_eq!(c.call(&["FT.CREATE", "tmp", "TEMPORARY", "1", "PREFIX", "1", "x:", "SCHEMA", "f", "TEXT"]), ok());
+    assert_eq!(
+        c.call(&["FT.CREATE", "tmp", "TEMPORARY", "1", "PREFIX", "1", "x:", "SCHEMA", "f", "TEXT"]),
+        ok()
+    );
     c.call(&["HSET", "x:1", "f", "kiwi"]);
     assert_eq!(ids(&mut c, "tmp", "kiwi"), v(&["x:1"]));
     assert!(wait_until(10, || c.call(&["FT._LIST"]).items().len() == 1), "TEMPORARY index did not expire");

@@ -36,24 +36,14 @@ pub fn json_parse(data: &[u8]) {
     }
     let unlimited = Value::parse_unlimited(data);
     if let Ok(v) = &parsed {
-        assert!(
-            unlimited.as_ref().is_ok_and(|u| u == v),
-            "parse_unlimited differs from parse"
-        );
+        assert!(unlimited.as_ref().is_ok_and(|u| u == v), "parse_unlimited differs from parse");
     }
     if let Ok(v) = unlimited {
         let text = v.to_json();
         let again = Value::parse_unlimited(text.as_bytes()).expect("own output parses");
         assert!(again == v, "round trip changed the value: {text}");
         let mut pretty = Vec::new();
-        v.write_json(
-            &mut pretty,
-            &Format {
-                indent: b"  ",
-                newline: b"\n",
-                space: b" ",
-            },
-        );
+        v.write_json(&mut pretty, &Format { indent: b"  ", newline: b"\n", space: b" " });
         let again = Value::parse_unlimited(&pretty).expect("own pretty output parses");
         assert!(again == v, "pretty round trip changed the value");
         let _ = v.mem_usage();
@@ -108,11 +98,8 @@ pub fn json_ops(data: &[u8]) {
             2 => drop(num::num_pow_by(&mut doc, &path, &arg_text)),
             3..=5 => {
                 if let Some(v) = &arg_value {
-                    let cond = [
-                        set::SetCondition::Always,
-                        set::SetCondition::Nx,
-                        set::SetCondition::Xx,
-                    ][usize::from(op % 24 - 3)];
+                    let cond = [set::SetCondition::Always, set::SetCondition::Nx, set::SetCondition::Xx]
+                        [usize::from(op % 24 - 3)];
                     if set::set(&mut doc, &path, v.clone(), cond).is_err() {
                         assert!(doc == before, "failed SET changed the document");
                     }
@@ -167,8 +154,7 @@ pub fn json_ops(data: &[u8]) {
             _ => drop(array::arr_pop(&mut doc, &path, int(1))),
         }
         let text = doc.to_json();
-        let again =
-            Value::parse_unlimited(text.as_bytes()).expect("document serializes to valid JSON");
+        let again = Value::parse_unlimited(text.as_bytes()).expect("document serializes to valid JSON");
         assert!(again == doc, "document does not round-trip: {text}");
     }
 }
@@ -214,8 +200,7 @@ impl DocumentSource for View<'_> {
         match self.0.get(key) {
             None => Ok(Vec::new()),
             Some(Doc::Json(doc)) => {
-                let path =
-                    JsonPath::parse(source).map_err(|_| format!("Invalid JSONPath '{source}'"))?;
+                let path = JsonPath::parse(source).map_err(|_| format!("Invalid JSONPath '{source}'"))?;
                 Ok(path.select(doc).into_iter().map(field_value).collect())
             }
             Some(Doc::Hash(h)) => Ok(h
@@ -246,29 +231,15 @@ impl DocumentSource for View<'_> {
 
 impl Db {
     fn new() -> Db {
-        let mut db = Db {
-            docs: BTreeMap::new(),
-            cat: Catalog::new(),
-            config: Config::default(),
-        };
+        let mut db = Db { docs: BTreeMap::new(), cat: Catalog::new(), config: Config::default() };
         // Queries that run into the timeout must still end quickly under the fuzzer.
         db.config.timeout_ms = 50;
-        db.json_set(
-            b"doc:1",
-            br#"{"title":"hello world","n":3,"tags":["a","b"],"loc":"1.5,2.5","v":[1,2]}"#,
-        );
+        db.json_set(b"doc:1", br#"{"title":"hello world","n":3,"tags":["a","b"],"loc":"1.5,2.5","v":[1,2]}"#);
         db.json_set(
             b"doc:2",
             br#"{"title":"running runners run","n":-1.5e3,"tags":"c","nested":{"x":[true,null]}}"#,
         );
-        db.hset(
-            b"h:1",
-            &[
-                (b"title", b"hash document"),
-                (b"n", b"42"),
-                (b"tags", b"x,y"),
-            ],
-        );
+        db.hset(b"h:1", &[(b"title", b"hash document"), (b"n", b"42"), (b"tags", b"x,y")]);
         db.run(&[
             b"FT.CREATE",
             b"jidx",
@@ -326,10 +297,7 @@ impl Db {
     }
 
     fn hset(&mut self, key: &[u8], pairs: &[(&[u8], &[u8])]) {
-        let entry = self
-            .docs
-            .entry(key.to_vec())
-            .or_insert_with(|| Doc::Hash(Vec::new()));
+        let entry = self.docs.entry(key.to_vec()).or_insert_with(|| Doc::Hash(Vec::new()));
         if let Doc::Json(_) = entry {
             *entry = Doc::Hash(Vec::new());
         }
@@ -360,8 +328,7 @@ impl Db {
         match (name.as_str(), args) {
             ("JSON.SET", [key, value, ..]) => self.json_set(key, value),
             ("HSET", [key, rest @ ..]) => {
-                let pairs: Vec<(&[u8], &[u8])> =
-                    rest.chunks_exact(2).map(|p| (p[0], p[1])).collect();
+                let pairs: Vec<(&[u8], &[u8])> = rest.chunks_exact(2).map(|p| (p[0], p[1])).collect();
                 self.hset(key, &pairs);
             }
             ("DEL", [key, ..]) => self.del(key),
@@ -377,19 +344,14 @@ impl Db {
                 }
             }
             ("EXPIRE", _) => {
-                for key in self
-                    .cat
-                    .expire_temporary(Instant::now() + Duration::from_secs(1 << 20))
-                {
+                for key in self.cat.expire_temporary(Instant::now() + Duration::from_secs(1 << 20)) {
                     self.docs.remove(&key);
                     self.cat.on_key_removed(&key);
                 }
             }
             _ => {
                 let view = View(&self.docs);
-                let out =
-                    self.cat
-                        .execute_full(&name, args, &view, &mut self.config, proto(args.len()));
+                let out = self.cat.execute_full(&name, args, &view, &mut self.config, proto(args.len()));
                 for key in out.delete_keys {
                     self.del(&key);
                 }
@@ -404,12 +366,8 @@ impl Db {
         if prefixes.is_empty() {
             return;
         }
-        let keys: Vec<Vec<u8>> = self
-            .docs
-            .keys()
-            .filter(|k| prefixes.iter().any(|p| k.starts_with(p)))
-            .cloned()
-            .collect();
+        let keys: Vec<Vec<u8>> =
+            self.docs.keys().filter(|k| prefixes.iter().any(|p| k.starts_with(p))).cloned().collect();
         let total = keys.len().max(1);
         for (i, k) in keys.iter().enumerate() {
             let view = View(&self.docs);

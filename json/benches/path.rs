@@ -26,10 +26,7 @@ fn document() -> Value {
             price % 100
         ));
     }
-    let text = format!(
-        r#"{{"store":{{"items":[{}]}},"a":{{"b":[1,2,3]}}}}"#,
-        items.join(",")
-    );
+    let text = format!(r#"{{"store":{{"items":[{}]}},"a":{{"b":[1,2,3]}}}}"#, items.join(","));
     Value::parse(text.as_bytes()).expect("document")
 }
 
@@ -40,20 +37,13 @@ fn bench(c: &mut Criterion) {
         ("legacy_static", ".store.items[500].name"),
         ("wildcards", "$.store.items[*].nested.x.y"),
         ("descent", "$..y"),
-        (
-            "filter",
-            "$.store.items[?(@.price>20 && @.tags[0]=='a')].id",
-        ),
+        ("filter", "$.store.items[?(@.price>20 && @.tags[0]=='a')].id"),
         ("regex", "$.store.items[?(@.name=~'^n1')].id"),
     ];
     for (name, text) in paths {
-        c.bench_function(&format!("compile/{name}"), |b| {
-            b.iter(|| JsonPath::parse(black_box(text)))
-        });
+        c.bench_function(&format!("compile/{name}"), |b| b.iter(|| JsonPath::parse(black_box(text))));
         let path = JsonPath::parse(text).expect("path");
-        c.bench_function(&format!("select/{name}"), |b| {
-            b.iter(|| path.select(black_box(&doc)).len())
-        });
+        c.bench_function(&format!("select/{name}"), |b| b.iter(|| path.select(black_box(&doc)).len()));
     }
     let all_prices = JsonPath::parse("$.store.items[*].price").expect("path");
     c.bench_function("op/numincrby_all_items", |b| {
@@ -67,14 +57,7 @@ fn bench(c: &mut Criterion) {
     c.bench_function("op/set_one_member", |b| {
         b.iter_batched(
             || doc.clone(),
-            |mut d| {
-                set::set(
-                    &mut d,
-                    &one,
-                    Value::from("renamed"),
-                    set::SetCondition::Always,
-                )
-            },
+            |mut d| set::set(&mut d, &one, Value::from("renamed"), set::SetCondition::Always),
             BatchSize::LargeInput,
         )
     });

@@ -30,15 +30,11 @@ fn parse(c: &mut Criterion) {
     for name in FILES {
         let text = read(name);
         g.throughput(Throughput::Bytes(text.len() as u64));
-        g.bench_function(format!("folio/{name}"), |b| {
-            b.iter(|| Value::parse(black_box(&text)))
-        });
+        g.bench_function(format!("folio/{name}"), |b| b.iter(|| Value::parse(black_box(&text))));
         // Another copy alive: its long strings and key lists are already
         // interned (as when the same kind of document is set again).
         let alive = Value::parse(&text).expect("valid");
-        g.bench_function(format!("folio-shared/{name}"), |b| {
-            b.iter(|| Value::parse(black_box(&text)))
-        });
+        g.bench_function(format!("folio-shared/{name}"), |b| b.iter(|| Value::parse(black_box(&text))));
         drop(alive);
         g.bench_function(format!("serde_json/{name}"), |b| {
             b.iter(|| serde_json::from_slice::<serde_json::Value>(black_box(&text)))
@@ -54,9 +50,7 @@ fn serialize(c: &mut Criterion) {
         let ours = Value::parse(&text).expect("valid");
         let theirs: serde_json::Value = serde_json::from_slice(&text).expect("valid");
         g.throughput(Throughput::Bytes(ours.to_json().len() as u64));
-        g.bench_function(format!("folio/{name}"), |b| {
-            b.iter(|| black_box(&ours).to_json())
-        });
+        g.bench_function(format!("folio/{name}"), |b| b.iter(|| black_box(&ours).to_json()));
         g.bench_function(format!("serde_json/{name}"), |b| {
             b.iter(|| serde_json::to_string(black_box(&theirs)))
         });

@@ -93,30 +93,14 @@ impl ParseError {
     /// line = 1 + newlines before the line start, column = bytes since it.
     pub(crate) fn at(code: ErrorCode, input: &[u8], i: usize) -> Self {
         let before = input.get(..i).unwrap_or(input);
-        let line_start = before
-            .iter()
-            .rposition(|&b| b == b'\n')
-            .map_or(0, |p| p + 1);
-        let line = 1 + before
-            .get(..line_start)
-            .unwrap_or_default()
-            .iter()
-            .filter(|&&b| b == b'\n')
-            .count();
-        ParseError {
-            code,
-            line,
-            column: before.len() - line_start,
-        }
+        let line_start = before.iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1);
+        let line = 1 + before.get(..line_start).unwrap_or_default().iter().filter(|&&b| b == b'\n').count();
+        ParseError { code, line, column: before.len() - line_start }
     }
 
     /// The input is not UTF-8.
     pub(crate) fn not_utf8() -> Self {
-        ParseError {
-            code: ErrorCode::NotUtf8,
-            line: 0,
-            column: 0,
-        }
+        ParseError { code: ErrorCode::NotUtf8, line: 0, column: 0 }
     }
 
     /// What went wrong.
@@ -140,11 +124,7 @@ impl fmt::Display for ParseError {
         if self.line == 0 {
             write!(f, "{}", self.code)
         } else {
-            write!(
-                f,
-                "{} at line {} column {}",
-                self.code, self.line, self.column
-            )
+            write!(f, "{} at line {} column {}", self.code, self.line, self.column)
         }
     }
 }

@@ -55,12 +55,7 @@ fn int(n: usize) -> Value {
 }
 
 fn list<T>(items: Vec<Option<T>>, f: impl Fn(T) -> Value) -> Value {
-    Value::array(
-        items
-            .into_iter()
-            .map(|x| x.map_or(Value::null(), &f))
-            .collect(),
-    )
+    Value::array(items.into_iter().map(|x| x.map_or(Value::null(), &f)).collect())
 }
 
 /// Legacy write reply: the last right-typed result.
@@ -78,8 +73,7 @@ fn parse(text: &str) -> Result<Value, Value> {
 }
 
 fn arg_i64(text: &str) -> Result<i64, Value> {
-    text.parse()
-        .map_err(|_| error("ERR value is not an integer or out of range"))
+    text.parse().map_err(|_| error("ERR value is not an integer or out of range"))
 }
 
 /// Runs `cmd` (`[name, path, args…]`) on `doc` like RedisJSON would; `None` doc = key deleted.
@@ -125,10 +119,7 @@ fn run(doc_slot: &mut Option<Value>, cmd: &[String]) -> Result<Value, Value> {
             int(del::del(doc, &path))
         }
         "JSON.TYPE" => {
-            let names = path
-                .select(doc)
-                .into_iter()
-                .map(|v| Value::from(v.type_name()));
+            let names = path.select(doc).into_iter().map(|v| Value::from(v.type_name()));
             if legacy {
                 names.take(1).next().unwrap_or(Value::null())
             } else {
@@ -165,10 +156,7 @@ fn run(doc_slot: &mut Option<Value>, cmd: &[String]) -> Result<Value, Value> {
             }
         }
         "JSON.ARRAPPEND" => {
-            let values = args
-                .iter()
-                .map(|a| parse(a))
-                .collect::<Result<Vec<_>, _>>()?;
+            let values = args.iter().map(|a| parse(a)).collect::<Result<Vec<_>, _>>()?;
             let o = array::arr_append(doc, &path, &values).map_err(error)?;
             if legacy {
                 last(&o, int)
@@ -189,10 +177,7 @@ fn run(doc_slot: &mut Option<Value>, cmd: &[String]) -> Result<Value, Value> {
         }
         "JSON.ARRINSERT" => {
             let index = arg_i64(&args[0])?;
-            let values = args[1..]
-                .iter()
-                .map(|a| parse(a))
-                .collect::<Result<Vec<_>, _>>()?;
+            let values = args[1..].iter().map(|a| parse(a)).collect::<Result<Vec<_>, _>>()?;
             let o = array::arr_insert(doc, &path, index, &values).map_err(error)?;
             if legacy {
                 last(&o, int)
@@ -259,10 +244,7 @@ fn run(doc_slot: &mut Option<Value>, cmd: &[String]) -> Result<Value, Value> {
 
 #[test]
 fn ops_match_rejson_2_8_3() {
-    let file = format!(
-        "{}/tests/fixtures/rejson_ops.jsonl",
-        env!("CARGO_MANIFEST_DIR")
-    );
+    let file = format!("{}/tests/fixtures/rejson_ops.jsonl", env!("CARGO_MANIFEST_DIR"));
     let text = std::fs::read_to_string(file).expect("fixture");
     let mut docs = Vec::new();
     let mut failures = Vec::new();
@@ -270,10 +252,7 @@ fn ops_match_rejson_2_8_3() {
     for line in text.lines().filter(|l| !l.starts_with('#')) {
         let rec = Value::parse(line.as_bytes()).expect("record");
         if let Some(list) = rec.obj_get("docs") {
-            docs = list
-                .iter()
-                .filter_map(|d| d.as_str().map(str::to_owned))
-                .collect();
+            docs = list.iter().filter_map(|d| d.as_str().map(str::to_owned)).collect();
             continue;
         }
         let doc_text = match (rec.obj_get("d").and_then(Value::as_i64), rec.obj_get("doc")) {
@@ -281,12 +260,8 @@ fn ops_match_rejson_2_8_3() {
             (None, Some(d)) => d.as_str().expect("doc").to_owned(),
             _ => panic!("record without doc"),
         };
-        let cmd: Vec<String> = rec
-            .obj_get("cmd")
-            .expect("cmd")
-            .iter()
-            .map(|a| a.as_str().expect("arg").to_owned())
-            .collect();
+        let cmd: Vec<String> =
+            rec.obj_get("cmd").expect("cmd").iter().map(|a| a.as_str().expect("arg").to_owned()).collect();
         let expected = rec.obj_get("reply").expect("reply");
         if expected.obj_get("crash").is_some() {
             continue; // rejson.so 2.8.3 crashed (see the crash tests in ops_features.rs)
@@ -299,13 +274,8 @@ fn ops_match_rejson_2_8_3() {
         let got = reply(&mut doc, &cmd);
         let got_after = doc.map(|d| d.to_json());
         compared += 1;
-        let doc_key = rec
-            .obj_get("d")
-            .and_then(Value::as_i64)
-            .map_or(doc_text.clone(), |i| format!("#{i}"));
-        let known = KNOWN_DEVIATIONS
-            .iter()
-            .any(|(d, c, _)| *d == doc_key && *c == cmd.join(" "));
+        let doc_key = rec.obj_get("d").and_then(Value::as_i64).map_or(doc_text.clone(), |i| format!("#{i}"));
+        let known = KNOWN_DEVIATIONS.iter().any(|(d, c, _)| *d == doc_key && *c == cmd.join(" "));
         // folio keeps object key order on removal; RedisJSON's store swap-removes.
         let removes = matches!(cmd[0].as_str(), "JSON.DEL" | "JSON.MERGE");
         let same_doc = |a: &Option<String>, b: &Option<String>| match (a, b) {
@@ -322,11 +292,6 @@ fn ops_match_rejson_2_8_3() {
             ));
         }
     }
-    assert!(
-        failures.is_empty(),
-        "{} of {compared} differ:\n{}",
-        failures.len(),
-        failures.join("\n")
-    );
+    assert!(failures.is_empty(), "{} of {compared} differ:\n{}", failures.len(), failures.join("\n"));
     assert!(compared > 5000);
 }

@@ -56,17 +56,9 @@ fn selections_match_rejson_2_8_3() {
         compared += 1;
         let known = KNOWN_DEVIATIONS.iter().any(|(p, _)| *p == rec.path);
         if (ours != rec.reply) != known {
-            failures.push(format!(
-                "{:?}\n   rejson: {:?}\n   folio:  {:?}",
-                rec.path, rec.reply, ours
-            ));
+            failures.push(format!("{:?}\n   rejson: {:?}\n   folio:  {:?}", rec.path, rec.reply, ours));
         }
     }
-    assert!(
-        failures.is_empty(),
-        "{} of {compared} differ:\n{}",
-        failures.len(),
-        failures.join("\n")
-    );
+    assert!(failures.is_empty(), "{} of {compared} differ:\n{}", failures.len(), failures.join("\n"));
     assert!(compared > 1000, "only {compared} paths compiled");
 }

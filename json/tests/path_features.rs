@@ -50,26 +50,10 @@ fn legacy_and_jsonpath_spellings() {
 
 #[test]
 fn static_paths() {
-    for p in [
-        "$",
-        "$.a",
-        "$.a.b[0]",
-        "$['a']",
-        "$[-1]",
-        "a[\"b\"][0]",
-        "$.a[0].b",
-    ] {
+    for p in ["$", "$.a", "$.a.b[0]", "$['a']", "$[-1]", "a[\"b\"][0]", "$.a[0].b"] {
         assert!(JsonPath::parse(p).unwrap().is_static(), "{p}");
     }
-    for p in [
-        "$.*",
-        "$..a",
-        "$[0,1]",
-        "$['a','b']",
-        "$[0:1]",
-        "$[?(@.a)]",
-        "$[*]",
-    ] {
+    for p in ["$.*", "$..a", "$[0,1]", "$['a','b']", "$[0:1]", "$[?(@.a)]", "$[*]"] {
         assert!(!JsonPath::parse(p).unwrap().is_static(), "{p}");
     }
 }
@@ -77,20 +61,14 @@ fn static_paths() {
 #[test]
 fn children_keys_and_indices() {
     assert_eq!(sel(STORE, "$.store.bicycle.color"), strs(&["\"red\""]));
-    assert_eq!(
-        sel(STORE, "$['store']['bicycle']['color']"),
-        strs(&["\"red\""])
-    );
+    assert_eq!(sel(STORE, "$['store']['bicycle']['color']"), strs(&["\"red\""]));
     assert_eq!(sel(STORE, "$.store.book[0].title"), strs(&["\"Sayings\""]));
     assert_eq!(sel(STORE, "$.store.book[-1].title"), strs(&["\"Rings\""]));
     assert_eq!(sel(STORE, "$.store.book[4]"), Vec::<String>::new());
     // RedisJSON clamps negative indices at the first element.
     assert_eq!(sel("[1,2,3]", "$[-10]"), strs(&["1"]));
     assert_eq!(sel("[1,2,3]", "$[0,2,-1]"), strs(&["1", "3", "3"]));
-    assert_eq!(
-        sel(r#"{"a":1,"b":2,"c":3}"#, "$['c','a']"),
-        strs(&["3", "1"])
-    );
+    assert_eq!(sel(r#"{"a":1,"b":2,"c":3}"#, "$['c','a']"), strs(&["3", "1"]));
     assert_eq!(sel(r#"{"a":1}"#, "$.a.b"), Vec::<String>::new());
     assert_eq!(sel(r#"{"a":[1]}"#, "$.a.b"), Vec::<String>::new());
     assert_eq!(sel(r#"{"0":"key"}"#, "$[0]"), Vec::<String>::new());
@@ -120,22 +98,11 @@ fn wildcards_and_descent() {
         sel(r#"{"a":{"a":1,"b":{"a":2}},"c":[{"a":3}]}"#, "$..a"),
         strs(&[r#"{"a":1,"b":{"a":2}}"#, "1", "2", "3"])
     );
-    assert_eq!(
-        sel(r#"{"a":[1,{"b":2}]}"#, "$..*"),
-        strs(&[r#"[1,{"b":2}]"#, "1", r#"{"b":2}"#, "2"])
-    );
-    assert_eq!(
-        sel(r#"{"a":[[1,2],[3]]}"#, "$..[0]"),
-        strs(&["[1,2]", "1", "3"])
-    );
+    assert_eq!(sel(r#"{"a":[1,{"b":2}]}"#, "$..*"), strs(&[r#"[1,{"b":2}]"#, "1", r#"{"b":2}"#, "2"]));
+    assert_eq!(sel(r#"{"a":[[1,2],[3]]}"#, "$..[0]"), strs(&["[1,2]", "1", "3"]));
     assert_eq!(
         sel(STORE, "$..author"),
-        strs(&[
-            "\"Nigel Rees\"",
-            "\"Evelyn Waugh\"",
-            "\"Herman Melville\"",
-            "\"J. R. R. Tolkien\""
-        ])
+        strs(&["\"Nigel Rees\"", "\"Evelyn Waugh\"", "\"Herman Melville\"", "\"J. R. R. Tolkien\""])
     );
 }
 
@@ -159,63 +126,36 @@ fn slices() {
 
 #[test]
 fn filters_comparisons() {
-    assert_eq!(
-        sel(STORE, "$.store.book[?(@.price<10)].title"),
-        strs(&["\"Sayings\"", "\"Moby Dick\""])
-    );
-    assert_eq!(
-        sel(STORE, "$.store.book[?@.isbn].title"),
-        strs(&["\"Moby Dick\"", "\"Rings\""])
-    );
+    assert_eq!(sel(STORE, "$.store.book[?(@.price<10)].title"), strs(&["\"Sayings\"", "\"Moby Dick\""]));
+    assert_eq!(sel(STORE, "$.store.book[?@.isbn].title"), strs(&["\"Moby Dick\"", "\"Rings\""]));
     assert_eq!(
         sel(STORE, "$.store.book[?(@.category=='fiction' && @.price>20 || @.author==\"Nigel Rees\")].title"),
         strs(&["\"Sayings\"", "\"Rings\""])
     );
     assert_eq!(
-        sel(
-            STORE,
-            "$.store.book[?(@.price>20 || (@.price<9 && @.isbn))].title"
-        ),
+        sel(STORE, "$.store.book[?(@.price>20 || (@.price<9 && @.isbn))].title"),
         strs(&["\"Moby Dick\"", "\"Rings\""])
     );
     // Filters apply to object values too.
-    assert_eq!(
-        sel(r#"{"a":{"x":1},"b":{"x":2}}"#, "$[?(@.x>1)]"),
-        strs(&[r#"{"x":2}"#])
-    );
+    assert_eq!(sel(r#"{"a":{"x":1},"b":{"x":2}}"#, "$[?(@.x>1)]"), strs(&[r#"{"x":2}"#]));
     // ... and select nothing on scalars.
     assert_eq!(sel(r#"{"a":1}"#, "$.a[?(@==1)]"), Vec::<String>::new());
     // Cross-type comparisons: only == is false and != true.
     let mixed = r#"[1,"1",true,null,[1],{"a":1},1.0]"#;
     assert_eq!(sel(mixed, "$[?(@==1)]"), strs(&["1", "1.0"]));
-    assert_eq!(
-        sel(mixed, "$[?(@!=1)]"),
-        strs(&["\"1\"", "true", "null", "[1]", r#"{"a":1}"#])
-    );
+    assert_eq!(sel(mixed, "$[?(@!=1)]"), strs(&["\"1\"", "true", "null", "[1]", r#"{"a":1}"#]));
     assert_eq!(sel(mixed, "$[?(@>=1)]"), strs(&["1", "1.0"]));
     assert_eq!(sel(mixed, "$[?(@=='1')]"), strs(&["\"1\""]));
     assert_eq!(sel(mixed, "$[?(@==true)]"), strs(&["true"]));
     assert_eq!(sel(mixed, "$[?(@==null)]"), strs(&["null"]));
     assert_eq!(sel("[false,true]", "$[?(@<true)]"), strs(&["false"]));
-    assert_eq!(
-        sel(r#"["abc","abd","b"]"#, "$[?(@>'abc')]"),
-        strs(&["\"abd\"", "\"b\""])
-    );
-    assert_eq!(
-        sel("[-1.5,2,3.25]", "$[?(@ > -1 && @ < 3.5)]"),
-        strs(&["2", "3.25"])
-    );
+    assert_eq!(sel(r#"["abc","abd","b"]"#, "$[?(@>'abc')]"), strs(&["\"abd\"", "\"b\""]));
+    assert_eq!(sel("[-1.5,2,3.25]", "$[?(@ > -1 && @ < 3.5)]"), strs(&["2", "3.25"]));
     // Existence: true even for null/false members; literals always exist.
-    assert_eq!(
-        sel(r#"[{"a":null},{"a":false},{"b":1}]"#, "$[?(@.a)]").len(),
-        2
-    );
+    assert_eq!(sel(r#"[{"a":null},{"a":false},{"b":1}]"#, "$[?(@.a)]").len(), 2);
     assert_eq!(sel("[1,2]", "$[?(false)]").len(), 2);
     // Missing operands: == false, != true.
-    assert_eq!(
-        sel(r#"[{"a":1},{"b":1}]"#, "$[?(@.a!=1)]"),
-        strs(&[r#"{"b":1}"#])
-    );
+    assert_eq!(sel(r#"[{"a":1},{"b":1}]"#, "$[?(@.a!=1)]"), strs(&[r#"{"b":1}"#]));
 }
 
 #[test]
@@ -224,16 +164,10 @@ fn filters_with_document_nodes() {
     assert_eq!(sel(d, "$.items[?(@.n<$.limit)].n"), strs(&["1"]));
     // Node == node is a deep comparison, numbers compared numerically.
     assert_eq!(sel(d, "$.items[?(@.n==@.m)].n"), strs(&["1", "[1.0]"]));
-    assert!(
-        JsonPath::parse("$.items[?(@.m==[1])]").is_err(),
-        "no array literals"
-    );
+    assert!(JsonPath::parse("$.items[?(@.m==[1])]").is_err(), "no array literals");
     // Nested filters inside operands.
     let nested = r#"[{"a":[{"b":1},{"b":5}]},{"a":[{"b":2}]}]"#;
-    assert_eq!(
-        sel(nested, "$[?(@.a[?(@.b>3)])]"),
-        strs(&[r#"{"a":[{"b":1},{"b":5}]}"#])
-    );
+    assert_eq!(sel(nested, "$[?(@.a[?(@.b>3)])]"), strs(&[r#"{"a":[{"b":1},{"b":5}]}"#]));
 }
 
 #[test]
@@ -242,53 +176,22 @@ fn node_list_operands_match_if_any_node_does() {
     assert_eq!(sel(d, "$[?(@.a[*]>4)]"), strs(&[r#"{"a":[1,5]}"#]));
     assert_eq!(sel(d, "$[?(@.a[*]==3)]"), strs(&[r#"{"a":[2,3]}"#]));
     // != is "no node equals".
-    assert_eq!(
-        sel(d, "$[?(@.a[*]!=1)]"),
-        strs(&[r#"{"a":[2,3]}"#, r#"{"a":[]}"#])
-    );
+    assert_eq!(sel(d, "$[?(@.a[*]!=1)]"), strs(&[r#"{"a":[2,3]}"#, r#"{"a":[]}"#]));
     assert_eq!(sel(d, "$[?(@.a[*])]").len(), 2);
-    assert_eq!(
-        sel(r#"[{"x":{"y":{"z":7}}},{"x":1}]"#, "$[?(@..z==7)]").len(),
-        1
-    );
+    assert_eq!(sel(r#"[{"x":{"y":{"z":7}}},{"x":1}]"#, "$[?(@..z==7)]").len(), 1);
 }
 
 #[test]
 fn regex_filters() {
-    let d =
-        r#"[{"s":"Hello","p":"^H"},{"s":"yellow","p":"^H"},{"s":5,"p":"5"},{"s":"a.b","p":"["}]"#;
-    assert_eq!(
-        sel(d, "$[?(@.s=~'ell')].s"),
-        strs(&["\"Hello\"", "\"yellow\""]),
-        "unanchored"
-    );
+    let d = r#"[{"s":"Hello","p":"^H"},{"s":"yellow","p":"^H"},{"s":5,"p":"5"},{"s":"a.b","p":"["}]"#;
+    assert_eq!(sel(d, "$[?(@.s=~'ell')].s"), strs(&["\"Hello\"", "\"yellow\""]), "unanchored");
     assert_eq!(sel(d, "$[?(@.s=~'^h')].s"), Vec::<String>::new());
     assert_eq!(sel(d, "$[?(@.s=~'(?i)^h')].s"), strs(&["\"Hello\""]));
-    assert_eq!(
-        sel(d, "$[?(@.s=~@.p)].s"),
-        strs(&["\"Hello\""]),
-        "pattern from a node"
-    );
-    assert_eq!(
-        sel(d, "$[?(@.s=~'[')]"),
-        Vec::<String>::new(),
-        "invalid pattern is false"
-    );
-    assert_eq!(
-        sel(d, "$[?(@.s=~'5')]"),
-        Vec::<String>::new(),
-        "non-string subject"
-    );
-    assert_eq!(
-        sel(d, r#"$[?(@.s=~"a\\.b")].s"#),
-        strs(&["\"a.b\""]),
-        "escaped backslash"
-    );
-    assert_eq!(
-        sel(d, "$[?('Hello'=~'H')]"),
-        Vec::<String>::new(),
-        "literal subject"
-    );
+    assert_eq!(sel(d, "$[?(@.s=~@.p)].s"), strs(&["\"Hello\""]), "pattern from a node");
+    assert_eq!(sel(d, "$[?(@.s=~'[')]"), Vec::<String>::new(), "invalid pattern is false");
+    assert_eq!(sel(d, "$[?(@.s=~'5')]"), Vec::<String>::new(), "non-string subject");
+    assert_eq!(sel(d, r#"$[?(@.s=~"a\\.b")].s"#), strs(&["\"a.b\""]), "escaped backslash");
+    assert_eq!(sel(d, "$[?('Hello'=~'H')]"), Vec::<String>::new(), "literal subject");
     // A pattern beyond the size limit does not compile: false, no error.
     let huge = format!("$[?(@.s=~'{}')]", "(a{1000}){1000}");
     assert_eq!(sel(d, &huge), Vec::<String>::new());
@@ -306,10 +209,7 @@ fn number_literals() {
     }
     // Huge integers compare exactly.
     let big = "[18446744073709551615,9223372036854775807]";
-    assert_eq!(
-        sel(big, "$[?(@>9223372036854775807)]"),
-        strs(&["18446744073709551615"])
-    );
+    assert_eq!(sel(big, "$[?(@>9223372036854775807)]"), strs(&["18446744073709551615"]));
 }
 
 #[test]
@@ -338,26 +238,13 @@ fn locations_follow_matches() {
     let p = JsonPath::parse("$.a[-1].b").unwrap();
     assert_eq!(
         p.select_locations(&d),
-        vec![vec![
-            Step::Key("a".into()),
-            Step::Index(1),
-            Step::Key("b".into())
-        ]]
+        vec![vec![Step::Key("a".into()), Step::Index(1), Step::Key("b".into())]]
     );
-    assert_eq!(
-        JsonPath::parse("$").unwrap().select_locations(&d),
-        vec![Vec::<Step>::new()]
-    );
-    assert!(JsonPath::parse("$.zz")
-        .unwrap()
-        .select_locations(&d)
-        .is_empty());
+    assert_eq!(JsonPath::parse("$").unwrap().select_locations(&d), vec![Vec::<Step>::new()]);
+    assert!(JsonPath::parse("$.zz").unwrap().select_locations(&d).is_empty());
     // Filters on objects report keys.
     let p = JsonPath::parse("$.c[?(@>2)]").unwrap();
-    assert_eq!(
-        p.select_locations(&d),
-        vec![vec![Step::Key("c".into()), Step::Key("b".into())]]
-    );
+    assert_eq!(p.select_locations(&d), vec![vec![Step::Key("c".into()), Step::Key("b".into())]]);
 }
 
 #[test]
@@ -409,13 +296,7 @@ fn filter_nesting_is_bounded() {
         }
         format!("$[?{p}]")
     };
-    assert_eq!(
-        JsonPath::parse(&nested_terms(6))
-            .unwrap()
-            .select(&doc("[]"))
-            .len(),
-        0
-    );
+    assert_eq!(JsonPath::parse(&nested_terms(6)).unwrap().select(&doc("[]")).len(), 0);
     let started = std::time::Instant::now();
     let err = JsonPath::parse(&nested_terms(limit - 2)).unwrap_err();
     assert!(err.to_string().contains("too complex"), "{err}");

@@ -19,12 +19,7 @@ fn arb_doc() -> impl Strategy<Value = Value> {
         prop_oneof![
             prop::collection::vec(inner.clone(), 0..5).prop_map(Value::array),
             prop::collection::vec((0..KEYS.len(), inner), 0..5).prop_map(|pairs| {
-                Value::object(
-                    pairs
-                        .into_iter()
-                        .map(|(k, v)| (KEYS[k].to_owned(), v))
-                        .collect(),
-                )
+                Value::object(pairs.into_iter().map(|(k, v)| (KEYS[k].to_owned(), v)).collect())
             }),
         ]
     })
@@ -38,10 +33,7 @@ enum StepSpec {
 
 fn arb_steps() -> impl Strategy<Value = Vec<StepSpec>> {
     prop::collection::vec(
-        prop_oneof![
-            (0..KEYS.len()).prop_map(StepSpec::Key),
-            (-4i64..5).prop_map(StepSpec::Index)
-        ],
+        prop_oneof![(0..KEYS.len()).prop_map(StepSpec::Key), (-4i64..5).prop_map(StepSpec::Index)],
         1..5,
     )
 }
@@ -211,11 +203,7 @@ fn arbitrary_paths_never_panic() {
             let bytes: Vec<u8> = (0..rng.below(24)).map(|_| rng.next() as u8).collect();
             String::from_utf8_lossy(&bytes).into_owned()
         } else {
-            let mut s = if rng.below(5) == 0 {
-                String::new()
-            } else {
-                "$".to_owned()
-            };
+            let mut s = if rng.below(5) == 0 { String::new() } else { "$".to_owned() };
             for _ in 0..rng.below(12) {
                 s.push_str(TOKENS[rng.below(TOKENS.len())]);
             }

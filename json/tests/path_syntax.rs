@@ -36,43 +36,26 @@ fn compile_errors_match_rejson_2_8_3() {
                 // rejson.so prints invalid UTF-8 slices lossily; compare bytes up to that.
                 let ours = wording_2_8_3(&converted, &err);
                 if &ours != expected && !expected.contains('\u{fffd}') {
-                    failures.push(format!(
-                        "{:?}\n   rejson: {expected}\n   folio:  {ours}",
-                        rec.path
-                    ));
+                    failures.push(format!("{:?}\n   rejson: {expected}\n   folio:  {ours}", rec.path));
                 }
                 if expected.contains('\u{fffd}') {
                     let head = |s: &str| s.split('"').next().unwrap_or("").to_owned();
                     if head(&ours) != head(expected) {
-                        failures.push(format!(
-                            "{:?}\n   rejson: {expected}\n   folio:  {ours}",
-                            rec.path
-                        ));
+                        failures.push(format!("{:?}\n   rejson: {expected}\n   folio:  {ours}", rec.path));
                     }
                 }
                 checked += 1;
             }
             (Err(expected), Ok(_)) if expected.starts_with("Error occurred") => {
-                failures.push(format!(
-                    "{:?}: rejson rejects ({expected}), folio accepts",
-                    rec.path
-                ));
+                failures.push(format!("{:?}: rejson rejects ({expected}), folio accepts", rec.path));
             }
             (Err(_) | Ok(_), Err(err)) => {
-                failures.push(format!(
-                    "{:?}: rejson accepts, folio rejects: {err}",
-                    rec.path
-                ));
+                failures.push(format!("{:?}: rejson accepts, folio rejects: {err}", rec.path));
             }
             _ => checked += 1,
         }
     }
-    assert!(
-        failures.is_empty(),
-        "{} mismatches:\n{}",
-        failures.len(),
-        failures.join("\n")
-    );
+    assert!(failures.is_empty(), "{} mismatches:\n{}", failures.len(), failures.join("\n"));
     assert!(checked > 1000);
 }
 

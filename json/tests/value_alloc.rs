@@ -63,9 +63,7 @@ const DOCS: &[&str] = &[
 ];
 
 fn big_object(n: usize) -> String {
-    let members: Vec<String> = (0..n)
-        .map(|i| format!("\"k{i}\":[{i},\"value number {i}\"]"))
-        .collect();
+    let members: Vec<String> = (0..n).map(|i| format!("\"k{i}\":[{i},\"value number {i}\"]")).collect();
     format!("{{{}}}", members.join(","))
 }
 
@@ -103,10 +101,7 @@ fn mem_usage_equals_live_heap_bytes() {
         let before = live_in_values();
         let c = v.clone();
         assert_eq!(c.mem_usage(), v.mem_usage(), "clone of {d}");
-        assert!(
-            16 + live_in_values() - before <= c.mem_usage() as isize,
-            "clone of {d}"
-        );
+        assert!(16 + live_in_values() - before <= c.mem_usage() as isize, "clone of {d}");
         drop(c);
         drop(v);
     }
@@ -119,9 +114,7 @@ fn no_leaks_under_heavy_mutation() {
     {
         let mut seed = 99u64;
         let mut rnd = move || {
-            seed = seed
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
+            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
             (seed >> 33) as usize
         };
         let mut root = Value::parse(big_object(50).as_bytes()).expect("valid");

@@ -39,10 +39,7 @@ fn kinds_and_type_names() {
 fn numbers_keep_their_representation() {
     assert_eq!(p("5").as_num(), Some(Num::I64(5)));
     assert_eq!(p("-5").as_num(), Some(Num::I64(-5)));
-    assert_eq!(
-        p("9223372036854775808").as_num(),
-        Some(Num::U64(9_223_372_036_854_775_808))
-    );
+    assert_eq!(p("9223372036854775808").as_num(), Some(Num::U64(9_223_372_036_854_775_808)));
     assert_eq!(p("5.0").as_num(), Some(Num::F64(5.0)));
     assert_eq!(p("5").as_u64(), Some(5));
     assert_eq!(p("-5").as_u64(), None);
@@ -55,14 +52,9 @@ fn numbers_keep_their_representation() {
 
 #[test]
 fn strings_inline_and_heap() {
-    for s in [
-        "",
-        "a",
-        "fourteen bytes",
-        "fifteen bytes!!",
-        "a much longer string that lives on the heap",
-        "é€𝄞",
-    ] {
+    for s in
+        ["", "a", "fourteen bytes", "fifteen bytes!!", "a much longer string that lives on the heap", "é€𝄞"]
+    {
         let v = Value::from(s);
         assert_eq!(v.as_str(), Some(s));
         assert_eq!(v.str_len_bytes(), Some(s.len()));
@@ -115,10 +107,7 @@ fn array_operations() {
 fn object_operations_keep_insertion_order() {
     let mut v = p(r#"{"b":1,"a":2,"c":3}"#);
     assert_eq!(v.obj_keys().collect::<Vec<_>>(), ["b", "a", "c"]);
-    assert_eq!(
-        v.obj_insert("a", Value::from(20i64)),
-        Ok(Some(Value::from(2i64)))
-    );
+    assert_eq!(v.obj_insert("a", Value::from(20i64)), Ok(Some(Value::from(2i64))));
     assert_eq!(v.obj_insert("d", Value::from(4i64)), Ok(None));
     assert_eq!(v.to_json(), r#"{"b":1,"a":20,"c":3,"d":4}"#);
     assert_eq!(v.obj_remove("a"), Some(Value::from(20i64)));
@@ -152,9 +141,7 @@ fn large_objects_match_a_naive_oracle() {
     let mut oracle: Vec<(String, i64)> = Vec::new();
     let mut seed = 12345u64;
     let mut rnd = || {
-        seed = seed
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
+        seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
         (seed >> 33) as usize
     };
     for step in 0..5000i64 {
@@ -173,10 +160,8 @@ fn large_objects_match_a_naive_oracle() {
             }
         }
         if step % 97 == 0 {
-            let got: Vec<(String, i64)> = v
-                .obj_iter()
-                .map(|(k, x)| (k.to_owned(), x.as_i64().unwrap_or(-1)))
-                .collect();
+            let got: Vec<(String, i64)> =
+                v.obj_iter().map(|(k, x)| (k.to_owned(), x.as_i64().unwrap_or(-1))).collect();
             assert_eq!(got, oracle);
             for i in 0..300 {
                 let k = format!("key-{i}");
@@ -191,10 +176,7 @@ fn large_objects_match_a_naive_oracle() {
 
 #[test]
 fn equality_is_deep_and_type_strict() {
-    assert_eq!(
-        p(r#"{"a":[1,{"b":null}],"c":"x"}"#),
-        p(r#"{"c":"x","a":[1,{"b":null}]}"#)
-    );
+    assert_eq!(p(r#"{"a":[1,{"b":null}],"c":"x"}"#), p(r#"{"c":"x","a":[1,{"b":null}]}"#));
     assert_ne!(p("[1]"), p("[1.0]"));
     assert_ne!(p(r#"{"a":1}"#), p(r#"{"a":1,"b":2}"#));
     assert_ne!(p(r#"{"a":1}"#), p(r#"{"b":1}"#));
@@ -219,20 +201,11 @@ fn mem_usage_counts_inline_and_heap() {
     assert_eq!(p(r#"{"abc":1,"de":[]}"#).mem_usage(), 16 + 16 + 2 * 16 + 40);
     let long_key = "k".repeat(200); // 2-byte length prefix
     let doc = format!("{{\"{long_key}\":null}}");
-    assert_eq!(
-        p(&doc).mem_usage(),
-        16 + 16 + 16 + (32usize + 202).next_multiple_of(8)
-    );
+    assert_eq!(p(&doc).mem_usage(), 16 + 16 + 16 + (32usize + 202).next_multiple_of(8));
     // Blocks shared inside one value count once: two objects with one key
     // list, and one long string twice.
-    assert_eq!(
-        p(r#"[{"a":1},{"a":2}]"#).mem_usage(),
-        16 + 8 + 2 * 16 + 2 * (16 + 16) + 40
-    );
-    assert_eq!(
-        p(r#"["fifteen bytes!!","fifteen bytes!!"]"#).mem_usage(),
-        16 + 8 + 2 * 16 + 8 + 15
-    );
+    assert_eq!(p(r#"[{"a":1},{"a":2}]"#).mem_usage(), 16 + 8 + 2 * 16 + 2 * (16 + 16) + 40);
+    assert_eq!(p(r#"["fifteen bytes!!","fifteen bytes!!"]"#).mem_usage(), 16 + 8 + 2 * 16 + 8 + 15);
     // What other values share does not change the figure.
     let a = p(r#"{"a":"fifteen bytes!!"}"#);
     let b = a.clone();
@@ -268,10 +241,8 @@ fn parsed_duplicates_match_a_naive_oracle() {
             }
             text.push('}');
             let v = p(&text);
-            let got: Vec<(String, usize)> = v
-                .obj_iter()
-                .map(|(k, x)| (k.to_owned(), x.as_u64().unwrap_or(u64::MAX) as usize))
-                .collect();
+            let got: Vec<(String, usize)> =
+                v.obj_iter().map(|(k, x)| (k.to_owned(), x.as_u64().unwrap_or(u64::MAX) as usize)).collect();
             assert_eq!(got, oracle, "{text}");
             for (k, i) in &oracle {
                 assert_eq!(v.obj_get(k).and_then(Value::as_u64), Some(*i as u64));
@@ -287,10 +258,7 @@ fn indexed_object_operations() {
     for i in 0..40 {
         assert_eq!(o.insert(&format!("k{i}"), Value::from(i as i64)), None);
     }
-    assert_eq!(
-        o.insert("k7", Value::from("seven")),
-        Some(Value::from(7i64))
-    );
+    assert_eq!(o.insert("k7", Value::from("seven")), Some(Value::from(7i64)));
     assert_eq!(o.remove("k0"), Some(Value::from(0i64)));
     assert_eq!(o.remove_index(0).map(|(k, _)| k), Some("k1".to_owned()));
     assert_eq!(o.len(), 38);
@@ -304,10 +272,7 @@ fn indexed_object_operations() {
     o.insert(long, Value::from(long));
     let c = o.clone();
     assert_eq!(c.get(long).and_then(Value::as_str), Some(long));
-    assert_eq!(
-        Value::from(c.clone()).mem_usage(),
-        Value::from(o.clone()).mem_usage()
-    );
+    assert_eq!(Value::from(c.clone()).mem_usage(), Value::from(o.clone()).mem_usage());
     for (k, v) in o.iter_mut() {
         if k == "k2" {
             *v = Value::null();

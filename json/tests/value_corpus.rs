@@ -40,30 +40,19 @@ fn pass_files_round_trip_and_match_rejson_output() {
     let mut inexact_in_rejson = Vec::new();
     assert!(pass.len() >= 40, "pass corpus missing: {}", pass.len());
     for path in pass {
-        let name = path
-            .file_name()
-            .and_then(|n| n.to_str())
-            .unwrap_or_default()
-            .to_owned();
+        let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default().to_owned();
         let text = fs::read(&path).expect("read fixture");
         let v = Value::parse(&text).unwrap_or_else(|e| panic!("{name}: {e}"));
         let oracle: serde_json::Value = serde_json::from_slice(&text).expect("serde_json reads it");
-        assert!(
-            same_as_serde(&v, &oracle),
-            "{name}: differs from serde_json's reading"
-        );
+        assert!(same_as_serde(&v, &oracle), "{name}: differs from serde_json's reading");
         let out = v.to_json();
-        let rejson =
-            fs::read(fixtures().join("rejson").join(&name)).expect("rejson output fixture");
+        let rejson = fs::read(fixtures().join("rejson").join(&name)).expect("rejson output fixture");
         if out.as_bytes() != &rejson[..] {
             // rejson 2.8.3 reads some floats inexactly (no float_roundtrip, e.g.
             // 1e-28 -> 1.0000000000000001e-28); we read them exactly (checked
             // against serde_json above). Anything else must be byte-identical.
             let theirs = Value::parse(&rejson).expect("rejson output parses");
-            assert!(
-                equal_up_to_float_rounding(&v, &theirs),
-                "{name}: output differs from rejson's"
-            );
+            assert!(equal_up_to_float_rounding(&v, &theirs), "{name}: output differs from rejson's");
             inexact_in_rejson.push(name.clone());
         }
         let again = Value::parse(out.as_bytes()).unwrap_or_else(|e| panic!("{name} re-parse: {e}"));
@@ -74,11 +63,7 @@ fn pass_files_round_trip_and_match_rejson_output() {
     // Checked by hand: 1e-28, 1.23456789e34, 3.646623134613037 etc. read inexactly by rejson.
     assert_eq!(
         inexact_in_rejson,
-        [
-            "pass-json-parser-0005.json",
-            "pass-jsonsl-1.json",
-            "pass-jsonsl-yelp.json"
-        ]
+        ["pass-json-parser-0005.json", "pass-jsonsl-1.json", "pass-jsonsl-yelp.json"]
     );
 }
 
@@ -90,16 +75,11 @@ fn equal_up_to_float_rounding(a: &Value, b: &Value) -> bool {
         _ => {}
     }
     if a.is_array() {
-        return a.len() == b.len()
-            && a.iter()
-                .zip(b.iter())
-                .all(|(x, y)| equal_up_to_float_rounding(x, y));
+        return a.len() == b.len() && a.iter().zip(b.iter()).all(|(x, y)| equal_up_to_float_rounding(x, y));
     }
     if a.is_object() {
         return a.obj_keys().eq(b.obj_keys())
-            && a.obj_iter()
-                .zip(b.obj_iter())
-                .all(|((_, x), (_, y))| equal_up_to_float_rounding(x, y));
+            && a.obj_iter().zip(b.obj_iter()).all(|((_, x), (_, y))| equal_up_to_float_rounding(x, y));
     }
     a == b
 }
@@ -112,9 +92,7 @@ fn fail_files_are_rejected_with_rejson_text() {
     for line in table.lines() {
         let (name, rejson) = line.split_once('\t').expect("name<TAB>error");
         let text = fs::read(fixtures().join(name)).expect("read fixture");
-        let got = Value::parse(&text)
-            .map(|v| v.to_json())
-            .map_err(|e| e.to_string());
+        let got = Value::parse(&text).map(|v| v.to_json()).map_err(|e| e.to_string());
         match (name, rejson) {
             // RFC 8259 allows any integer; this one fits u64 (rejson accepts it too).
             ("fail-031.json", "ACCEPTED") => assert_eq!(got, Ok("9223372036854775808".to_owned())),

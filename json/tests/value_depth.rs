@@ -16,18 +16,11 @@ fn command_input_depth_matches_rejson() {
     // rejson.so 2.8.3: "recursion limit exceeded at line 1 column 128" for 128 and 129 levels.
     for n in [128, 129] {
         let e = Value::parse(&nested("[", "]", n)).expect_err("too deep");
-        assert_eq!(
-            e.to_string(),
-            "recursion limit exceeded at line 1 column 128"
-        );
+        assert_eq!(e.to_string(), "recursion limit exceeded at line 1 column 128");
     }
     assert_eq!(MAX_DEPTH, 128);
     let e = Value::parse(&nested("{\"a\":", "}", 200)).expect_err("too deep");
-    assert!(
-        e.to_string()
-            .starts_with("recursion limit exceeded at line 1 column "),
-        "{e}"
-    );
+    assert!(e.to_string().starts_with("recursion limit exceeded at line 1 column "), "{e}");
 }
 
 #[test]
@@ -36,15 +29,9 @@ fn stored_documents_may_nest_deeper() {
     let deep = nested("[", "]", MAX_LOAD_DEPTH - 1);
     let v = Value::parse_unlimited(&deep).expect("loads");
     let e = Value::parse(&deep).expect_err("too deep for command input");
-    assert_eq!(
-        e.to_string(),
-        "recursion limit exceeded at line 1 column 128"
-    );
+    assert_eq!(e.to_string(), "recursion limit exceeded at line 1 column 128");
     let e = Value::parse_unlimited(&nested("[", "]", MAX_LOAD_DEPTH)).expect_err("too deep");
-    assert_eq!(
-        e.to_string(),
-        format!("recursion limit exceeded at line 1 column {MAX_LOAD_DEPTH}")
-    );
+    assert_eq!(e.to_string(), format!("recursion limit exceeded at line 1 column {MAX_LOAD_DEPTH}"));
     // Serializing, cloning, comparing and dropping recurse per level: under
     // 130 bytes of stack per level in release builds (measured), about 1 KB in
     // debug builds, hence the big stack for this test.

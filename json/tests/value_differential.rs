@@ -67,8 +67,7 @@ const FRAGMENTS: &[&str] = &[
 
 fn serde_reading(input: &[u8]) -> Result<serde_json::Value, String> {
     let mut de = serde_json::Deserializer::from_slice(input);
-    let v =
-        serde::Deserialize::deserialize(&mut de).map_err(|e: serde_json::Error| e.to_string())?;
+    let v = serde::Deserialize::deserialize(&mut de).map_err(|e: serde_json::Error| e.to_string())?;
     de.end().map_err(|e| e.to_string())?;
     Ok(v)
 }
@@ -77,11 +76,9 @@ fn check(input: &[u8]) -> Result<(), TestCaseError> {
     let ours = Value::parse(input);
     let theirs = serde_reading(input);
     match (&ours, &theirs) {
-        (Ok(a), Ok(b)) => prop_assert!(
-            value_common::same_as_serde(a, b),
-            "{:?}",
-            String::from_utf8_lossy(input)
-        ),
+        (Ok(a), Ok(b)) => {
+            prop_assert!(value_common::same_as_serde(a, b), "{:?}", String::from_utf8_lossy(input))
+        }
         (Err(a), Err(b)) => {
             let (a, b) = (a.to_string(), b.clone());
             let in_hex_escape = input.windows(2).any(|w| w == b"\\u")

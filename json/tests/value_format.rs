@@ -67,18 +67,10 @@ const CASES: &[(&str, &str, &str, &str, &str)] = &[
 fn formatted_output_matches_rejson() {
     for (doc, indent, newline, space, expected) in CASES {
         let v = Value::parse(doc.as_bytes()).expect("valid document");
-        let fmt = Format {
-            indent: indent.as_bytes(),
-            newline: newline.as_bytes(),
-            space: space.as_bytes(),
-        };
+        let fmt = Format { indent: indent.as_bytes(), newline: newline.as_bytes(), space: space.as_bytes() };
         let mut out = Vec::new();
         v.write_json(&mut out, &fmt);
-        assert_eq!(
-            String::from_utf8(out).expect("utf-8"),
-            *expected,
-            "doc {doc} fmt {fmt:?}"
-        );
+        assert_eq!(String::from_utf8(out).expect("utf-8"), *expected, "doc {doc} fmt {fmt:?}");
     }
 }
 
@@ -96,11 +88,7 @@ fn compact_format_is_to_json() {
 fn array_of_borrowed_values_is_written_like_an_array_value() {
     for (doc, indent, newline, space, _) in CASES {
         let v = Value::parse(doc.as_bytes()).expect("valid document");
-        let fmt = Format {
-            indent: indent.as_bytes(),
-            newline: newline.as_bytes(),
-            space: space.as_bytes(),
-        };
+        let fmt = Format { indent: indent.as_bytes(), newline: newline.as_bytes(), space: space.as_bytes() };
         for n in 0..3 {
             let items: Vec<&Value> = std::iter::repeat_n(&v, n).collect();
             let owned = Value::array(items.iter().map(|x| (*x).clone()).collect());

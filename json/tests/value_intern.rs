@@ -55,29 +55,19 @@ fn documents_leave_no_entries() {
     let (strings, shapes) = live();
     assert!(strings > 0 && shapes > 0);
     // Twenty copies of each file intern no more than one copy does.
-    let one: Vec<Value> = FILES
-        .iter()
-        .map(|f| Value::parse(&read(f)).expect("valid"))
-        .collect();
+    let one: Vec<Value> = FILES.iter().map(|f| Value::parse(&read(f)).expect("valid")).collect();
     assert_eq!(live(), (strings, shapes));
     let mut mutated = one.clone();
     for v in &mut mutated {
         if let Some(o) = v.as_object_mut() {
-            o.insert(
-                "a fresh key, long enough to be on the heap",
-                Value::from("x".repeat(40)),
-            );
+            o.insert("a fresh key, long enough to be on the heap", Value::from("x".repeat(40)));
         }
     }
     assert_ne!(live(), (strings, shapes));
     drop(mutated);
     drop(one);
     drop(docs);
-    assert_eq!(
-        live(),
-        (0, 0),
-        "every interned block is freed with its last holder"
-    );
+    assert_eq!(live(), (0, 0), "every interned block is freed with its last holder");
 }
 
 fn threads_share_and_release() {
@@ -99,10 +89,7 @@ fn threads_share_and_release() {
                     }
                     if i % 7 == 0 {
                         if let Some(o) = c.as_object_mut() {
-                            o.insert(
-                                &format!("thread {t} key {i}, a long key"),
-                                Value::from(i as i64),
-                            );
+                            o.insert(&format!("thread {t} key {i}, a long key"), Value::from(i as i64));
                         }
                         assert_ne!(c.to_json(), expected);
                     } else {
@@ -157,24 +144,15 @@ fn many_keys_inserted_one_by_one() {
         let _ = o.obj_insert(&format!("key{i}"), Value::from(i));
         peak_shapes = peak_shapes.max(live().1);
     }
-    assert!(
-        peak_shapes <= 2,
-        "interned shapes while inserting: {peak_shapes}"
-    );
+    assert!(peak_shapes <= 2, "interned shapes while inserting: {peak_shapes}");
     // One new key list per insert up to the owned threshold (64), then
     // doublings only (about 20 for 100,000 keys); a copy per insert would
     // make this 100,000.
     let allocs = Value::shape_block_allocs() - allocs_before;
-    assert!(
-        allocs <= 64 + 40,
-        "key-list blocks allocated or grown: {allocs}"
-    );
+    assert!(allocs <= 64 + 40, "key-list blocks allocated or grown: {allocs}");
     assert_eq!(o.obj_len(), Some(100_000));
     for i in (0..100_000i64).step_by(997) {
-        assert_eq!(
-            o.obj_get(&format!("key{i}")).and_then(Value::as_i64),
-            Some(i)
-        );
+        assert_eq!(o.obj_get(&format!("key{i}")).and_then(Value::as_i64), Some(i));
     }
     // A clone shares the owned key list; inserting into the clone copies it once.
     let mut c = o.clone();

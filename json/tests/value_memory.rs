@@ -58,11 +58,8 @@ const REJSON: &[(&str, usize)] = &[
 /// Known gap: arrays of small integers or booleans. RedisJSON packs such
 /// scalars into 8 bytes per item; our items are 16-byte values, so these
 /// documents only reach 0.86x-0.99x. (rejson JSON.DEBUG MEMORY, recorded live.)
-const REJSON_SMALL_SCALAR_ARRAYS: &[(&str, usize)] = &[
-    ("mem-ints1000.json", 18680),
-    ("mem-bools1000.json", 16216),
-    ("mem-matrix.json", 16568),
-];
+const REJSON_SMALL_SCALAR_ARRAYS: &[(&str, usize)] =
+    &[("mem-ints1000.json", 18680), ("mem-bools1000.json", 16216), ("mem-matrix.json", 16568)];
 
 #[test]
 fn small_scalar_arrays_use_no_more_than_rejson() {
@@ -84,14 +81,8 @@ fn documents_use_at_most_80_percent_of_rejson() {
         ours_total += ours;
         theirs_total += theirs;
         if *theirs >= 1000 {
-            assert!(
-                ours * 10 <= theirs * 8,
-                "{name}: {ours} bytes vs rejson {theirs}"
-            );
+            assert!(ours * 10 <= theirs * 8, "{name}: {ours} bytes vs rejson {theirs}");
         }
     }
-    assert!(
-        ours_total * 10 <= theirs_total * 8,
-        "corpus: {ours_total} vs rejson {theirs_total}"
-    );
+    assert!(ours_total * 10 <= theirs_total * 8, "corpus: {ours_total} vs rejson {theirs_total}");
 }

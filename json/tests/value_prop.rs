@@ -9,8 +9,7 @@ fn scalar() -> impl Strategy<Value = Value> {
         any::<bool>().prop_map(Value::from),
         any::<i64>().prop_map(Value::from),
         any::<u64>().prop_map(Value::from),
-        (prop::num::f64::NORMAL | prop::num::f64::SUBNORMAL | prop::num::f64::ZERO)
-            .prop_map(Value::from),
+        (prop::num::f64::NORMAL | prop::num::f64::SUBNORMAL | prop::num::f64::ZERO).prop_map(Value::from),
         ".{0,40}".prop_map(|s: String| Value::from(s.as_str())),
         "[a-z\"\\\\\u{0}-\u{1f}]{0,20}".prop_map(|s: String| Value::from(s.as_str())),
     ]
@@ -36,9 +35,7 @@ fn identical(a: &Value, b: &Value) -> bool {
     }
     if a.is_object() {
         return a.obj_keys().eq(b.obj_keys())
-            && a.obj_iter()
-                .zip(b.obj_iter())
-                .all(|((_, x), (_, y))| identical(x, y));
+            && a.obj_iter().zip(b.obj_iter()).all(|((_, x), (_, y))| identical(x, y));
     }
     a == b
 }

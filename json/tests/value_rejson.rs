@@ -29,10 +29,7 @@ const CASES: &[(&str, Result<&str, &str>)] = &[
     ("-9223372036854775809", Ok("-9.223372036854776e18")),
     ("18446744073709551615", Ok("18446744073709551615")),
     ("18446744073709551616", Ok("1.8446744073709552e19")),
-    (
-        "123456789012345678901234567890",
-        Ok("1.2345678901234568e29"),
-    ),
+    ("123456789012345678901234567890", Ok("1.2345678901234568e29")),
     ("5e-324", Ok("5e-324")),
     ("2.2250738585072014e-308", Ok("2.2250738585072014e-308")),
     ("1.7976931348623157e308", Ok("1.7976931348623157e308")),
@@ -69,28 +66,13 @@ const CASES: &[(&str, Result<&str, &str>)] = &[
     ("{\"a\":1,\"a\":2,\"b\":3}", Ok("{\"a\":2,\"b\":3}")),
     ("{\"a\":{\"b\":1},\"a\":[1]}", Ok("{\"a\":[1]}")),
     ("\"abc\"", Ok("\"abc\"")),
-    (
-        "\"\\u0000\\u001f\\u007f\\u0080\"",
-        Ok("\"\\u0000\\u001f\u{7f}\u{80}\""),
-    ),
-    (
-        "\"\\b\\f\\n\\r\\t\\/\\\\\\\"\"",
-        Ok("\"\\b\\f\\n\\r\\t/\\\\\\\"\""),
-    ),
+    ("\"\\u0000\\u001f\\u007f\\u0080\"", Ok("\"\\u0000\\u001f\u{7f}\u{80}\"")),
+    ("\"\\b\\f\\n\\r\\t\\/\\\\\\\"\"", Ok("\"\\b\\f\\n\\r\\t/\\\\\\\"\"")),
     ("\"é€𝄞\"", Ok("\"é€𝄞\"")),
     ("\"\\ud834\\udd1e\"", Ok("\"𝄞\"")),
-    (
-        "\"\\ud800\"",
-        Err("unexpected end of hex escape at line 1 column 8"),
-    ),
-    (
-        "\"\\udc00\"",
-        Err("lone leading surrogate in hex escape at line 1 column 7"),
-    ),
-    (
-        "\"\\ud800\\u0041\"",
-        Err("lone leading surrogate in hex escape at line 1 column 13"),
-    ),
+    ("\"\\ud800\"", Err("unexpected end of hex escape at line 1 column 8")),
+    ("\"\\udc00\"", Err("lone leading surrogate in hex escape at line 1 column 7")),
+    ("\"\\ud800\\u0041\"", Err("lone leading surrogate in hex escape at line 1 column 13")),
     ("\"\\uZZZZ\"", Err("invalid escape at line 1 column 4")),
     ("\"\\x\"", Err("invalid escape at line 1 column 3")),
     (
@@ -103,10 +85,7 @@ const CASES: &[(&str, Result<&str, &str>)] = &[
     // DEVIATION: rejson replies "{}".
     ("{}}", Err("trailing characters at line 1 column 3")),
     // DEVIATION: rejson replies {"a":true}.
-    (
-        "{\"a\": true} \"x\"",
-        Err("trailing characters at line 1 column 13"),
-    ),
+    ("{\"a\": true} \"x\"", Err("trailing characters at line 1 column 13")),
     ("  [1 , 2]  ", Ok("[1,2]")),
     ("[1,]", Err("trailing comma at line 1 column 4")),
     ("{\"a\":1,}", Err("trailing comma at line 1 column 8")),
@@ -114,10 +93,7 @@ const CASES: &[(&str, Result<&str, &str>)] = &[
     ("{1:2}", Err("key must be a string at line 1 column 2")),
     ("[", Err("EOF while parsing a list at line 1 column 1")),
     ("{", Err("EOF while parsing an object at line 1 column 1")),
-    (
-        "\"abc",
-        Err("EOF while parsing a string at line 1 column 4"),
-    ),
+    ("\"abc", Err("EOF while parsing a string at line 1 column 4")),
     // DEVIATION: rejson replies "true".
     ("true false", Err("trailing characters at line 1 column 6")),
     ("nul", Err("EOF while parsing a value at line 1 column 3")),
@@ -130,20 +106,13 @@ const CASES: &[(&str, Result<&str, &str>)] = &[
 fn matches_rejson() {
     let mut bad = Vec::new();
     for (input, expected) in CASES {
-        let got = Value::parse(input.as_bytes())
-            .map(|v| v.to_json())
-            .map_err(|e| e.to_string());
+        let got = Value::parse(input.as_bytes()).map(|v| v.to_json()).map_err(|e| e.to_string());
         let expected = expected.map(str::to_owned).map_err(str::to_owned);
         if got != expected {
             bad.push(format!("{input:?}: got {got:?}, rejson {expected:?}"));
         }
     }
-    assert!(
-        bad.is_empty(),
-        "{} mismatches:\n{}",
-        bad.len(),
-        bad.join("\n")
-    );
+    assert!(bad.is_empty(), "{} mismatches:\n{}", bad.len(), bad.join("\n"));
 }
 
 /// Byte-level cases (escapes, non-UTF-8, numbers, positions), same provenance as `CASES`.
@@ -211,21 +180,11 @@ const BYTE_CASES: &[(&[u8], Result<&str, &str>)] = &[
 fn byte_cases_match_rejson() {
     let mut bad = Vec::new();
     for (input, expected) in BYTE_CASES {
-        let got = Value::parse(input)
-            .map(|v| v.to_json())
-            .map_err(|e| e.to_string());
+        let got = Value::parse(input).map(|v| v.to_json()).map_err(|e| e.to_string());
         let expected = expected.map(str::to_owned).map_err(str::to_owned);
         if got != expected {
-            bad.push(format!(
-                "{:?}: got {got:?}, rejson {expected:?}",
-                String::from_utf8_lossy(input)
-            ));
+            bad.push(format!("{:?}: got {got:?}, rejson {expected:?}", String::from_utf8_lossy(input)));
         }
     }
-    assert!(
-        bad.is_empty(),
-        "{} mismatches:\n{}",
-        bad.len(),
-        bad.join("\n")
-    );
+    assert!(bad.is_empty(), "{} mismatches:\n{}", bad.len(), bad.join("\n"));
 }

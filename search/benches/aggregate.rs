@@ -8,9 +8,7 @@ use std::sync::Arc;
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use search::aggregate::rng::SplitMix64;
-use search::aggregate::{
-    AggregateRequest, DocHit, DocRef, FieldInfo, FieldLoader, LoadRequest, Plan, Value,
-};
+use search::aggregate::{AggregateRequest, DocHit, DocRef, FieldInfo, FieldLoader, LoadRequest, Plan, Value};
 
 const ROWS: usize = 100_000;
 const GROUPS: u64 = 100;
@@ -24,9 +22,7 @@ struct Rows {
 impl Rows {
     fn new() -> Self {
         let mut rng = SplitMix64::new(7);
-        let names: Vec<Value> = (0..GROUPS)
-            .map(|i| Value::str(&format!("group{i}")))
-            .collect();
+        let names: Vec<Value> = (0..GROUPS).map(|i| Value::str(&format!("group{i}"))).collect();
         let mut g = Vec::with_capacity(ROWS);
         let mut v = Vec::with_capacity(ROWS);
         for _ in 0..ROWS {
@@ -63,30 +59,17 @@ fn run(rows: &Rows, keys: &[Arc<[u8]>], args: &[&str]) -> usize {
         score: 1.0,
         matched_terms: None,
     });
-    plan.execute(hits, ROWS as u64, rows)
-        .expect("runs")
-        .rows
-        .len()
+    plan.execute(hits, ROWS as u64, rows).expect("runs").rows.len()
 }
 
 fn bench(c: &mut Criterion) {
     let rows = Rows::new();
-    let keys: Vec<Arc<[u8]>> = (0..ROWS)
-        .map(|i| Arc::from(format!("d{i}").as_bytes()))
-        .collect();
-    let group = [
-        "GROUPBY", "1", "@g", "REDUCE", "COUNT", "0", "AS", "n", "REDUCE", "AVG", "1", "@v", "AS",
-        "avg",
-    ];
-    c.bench_function("aggregate_groupby_count_avg_100k", |b| {
-        b.iter(|| black_box(run(&rows, &keys, &group)))
-    });
-    let sort = [
-        "APPLY", "@v * 2", "AS", "w", "SORTBY", "2", "@w", "DESC", "MAX", "10",
-    ];
-    c.bench_function("aggregate_apply_sortby_100k", |b| {
-        b.iter(|| black_box(run(&rows, &keys, &sort)))
-    });
+    let keys: Vec<Arc<[u8]>> = (0..ROWS).map(|i| Arc::from(format!("d{i}").as_bytes())).collect();
+    let group =
+        ["GROUPBY", "1", "@g", "REDUCE", "COUNT", "0", "AS", "n", "REDUCE", "AVG", "1", "@v", "AS", "avg"];
+    c.bench_function("aggregate_groupby_count_avg_100k", |b| b.iter(|| black_box(run(&rows, &keys, &group))));
+    let sort = ["APPLY", "@v * 2", "AS", "w", "SORTBY", "2", "@w", "DESC", "MAX", "10"];
+    c.bench_function("aggregate_apply_sortby_100k", |b| b.iter(|| black_box(run(&rows, &keys, &sort))));
 }
 
 criterion_group!(benches, bench);

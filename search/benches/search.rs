@@ -117,7 +117,9 @@ fn vocab() -> Vec<String> {
 }
 
 fn gen_doc(r: &mut Rng, vocab: &[String]) -> Vec<(String, String)> {
-    let words = |r: &mut Rng, n: usize| (0..n).map(|_| vocab[r.zipf(vocab.len())].as_str()).collect::<Vec<_>>().join(" ");
+    let words = |r: &mut Rng, n: usize| {
+        (0..n).map(|_| vocab[r.zipf(vocab.len())].as_str()).collect::<Vec<_>>().join(" ")
+    };
     let tags = ["red", "green", "blue", "black", "white", "gold", "silver", "pink"];
     vec![
         ("title".into(), words(r, 6)),
@@ -149,8 +151,8 @@ fn build(n: usize) -> (Catalog, Src, Config) {
     let mut cat = Catalog::new();
     let mut config = Config::default();
     let create: Vec<&[u8]> = [
-        "idx", "PREFIX", "1", "d:", "SCHEMA", "title", "TEXT", "WEIGHT", "2", "body", "TEXT", "tags", "TAG", "price",
-        "NUMERIC", "SORTABLE",
+        "idx", "PREFIX", "1", "d:", "SCHEMA", "title", "TEXT", "WEIGHT", "2", "body", "TEXT", "tags", "TAG",
+        "price", "NUMERIC", "SORTABLE",
     ]
     .iter()
     .map(|s| s.as_bytes())
@@ -160,7 +162,8 @@ fn build(n: usize) -> (Catalog, Src, Config) {
     type Fields = Vec<(String, String)>;
     let docs: Vec<(Vec<u8>, Fields)> =
         (0..n).map(|i| (format!("d:{i}").into_bytes(), gen_doc(&mut r, &vocab))).collect();
-    let bytes: usize = docs.iter().map(|(_, d)| d.iter().map(|(k, v)| k.len() + v.len()).sum::<usize>()).sum();
+    let bytes: usize =
+        docs.iter().map(|(_, d)| d.iter().map(|(k, v)| k.len() + v.len()).sum::<usize>()).sum();
     let started = cpu_ns();
     for (k, d) in docs {
         src.0.insert(k.clone(), d);

@@ -48,21 +48,22 @@ impl<'a> Args<'a> {
 
     /// The next argument as UTF-8 text; `what` names it in the error.
     pub(crate) fn next_str(&mut self, what: &str) -> Result<String> {
-        let a = self
-            .next_bytes()
-            .ok_or_else(|| Error::new(format!("Missing argument for {what}")))?;
+        let a = self.next_bytes().ok_or_else(|| Error::new(format!("Missing argument for {what}")))?;
         Ok(String::from_utf8_lossy(a).into_owned())
     }
 
     pub(crate) fn next_u64(&mut self, what: &str) -> Result<u64> {
         let s = self.next_str(what)?;
-        s.parse::<u64>()
-            .map_err(|_| Error::new(format!("Bad arguments for {what}: Could not convert argument to expected type")))
+        s.parse::<u64>().map_err(|_| {
+            Error::new(format!("Bad arguments for {what}: Could not convert argument to expected type"))
+        })
     }
 
     pub(crate) fn next_f64(&mut self, what: &str) -> Result<f64> {
         let s = self.next_str(what)?;
-        parse_f64(&s).ok_or_else(|| Error::new(format!("Bad arguments for {what}: Could not convert argument to expected type")))
+        parse_f64(&s).ok_or_else(|| {
+            Error::new(format!("Bad arguments for {what}: Could not convert argument to expected type"))
+        })
     }
 }
 

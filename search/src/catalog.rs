@@ -78,10 +78,7 @@ impl Catalog {
     ) -> ExecOutcome {
         let mut delete_keys = Vec::new();
         let r = commands::dispatch(self, cmd, args, docs, config, proto, &mut delete_keys);
-        ExecOutcome {
-            reply: r.unwrap_or_else(|e| Reply::Error(e.0)),
-            delete_keys,
-        }
+        ExecOutcome { reply: r.unwrap_or_else(|e| Reply::Error(e.0)), delete_keys }
     }
 
     /// Resolves an index name or alias.
@@ -100,7 +97,13 @@ impl Catalog {
     }
 
     /// Adds an index (FT.CREATE / definitions load).
-    pub(crate) fn create(&mut self, name: &str, args: &[&[u8]], config: &Config, force_scan: bool) -> Result<()> {
+    pub(crate) fn create(
+        &mut self,
+        name: &str,
+        args: &[&[u8]],
+        config: &Config,
+        force_scan: bool,
+    ) -> Result<()> {
         if self.indexes.contains_key(name) {
             return Err(Error::new("Index already exists"));
         }

@@ -101,9 +101,7 @@ impl Config {
     /// Sets one option; errors use RediSearch's texts.
     pub fn set(&mut self, name: &str, value: &str) -> Result<()> {
         let num = || -> Result<u64> {
-            value
-                .parse::<u64>()
-                .map_err(|_| Error::new(format!("Invalid value for option `{name}`")))
+            value.parse::<u64>().map_err(|_| Error::new(format!("Invalid value for option `{name}`")))
         };
         match name.to_ascii_uppercase().as_str() {
             "TIMEOUT" => self.timeout_ms = num()?,

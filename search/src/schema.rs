@@ -205,7 +205,9 @@ impl IndexSpec {
             } else if a.eat("PREFIX") {
                 let n = a.next_u64("PREFIX")? as usize;
                 if n > a.remaining() {
-                    return Err(Error::new("Bad arguments for PREFIX: Expected an argument, but none provided"));
+                    return Err(Error::new(
+                        "Bad arguments for PREFIX: Expected an argument, but none provided",
+                    ));
                 }
                 for _ in 0..n {
                     if let Some(p) = a.next_bytes() {
@@ -248,7 +250,9 @@ impl IndexSpec {
             } else if a.eat("STOPWORDS") {
                 let n = a.next_u64("STOPWORDS")? as usize;
                 if n > a.remaining() {
-                    return Err(Error::new("Bad arguments for STOPWORDS: Expected an argument, but none provided"));
+                    return Err(Error::new(
+                        "Bad arguments for STOPWORDS: Expected an argument, but none provided",
+                    ));
                 }
                 let mut words = Vec::with_capacity(n);
                 for _ in 0..n {
@@ -280,11 +284,7 @@ impl IndexSpec {
             if path.is_empty() {
                 return Err(Error::new("Field name cannot be empty"));
             }
-            let name = if a.eat("AS") {
-                a.next_str("AS")?
-            } else {
-                path.clone()
-            };
+            let name = if a.eat("AS") { a.next_str("AS")? } else { path.clone() };
             let Some(ty) = a.next_bytes() else {
                 return Err(Error::new(format!("Field `{path}` does not have a type")));
             };
@@ -349,7 +349,8 @@ impl IndexSpec {
             }
             // RediSearch marks such fields only when term offsets are kept and the index uses
             // AS aliases.
-            let aliased = f.name != f.path || self.fields.iter().chain(added.iter()).any(|g| g.name != g.path);
+            let aliased =
+                f.name != f.path || self.fields.iter().chain(added.iter()).any(|g| g.name != g.path);
             if self.on == KeyType::Json && kind == FieldType::Text && !self.no_offsets && aliased {
                 f.undefined_order = !path_has_defined_order(&f.path);
             }

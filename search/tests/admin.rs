@@ -21,7 +21,10 @@ fn info_list_drop_alias() {
     db.hset("a:1", &[("t", "hello"), ("g", "x,y")]);
     db.cmd(&["FT.CREATE", "i1", "PREFIX", "1", "a:", "SCHEMA", "t", "TEXT", "g", "TAG"]);
     db.cmd(&["FT.CREATE", "i0", "SCHEMA", "t", "TEXT"]);
-    assert_eq!(db.cmd(&["FT._LIST"]), Reply::Array(vec![Reply::Simple("i0".into()), Reply::Simple("i1".into())]));
+    assert_eq!(
+        db.cmd(&["FT._LIST"]),
+        Reply::Array(vec![Reply::Simple("i0".into()), Reply::Simple("i1".into())])
+    );
     let info = db.cmd(&["FT.INFO", "i1"]);
     let simple = |s: &str| Reply::Simple(s.into());
     assert_eq!(info_field(&info, "index_name"), simple("i1"));
@@ -38,7 +41,10 @@ fn info_list_drop_alias() {
     assert_eq!(db.cmd(&["FT.TAGVALS", "i1", "g"]), Reply::Array(vec![b("x"), b("y")]));
     assert_eq!(db.cmd(&["FT.ALIASADD", "al", "i1"]), Reply::ok());
     assert_eq!(db.cmd(&["FT.ALIASADD", "al", "i1"]), Reply::Error("Alias already exists".into()));
-    assert_eq!(db.cmd(&["FT.ALIASADD", "al2", "al"]), Reply::Error("Unknown index name (or name is an alias itself)".into()));
+    assert_eq!(
+        db.cmd(&["FT.ALIASADD", "al2", "al"]),
+        Reply::Error("Unknown index name (or name is an alias itself)".into())
+    );
     assert_eq!(total(&db.cmd(&["FT.SEARCH", "al", "hello"])), 1);
     assert_eq!(db.cmd(&["FT.ALIASUPDATE", "al", "i0"]), Reply::ok());
     assert_eq!(db.cmd(&["FT.ALIASDEL", "al"]), Reply::ok());
@@ -62,13 +68,26 @@ fn alter_adds_fields_and_rescans() {
     db.cmd(&["FT.CREATE", "i", "SCHEMA", "t", "TEXT"]);
     assert_eq!(db.cmd(&["FT.ALTER", "i", "SCHEMA", "ADD", "n", "NUMERIC"]), Reply::ok());
     assert_eq!(total(&db.cmd(&["FT.SEARCH", "i", "@n:[5 5]"])), 1);
-    assert_eq!(db.cmd(&["FT.ALTER", "i", "ADD", "x", "TEXT"]), Reply::Error("ALTER must be followed by SCHEMA".into()));
+    assert_eq!(
+        db.cmd(&["FT.ALTER", "i", "ADD", "x", "TEXT"]),
+        Reply::Error("ALTER must be followed by SCHEMA".into())
+    );
 }
 
 #[test]
 fn filter_expression_selects_documents() {
     let mut db = Db::new();
-    db.cmd(&["FT.CREATE", "i", "FILTER", "@n > 3 && startswith(@__key, \"k\")", "SCHEMA", "t", "TEXT", "n", "NUMERIC"]);
+    db.cmd(&[
+        "FT.CREATE",
+        "i",
+        "FILTER",
+        "@n > 3 && startswith(@__key, \"k\")",
+        "SCHEMA",
+        "t",
+        "TEXT",
+        "n",
+        "NUMERIC",
+    ]);
     db.hset("k1", &[("t", "a"), ("n", "5")]);
     db.hset("k2", &[("t", "a"), ("n", "1")]);
     db.hset("x3", &[("t", "a"), ("n", "9")]);
@@ -90,10 +109,7 @@ fn config_and_explain() {
     db.hset("k", &[("t", "boat")]);
     assert_eq!(total(&db.cmd(&["FT.SEARCH", "i", "b*"])), 1);
     assert_eq!(db.cmd(&["FT.CONFIG", "SET", "BOGUS", "1"]), Reply::Error("Invalid option".into()));
-    assert_eq!(
-        db.cmd(&["FT.EXPLAIN", "i", "a | b"]),
-        b("UNION {\n  a\n  b\n}\n")
-    );
+    assert_eq!(db.cmd(&["FT.EXPLAIN", "i", "a | b"]), b("UNION {\n  a\n  b\n}\n"));
 }
 
 #[test]
@@ -123,8 +139,32 @@ fn clear_keeps_definitions_and_definitions_round_trip() {
 fn info_matches_redisearch_layout() {
     let mut db = Db::new();
     let simple = |s: &str| Reply::Simple(s.into());
-    db.cmd(&["FT.CREATE", "o", "NOOFFSETS", "NOFREQS", "NOFIELDS", "STOPWORDS", "2", "foo", "bar", "SCORE_FIELD", "__score",
-        "SCHEMA", "t", "TEXT", "NOSTEM", "SORTABLE", "INDEXEMPTY", "g", "TAG", "CASESENSITIVE", "SORTABLE", "n", "NUMERIC", "SORTABLE"]);
+    db.cmd(&[
+        "FT.CREATE",
+        "o",
+        "NOOFFSETS",
+        "NOFREQS",
+        "NOFIELDS",
+        "STOPWORDS",
+        "2",
+        "foo",
+        "bar",
+        "SCORE_FIELD",
+        "__score",
+        "SCHEMA",
+        "t",
+        "TEXT",
+        "NOSTEM",
+        "SORTABLE",
+        "INDEXEMPTY",
+        "g",
+        "TAG",
+        "CASESENSITIVE",
+        "SORTABLE",
+        "n",
+        "NUMERIC",
+        "SORTABLE",
+    ]);
     let info = db.cmd(&["FT.INFO", "o"]);
     assert_eq!(
         info_field(&info, "index_options"),
@@ -144,23 +184,47 @@ fn info_matches_redisearch_layout() {
     assert_eq!(
         attrs[0],
         Reply::Array(vec![
-            simple("identifier"), simple("t"), simple("attribute"), simple("t"), simple("type"), simple("TEXT"),
-            simple("WEIGHT"), Reply::Double(1.0), simple("SORTABLE"), simple("NOSTEM"), simple("INDEXEMPTY"),
+            simple("identifier"),
+            simple("t"),
+            simple("attribute"),
+            simple("t"),
+            simple("type"),
+            simple("TEXT"),
+            simple("WEIGHT"),
+            Reply::Double(1.0),
+            simple("SORTABLE"),
+            simple("NOSTEM"),
+            simple("INDEXEMPTY"),
         ])
     );
     assert_eq!(
         attrs[1],
         Reply::Array(vec![
-            simple("identifier"), simple("g"), simple("attribute"), simple("g"), simple("type"), simple("TAG"),
-            simple("SEPARATOR"), simple(","), simple("CASESENSITIVE"), simple("SORTABLE"), simple("UNF"),
+            simple("identifier"),
+            simple("g"),
+            simple("attribute"),
+            simple("g"),
+            simple("type"),
+            simple("TAG"),
+            simple("SEPARATOR"),
+            simple(","),
+            simple("CASESENSITIVE"),
+            simple("SORTABLE"),
+            simple("UNF"),
         ])
     );
     // NUMERIC sortables are implicitly UNF.
     assert_eq!(
         attrs[2],
         Reply::Array(vec![
-            simple("identifier"), simple("n"), simple("attribute"), simple("n"), simple("type"), simple("NUMERIC"),
-            simple("SORTABLE"), simple("UNF"),
+            simple("identifier"),
+            simple("n"),
+            simple("attribute"),
+            simple("n"),
+            simple("type"),
+            simple("NUMERIC"),
+            simple("SORTABLE"),
+            simple("UNF"),
         ])
     );
     assert_eq!(info_field(&info, "stopwords_list"), Reply::Array(vec![b("bar"), b("foo")]));

@@ -35,10 +35,7 @@ fn seed_json_example() {
         ]),
         Reply::ok()
     );
-    db.json_set(
-        "myDoc",
-        r#"{"user":{"name":"John Smith","tag":"foo,bar","hp":1000, "dmg":150}}"#,
-    );
+    db.json_set("myDoc", r#"{"user":{"name":"John Smith","tag":"foo,bar","hp":1000, "dmg":150}}"#);
     let r = db.cmd(&[
         "FT.AGGREGATE",
         "userIdx",
@@ -58,31 +55,11 @@ fn seed_json_example() {
     ]);
     assert_eq!(
         r,
-        arr(vec![
-            Reply::Int(1),
-            arr(vec![
-                b("hp"),
-                b("1000"),
-                b("dmg"),
-                b("150"),
-                b("points"),
-                b("850")
-            ])
-        ])
+        arr(vec![Reply::Int(1), arr(vec![b("hp"), b("1000"), b("dmg"), b("150"), b("points"), b("850")])])
     );
     // LOAD of an attribute returns the document's string.
-    let r = db.cmd(&[
-        "FT.AGGREGATE",
-        "userIdx",
-        "@name:(john)",
-        "LOAD",
-        "1",
-        "@name",
-    ]);
-    assert_eq!(
-        r,
-        arr(vec![Reply::Int(1), arr(vec![b("name"), b("John Smith")])])
-    );
+    let r = db.cmd(&["FT.AGGREGATE", "userIdx", "@name:(john)", "LOAD", "1", "@name"]);
+    assert_eq!(r, arr(vec![Reply::Int(1), arr(vec![b("name"), b("John Smith")])]));
 }
 
 fn shop() -> Db {
@@ -110,33 +87,9 @@ fn shop() -> Db {
         ]),
         Reply::ok()
     );
-    db.hset(
-        "p:1",
-        &[
-            ("title", "red anvil"),
-            ("brand", "Acme"),
-            ("price", "10"),
-            ("tags", "tool,heavy"),
-        ],
-    );
-    db.hset(
-        "p:2",
-        &[
-            ("title", "blue rocket"),
-            ("brand", "Acme"),
-            ("price", "30"),
-            ("tags", "fast"),
-        ],
-    );
-    db.hset(
-        "p:3",
-        &[
-            ("title", "red magnet"),
-            ("brand", "Zeta"),
-            ("price", "20"),
-            ("tags", "tool"),
-        ],
-    );
+    db.hset("p:1", &[("title", "red anvil"), ("brand", "Acme"), ("price", "10"), ("tags", "tool,heavy")]);
+    db.hset("p:2", &[("title", "blue rocket"), ("brand", "Acme"), ("price", "30"), ("tags", "fast")]);
+    db.hset("p:3", &[("title", "red magnet"), ("brand", "Zeta"), ("price", "20"), ("tags", "tool")]);
     db
 }
 
@@ -170,18 +123,7 @@ fn groupby_over_query_results() {
             arr(vec![b("brand"), b("zeta"), b("total"), b("20")]),
         ])
     );
-    let r = db.cmd(&[
-        "FT.AGGREGATE",
-        "shop",
-        "red",
-        "GROUPBY",
-        "0",
-        "REDUCE",
-        "COUNT",
-        "0",
-        "AS",
-        "n",
-    ]);
+    let r = db.cmd(&["FT.AGGREGATE", "shop", "red", "GROUPBY", "0", "REDUCE", "COUNT", "0", "AS", "n"]);
     assert_eq!(r, arr(vec![Reply::Int(1), arr(vec![b("n"), b("2")])]));
 }
 
@@ -219,53 +161,15 @@ fn groupby_splits_hash_tag_lists() {
 #[test]
 fn apply_filter_and_errors() {
     let mut db = shop();
-    let r = db.cmd(&[
-        "FT.AGGREGATE",
-        "shop",
-        "*",
-        "FILTER",
-        "@price >= 20",
-        "SORTBY",
-        "2",
-        "@price",
-        "ASC",
-    ]);
+    let r = db.cmd(&["FT.AGGREGATE", "shop", "*", "FILTER", "@price >= 20", "SORTBY", "2", "@price", "ASC"]);
+    assert_eq!(r, arr(vec![Reply::Int(3), arr(vec![b("price"), b("20")]), arr(vec![b("price"), b("30")])]));
     assert_eq!(
-        r,
-        arr(vec![
-            Reply::Int(3),
-            arr(vec![b("price"), b("20")]),
-            arr(vec![b("price"), b("30")])
-        ])
-    );
-    assert_eq!(
-        db.cmd(&[
-            "FT.AGGREGATE",
-            "shop",
-            "*",
-            "APPLY",
-            "upper(@title)",
-            "AS",
-            "t"
-        ]),
+        db.cmd(&["FT.AGGREGATE", "shop", "*", "APPLY", "upper(@title)", "AS", "t"]),
         Reply::Error("Property `title` not loaded nor in pipeline".into())
     );
+    assert_eq!(db.cmd(&["FT.AGGREGATE", "nope", "*"]), Reply::Error("nope: no such index".into()));
     assert_eq!(
-        db.cmd(&["FT.AGGREGATE", "nope", "*"]),
-        Reply::Error("nope: no such index".into())
-    );
-    assert_eq!(
-        db.cmd(&[
-            "FT.AGGREGATE",
-            "shop",
-            "*",
-            "GROUPBY",
-            "1",
-            "@brand",
-            "REDUCE",
-            "NOPE",
-            "0"
-        ]),
+        db.cmd(&["FT.AGGREGATE", "shop", "*", "GROUPBY", "1", "@brand", "REDUCE", "NOPE", "0"]),
         Reply::Error("No such reducer: NOPE".into())
     );
 }
@@ -273,10 +177,7 @@ fn apply_filter_and_errors() {
 #[test]
 fn resp3_shape() {
     let mut db = shop();
-    let r = db.cmd_proto(
-        &["FT.AGGREGATE", "shop", "blue", "LOAD", "1", "@brand"],
-        Protocol::Resp3,
-    );
+    let r = db.cmd_proto(&["FT.AGGREGATE", "shop", "blue", "LOAD", "1", "@brand"], Protocol::Resp3);
     let s = |x: &str| Reply::Simple(x.to_string());
     assert_eq!(
         r,
@@ -286,10 +187,7 @@ fn resp3_shape() {
             (
                 s("results"),
                 arr(vec![Reply::Map(vec![
-                    (
-                        s("extra_attributes"),
-                        Reply::Map(vec![(b("brand"), b("Acme"))])
-                    ),
+                    (s("extra_attributes"), Reply::Map(vec![(b("brand"), b("Acme"))])),
                     (s("values"), arr(vec![])),
                 ])])
             ),
@@ -302,57 +200,26 @@ fn resp3_shape() {
 #[test]
 fn cursors_through_the_catalog() {
     let mut db = shop();
-    let r = db.cmd(&[
-        "FT.AGGREGATE",
-        "shop",
-        "*",
-        "LOAD",
-        "1",
-        "@__key",
-        "WITHCURSOR",
-        "COUNT",
-        "2",
-    ]);
-    let Reply::Array(parts) = r else {
-        panic!("not an array")
-    };
-    let Reply::Int(id) = parts[1] else {
-        panic!("no cursor id")
-    };
+    let r = db.cmd(&["FT.AGGREGATE", "shop", "*", "LOAD", "1", "@__key", "WITHCURSOR", "COUNT", "2"]);
+    let Reply::Array(parts) = r else { panic!("not an array") };
+    let Reply::Int(id) = parts[1] else { panic!("no cursor id") };
     assert!(id > 0);
-    let Reply::Array(first) = &parts[0] else {
-        panic!()
-    };
+    let Reply::Array(first) = &parts[0] else { panic!() };
     assert_eq!(first.len(), 3);
     let id_s = id.to_string();
     let r = db.cmd(&["FT.CURSOR", "READ", "shop", &id_s]);
     let Reply::Array(parts) = r else { panic!() };
     assert_eq!(parts[1], Reply::Int(0));
-    assert_eq!(
-        db.cmd(&["FT.CURSOR", "READ", "shop", &id_s]),
-        Reply::Error("Cursor not found".into())
-    );
-    assert_eq!(
-        db.cmd(&["FT.CURSOR", "READ", "shop", "abc"]),
-        Reply::Error("Bad cursor ID".into())
-    );
-    assert_eq!(
-        db.cmd(&["FT.CURSOR", "DEL", "shop", "12"]),
-        Reply::Error("Cursor does not exist".into())
-    );
+    assert_eq!(db.cmd(&["FT.CURSOR", "READ", "shop", &id_s]), Reply::Error("Cursor not found".into()));
+    assert_eq!(db.cmd(&["FT.CURSOR", "READ", "shop", "abc"]), Reply::Error("Bad cursor ID".into()));
+    assert_eq!(db.cmd(&["FT.CURSOR", "DEL", "shop", "12"]), Reply::Error("Cursor does not exist".into()));
     assert_eq!(db.cmd(&["FT.CURSOR", "GC", "shop", "0"]), Reply::Int(0));
-    assert_eq!(
-        db.cmd(&["FT.CURSOR", "NOPE", "shop", "0"]),
-        Reply::Error("Unknown subcommand".into())
-    );
+    assert_eq!(db.cmd(&["FT.CURSOR", "NOPE", "shop", "0"]), Reply::Error("Unknown subcommand".into()));
 
     let r = db.cmd(&["FT.AGGREGATE", "shop", "*", "WITHCURSOR", "COUNT", "1"]);
     let Reply::Array(parts) = r else { panic!() };
     let Reply::Int(id) = parts[1] else { panic!() };
-    assert_eq!(
-        db.cmd(&["FT.CURSOR", "DEL", "shop", &id.to_string()]),
-        Reply::ok()
-    );
+    assert_eq!(db.cmd(&["FT.CURSOR", "DEL", "shop", &id.to_string()]), Reply::ok());
     let r = db.cmd(&["FT.AGGREGATE", "shop", "*", "WITHCURSOR", "COUNT", "1"]);
     let Reply::Array(parts) = r else { panic!() };
     let Reply::Int(id) = parts[1] else { panic!() };
@@ -396,35 +263,11 @@ fn matched_terms_lists_the_query_terms_found() {
 #[test]
 fn matched_terms_hides_stem_entries() {
     let mut db = shop();
-    db.hset(
-        "p:4",
-        &[
-            ("title", "running shoes"),
-            ("brand", "Fleet"),
-            ("price", "5"),
-        ],
-    );
-    let r = db.cmd(&[
-        "FT.AGGREGATE",
-        "shop",
-        "running",
-        "APPLY",
-        "matched_terms()",
-        "AS",
-        "m",
-    ]);
+    db.hset("p:4", &[("title", "running shoes"), ("brand", "Fleet"), ("price", "5")]);
+    let r = db.cmd(&["FT.AGGREGATE", "shop", "running", "APPLY", "matched_terms()", "AS", "m"]);
     let Reply::Array(items) = r else { panic!() };
-    let Reply::Array(row) = &items[1] else {
-        panic!()
-    };
-    let Reply::Array(terms) = &row[1] else {
-        panic!("{row:?}")
-    };
-    assert!(
-        terms
-            .iter()
-            .all(|t| !matches!(t, Reply::Bulk(b) if b.starts_with(b"+"))),
-        "{terms:?}"
-    );
+    let Reply::Array(row) = &items[1] else { panic!() };
+    let Reply::Array(terms) = &row[1] else { panic!("{row:?}") };
+    assert!(terms.iter().all(|t| !matches!(t, Reply::Bulk(b) if b.starts_with(b"+"))), "{terms:?}");
     assert!(terms.contains(&b("running")));
 }

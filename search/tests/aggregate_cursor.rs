@@ -9,18 +9,10 @@ use search::aggregate::{AggOutput, AggReply, CursorTable, Protocol};
 
 /// Splits a cursor reply `[[total, rows…], id]` (RESP2).
 fn page(reply: AggReply) -> (i64, Vec<AggReply>, u64) {
-    let AggReply::Array(mut parts) = reply else {
-        panic!("not an array")
-    };
-    let AggReply::Int(id) = parts.pop().unwrap() else {
-        panic!("no id")
-    };
-    let AggReply::Array(mut rows) = parts.pop().unwrap() else {
-        panic!("no page")
-    };
-    let AggReply::Int(total) = rows.remove(0) else {
-        panic!("no total")
-    };
+    let AggReply::Array(mut parts) = reply else { panic!("not an array") };
+    let AggReply::Int(id) = parts.pop().unwrap() else { panic!("no id") };
+    let AggReply::Array(mut rows) = parts.pop().unwrap() else { panic!("no page") };
+    let AggReply::Int(total) = rows.remove(0) else { panic!("no total") };
     (total, rows, id as u64)
 }
 
@@ -33,21 +25,15 @@ fn numbered(count: usize) -> AggOutput {
 }
 
 fn opts(count: u64, idle: u64) -> CursorOptions {
-    CursorOptions {
-        count: Some(count),
-        max_idle_ms: Some(idle),
-    }
+    CursorOptions { count: Some(count), max_idle_ms: Some(idle) }
 }
 
 #[test]
 fn paging_100k_rows_returns_each_row_once() {
     let out = numbered(100_000);
     let mut table = CursorTable::new(1);
-    let (_, mut rows, mut id) = page(
-        table
-            .start("idx", out, opts(997, 1000), false, Protocol::Resp2, 0)
-            .unwrap(),
-    );
+    let (_, mut rows, mut id) =
+        page(table.start("idx", out, opts(997, 1000), false, Protocol::Resp2, 0).unwrap());
     let mut seen = vec![false; 100_000];
     let mut now = 0;
     loop {
@@ -75,11 +61,7 @@ fn paging_100k_rows_returns_each_row_once() {
 fn read_count_overrides_and_exhaustion_ends_with_zero() {
     let out = numbered(10);
     let mut table = CursorTable::new(2);
-    let (total, rows, id) = page(
-        table
-            .start("idx", out, opts(4, 1000), false, Protocol::Resp2, 0)
-            .unwrap(),
-    );
+    let (total, rows, id) = page(table.start("idx", out, opts(4, 1000), false, Protocol::Resp2, 0).unwrap());
     assert_eq!((total, rows.len()), (4, 4));
     assert_ne!(id, 0);
     let (_, rows, id2) = page(table.read(id, Some(6), Protocol::Resp2, 1).unwrap());
@@ -87,13 +69,7 @@ fn read_count_overrides_and_exhaustion_ends_with_zero() {
     assert_eq!((rows.len(), id2), (6, id));
     let (_, rows, id3) = page(table.read(id, None, Protocol::Resp2, 2).unwrap());
     assert_eq!((rows.len(), id3), (0, 0));
-    assert_eq!(
-        table
-            .read(id, None, Protocol::Resp2, 3)
-            .unwrap_err()
-            .message,
-        "Cursor not found"
-    );
+    assert_eq!(table.read(id, None, Protocol::Resp2, 3).unwrap_err().message, "Cursor not found");
 }
 
 #[test]
@@ -104,11 +80,7 @@ fn grouped_cursor_reports_total_first() {
     }
     let out = src.run(&["GROUPBY", "1", "@g"]).unwrap();
     let mut table = CursorTable::new(3);
-    let (total, rows, id) = page(
-        table
-            .start("idx", out, opts(2, 1000), false, Protocol::Resp2, 0)
-            .unwrap(),
-    );
+    let (total, rows, id) = page(table.start("idx", out, opts(2, 1000), false, Protocol::Resp2, 0).unwrap());
     assert_eq!((total, rows.len()), (5, 2));
     let (total, rows, _) = page(table.read(id, None, Protocol::Resp2, 1).unwrap());
     assert_eq!((total, rows.len()), (0, 2));
@@ -117,69 +89,25 @@ fn grouped_cursor_reports_total_first() {
 #[test]
 fn idle_cursors_expire() {
     let mut table = CursorTable::new(4);
-    let (_, _, id) = page(
-        table
-            .start(
-                "idx",
-                numbered(10),
-                opts(1, 100),
-                false,
-                Protocol::Resp2,
-                1_000,
-            )
-            .unwrap(),
-    );
+    let (_, _, id) =
+        page(table.start("idx", numbered(10), opts(1, 100), false, Protocol::Resp2, 1_000).unwrap());
     // Reading refreshes the idle clock.
     assert!(table.read(id, None, Protocol::Resp2, 1_090).is_ok());
     assert!(table.read(id, None, Protocol::Resp2, 1_180).is_ok());
-    assert_eq!(
-        table
-            .read(id, None, Protocol::Resp2, 1_281)
-            .unwrap_err()
-            .message,
-        "Cursor not found"
-    );
+    assert_eq!(table.read(id, None, Protocol::Resp2, 1_281).unwrap_err().message, "Cursor not found");
 
-    let (_, _, a) = page(
-        table
-            .start("idx", numbered(10), opts(1, 100), false, Protocol::Resp2, 0)
-            .unwrap(),
-    );
-    let (_, _, b) = page(
-        table
-            .start(
-                "idx",
-                numbered(10),
-                opts(1, 1000),
-                false,
-                Protocol::Resp2,
-                0,
-            )
-            .unwrap(),
-    );
+    let (_, _, a) = page(table.start("idx", numbered(10), opts(1, 100), false, Protocol::Resp2, 0).unwrap());
+    let (_, _, b) = page(table.start("idx", numbered(10), opts(1, 1000), false, Protocol::Resp2, 0).unwrap());
     assert_eq!(table.gc(500), 1);
-    assert_eq!(
-        table
-            .read(a, None, Protocol::Resp2, 500)
-            .unwrap_err()
-            .message,
-        "Cursor not found"
-    );
+    assert_eq!(table.read(a, None, Protocol::Resp2, 500).unwrap_err().message, "Cursor not found");
     assert!(table.read(b, None, Protocol::Resp2, 500).is_ok());
 }
 
 #[test]
 fn maxidle_is_capped_and_defaulted() {
     let mut table = CursorTable::new(5);
-    let o = CursorOptions {
-        count: Some(1),
-        max_idle_ms: Some(10_000_000),
-    };
-    let (_, _, id) = page(
-        table
-            .start("idx", numbered(5), o, false, Protocol::Resp2, 0)
-            .unwrap(),
-    );
+    let o = CursorOptions { count: Some(1), max_idle_ms: Some(10_000_000) };
+    let (_, _, id) = page(table.start("idx", numbered(5), o, false, Protocol::Resp2, 0).unwrap());
     assert!(table.read(id, None, Protocol::Resp2, 300_000).is_ok());
     assert!(table.read(id, None, Protocol::Resp2, 600_001).is_err());
 }
@@ -187,69 +115,30 @@ fn maxidle_is_capped_and_defaulted() {
 #[test]
 fn delete_and_errors() {
     let mut table = CursorTable::new(6);
-    let (_, _, id) = page(
-        table
-            .start("idx", numbered(5), opts(1, 1000), false, Protocol::Resp2, 0)
-            .unwrap(),
-    );
+    let (_, _, id) = page(table.start("idx", numbered(5), opts(1, 1000), false, Protocol::Resp2, 0).unwrap());
     assert!(table.delete(id, 1).is_ok());
-    assert_eq!(
-        table.delete(id, 1).unwrap_err().message,
-        "Cursor does not exist"
-    );
-    assert_eq!(
-        table
-            .read(id, None, Protocol::Resp2, 1)
-            .unwrap_err()
-            .message,
-        "Cursor not found"
-    );
+    assert_eq!(table.delete(id, 1).unwrap_err().message, "Cursor does not exist");
+    assert_eq!(table.read(id, None, Protocol::Resp2, 1).unwrap_err().message, "Cursor not found");
 }
 
 #[test]
 fn per_index_limit() {
     let mut table = CursorTable::new(7);
     for _ in 0..MAX_CURSORS_PER_INDEX {
-        table
-            .start("idx", numbered(3), opts(1, 1000), false, Protocol::Resp2, 0)
-            .unwrap();
+        table.start("idx", numbered(3), opts(1, 1000), false, Protocol::Resp2, 0).unwrap();
     }
-    let e = table
-        .start("idx", numbered(3), opts(1, 1000), false, Protocol::Resp2, 0)
-        .unwrap_err();
+    let e = table.start("idx", numbered(3), opts(1, 1000), false, Protocol::Resp2, 0).unwrap_err();
     assert_eq!(e.message, "Too many cursors allocated for index");
     // Another index is unaffected; expired cursors free their slots.
-    assert!(table
-        .start(
-            "other",
-            numbered(3),
-            opts(1, 1000),
-            false,
-            Protocol::Resp2,
-            0
-        )
-        .is_ok());
-    assert!(table
-        .start(
-            "idx",
-            numbered(3),
-            opts(1, 1000),
-            false,
-            Protocol::Resp2,
-            5_000
-        )
-        .is_ok());
+    assert!(table.start("other", numbered(3), opts(1, 1000), false, Protocol::Resp2, 0).is_ok());
+    assert!(table.start("idx", numbered(3), opts(1, 1000), false, Protocol::Resp2, 5_000).is_ok());
 }
 
 #[test]
 fn resp3_cursor_page_is_a_map() {
     let mut table = CursorTable::new(8);
-    let reply = table
-        .start("idx", numbered(3), opts(2, 1000), false, Protocol::Resp3, 0)
-        .unwrap();
-    let AggReply::Array(parts) = reply else {
-        panic!()
-    };
+    let reply = table.start("idx", numbered(3), opts(2, 1000), false, Protocol::Resp3, 0).unwrap();
+    let AggReply::Array(parts) = reply else { panic!() };
     assert!(matches!(parts[0], AggReply::Map(_)));
     assert!(matches!(parts[1], AggReply::Int(id) if id > 0));
 }

@@ -98,10 +98,7 @@ fn logic_truthiness_and_short_circuit() {
         ("!0 == 2", "1"),
         ("0 && @missing", "0"),
         ("1 || @missing", "1"),
-        (
-            "1 && @missing",
-            "ERR missing: has no value, consider using EXISTS if applicable",
-        ),
+        ("1 && @missing", "ERR missing: has no value, consider using EXISTS if applicable"),
         ("'a' && 'b'", "1"),
     ]);
 }
@@ -117,23 +114,11 @@ fn missing_properties_and_exists() {
     assert_eq!(e("upper(@t)"), "HELLO");
     assert_eq!(e("exists(@a)"), "1");
     assert_eq!(e("exists(@missing)"), "0");
-    assert_eq!(
-        e("@missing + 1"),
-        "ERR missing: has no value, consider using EXISTS if applicable"
-    );
-    assert_eq!(
-        e("upper(@missing)"),
-        "ERR missing: has no value, consider using EXISTS if applicable"
-    );
-    assert_eq!(
-        e("@missing == 1"),
-        "ERR missing: has no value, consider using EXISTS if applicable"
-    );
+    assert_eq!(e("@missing + 1"), "ERR missing: has no value, consider using EXISTS if applicable");
+    assert_eq!(e("upper(@missing)"), "ERR missing: has no value, consider using EXISTS if applicable");
+    assert_eq!(e("@missing == 1"), "ERR missing: has no value, consider using EXISTS if applicable");
     assert_eq!(e("case(exists(@missing), @missing, 'none')"), "none");
-    assert_eq!(
-        e("exists(@a, @t)"),
-        "ERR Invalid arguments for function 'exists'"
-    );
+    assert_eq!(e("exists(@a, @t)"), "ERR Invalid arguments for function 'exists'");
 }
 
 #[test]
@@ -241,11 +226,7 @@ fn string_functions() {
 
 #[test]
 fn string_escapes() {
-    check(&[
-        ("'it\\'s'", "it's"),
-        ("\"say \\\"hi\\\"\"", "say \"hi\""),
-        ("'a\\nb'", "a\\nb"),
-    ]);
+    check(&[("'it\\'s'", "it's"), ("\"say \\\"hi\\\"\"", "say \"hi\""), ("'a\\nb'", "a\\nb")]);
 }
 
 #[test]
@@ -286,9 +267,6 @@ fn geodistance() {
         ("geodistance('-87.6 41.8', -73.9, 40.7)", "1150927.13"),
         ("geodistance(-87.6, 41.8, -73.9, 40.7)", "1150927.13"),
         ("geodistance('bad', '1,2')", "nan"),
-        (
-            "geodistance(1)",
-            "ERR Invalid arguments for function 'geodistance'",
-        ),
+        ("geodistance(1)", "ERR Invalid arguments for function 'geodistance'"),
     ]);
 }

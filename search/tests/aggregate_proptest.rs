@@ -32,12 +32,7 @@ fn doc() -> impl Strategy<Value = Doc> {
     )
         .prop_map(|(g1, arr, g2, v)| {
             let arr = arr || g1.as_ref().is_some_and(|l| l.len() > 1);
-            Doc {
-                g1,
-                g1_is_array: arr,
-                g2,
-                v,
-            }
+            Doc { g1, g1_is_array: arr, g2, v }
         })
 }
 
@@ -62,14 +57,7 @@ struct Query {
 }
 
 fn query() -> impl Strategy<Value = Query> {
-    let red = prop::sample::select(vec![
-        Red::Count,
-        Red::Sum,
-        Red::Min,
-        Red::Max,
-        Red::Avg,
-        Red::Distinct,
-    ]);
+    let red = prop::sample::select(vec![Red::Count, Red::Sum, Red::Min, Red::Max, Red::Avg, Red::Distinct]);
     (
         any::<bool>(),
         prop::option::of(-50i64..50),
@@ -118,16 +106,8 @@ fn oracle(docs: &[Doc], q: &Query) -> Vec<Vec<(String, String)>> {
     }
     let mut keys = order;
     keys.sort_by(|a, b| {
-        let o1 = if q.asc.0 {
-            a.0.cmp(&b.0)
-        } else {
-            b.0.cmp(&a.0)
-        };
-        let o2 = if q.asc.1 {
-            a.1.cmp(&b.1)
-        } else {
-            b.1.cmp(&a.1)
-        };
+        let o1 = if q.asc.0 { a.0.cmp(&b.0) } else { b.0.cmp(&a.0) };
+        let o2 = if q.asc.1 { a.1.cmp(&b.1) } else { b.1.cmp(&a.1) };
         if q.two_keys {
             o1.then(o2)
         } else {
@@ -140,15 +120,9 @@ fn oracle(docs: &[Doc], q: &Query) -> Vec<Vec<(String, String)>> {
         .skip(q.offset as usize)
         .map(|k| {
             let members = &groups[&k];
-            let mut out = vec![(
-                "g1".to_string(),
-                k.0.clone().unwrap_or_else(|| "nil".into()),
-            )];
+            let mut out = vec![("g1".to_string(), k.0.clone().unwrap_or_else(|| "nil".into()))];
             if q.two_keys {
-                out.push((
-                    "g2".to_string(),
-                    k.1.map_or("nil".into(), |x| x.to_string()),
-                ));
+                out.push(("g2".to_string(), k.1.map_or("nil".into(), |x| x.to_string())));
             }
             let vals: Vec<i64> = members.iter().filter_map(|d| d.v).collect();
             for (i, r) in q.reducers.iter().enumerate() {
@@ -157,9 +131,7 @@ fn oracle(docs: &[Doc], q: &Query) -> Vec<Vec<(String, String)>> {
                     Red::Sum => vals.iter().sum::<i64>().to_string(),
                     Red::Min => vals.iter().min().copied().unwrap_or(0).to_string(),
                     Red::Max => vals.iter().max().copied().unwrap_or(0).to_string(),
-                    Red::Avg => {
-                        format_number(vals.iter().sum::<i64>() as f64 / members.len() as f64)
-                    }
+                    Red::Avg => format_number(vals.iter().sum::<i64>() as f64 / members.len() as f64),
                     Red::Distinct => vals.iter().collect::<BTreeSet<_>>().len().to_string(),
                 };
                 out.push((format!("r{i}"), shown));
@@ -174,11 +146,8 @@ fn source(docs: &[Doc]) -> MemSource {
     for (i, d) in docs.iter().enumerate() {
         let mut fields: Vec<(&str, Value)> = Vec::new();
         if let Some(list) = &d.g1 {
-            let v = if d.g1_is_array {
-                Value::array(list.iter().map(|x| s(x)).collect())
-            } else {
-                s(&list[0])
-            };
+            let v =
+                if d.g1_is_array { Value::array(list.iter().map(|x| s(x)).collect()) } else { s(&list[0]) };
             fields.push(("g1", v));
         }
         if let Some(g2) = d.g2 {

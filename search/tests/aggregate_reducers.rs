@@ -11,10 +11,7 @@ fn data() -> MemSource {
     let mut src = MemSource::new(&[("g", true), ("x", true), ("t", true)]);
     let xs = [2.0, 4.0, 4.0, 4.0, 5.0, 5.0, 7.0, 9.0];
     for (i, x) in xs.iter().enumerate() {
-        src.add(
-            &format!("a{i}"),
-            &[("g", s("a")), ("x", n(*x)), ("t", n((10 - i) as f64))],
-        );
+        src.add(&format!("a{i}"), &[("g", s("a")), ("x", n(*x)), ("t", n((10 - i) as f64))]);
     }
     src.add("a_none", &[("g", s("a"))]);
     src.add("b0", &[("g", s("b")), ("x", s("10")), ("t", n(1.0))]);
@@ -29,11 +26,7 @@ fn reduce(src: &MemSource, reducer: &[&str]) -> Vec<String> {
     let out = src.run(&args).unwrap();
     table(&out)
         .into_iter()
-        .map(|r| {
-            r.iter()
-                .find(|x| x.0 == "r")
-                .map_or("-".into(), |x| x.1.clone())
-        })
+        .map(|r| r.iter().find(|x| x.0 == "r").map_or("-".into(), |x| x.1.clone()))
         .collect()
 }
 
@@ -43,10 +36,7 @@ fn count_sum_avg_min_max() {
     assert_eq!(reduce(&src, &["COUNT", "0"]), vec!["9", "2"]);
     assert_eq!(reduce(&src, &["SUM", "1", "@x"]), vec!["40", "10"]);
     // AVG divides by every row of the group, numeric or not (40 / 9, 10 / 2).
-    assert_eq!(
-        reduce(&src, &["AVG", "1", "@x"]),
-        vec!["4.44444444444", "5"]
-    );
+    assert_eq!(reduce(&src, &["AVG", "1", "@x"]), vec!["4.44444444444", "5"]);
     assert_eq!(reduce(&src, &["MIN", "1", "@x"]), vec!["2", "10"]);
     assert_eq!(reduce(&src, &["MAX", "1", "@x"]), vec!["9", "10"]);
 }
@@ -75,47 +65,26 @@ fn stddev_is_the_sample_deviation() {
 fn quantiles() {
     let src = data();
     // Sorted a: 2 4 4 4 5 5 7 9 → rank ceil(q·8).
-    assert_eq!(
-        reduce(&src, &["QUANTILE", "2", "@x", "0.5"]),
-        vec!["4", "10"]
-    );
+    assert_eq!(reduce(&src, &["QUANTILE", "2", "@x", "0.5"]), vec!["4", "10"]);
     assert_eq!(reduce(&src, &["QUANTILE", "2", "@x", "0"]), vec!["2", "10"]);
     assert_eq!(reduce(&src, &["QUANTILE", "2", "@x", "1"]), vec!["9", "10"]);
-    assert_eq!(
-        reduce(&src, &["QUANTILE", "2", "@x", "0.9"]),
-        vec!["9", "10"]
-    );
-    assert_eq!(
-        reduce(&src, &["QUANTILE", "3", "@x", "0.75", "500"]),
-        vec!["5", "10"]
-    );
+    assert_eq!(reduce(&src, &["QUANTILE", "2", "@x", "0.9"]), vec!["9", "10"]);
+    assert_eq!(reduce(&src, &["QUANTILE", "3", "@x", "0.75", "500"]), vec!["5", "10"]);
 }
 
 #[test]
 fn distinct_counts_and_tolist() {
     let src = data();
     assert_eq!(reduce(&src, &["COUNT_DISTINCT", "1", "@x"]), vec!["5", "2"]);
-    assert_eq!(
-        reduce(&src, &["COUNT_DISTINCTISH", "1", "@x"]),
-        vec!["5", "2"]
-    );
-    assert_eq!(
-        reduce(&src, &["TOLIST", "1", "@x"]),
-        vec!["[2,4,5,7,9]", "[10,junk]"]
-    );
+    assert_eq!(reduce(&src, &["COUNT_DISTINCTISH", "1", "@x"]), vec!["5", "2"]);
+    assert_eq!(reduce(&src, &["TOLIST", "1", "@x"]), vec!["[2,4,5,7,9]", "[10,junk]"]);
 }
 
 #[test]
 fn tolist_flattens_arrays() {
     let mut src = MemSource::new(&[("g", true), ("tags", true)]);
-    src.add(
-        "d1",
-        &[("g", s("a")), ("tags", Value::array(vec![s("x"), s("y")]))],
-    );
-    src.add(
-        "d2",
-        &[("g", s("a")), ("tags", Value::array(vec![s("y"), s("z")]))],
-    );
+    src.add("d1", &[("g", s("a")), ("tags", Value::array(vec![s("x"), s("y")]))]);
+    src.add("d2", &[("g", s("a")), ("tags", Value::array(vec![s("y"), s("z")]))]);
     assert_eq!(reduce(&src, &["TOLIST", "1", "@tags"]), vec!["[x,y,z]"]);
 }
 
@@ -124,18 +93,9 @@ fn first_value() {
     let src = data();
     assert_eq!(reduce(&src, &["FIRST_VALUE", "1", "@x"]), vec!["2", "10"]);
     // t = 10 - i in group a: ASC picks the largest i (x = 9), DESC the first (x = 2).
-    assert_eq!(
-        reduce(&src, &["FIRST_VALUE", "3", "@x", "BY", "@t"]),
-        vec!["9", "10"]
-    );
-    assert_eq!(
-        reduce(&src, &["FIRST_VALUE", "4", "@x", "BY", "@t", "ASC"]),
-        vec!["9", "10"]
-    );
-    assert_eq!(
-        reduce(&src, &["FIRST_VALUE", "4", "@x", "BY", "@t", "DESC"]),
-        vec!["2", "junk"]
-    );
+    assert_eq!(reduce(&src, &["FIRST_VALUE", "3", "@x", "BY", "@t"]), vec!["9", "10"]);
+    assert_eq!(reduce(&src, &["FIRST_VALUE", "4", "@x", "BY", "@t", "ASC"]), vec!["9", "10"]);
+    assert_eq!(reduce(&src, &["FIRST_VALUE", "4", "@x", "BY", "@t", "DESC"]), vec!["2", "junk"]);
 }
 
 #[test]
@@ -147,10 +107,7 @@ fn random_sample_is_bounded_deterministic_and_from_the_group() {
     let items: Vec<&str> = a[0].trim_matches(['[', ']']).split(',').collect();
     assert_eq!(items.len(), 3);
     assert!(items.iter().all(|i| ["2", "4", "5", "7", "9"].contains(i)));
-    assert_eq!(
-        reduce(&src, &["RANDOM_SAMPLE", "2", "@x", "10"])[1],
-        "[10,junk]"
-    );
+    assert_eq!(reduce(&src, &["RANDOM_SAMPLE", "2", "@x", "10"])[1], "[10,junk]");
 }
 
 #[test]

@@ -9,13 +9,50 @@ fn corpus() -> Db {
     let mut db = Db::new();
     assert_eq!(
         db.cmd(&[
-            "FT.CREATE", "idx", "ON", "HASH", "PREFIX", "1", "doc:", "SCHEMA", "title", "TEXT", "WEIGHT", "2", "body",
-            "TEXT", "tags", "TAG", "price", "NUMERIC", "SORTABLE", "loc", "GEO"
+            "FT.CREATE",
+            "idx",
+            "ON",
+            "HASH",
+            "PREFIX",
+            "1",
+            "doc:",
+            "SCHEMA",
+            "title",
+            "TEXT",
+            "WEIGHT",
+            "2",
+            "body",
+            "TEXT",
+            "tags",
+            "TAG",
+            "price",
+            "NUMERIC",
+            "SORTABLE",
+            "loc",
+            "GEO"
         ]),
         Reply::ok()
     );
-    db.hset("doc:1", &[("title", "Hello world"), ("body", "the quick brown fox jumps"), ("tags", "a,b"), ("price", "10"), ("loc", "2.35,48.85")]);
-    db.hset("doc:2", &[("title", "Running shoes"), ("body", "a runner runs fast"), ("tags", "b,C"), ("price", "25.5"), ("loc", "-0.12,51.50")]);
+    db.hset(
+        "doc:1",
+        &[
+            ("title", "Hello world"),
+            ("body", "the quick brown fox jumps"),
+            ("tags", "a,b"),
+            ("price", "10"),
+            ("loc", "2.35,48.85"),
+        ],
+    );
+    db.hset(
+        "doc:2",
+        &[
+            ("title", "Running shoes"),
+            ("body", "a runner runs fast"),
+            ("tags", "b,C"),
+            ("price", "25.5"),
+            ("loc", "-0.12,51.50"),
+        ],
+    );
     db.hset("doc:3", &[("title", "World news"), ("body", "hello brown dog"), ("tags", "c"), ("price", "-3")]);
     db.hset("other:1", &[("title", "hello")]);
     db
@@ -89,7 +126,11 @@ fn tags_numeric_geo_params() {
     assert_eq!(q(&mut db, "*", &["FILTER", "price", "0", "20"]), ["doc:1"]);
     assert_eq!(q(&mut db, "*", &["GEOFILTER", "loc", "-0.1", "51.5", "10", "km"]), ["doc:2"]);
     assert_eq!(
-        q(&mut db, "@price:[$lo $hi] $w", &["PARAMS", "6", "lo", "0", "hi", "100", "w", "hello", "DIALECT", "2"]),
+        q(
+            &mut db,
+            "@price:[$lo $hi] $w",
+            &["PARAMS", "6", "lo", "0", "hi", "100", "w", "hello", "DIALECT", "2"]
+        ),
         ["doc:1"]
     );
     assert_eq!(q(&mut db, "*", &["INKEYS", "2", "doc:2", "nope"]), ["doc:2"]);
@@ -126,13 +167,19 @@ fn returned_content_highlight_summarize() {
         Reply::Array(vec![
             Reply::Int(1),
             common::b("doc:1"),
-            Reply::Array(vec![common::b("title"), common::b("Hello world"), common::b("price"), common::b("10")])
+            Reply::Array(vec![
+                common::b("title"),
+                common::b("Hello world"),
+                common::b("price"),
+                common::b("10")
+            ])
         ])
     );
     let r = db.cmd(&["FT.SEARCH", "idx", "fox", "RETURN", "1", "body", "HIGHLIGHT"]);
     let Reply::Array(v) = r else { panic!() };
     assert_eq!(v[2], Reply::Array(vec![common::b("body"), common::b("the quick brown <b>fox</b> jumps")]));
-    let r = db.cmd(&["FT.SEARCH", "idx", "fox", "RETURN", "1", "body", "SUMMARIZE", "LEN", "2", "FRAGS", "1"]);
+    let r =
+        db.cmd(&["FT.SEARCH", "idx", "fox", "RETURN", "1", "body", "SUMMARIZE", "LEN", "2", "FRAGS", "1"]);
     let Reply::Array(v) = r else { panic!() };
     assert_eq!(v[2], Reply::Array(vec![common::b("body"), common::b("brown fox... ")]));
 }
@@ -144,7 +191,18 @@ fn payloads_and_comparisons() {
     // RediSearch 2.10 reads payloads only from a declared PAYLOAD_FIELD.
     let r = db.cmd(&["FT.SEARCH", "idx", "fox", "NOCONTENT", "WITHPAYLOADS"]);
     assert_eq!(r, Reply::Array(vec![Reply::Int(1), common::b("doc:1"), Reply::Nil]));
-    db.cmd(&["FT.CREATE", "pidx", "PREFIX", "1", "doc:", "PAYLOAD_FIELD", "__payload", "SCHEMA", "body", "TEXT"]);
+    db.cmd(&[
+        "FT.CREATE",
+        "pidx",
+        "PREFIX",
+        "1",
+        "doc:",
+        "PAYLOAD_FIELD",
+        "__payload",
+        "SCHEMA",
+        "body",
+        "TEXT",
+    ]);
     db.cat.scan_key(b"doc:1", &common::View(&db.docs));
     db.cat.scan_done();
     let r = db.cmd(&["FT.SEARCH", "pidx", "fox", "NOCONTENT", "WITHPAYLOADS"]);
@@ -216,9 +274,11 @@ fn errors() {
         db.cmd(&["FT.SEARCH", "idx", "*", "PARAMS", "1", "a"]),
         Reply::Error("Parameters must be specified in PARAM VALUE pairs".into())
     );
-    assert_eq!(db.cmd(&["FT.CREATE", "idx", "SCHEMA", "t", "TEXT"]), Reply::Error("Index already exists".into()));
+    assert_eq!(
+        db.cmd(&["FT.CREATE", "idx", "SCHEMA", "t", "TEXT"]),
+        Reply::Error("Index already exists".into())
+    );
 }
-
 
 /// TFIDF by hand: idf = floor(log2(1 + N/df)), score = Σ tf·idf / max_freq; the
 /// many-expansion (merge-join) path and the few-terms path must agree.
@@ -231,7 +291,8 @@ fn tfidf_scores_match_the_formula_on_both_scoring_paths() {
     }
     db.hset("dA", &[("t", "ww0 ww0 ww1")]);
     let scores = |db: &mut Db, q: &str| -> Vec<(String, f64)> {
-        let Reply::Array(v) = db.cmd(&["FT.SEARCH", "s", q, "NOCONTENT", "WITHSCORES", "LIMIT", "0", "100"]) else {
+        let Reply::Array(v) = db.cmd(&["FT.SEARCH", "s", q, "NOCONTENT", "WITHSCORES", "LIMIT", "0", "100"])
+        else {
             panic!()
         };
         v[1..]

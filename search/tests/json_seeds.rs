@@ -8,7 +8,21 @@ use search::Reply;
 fn user_db() -> Db {
     let mut db = Db::new();
     assert_eq!(
-        db.cmd(&["FT.CREATE", "userIdx", "ON", "JSON", "SCHEMA", "$.user.name", "AS", "name", "TEXT", "$.user.tag", "AS", "country", "TAG"]),
+        db.cmd(&[
+            "FT.CREATE",
+            "userIdx",
+            "ON",
+            "JSON",
+            "SCHEMA",
+            "$.user.name",
+            "AS",
+            "name",
+            "TEXT",
+            "$.user.tag",
+            "AS",
+            "country",
+            "TAG"
+        ]),
         Reply::ok()
     );
     db.json_set("myDoc", r#"{"user":{"name":"John Smith","tag":"foo,bar","hp":1000, "dmg":150}}"#);
@@ -56,8 +70,19 @@ fn highlight_on_returned_attribute() {
     let mut db = user_db();
     assert_eq!(
         db.cmd(&[
-            "FT.SEARCH", "userIdx", "@name:(John)", "RETURN", "1", "name", "HIGHLIGHT", "FIELDS", "1", "name", "TAGS",
-            "<b>", "</b>"
+            "FT.SEARCH",
+            "userIdx",
+            "@name:(John)",
+            "RETURN",
+            "1",
+            "name",
+            "HIGHLIGHT",
+            "FIELDS",
+            "1",
+            "name",
+            "TAGS",
+            "<b>",
+            "</b>"
         ]),
         // As RediSearch's test_MOD1544 (the docs page shows the text JSON-quoted).
         arr(vec![Reply::Int(1), b("myDoc"), arr(vec![b("name"), b("<b>John</b> Smith")])])
@@ -74,8 +99,24 @@ fn json_tag_without_separator_is_one_value() {
 #[test]
 fn array_of_tags() {
     let mut db = Db::new();
-    db.cmd(&["FT.CREATE", "blog-idx", "ON", "JSON", "PREFIX", "1", "Blog:", "SCHEMA", "$.tags.*", "AS", "tags", "TAG"]);
-    db.json_set("Blog:1", r#"{"title":"Using RedisJson is Easy and Fun", "tags":["redis","json","redisjson"]}"#);
+    db.cmd(&[
+        "FT.CREATE",
+        "blog-idx",
+        "ON",
+        "JSON",
+        "PREFIX",
+        "1",
+        "Blog:",
+        "SCHEMA",
+        "$.tags.*",
+        "AS",
+        "tags",
+        "TAG",
+    ]);
+    db.json_set(
+        "Blog:1",
+        r#"{"title":"Using RedisJson is Easy and Fun", "tags":["redis","json","redisjson"]}"#,
+    );
     assert_eq!(
         db.cmd(&["FT.SEARCH", "blog-idx", "@tags:{redis}"]),
         arr(vec![
@@ -93,10 +134,27 @@ fn array_of_tags() {
 fn array_elements_as_separate_text_attributes() {
     let mut db = Db::new();
     assert_eq!(
-        db.cmd(&["FT.CREATE", "orgIdx", "ON", "JSON", "SCHEMA", "$.address[0]", "AS", "a1", "TEXT", "$.address[1]", "AS", "a2", "TEXT"]),
+        db.cmd(&[
+            "FT.CREATE",
+            "orgIdx",
+            "ON",
+            "JSON",
+            "SCHEMA",
+            "$.address[0]",
+            "AS",
+            "a1",
+            "TEXT",
+            "$.address[1]",
+            "AS",
+            "a2",
+            "TEXT"
+        ]),
         Reply::ok()
     );
-    db.json_set("org:1", r#"{"name": "Headquarters","address": ["Suite 250","Mountain View"],"cp": "CA 94040"}"#);
+    db.json_set(
+        "org:1",
+        r#"{"name": "Headquarters","address": ["Suite 250","Mountain View"],"cp": "CA 94040"}"#,
+    );
     assert_eq!(
         db.cmd(&["FT.SEARCH", "orgIdx", "suite 250"]),
         arr(vec![
@@ -113,7 +171,25 @@ fn array_elements_as_separate_text_attributes() {
 #[test]
 fn json_type_rules_fail_the_document() {
     let mut db = Db::new();
-    db.cmd(&["FT.CREATE", "i", "ON", "JSON", "SCHEMA", "$.t", "AS", "t", "TAG", "$.n", "AS", "n", "NUMERIC", "$.b", "AS", "b", "TAG"]);
+    db.cmd(&[
+        "FT.CREATE",
+        "i",
+        "ON",
+        "JSON",
+        "SCHEMA",
+        "$.t",
+        "AS",
+        "t",
+        "TAG",
+        "$.n",
+        "AS",
+        "n",
+        "NUMERIC",
+        "$.b",
+        "AS",
+        "b",
+        "TAG",
+    ]);
     db.json_set("ok", r#"{"t":"x","n":3,"b":true}"#);
     db.json_set("bad", r#"{"t":5}"#);
     db.json_set("nul", r#"{"t":null,"n":null}"#);
@@ -122,6 +198,9 @@ fn json_type_rules_fail_the_document() {
     assert_eq!(common::total(&db.cmd(&["FT.SEARCH", "i", "@b:{true}", "NOCONTENT"])), 1);
     let info = db.cmd(&["FT.INFO", "i"]);
     let Reply::Map(pairs) = info else { panic!() };
-    let failures = pairs.iter().find(|(k, _)| *k == Reply::Simple("hash_indexing_failures".into())).map(|(_, v)| v.clone());
+    let failures = pairs
+        .iter()
+        .find(|(k, _)| *k == Reply::Simple("hash_indexing_failures".into()))
+        .map(|(_, v)| v.clone());
     assert_eq!(failures, Some(Reply::Int(1)));
 }

@@ -155,7 +155,9 @@ fn render(q: &Q) -> String {
         Q::Empty => "@e:\"\"".to_string(),
         Q::Field(f, inner) => format!("@{f}:({})", render(inner)),
         Q::Tag(v) => format!("@tag:{{{}}}", v.join(" | ")),
-        Q::Num(a, ai, b, bi) => format!("@n:[{}{a} {}{b}]", if *ai { "" } else { "(" }, if *bi { "" } else { "(" }),
+        Q::Num(a, ai, b, bi) => {
+            format!("@n:[{}{a} {}{b}]", if *ai { "" } else { "(" }, if *bi { "" } else { "(" })
+        }
         Q::Cmp(op, v) => format!("@n{op}{v}"),
         Q::And(a, b) => format!("({} {})", render(a), render(b)),
         Q::Or(a, b) => format!("({} | {})", render(a), render(b)),
@@ -184,7 +186,8 @@ fn lev(a: &str, b: &str) -> usize {
 /// Great-circle distance in meters on Redis's sphere.
 fn haversine(lon1: f64, lat1: f64, lon2: f64, lat2: f64) -> f64 {
     let (p1, p2) = (lat1.to_radians(), lat2.to_radians());
-    let h = ((p2 - p1) / 2.0).sin().powi(2) + p1.cos() * p2.cos() * ((lon2 - lon1).to_radians() / 2.0).sin().powi(2);
+    let h = ((p2 - p1) / 2.0).sin().powi(2)
+        + p1.cos() * p2.cos() * ((lon2 - lon1).to_radians() / 2.0).sin().powi(2);
     2.0 * 6372797.560856 * h.sqrt().asin()
 }
 
@@ -206,7 +209,8 @@ fn oracle(q: &Q, d: &TestDoc, fields: &[&str]) -> bool {
             let (pa, pb) = (at(t, a), at(t, b));
             let slop = *slop as usize;
             pa.iter().any(|&i| {
-                pb.iter().any(|&j| if *inorder { j > i && j - i - 1 <= slop } else { i.abs_diff(j) <= slop + 1 })
+                pb.iter()
+                    .any(|&j| if *inorder { j > i && j - i - 1 <= slop } else { i.abs_diff(j) <= slop + 1 })
             })
         }),
         Q::Geo(lon, lat, km) => d.g.is_some_and(|(x, y)| haversine(*lon, *lat, x, y) <= km * 1000.0),
@@ -220,7 +224,9 @@ fn oracle(q: &Q, d: &TestDoc, fields: &[&str]) -> bool {
             oracle(inner, d, &scoped)
         }
         Q::Tag(v) => v.iter().any(|t| d.tags.iter().any(|x| x.to_lowercase() == t.to_lowercase())),
-        Q::Num(a, ai, b, bi) => d.n.is_some_and(|n| (if *ai { n >= *a } else { n > *a }) && (if *bi { n <= *b } else { n < *b })),
+        Q::Num(a, ai, b, bi) => {
+            d.n.is_some_and(|n| (if *ai { n >= *a } else { n > *a }) && (if *bi { n <= *b } else { n < *b }))
+        }
         Q::Cmp(op, v) => match (*op, d.n) {
             ("!=", n) => n != Some(*v),
             (_, None) => false,
@@ -243,11 +249,25 @@ fn run_case(seed: u64) -> Result<(), TestCaseError> {
     let mut cat = Catalog::new();
     let mut config = Config::default();
     let create: Vec<&[u8]> = [
-        "idx", "SCHEMA", "t1", "TEXT", "t2", "TEXT", "tag", "TAG", "n", "NUMERIC", "g", "GEO", "e", "TEXT", "INDEXEMPTY",
+        "idx",
+        "SCHEMA",
+        "t1",
+        "TEXT",
+        "t2",
+        "TEXT",
+        "tag",
+        "TAG",
+        "n",
+        "NUMERIC",
+        "g",
+        "GEO",
+        "e",
+        "TEXT",
+        "INDEXEMPTY",
     ]
-        .iter()
-        .map(|s| s.as_bytes())
-        .collect();
+    .iter()
+    .map(|s| s.as_bytes())
+    .collect();
     let view = View(&store);
     let reply = cat.execute("FT.CREATE", &create, &view, &mut config, Protocol::Resp2);
     prop_assert_eq!(reply, Reply::ok());

@@ -67,9 +67,11 @@ pub unsafe fn dispatch(
         _ => &[],
     };
     // Borrowed, not owned: `ManuallyDrop` keeps them from being freed (Redis owns argv).
-    let borrow = |s: &*mut raw::RedisModuleString| ManuallyDrop::new(RedisString::from_redis_module_string(ctx, *s));
-    let mut stack_strings: [ManuallyDrop<RedisString>; STACK_ARGS + 1] =
-        std::array::from_fn(|_| ManuallyDrop::new(RedisString::from_redis_module_string(ctx, std::ptr::null_mut())));
+    let borrow =
+        |s: &*mut raw::RedisModuleString| ManuallyDrop::new(RedisString::from_redis_module_string(ctx, *s));
+    let mut stack_strings: [ManuallyDrop<RedisString>; STACK_ARGS + 1] = std::array::from_fn(|_| {
+        ManuallyDrop::new(RedisString::from_redis_module_string(ctx, std::ptr::null_mut()))
+    });
     let heap_strings: Vec<ManuallyDrop<RedisString>>;
     let strings: &[ManuallyDrop<RedisString>] = if raw_args.len() <= STACK_ARGS + 1 {
         for (slot, a) in stack_strings.iter_mut().zip(raw_args) {
@@ -121,10 +123,7 @@ fn run(ctx: &Context, name: &[u8], rest: &[RedisString], args: &[&[u8]], handler
                 .map(|s| s.to_string())
                 .or_else(|| panic.downcast_ref::<String>().cloned())
                 .unwrap_or_else(|| "unknown".into());
-            ctx.log_warning(&format!(
-                "folio: internal error in {}: {what}",
-                String::from_utf8_lossy(name)
-            ));
+            ctx.log_warning(&format!("folio: internal error in {}: {what}", String::from_utf8_lossy(name)));
             emit(ctx, &Reply::Error(format!("ERR folio internal error: {what}")));
         }
     }

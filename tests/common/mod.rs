@@ -185,7 +185,11 @@ fn read_resp(r: &mut impl BufRead) -> std::io::Result<Resp> {
                 let mut buf = vec![0u8; n as usize + 2];
                 r.read_exact(&mut buf)?;
                 buf.truncate(n as usize);
-                if kind == "$" { Resp::Bulk(buf) } else { Resp::Verbatim(buf) }
+                if kind == "$" {
+                    Resp::Bulk(buf)
+                } else {
+                    Resp::Verbatim(buf)
+                }
             }
         }
         "*" | "~" | ">" => {
@@ -305,17 +309,25 @@ impl Server {
         for _attempt in 0..5 {
             let port = free_port();
             let mut cmd = Command::new("redis-server");
-            cmd.arg("--port").arg(port.to_string())
-                .arg("--bind").arg("127.0.0.1")
-                .arg("--dir").arg(&self.dir)
-                .arg("--save").arg("")
-                .arg("--enable-debug-command").arg("local")
-                .arg("--logfile").arg(self.dir.join(format!("redis-{port}.log")))
+            cmd.arg("--port")
+                .arg(port.to_string())
+                .arg("--bind")
+                .arg("127.0.0.1")
+                .arg("--dir")
+                .arg(&self.dir)
+                .arg("--save")
+                .arg("")
+                .arg("--enable-debug-command")
+                .arg("local")
+                .arg("--logfile")
+                .arg(self.dir.join(format!("redis-{port}.log")))
                 // Verbose: connections the server closes (protocol errors) are logged, so a
                 // "connection reset" in a test can be told apart from a dead server.
-                .arg("--loglevel").arg("verbose")
+                .arg("--loglevel")
+                .arg("verbose")
                 .args(&self.opts.args)
-                .arg("--loadmodule").arg(&module)
+                .arg("--loadmodule")
+                .arg(&module)
                 .args(&self.opts.module_args)
                 .stdout(Stdio::null())
                 .stderr(Stdio::null());

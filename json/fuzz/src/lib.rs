@@ -5,8 +5,7 @@ use json::ops::{array, clear, del, num, set, string, toggle};
 use json::path::JsonPath;
 use json::Value;
 
-const DOC: &[u8] =
-    br#"{"a":[1,{"a":2,"b":[true,null]},"s"],"b":{"a":{"b":"x"},"c":[[]]},"0":1.5,"k y":-1}"#;
+const DOC: &[u8] = br#"{"a":[1,{"a":2,"b":[true,null]},"s"],"b":{"a":{"b":"x"},"c":[[]]},"0":1.5,"k y":-1}"#;
 
 /// Compiles arbitrary text as a path and evaluates it on a fixed document: must never panic, and
 /// every way of selecting agrees.

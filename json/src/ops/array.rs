@@ -11,11 +11,7 @@ use crate::Value;
 /// `JSON.ARRAPPEND root path value…`: appends clones of `values` to every array match; each
 /// slot is the new length. A legacy path with no array match fails with
 /// `ERR Path '<original path>' does not exist or not an array`.
-pub fn arr_append(
-    root: &mut Value,
-    path: &JsonPath,
-    values: &[Value],
-) -> Result<Outcome<usize>, OpError> {
+pub fn arr_append(root: &mut Value, path: &JsonPath, values: &[Value]) -> Result<Outcome<usize>, OpError> {
     let found = matches(root, path, Value::is_array);
     let changed = found.iter().any(|(_, ok)| *ok);
     if !changed && path.is_legacy() {
@@ -46,18 +42,12 @@ pub fn arr_index(
     stop: i64,
 ) -> Result<Vec<Option<i64>>, OpError> {
     if path.is_legacy() {
-        let first = path
-            .first(root)
-            .ok_or_else(|| OpError::path_missing(path.converted()))?;
-        let found = index_of(first, value, start, stop)
-            .ok_or_else(|| OpError::wrong_type_of("array", first))?;
+        let first = path.first(root).ok_or_else(|| OpError::path_missing(path.converted()))?;
+        let found =
+            index_of(first, value, start, stop).ok_or_else(|| OpError::wrong_type_of("array", first))?;
         return Ok(vec![Some(found)]);
     }
-    Ok(path
-        .select(root)
-        .into_iter()
-        .map(|v| index_of(v, value, start, stop))
-        .collect())
+    Ok(path.select(root).into_iter().map(|v| index_of(v, value, start, stop)).collect())
 }
 
 /// The ARRINDEX search in one node (`None` if it is not an array).
@@ -67,11 +57,7 @@ fn index_of(node: &Value, value: &Value, start: i64, stop: i64) -> Option<i64> {
     if len == 0 {
         return Some(-1);
     }
-    let start = if start < 0 {
-        start.saturating_add(len).max(0)
-    } else {
-        start.min(len - 1)
-    };
+    let start = if start < 0 { start.saturating_add(len).max(0) } else { start.min(len - 1) };
     let stop = match stop {
         0 => len,
         s if s < 0 => s.saturating_add(len).max(0),
@@ -99,11 +85,10 @@ pub fn arr_insert(
         return Err(OpError::path_missing_or(path.converted(), "not an array"));
     }
     let in_bounds = |len: usize| insert_position(index, len).is_some();
-    let all_ok = found.iter().filter(|(_, ok)| *ok).all(|(loc, _)| {
-        resolve(root, loc)
-            .and_then(Value::len)
-            .is_none_or(in_bounds)
-    });
+    let all_ok = found
+        .iter()
+        .filter(|(_, ok)| *ok)
+        .all(|(loc, _)| resolve(root, loc).and_then(Value::len).is_none_or(in_bounds));
     if !all_ok {
         return Err(OpError::text("ERR index out of bounds"));
     }
@@ -123,11 +108,7 @@ pub fn arr_insert(
 /// Where ARRINSERT inserts in an array of `len`: `None` when out of bounds.
 fn insert_position(index: i64, len: usize) -> Option<usize> {
     let n = i64::try_from(len).ok()?;
-    let at = if index < 0 {
-        n.checked_add(index)?
-    } else {
-        index
-    };
+    let at = if index < 0 { n.checked_add(index)? } else { index };
     if (0..=n).contains(&at) {
         usize::try_from(at).ok()
     } else {
@@ -142,12 +123,8 @@ fn insert_position(index: i64, len: usize) -> Option<usize> {
 /// match is not an array.
 pub fn arr_len(root: &Value, path: &JsonPath) -> Result<Vec<Option<usize>>, OpError> {
     if path.is_legacy() {
-        let first = path
-            .first(root)
-            .ok_or_else(|| OpError::path_missing(path.original()))?;
-        let len = first
-            .len()
-            .ok_or_else(|| OpError::path_missing_or(path.original(), "not an array"))?;
+        let first = path.first(root).ok_or_else(|| OpError::path_missing(path.original()))?;
+        let len = first.len().ok_or_else(|| OpError::path_missing_or(path.original(), "not an array"))?;
         return Ok(vec![Some(len)]);
     }
     Ok(path.select(root).into_iter().map(Value::len).collect())
@@ -157,11 +134,7 @@ pub fn arr_len(root: &Value, path: &JsonPath) -> Result<Vec<Option<usize>>, OpEr
 /// the array; the glue passes -1 by default) of every array match. A slot is `Some(None)` for
 /// an empty array. A legacy path with no array match fails with
 /// `ERR Path '<path>' does not exist or not an array`. Changed when something was removed.
-pub fn arr_pop(
-    root: &mut Value,
-    path: &JsonPath,
-    index: i64,
-) -> Result<Outcome<Option<Value>>, OpError> {
+pub fn arr_pop(root: &mut Value, path: &JsonPath, index: i64) -> Result<Outcome<Option<Value>>, OpError> {
     let found = matches(root, path, Value::is_array);
     if !found.iter().any(|(_, ok)| *ok) && path.is_legacy() {
         return Err(OpError::path_missing_or(path.converted(), "not an array"));
@@ -173,11 +146,7 @@ pub fn arr_pop(
             return Some(None);
         }
         let len = i64::try_from(arr.len()).unwrap_or(i64::MAX);
-        let at = if index < 0 {
-            index.saturating_add(len).max(0)
-        } else {
-            index.min(len - 1)
-        };
+        let at = if index < 0 { index.saturating_add(len).max(0) } else { index.min(len - 1) };
         let popped = usize::try_from(at).ok().and_then(|at| arr.remove(at));
         changed |= popped.is_some();
         Some(popped)
@@ -190,12 +159,7 @@ pub fn arr_pop(
 /// array) of every array match; each slot is the new length. A legacy path with no array match
 /// fails with `ERR Path '<path>' does not exist or not an array`. Changed when an array
 /// matched (RedisJSON notifies then, even if nothing was removed).
-pub fn arr_trim(
-    root: &mut Value,
-    path: &JsonPath,
-    start: i64,
-    stop: i64,
-) -> Result<Outcome<usize>, OpError> {
+pub fn arr_trim(root: &mut Value, path: &JsonPath, start: i64, stop: i64) -> Result<Outcome<usize>, OpError> {
     let found = matches(root, path, Value::is_array);
     let changed = found.iter().any(|(_, ok)| *ok);
     if !changed && path.is_legacy() {
@@ -223,11 +187,7 @@ fn trim_range(len: usize, start: i64, stop: i64) -> (usize, usize) {
         }
     };
     let stop = clamp(stop);
-    let start = if start < 0 || start < n {
-        clamp(start)
-    } else {
-        stop + 1
-    };
+    let start = if start < 0 || start < n { clamp(start) } else { stop + 1 };
     if start > stop || n == 0 {
         return (0, 0);
     }

@@ -18,9 +18,7 @@ impl OpError {
     }
 
     fn new(message: String) -> Self {
-        OpError {
-            message: message.into_boxed_str(),
-        }
+        OpError { message: message.into_boxed_str() }
     }
 
     /// `ERR Path '<path>' does not exist`.
@@ -35,9 +33,7 @@ impl OpError {
 
     /// `WRONGTYPE wrong type of path value - expected <expected> but found <found>`.
     pub(crate) fn wrong_type(expected: &str, found: &str) -> Self {
-        Self::new(format!(
-            "WRONGTYPE wrong type of path value - expected {expected} but found {found}"
-        ))
+        Self::new(format!("WRONGTYPE wrong type of path value - expected {expected} but found {found}"))
     }
 
     /// [`Self::wrong_type`] naming the type of `found`.

@@ -25,54 +25,31 @@ pub enum NumOp {
 }
 
 /// `JSON.NUMINCRBY root path number`.
-pub fn num_incr_by(
-    root: &mut Value,
-    path: &JsonPath,
-    number: &str,
-) -> Result<Outcome<Num>, OpError> {
+pub fn num_incr_by(root: &mut Value, path: &JsonPath, number: &str) -> Result<Outcome<Num>, OpError> {
     num_op(root, path, number, NumOp::Incr)
 }
 
 /// `JSON.NUMMULTBY root path number`.
-pub fn num_mult_by(
-    root: &mut Value,
-    path: &JsonPath,
-    number: &str,
-) -> Result<Outcome<Num>, OpError> {
+pub fn num_mult_by(root: &mut Value, path: &JsonPath, number: &str) -> Result<Outcome<Num>, OpError> {
     num_op(root, path, number, NumOp::Mult)
 }
 
 /// `JSON.NUMPOWBY root path number`.
-pub fn num_pow_by(
-    root: &mut Value,
-    path: &JsonPath,
-    number: &str,
-) -> Result<Outcome<Num>, OpError> {
+pub fn num_pow_by(root: &mut Value, path: &JsonPath, number: &str) -> Result<Outcome<Num>, OpError> {
     num_op(root, path, number, NumOp::Pow)
 }
 
 /// Applies `op` with the argument text `number` to every numeric match: one slot per match
 /// (`None` for non-numbers) holding the new value. A legacy path with no numeric match fails
 /// with `ERR Path '<path>' does not exist or does not contains a number` (sic).
-pub fn num_op(
-    root: &mut Value,
-    path: &JsonPath,
-    number: &str,
-    op: NumOp,
-) -> Result<Outcome<Num>, OpError> {
+pub fn num_op(root: &mut Value, path: &JsonPath, number: &str, op: NumOp) -> Result<Outcome<Num>, OpError> {
     let found = matches(root, path, Value::is_number);
     let order = application_order(&found);
     if order.is_empty() {
         if path.is_legacy() {
-            return Err(OpError::path_missing_or(
-                path.converted(),
-                "does not contains a number",
-            ));
+            return Err(OpError::path_missing_or(path.converted(), "does not contains a number"));
         }
-        return Ok(Outcome {
-            results: vec![None; found.len()],
-            changed: false,
-        });
+        return Ok(Outcome { results: vec![None; found.len()], changed: false });
     }
     let arg = parse_number(number)?;
     // Compute everything first (a duplicated location sees the previous result), then write.
@@ -107,10 +84,7 @@ pub fn num_op(
             *node = Value::from(new);
         }
     }
-    Ok(Outcome {
-        results,
-        changed: true,
-    })
+    Ok(Outcome { results, changed: true })
 }
 
 /// The command's number argument: a JSON number.
@@ -133,9 +107,7 @@ pub fn apply(op: NumOp, current: Num, arg: Num) -> Result<Num, OpError> {
         // An i64 result must stay an i64 (RedisJSON 8: `ERR numeric overflow`); only a number
         // that was already above i64::MAX may give a u64 result.
         let wide = matches!(current, Num::U64(_)) || matches!(arg, Num::U64(_));
-        return exact
-            .and_then(|n| to_num(n, wide))
-            .ok_or_else(|| OpError::text("ERR numeric overflow"));
+        return exact.and_then(|n| to_num(n, wide)).ok_or_else(|| OpError::text("ERR numeric overflow"));
     }
     float(op, current, arg)
 }

@@ -77,11 +77,7 @@ impl SetPlan {
                     let Some(node) = resolve_mut(root, loc) else {
                         continue;
                     };
-                    let v = if i == last {
-                        value.take()
-                    } else {
-                        value.clone()
-                    };
+                    let v = if i == last { value.take() } else { value.clone() };
                     if let Some(v) = v {
                         *node = v;
                     }
@@ -101,11 +97,7 @@ impl SetPlan {
 /// Plans `JSON.SET root path … [NX|XX]`: the errors of [`set`] come from here.
 pub fn plan_set(root: &Value, path: &JsonPath, cond: SetCondition) -> Result<SetPlan, OpError> {
     if path.is_root() {
-        return Ok(SetPlan(if cond == SetCondition::Nx {
-            Plan::Nothing
-        } else {
-            Plan::Root
-        }));
+        return Ok(SetPlan(if cond == SetCondition::Nx { Plan::Nothing } else { Plan::Root }));
     }
     if cond != SetCondition::Nx {
         let targets = top_most(path.select_locations(root));
@@ -154,10 +146,7 @@ fn plan_add(root: &Value, path: &JsonPath) -> Result<Plan, OpError> {
     };
     match path.walk_prefix(root, parent_len) {
         Some((parent, node)) if node.as_object().is_some_and(|o| !o.contains_key(key)) => {
-            Ok(Plan::Add {
-                parent,
-                key: key.into(),
-            })
+            Ok(Plan::Add { parent, key: key.into() })
         }
         _ => Ok(Plan::Nothing),
     }

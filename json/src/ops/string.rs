@@ -11,20 +11,13 @@ use crate::Value;
 /// string`. The argument is decoded only when some match is a string: invalid JSON is
 /// `ERR <parse error>`, a JSON value that is not a string is
 /// `WRONGTYPE wrong type of path value - expected string but found <argument>`.
-pub fn str_append(
-    root: &mut Value,
-    path: &JsonPath,
-    json: &str,
-) -> Result<Outcome<usize>, OpError> {
+pub fn str_append(root: &mut Value, path: &JsonPath, json: &str) -> Result<Outcome<usize>, OpError> {
     let found = matches(root, path, Value::is_string);
     if !found.iter().any(|(_, ok)| *ok) {
         if path.is_legacy() {
             return Err(OpError::path_missing_or(path.converted(), "not a string"));
         }
-        return Ok(Outcome {
-            results: vec![None; found.len()],
-            changed: false,
-        });
+        return Ok(Outcome { results: vec![None; found.len()], changed: false });
     }
     let suffix = match Value::parse(json.as_bytes()) {
         Ok(v) => match v.as_str() {
@@ -37,10 +30,7 @@ pub fn str_append(
         node.str_append(&suffix);
         node.str_len_bytes()
     });
-    Ok(Outcome {
-        results,
-        changed: true,
-    })
+    Ok(Outcome { results, changed: true })
 }
 
 /// `JSON.STRLEN root path`: the byte length of each string match.
@@ -49,17 +39,9 @@ pub fn str_append(
 /// matches, `WRONGTYPE … expected string but found <type>` when it is not a string.
 pub fn str_len(root: &Value, path: &JsonPath) -> Result<Vec<Option<usize>>, OpError> {
     if path.is_legacy() {
-        let first = path
-            .first(root)
-            .ok_or_else(|| OpError::path_missing(path.converted()))?;
-        let len = first
-            .str_len_bytes()
-            .ok_or_else(|| OpError::wrong_type_of("string", first))?;
+        let first = path.first(root).ok_or_else(|| OpError::path_missing(path.converted()))?;
+        let len = first.str_len_bytes().ok_or_else(|| OpError::wrong_type_of("string", first))?;
         return Ok(vec![Some(len)]);
     }
-    Ok(path
-        .select(root)
-        .into_iter()
-        .map(Value::str_len_bytes)
-        .collect())
+    Ok(path.select(root).into_iter().map(Value::str_len_bytes).collect())
 }

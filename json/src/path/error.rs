@@ -88,24 +88,15 @@ impl PathError {
     pub(crate) fn syntax(position: usize, mut expected: Vec<Expected>) -> Self {
         expected.sort_unstable();
         expected.dedup();
-        Self {
-            position,
-            kind: PathErrorKind::Syntax(expected.into_boxed_slice()),
-        }
+        Self { position, kind: PathErrorKind::Syntax(expected.into_boxed_slice()) }
     }
 
     pub(crate) fn too_deep(position: usize) -> Self {
-        Self {
-            position,
-            kind: PathErrorKind::TooDeep,
-        }
+        Self { position, kind: PathErrorKind::TooDeep }
     }
 
     pub(crate) fn too_complex(position: usize) -> Self {
-        Self {
-            position,
-            kind: PathErrorKind::TooComplex,
-        }
+        Self { position, kind: PathErrorKind::TooComplex }
     }
 
     /// Byte offset of the error in the JSONPath spelling of the path
@@ -131,10 +122,9 @@ impl PathError {
                 let list: Vec<String> = e.iter().map(ToString::to_string).collect();
                 format!("expected one of the following: {}", list.join(", "))
             }
-            PathErrorKind::TooDeep => format!(
-                "filters nested deeper than {} levels",
-                crate::limits::MAX_PATH_NESTING
-            ),
+            PathErrorKind::TooDeep => {
+                format!("filters nested deeper than {} levels", crate::limits::MAX_PATH_NESTING)
+            }
             PathErrorKind::TooComplex => "path too complex to compile".to_owned(),
         }
     }
@@ -144,11 +134,7 @@ impl fmt::Display for PathError {
     /// `Error occurred at position N, Error at position N: <message>` (RedisJSON 2.8.19 wording).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let p = self.position;
-        write!(
-            f,
-            "Error occurred at position {p}, Error at position {p}: {}",
-            self.message()
-        )
+        write!(f, "Error occurred at position {p}, Error at position {p}: {}", self.message())
     }
 }
 

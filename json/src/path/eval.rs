@@ -19,30 +19,17 @@ use super::location::{Location, Step};
 use crate::Value;
 
 /// Selects the nodes `segments` reach from `start` (`cx.root` is what `$` means in filters).
-pub(crate) fn select<'v>(
-    segments: &[Segment],
-    start: &'v Value,
-    cx: &mut Cx<'v>,
-) -> Vec<&'v Value> {
+pub(crate) fn select<'v>(segments: &[Segment], start: &'v Value, cx: &mut Cx<'v>) -> Vec<&'v Value> {
     let mut trail = NoTrail;
-    run(segments, start, &mut trail, cx)
-        .into_iter()
-        .map(|(v, ())| v)
-        .collect()
+    run(segments, start, &mut trail, cx).into_iter().map(|(v, ())| v).collect()
 }
 
 /// Selects like [`select`] and also returns where each match is.
-pub(crate) fn select_located<'v>(
-    segments: &[Segment],
-    root: &'v Value,
-) -> Vec<(Location, &'v Value)> {
+pub(crate) fn select_located<'v>(segments: &[Segment], root: &'v Value) -> Vec<(Location, &'v Value)> {
     let mut trail = Arena { steps: Vec::new() };
     let mut cx = Cx::new(root);
     let found = run(segments, root, &mut trail, &mut cx);
-    found
-        .into_iter()
-        .map(|(v, tag)| (trail.location(tag), v))
-        .collect()
+    found.into_iter().map(|(v, tag)| (trail.location(tag), v)).collect()
 }
 
 /// The single node of a static path (keys and single indices only), without allocating.

@@ -36,10 +36,7 @@ pub(crate) struct Cx<'v> {
 
 impl<'v> Cx<'v> {
     pub(crate) fn new(root: &'v Value) -> Self {
-        Cx {
-            root,
-            regexes: Vec::new(),
-        }
+        Cx { root, regexes: Vec::new() }
     }
 
     /// Whether `pattern` (a document string) matches `subject`, compiling it at most once.
@@ -79,20 +76,16 @@ pub(crate) fn test<'v>(filter: &Filter, current: &'v Value, cx: &mut Cx<'v>) -> 
                 return false;
             };
             match pattern {
-                Pattern::Literal(re) => re.as_ref().is_some_and(|re| {
-                    subjects
-                        .iter()
-                        .any(|s| s.as_str().is_some_and(|s| re.is_match(s)))
-                }),
+                Pattern::Literal(re) => re
+                    .as_ref()
+                    .is_some_and(|re| subjects.iter().any(|s| s.as_str().is_some_and(|s| re.is_match(s)))),
                 Pattern::Term(term) => {
                     let Operand::Nodes(patterns) = operand(term, current, cx) else {
                         return false;
                     };
                     subjects.iter().any(|s| {
                         let Some(s) = s.as_str() else { return false };
-                        patterns
-                            .iter()
-                            .any(|p| p.as_str().is_some_and(|p| cx.regex_match(p, s)))
+                        patterns.iter().any(|p| p.as_str().is_some_and(|p| cx.regex_match(p, s)))
                     })
                 }
             }
@@ -152,9 +145,7 @@ fn operand<'a, 'v>(term: &'a Term, current: &'v Value, cx: &mut Cx<'v>) -> Opera
 }
 
 fn nodes<'v>(path: &[Segment], start: &'v Value, cx: &mut Cx<'v>) -> Nodes<'v> {
-    let is_static = path
-        .iter()
-        .all(|s| matches!(s, Segment::Child(Selector::Key(_) | Selector::Index(_))));
+    let is_static = path.iter().all(|s| matches!(s, Segment::Child(Selector::Key(_) | Selector::Index(_))));
     if is_static {
         return match eval::walk_static(path, start) {
             Some(v) => Nodes::One(v),
@@ -183,12 +174,10 @@ fn scalar(v: &Value) -> Scalar<'_> {
 /// `==` with node-list "any" semantics.
 fn equal(a: &Operand<'_, '_>, b: &Operand<'_, '_>) -> bool {
     match (a, b) {
-        (Operand::Nodes(x), Operand::Nodes(y)) => {
-            x.iter().any(|v| y.iter().any(|w| deep_equal(v, w)))
+        (Operand::Nodes(x), Operand::Nodes(y)) => x.iter().any(|v| y.iter().any(|w| deep_equal(v, w))),
+        (Operand::Nodes(x), Operand::Lit(l)) | (Operand::Lit(l), Operand::Nodes(x)) => {
+            x.iter().any(|v| scalar_cmp(scalar(v), *l) == Some(Ordering::Equal))
         }
-        (Operand::Nodes(x), Operand::Lit(l)) | (Operand::Lit(l), Operand::Nodes(x)) => x
-            .iter()
-            .any(|v| scalar_cmp(scalar(v), *l) == Some(Ordering::Equal)),
         (Operand::Lit(l), Operand::Lit(m)) => scalar_cmp(*l, *m) == Some(Ordering::Equal),
     }
 }
@@ -206,9 +195,9 @@ fn ordered(a: &Operand<'_, '_>, op: CmpOp, b: &Operand<'_, '_>) -> bool {
         })
     };
     match (a, b) {
-        (Operand::Nodes(x), Operand::Nodes(y)) => x
-            .iter()
-            .any(|v| y.iter().any(|w| holds(scalar(v), scalar(w)))),
+        (Operand::Nodes(x), Operand::Nodes(y)) => {
+            x.iter().any(|v| y.iter().any(|w| holds(scalar(v), scalar(w))))
+        }
         (Operand::Nodes(x), Operand::Lit(l)) => x.iter().any(|v| holds(scalar(v), *l)),
         (Operand::Lit(l), Operand::Nodes(y)) => y.iter().any(|w| holds(*l, scalar(w))),
         (Operand::Lit(l), Operand::Lit(m)) => holds(*l, *m),

@@ -62,11 +62,9 @@ impl JsonPath {
     pub fn parse(text: &str) -> Result<JsonPath, PathError> {
         let converted = legacy::to_jsonpath(text);
         let segments = syntax::parse(&converted)?;
-        let is_static = segments
-            .iter()
-            .all(|s| matches!(s, Segment::Child(Selector::Key(_) | Selector::Index(_))));
-        let converted =
-            (!legacy::is_jsonpath(text)).then(|| converted.into_owned().into_boxed_str());
+        let is_static =
+            segments.iter().all(|s| matches!(s, Segment::Child(Selector::Key(_) | Selector::Index(_))));
+        let converted = (!legacy::is_jsonpath(text)).then(|| converted.into_owned().into_boxed_str());
         Ok(JsonPath {
             inner: Arc::new(Compiled {
                 original: text.into(),
@@ -95,10 +93,7 @@ impl JsonPath {
 
     /// The JSONPath spelling (`$.x` for the legacy `.x`), as RedisJSON quotes it in errors.
     pub fn converted(&self) -> &str {
-        self.inner
-            .converted
-            .as_deref()
-            .unwrap_or(&self.inner.original)
+        self.inner.converted.as_deref().unwrap_or(&self.inner.original)
     }
 
     /// The path exactly as given.
@@ -112,9 +107,7 @@ impl JsonPath {
     /// selects the first element twice).
     pub fn select<'a>(&self, root: &'a Value) -> Vec<&'a Value> {
         if self.inner.is_static {
-            return eval::walk_static(&self.inner.segments, root)
-                .into_iter()
-                .collect();
+            return eval::walk_static(&self.inner.segments, root).into_iter().collect();
         }
         let mut cx = filter::Cx::new(root);
         eval::select(&self.inner.segments, root, &mut cx)
@@ -130,10 +123,7 @@ impl JsonPath {
 
     /// Where each selected node is, in the order of [`Self::select`].
     pub fn select_locations(&self, root: &Value) -> Vec<Location> {
-        self.select_located(root)
-            .into_iter()
-            .map(|(loc, _)| loc)
-            .collect()
+        self.select_located(root).into_iter().map(|(loc, _)| loc).collect()
     }
 
     /// Each selected node with its location, in the order of [`Self::select`].
@@ -141,9 +131,7 @@ impl JsonPath {
         if !self.inner.is_static {
             return eval::select_located(&self.inner.segments, root);
         }
-        self.walk_prefix(root, self.inner.segments.len())
-            .into_iter()
-            .collect()
+        self.walk_prefix(root, self.inner.segments.len()).into_iter().collect()
     }
 
     /// For a static path ending in a key: the number of segments before it and the key.
@@ -159,11 +147,7 @@ impl JsonPath {
     }
 
     /// For a static path: the node reached by its first `n` segments, with its location.
-    pub(crate) fn walk_prefix<'a>(
-        &self,
-        root: &'a Value,
-        n: usize,
-    ) -> Option<(Location, &'a Value)> {
+    pub(crate) fn walk_prefix<'a>(&self, root: &'a Value, n: usize) -> Option<(Location, &'a Value)> {
         let mut node = root;
         let mut loc = Vec::with_capacity(n);
         for seg in self.inner.segments.get(..n)? {

@@ -57,9 +57,7 @@ use crate::limits::{
 
 /// Parses a JSONPath (starting with `$`) into its segments.
 pub(crate) fn parse(text: &str) -> Result<Vec<Segment>, PathError> {
-    let budget = PATH_PARSE_STEPS_PER_BYTE
-        .saturating_mul(text.len())
-        .saturating_add(PATH_PARSE_STEPS_BASE);
+    let budget = PATH_PARSE_STEPS_PER_BYTE.saturating_mul(text.len()).saturating_add(PATH_PARSE_STEPS_BASE);
     let mut p = Parser {
         s: text.as_bytes(),
         pos: 0,
@@ -80,11 +78,7 @@ pub(crate) fn parse(text: &str) -> Result<Vec<Segment>, PathError> {
 
 /// Compiles a regex for `=~` with the crate's size limits; `None` if it does not compile.
 pub(crate) fn compile_regex(pattern: &str) -> Option<Regex> {
-    RegexBuilder::new(pattern)
-        .size_limit(REGEX_SIZE_LIMIT)
-        .dfa_size_limit(REGEX_DFA_SIZE_LIMIT)
-        .build()
-        .ok()
+    RegexBuilder::new(pattern).size_limit(REGEX_SIZE_LIMIT).dfa_size_limit(REGEX_DFA_SIZE_LIMIT).build().ok()
 }
 
 /// Parser state: the input, the cursor, and pest's failure bookkeeping.
@@ -132,11 +126,7 @@ impl<'s> Parser<'s> {
         }
         self.steps_left -= 1;
         let start = self.pos;
-        let index = if start == self.attempt_pos {
-            self.attempts.len()
-        } else {
-            0
-        };
+        let index = if start == self.attempt_pos { self.attempts.len() } else { 0 };
         let before = self.attempts_at(start);
         let out = f(self);
         if out.is_none() {
@@ -402,10 +392,7 @@ impl<'s> Parser<'s> {
 
     /// `string_value`: any run of characters but `"`, `\` and `'` (may be empty, never fails).
     fn scan_plain(&mut self) {
-        while self
-            .peek()
-            .is_some_and(|b| !matches!(b, b'"' | b'\\' | b'\''))
-        {
+        while self.peek().is_some_and(|b| !matches!(b, b'"' | b'\\' | b'\'')) {
             self.pos += 1;
         }
     }
@@ -488,11 +475,7 @@ impl<'s> Parser<'s> {
                 p.skip();
                 let end = p.number()?;
                 p.skip();
-                Some(Slice {
-                    start: Some(start),
-                    end: Some(end),
-                    step: p.step(),
-                })
+                Some(Slice { start: Some(start), end: Some(end), step: p.step() })
             }) {
                 return Some(s);
             }
@@ -501,22 +484,14 @@ impl<'s> Parser<'s> {
                 p.skip();
                 let end = p.number()?;
                 p.skip();
-                Some(Slice {
-                    start: None,
-                    end: Some(end),
-                    step: p.step(),
-                })
+                Some(Slice { start: None, end: Some(end), step: p.step() })
             }) {
                 return Some(s);
             }
             if let Some(s) = p.rule(Expected::all_range, |p| {
                 p.eat(b":")?;
                 p.skip();
-                Some(Slice {
-                    start: None,
-                    end: None,
-                    step: p.step(),
-                })
+                Some(Slice { start: None, end: None, step: p.step() })
             }) {
                 return Some(s);
             }
@@ -525,11 +500,7 @@ impl<'s> Parser<'s> {
                 p.skip();
                 p.eat(b":")?;
                 p.skip();
-                Some(Slice {
-                    start: Some(start),
-                    end: None,
-                    step: p.step(),
-                })
+                Some(Slice { start: Some(start), end: None, step: p.step() })
             })
         })
     }
@@ -580,8 +551,7 @@ impl<'s> Parser<'s> {
         if self.rule(Expected::and, |p| p.eat(b"&&")).is_some() {
             return Some(Relation::And);
         }
-        self.rule(Expected::or, |p| p.eat(b"||"))
-            .map(|()| Relation::Or)
+        self.rule(Expected::or, |p| p.eat(b"||")).map(|()| Relation::Or)
     }
 
     fn inner_filter(&mut self) -> Option<Filter> {
@@ -628,8 +598,7 @@ impl<'s> Parser<'s> {
             (Expected::ne, b"!=", Op::Cmp(CmpOp::Ne)),
             (Expected::re, b"=~", Op::Regex),
         ];
-        OPS.iter()
-            .find_map(|&(rule, token, op)| self.rule(rule, |p| p.eat(token)).map(|()| op))
+        OPS.iter().find_map(|&(rule, token, op)| self.rule(rule, |p| p.eat(token)).map(|()| op))
     }
 
     fn term(&mut self) -> Option<Term> {
@@ -653,20 +622,13 @@ impl<'s> Parser<'s> {
         if let Some(s) = self.string() {
             return Some(Term::Str(s));
         }
-        if self
-            .rule(Expected::boolean_true, |p| p.eat(b"true"))
-            .is_some()
-        {
+        if self.rule(Expected::boolean_true, |p| p.eat(b"true")).is_some() {
             return Some(Term::Bool(true));
         }
-        if self
-            .rule(Expected::boolean_false, |p| p.eat(b"false"))
-            .is_some()
-        {
+        if self.rule(Expected::boolean_false, |p| p.eat(b"false")).is_some() {
             return Some(Term::Bool(false));
         }
-        self.rule(Expected::null, |p| p.eat(b"null"))
-            .map(|()| Term::Null)
+        self.rule(Expected::null, |p| p.eat(b"null")).map(|()| Term::Null)
     }
 
     fn decimal(&mut self) -> Option<Term> {
@@ -738,10 +700,7 @@ fn and_of(mut operands: Vec<Filter>) -> Filter {
 /// Characters allowed in a dot-notation key.
 pub(crate) fn is_literal_byte(b: u8) -> bool {
     b.is_ascii_alphanumeric()
-        || matches!(
-            b,
-            b'-' | b'_' | b'`' | b'~' | b'+' | b'#' | b'%' | b'$' | b'^' | b'/' | b':'
-        )
+        || matches!(b, b'-' | b'_' | b'`' | b'~' | b'+' | b'#' | b'%' | b'$' | b'^' | b'/' | b':')
 }
 
 /// Decimal digits to an i64, saturating at the bounds.

@@ -51,10 +51,7 @@ impl Array {
     /// An empty array (no allocation).
     #[inline]
     pub const fn new() -> Self {
-        Array {
-            ptr: None,
-            _owns: PhantomData,
-        }
+        Array { ptr: None, _owns: PhantomData }
     }
 
     /// An empty array with room for exactly `cap` items.
@@ -194,25 +191,16 @@ impl Array {
                 unsafe { alloc::realloc(p.as_ptr().cast(), old_layout, new_layout.size()) }
             }
         };
-        let Some(p) = NonNull::new(raw.cast::<Header>()) else {
-            alloc::handle_alloc_error(new_layout)
-        };
+        let Some(p) = NonNull::new(raw.cast::<Header>()) else { alloc::handle_alloc_error(new_layout) };
         // SAFETY: 1. `p` is a live block of `new_layout`, large enough for a header.
-        unsafe {
-            p.as_ptr().write(Header {
-                len,
-                cap: cap as u32,
-            })
-        };
+        unsafe { p.as_ptr().write(Header { len, cap: cap as u32 }) };
         self.ptr = Some(p);
     }
 
     /// Makes room for at least `additional` more items (growing by doubling).
     pub fn reserve(&mut self, additional: usize) {
         let len = self.len();
-        let Some(needed) = len.checked_add(additional) else {
-            capacity_overflow()
-        };
+        let Some(needed) = len.checked_add(additional) else { capacity_overflow() };
         let cap = self.capacity();
         if needed > cap {
             self.set_capacity(needed.max(cap.saturating_mul(2)).max(4));
@@ -221,9 +209,7 @@ impl Array {
 
     /// Makes room for exactly `additional` more items.
     pub fn reserve_exact(&mut self, additional: usize) {
-        let Some(needed) = self.len().checked_add(additional) else {
-            capacity_overflow()
-        };
+        let Some(needed) = self.len().checked_add(additional) else { capacity_overflow() };
         if needed > self.capacity() {
             self.set_capacity(needed);
         }
@@ -312,10 +298,7 @@ impl Array {
         // them so a panicking drop can't cause a double drop.
         unsafe {
             self.set_len(n);
-            ptr::drop_in_place(ptr::slice_from_raw_parts_mut(
-                self.items_ptr().add(n),
-                len - n,
-            ));
+            ptr::drop_in_place(ptr::slice_from_raw_parts_mut(self.items_ptr().add(n), len - n));
         }
     }
 
@@ -350,8 +333,7 @@ impl Array {
         match self.ptr {
             None => 0,
             Some(_) => {
-                layout(self.capacity()).0.size()
-                    + self.iter().map(|v| v.heap_size(counted)).sum::<usize>()
+                layout(self.capacity()).0.size() + self.iter().map(|v| v.heap_size(counted)).sum::<usize>()
             }
         }
     }

@@ -125,10 +125,7 @@ impl<K: BlockKind> Table<K> {
     /// An empty table (no allocation until the first insert).
     pub(crate) const fn new() -> Self {
         Table {
-            inner: Mutex::new(Inner {
-                set: HashTable::new(),
-                state: None,
-            }),
+            inner: Mutex::new(Inner { set: HashTable::new(), state: None }),
             _kind: std::marker::PhantomData,
         }
     }
@@ -144,15 +141,11 @@ impl<K: BlockKind> Table<K> {
     pub(crate) fn intern(&self, content: &[u8], make: impl FnOnce() -> NonNull<u8>) -> NonNull<u8> {
         let mut g = self.lock();
         let inner = &mut *g;
-        let state = inner
-            .state
-            .get_or_insert_with(foldhash::fast::RandomState::default);
+        let state = inner.state.get_or_insert_with(foldhash::fast::RandomState::default);
         let hash = state.hash_one(content);
         // SAFETY: 1. every entry is a live block of kind K (entries leave the
         // table before their block is freed, under this lock).
-        let found = inner
-            .set
-            .find(hash, |e| unsafe { K::content(e.0) } == content);
+        let found = inner.set.find(hash, |e| unsafe { K::content(e.0) } == content);
         if let Some(e) = found {
             // SAFETY: 1. the entry is live (see above), and its count cannot reach
             // zero while we hold the lock (the last release takes the lock).

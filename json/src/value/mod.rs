@@ -103,9 +103,7 @@ impl Value {
     /// and keeps the first key's position.
     pub fn object(pairs: Vec<(String, Value)>) -> Value {
         let (keys, values): (Vec<String>, Vec<Value>) = pairs.into_iter().unzip();
-        Value(Repr::Object(Object::from_pairs(
-            keys.iter().map(String::as_str).zip(values),
-        )))
+        Value(Repr::Object(Object::from_pairs(keys.iter().map(String::as_str).zip(values))))
     }
 
     /// An empty array.

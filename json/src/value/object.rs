@@ -43,9 +43,7 @@ unsafe impl Sync for Object {}
 
 /// Layout of a block for `cap` values.
 fn layout(cap: usize) -> Layout {
-    let size = cap
-        .checked_mul(16)
-        .and_then(|v| v.checked_add(VALUES_OFFSET));
+    let size = cap.checked_mul(16).and_then(|v| v.checked_add(VALUES_OFFSET));
     match size.map(|s| Layout::from_size_align(s, 8)) {
         Some(Ok(l)) => l,
         _ => capacity_overflow(),
@@ -56,10 +54,7 @@ impl Object {
     /// An empty object (no allocation).
     #[inline]
     pub const fn new() -> Self {
-        Object {
-            ptr: None,
-            _owns: PhantomData,
-        }
+        Object { ptr: None, _owns: PhantomData }
     }
 
     /// An empty object with room for `cap` values. `key_bytes` is accepted for
@@ -75,11 +70,7 @@ impl Object {
 
     /// An object of `len` entries: the distinct keys encoded in `arena` and
     /// their values in order (`values` yields exactly `len` items).
-    pub(crate) fn from_unique_parts(
-        arena: &[u8],
-        len: usize,
-        values: impl Iterator<Item = Value>,
-    ) -> Self {
+    pub(crate) fn from_unique_parts(arena: &[u8], len: usize, values: impl Iterator<Item = Value>) -> Self {
         let mut o = Object::new();
         if len == 0 {
             return o;
@@ -202,12 +193,7 @@ impl Object {
         // SAFETY: 1. the arena is in the shape's block, the values in ours:
         // disjoint; the shape cannot change while `self` is mutably borrowed.
         // 2. values `0..len` are initialised; `&mut self` makes them exclusive.
-        unsafe {
-            (
-                &*arena,
-                std::slice::from_raw_parts_mut(self.values_ptr(), len),
-            )
-        }
+        unsafe { (&*arena, std::slice::from_raw_parts_mut(self.values_ptr(), len)) }
     }
 
     /// Reallocates to exactly `cap >= len` values.
@@ -223,21 +209,12 @@ impl Object {
             None => unsafe { alloc::alloc(new_layout) },
             // SAFETY: 1. `p` was allocated with `layout(old_cap)`; same alignment;
             // non-zero size; values `0..len` fit since `cap >= len`.
-            Some(p) => unsafe {
-                alloc::realloc(p.as_ptr().cast(), layout(old_cap), new_layout.size())
-            },
+            Some(p) => unsafe { alloc::realloc(p.as_ptr().cast(), layout(old_cap), new_layout.size()) },
         };
-        let Some(p) = NonNull::new(raw.cast::<Header>()) else {
-            alloc::handle_alloc_error(new_layout)
-        };
+        let Some(p) = NonNull::new(raw.cast::<Header>()) else { alloc::handle_alloc_error(new_layout) };
         if self.ptr.is_none() {
             // SAFETY: 1. fresh block large enough for the header.
-            unsafe {
-                p.as_ptr().write(Header {
-                    shape: None,
-                    cap: 0,
-                })
-            };
+            unsafe { p.as_ptr().write(Header { shape: None, cap: 0 }) };
         }
         // SAFETY: 1. `p` is the live header (moved by realloc, or written above).
         unsafe { (*p.as_ptr()).cap = cap as u32 };
@@ -291,11 +268,7 @@ impl Object {
     /// or appends a new entry.
     pub fn insert(&mut self, key: &str, value: Value) -> Option<Value> {
         if let Some(i) = self.position(key) {
-            return self
-                .split_mut()
-                .1
-                .get_mut(i)
-                .map(|v| std::mem::replace(v, value));
+            return self.split_mut().1.get_mut(i).map(|v| std::mem::replace(v, value));
         }
         self.push_new(key, value);
         None
@@ -360,29 +333,20 @@ impl Object {
     /// Iterates over `(key, value)` in insertion order.
     #[inline]
     pub fn iter(&self) -> Iter<'_> {
-        Iter {
-            arena: self.shape().map_or(&[][..], Shape::arena),
-            values: self.values_slice().iter(),
-        }
+        Iter { arena: self.shape().map_or(&[][..], Shape::arena), values: self.values_slice().iter() }
     }
 
     /// Iterates over `(key, mutable value)` in insertion order.
     #[inline]
     pub fn iter_mut(&mut self) -> IterMut<'_> {
         let (arena, values) = self.split_mut();
-        IterMut {
-            arena,
-            values: values.iter_mut(),
-        }
+        IterMut { arena, values: values.iter_mut() }
     }
 
     /// The keys in insertion order.
     #[inline]
     pub fn keys(&self) -> Keys<'_> {
-        Keys {
-            arena: self.shape().map_or(&[][..], Shape::arena),
-            left: self.len(),
-        }
+        Keys { arena: self.shape().map_or(&[][..], Shape::arena), left: self.len() }
     }
 
     /// The values in insertion order.
@@ -418,11 +382,7 @@ impl Object {
         }
         layout(self.capacity()).size()
             + self.shape().map_or(0, |s| s.heap_size(counted))
-            + self
-                .values_slice()
-                .iter()
-                .map(|v| v.heap_size(counted))
-                .sum::<usize>()
+            + self.values_slice().iter().map(|v| v.heap_size(counted)).sum::<usize>()
     }
 }
 
@@ -486,10 +446,7 @@ pub struct Iter<'a> {
 impl Iter<'_> {
     /// An iterator over nothing.
     pub(crate) fn empty() -> Self {
-        Iter {
-            arena: &[],
-            values: [].iter(),
-        }
+        Iter { arena: &[], values: [].iter() }
     }
 }
 
@@ -519,10 +476,7 @@ pub struct IterMut<'a> {
 impl IterMut<'_> {
     /// An iterator over nothing.
     pub(crate) fn empty() -> Self {
-        IterMut {
-            arena: &[],
-            values: [].iter_mut(),
-        }
+        IterMut { arena: &[], values: [].iter_mut() }
     }
 }
 
@@ -553,10 +507,7 @@ pub struct Keys<'a> {
 impl Keys<'_> {
     /// An iterator over nothing.
     pub(crate) fn empty() -> Self {
-        Keys {
-            arena: &[],
-            left: 0,
-        }
+        Keys { arena: &[], left: 0 }
     }
 }
 

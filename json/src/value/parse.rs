@@ -205,9 +205,7 @@ impl<'a> Parser<'a> {
                 }
                 Some(b'[') => {
                     self.enter()?;
-                    self.stack.push(Frame::Array {
-                        start: self.values.len(),
-                    });
+                    self.stack.push(Frame::Array { start: self.values.len() });
                     match self.skip_ws() {
                         None => return Err(self.peek_error(ErrorCode::EofWhileParsingList)),
                         Some(b']') => {
@@ -220,10 +218,7 @@ impl<'a> Parser<'a> {
                 }
                 Some(b'{') => {
                     self.enter()?;
-                    self.stack.push(Frame::Object {
-                        start: self.entries.len(),
-                        keys_start: self.keys.len(),
-                    });
+                    self.stack.push(Frame::Object { start: self.entries.len(), keys_start: self.keys.len() });
                     match self.skip_ws() {
                         None => return Err(self.peek_error(ErrorCode::EofWhileParsingObject)),
                         Some(b'}') => {
@@ -252,12 +247,8 @@ impl<'a> Parser<'a> {
                             Some(b',') => {
                                 self.idx += 1;
                                 match self.skip_ws() {
-                                    Some(b']') => {
-                                        return Err(self.peek_error(ErrorCode::TrailingComma))
-                                    }
-                                    None => {
-                                        return Err(self.peek_error(ErrorCode::EofWhileParsingValue))
-                                    }
+                                    Some(b']') => return Err(self.peek_error(ErrorCode::TrailingComma)),
+                                    None => return Err(self.peek_error(ErrorCode::EofWhileParsingValue)),
                                     Some(_) => continue 'value,
                                 }
                             }
@@ -268,9 +259,7 @@ impl<'a> Parser<'a> {
                                 a.append_from_vec(&mut self.values, start);
                                 v = Value::from(a);
                             }
-                            Some(_) => {
-                                return Err(self.peek_error(ErrorCode::ExpectedListCommaOrEnd))
-                            }
+                            Some(_) => return Err(self.peek_error(ErrorCode::ExpectedListCommaOrEnd)),
                         }
                     }
                     Some(Frame::Object { start, keys_start }) => {
@@ -285,15 +274,9 @@ impl<'a> Parser<'a> {
                                         self.key()?;
                                         continue 'value;
                                     }
-                                    Some(b'}') => {
-                                        return Err(self.peek_error(ErrorCode::TrailingComma))
-                                    }
-                                    None => {
-                                        return Err(self.peek_error(ErrorCode::EofWhileParsingValue))
-                                    }
-                                    Some(_) => {
-                                        return Err(self.peek_error(ErrorCode::KeyMustBeAString))
-                                    }
+                                    Some(b'}') => return Err(self.peek_error(ErrorCode::TrailingComma)),
+                                    None => return Err(self.peek_error(ErrorCode::EofWhileParsingValue)),
+                                    Some(_) => return Err(self.peek_error(ErrorCode::KeyMustBeAString)),
                                 }
                             }
                             Some(b'}') => {
@@ -301,9 +284,7 @@ impl<'a> Parser<'a> {
                                 self.stack.pop();
                                 v = Value::from(self.close_object(start, keys_start));
                             }
-                            Some(_) => {
-                                return Err(self.peek_error(ErrorCode::ExpectedObjectCommaOrEnd))
-                            }
+                            Some(_) => return Err(self.peek_error(ErrorCode::ExpectedObjectCommaOrEnd)),
                         }
                     }
                 }
@@ -372,8 +353,7 @@ impl<'a> Parser<'a> {
             None => &self.scratch,
         };
         // SAFETY: 1. the bytes are valid UTF-8: see `StrRef`.
-        self.keys
-            .push_str(unsafe { std::str::from_utf8_unchecked(bytes) });
+        self.keys.push_str(unsafe { std::str::from_utf8_unchecked(bytes) });
         match self.skip_ws() {
             Some(b':') => {
                 self.idx += 1;
@@ -434,8 +414,7 @@ impl<'a> Parser<'a> {
                     if !escaped {
                         return Ok(Some((start, end)));
                     }
-                    self.scratch
-                        .extend_from_slice(input.get(start..end).unwrap_or_default());
+                    self.scratch.extend_from_slice(input.get(start..end).unwrap_or_default());
                     return Ok(None);
                 }
                 Some(b'\\') => {
@@ -443,8 +422,7 @@ impl<'a> Parser<'a> {
                         self.scratch.clear();
                         escaped = true;
                     }
-                    self.scratch
-                        .extend_from_slice(input.get(start..self.idx).unwrap_or_default());
+                    self.scratch.extend_from_slice(input.get(start..self.idx).unwrap_or_default());
                     self.idx += 1;
                     self.escape()?;
                     start = self.idx;
@@ -524,8 +502,7 @@ impl<'a> Parser<'a> {
         };
         let mut buf = [0u8; 4];
         let ch = char::from_u32(c).unwrap_or(char::REPLACEMENT_CHARACTER);
-        self.scratch
-            .extend_from_slice(ch.encode_utf8(&mut buf).as_bytes());
+        self.scratch.extend_from_slice(ch.encode_utf8(&mut buf).as_bytes());
         Ok(())
     }
 
@@ -550,10 +527,7 @@ impl<'a> Parser<'a> {
                 mantissa_zero = false;
                 while let Some(c @ b'0'..=b'9') = self.peek() {
                     self.idx += 1;
-                    match significand
-                        .checked_mul(10)
-                        .and_then(|s| s.checked_add((c - b'0') as u64))
-                    {
+                    match significand.checked_mul(10).and_then(|s| s.checked_add((c - b'0') as u64)) {
                         Some(s) if !overflow => significand = s,
                         _ => overflow = true,
                     }
@@ -600,10 +574,7 @@ impl<'a> Parser<'a> {
             };
             while let Some(c @ b'0'..=b'9') = self.peek() {
                 self.idx += 1;
-                match exp
-                    .checked_mul(10)
-                    .and_then(|e| e.checked_add((c - b'0') as i32))
-                {
+                match exp.checked_mul(10).and_then(|e| e.checked_add((c - b'0') as i32)) {
                     Some(e) => exp = e,
                     None => {
                         // serde_json: an exponent beyond i32 is infinity (error, here)
@@ -634,9 +605,7 @@ impl<'a> Parser<'a> {
         }
         let text = self.input.get(text_start..self.idx).unwrap_or_default();
         // SAFETY: 1. the number text is ASCII (sign, digits, '.', 'e', '+', '-').
-        let f: f64 = unsafe { std::str::from_utf8_unchecked(text) }
-            .parse()
-            .unwrap_or(f64::INFINITY);
+        let f: f64 = unsafe { std::str::from_utf8_unchecked(text) }.parse().unwrap_or(f64::INFINITY);
         if f.is_infinite() {
             return Err(self.error(ErrorCode::NumberOutOfRange));
         }

@@ -22,11 +22,7 @@ pub struct Format<'a> {
 
 impl Format<'static> {
     /// No whitespace at all.
-    pub const COMPACT: Format<'static> = Format {
-        indent: b"",
-        newline: b"",
-        space: b"",
-    };
+    pub const COMPACT: Format<'static> = Format { indent: b"", newline: b"", space: b"" };
 }
 
 impl Format<'_> {

@@ -58,10 +58,7 @@ const ARENA_OFFSET: usize = {
 
 /// Layout of a shape block with `keys_cap` arena bytes.
 fn layout(keys_cap: usize) -> Layout {
-    match keys_cap
-        .checked_add(ARENA_OFFSET)
-        .map(|s| Layout::from_size_align(s, 8))
-    {
+    match keys_cap.checked_add(ARENA_OFFSET).map(|s| Layout::from_size_align(s, 8)) {
         Some(Ok(l)) => l.pad_to_align(),
         _ => capacity_overflow(),
     }
@@ -74,10 +71,7 @@ struct IndexLayout {
 }
 
 fn index_layout(cap: usize) -> IndexLayout {
-    let Some(slots) = cap
-        .checked_mul(2)
-        .and_then(usize::checked_next_power_of_two)
-    else {
+    let Some(slots) = cap.checked_mul(2).and_then(usize::checked_next_power_of_two) else {
         capacity_overflow()
     };
     match slots.checked_add(cap).map(Layout::array::<u32>) {
@@ -88,9 +82,7 @@ fn index_layout(cap: usize) -> IndexLayout {
 
 fn hash_key(key: &str) -> usize {
     static STATE: OnceLock<foldhash::fast::RandomState> = OnceLock::new();
-    STATE
-        .get_or_init(foldhash::fast::RandomState::default)
-        .hash_one(key) as usize
+    STATE.get_or_init(foldhash::fast::RandomState::default).hash_one(key) as usize
 }
 
 /// Bytes needed to store `key` in an arena.
@@ -188,10 +180,7 @@ unsafe fn free_block(p: NonNull<Header>) {
     unsafe {
         let h = &*p.as_ptr();
         if let Some(idx) = h.index {
-            alloc::dealloc(
-                idx.as_ptr().cast(),
-                index_layout(h.index_cap as usize).layout,
-            );
+            alloc::dealloc(idx.as_ptr().cast(), index_layout(h.index_cap as usize).layout);
         }
         alloc::dealloc(p.as_ptr().cast(), layout(h.keys_cap as usize));
     }
@@ -283,9 +272,7 @@ impl Shape {
         BLOCK_ALLOCS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         // SAFETY: 1. `l` has non-zero size (the header).
         let raw = unsafe { alloc::alloc(l) };
-        let Some(p) = NonNull::new(raw.cast::<Header>()) else {
-            alloc::handle_alloc_error(l)
-        };
+        let Some(p) = NonNull::new(raw.cast::<Header>()) else { alloc::handle_alloc_error(l) };
         let mut plain = true;
         let mut off = 0;
         while off < arena.len() && plain {
@@ -305,11 +292,7 @@ impl Shape {
                 index_cap: 0,
                 index: None,
             });
-            ptr::copy_nonoverlapping(
-                arena.as_ptr(),
-                p.as_ptr().cast::<u8>().add(ARENA_OFFSET),
-                arena.len(),
-            );
+            ptr::copy_nonoverlapping(arena.as_ptr(), p.as_ptr().cast::<u8>().add(ARENA_OFFSET), arena.len());
         }
         if len > INDEX_MIN_LEN {
             // Not yet a handle anyone holds: build the index through a
@@ -334,13 +317,10 @@ impl Shape {
     /// An owned copy of `self` with room for `extra_keys` more arena bytes and one more entry.
     fn owned_copy(&self, extra_keys: usize) -> Shape {
         let h = self.header();
-        let keys_cap = (h.keys_len as usize)
-            .saturating_add(extra_keys)
-            .max((h.keys_len as usize).saturating_mul(2));
+        let keys_cap =
+            (h.keys_len as usize).saturating_add(extra_keys).max((h.keys_len as usize).saturating_mul(2));
         let index_cap = (self.len() + 1).max(self.len().saturating_mul(2));
-        Shape {
-            ptr: Self::alloc(self.arena(), self.len(), keys_cap, index_cap),
-        }
+        Shape { ptr: Self::alloc(self.arena(), self.len(), keys_cap, index_cap) }
     }
 
     /// True when this shape may be changed in place: owned, and held only by the caller.
@@ -357,12 +337,7 @@ impl Shape {
         let h = unsafe { &mut *p.as_ptr() };
         if let Some(idx) = h.index.take() {
             // SAFETY: 1. allocated with `index_layout(index_cap)`; freed once.
-            unsafe {
-                alloc::dealloc(
-                    idx.as_ptr().cast(),
-                    index_layout(h.index_cap as usize).layout,
-                )
-            };
+            unsafe { alloc::dealloc(idx.as_ptr().cast(), index_layout(h.index_cap as usize).layout) };
         }
         if cap > u32::MAX as usize {
             capacity_overflow();
@@ -370,9 +345,7 @@ impl Shape {
         let il = index_layout(cap);
         // SAFETY: 1. the layout has non-zero size (cap > INDEX_MIN_LEN).
         let raw = unsafe { alloc::alloc_zeroed(il.layout) };
-        let Some(idx) = NonNull::new(raw.cast::<u32>()) else {
-            alloc::handle_alloc_error(il.layout)
-        };
+        let Some(idx) = NonNull::new(raw.cast::<u32>()) else { alloc::handle_alloc_error(il.layout) };
         let mask = il.slots - 1;
         let arena = self.arena();
         let mut off = 0;
@@ -495,9 +468,7 @@ impl Shape {
             let h = self.header();
             (h.len as usize, h.keys_len as usize, h.keys_cap as usize)
         };
-        let Some(keys_needed) = keys_len.checked_add(need) else {
-            capacity_overflow()
-        };
+        let Some(keys_needed) = keys_len.checked_add(need) else { capacity_overflow() };
         if keys_needed > u32::MAX as usize {
             capacity_overflow();
         }
@@ -509,9 +480,7 @@ impl Shape {
             // SAFETY: 1. the block was allocated with `old`; same alignment; the
             // new size is non-zero. The shape is mutable (only we hold it).
             let raw = unsafe { alloc::realloc(self.ptr.as_ptr().cast(), old, new.size()) };
-            let Some(p) = NonNull::new(raw.cast::<Header>()) else {
-                alloc::handle_alloc_error(new)
-            };
+            let Some(p) = NonNull::new(raw.cast::<Header>()) else { alloc::handle_alloc_error(new) };
             self.ptr = p;
             // SAFETY: 1. exclusive access; the block now has `new_cap` arena bytes.
             unsafe { (*p.as_ptr()).keys_cap = new_cap as u32 };
@@ -579,9 +548,7 @@ impl Shape {
         *s = if s.header().flags & INTERNED != 0 {
             Shape::intern(&rest, len)
         } else {
-            Shape {
-                ptr: Self::alloc(&rest, len, rest.len(), len),
-            }
+            Shape { ptr: Self::alloc(&rest, len, rest.len(), len) }
         };
     }
 }

@@ -36,10 +36,7 @@ impl InlineStr {
         }
         let mut buf = [0u8; INLINE_CAP];
         buf[..bytes.len()].copy_from_slice(bytes);
-        Some(InlineStr {
-            len: bytes.len() as u8,
-            buf,
-        })
+        Some(InlineStr { len: bytes.len() as u8, buf })
     }
 
     /// The stored text.
@@ -131,9 +128,7 @@ impl HeapStr {
         let layout = Self::layout(len);
         // SAFETY: 1. `layout` has a non-zero size (at least HEADER bytes).
         let raw = unsafe { alloc::alloc(layout) };
-        let Some(ptr) = NonNull::new(raw) else {
-            alloc::handle_alloc_error(layout)
-        };
+        let Some(ptr) = NonNull::new(raw) else { alloc::handle_alloc_error(layout) };
         let plain = match plain.unwrap_or_else(|| skip_plain(s.as_bytes(), 0) == len) {
             true => PLAIN,
             false => 0,
@@ -143,10 +138,9 @@ impl HeapStr {
         // 2. `s` cannot overlap a block we just allocated.
         // 3. `layout` checked that `len` fits below the PLAIN bit.
         unsafe {
-            ptr.as_ptr().cast::<Header>().write(Header {
-                count: std::sync::atomic::AtomicU32::new(1),
-                len_flags: len as u32 | plain,
-            });
+            ptr.as_ptr()
+                .cast::<Header>()
+                .write(Header { count: std::sync::atomic::AtomicU32::new(1), len_flags: len as u32 | plain });
             std::ptr::copy_nonoverlapping(s.as_ptr(), ptr.as_ptr().add(HEADER), len);
         }
         ptr
@@ -161,9 +155,7 @@ impl HeapStr {
     /// (no byte needs escaping): `Some(answer)` saves the scan. A wrong
     /// answer would make the serializer write invalid JSON.
     pub(crate) fn with_plain(s: &str, plain: Option<bool>) -> Self {
-        HeapStr {
-            ptr: STRINGS.intern(s.as_bytes(), || Self::alloc(s, plain)),
-        }
+        HeapStr { ptr: STRINGS.intern(s.as_bytes(), || Self::alloc(s, plain)) }
     }
 
     #[inline]

@@ -25,10 +25,7 @@ pub fn recorded(name: &str) -> (String, Vec<Recorded>) {
                 Some(e) => Err(e.to_owned()),
                 None => Ok(r.to_owned()),
             };
-            out.push(Recorded {
-                path: path.take().expect("P before R"),
-                reply,
-            });
+            out.push(Recorded { path: path.take().expect("P before R"), reply });
         }
     }
     (doc, out)

@@ -16,14 +16,11 @@ pub fn same_as_serde(ours: &Value, theirs: &serde_json::Value) -> bool {
         },
         S::String(s) => ours.as_str() == Some(s.as_str()),
         S::Array(items) => {
-            ours.len() == Some(items.len())
-                && ours.iter().zip(items).all(|(a, b)| same_as_serde(a, b))
+            ours.len() == Some(items.len()) && ours.iter().zip(items).all(|(a, b)| same_as_serde(a, b))
         }
         S::Object(map) => {
             ours.obj_len() == Some(map.len())
-                && map
-                    .iter()
-                    .all(|(k, b)| ours.obj_get(k).is_some_and(|a| same_as_serde(a, b)))
+                && map.iter().all(|(k, b)| ours.obj_get(k).is_some_and(|a| same_as_serde(a, b)))
         }
     }
 }

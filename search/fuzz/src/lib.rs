@@ -30,17 +30,10 @@ pub fn aggregate_expr(data: &[u8]) {
     let text = String::from_utf8_lossy(data);
     if let Ok(mut expr) = Expr::parse(&text) {
         let names = ["a", "b", "c", "s", "__key", "__score"];
-        let bound = expr
-            .bind(&mut |name| names.iter().position(|n| *n == name))
-            .is_ok();
+        let bound = expr.bind(&mut |name| names.iter().position(|n| *n == name)).is_ok();
         if bound {
             let rows = [
-                row(vec![
-                    Value::Number(1.0),
-                    Value::Number(-2.5),
-                    Value::str("x"),
-                    Value::str("12"),
-                ]),
+                row(vec![Value::Number(1.0), Value::Number(-2.5), Value::str("x"), Value::str("12")]),
                 row(vec![
                     Value::Number(f64::NAN),
                     Value::Number(f64::INFINITY),
@@ -61,16 +54,10 @@ pub fn aggregate_expr(data: &[u8]) {
         }
         let _ = expr.properties();
     }
-    let args: Vec<&[u8]> = data
-        .split(|b| b.is_ascii_whitespace())
-        .filter(|a| !a.is_empty())
-        .collect();
+    let args: Vec<&[u8]> = data.split(|b| b.is_ascii_whitespace()).filter(|a| !a.is_empty()).collect();
     let _ = AggregateRequest::parse(&args);
 }
 
 fn row(values: Vec<Value>) -> Row {
-    Row {
-        values: values.into_iter().map(Some).collect(),
-        ..Row::default()
-    }
+    Row { values: values.into_iter().map(Some).collect(), ..Row::default() }
 }

@@ -65,9 +65,7 @@ pub(crate) fn ft_aggregate(
     }
     let seed = query_seed(args[0], args[1], &args[2..]);
     let index_name = cat.resolve(&name).map(str::to_string);
-    let e = cat
-        .entry_mut(&name)
-        .ok_or_else(|| Error::new(format!("{name}: no such index")))?;
+    let e = cat.entry_mut(&name).ok_or_else(|| Error::new(format!("{name}: no such index")))?;
     e.index.stats.uses += 1;
     if let Some(slot) = e.dialects_used.get_mut(dialect.saturating_sub(1) as usize) {
         *slot = true;
@@ -121,9 +119,7 @@ pub(crate) fn ft_aggregate(
     let deadline = (config.on_timeout == TimeoutPolicy::Fail && timeout_ms > 0)
         .then(|| started + Duration::from_millis(timeout_ms));
     let plan = Plan::new(&req, &loader, seed)?.with_deadline(deadline);
-    let scores = req
-        .add_scores
-        .then(|| ScoreContext::new(idx, &matched.terms, &matched.slop, scorer));
+    let scores = req.add_scores.then(|| ScoreContext::new(idx, &matched.terms, &matched.slop, scorer));
     // Query terms with their dictionary ids, for matched_terms().
     let mut terms: Vec<(String, u32)> = Vec::new();
     if req.uses_matched_terms() {
@@ -137,11 +133,8 @@ pub(crate) fn ft_aggregate(
     }
     let hits = ids.iter().filter_map(|d| {
         let rec = idx.docs.get(d)?;
-        let found: Vec<String> = terms
-            .iter()
-            .filter(|(_, id)| !rec.occs_of(*id).is_empty())
-            .map(|(t, _)| t.clone())
-            .collect();
+        let found: Vec<String> =
+            terms.iter().filter(|(_, id)| !rec.occs_of(*id).is_empty()).map(|(t, _)| t.clone()).collect();
         Some(DocHit {
             key: Arc::from(&rec.key[..]),
             id: d,
@@ -152,15 +145,12 @@ pub(crate) fn ft_aggregate(
     let mut out = plan.execute(hits, ids.len(), &loader)?;
     if req.cursor.is_none() {
         // A reply sends at most MAXAGGREGATERESULTS rows.
-        out.rows
-            .truncate(usize::try_from(config.max_aggregate_results).unwrap_or(usize::MAX));
+        out.rows.truncate(usize::try_from(config.max_aggregate_results).unwrap_or(usize::MAX));
     }
     match (req.cursor, index_name) {
         (Some(copts), Some(index)) => {
             cat.cursors.max_idle_cap_ms = config.cursor_max_idle;
-            Ok(cat
-                .cursors
-                .start(&index, out, copts, req.format_expand, proto, now_ms())?)
+            Ok(cat.cursors.start(&index, out, copts, req.format_expand, proto, now_ms())?)
         }
         _ => Ok(render(&Chunk::of(&out, req.format_expand), proto)),
     }
@@ -189,9 +179,7 @@ pub(crate) fn ft_cursor(cat: &mut Catalog, args: &[&[u8]], proto: Protocol) -> R
             if let Some(index) = cat.cursors.index_of(id) {
                 if cat.resolve(index).is_none() {
                     let _ = cat.cursors.delete(id, now);
-                    return Err(Error::new(
-                        "The index was dropped while the cursor was idle",
-                    ));
+                    return Err(Error::new("The index was dropped while the cursor was idle"));
                 }
             }
             Ok(cat.cursors.read(id, count, proto, now)?)
@@ -214,9 +202,7 @@ struct IndexLoader<'a> {
 
 impl FieldLoader for IndexLoader<'_> {
     fn field(&self, name: &str) -> Option<FieldInfo> {
-        self.idx.spec.field(name).map(|(_, f)| FieldInfo {
-            sortable: f.sortable,
-        })
+        self.idx.spec.field(name).map(|(_, f)| FieldInfo { sortable: f.sortable })
     }
 
     fn load(&self, doc: DocRef<'_>, what: LoadRequest<'_>) -> Option<Value> {
@@ -227,9 +213,7 @@ impl FieldLoader for IndexLoader<'_> {
                 self.explicit(key, &f.path, Some(f))
             }
             LoadRequest::Path(path) => self.explicit(key, path, None),
-            LoadRequest::SortValue(name) | LoadRequest::Implicit(name) => {
-                self.implicit(key, doc.id, name)
-            }
+            LoadRequest::SortValue(name) | LoadRequest::Implicit(name) => self.implicit(key, doc.id, name),
         }
     }
 
@@ -261,12 +245,9 @@ impl IndexLoader<'_> {
         if vals.len() == 1 || (attr.is_some() && self.dialect < 3) {
             let first = vals.into_iter().next()?;
             return match first {
-                FieldValue::Array(_) | FieldValue::Object(_) => self
-                    .docs
-                    .json_at(key, path)?
-                    .into_iter()
-                    .next()
-                    .map(|s| Value::str(&s)),
+                FieldValue::Array(_) | FieldValue::Object(_) => {
+                    self.docs.json_at(key, path)?.into_iter().next().map(|s| Value::str(&s))
+                }
                 v => scalar(v, attr),
             };
         }
@@ -294,11 +275,7 @@ impl IndexLoader<'_> {
             flatten(v, f, &mut out);
         }
         if f.kind == FieldType::Tag {
-            let sep = if self.json() {
-                None
-            } else {
-                Some(f.separator.unwrap_or(','))
-            };
+            let sep = if self.json() { None } else { Some(f.separator.unwrap_or(',')) };
             out = split_tags(out, sep, f.sortable && !f.unf);
         }
         match out.len() {
@@ -317,17 +294,12 @@ fn scalar(v: FieldValue, attr: Option<&FieldSpec>) -> Option<Value> {
         FieldValue::Number(n, _) => Value::Number(n),
         FieldValue::String(s) => {
             let numeric = attr.is_some_and(|f| f.kind == FieldType::Numeric);
-            match numeric
-                .then(|| super::value::parse_number(s.trim().as_bytes()))
-                .flatten()
-            {
+            match numeric.then(|| super::value::parse_number(s.trim().as_bytes())).flatten() {
                 Some(n) => Value::Number(n),
                 None => Value::str(&s),
             }
         }
-        FieldValue::Array(items) => {
-            Value::array(items.into_iter().filter_map(|x| scalar(x, attr)).collect())
-        }
+        FieldValue::Array(items) => Value::array(items.into_iter().filter_map(|x| scalar(x, attr)).collect()),
         FieldValue::Object(o) => Value::str(&o),
     })
 }
@@ -359,11 +331,7 @@ fn split_tags(vals: Vec<Value>, sep: Option<char>, lower: bool) -> Vec<Value> {
             if t.is_empty() {
                 continue;
             }
-            out.push(Value::str(&if lower {
-                t.to_lowercase()
-            } else {
-                t.to_string()
-            }));
+            out.push(Value::str(&if lower { t.to_lowercase() } else { t.to_string() }));
         }
     }
     out

@@ -106,11 +106,7 @@ impl CursorTable {
         let cursor = Cursor {
             index: index.to_string(),
             names: out.names,
-            rows: if out.count_only {
-                VecDeque::new()
-            } else {
-                out.rows.into()
-            },
+            rows: if out.count_only { VecDeque::new() } else { out.rows.into() },
             chunk: opts.count.unwrap_or(DEFAULT_CURSOR_COUNT).max(1),
             max_idle_ms,
             last_used_ms: now_ms,
@@ -205,13 +201,8 @@ impl CursorTable {
         let warning = if done { c.warning.take() } else { None };
         c.sent_first = true;
         c.last_used_ms = now_ms;
-        let chunk = Chunk {
-            names: &c.names,
-            rows: &rows,
-            total,
-            warning: warning.as_deref(),
-            expand: c.expand,
-        };
+        let chunk =
+            Chunk { names: &c.names, rows: &rows, total, warning: warning.as_deref(), expand: c.expand };
         let page = render(&chunk, proto);
         let next = if done {
             self.cursors.remove(&id);

@@ -18,18 +18,12 @@ pub struct AggError {
 impl AggError {
     /// An error without a position.
     pub fn new(message: impl Into<String>) -> Self {
-        AggError {
-            message: message.into(),
-            pos: None,
-        }
+        AggError { message: message.into(), pos: None }
     }
 
     /// An error at a byte offset of an expression.
     pub fn at(pos: usize, message: impl Into<String>) -> Self {
-        AggError {
-            message: message.into(),
-            pos: Some(pos),
-        }
+        AggError { message: message.into(), pos: Some(pos) }
     }
 }
 

@@ -46,10 +46,7 @@ impl<'p> Grouper<'p> {
     }
 
     pub(super) fn add(&mut self, row: &Row) {
-        let multi = self
-            .keys
-            .iter()
-            .any(|&s| matches!(Self::key_value(row, s), Value::Array(_)));
+        let multi = self.keys.iter().any(|&s| matches!(Self::key_value(row, s), Value::Array(_)));
         if !multi {
             self.scratch.clear();
             for &s in self.keys {
@@ -67,10 +64,7 @@ impl<'p> Grouper<'p> {
                 v => vec![v.clone()],
             })
             .collect();
-        let combos = parts
-            .iter()
-            .try_fold(1usize, |acc, p| acc.checked_mul(p.len()))
-            .unwrap_or(1);
+        let combos = parts.iter().try_fold(1usize, |acc, p| acc.checked_mul(p.len())).unwrap_or(1);
         for n in 0..combos {
             let mut rem = n;
             self.scratch.clear();
@@ -90,8 +84,7 @@ impl<'p> Grouper<'p> {
             None => {
                 let accs = self.reducers.iter().map(|(r, _)| r.accumulator()).collect();
                 self.groups.push((self.scratch.clone(), accs));
-                self.index
-                    .insert(self.scratch.clone(), self.groups.len() - 1);
+                self.index.insert(self.scratch.clone(), self.groups.len() - 1);
                 self.groups.len() - 1
             }
         };
@@ -107,10 +100,7 @@ impl<'p> Grouper<'p> {
         self.groups
             .into_iter()
             .map(|(vals, mut accs)| {
-                let mut row = Row {
-                    values: vec![None; width],
-                    ..Row::default()
-                };
+                let mut row = Row { values: vec![None; width], ..Row::default() };
                 for (slot, v) in vals.into_iter().enumerate() {
                     row.set(slot, v.0);
                 }

@@ -139,19 +139,9 @@ enum Op {
     LoadAll,
     Apply(Expr, usize),
     Filter(Expr),
-    Page {
-        offset: u64,
-        limit: u64,
-    },
-    Sort {
-        keys: Vec<(usize, bool)>,
-        limit: u64,
-    },
-    Group {
-        keys: Vec<usize>,
-        reducers: Vec<(Box<dyn Reducer>, usize)>,
-        width: usize,
-    },
+    Page { offset: u64, limit: u64 },
+    Sort { keys: Vec<(usize, bool)>, limit: u64 },
+    Group { keys: Vec<usize>, reducers: Vec<(Box<dyn Reducer>, usize)>, width: usize },
     Count,
 }
 
@@ -252,9 +242,7 @@ impl Planner<'_> {
 
     fn load(&mut self, step: &LoadStep) -> Result<(), AggError> {
         if self.current.is_some() {
-            return Err(AggError::new(
-                "LOAD cannot be applied after projectors or reducers",
-            ));
+            return Err(AggError::new("LOAD cannot be applied after projectors or reducers"));
         }
         if step.all {
             self.root.load_all = true;
@@ -315,9 +303,8 @@ impl Planner<'_> {
     fn group(&mut self, step: &GroupStep) -> Result<(), AggError> {
         let mut keys = Vec::with_capacity(step.keys.len());
         for k in &step.keys {
-            let slot = self
-                .read_key(k, true)
-                .ok_or_else(|| AggError::new(format!("No such property `{k}`")))?;
+            let slot =
+                self.read_key(k, true).ok_or_else(|| AggError::new(format!("No such property `{k}`")))?;
             keys.push(slot);
         }
         let mut built = Vec::with_capacity(step.reducers.len());
@@ -325,9 +312,7 @@ impl Planner<'_> {
         for r in &step.reducers {
             let mut resolve = |name: &str| {
                 self.read_key(name, true).ok_or_else(|| {
-                    AggError::new(format!(
-                        "Property `{name}` not present in document or pipeline"
-                    ))
+                    AggError::new(format!("Property `{name}` not present in document or pipeline"))
                 })
             };
             built.push(reducers::build(&r.name, &r.args, &mut resolve, seed)?);
@@ -335,29 +320,20 @@ impl Planner<'_> {
         let mut out = Lookup::default();
         for k in &step.keys {
             if out.get(k).is_some() {
-                return Err(AggError::new(format!(
-                    "Property `{k}` specified more than once"
-                )));
+                return Err(AggError::new(format!("Property `{k}` specified more than once")));
             }
             out.add(k);
         }
         let mut reducers = Vec::with_capacity(built.len());
         for (r, spec) in built.into_iter().zip(&step.reducers) {
             if out.get(&spec.alias).is_some() {
-                return Err(AggError::new(format!(
-                    "Property `{}` specified more than once",
-                    spec.alias
-                )));
+                return Err(AggError::new(format!("Property `{}` specified more than once", spec.alias)));
             }
             reducers.push((r, out.add(&spec.alias)));
         }
         let width = out.names.len();
         self.current = Some(out);
-        self.ops.push(Op::Group {
-            keys,
-            reducers,
-            width,
-        });
+        self.ops.push(Op::Group { keys, reducers, width });
         Ok(())
     }
 
@@ -374,19 +350,16 @@ impl Planner<'_> {
         if !step.sort_keys.is_empty() {
             let mut keys = Vec::with_capacity(step.sort_keys.len());
             for (name, asc) in &step.sort_keys {
-                let slot = self.read_key(name, true).ok_or_else(|| {
-                    AggError::new(format!("Property `{name}` not loaded nor in schema"))
-                })?;
+                let slot = self
+                    .read_key(name, true)
+                    .ok_or_else(|| AggError::new(format!("Property `{name}` not loaded nor in schema")))?;
                 keys.push((slot, *asc));
             }
             self.ops.push(Op::Sort { keys, limit });
             sorted = true;
         }
         if step.offset > 0 || (step.limit > 0 && !sorted) {
-            self.ops.push(Op::Page {
-                offset: step.offset,
-                limit: step.limit,
-            });
+            self.ops.push(Op::Page { offset: step.offset, limit: step.limit });
         }
         Ok(())
     }
@@ -395,11 +368,7 @@ impl Planner<'_> {
 impl Plan {
     /// Plans `req` against the schema of `source`; `seed` makes
     /// RANDOM_SAMPLE reproducible for the query.
-    pub fn new(
-        req: &AggregateRequest,
-        source: &dyn FieldLoader,
-        seed: u64,
-    ) -> Result<Plan, AggError> {
+    pub fn new(req: &AggregateRequest, source: &dyn FieldLoader, seed: u64) -> Result<Plan, AggError> {
         let mut p = Planner {
             source,
             ops: Vec::new(),
@@ -469,11 +438,7 @@ impl Plan {
         let mut blocking = false;
         let ops = std::mem::take(&mut self.ops);
         let mut batch: Vec<Op> = Vec::new();
-        let mut state = ExecState {
-            error: None,
-            deadline: self.deadline,
-            timed_out: false,
-        };
+        let mut state = ExecState { error: None, deadline: self.deadline, timed_out: false };
         for op in ops {
             if !op.is_blocking() {
                 batch.push(op);
@@ -483,44 +448,21 @@ impl Plan {
             let rows = match op {
                 Op::Sort { keys, limit } => {
                     let mut rows = Vec::new();
-                    run_streaming(
-                        input,
-                        &batch,
-                        &mut self.root,
-                        source,
-                        &mut state,
-                        &mut |r| rows.push(r),
-                    );
+                    run_streaming(input, &batch, &mut self.root, source, &mut state, &mut |r| rows.push(r));
                     sort_rows(rows, &keys, limit)
                 }
-                Op::Group {
-                    keys,
-                    reducers,
-                    width,
-                } => {
+                Op::Group { keys, reducers, width } => {
                     let mut grouper = Grouper::new(&keys, &reducers);
-                    run_streaming(
-                        input,
-                        &batch,
-                        &mut self.root,
-                        source,
-                        &mut state,
-                        &mut |r| grouper.add(&r),
-                    );
+                    run_streaming(input, &batch, &mut self.root, source, &mut state, &mut |r| {
+                        grouper.add(&r)
+                    });
                     let out = grouper.finish(width);
                     total = out.len() as u64;
                     grouped = true;
                     out
                 }
                 _ => {
-                    run_streaming(
-                        input,
-                        &batch,
-                        &mut self.root,
-                        source,
-                        &mut state,
-                        &mut |_| {},
-                    );
+                    run_streaming(input, &batch, &mut self.root, source, &mut state, &mut |_| {});
                     Vec::new()
                 }
             };
@@ -534,14 +476,7 @@ impl Plan {
             input = Box::new(rows.into_iter());
         }
         let mut rows = Vec::new();
-        run_streaming(
-            input,
-            &batch,
-            &mut self.root,
-            source,
-            &mut state,
-            &mut |r| rows.push(r),
-        );
+        run_streaming(input, &batch, &mut self.root, source, &mut state, &mut |r| rows.push(r));
         if state.timed_out {
             return Err(AggError::new(TIMEOUT_ERROR));
         }
@@ -577,9 +512,7 @@ fn run_streaming(
     let mut seen: u64 = 0;
     'rows: for mut row in input {
         seen += 1;
-        if seen.is_multiple_of(DEADLINE_CHECK_ROWS)
-            && state.deadline.is_some_and(|d| Instant::now() > d)
-        {
+        if seen.is_multiple_of(DEADLINE_CHECK_ROWS) && state.deadline.is_some_and(|d| Instant::now() > d) {
             state.timed_out = true;
             break;
         }
@@ -588,10 +521,7 @@ fn run_streaming(
             match op {
                 Op::Load(loads) => {
                     if let Some(key) = row.key.clone() {
-                        let d = DocRef {
-                            key: &key,
-                            id: row.doc_id,
-                        };
+                        let d = DocRef { key: &key, id: row.doc_id };
                         for (slot, kind) in loads {
                             let v = match kind {
                                 LoadKind::DocKey => Some(Value::bytes(&key)),
@@ -608,10 +538,7 @@ fn run_streaming(
                 }
                 Op::LoadAll => {
                     if let Some(key) = row.key.clone() {
-                        for (name, v) in source.load_all(DocRef {
-                            key: &key,
-                            id: row.doc_id,
-                        }) {
+                        for (name, v) in source.load_all(DocRef { key: &key, id: row.doc_id }) {
                             let slot = root.add(&name);
                             row.set(slot, v);
                         }

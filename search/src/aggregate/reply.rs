@@ -50,12 +50,7 @@ pub fn render(chunk: &Chunk<'_>, proto: Protocol) -> AggReply {
         Protocol::Resp2 => {
             let mut out = Vec::with_capacity(chunk.rows.len() + 1);
             out.push(AggReply::Int(chunk.total as i64));
-            out.extend(
-                chunk
-                    .rows
-                    .iter()
-                    .map(|r| AggReply::Array(flat_fields(chunk.names, r, chunk.expand))),
-            );
+            out.extend(chunk.rows.iter().map(|r| AggReply::Array(flat_fields(chunk.names, r, chunk.expand))));
             AggReply::Array(out)
         }
         Protocol::Resp3 => {
@@ -64,10 +59,7 @@ pub fn render(chunk: &Chunk<'_>, proto: Protocol) -> AggReply {
                 .iter()
                 .map(|r| {
                     AggReply::Map(vec![
-                        (
-                            simple("extra_attributes"),
-                            AggReply::Map(map_fields(chunk.names, r, chunk.expand)),
-                        ),
+                        (simple("extra_attributes"), AggReply::Map(map_fields(chunk.names, r, chunk.expand))),
                         (simple("values"), AggReply::Array(Vec::new())),
                     ])
                 })
@@ -75,10 +67,7 @@ pub fn render(chunk: &Chunk<'_>, proto: Protocol) -> AggReply {
             let warning = chunk.warning.map(|w| vec![simple(w)]).unwrap_or_default();
             AggReply::Map(vec![
                 (simple("attributes"), AggReply::Array(Vec::new())),
-                (
-                    simple("format"),
-                    simple(if chunk.expand { "EXPAND" } else { "STRING" }),
-                ),
+                (simple("format"), simple(if chunk.expand { "EXPAND" } else { "STRING" })),
                 (simple("results"), AggReply::Array(results)),
                 (simple("total_results"), AggReply::Int(chunk.total as i64)),
                 (simple("warning"), AggReply::Array(warning)),
@@ -92,10 +81,7 @@ fn simple(s: &str) -> AggReply {
 }
 
 fn fields<'r>(names: &'r [String], row: &'r Row) -> impl Iterator<Item = (&'r String, &'r Value)> {
-    row.values
-        .iter()
-        .enumerate()
-        .filter_map(move |(i, v)| Some((names.get(i)?, v.as_ref()?)))
+    row.values.iter().enumerate().filter_map(move |(i, v)| Some((names.get(i)?, v.as_ref()?)))
 }
 
 fn flat_fields(names: &[String], row: &Row, expand: bool) -> Vec<AggReply> {
@@ -108,14 +94,7 @@ fn flat_fields(names: &[String], row: &Row, expand: bool) -> Vec<AggReply> {
 }
 
 fn map_fields(names: &[String], row: &Row, expand: bool) -> Vec<(AggReply, AggReply)> {
-    fields(names, row)
-        .map(|(n, v)| {
-            (
-                AggReply::Bulk(n.as_bytes().to_vec()),
-                value_reply(v, expand),
-            )
-        })
-        .collect()
+    fields(names, row).map(|(n, v)| (AggReply::Bulk(n.as_bytes().to_vec()), value_reply(v, expand))).collect()
 }
 
 /// A row value as a reply (`RSValue_SendReply`).
@@ -131,8 +110,6 @@ pub fn value_reply(v: &Value, expand: bool) -> AggReply {
         }
         Value::Number(n) => AggReply::Bulk(format_number(*n).into_bytes()),
         Value::String(s) => AggReply::Bulk(s.to_vec()),
-        Value::Array(items) => {
-            AggReply::Array(items.iter().map(|x| value_reply(x, expand)).collect())
-        }
+        Value::Array(items) => AggReply::Array(items.iter().map(|x| value_reply(x, expand)).collect()),
     }
 }

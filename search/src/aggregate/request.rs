@@ -206,10 +206,7 @@ pub struct RequestLimits {
 
 impl Default for RequestLimits {
     fn default() -> Self {
-        RequestLimits {
-            max_aggregate_results: MAX_AGGREGATE_RESULTS,
-            max_search_results: MAX_SEARCH_RESULTS,
-        }
+        RequestLimits { max_aggregate_results: MAX_AGGREGATE_RESULTS, max_search_results: MAX_SEARCH_RESULTS }
     }
 }
 
@@ -225,15 +222,8 @@ impl AggregateRequest {
         limits: RequestLimits,
     ) -> Result<AggregateRequest, AggError> {
         let raw: Vec<Vec<u8>> = args.iter().map(|a| a.as_ref().to_vec()).collect();
-        let items = raw
-            .iter()
-            .map(|a| String::from_utf8_lossy(a).into_owned())
-            .collect();
-        let mut ac = Args {
-            items,
-            raw: &raw,
-            at: 0,
-        };
+        let items = raw.iter().map(|a| String::from_utf8_lossy(a).into_owned()).collect();
+        let mut ac = Args { items, raw: &raw, at: 0 };
         let mut req = AggregateRequest::default();
 
         // Query options, until the first step keyword.
@@ -277,9 +267,9 @@ impl AggregateRequest {
     /// supplies [`DocHit::matched_terms`](super::pipeline::DocHit)).
     pub fn uses_matched_terms(&self) -> bool {
         self.steps.iter().any(|s| match s {
-            Step::Apply { expr, .. } | Step::Filter(expr) => expr
-                .ast
-                .calls(super::expr::functions::Function::MatchedTerms),
+            Step::Apply { expr, .. } | Step::Filter(expr) => {
+                expr.ast.calls(super::expr::functions::Function::MatchedTerms)
+            }
             _ => false,
         })
     }
@@ -294,12 +284,10 @@ impl AggregateRequest {
             "NOSTOPWORDS" => o.no_stopwords = true,
             "INORDER" => o.in_order = true,
             "ADDSCORES" => self.add_scores = true,
-            "WITHCOUNT" | "WITHOUTCOUNT" | "WITHSCORES" | "WITHPAYLOADS" | "WITHSORTKEYS"
-            | "NOCONTENT" | "EXPLAINSCORE" => {}
+            "WITHCOUNT" | "WITHOUTCOUNT" | "WITHSCORES" | "WITHPAYLOADS" | "WITHSORTKEYS" | "NOCONTENT"
+            | "EXPLAINSCORE" => {}
             "SUMMARIZE" | "HIGHLIGHT" | "RETURN" => {
-                return Err(AggError::new(format!(
-                    "{word} is not supported on FT.AGGREGATE"
-                )))
+                return Err(AggError::new(format!("{word} is not supported on FT.AGGREGATE")))
             }
             "SLOP" | "LANGUAGE" | "EXPANDER" | "SCORER" | "PAYLOAD" => {
                 ac.at += 1;
@@ -375,9 +363,7 @@ impl AggregateRequest {
                 if ac.remaining() < 1 {
                     return Err(AggError::new("Need argument for TIMEOUT"));
                 }
-                let t = ac
-                    .u64()
-                    .map_err(|_| AggError::new("TIMEOUT requires a non negative integer"))?;
+                let t = ac.u64().map_err(|_| AggError::new("TIMEOUT requires a non negative integer"))?;
                 self.timeout_ms = Some(t);
             }
             "WITHCURSOR" => {
@@ -403,9 +389,7 @@ impl AggregateRequest {
                 ac.at += 1;
                 let vals = ac.var_args().map_err(|e| bad("PARAMS", e))?;
                 if vals.len() % 2 != 0 {
-                    return Err(AggError::new(
-                        "Parameters must be specified in PARAM VALUE pairs",
-                    ));
+                    return Err(AggError::new("Parameters must be specified in PARAM VALUE pairs"));
                 }
                 for pair in vals.chunks(2) {
                     if self.params.iter().any(|(k, _)| *k == pair[0]) {
@@ -475,9 +459,7 @@ impl AggregateRequest {
         for s in sub {
             if let Some(name) = s.strip_prefix('@') {
                 if keys.len() >= MAX_SORT_KEYS {
-                    return Err(AggError::new(format!(
-                        "Cannot sort by more than {MAX_SORT_KEYS} fields"
-                    )));
+                    return Err(AggError::new(format!("Cannot sort by more than {MAX_SORT_KEYS} fields")));
                 }
                 keys.push((name.to_string(), true));
             } else if s.eq_ignore_ascii_case("ASC") || s.eq_ignore_ascii_case("DESC") {
@@ -485,9 +467,7 @@ impl AggregateRequest {
                     last.1 = s.eq_ignore_ascii_case("ASC");
                 }
             } else {
-                return Err(AggError::new(format!(
-                    "MISSING ASC or DESC after sort field ({s})"
-                )));
+                return Err(AggError::new(format!("MISSING ASC or DESC after sort field ({s})")));
             }
         }
         let mut max = None;
@@ -516,10 +496,7 @@ impl AggregateRequest {
                 }
             }
         }
-        let mut group = GroupStep {
-            keys,
-            reducers: Vec::new(),
-        };
+        let mut group = GroupStep { keys, reducers: Vec::new() };
         while ac.advance_if("REDUCE") {
             let Some(name) = ac.next() else {
                 return Err(bad("REDUCE", NOARG));
@@ -543,8 +520,7 @@ impl AggregateRequest {
         let expr = Expr::parse(&text)?;
         if is_apply {
             let alias = if ac.advance_if("AS") {
-                ac.next()
-                    .ok_or_else(|| AggError::new("AS needs argument"))?
+                ac.next().ok_or_else(|| AggError::new("AS needs argument"))?
             } else {
                 text
             };
@@ -561,10 +537,7 @@ impl AggregateRequest {
             Err(e) => {
                 if ac.peek() == Some("*") {
                     ac.at += 1;
-                    self.steps.push(Step::Load(LoadStep {
-                        fields: Vec::new(),
-                        all: true,
-                    }));
+                    self.steps.push(Step::Load(LoadStep { fields: Vec::new(), all: true }));
                     return Ok(());
                 }
                 return Err(bad("LOAD", e));
@@ -573,17 +546,12 @@ impl AggregateRequest {
         let mut step = LoadStep::default();
         let mut i = 0;
         while i < fields.len() {
-            let path = fields[i]
-                .strip_prefix('@')
-                .unwrap_or(&fields[i])
-                .to_string();
+            let path = fields[i].strip_prefix('@').unwrap_or(&fields[i]).to_string();
             i += 1;
             let name = if fields.get(i).is_some_and(|s| s.eq_ignore_ascii_case("AS")) {
                 i += 1;
                 let Some(n) = fields.get(i) else {
-                    return Err(AggError::new(
-                        "LOAD path AS name - must be accompanied with NAME",
-                    ));
+                    return Err(AggError::new("LOAD path AS name - must be accompanied with NAME"));
                 };
                 if n.eq_ignore_ascii_case("AS") {
                     return Err(AggError::new("Alias for LOAD cannot be `AS`"));

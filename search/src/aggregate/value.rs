@@ -128,8 +128,7 @@ impl Value {
     /// Total order used by SORTBY and FIRST_VALUE: like [`Value::compare`] but
     /// a failed number conversion falls back to comparing text.
     pub fn sort_cmp(&self, other: &Value) -> Ordering {
-        self.compare(other)
-            .unwrap_or_else(|_| self.fallback_text().cmp(&other.fallback_text()))
+        self.compare(other).unwrap_or_else(|_| self.fallback_text().cmp(&other.fallback_text()))
     }
 
     fn number_or_err(&self) -> Result<f64, CmpError> {
@@ -177,11 +176,7 @@ pub fn parse_number(s: &[u8]) -> Option<f64> {
     let lower = t.to_ascii_lowercase();
     let unsigned = lower.trim_start_matches(['+', '-']);
     if matches!(unsigned, "inf" | "infinity") {
-        return Some(if lower.starts_with('-') {
-            f64::NEG_INFINITY
-        } else {
-            f64::INFINITY
-        });
+        return Some(if lower.starts_with('-') { f64::NEG_INFINITY } else { f64::INFINITY });
     }
     if unsigned == "nan" {
         return Some(f64::NAN);
@@ -221,21 +216,13 @@ pub fn format_number(n: f64) -> String {
 /// C's `%.{prec}g`.
 pub fn format_g(n: f64, prec: usize) -> String {
     if n.is_nan() {
-        return if n.is_sign_negative() {
-            "-nan".into()
-        } else {
-            "nan".into()
-        };
+        return if n.is_sign_negative() { "-nan".into() } else { "nan".into() };
     }
     if n.is_infinite() {
         return if n < 0.0 { "-inf".into() } else { "inf".into() };
     }
     if n == 0.0 {
-        return if n.is_sign_negative() {
-            "-0".into()
-        } else {
-            "0".into()
-        };
+        return if n.is_sign_negative() { "-0".into() } else { "0".into() };
     }
     let p = prec.max(1);
     // Exponent after rounding to p significant digits.
@@ -384,9 +371,6 @@ mod tests {
         assert!(!n.loose_eq(&Value::str("x")));
         assert!(!Value::Null.loose_eq(&n));
         assert!(Value::Null.loose_eq(&Value::Null));
-        assert_eq!(
-            Value::str("ab").compare(&Value::str("abc")),
-            Ok(Ordering::Less)
-        );
+        assert_eq!(Value::str("ab").compare(&Value::str("abc")), Ok(Ordering::Less));
     }
 }

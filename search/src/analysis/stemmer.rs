@@ -47,18 +47,12 @@ const LANGUAGES: &[(&str, Option<Algorithm>)] = &[
 
 impl Language {
     /// English, the default.
-    pub const ENGLISH: Language = Language {
-        name: "english",
-        algo: Some(Algorithm::English),
-    };
+    pub const ENGLISH: Language = Language { name: "english", algo: Some(Algorithm::English) };
 
     /// Looks a language up by name (case-insensitive).
     pub fn parse(name: &str) -> Option<Language> {
         let lower = name.to_ascii_lowercase();
-        LANGUAGES
-            .iter()
-            .find(|(n, _)| *n == lower)
-            .map(|&(name, algo)| Language { name, algo })
+        LANGUAGES.iter().find(|(n, _)| *n == lower).map(|&(name, algo)| Language { name, algo })
     }
 
     /// The language's name as FT.INFO prints it.
@@ -76,10 +70,7 @@ pub struct Stemmer {
 impl Stemmer {
     /// A stemmer for `lang` that leaves words shorter than `min_len` characters alone.
     pub fn new(lang: Language, min_len: usize) -> Stemmer {
-        Stemmer {
-            inner: lang.algo.map(rust_stemmers::Stemmer::create),
-            min_len,
-        }
+        Stemmer { inner: lang.algo.map(rust_stemmers::Stemmer::create), min_len }
     }
 
     /// The stem of `word` when it differs from the word.

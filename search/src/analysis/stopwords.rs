@@ -4,9 +4,9 @@ use std::collections::HashSet;
 
 /// RediSearch's default stopwords.
 pub const DEFAULT_STOPWORDS: [&str; 33] = [
-    "a", "is", "the", "an", "and", "are", "as", "at", "be", "but", "by", "for", "if", "in", "into",
-    "it", "no", "not", "of", "on", "or", "such", "that", "their", "then", "there", "these", "they",
-    "this", "to", "was", "will", "with",
+    "a", "is", "the", "an", "and", "are", "as", "at", "be", "but", "by", "for", "if", "in", "into", "it",
+    "no", "not", "of", "on", "or", "such", "that", "their", "then", "there", "these", "they", "this", "to",
+    "was", "will", "with",
 ];
 
 /// A set of stopwords (lowercase).
@@ -19,20 +19,14 @@ pub struct Stopwords {
 
 impl Default for Stopwords {
     fn default() -> Self {
-        Stopwords {
-            words: DEFAULT_STOPWORDS.iter().map(|s| s.to_string()).collect(),
-            is_default: true,
-        }
+        Stopwords { words: DEFAULT_STOPWORDS.iter().map(|s| s.to_string()).collect(), is_default: true }
     }
 }
 
 impl Stopwords {
     /// A custom list (`STOPWORDS n w…`; `n = 0` gives an empty list).
     pub fn custom<I: IntoIterator<Item = String>>(words: I) -> Stopwords {
-        Stopwords {
-            words: words.into_iter().map(|w| w.to_lowercase()).collect(),
-            is_default: false,
-        }
+        Stopwords { words: words.into_iter().map(|w| w.to_lowercase()).collect(), is_default: false }
     }
 
     /// True when `word` (already lowercase) is a stopword.

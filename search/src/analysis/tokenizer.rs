@@ -41,11 +41,7 @@ pub fn tokenize(text: &str) -> Vec<Token> {
         }
         if is_separator(c) {
             if !cur.is_empty() {
-                out.push(Token {
-                    text: std::mem::take(&mut cur),
-                    start,
-                    end: i,
-                });
+                out.push(Token { text: std::mem::take(&mut cur), start, end: i });
             }
             continue;
         }
@@ -55,11 +51,7 @@ pub fn tokenize(text: &str) -> Vec<Token> {
         cur.extend(c.to_lowercase());
     }
     if !cur.is_empty() {
-        out.push(Token {
-            text: cur,
-            start,
-            end: text.len(),
-        });
+        out.push(Token { text: cur, start, end: text.len() });
     }
     out
 }

@@ -20,10 +20,7 @@ pub(crate) fn ft_dropindex(
         "FT.DROP" => flag.as_deref() != Some("KEEPDOCS"),
         _ => flag.as_deref() == Some("DD"),
     };
-    let real = cat
-        .resolve(&name)
-        .map(str::to_string)
-        .ok_or_else(|| Error::new("Unknown Index name"))?;
+    let real = cat.resolve(&name).map(str::to_string).ok_or_else(|| Error::new("Unknown Index name"))?;
     let e = cat.drop_index(&real).ok_or_else(|| Error::new("Unknown Index name"))?;
     // RediSearch also deletes a TEMPORARY index's documents, whatever the flag (only the
     // internal `_FORCEKEEPDOCS` of its replication keeps them).

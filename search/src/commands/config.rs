@@ -41,7 +41,10 @@ pub(crate) fn ft_config(config: &mut Config, args: &[&[u8]], proto: Protocol) ->
                 match proto {
                     Protocol::Resp3 => (
                         name,
-                        Reply::map(vec![("Description", Reply::Simple(String::new())), ("Value", Reply::text(v))]),
+                        Reply::map(vec![
+                            ("Description", Reply::Simple(String::new())),
+                            ("Value", Reply::text(v)),
+                        ]),
                     ),
                     Protocol::Resp2 => (
                         name,

@@ -13,7 +13,6 @@ fn mb(bytes: usize) -> Reply {
     Reply::Double(bytes as f64 / (1024.0 * 1024.0))
 }
 
-
 /// A simple-string reply (RediSearch answers FT.INFO names and flags that way).
 fn simple(s: impl Into<String>) -> Reply {
     Reply::Simple(s.into())
@@ -231,7 +230,10 @@ pub(crate) fn ft_info(cat: &mut Catalog, name: &str, proto: Protocol) -> Result<
         ),
     ];
     if !spec.stopwords.is_default {
-        pairs.push(("stopwords_list", Reply::Array(spec.stopwords.list().into_iter().map(Reply::text).collect())));
+        pairs.push((
+            "stopwords_list",
+            Reply::Array(spec.stopwords.list().into_iter().map(Reply::text).collect()),
+        ));
     }
     pairs.push(("dialect_stats", Reply::Map(dialect_stats)));
     pairs.push(("Index Errors", index_errors(&stats.errors)));

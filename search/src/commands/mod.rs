@@ -69,7 +69,9 @@ pub(crate) fn dispatch(
             arity(1)?;
             info::ft_info(cat, &text(args[0]), proto)
         }
-        "FT._LIST" => exact(0, 0).map(|_| Reply::Array(cat.index_names().into_iter().map(Reply::Simple).collect())),
+        "FT._LIST" => {
+            exact(0, 0).map(|_| Reply::Array(cat.index_names().into_iter().map(Reply::Simple).collect()))
+        }
         "FT.DROPINDEX" | "FT.DROP" => {
             exact(1, 2)?;
             admin::ft_dropindex(cat, &upper, args, delete_keys)

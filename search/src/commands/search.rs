@@ -223,7 +223,8 @@ fn parse_request(args: &[&[u8]], config: &Config) -> Result<SearchRequest> {
             r.timeout_ms = a.next_u64("TIMEOUT")?;
         } else if a.eat("LANGUAGE") {
             let l = a.next_str("LANGUAGE")?;
-            r.language = Some(crate::analysis::Language::parse(&l).ok_or_else(|| Error::new("No such language"))?);
+            r.language =
+                Some(crate::analysis::Language::parse(&l).ok_or_else(|| Error::new("No such language"))?);
         } else if a.eat("EXPANDER") || a.eat("PAYLOAD") {
             a.next_str("option")?;
         } else if a.eat("SCORER") {
@@ -287,9 +288,7 @@ fn bound(s: &str) -> Result<(f64, bool)> {
         Some(rest) => (false, rest),
         None => (true, s),
     };
-    parse_f64(v)
-        .map(|x| (x, incl))
-        .ok_or_else(|| Error::new("Bad upper range: ".to_string() + s))
+    parse_f64(v).map(|x| (x, incl)).ok_or_else(|| Error::new("Bad upper range: ".to_string() + s))
 }
 
 /// A sort key value for ordering.
@@ -399,7 +398,9 @@ pub(crate) fn ft_search(
             }
             let mut rows: Vec<(u32, Option<Key>)> =
                 ids.iter().map(|d| (d, sort_key(idx, d, fi, docs))).collect();
-            let cmp = |a: &(u32, Option<Key>), b: &(u32, Option<Key>)| cmp_keys(&a.1, &b.1, *asc).then(a.0.cmp(&b.0));
+            let cmp = |a: &(u32, Option<Key>), b: &(u32, Option<Key>)| {
+                cmp_keys(&a.1, &b.1, *asc).then(a.0.cmp(&b.0))
+            };
             if rows.len() > want {
                 rows.select_nth_unstable_by(want - 1, cmp);
                 rows.truncate(want);
@@ -424,7 +425,9 @@ pub(crate) fn ft_search(
                 }
                 rows.push((d, scorer.score(d)));
             }
-            let cmp = |a: &(u32, f64), b: &(u32, f64)| b.1.partial_cmp(&a.1).unwrap_or(Ordering::Equal).then(a.0.cmp(&b.0));
+            let cmp = |a: &(u32, f64), b: &(u32, f64)| {
+                b.1.partial_cmp(&a.1).unwrap_or(Ordering::Equal).then(a.0.cmp(&b.0))
+            };
             if rows.len() > want {
                 rows.select_nth_unstable_by(want - 1, cmp);
                 rows.truncate(want);
@@ -512,7 +515,8 @@ impl<'a> RenderCtx<'a> {
             Some(fields) => fields
                 .iter()
                 .map(|rf| {
-                    let path = self.idx.spec.field(&rf.source).map_or(rf.source.clone(), |(_, f)| f.path.clone());
+                    let path =
+                        self.idx.spec.field(&rf.source).map_or(rf.source.clone(), |(_, f)| f.path.clone());
                     (rf.name.clone(), path)
                 })
                 .collect(),
@@ -673,9 +677,9 @@ fn render(req: &SearchRequest, total: u64, rows: Vec<Row>, warnings: &[String], 
                 }
                 if !req.no_content {
                     out.push(match r.fields {
-                        Some(f) => Reply::Array(
-                            f.into_iter().flat_map(|(k, v)| [Reply::text(k), v]).collect(),
-                        ),
+                        Some(f) => {
+                            Reply::Array(f.into_iter().flat_map(|(k, v)| [Reply::text(k), v]).collect())
+                        }
                         None => Reply::Nil,
                     });
                 }
@@ -700,7 +704,9 @@ fn render(req: &SearchRequest, total: u64, rows: Vec<Row>, warnings: &[String], 
                         m.push((
                             "extra_attributes",
                             match r.fields {
-                                Some(f) => Reply::Map(f.into_iter().map(|(k, v)| (Reply::text(k), v)).collect()),
+                                Some(f) => {
+                                    Reply::Map(f.into_iter().map(|(k, v)| (Reply::text(k), v)).collect())
+                                }
                                 None => Reply::Nil,
                             },
                         ));

@@ -214,10 +214,7 @@ mod tests {
     use super::*;
 
     fn rec(key: &str) -> DocRecord {
-        DocRecord {
-            key: key.as_bytes().into(),
-            ..Default::default()
-        }
+        DocRecord { key: key.as_bytes().into(), ..Default::default() }
     }
 
     #[test]

@@ -36,9 +36,9 @@ impl FieldValues {
     /// The sortable value (first value), normalized unless `unf`.
     pub fn sort_value(&self, unf: bool) -> Option<SortValue> {
         match self {
-            FieldValues::Text(v) | FieldValues::Tag(v) => v.first().map(|s| {
-                SortValue::Str(if unf { s.clone() } else { s.to_lowercase() })
-            }),
+            FieldValues::Text(v) | FieldValues::Tag(v) => {
+                v.first().map(|s| SortValue::Str(if unf { s.clone() } else { s.to_lowercase() }))
+            }
             FieldValues::Numeric(v) => v.first().map(|n| SortValue::Num(*n)),
             _ => None,
         }
@@ -57,7 +57,13 @@ fn flatten(vals: Vec<FieldValue>, out: &mut Vec<FieldValue>) {
 /// Splits a tag string and normalizes (trims, case-folds) each value. Empty values are
 /// dropped unless `index_empty` (INDEXEMPTY), which keeps them as the empty tag: an empty
 /// string, a blank piece between separators, or a trailing separator.
-pub fn split_tags(s: &str, sep: Option<char>, case_sensitive: bool, index_empty: bool, out: &mut Vec<String>) {
+pub fn split_tags(
+    s: &str,
+    sep: Option<char>,
+    case_sensitive: bool,
+    index_empty: bool,
+    out: &mut Vec<String>,
+) {
     let norm = |t: &str| {
         let t = t.trim();
         if case_sensitive {
@@ -100,11 +106,8 @@ fn extract_values(
     failing: &mut Option<usize>,
 ) -> Result<Extracted, String> {
     let json = spec.on == KeyType::Json;
-    let mut out = Extracted {
-        values: Vec::with_capacity(spec.fields.len()),
-        score: spec.score as f32,
-        language: None,
-    };
+    let mut out =
+        Extracted { values: Vec::with_capacity(spec.fields.len()), score: spec.score as f32, language: None };
     for (fi, f) in spec.fields.iter().enumerate() {
         *failing = Some(fi);
         let mut raw = Vec::new();

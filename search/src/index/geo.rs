@@ -44,7 +44,8 @@ pub fn parse_point(s: &str) -> Option<(f64, f64)> {
     let mut it = s.split([',', ' ']).filter(|p| !p.is_empty());
     let lon: f64 = it.next()?.trim().parse().ok()?;
     let lat: f64 = it.next()?.trim().parse().ok()?;
-    if it.next().is_some() || !(-180.0..=180.0).contains(&lon) || !(-85.05112878..=85.05112878).contains(&lat) {
+    if it.next().is_some() || !(-180.0..=180.0).contains(&lon) || !(-85.05112878..=85.05112878).contains(&lat)
+    {
         return None;
     }
     Some((lon, lat))
@@ -235,7 +236,8 @@ impl GeoIndex {
 
     /// Docs with a point within `radius_m` of (lon, lat).
     pub fn radius(&self, lon: f64, lat: f64, radius_m: f64) -> RoaringBitmap {
-        let mut q = Query { idx: self, lon, lat, radius_m, out: RoaringBitmap::new(), border: RoaringBitmap::new() };
+        let mut q =
+            Query { idx: self, lon, lat, radius_m, out: RoaringBitmap::new(), border: RoaringBitmap::new() };
         if radius_m.is_nan() || radius_m < 0.0 || !lon.is_finite() || !lat.is_finite() {
             return q.out;
         }

@@ -403,10 +403,7 @@ impl Index {
     /// Drops every document, keeping the definition.
     pub fn clear(&mut self) {
         let spec = self.spec.clone();
-        let stats = IndexStats {
-            uses: self.stats.uses,
-            ..IndexStats::default()
-        };
+        let stats = IndexStats { uses: self.stats.uses, ..IndexStats::default() };
         let filter = self.filter.take();
         let stemmer = std::mem::replace(&mut self.stemmer, Stemmer::new(spec.language, 0));
         *self = Index {
@@ -501,8 +498,7 @@ impl Postings {
     fn diff(self, new: Postings) -> (Postings, Postings) {
         let (t_gone, t_new) = sorted_diff(&self.terms, &new.terms, |x| *x);
         let (g_gone, g_new) = sorted_diff(&self.tags, &new.tags, |x| *x);
-        let (n_gone, n_new) =
-            sorted_diff(&self.numerics, &new.numerics, |x| (x.0, numeric::order_key(x.1)));
+        let (n_gone, n_new) = sorted_diff(&self.numerics, &new.numerics, |x| (x.0, numeric::order_key(x.1)));
         let (m_gone, m_new) = sorted_diff(&self.missing, &new.missing, |x| *x);
         let geo_same = self.geos == new.geos;
         let gone = Postings {

@@ -49,11 +49,7 @@ impl TagIndex {
 
     /// All live values in order.
     pub fn values(&self) -> Vec<String> {
-        self.dict
-            .scan(|_, id| self.is_live(id), usize::MAX)
-            .into_iter()
-            .map(|(v, _)| v)
-            .collect()
+        self.dict.scan(|_, id| self.is_live(id), usize::MAX).into_iter().map(|(v, _)| v).collect()
     }
 
     /// Approximate heap bytes.

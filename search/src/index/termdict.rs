@@ -109,7 +109,12 @@ impl TermDict {
     }
 
     /// Terms starting with `prefix` (at most `limit`, lexicographic).
-    pub fn prefix(&self, prefix: &str, mut keep: impl FnMut(u32) -> bool, limit: usize) -> Vec<(String, u32)> {
+    pub fn prefix(
+        &self,
+        prefix: &str,
+        mut keep: impl FnMut(u32) -> bool,
+        limit: usize,
+    ) -> Vec<(String, u32)> {
         let mut frozen = Vec::new();
         let mut stream = self.frozen.range().ge(prefix).into_stream();
         while let Some((k, v)) = stream.next() {
@@ -138,7 +143,13 @@ impl TermDict {
     }
 
     /// Terms within Levenshtein distance `dist` of `term` (at most `limit`).
-    pub fn fuzzy(&self, term: &str, dist: u32, mut keep: impl FnMut(u32) -> bool, limit: usize) -> Vec<(String, u32)> {
+    pub fn fuzzy(
+        &self,
+        term: &str,
+        dist: u32,
+        mut keep: impl FnMut(u32) -> bool,
+        limit: usize,
+    ) -> Vec<(String, u32)> {
         let mut frozen = Vec::new();
         match Levenshtein::new(term, dist) {
             Ok(aut) => {

@@ -147,7 +147,8 @@ struct Exec<'a> {
 }
 
 /// RediSearch's error for `""` on fields that do not index empty values.
-const NO_INDEXEMPTY: &str = "Use `INDEXEMPTY` in field creation in order to index and query for empty strings";
+const NO_INDEXEMPTY: &str =
+    "Use `INDEXEMPTY` in field creation in order to index and query for empty strings";
 
 /// Proximity constraint.
 #[derive(Clone, Copy)]
@@ -392,7 +393,9 @@ impl<'a> Exec<'a> {
                 // Stems are internal; the empty term (INDEXEMPTY) is within reach from dialect 2.
                 let found: Vec<_> = found
                     .into_iter()
-                    .filter(|(t, _)| !t.starts_with(STEM_PREFIX) && (self.opts.dialect >= 2 || t != EMPTY_TERM))
+                    .filter(|(t, _)| {
+                        !t.starts_with(STEM_PREFIX) && (self.opts.dialect >= 2 || t != EMPTY_TERM)
+                    })
                     .collect();
                 self.expanded(found, mask)
             }
@@ -444,7 +447,9 @@ impl<'a> Exec<'a> {
             }
             QueryAst::Tag(fields, terms) => Some(self.tag(fields, terms)?),
             QueryAst::Numeric(field, lo, hi) => Some(match self.field(field) {
-                Some((_, FieldIndex::Numeric(ni))) => ni.range(lo.value, lo.inclusive, hi.value, hi.inclusive),
+                Some((_, FieldIndex::Numeric(ni))) => {
+                    ni.range(lo.value, lo.inclusive, hi.value, hi.inclusive)
+                }
                 _ => RoaringBitmap::new(),
             }),
             QueryAst::Geo { field, lon, lat, radius, unit } => {
@@ -456,11 +461,7 @@ impl<'a> Exec<'a> {
             }
             QueryAst::Missing(field) => match self.idx.spec.field(field) {
                 Some((i, f)) if f.index_missing => self.idx.missing.get(i).cloned(),
-                _ => {
-                    return Err(Error::new(
-                        "'ismissing' requires field to be defined with 'INDEXMISSING'",
-                    ))
-                }
+                _ => return Err(Error::new("'ismissing' requires field to be defined with 'INDEXMISSING'")),
             },
             QueryAst::Attrs { inner, weight, slop, inorder } => {
                 let saved = self.weight;
@@ -469,10 +470,7 @@ impl<'a> Exec<'a> {
                 }
                 let given = slop.is_some() || inorder.is_some();
                 let p = if given {
-                    Some(Prox {
-                        slop: slop.unwrap_or(u32::MAX / 4),
-                        inorder: inorder.unwrap_or(false),
-                    })
+                    Some(Prox { slop: slop.unwrap_or(u32::MAX / 4), inorder: inorder.unwrap_or(false) })
                 } else {
                     prox
                 };
@@ -520,7 +518,12 @@ impl<'a> Exec<'a> {
         Some(bm)
     }
 
-    fn and(&mut self, items: &[QueryAst], mask: FieldMask, prox: Option<Prox>) -> Result<Option<RoaringBitmap>> {
+    fn and(
+        &mut self,
+        items: &[QueryAst],
+        mask: FieldMask,
+        prox: Option<Prox>,
+    ) -> Result<Option<RoaringBitmap>> {
         let mut pos: Vec<RoaringBitmap> = Vec::new();
         let mut neg: Vec<RoaringBitmap> = Vec::new();
         // INORDER without SLOP still orders the terms (RediSearch: slop becomes unlimited).
@@ -674,7 +677,8 @@ impl<'a> Exec<'a> {
                     }
                 },
             );
-            let mut fields: Vec<u16> = found.first().map(|v| v.iter().map(|x| x.0).collect()).unwrap_or_default();
+            let mut fields: Vec<u16> =
+                found.first().map(|v| v.iter().map(|x| x.0).collect()).unwrap_or_default();
             fields.sort_unstable();
             fields.dedup();
             let ok = fields.iter().any(|&f| {
@@ -714,7 +718,8 @@ impl<'a> Exec<'a> {
                         }
                     }
                     TagTerm::Prefix(v) => {
-                        let found = ti.dict.prefix(&norm(v), |id| ti.is_live(id), self.opts.max_expansions + 1);
+                        let found =
+                            ti.dict.prefix(&norm(v), |id| ti.is_live(id), self.opts.max_expansions + 1);
                         if found.len() > self.opts.max_expansions {
                             self.warn("Max prefix expansions limit was reached");
                         }

@@ -8,10 +8,7 @@ use crate::index::EMPTY_TERM;
 
 /// True when token `t` matches one of the query's dictionary strings.
 fn hit(t: &str, terms: &HashSet<String>, stemmer: &Stemmer) -> bool {
-    terms.contains(t)
-        || stemmer
-            .stem_always(t)
-            .is_some_and(|s| terms.contains(&format!("{STEM_PREFIX}{s}")))
+    terms.contains(t) || stemmer.stem_always(t).is_some_and(|s| terms.contains(&format!("{STEM_PREFIX}{s}")))
 }
 
 /// Wraps every matching token of `text` in `open`/`close`.

@@ -82,7 +82,12 @@ const MERGE_JOIN_THRESHOLD: usize = 8;
 impl<'a> ScoreContext<'a> {
     /// Prepares scoring of `terms` with `scorer`; `slop` is the query root's shape (see
     /// [`SlopShape`]).
-    pub fn new(idx: &'a Index, terms: &'a [ScoreTerm], slop: &'a SlopShape, scorer: Scorer) -> ScoreContext<'a> {
+    pub fn new(
+        idx: &'a Index,
+        terms: &'a [ScoreTerm],
+        slop: &'a SlopShape,
+        scorer: Scorer,
+    ) -> ScoreContext<'a> {
         let n = idx.docs.len();
         let idfs = terms
             .iter()
@@ -135,7 +140,17 @@ impl<'a> ScoreContext<'a> {
         };
         slop_terms.sort_unstable();
         slop_terms.dedup();
-        ScoreContext { idx, terms, idfs, weights, scorer, avg_len: idx.avg_doc_len(), lookup, slop, slop_terms }
+        ScoreContext {
+            idx,
+            terms,
+            idfs,
+            weights,
+            scorer,
+            avg_len: idx.avg_doc_len(),
+            lookup,
+            slop,
+            slop_terms,
+        }
     }
 
     /// The score of document `doc`.
@@ -186,7 +201,8 @@ impl<'a> ScoreContext<'a> {
                     }
                     Scorer::Bm25Std => {
                         let (k1, b) = (1.2, 0.5);
-                        let rel_len = if self.avg_len > 0.0 { f64::from(rec.len) / self.avg_len } else { 0.0 };
+                        let rel_len =
+                            if self.avg_len > 0.0 { f64::from(rec.len) / self.avg_len } else { 0.0 };
                         idf * f * (k1 + 1.0) / (f + k1 * (1.0 - b + b * rel_len))
                     }
                     Scorer::DisMax | Scorer::DocScore => f,
@@ -212,7 +228,9 @@ impl<'a> ScoreContext<'a> {
                     k += 1;
                 }
             }
-            for (ti, (t, idfs)) in self.terms.iter().zip(&self.idfs).enumerate().filter(|(_, (t, _))| t.tag_field.is_some()) {
+            for (ti, (t, idfs)) in
+                self.terms.iter().zip(&self.idfs).enumerate().filter(|(_, (t, _))| t.tag_field.is_some())
+            {
                 for (&id, &idf) in t.ids.iter().zip(idfs) {
                     add(ti, id, self.freq(rec, t, id), idf);
                 }
@@ -261,10 +279,8 @@ impl<'a> ScoreContext<'a> {
         };
         // Which children the document matched (unions only; an intersection matched all).
         let matched: Vec<bool> = if union {
-            let mut m: Vec<bool> = children
-                .iter()
-                .map(|c| c.docids.as_ref().is_some_and(|bm| bm.contains(doc)))
-                .collect();
+            let mut m: Vec<bool> =
+                children.iter().map(|c| c.docids.as_ref().is_some_and(|bm| bm.contains(doc))).collect();
             for o in rec.occs.iter() {
                 for k in child_of(o.term) {
                     if let (Some(slot), Some(c)) = (m.get_mut(k), children.get(k)) {
@@ -303,7 +319,9 @@ impl<'a> ScoreContext<'a> {
         let mut order: Vec<(u32, usize)> =
             matched.iter().filter_map(|id| t.ids.iter().position(|x| x == id).map(|k| (*id, k))).collect();
         order.sort_unstable();
-        let child = |term: u32| order.binary_search_by_key(&term, |x| x.0).ok().and_then(|i| order.get(i)).map(|x| x.1);
+        let child = |term: u32| {
+            order.binary_search_by_key(&term, |x| x.0).ok().and_then(|i| order.get(i)).map(|x| x.1)
+        };
         let mut pairs: Vec<(usize, u32)> = Vec::new();
         rec.scan_positions(
             |o| child(o.term).is_some(),

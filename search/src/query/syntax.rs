@@ -105,14 +105,7 @@ pub enum QueryAst {
 
 /// Parses `text` under `dialect` with `params` (`$name` values).
 pub fn parse(text: &str, dialect: u32, params: &HashMap<String, String>) -> Result<QueryAst> {
-    let mut p = Parser {
-        s: text,
-        chars: text.char_indices().collect(),
-        i: 0,
-        dialect,
-        params,
-        depth: 0,
-    };
+    let mut p = Parser { s: text, chars: text.char_indices().collect(), i: 0, dialect, params, depth: 0 };
     p.skip_ws();
     if p.at_end() {
         // RediSearch's grammar accepts the empty query; it matches nothing.
@@ -357,10 +350,7 @@ impl<'a> Parser<'a> {
         if self.dialect < 2 {
             return Err(self.err());
         }
-        self.params
-            .get(&name)
-            .cloned()
-            .ok_or_else(|| Error::new(format!("No such parameter `{name}`")))
+        self.params.get(&name).cloned().ok_or_else(|| Error::new(format!("No such parameter `{name}`")))
     }
 
     fn atom(&mut self) -> Result<QueryAst> {
@@ -725,12 +715,12 @@ impl<'a> Parser<'a> {
                 Some(v) if v.inclusive => Ok(QueryAst::Numeric(field, v, v)),
                 _ => Err(fail(self)),
             },
-            [lon, lat, r, unit] => {
-                match (lon.parse::<f64>(), lat.parse::<f64>(), r.parse::<f64>()) {
-                    (Ok(lon), Ok(lat), Ok(radius)) => Ok(QueryAst::Geo { field, lon, lat, radius, unit: unit.clone() }),
-                    _ => Err(fail(self)),
+            [lon, lat, r, unit] => match (lon.parse::<f64>(), lat.parse::<f64>(), r.parse::<f64>()) {
+                (Ok(lon), Ok(lat), Ok(radius)) => {
+                    Ok(QueryAst::Geo { field, lon, lat, radius, unit: unit.clone() })
                 }
-            }
+                _ => Err(fail(self)),
+            },
             _ => Err(fail(self)),
         }
     }
@@ -825,7 +815,11 @@ mod tests {
         params.insert("x".to_string(), "5".to_string());
         assert_eq!(
             parse("@n:[$x $x]", 2, &params).unwrap(),
-            Numeric("n".into(), NumBound { value: 5.0, inclusive: true }, NumBound { value: 5.0, inclusive: true })
+            Numeric(
+                "n".into(),
+                NumBound { value: 5.0, inclusive: true },
+                NumBound { value: 5.0, inclusive: true }
+            )
         );
         assert_eq!(parse("@n:[$y 1]", 2, &params).unwrap_err().0, "No such parameter `y`");
         assert_eq!(p("ismissing(@f)", 2).unwrap(), Missing("f".into()));

@@ -7,8 +7,8 @@ use std::sync::Arc;
 
 use search::aggregate::expr::Expr;
 use search::aggregate::{
-    AggError, AggOutput, AggReply, AggregateRequest, DocHit, DocRef, FieldInfo, FieldLoader,
-    LoadRequest, Plan, Row, Value,
+    AggError, AggOutput, AggReply, AggregateRequest, DocHit, DocRef, FieldInfo, FieldLoader, LoadRequest,
+    Plan, Row, Value,
 };
 
 /// Documents in memory: key -> ordered fields; schema: name -> sortable.
@@ -24,10 +24,7 @@ impl MemSource {
     pub fn new(schema: &[(&str, bool)]) -> Self {
         MemSource {
             docs: Vec::new(),
-            schema: schema
-                .iter()
-                .map(|(n, s)| (n.to_string(), FieldInfo { sortable: *s }))
-                .collect(),
+            schema: schema.iter().map(|(n, s)| (n.to_string(), FieldInfo { sortable: *s })).collect(),
             by_key: HashMap::new(),
             loads: std::cell::Cell::new(0),
         }
@@ -35,13 +32,7 @@ impl MemSource {
 
     pub fn add(&mut self, key: &str, fields: &[(&str, Value)]) {
         self.by_key.insert(key.to_string(), self.docs.len());
-        self.docs.push((
-            key.to_string(),
-            fields
-                .iter()
-                .map(|(k, v)| (k.to_string(), v.clone()))
-                .collect(),
-        ));
+        self.docs.push((key.to_string(), fields.iter().map(|(k, v)| (k.to_string(), v.clone())).collect()));
     }
 
     fn doc(&self, key: &[u8]) -> Option<&Vec<(String, Value)>> {
@@ -86,10 +77,7 @@ impl FieldLoader for MemSource {
             | LoadRequest::Implicit(n)
             | LoadRequest::Path(n) => n,
         };
-        self.doc(key)?
-            .iter()
-            .find(|(k, _)| k == name)
-            .map(|(_, v)| v.clone())
+        self.doc(key)?.iter().find(|(k, _)| k == name).map(|(_, v)| v.clone())
     }
 
     fn load_all(&self, doc: DocRef<'_>) -> Vec<(String, Value)> {
@@ -134,10 +122,7 @@ pub fn eval_with(src: &str, fields: &[(&str, Value)]) -> Result<Value, AggError>
     let mut e = Expr::parse(src)?;
     let names: Vec<&str> = fields.iter().map(|(k, _)| *k).collect();
     e.bind(&mut |name| names.iter().position(|k| *k == name).or(Some(usize::MAX)))?;
-    let row = Row {
-        values: fields.iter().map(|(_, v)| Some(v.clone())).collect(),
-        ..Row::default()
-    };
+    let row = Row { values: fields.iter().map(|(_, v)| Some(v.clone())).collect(), ..Row::default() };
     e.eval(&row)
 }
 

@@ -115,7 +115,9 @@ impl DocumentSource for View<'_> {
     fn whole(&self, key: &[u8]) -> Option<Vec<(Vec<u8>, Vec<u8>)>> {
         match self.0.get(key)? {
             Doc::Json(_, text) => Some(vec![(b"$".to_vec(), text.clone().into_bytes())]),
-            Doc::Hash(h) => Some(h.iter().map(|(k, v)| (k.clone().into_bytes(), v.clone().into_bytes())).collect()),
+            Doc::Hash(h) => {
+                Some(h.iter().map(|(k, v)| (k.clone().into_bytes(), v.clone().into_bytes())).collect())
+            }
         }
     }
 }
@@ -139,12 +141,8 @@ impl Db {
         }
         // The glue's initial scan, done synchronously.
         let prefixes = self.cat.scan_prefixes();
-        let keys: Vec<Vec<u8>> = self
-            .docs
-            .keys()
-            .filter(|k| prefixes.iter().any(|p| k.starts_with(p)))
-            .cloned()
-            .collect();
+        let keys: Vec<Vec<u8>> =
+            self.docs.keys().filter(|k| prefixes.iter().any(|p| k.starts_with(p))).cloned().collect();
         for k in keys {
             let view = View(&self.docs);
             self.cat.scan_key(&k, &view);

@@ -4,7 +4,10 @@ use json::ops::array::{arr_append, arr_index, arr_insert, arr_len, arr_pop, arr_
 use json::Value;
 use redis_module::Context;
 
-use super::{changed, compile, int_arg, int_slots, op_err, parse_value, to_bulk, to_resp3_native, with_doc, ReplyFormat};
+use super::{
+    changed, compile, int_arg, int_slots, op_err, parse_value, to_bulk, to_resp3_native, with_doc,
+    ReplyFormat,
+};
 use crate::commands::Invocation;
 use crate::error::{CommandResult, Error};
 use crate::keys::JsonKey;

@@ -6,7 +6,8 @@ use json::{Format, Value};
 use redis_module::Context;
 
 use super::{
-    compile, parse_value, path_at, reply_format, send_bulk, send_document, serialize, to_resp3_native, ReplyFormat, DEFAULT_PATH,
+    compile, parse_value, path_at, reply_format, send_bulk, send_document, serialize, to_resp3_native,
+    ReplyFormat, DEFAULT_PATH,
 };
 use crate::args::{utf8, Args};
 use crate::commands::Invocation;
@@ -372,7 +373,9 @@ pub fn type_(ctx: &Context, inv: &Invocation) -> CommandResult {
             let path = match path_at(inv, 1) {
                 Ok(path) => path,
                 // A legacy path that does not compile finds nothing: nil (RedisJSON).
-                Err(_) if super::legacy_arg(inv, 1) => return Ok(if resp3 { Reply::Array(vec![Reply::Nil]) } else { Reply::Nil }),
+                Err(_) if super::legacy_arg(inv, 1) => {
+                    return Ok(if resp3 { Reply::Array(vec![Reply::Nil]) } else { Reply::Nil })
+                }
                 Err(e) => return Err(e),
             };
             let matches = path.select(doc);

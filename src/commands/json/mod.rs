@@ -18,9 +18,9 @@ pub use object::{objkeys, objlen};
 pub use other::{clear, merge, resp, toggle};
 pub use string::{strappend, strlen};
 
-use std::ffi::CStr;
 use std::cell::RefCell;
 use std::collections::HashMap;
+use std::ffi::CStr;
 use std::os::raw::c_char;
 
 use json::path::JsonPath;
@@ -248,7 +248,9 @@ pub(crate) fn to_resp3_native(v: &Value) -> Reply {
     match v.kind() {
         Kind::Null => Reply::Nil,
         Kind::Bool => Reply::Bool(v.as_bool() == Some(true)),
-        Kind::Integer => v.as_i64().map(Reply::Int).unwrap_or_else(|| Reply::Double(v.as_f64().unwrap_or(f64::NAN))),
+        Kind::Integer => {
+            v.as_i64().map(Reply::Int).unwrap_or_else(|| Reply::Double(v.as_f64().unwrap_or(f64::NAN)))
+        }
         Kind::Number => Reply::Double(v.as_f64().unwrap_or(f64::NAN)),
         Kind::String => Reply::Bulk(v.as_str().unwrap_or_default().as_bytes().to_vec()),
         Kind::Array => Reply::Array(v.iter().map(to_resp3_native).collect()),

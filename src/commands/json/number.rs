@@ -1,9 +1,9 @@
 //! JSON.NUMINCRBY, JSON.NUMMULTBY, JSON.NUMPOWBY.
 
-use std::ffi::CStr;
 use json::ops::num::{num_op, NumOp};
 use json::{Num, Value};
 use redis_module::Context;
+use std::ffi::CStr;
 
 use super::{changed, compile, op_err};
 use crate::args::utf8;

@@ -45,7 +45,13 @@ pub fn toggle(ctx: &Context, inv: &Invocation) -> CommandResult {
             None => Reply::Nil,
         }
     } else {
-        Reply::Array(outcome.results.iter().map(|r| r.map(|b| Reply::Int(i64::from(b))).unwrap_or(Reply::Nil)).collect())
+        Reply::Array(
+            outcome
+                .results
+                .iter()
+                .map(|r| r.map(|b| Reply::Int(i64::from(b))).unwrap_or(Reply::Nil))
+                .collect(),
+        )
     })
 }
 

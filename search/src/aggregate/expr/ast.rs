@@ -114,9 +114,7 @@ impl ExprAst {
                     *slot = Some(s);
                     Ok(())
                 }
-                None => Err(AggError::new(format!(
-                    "Property `{name}` not loaded nor in pipeline"
-                ))),
+                None => Err(AggError::new(format!("Property `{name}` not loaded nor in pipeline"))),
             },
             ExprAst::Arith(_, l, r) | ExprAst::Pred(_, l, r) => {
                 l.bind(resolve)?;

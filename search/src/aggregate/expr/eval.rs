@@ -35,9 +35,7 @@ pub fn eval(e: &ExprAst, row: &Row) -> Result<Value, AggError> {
         ExprAst::Not(c) => Ok(bool_value(!eval(c, row)?.truthy())),
         ExprAst::Call(Function::Case, args) => {
             let [cond, then, otherwise] = args.as_slice() else {
-                return Err(AggError::new(
-                    "Function `case()` requires exactly 3 arguments",
-                ));
+                return Err(AggError::new("Function `case()` requires exactly 3 arguments"));
             };
             if eval(cond, row)?.truthy() {
                 eval(then, row)
@@ -49,10 +47,9 @@ pub fn eval(e: &ExprAst, row: &Row) -> Result<Value, AggError> {
             let mut vals = Vec::with_capacity(args.len());
             for a in args {
                 vals.push(match a {
-                    ExprAst::Property { slot, .. } => slot
-                        .and_then(|s| row.get(s))
-                        .cloned()
-                        .unwrap_or(Value::Null),
+                    ExprAst::Property { slot, .. } => {
+                        slot.and_then(|s| row.get(s)).cloned().unwrap_or(Value::Null)
+                    }
                     other => eval(other, row)?,
                 });
             }
@@ -70,9 +67,7 @@ pub fn eval(e: &ExprAst, row: &Row) -> Result<Value, AggError> {
 
 /// The error for a property that has no value in the row.
 pub fn missing(name: &str) -> AggError {
-    AggError::new(format!(
-        "{name}: has no value, consider using EXISTS if applicable"
-    ))
+    AggError::new(format!("{name}: has no value, consider using EXISTS if applicable"))
 }
 
 fn bool_value(b: bool) -> Value {

@@ -103,11 +103,7 @@ pub fn tokenize(src: &str) -> Result<Vec<Token>, AggError> {
             b'!' => TokenKind::Not,
             b'"' | b'\'' => {
                 let (s, end) = lex_string(b, i)?;
-                out.push(Token {
-                    kind: TokenKind::Str(s),
-                    pos: start,
-                    len: end - start,
-                });
+                out.push(Token { kind: TokenKind::Str(s), pos: start, len: end - start });
                 i = end;
                 continue;
             }
@@ -117,11 +113,7 @@ pub fn tokenize(src: &str) -> Result<Vec<Token>, AggError> {
                     return Err(syntax(src, start, 1));
                 }
                 let name = String::from_utf8_lossy(&b[i + 1..end]).into_owned();
-                out.push(Token {
-                    kind: TokenKind::Property(name),
-                    pos: start,
-                    len: end - start,
-                });
+                out.push(Token { kind: TokenKind::Property(name), pos: start, len: end - start });
                 i = end;
                 continue;
             }
@@ -129,11 +121,7 @@ pub fn tokenize(src: &str) -> Result<Vec<Token>, AggError> {
                 let end = lex_number(b, i);
                 let text = &src[i..end];
                 let n: f64 = text.parse().map_err(|_| syntax(src, start, end - start))?;
-                out.push(Token {
-                    kind: TokenKind::Number(n),
-                    pos: start,
-                    len: end - start,
-                });
+                out.push(Token { kind: TokenKind::Number(n), pos: start, len: end - start });
                 i = end;
                 continue;
             }
@@ -148,11 +136,7 @@ pub fn tokenize(src: &str) -> Result<Vec<Token>, AggError> {
                 } else {
                     TokenKind::Symbol(word.to_string())
                 };
-                out.push(Token {
-                    kind,
-                    pos: start,
-                    len: end - start,
-                });
+                out.push(Token { kind, pos: start, len: end - start });
                 i = end;
                 continue;
             }
@@ -167,18 +151,10 @@ pub fn tokenize(src: &str) -> Result<Vec<Token>, AggError> {
             | TokenKind::Or => 2,
             _ => 1,
         };
-        out.push(Token {
-            kind,
-            pos: start,
-            len,
-        });
+        out.push(Token { kind, pos: start, len });
         i += len;
     }
-    out.push(Token {
-        kind: TokenKind::Eof,
-        pos: b.len(),
-        len: 0,
-    });
+    out.push(Token { kind: TokenKind::Eof, pos: b.len(), len: 0 });
     Ok(out)
 }
 
@@ -221,8 +197,7 @@ fn lex_property(b: &[u8], mut i: usize) -> usize {
                 Some(n) if n.is_ascii_punctuation() || n.is_ascii_whitespace() => i += 2,
                 _ => break,
             }
-        } else if c == b'_'
-            || !(c.is_ascii_punctuation() || c.is_ascii_whitespace() || c.is_ascii_control())
+        } else if c == b'_' || !(c.is_ascii_punctuation() || c.is_ascii_whitespace() || c.is_ascii_control())
         {
             i += 1;
         } else {
@@ -261,10 +236,7 @@ fn lex_string(b: &[u8], start: usize) -> Result<(Vec<u8>, usize), AggError> {
     }
     Err(AggError::at(
         start,
-        format!(
-            "Syntax error at offset {start} near '{}': unterminated string",
-            quote as char
-        ),
+        format!("Syntax error at offset {start} near '{}': unterminated string", quote as char),
     ))
 }
 

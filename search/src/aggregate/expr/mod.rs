@@ -29,10 +29,7 @@ pub struct Expr {
 impl Expr {
     /// Parses `source`.
     pub fn parse(source: &str) -> Result<Expr, AggError> {
-        Ok(Expr {
-            source: source.to_string(),
-            ast: parser::parse(source)?,
-        })
+        Ok(Expr { source: source.to_string(), ast: parser::parse(source)? })
     }
 
     /// Resolves property names to row slots.

@@ -30,17 +30,10 @@ use crate::aggregate::value::Value;
 /// Parses an APPLY / FILTER / FT.CREATE FILTER expression.
 pub fn parse(src: &str) -> Result<ExprAst, AggError> {
     if src.len() > MAX_EXPR_LEN {
-        return Err(AggError::new(format!(
-            "Expression longer than {MAX_EXPR_LEN} bytes"
-        )));
+        return Err(AggError::new(format!("Expression longer than {MAX_EXPR_LEN} bytes")));
     }
     let tokens = tokenize(src)?;
-    let mut p = Parser {
-        src,
-        tokens,
-        at: 0,
-        depth: 0,
-    };
+    let mut p = Parser { src, tokens, at: 0, depth: 0 };
     let (e, _) = p.expr()?;
     let t = p.peek();
     if t.kind != TokenKind::Eof {
@@ -82,10 +75,7 @@ impl Parser<'_> {
         self.depth += 1;
         if self.depth > MAX_EXPR_DEPTH {
             let pos = self.peek().pos;
-            return Err(AggError::at(
-                pos,
-                format!("Expression nested deeper than {MAX_EXPR_DEPTH}"),
-            ));
+            return Err(AggError::at(pos, format!("Expression nested deeper than {MAX_EXPR_DEPTH}")));
         }
         Ok(())
     }
@@ -95,10 +85,7 @@ impl Parser<'_> {
     fn tall(&self, h: usize) -> Result<usize, AggError> {
         if h > MAX_EXPR_DEPTH {
             let pos = self.peek().pos;
-            return Err(AggError::at(
-                pos,
-                format!("Expression nested deeper than {MAX_EXPR_DEPTH}"),
-            ));
+            return Err(AggError::at(pos, format!("Expression nested deeper than {MAX_EXPR_DEPTH}")));
         }
         Ok(h)
     }
@@ -220,9 +207,8 @@ impl Parser<'_> {
             }
             TokenKind::Symbol(name) => {
                 if self.peek().kind == TokenKind::LParen {
-                    let func = Function::lookup(&name).ok_or_else(|| {
-                        AggError::at(t.pos, format!("Unknown function name '{name}'"))
-                    })?;
+                    let func = Function::lookup(&name)
+                        .ok_or_else(|| AggError::at(t.pos, format!("Unknown function name '{name}'")))?;
                     self.bump();
                     let (args, h) = self.arguments()?;
                     Ok((ExprAst::Call(func, args), self.tall(h + 1)?))

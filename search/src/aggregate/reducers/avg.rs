@@ -20,11 +20,7 @@ impl Accumulator for Avg {
         }
     }
     fn finish(&mut self) -> Value {
-        Value::Number(if self.rows == 0 {
-            0.0
-        } else {
-            self.total / self.rows as f64
-        })
+        Value::Number(if self.rows == 0 { 0.0 } else { self.total / self.rows as f64 })
     }
 }
 
@@ -32,9 +28,5 @@ pub(super) fn build(
     a: &mut ReducerArgs<'_>,
     resolve: &mut KeyResolver<'_>,
 ) -> Result<Box<dyn Reducer>, AggError> {
-    single_key(a, resolve, |slot| Avg {
-        slot,
-        total: 0.0,
-        rows: 0,
-    })
+    single_key(a, resolve, |slot| Avg { slot, total: 0.0, rows: 0 })
 }

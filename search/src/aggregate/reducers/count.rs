@@ -20,7 +20,5 @@ pub(super) fn build(a: &mut ReducerArgs<'_>) -> Result<Box<dyn Reducer>, AggErro
     if !a.at_end() {
         return Err(AggError::new("Count accepts 0 values only"));
     }
-    Ok(Box::new(FnReducer(|| {
-        Box::new(Count(0)) as Box<dyn Accumulator>
-    })))
+    Ok(Box::new(FnReducer(|| Box::new(Count(0)) as Box<dyn Accumulator>)))
 }

@@ -30,8 +30,5 @@ pub(super) fn build(
     a: &mut ReducerArgs<'_>,
     resolve: &mut KeyResolver<'_>,
 ) -> Result<Box<dyn Reducer>, AggError> {
-    single_key(a, resolve, |slot| CountDistinct {
-        slot,
-        seen: FxHashSet::default(),
-    })
+    single_key(a, resolve, |slot| CountDistinct { slot, seen: FxHashSet::default() })
 }

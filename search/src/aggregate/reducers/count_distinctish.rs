@@ -62,11 +62,7 @@ impl Hll {
             return self.exact.len() as u64;
         }
         let m = self.registers.len() as f64;
-        let sum: f64 = self
-            .registers
-            .iter()
-            .map(|&r| 2f64.powi(-i32::from(r)))
-            .sum();
+        let sum: f64 = self.registers.iter().map(|&r| 2f64.powi(-i32::from(r))).sum();
         let alpha = 0.7213 / (1.0 + 1.079 / m);
         let est = alpha * m * m / sum;
         let zeros = self.registers.iter().filter(|&&r| r == 0).count();
@@ -101,10 +97,7 @@ pub(super) fn build(
     a: &mut ReducerArgs<'_>,
     resolve: &mut KeyResolver<'_>,
 ) -> Result<Box<dyn Reducer>, AggError> {
-    single_key(a, resolve, |slot| CountDistinctish {
-        slot,
-        hll: Hll::default(),
-    })
+    single_key(a, resolve, |slot| CountDistinctish { slot, hll: Hll::default() })
 }
 
 #[cfg(test)]

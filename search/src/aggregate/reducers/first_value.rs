@@ -57,19 +57,9 @@ pub(super) fn build(
     let mut by = None;
     if a.advance_if("BY") {
         let key = a.key(resolve)?;
-        let asc = if a.advance_if("ASC") {
-            true
-        } else {
-            !a.advance_if("DESC")
-        };
+        let asc = if a.advance_if("ASC") { true } else { !a.advance_if("DESC") };
         by = Some((key, asc));
     }
     a.ensure_consumed()?;
-    Ok(Box::new(FnReducer(move || {
-        Box::new(FirstValue {
-            slot,
-            by,
-            best: None,
-        }) as Box<dyn Accumulator>
-    })))
+    Ok(Box::new(FnReducer(move || Box::new(FirstValue { slot, by, best: None }) as Box<dyn Accumulator>)))
 }

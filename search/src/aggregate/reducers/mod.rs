@@ -89,10 +89,7 @@ impl ReducerArgs<'_> {
     /// `ReducerOpts_GetKey`: the next argument as a property slot.
     fn key(&mut self, resolve: &mut KeyResolver<'_>) -> Result<usize, AggError> {
         let Some(s) = self.args.get(self.at) else {
-            return Err(AggError::new(format!(
-                "Missing arguments for {}",
-                self.name
-            )));
+            return Err(AggError::new(format!("Missing arguments for {}", self.name)));
         };
         self.at += 1;
         resolve(s.strip_prefix('@').unwrap_or(s))
@@ -115,10 +112,7 @@ impl ReducerArgs<'_> {
 
     /// The next argument as a double (`AC_GetDouble`), errors named `what`.
     fn double(&mut self, what: &str) -> Result<f64, AggError> {
-        let s = self
-            .args
-            .get(self.at)
-            .ok_or_else(|| bad_args(what, NOARG))?;
+        let s = self.args.get(self.at).ok_or_else(|| bad_args(what, NOARG))?;
         let v = s.trim().parse::<f64>().map_err(|_| bad_args(what, PARSE))?;
         self.at += 1;
         Ok(v)
@@ -126,10 +120,7 @@ impl ReducerArgs<'_> {
 
     /// The next argument as an unsigned integer (`AC_GetUnsigned`).
     fn unsigned(&mut self, what: &str) -> Result<u64, AggError> {
-        let s = self
-            .args
-            .get(self.at)
-            .ok_or_else(|| bad_args(what, NOARG))?;
+        let s = self.args.get(self.at).ok_or_else(|| bad_args(what, NOARG))?;
         let v = s.parse::<u64>().map_err(|_| bad_args(what, PARSE))?;
         self.at += 1;
         Ok(v)
@@ -169,9 +160,7 @@ where
 {
     let slot = a.key(resolve)?;
     a.ensure_consumed()?;
-    Ok(Box::new(FnReducer(move || {
-        Box::new(make(slot)) as Box<dyn Accumulator>
-    })))
+    Ok(Box::new(FnReducer(move || Box::new(make(slot)) as Box<dyn Accumulator>)))
 }
 
 /// A reducer defined by its accumulator constructor.

@@ -50,10 +50,6 @@ pub(super) fn build(
     }
     a.ensure_consumed()?;
     Ok(Box::new(FnReducer(move || {
-        Box::new(Quantile {
-            slot,
-            q,
-            values: Vec::new(),
-        }) as Box<dyn Accumulator>
+        Box::new(Quantile { slot, q, values: Vec::new() }) as Box<dyn Accumulator>
     })))
 }

@@ -67,10 +67,5 @@ pub(super) fn build(
         return Err(AggError::new("Sample size too large"));
     }
     a.ensure_consumed()?;
-    Ok(Box::new(RandomSample {
-        slot,
-        size: size as usize,
-        seed,
-        groups: AtomicU64::new(0),
-    }))
+    Ok(Box::new(RandomSample { slot, size: size as usize, seed, groups: AtomicU64::new(0) }))
 }

@@ -27,11 +27,7 @@ impl Accumulator for StdDev {
         (self.n, self.mean, self.m2) = (n, mean, m2);
     }
     fn finish(&mut self) -> Value {
-        let var = if self.n > 1 {
-            self.m2 / (self.n - 1) as f64
-        } else {
-            0.0
-        };
+        let var = if self.n > 1 { self.m2 / (self.n - 1) as f64 } else { 0.0 };
         Value::Number(var.sqrt())
     }
 }
@@ -40,10 +36,5 @@ pub(super) fn build(
     a: &mut ReducerArgs<'_>,
     resolve: &mut KeyResolver<'_>,
 ) -> Result<Box<dyn Reducer>, AggError> {
-    single_key(a, resolve, |slot| StdDev {
-        slot,
-        n: 0,
-        mean: 0.0,
-        m2: 0.0,
-    })
+    single_key(a, resolve, |slot| StdDev { slot, n: 0, mean: 0.0, m2: 0.0 })
 }

@@ -58,13 +58,7 @@ fn extract(name: &str, args: &[Value], f: fn(&Tm) -> f64) -> Result<Value, AggEr
 
 /// `hour(ts)`: start of the hour.
 pub(super) fn hour(args: &[Value]) -> Result<Value, AggError> {
-    extract("hour", args, |tm| {
-        timegm(&Tm {
-            min: 0,
-            sec: 0,
-            ..*tm
-        }) as f64
-    })
+    extract("hour", args, |tm| timegm(&Tm { min: 0, sec: 0, ..*tm }) as f64)
 }
 
 /// `minute(ts)`: start of the minute.
@@ -78,21 +72,12 @@ pub(super) fn minute(args: &[Value]) -> Result<Value, AggError> {
 
 /// `day(ts)`: start of the day.
 pub(super) fn day(args: &[Value]) -> Result<Value, AggError> {
-    extract("day", args, |tm| {
-        timegm(&Tm {
-            hour: 0,
-            min: 0,
-            sec: 0,
-            ..*tm
-        }) as f64
-    })
+    extract("day", args, |tm| timegm(&Tm { hour: 0, min: 0, sec: 0, ..*tm }) as f64)
 }
 
 /// `month(ts)`: start of the month.
 pub(super) fn month(args: &[Value]) -> Result<Value, AggError> {
-    extract("month", args, |tm| {
-        (days_from_civil(tm.year, tm.mon + 1, 1) * 86_400) as f64
-    })
+    extract("month", args, |tm| (days_from_civil(tm.year, tm.mon + 1, 1) * 86_400) as f64)
 }
 
 /// `dayofweek(ts)`: Sunday = 0.

@@ -50,12 +50,8 @@ fn parse_point(v: &Value) -> Option<(f64, f64)> {
 
 /// Haversine distance as Redis's `geohashGetDistance` computes it.
 fn distance((lon1, lat1): (f64, f64), (lon2, lat2): (f64, f64)) -> f64 {
-    let (lat1r, lon1r, lat2r, lon2r) = (
-        lat1.to_radians(),
-        lon1.to_radians(),
-        lat2.to_radians(),
-        lon2.to_radians(),
-    );
+    let (lat1r, lon1r, lat2r, lon2r) =
+        (lat1.to_radians(), lon1.to_radians(), lat2.to_radians(), lon2.to_radians());
     let u = ((lat2r - lat1r) / 2.0).sin();
     let v = ((lon2r - lon1r) / 2.0).sin();
     2.0 * EARTH_RADIUS_M * (u * u + lat1r.cos() * lat2r.cos() * v * v).sqrt().asin()

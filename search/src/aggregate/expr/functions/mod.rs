@@ -90,18 +90,12 @@ const NAMES: &[(&str, Function)] = &[
 impl Function {
     /// Case-insensitive lookup by name.
     pub fn lookup(name: &str) -> Option<Function> {
-        NAMES
-            .iter()
-            .find(|(n, _)| n.eq_ignore_ascii_case(name))
-            .map(|(_, f)| *f)
+        NAMES.iter().find(|(n, _)| n.eq_ignore_ascii_case(name)).map(|(_, f)| *f)
     }
 
     /// The registered (lower-case) name.
     pub fn name(self) -> &'static str {
-        NAMES
-            .iter()
-            .find(|(_, f)| *f == self)
-            .map_or("", |(n, _)| n)
+        NAMES.iter().find(|(_, f)| *f == self).map_or("", |(n, _)| n)
     }
 }
 
@@ -128,9 +122,7 @@ pub fn call(f: Function, args: &[Value], row: &Row) -> Result<Value, AggError> {
         ToNumber => string::to_number(args),
         ToStr => string::to_str(args),
         Exists => string::exists(args),
-        Case => Err(AggError::new(
-            "Function `case()` requires exactly 3 arguments",
-        )),
+        Case => Err(AggError::new("Function `case()` requires exactly 3 arguments")),
         TimeFmt => date::timefmt(args),
         ParseTime => date::parsetime(args),
         Day => date::day(args),
@@ -149,9 +141,7 @@ pub fn call(f: Function, args: &[Value], row: &Row) -> Result<Value, AggError> {
 /// `VALIDATE_ARGS`: `Invalid arguments for function 'name'`.
 fn check_arity(name: &str, args: &[Value], min: usize, max: usize) -> Result<(), AggError> {
     if args.len() < min || args.len() > max {
-        return Err(AggError::new(format!(
-            "Invalid arguments for function '{name}'"
-        )));
+        return Err(AggError::new(format!("Invalid arguments for function '{name}'")));
     }
     Ok(())
 }

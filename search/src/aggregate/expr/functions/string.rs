@@ -35,11 +35,7 @@ pub(super) fn contains(args: &[Value]) -> Result<Value, AggError> {
     check_arity("contains", args, 2, 2)?;
     let s = string_arg("contains", args, 0)?;
     let p = string_arg("contains", args, 1)?;
-    let n = if p.is_empty() {
-        s.len() + 1
-    } else {
-        s.windows(p.len()).filter(|w| *w == p).count()
-    };
+    let n = if p.is_empty() { s.len() + 1 } else { s.windows(p.len()).filter(|w| *w == p).count() };
     Ok(Value::Number(n as f64))
 }
 
@@ -122,29 +118,15 @@ pub(super) fn split(args: &[Value]) -> Result<Value, AggError> {
         return Err(AggError::new("Invalid number of arguments for split"));
     }
     let s = string_arg("split", args, 0)?;
-    let sep: &[u8] = if args.len() >= 2 {
-        string_arg("split", args, 1)?
-    } else {
-        b","
-    };
-    let strip: &[u8] = if args.len() == 3 {
-        string_arg("split", args, 2)?
-    } else {
-        b" "
-    };
+    let sep: &[u8] = if args.len() >= 2 { string_arg("split", args, 1)? } else { b"," };
+    let strip: &[u8] = if args.len() == 3 { string_arg("split", args, 2)? } else { b" " };
     let mut out = Vec::new();
     for tok in s.split(|b| sep.contains(b)) {
         if out.len() >= MAX_SPLIT_VALUES {
             break;
         }
-        let start = tok
-            .iter()
-            .position(|b| !strip.contains(b))
-            .unwrap_or(tok.len());
-        let end = tok
-            .iter()
-            .rposition(|b| !strip.contains(b))
-            .map_or(start, |e| e + 1);
+        let start = tok.iter().position(|b| !strip.contains(b)).unwrap_or(tok.len());
+        let end = tok.iter().rposition(|b| !strip.contains(b)).map_or(start, |e| e + 1);
         if end > start {
             out.push(Value::bytes(&tok[start..end]));
         }
@@ -167,9 +149,9 @@ pub(super) fn matched_terms(args: &[Value], row: &Row) -> Result<Value, AggError
     }
     max = max.min(MAX_MATCHED_TERMS);
     match &row.matched_terms {
-        Some(terms) if !terms.is_empty() => Ok(Value::array(
-            terms.iter().take(max).map(|t| Value::str(t)).collect(),
-        )),
+        Some(terms) if !terms.is_empty() => {
+            Ok(Value::array(terms.iter().take(max).map(|t| Value::str(t)).collect()))
+        }
         _ => Ok(Value::Null),
     }
 }
@@ -184,9 +166,7 @@ pub(super) fn to_number(args: &[Value]) -> Result<Value, AggError> {
                 Value::String(s) => String::from_utf8_lossy(s).into_owned(),
                 _ => "(null)".to_string(),
             };
-            Err(AggError::new(format!(
-                "to_number: cannot convert string '{shown}'"
-            )))
+            Err(AggError::new(format!("to_number: cannot convert string '{shown}'")))
         }
     }
 }

@@ -32,15 +32,7 @@ pub struct Tm {
 }
 
 const SECS_PER_DAY: i64 = 86_400;
-const DAY_NAMES: [&str; 7] = [
-    "Sunday",
-    "Monday",
-    "Tuesday",
-    "Wednesday",
-    "Thursday",
-    "Friday",
-    "Saturday",
-];
+const DAY_NAMES: [&str; 7] = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"];
 const MONTH_NAMES: [&str; 12] = [
     "January",
     "February",
@@ -149,11 +141,7 @@ fn format_into(out: &mut Vec<u8>, fmt: &[u8], tm: &Tm) {
             b'M' => put(format!("{:02}", tm.min)),
             b'n' => put("\n".into()),
             b't' => put("\t".into()),
-            b'p' => put(if tm.hour < 12 {
-                "AM".into()
-            } else {
-                "PM".into()
-            }),
+            b'p' => put(if tm.hour < 12 { "AM".into() } else { "PM".into() }),
             b'S' => put(format!("{:02}", tm.sec)),
             b's' => put(timegm(tm).to_string()),
             b'u' => put(format!("{}", if tm.wday == 0 { 7 } else { tm.wday })),
@@ -180,12 +168,7 @@ fn format_into(out: &mut Vec<u8>, fmt: &[u8], tm: &Tm) {
 }
 
 fn full(names: &[&str], idx: i64) -> String {
-    usize::try_from(idx)
-        .ok()
-        .and_then(|i| names.get(i))
-        .copied()
-        .unwrap_or("?")
-        .to_string()
+    usize::try_from(idx).ok().and_then(|i| names.get(i)).copied().unwrap_or("?").to_string()
 }
 
 fn abbrev(names: &[&str], idx: i64) -> String {
@@ -252,9 +235,7 @@ fn number(input: &[u8], pos: &mut usize, max_digits: usize, lo: i64, hi: i64) ->
     let start = *pos;
     let mut v: i64 = 0;
     while *pos < input.len() && *pos - start < max_digits && input[*pos].is_ascii_digit() {
-        v = v
-            .checked_mul(10)?
-            .checked_add(i64::from(input[*pos] - b'0'))?;
+        v = v.checked_mul(10)?.checked_add(i64::from(input[*pos] - b'0'))?;
         *pos += 1;
     }
     if *pos == start {
@@ -364,9 +345,7 @@ fn parse_into(st: &mut Parsed, input: &[u8], pos: &mut usize, fmt: &[u8], depth:
                         _ => return None,
                     }
                     let start = *pos;
-                    while *pos < input.len()
-                        && (input[*pos].is_ascii_digit() || input[*pos] == b':')
-                    {
+                    while *pos < input.len() && (input[*pos].is_ascii_digit() || input[*pos] == b':') {
                         *pos += 1;
                     }
                     if *pos == start {
@@ -408,24 +387,15 @@ mod tests {
         }
         assert_eq!(civil_from_days(0), (1970, 1, 1));
         assert_eq!(days_from_civil(2000, 3, 1), 11_017);
-        assert_eq!(
-            days_from_civil(2024, 3, 1) - days_from_civil(2024, 2, 1),
-            29
-        );
-        assert_eq!(
-            days_from_civil(1900, 3, 1) - days_from_civil(1900, 2, 1),
-            28
-        );
+        assert_eq!(days_from_civil(2024, 3, 1) - days_from_civil(2024, 2, 1), 29);
+        assert_eq!(days_from_civil(1900, 3, 1) - days_from_civil(1900, 2, 1), 28);
     }
 
     #[test]
     fn gmtime_known_dates() {
         // 2021-03-14T15:09:26Z, a Sunday, day 73 of the year (0-based 72).
         let tm = gmtime(1_615_734_566).unwrap();
-        assert_eq!(
-            (tm.year, tm.mon, tm.mday, tm.hour, tm.min, tm.sec),
-            (2021, 2, 14, 15, 9, 26)
-        );
+        assert_eq!((tm.year, tm.mon, tm.mday, tm.hour, tm.min, tm.sec), (2021, 2, 14, 15, 9, 26));
         assert_eq!((tm.wday, tm.yday), (0, 72));
         assert_eq!(timegm(&tm), 1_615_734_566);
     }
