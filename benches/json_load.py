@@ -23,6 +23,7 @@ import glob
 import math
 import os
 import re
+import shutil
 import socket
 import statistics
 import subprocess
@@ -136,12 +137,17 @@ def free_port():
         return s.getsockname()[1]
 
 
+# With --pin, the servers run on one CPU and redis-benchmark on another (taskset), so the
+# scheduler's placement of the three processes does not differ between the two servers.
+SERVER_CPU, CLIENT_CPU = [], []
+
+
 class Server:
     def __init__(self, name, module):
         self.name, self.module = name, module
         self.port = free_port()
         self.proc = subprocess.Popen(
-            ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
+            SERVER_CPU + ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
              "--appendonly", "no", "--loadmodule", module],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         deadline = time.time() + 20
@@ -201,7 +207,7 @@ def bench(server, command, n, clients=16):
 
 def bench_rps(port, command, n, clients):
     out = subprocess.run(
-        ["redis-benchmark", "-h", "127.0.0.1", "-p", str(port), "-c", str(clients), "-n", str(n),
+        CLIENT_CPU + ["redis-benchmark", "-h", "127.0.0.1", "-p", str(port), "-c", str(clients), "-n", str(n),
          "--csv"] + command,
         capture_output=True, text=True, check=True).stdout
     # The test name is the command line itself (quotes, newlines and all): read the numbers
@@ -437,7 +443,15 @@ def main():
     ap.add_argument("--only", help="only cases whose document or command contains this text")
     ap.add_argument("--no-load", action="store_true", help="memory figures only")
     ap.add_argument("--no-memory", action="store_true", help="throughput only")
+    ap.add_argument("--pin", action="store_true",
+                    help="servers on the last CPU, redis-benchmark on the first (needs taskset, 2+ CPUs)")
     args = ap.parse_args()
+    if args.pin:
+        last = (os.cpu_count() or 1) - 1
+        if last < 1 or not shutil.which("taskset"):
+            sys.exit("--pin needs taskset and at least 2 CPUs")
+        SERVER_CPU[:] = ["taskset", "-c", str(last)]
+        CLIENT_CPU[:] = ["taskset", "-c", "0"]
     if args.quick:
         args.rounds, args.seconds = 2, 0.4
     if args.reference is None:
