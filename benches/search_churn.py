@@ -64,7 +64,8 @@ def main():
     try:
         for _, port in servers:
             cli(port, "FT.CREATE", "idx", "PREFIX", "1", "doc:", "SCHEMA", "title", "TEXT", "n", "NUMERIC")
-            # Distinct keys doc:0..docs-1 (the -r counter is random, so use a sequence).
+            # Keys doc:<random number below --docs> (redis-benchmark's -r draws with replacement,
+            # so about 63 % of --docs distinct documents; the report prints the real count).
             subprocess.run(["redis-benchmark", "-p", str(port), "-c", "16", "-n", str(a.docs), "-r", str(a.docs),
                             "-q", "HSET", "doc:__rand_int__", "title", "hello world __rand_int__", "n", "__rand_int__"],
                            capture_output=True)
