@@ -46,6 +46,13 @@ struct Parser<'a> {
     input: &'a [u8],
     idx: usize,
     max_depth: usize,
+    buf: Buffers,
+}
+
+/// The parser's scratch stacks, kept per thread between parses so that
+/// parsing does not regrow them every time.
+#[derive(Default)]
+struct Buffers {
     stack: Vec<Frame>,
     values: Vec<Value>,
     /// Keys of the open objects, back to back.
@@ -55,18 +62,6 @@ struct Parser<'a> {
     /// Unescaped string contents.
     scratch: Vec<u8>,
     /// The encoded key list of the object being closed.
-    arena: Vec<u8>,
-}
-
-/// The parser's scratch stacks, kept per thread between parses so that
-/// parsing does not regrow them every time.
-#[derive(Default)]
-struct Buffers {
-    stack: Vec<Frame>,
-    values: Vec<Value>,
-    keys: String,
-    entries: Vec<(usize, Value)>,
-    scratch: Vec<u8>,
     arena: Vec<u8>,
 }
 
@@ -83,6 +78,15 @@ impl Buffers {
             + self.scratch.capacity()
             + self.arena.capacity()
     }
+
+    fn clear(&mut self) {
+        self.stack.clear();
+        self.values.clear();
+        self.keys.clear();
+        self.entries.clear();
+        self.scratch.clear();
+        self.arena.clear();
+    }
 }
 
 thread_local! {
@@ -92,23 +96,11 @@ thread_local! {
 impl Drop for Parser<'_> {
     /// Gives the (emptied) buffers back for the next parse on this thread.
     fn drop(&mut self) {
-        let mut b = Buffers {
-            stack: std::mem::take(&mut self.stack),
-            values: std::mem::take(&mut self.values),
-            keys: std::mem::take(&mut self.keys),
-            entries: std::mem::take(&mut self.entries),
-            scratch: std::mem::take(&mut self.scratch),
-            arena: std::mem::take(&mut self.arena),
-        };
+        let mut b = std::mem::take(&mut self.buf);
         if b.bytes() > KEEP_BUFFER_BYTES {
             return;
         }
-        b.stack.clear();
-        b.values.clear();
-        b.keys.clear();
-        b.entries.clear();
-        b.scratch.clear();
-        b.arena.clear();
+        b.clear();
         // `try_with`: during thread exit the slot may be gone; then just free.
         let _ = BUFFERS.try_with(|slot| slot.set(Some(b)));
     }
@@ -121,18 +113,8 @@ type StrRef = Option<(usize, usize)>;
 
 impl<'a> Parser<'a> {
     fn new(input: &'a [u8], max_depth: usize) -> Self {
-        let b = BUFFERS.with(Cell::take).unwrap_or_default();
-        Parser {
-            input,
-            idx: 0,
-            max_depth,
-            stack: b.stack,
-            values: b.values,
-            keys: b.keys,
-            entries: b.entries,
-            scratch: b.scratch,
-            arena: b.arena,
-        }
+        let buf = BUFFERS.with(Cell::take).unwrap_or_default();
+        Parser { input, idx: 0, max_depth, buf }
     }
 
     // ----- positions and errors (serde_json's `error` / `peek_error`) -----
@@ -205,12 +187,12 @@ impl<'a> Parser<'a> {
                 }
                 Some(b'[') => {
                     self.enter()?;
-                    self.stack.push(Frame::Array { start: self.values.len() });
+                    self.buf.stack.push(Frame::Array { start: self.buf.values.len() });
                     match self.skip_ws() {
                         None => return Err(self.peek_error(ErrorCode::EofWhileParsingList)),
                         Some(b']') => {
                             self.idx += 1;
-                            self.stack.pop();
+                            self.buf.stack.pop();
                             Value::empty_array()
                         }
                         Some(_) => continue 'value,
@@ -218,12 +200,15 @@ impl<'a> Parser<'a> {
                 }
                 Some(b'{') => {
                     self.enter()?;
-                    self.stack.push(Frame::Object { start: self.entries.len(), keys_start: self.keys.len() });
+                    self.buf.stack.push(Frame::Object {
+                        start: self.buf.entries.len(),
+                        keys_start: self.buf.keys.len(),
+                    });
                     match self.skip_ws() {
                         None => return Err(self.peek_error(ErrorCode::EofWhileParsingObject)),
                         Some(b'}') => {
                             self.idx += 1;
-                            self.stack.pop();
+                            self.buf.stack.pop();
                             Value::empty_object()
                         }
                         Some(b'"') => {
@@ -237,11 +222,11 @@ impl<'a> Parser<'a> {
             };
             // `v` is complete: hand it to its container, closing containers as they end.
             loop {
-                match self.stack.last() {
+                match self.buf.stack.last() {
                     None => return Ok(v),
                     Some(Frame::Array { start }) => {
                         let start = *start;
-                        self.values.push(v);
+                        self.buf.values.push(v);
                         match self.skip_ws() {
                             None => return Err(self.peek_error(ErrorCode::EofWhileParsingList)),
                             Some(b',') => {
@@ -254,9 +239,9 @@ impl<'a> Parser<'a> {
                             }
                             Some(b']') => {
                                 self.idx += 1;
-                                self.stack.pop();
+                                self.buf.stack.pop();
                                 let mut a = Array::new();
-                                a.append_from_vec(&mut self.values, start);
+                                a.append_from_vec(&mut self.buf.values, start);
                                 v = Value::from(a);
                             }
                             Some(_) => return Err(self.peek_error(ErrorCode::ExpectedListCommaOrEnd)),
@@ -264,7 +249,7 @@ impl<'a> Parser<'a> {
                     }
                     Some(Frame::Object { start, keys_start }) => {
                         let (start, keys_start) = (*start, *keys_start);
-                        self.entries.push((self.keys.len(), v));
+                        self.buf.entries.push((self.buf.keys.len(), v));
                         match self.skip_ws() {
                             None => return Err(self.peek_error(ErrorCode::EofWhileParsingObject)),
                             Some(b',') => {
@@ -281,7 +266,7 @@ impl<'a> Parser<'a> {
                             }
                             Some(b'}') => {
                                 self.idx += 1;
-                                self.stack.pop();
+                                self.buf.stack.pop();
                                 v = Value::from(self.close_object(start, keys_start));
                             }
                             Some(_) => return Err(self.peek_error(ErrorCode::ExpectedObjectCommaOrEnd)),
@@ -295,7 +280,7 @@ impl<'a> Parser<'a> {
     /// Accounts for a `[` or `{` at the current index (not yet consumed), then consumes it.
     #[inline]
     fn enter(&mut self) -> Res<()> {
-        if self.stack.len() + 1 >= self.max_depth {
+        if self.buf.stack.len() + 1 >= self.max_depth {
             return Err(self.peek_error(ErrorCode::RecursionLimitExceeded));
         }
         self.idx += 1;
@@ -305,17 +290,17 @@ impl<'a> Parser<'a> {
     /// Builds the object of `entries[start..]` (keys in `keys[keys_start..]`).
     /// Its key list is encoded in `arena` and interned once, at the end.
     fn close_object(&mut self, start: usize, keys_start: usize) -> Object {
-        let n = self.entries.len() - start;
+        let n = self.buf.entries.len() - start;
         // Small objects: distinct fingerprints prove distinct keys, so the key
         // list is known without lookups. Otherwise build with duplicate
         // handling (the last value wins, at the first key's position).
         let mut unique = n <= INDEX_MIN_LEN;
         if unique {
             let mut fingerprints = [0u64; INDEX_MIN_LEN];
-            self.arena.clear();
+            self.buf.arena.clear();
             let mut from = keys_start;
-            for (i, (end, _)) in self.entries[start..].iter().enumerate() {
-                let key = self.keys.get(from..*end).unwrap_or_default();
+            for (i, (end, _)) in self.buf.entries[start..].iter().enumerate() {
+                let key = self.buf.keys.get(from..*end).unwrap_or_default();
                 let f = fingerprint(key.as_bytes());
                 if fingerprints.get(..i).unwrap_or_default().contains(&f) {
                     unique = false;
@@ -324,22 +309,22 @@ impl<'a> Parser<'a> {
                 if let Some(slot) = fingerprints.get_mut(i) {
                     *slot = f;
                 }
-                push_encoded(&mut self.arena, key);
+                push_encoded(&mut self.buf.arena, key);
                 from = *end;
             }
         }
         let o = if unique {
-            Object::from_unique_parts(&self.arena, n, self.entries.drain(start..).map(|(_, v)| v))
+            Object::from_unique_parts(&self.buf.arena, n, self.buf.entries.drain(start..).map(|(_, v)| v))
         } else {
-            let keys = &self.keys;
+            let keys = &self.buf.keys;
             let mut from = keys_start;
-            Object::from_pairs(self.entries.drain(start..).map(move |(end, v)| {
+            Object::from_pairs(self.buf.entries.drain(start..).map(move |(end, v)| {
                 let key = keys.get(from..end).unwrap_or_default();
                 from = end;
                 (key, v)
             }))
         };
-        self.keys.truncate(keys_start);
+        self.buf.keys.truncate(keys_start);
         o
     }
 
@@ -350,10 +335,10 @@ impl<'a> Parser<'a> {
         let s = self.string()?;
         let bytes = match s {
             Some((start, end)) => self.input.get(start..end).unwrap_or_default(),
-            None => &self.scratch,
+            None => &self.buf.scratch,
         };
         // SAFETY: 1. the bytes are valid UTF-8: see `StrRef`.
-        self.keys.push_str(unsafe { std::str::from_utf8_unchecked(bytes) });
+        self.buf.keys.push_str(unsafe { std::str::from_utf8_unchecked(bytes) });
         match self.skip_ws() {
             Some(b':') => {
                 self.idx += 1;
@@ -384,7 +369,7 @@ impl<'a> Parser<'a> {
         let s = self.string()?;
         let bytes = match s {
             Some((start, end)) => self.input.get(start..end).unwrap_or_default(),
-            None => &self.scratch,
+            None => &self.buf.scratch,
         };
         // SAFETY: 1. the bytes are valid UTF-8: see `StrRef`.
         let text = unsafe { std::str::from_utf8_unchecked(bytes) };
@@ -414,15 +399,15 @@ impl<'a> Parser<'a> {
                     if !escaped {
                         return Ok(Some((start, end)));
                     }
-                    self.scratch.extend_from_slice(input.get(start..end).unwrap_or_default());
+                    self.buf.scratch.extend_from_slice(input.get(start..end).unwrap_or_default());
                     return Ok(None);
                 }
                 Some(b'\\') => {
                     if !escaped {
-                        self.scratch.clear();
+                        self.buf.scratch.clear();
                         escaped = true;
                     }
-                    self.scratch.extend_from_slice(input.get(start..self.idx).unwrap_or_default());
+                    self.buf.scratch.extend_from_slice(input.get(start..self.idx).unwrap_or_default());
                     self.idx += 1;
                     self.escape()?;
                     start = self.idx;
@@ -453,7 +438,7 @@ impl<'a> Parser<'a> {
             b'u' => return self.unicode_escape(),
             _ => return Err(self.error(ErrorCode::InvalidEscape)),
         };
-        self.scratch.push(byte);
+        self.buf.scratch.push(byte);
         Ok(())
     }
 
@@ -502,7 +487,7 @@ impl<'a> Parser<'a> {
         };
         let mut buf = [0u8; 4];
         let ch = char::from_u32(c).unwrap_or(char::REPLACEMENT_CHARACTER);
-        self.scratch.extend_from_slice(ch.encode_utf8(&mut buf).as_bytes());
+        self.buf.scratch.extend_from_slice(ch.encode_utf8(&mut buf).as_bytes());
         Ok(())
     }
 
