@@ -322,19 +322,7 @@ fn max_aggregate_results_bounds_limit() {
     let r = c.call(&["FT.AGGREGATE", "idx", "*", "LIMIT", "0", &over]);
     assert!(matches!(&r, Resp::Error(e) if e.starts_with("LIMIT exceeds maximum of")), "{r:?}");
     let r = c.call(&[
-        "FT.AGGREGATE",
-        "idx",
-        "*",
-        "LOAD",
-        "1",
-        "@n",
-        "SORTBY",
-        "2",
-        "@n",
-        "ASC",
-        "LIMIT",
-        "0",
-        "1000",
+        "FT.AGGREGATE", "idx", "*", "LOAD", "1", "@n", "SORTBY", "2", "@n", "ASC", "LIMIT", "0", "1000",
     ]);
     assert_eq!(r.items().len(), 301);
     ok(c.cmd("FT.CONFIG SET MAXAGGREGATERESULTS 100"));

@@ -61,20 +61,7 @@ fn cycle(c: &mut Conn) {
         assert!(!c.call(&["FT.SEARCH", "hidx", q]).is_error(), "{q}");
     }
     let agg = c.call(&[
-        "FT.AGGREGATE",
-        "al",
-        "*",
-        "LOAD",
-        "1",
-        "@n",
-        "GROUPBY",
-        "1",
-        "@g",
-        "REDUCE",
-        "COUNT",
-        "0",
-        "AS",
-        "c",
+        "FT.AGGREGATE", "al", "*", "LOAD", "1", "@n", "GROUPBY", "1", "@g", "REDUCE", "COUNT", "0", "AS", "c",
     ]);
     assert!(!agg.is_error(), "{agg:?}");
     let cur = c.call(&["FT.AGGREGATE", "jidx", "*", "LOAD", "1", "@n", "WITHCURSOR", "COUNT", "10"]);

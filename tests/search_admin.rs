@@ -70,17 +70,7 @@ fn index_options_change_results() {
     // NOFIELDS: no field flags are kept, so a TEXT field restriction matches any field.
     assert_eq!(
         c.call(&[
-            "FT.CREATE",
-            "nf",
-            "NOFIELDS",
-            "PREFIX",
-            "1",
-            "n:",
-            "SCHEMA",
-            "title",
-            "TEXT",
-            "body",
-            "TEXT"
+            "FT.CREATE", "nf", "NOFIELDS", "PREFIX", "1", "n:", "SCHEMA", "title", "TEXT", "body", "TEXT"
         ]),
         ok()
     );
@@ -140,19 +130,8 @@ fn index_options_change_results() {
     // searchable.
     assert_eq!(
         c.call(&[
-            "FT.CREATE",
-            "so",
-            "PREFIX",
-            "1",
-            "s:",
-            "SCHEMA",
-            "tag",
-            "TAG",
-            "SORTABLE",
-            "n",
-            "NUMERIC",
-            "NOINDEX",
-            "SORTABLE"
+            "FT.CREATE", "so", "PREFIX", "1", "s:", "SCHEMA", "tag", "TAG", "SORTABLE", "n", "NUMERIC",
+            "NOINDEX", "SORTABLE"
         ]),
         ok()
     );
@@ -271,20 +250,8 @@ fn query_options_and_resp3_replies() {
     let mut c = srv.conn();
     assert_eq!(
         c.call(&[
-            "FT.CREATE",
-            "q",
-            "PREFIX",
-            "1",
-            "q:",
-            "SCHEMA",
-            "t",
-            "TEXT",
-            "code",
-            "TAG",
-            "city",
-            "TAG",
-            "SEPARATOR",
-            ";"
+            "FT.CREATE", "q", "PREFIX", "1", "q:", "SCHEMA", "t", "TEXT", "code", "TAG", "city", "TAG",
+            "SEPARATOR", ";"
         ]),
         ok()
     );
@@ -339,22 +306,8 @@ fn indexes_are_rebuilt_from_a_pure_aof() {
     let mut c = srv.conn();
     assert_eq!(
         c.call(&[
-            "FT.CREATE",
-            "a",
-            "ON",
-            "JSON",
-            "PREFIX",
-            "1",
-            "j:",
-            "SCHEMA",
-            "$.t",
-            "AS",
-            "t",
-            "TEXT",
-            "$.n",
-            "AS",
-            "n",
-            "NUMERIC"
+            "FT.CREATE", "a", "ON", "JSON", "PREFIX", "1", "j:", "SCHEMA", "$.t", "AS", "t", "TEXT", "$.n",
+            "AS", "n", "NUMERIC"
         ]),
         ok()
     );

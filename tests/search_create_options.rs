@@ -36,17 +36,7 @@ fn stopwords_stemming_language_and_weights() {
     );
     assert_eq!(
         c.call(&[
-            "FT.CREATE",
-            "custom",
-            "PREFIX",
-            "1",
-            "a:",
-            "STOPWORDS",
-            "1",
-            "apple",
-            "SCHEMA",
-            "t",
-            "TEXT"
+            "FT.CREATE", "custom", "PREFIX", "1", "a:", "STOPWORDS", "1", "apple", "SCHEMA", "t", "TEXT"
         ]),
         ok()
     );
@@ -70,18 +60,7 @@ fn stopwords_stemming_language_and_weights() {
 
     assert_eq!(
         c.call(&[
-            "FT.CREATE",
-            "w",
-            "PREFIX",
-            "1",
-            "w:",
-            "SCHEMA",
-            "title",
-            "TEXT",
-            "WEIGHT",
-            "10",
-            "body",
-            "TEXT"
+            "FT.CREATE", "w", "PREFIX", "1", "w:", "SCHEMA", "title", "TEXT", "WEIGHT", "10", "body", "TEXT"
         ]),
         ok()
     );
@@ -96,26 +75,8 @@ fn sortable_noindex_unf_casesensitive_and_missing() {
     let mut c = s.conn();
     assert_eq!(
         c.call(&[
-            "FT.CREATE",
-            "p",
-            "PREFIX",
-            "1",
-            "p:",
-            "SCHEMA",
-            "name",
-            "TEXT",
-            "SORTABLE",
-            "UNF",
-            "hidden",
-            "TEXT",
-            "NOINDEX",
-            "SORTABLE",
-            "code",
-            "TAG",
-            "CASESENSITIVE",
-            "opt",
-            "TAG",
-            "INDEXMISSING"
+            "FT.CREATE", "p", "PREFIX", "1", "p:", "SCHEMA", "name", "TEXT", "SORTABLE", "UNF", "hidden",
+            "TEXT", "NOINDEX", "SORTABLE", "code", "TAG", "CASESENSITIVE", "opt", "TAG", "INDEXMISSING"
         ]),
         ok()
     );
@@ -139,18 +100,7 @@ fn filter_score_payload_and_flags() {
     let mut c = s.conn();
     assert_eq!(
         c.call(&[
-            "FT.CREATE",
-            "f",
-            "PREFIX",
-            "1",
-            "f:",
-            "FILTER",
-            "@n > 5",
-            "SCHEMA",
-            "t",
-            "TEXT",
-            "n",
-            "NUMERIC"
+            "FT.CREATE", "f", "PREFIX", "1", "f:", "FILTER", "@n > 5", "SCHEMA", "t", "TEXT", "n", "NUMERIC"
         ]),
         ok()
     );
@@ -162,20 +112,8 @@ fn filter_score_payload_and_flags() {
 
     assert_eq!(
         c.call(&[
-            "FT.CREATE",
-            "s",
-            "PREFIX",
-            "1",
-            "s:",
-            "SCORE",
-            "0.5",
-            "SCORE_FIELD",
-            "myscore",
-            "PAYLOAD_FIELD",
-            "pl",
-            "SCHEMA",
-            "t",
-            "TEXT"
+            "FT.CREATE", "s", "PREFIX", "1", "s:", "SCORE", "0.5", "SCORE_FIELD", "myscore", "PAYLOAD_FIELD",
+            "pl", "SCHEMA", "t", "TEXT"
         ]),
         ok()
     );
@@ -196,18 +134,8 @@ fn filter_score_payload_and_flags() {
     // Index flags are accepted and shown by FT.INFO.
     assert_eq!(
         c.call(&[
-            "FT.CREATE",
-            "flags",
-            "PREFIX",
-            "1",
-            "g:",
-            "NOOFFSETS",
-            "NOHL",
-            "NOFIELDS",
-            "NOFREQS",
-            "SCHEMA",
-            "t",
-            "TEXT"
+            "FT.CREATE", "flags", "PREFIX", "1", "g:", "NOOFFSETS", "NOHL", "NOFIELDS", "NOFREQS", "SCHEMA",
+            "t", "TEXT"
         ]),
         ok()
     );
@@ -235,22 +163,8 @@ fn json_score_field_is_a_jsonpath() {
     let mut c = s.conn();
     assert_eq!(
         c.call(&[
-            "FT.CREATE",
-            "j",
-            "ON",
-            "JSON",
-            "PREFIX",
-            "1",
-            "j:",
-            "SCORE",
-            "0.5",
-            "SCORE_FIELD",
-            "$.rank",
-            "SCHEMA",
-            "$.t",
-            "AS",
-            "t",
-            "TEXT"
+            "FT.CREATE", "j", "ON", "JSON", "PREFIX", "1", "j:", "SCORE", "0.5", "SCORE_FIELD", "$.rank",
+            "SCHEMA", "$.t", "AS", "t", "TEXT"
         ]),
         ok()
     );
@@ -288,20 +202,8 @@ fn language_field_stems_each_document_in_its_language() {
     // JSON: LANGUAGE_FIELD is a JSONPath.
     assert_eq!(
         c.call(&[
-            "FT.CREATE",
-            "lj",
-            "ON",
-            "JSON",
-            "PREFIX",
-            "1",
-            "lj:",
-            "LANGUAGE_FIELD",
-            "$.lang",
-            "SCHEMA",
-            "$.t",
-            "AS",
-            "t",
-            "TEXT"
+            "FT.CREATE", "lj", "ON", "JSON", "PREFIX", "1", "lj:", "LANGUAGE_FIELD", "$.lang", "SCHEMA",
+            "$.t", "AS", "t", "TEXT"
         ]),
         ok()
     );

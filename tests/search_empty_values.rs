@@ -39,22 +39,8 @@ fn empty_text_and_tag_values_on_hashes() {
     let mut c = s.conn();
     assert_eq!(
         c.call(&[
-            "FT.CREATE",
-            "idx",
-            "PREFIX",
-            "1",
-            "h:",
-            "SCHEMA",
-            "t",
-            "TEXT",
-            "INDEXEMPTY",
-            "g",
-            "TAG",
-            "INDEXEMPTY",
-            "plain",
-            "TEXT",
-            "ptag",
-            "TAG"
+            "FT.CREATE", "idx", "PREFIX", "1", "h:", "SCHEMA", "t", "TEXT", "INDEXEMPTY", "g", "TAG",
+            "INDEXEMPTY", "plain", "TEXT", "ptag", "TAG"
         ]),
         ok()
     );
@@ -101,18 +87,7 @@ fn empty_text_and_tag_values_on_hashes() {
 
     // HIGHLIGHT of a matched empty value is an empty match; an update leaves the empty set.
     let r = c.call(&[
-        "FT.SEARCH",
-        "idx",
-        "@t:(\"\")",
-        "RETURN",
-        "1",
-        "t",
-        "HIGHLIGHT",
-        "FIELDS",
-        "1",
-        "t",
-        "DIALECT",
-        "2",
+        "FT.SEARCH", "idx", "@t:(\"\")", "RETURN", "1", "t", "HIGHLIGHT", "FIELDS", "1", "t", "DIALECT", "2",
     ]);
     assert_eq!(
         r,
@@ -140,28 +115,8 @@ fn empty_values_in_json_documents_and_arrays() {
     let mut c = s.conn();
     assert_eq!(
         c.call(&[
-            "FT.CREATE",
-            "j",
-            "ON",
-            "JSON",
-            "PREFIX",
-            "1",
-            "j:",
-            "SCHEMA",
-            "$.t",
-            "AS",
-            "t",
-            "TEXT",
-            "INDEXEMPTY",
-            "$.g",
-            "AS",
-            "g",
-            "TAG",
-            "INDEXEMPTY",
-            "$.n",
-            "AS",
-            "n",
-            "TEXT"
+            "FT.CREATE", "j", "ON", "JSON", "PREFIX", "1", "j:", "SCHEMA", "$.t", "AS", "t", "TEXT",
+            "INDEXEMPTY", "$.g", "AS", "g", "TAG", "INDEXEMPTY", "$.n", "AS", "n", "TEXT"
         ]),
         ok()
     );

@@ -22,26 +22,8 @@ fn server() -> (Server, Conn) {
     let mut c = s.conn();
     assert_eq!(
         c.call(&[
-            "FT.CREATE",
-            "j",
-            "ON",
-            "JSON",
-            "PREFIX",
-            "1",
-            "j:",
-            "SCHEMA",
-            "$.name",
-            "AS",
-            "name",
-            "TEXT",
-            "$.tags[*]",
-            "AS",
-            "tags",
-            "TAG",
-            "$.n",
-            "AS",
-            "n",
-            "NUMERIC"
+            "FT.CREATE", "j", "ON", "JSON", "PREFIX", "1", "j:", "SCHEMA", "$.name", "AS", "name", "TEXT",
+            "$.tags[*]", "AS", "tags", "TAG", "$.n", "AS", "n", "NUMERIC"
         ]),
         ok()
     );

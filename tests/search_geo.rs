@@ -127,18 +127,7 @@ fn json_geo_arrays() {
     let mut c = s.conn();
     assert_eq!(
         c.call(&[
-            "FT.CREATE",
-            "j",
-            "ON",
-            "JSON",
-            "PREFIX",
-            "1",
-            "j:",
-            "SCHEMA",
-            "$.stops[*]",
-            "AS",
-            "stops",
-            "GEO"
+            "FT.CREATE", "j", "ON", "JSON", "PREFIX", "1", "j:", "SCHEMA", "$.stops[*]", "AS", "stops", "GEO"
         ]),
         ok()
     );

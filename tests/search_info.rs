@@ -73,31 +73,9 @@ fn index_options_and_definition() {
 
     assert_eq!(
         c.call(&[
-            "FT.CREATE",
-            "def",
-            "ON",
-            "JSON",
-            "PREFIX",
-            "2",
-            "a:",
-            "b:",
-            "FILTER",
-            "@n > 1",
-            "LANGUAGE",
-            "german",
-            "LANGUAGE_FIELD",
-            "$.lang",
-            "SCORE",
-            "0.5",
-            "SCORE_FIELD",
-            "$.score",
-            "PAYLOAD_FIELD",
-            "$.pl",
-            "SCHEMA",
-            "$.n",
-            "AS",
-            "n",
-            "NUMERIC"
+            "FT.CREATE", "def", "ON", "JSON", "PREFIX", "2", "a:", "b:", "FILTER", "@n > 1", "LANGUAGE",
+            "german", "LANGUAGE_FIELD", "$.lang", "SCORE", "0.5", "SCORE_FIELD", "$.score", "PAYLOAD_FIELD",
+            "$.pl", "SCHEMA", "$.n", "AS", "n", "NUMERIC"
         ]),
         ok()
     );
@@ -145,35 +123,9 @@ fn attributes_counters_and_errors_in_both_protocols() {
     let mut c = srv.conn();
     assert_eq!(
         c.call(&[
-            "FT.CREATE",
-            "i",
-            "PREFIX",
-            "1",
-            "d:",
-            "STOPWORDS",
-            "2",
-            "foo",
-            "bar",
-            "SCHEMA",
-            "title",
-            "TEXT",
-            "WEIGHT",
-            "2.5",
-            "NOSTEM",
-            "SORTABLE",
-            "INDEXEMPTY",
-            "tags",
-            "TAG",
-            "SEPARATOR",
-            ";",
-            "CASESENSITIVE",
-            "SORTABLE",
-            "INDEXMISSING",
-            "price",
-            "NUMERIC",
-            "SORTABLE",
-            "loc",
-            "GEO",
+            "FT.CREATE", "i", "PREFIX", "1", "d:", "STOPWORDS", "2", "foo", "bar", "SCHEMA", "title", "TEXT",
+            "WEIGHT", "2.5", "NOSTEM", "SORTABLE", "INDEXEMPTY", "tags", "TAG", "SEPARATOR", ";",
+            "CASESENSITIVE", "SORTABLE", "INDEXMISSING", "price", "NUMERIC", "SORTABLE", "loc", "GEO",
             "SORTABLE"
         ]),
         ok()

@@ -23,49 +23,20 @@ fn catalog() -> (Server, Conn) {
     let mut c = s.conn();
     assert_eq!(
         c.call(&[
-            "FT.CREATE",
-            "books",
-            "ON",
-            "HASH",
-            "PREFIX",
-            "1",
-            "book:",
-            "SCHEMA",
-            "title",
-            "TEXT",
-            "WEIGHT",
-            "2",
-            "SORTABLE",
-            "body",
-            "TEXT",
-            "year",
-            "NUMERIC",
-            "SORTABLE",
-            "genre",
-            "TAG",
-            "SEPARATOR",
-            "|",
-            "loc",
-            "GEO"
+            "FT.CREATE", "books", "ON", "HASH", "PREFIX", "1", "book:", "SCHEMA", "title", "TEXT", "WEIGHT",
+            "2", "SORTABLE", "body", "TEXT", "year", "NUMERIC", "SORTABLE", "genre", "TAG", "SEPARATOR", "|",
+            "loc", "GEO"
         ]),
         ok()
     );
     let books: &[(&str, &str, &str, &str, &str, &str)] = &[
         (
-            "book:1",
-            "The quick brown fox",
-            "a fox jumps over the lazy dog",
-            "1999",
-            "fiction|animals",
+            "book:1", "The quick brown fox", "a fox jumps over the lazy dog", "1999", "fiction|animals",
             "2.35,48.85",
         ),
         ("book:2", "Slow brown turtles", "turtles are slow and calm", "2005", "animals", "13.40,52.52"),
         (
-            "book:3",
-            "Foxes of the north",
-            "arctic foxes running in snow",
-            "2012",
-            "nature|animals",
+            "book:3", "Foxes of the north", "arctic foxes running in snow", "2012", "nature|animals",
             "-0.12,51.50",
         ),
         ("book:4", "Cooking with fire", "recipes for the quick cook", "2020", "food", "2.36,48.86"),
@@ -166,40 +137,13 @@ fn result_options() {
     assert_eq!(r, arr(vec![Resp::Int(5)]));
     // HIGHLIGHT and SUMMARIZE.
     let r = c.call(&[
-        "FT.SEARCH",
-        "books",
-        "fox",
-        "RETURN",
-        "1",
-        "title",
-        "HIGHLIGHT",
-        "FIELDS",
-        "1",
-        "title",
-        "TAGS",
-        "[",
-        "]",
-        "INKEYS",
-        "1",
-        "book:1",
+        "FT.SEARCH", "books", "fox", "RETURN", "1", "title", "HIGHLIGHT", "FIELDS", "1", "title", "TAGS",
+        "[", "]", "INKEYS", "1", "book:1",
     ]);
     assert_eq!(r.items()[2], arr(vec![b("title"), b("The quick brown [fox]")]));
     let r = c.call(&[
-        "FT.SEARCH",
-        "books",
-        "running",
-        "RETURN",
-        "1",
-        "body",
-        "SUMMARIZE",
-        "FIELDS",
-        "1",
-        "body",
-        "LEN",
-        "3",
-        "INKEYS",
-        "1",
-        "book:5",
+        "FT.SEARCH", "books", "running", "RETURN", "1", "body", "SUMMARIZE", "FIELDS", "1", "body", "LEN",
+        "3", "INKEYS", "1", "book:5",
     ]);
     assert!(r.items()[2].items()[1].text().contains("running"), "{r:?}");
     // Scorers: all accepted, all rank the double match first.
@@ -283,35 +227,9 @@ fn json_index_options() {
     let mut c = s.conn();
     assert_eq!(
         c.call(&[
-            "FT.CREATE",
-            "p",
-            "ON",
-            "JSON",
-            "PREFIX",
-            "1",
-            "p:",
-            "SCHEMA",
-            "$.name",
-            "AS",
-            "name",
-            "TEXT",
-            "$.tags[*]",
-            "AS",
-            "tags",
-            "TAG",
-            "$.price",
-            "AS",
-            "price",
-            "NUMERIC",
-            "SORTABLE",
-            "$.sizes[*]",
-            "AS",
-            "sizes",
-            "NUMERIC",
-            "$.ok",
-            "AS",
-            "ok",
-            "TAG"
+            "FT.CREATE", "p", "ON", "JSON", "PREFIX", "1", "p:", "SCHEMA", "$.name", "AS", "name", "TEXT",
+            "$.tags[*]", "AS", "tags", "TAG", "$.price", "AS", "price", "NUMERIC", "SORTABLE", "$.sizes[*]",
+            "AS", "sizes", "NUMERIC", "$.ok", "AS", "ok", "TAG"
         ]),
         ok()
     );
@@ -330,17 +248,7 @@ fn json_index_options() {
     // A type mismatch (a string where NUMERIC is declared) fails that document only.
     c.call(&["JSON.SET", "p:3", "$", r#"{"name":"broken","price":"cheap"}"#]);
     let r = c.call(&[
-        "FT.SEARCH",
-        "p",
-        "shirt",
-        "SORTBY",
-        "price",
-        "DESC",
-        "RETURN",
-        "3",
-        "$.price",
-        "AS",
-        "cost",
+        "FT.SEARCH", "p", "shirt", "SORTBY", "price", "DESC", "RETURN", "3", "$.price", "AS", "cost",
     ]);
     assert_eq!(
         r,

@@ -33,18 +33,7 @@ fn corpus() -> (Server, Conn) {
     let mut c = s.conn();
     assert_eq!(
         c.call(&[
-            "FT.CREATE",
-            "s",
-            "PREFIX",
-            "1",
-            "d:",
-            "SCHEMA",
-            "t",
-            "TEXT",
-            "NOSTEM",
-            "u",
-            "TEXT",
-            "NOSTEM"
+            "FT.CREATE", "s", "PREFIX", "1", "d:", "SCHEMA", "t", "TEXT", "NOSTEM", "u", "TEXT", "NOSTEM"
         ]),
         ok()
     );
@@ -132,40 +121,15 @@ fn slop_and_inorder_refuse_json_text_without_defined_order() {
     let mut c = s.conn();
     assert_eq!(
         c.call(&[
-            "FT.CREATE",
-            "j",
-            "ON",
-            "JSON",
-            "PREFIX",
-            "1",
-            "j:",
-            "SCHEMA",
-            "$.title",
-            "AS",
-            "title",
-            "TEXT",
-            "$.tags[*]",
-            "AS",
-            "tags",
-            "TEXT"
+            "FT.CREATE", "j", "ON", "JSON", "PREFIX", "1", "j:", "SCHEMA", "$.title", "AS", "title", "TEXT",
+            "$.tags[*]", "AS", "tags", "TEXT"
         ]),
         ok()
     );
     assert_eq!(
         c.call(&[
-            "FT.CREATE",
-            "n",
-            "ON",
-            "JSON",
-            "NOOFFSETS",
-            "PREFIX",
-            "1",
-            "j:",
-            "SCHEMA",
-            "$.tags[*]",
-            "AS",
-            "tags",
-            "TEXT"
+            "FT.CREATE", "n", "ON", "JSON", "NOOFFSETS", "PREFIX", "1", "j:", "SCHEMA", "$.tags[*]", "AS",
+            "tags", "TEXT"
         ]),
         ok()
     );

@@ -19,19 +19,8 @@ fn user_index_search_return_projection_highlight() {
     let mut c = s.conn();
     assert_eq!(
         c.call(&[
-            "FT.CREATE",
-            "userIdx",
-            "ON",
-            "JSON",
-            "SCHEMA",
-            "$.user.name",
-            "AS",
-            "name",
-            "TEXT",
-            "$.user.tag",
-            "AS",
-            "country",
-            "TAG"
+            "FT.CREATE", "userIdx", "ON", "JSON", "SCHEMA", "$.user.name", "AS", "name", "TEXT",
+            "$.user.tag", "AS", "country", "TAG"
         ]),
         ok()
     );
@@ -64,19 +53,8 @@ fn user_index_search_return_projection_highlight() {
     );
     assert_eq!(
         c.call(&[
-            "FT.SEARCH",
-            "userIdx",
-            "@name:(John)",
-            "RETURN",
-            "1",
-            "name",
-            "HIGHLIGHT",
-            "FIELDS",
-            "1",
-            "name",
-            "TAGS",
-            "<b>",
-            "</b>"
+            "FT.SEARCH", "userIdx", "@name:(John)", "RETURN", "1", "name", "HIGHLIGHT", "FIELDS", "1",
+            "name", "TAGS", "<b>", "</b>"
         ]),
         arr(vec![Resp::Int(1), b("myDoc"), arr(vec![b("name"), b("<b>John</b> Smith")])])
     );
@@ -94,18 +72,8 @@ fn tag_arrays_and_array_elements_as_fields() {
     let mut c = s.conn();
     assert_eq!(
         c.call(&[
-            "FT.CREATE",
-            "blog-idx",
-            "ON",
-            "JSON",
-            "PREFIX",
-            "1",
-            "Blog:",
-            "SCHEMA",
-            "$.tags.*",
-            "AS",
-            "tags",
-            "TAG"
+            "FT.CREATE", "blog-idx", "ON", "JSON", "PREFIX", "1", "Blog:", "SCHEMA", "$.tags.*", "AS",
+            "tags", "TAG"
         ]),
         ok()
     );
@@ -124,19 +92,8 @@ fn tag_arrays_and_array_elements_as_fields() {
     );
     assert_eq!(
         c.call(&[
-            "FT.CREATE",
-            "orgIdx",
-            "ON",
-            "JSON",
-            "SCHEMA",
-            "$.address[0]",
-            "AS",
-            "a1",
-            "TEXT",
-            "$.address[1]",
-            "AS",
-            "a2",
-            "TEXT"
+            "FT.CREATE", "orgIdx", "ON", "JSON", "SCHEMA", "$.address[0]", "AS", "a1", "TEXT",
+            "$.address[1]", "AS", "a2", "TEXT"
         ]),
         ok()
     );
@@ -161,19 +118,8 @@ fn aggregate_with_jsonpath_load_and_apply() {
     let mut c = s.conn();
     assert_eq!(
         c.call(&[
-            "FT.CREATE",
-            "userIdx",
-            "ON",
-            "JSON",
-            "SCHEMA",
-            "$.user.name",
-            "AS",
-            "name",
-            "TEXT",
-            "$.user.tag",
-            "AS",
-            "country",
-            "TAG"
+            "FT.CREATE", "userIdx", "ON", "JSON", "SCHEMA", "$.user.name", "AS", "name", "TEXT",
+            "$.user.tag", "AS", "country", "TAG"
         ]),
         ok()
     );
@@ -188,21 +134,8 @@ fn aggregate_with_jsonpath_load_and_apply() {
     );
     assert_eq!(
         c.call(&[
-            "FT.AGGREGATE",
-            "userIdx",
-            "*",
-            "LOAD",
-            "6",
-            "$.user.hp",
-            "AS",
-            "hp",
-            "$.user.dmg",
-            "AS",
-            "dmg",
-            "APPLY",
-            "@hp-@dmg",
-            "AS",
-            "points"
+            "FT.AGGREGATE", "userIdx", "*", "LOAD", "6", "$.user.hp", "AS", "hp", "$.user.dmg", "AS", "dmg",
+            "APPLY", "@hp-@dmg", "AS", "points"
         ]),
         arr(vec![Resp::Int(1), arr(vec![b("hp"), b("1000"), b("dmg"), b("150"), b("points"), b("850")])])
     );
@@ -210,17 +143,7 @@ fn aggregate_with_jsonpath_load_and_apply() {
     assert!(missing.err().contains("`hp`"), "{missing:?}");
     assert_eq!(
         c.call(&[
-            "FT.AGGREGATE",
-            "userIdx",
-            "*",
-            "GROUPBY",
-            "1",
-            "@country",
-            "REDUCE",
-            "COUNT",
-            "0",
-            "AS",
-            "n"
+            "FT.AGGREGATE", "userIdx", "*", "GROUPBY", "1", "@country", "REDUCE", "COUNT", "0", "AS", "n"
         ]),
         arr(vec![Resp::Int(1), arr(vec![b("country"), b("foo,bar"), b("n"), b("1")])])
     );
@@ -235,18 +158,7 @@ fn aggregate_apply_on_a_missing_value_says_so() {
     let r = c.call(&["FT.AGGREGATE", "u", "*", "LOAD", "3", "$.hp", "AS", "hp", "APPLY", "@hp+1", "AS", "p"]);
     assert!(r.err().ends_with("hp: has no value, consider using EXISTS if applicable"), "{r:?}");
     let r = c.call(&[
-        "FT.AGGREGATE",
-        "u",
-        "*",
-        "LOAD",
-        "3",
-        "$.hp",
-        "AS",
-        "hp",
-        "APPLY",
-        "exists(@hp)",
-        "AS",
-        "e",
+        "FT.AGGREGATE", "u", "*", "LOAD", "3", "$.hp", "AS", "hp", "APPLY", "exists(@hp)", "AS", "e",
     ]);
     assert_eq!(r, arr(vec![Resp::Int(1), arr(vec![b("e"), b("0")])]));
 }

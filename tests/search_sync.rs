@@ -29,30 +29,8 @@ fn json_server() -> (Server, Conn) {
     let mut c = s.conn();
     assert_eq!(
         c.call(&[
-            "FT.CREATE",
-            "idx",
-            "ON",
-            "JSON",
-            "PREFIX",
-            "1",
-            "doc:",
-            "SCHEMA",
-            "$.name",
-            "AS",
-            "name",
-            "TEXT",
-            "$.n",
-            "AS",
-            "n",
-            "NUMERIC",
-            "$.tags[*]",
-            "AS",
-            "tags",
-            "TAG",
-            "$.on",
-            "AS",
-            "on",
-            "TAG"
+            "FT.CREATE", "idx", "ON", "JSON", "PREFIX", "1", "doc:", "SCHEMA", "$.name", "AS", "name",
+            "TEXT", "$.n", "AS", "n", "NUMERIC", "$.tags[*]", "AS", "tags", "TAG", "$.on", "AS", "on", "TAG"
         ]),
         ok()
     );
@@ -169,20 +147,8 @@ fn hash_writes_reindex() {
     let mut c = s.conn();
     assert_eq!(
         c.call(&[
-            "FT.CREATE",
-            "h",
-            "ON",
-            "HASH",
-            "PREFIX",
-            "1",
-            "h:",
-            "SCHEMA",
-            "title",
-            "TEXT",
-            "n",
-            "NUMERIC",
-            "t",
-            "TAG"
+            "FT.CREATE", "h", "ON", "HASH", "PREFIX", "1", "h:", "SCHEMA", "title", "TEXT", "n", "NUMERIC",
+            "t", "TAG"
         ]),
         ok()
     );
@@ -225,17 +191,7 @@ fn indexes_belong_to_their_database() {
     // An index built in a staging database goes live with SWAPDB.
     assert_eq!(
         c1.call(&[
-            "FT.CREATE",
-            "stage",
-            "ON",
-            "JSON",
-            "PREFIX",
-            "1",
-            "doc:",
-            "SCHEMA",
-            "$.name",
-            "AS",
-            "name",
+            "FT.CREATE", "stage", "ON", "JSON", "PREFIX", "1", "doc:", "SCHEMA", "$.name", "AS", "name",
             "TEXT"
         ]),
         ok()
@@ -296,18 +252,7 @@ fn indexes_survive_reload_restart_and_reach_a_replica() {
     assert!(wait_until(30, || r.call(&["INFO", "replication"]).text().contains("master_link_status:up")));
     c.call(&["JSON.SET", "doc:100", "$", r#"{"name":"plum late","n":100}"#]);
     c.call(&[
-        "FT.CREATE",
-        "idx2",
-        "ON",
-        "JSON",
-        "PREFIX",
-        "1",
-        "doc:",
-        "SCHEMA",
-        "$.n",
-        "AS",
-        "n",
-        "NUMERIC",
+        "FT.CREATE", "idx2", "ON", "JSON", "PREFIX", "1", "doc:", "SCHEMA", "$.n", "AS", "n", "NUMERIC",
     ]);
     assert!(wait_until(30, || ids(&mut r, "idx", "late") == v(&["doc:100"])));
     for (q, want) in queries.iter().zip(&before) {

@@ -13,10 +13,7 @@ use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use json::Value;
 
 const FILES: &[&str] = &[
-    "pass-100.json",
-    "pass-jsonsl-1.json",
-    "pass-json-parser-0000.json",
-    "pass-jsonsl-yahoo2.json",
+    "pass-100.json", "pass-jsonsl-1.json", "pass-json-parser-0000.json", "pass-jsonsl-yahoo2.json",
     "pass-jsonsl-yelp.json",
 ];
 

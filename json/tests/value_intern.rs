@@ -14,10 +14,7 @@ fn read(name: &str) -> Vec<u8> {
 }
 
 const FILES: &[&str] = &[
-    "pass-100.json",
-    "pass-jsonsl-1.json",
-    "pass-json-parser-0000.json",
-    "pass-jsonsl-yahoo2.json",
+    "pass-100.json", "pass-jsonsl-1.json", "pass-json-parser-0000.json", "pass-jsonsl-yahoo2.json",
     "pass-jsonsl-yelp.json",
 ];
 

@@ -78,14 +78,7 @@ fn alter_adds_fields_and_rescans() {
 fn filter_expression_selects_documents() {
     let mut db = Db::new();
     db.cmd(&[
-        "FT.CREATE",
-        "i",
-        "FILTER",
-        "@n > 3 && startswith(@__key, \"k\")",
-        "SCHEMA",
-        "t",
-        "TEXT",
-        "n",
+        "FT.CREATE", "i", "FILTER", "@n > 3 && startswith(@__key, \"k\")", "SCHEMA", "t", "TEXT", "n",
         "NUMERIC",
     ]);
     db.hset("k1", &[("t", "a"), ("n", "5")]);
@@ -140,30 +133,9 @@ fn info_matches_redisearch_layout() {
     let mut db = Db::new();
     let simple = |s: &str| Reply::Simple(s.into());
     db.cmd(&[
-        "FT.CREATE",
-        "o",
-        "NOOFFSETS",
-        "NOFREQS",
-        "NOFIELDS",
-        "STOPWORDS",
-        "2",
-        "foo",
-        "bar",
-        "SCORE_FIELD",
-        "__score",
-        "SCHEMA",
-        "t",
-        "TEXT",
-        "NOSTEM",
-        "SORTABLE",
-        "INDEXEMPTY",
-        "g",
-        "TAG",
-        "CASESENSITIVE",
-        "SORTABLE",
-        "n",
-        "NUMERIC",
-        "SORTABLE",
+        "FT.CREATE", "o", "NOOFFSETS", "NOFREQS", "NOFIELDS", "STOPWORDS", "2", "foo", "bar", "SCORE_FIELD",
+        "__score", "SCHEMA", "t", "TEXT", "NOSTEM", "SORTABLE", "INDEXEMPTY", "g", "TAG", "CASESENSITIVE",
+        "SORTABLE", "n", "NUMERIC", "SORTABLE",
     ]);
     let info = db.cmd(&["FT.INFO", "o"]);
     assert_eq!(

@@ -19,39 +19,15 @@ fn seed_json_example() {
     let mut db = Db::new();
     assert_eq!(
         db.cmd(&[
-            "FT.CREATE",
-            "userIdx",
-            "ON",
-            "JSON",
-            "SCHEMA",
-            "$.user.name",
-            "AS",
-            "name",
-            "TEXT",
-            "$.user.tag",
-            "AS",
-            "country",
-            "TAG",
+            "FT.CREATE", "userIdx", "ON", "JSON", "SCHEMA", "$.user.name", "AS", "name", "TEXT",
+            "$.user.tag", "AS", "country", "TAG",
         ]),
         Reply::ok()
     );
     db.json_set("myDoc", r#"{"user":{"name":"John Smith","tag":"foo,bar","hp":1000, "dmg":150}}"#);
     let r = db.cmd(&[
-        "FT.AGGREGATE",
-        "userIdx",
-        "*",
-        "LOAD",
-        "6",
-        "$.user.hp",
-        "AS",
-        "hp",
-        "$.user.dmg",
-        "AS",
-        "dmg",
-        "APPLY",
-        "@hp-@dmg",
-        "AS",
-        "points",
+        "FT.AGGREGATE", "userIdx", "*", "LOAD", "6", "$.user.hp", "AS", "hp", "$.user.dmg", "AS", "dmg",
+        "APPLY", "@hp-@dmg", "AS", "points",
     ]);
     assert_eq!(
         r,
@@ -66,24 +42,8 @@ fn shop() -> Db {
     let mut db = Db::new();
     assert_eq!(
         db.cmd(&[
-            "FT.CREATE",
-            "shop",
-            "ON",
-            "HASH",
-            "PREFIX",
-            "1",
-            "p:",
-            "SCHEMA",
-            "title",
-            "TEXT",
-            "brand",
-            "TAG",
-            "SORTABLE",
-            "price",
-            "NUMERIC",
-            "SORTABLE",
-            "tags",
-            "TAG",
+            "FT.CREATE", "shop", "ON", "HASH", "PREFIX", "1", "p:", "SCHEMA", "title", "TEXT", "brand",
+            "TAG", "SORTABLE", "price", "NUMERIC", "SORTABLE", "tags", "TAG",
         ]),
         Reply::ok()
     );
@@ -97,22 +57,8 @@ fn shop() -> Db {
 fn groupby_over_query_results() {
     let mut db = shop();
     let r = db.cmd(&[
-        "FT.AGGREGATE",
-        "shop",
-        "*",
-        "GROUPBY",
-        "1",
-        "@brand",
-        "REDUCE",
-        "SUM",
-        "1",
-        "@price",
-        "AS",
-        "total",
-        "SORTBY",
-        "2",
-        "@total",
-        "DESC",
+        "FT.AGGREGATE", "shop", "*", "GROUPBY", "1", "@brand", "REDUCE", "SUM", "1", "@price", "AS", "total",
+        "SORTBY", "2", "@total", "DESC",
     ]);
     // SORTABLE TAG values are normalized (lower-cased), as RediSearch's sort vector holds them.
     assert_eq!(
@@ -131,21 +77,8 @@ fn groupby_over_query_results() {
 fn groupby_splits_hash_tag_lists() {
     let mut db = shop();
     let r = db.cmd(&[
-        "FT.AGGREGATE",
-        "shop",
-        "*",
-        "GROUPBY",
-        "1",
-        "@tags",
-        "REDUCE",
-        "COUNT",
-        "0",
-        "AS",
-        "n",
-        "SORTBY",
-        "2",
-        "@tags",
-        "ASC",
+        "FT.AGGREGATE", "shop", "*", "GROUPBY", "1", "@tags", "REDUCE", "COUNT", "0", "AS", "n", "SORTBY",
+        "2", "@tags", "ASC",
     ]);
     assert_eq!(
         r,
@@ -234,20 +167,8 @@ fn cursors_through_the_catalog() {
 fn matched_terms_lists_the_query_terms_found() {
     let mut db = shop();
     let r = db.cmd(&[
-        "FT.AGGREGATE",
-        "shop",
-        "red|blue",
-        "LOAD",
-        "1",
-        "@__key",
-        "APPLY",
-        "matched_terms()",
-        "AS",
-        "m",
-        "SORTBY",
-        "2",
-        "@__key",
-        "ASC",
+        "FT.AGGREGATE", "shop", "red|blue", "LOAD", "1", "@__key", "APPLY", "matched_terms()", "AS", "m",
+        "SORTBY", "2", "@__key", "ASC",
     ]);
     assert_eq!(
         r,

@@ -24,17 +24,7 @@ fn seed_example_resp2_and_resp3() {
     src.add("myDoc", &[("$.user.hp", s("1000")), ("$.user.dmg", s("150"))]);
     let out = src
         .run(&[
-            "LOAD",
-            "6",
-            "$.user.hp",
-            "AS",
-            "hp",
-            "$.user.dmg",
-            "AS",
-            "dmg",
-            "APPLY",
-            "@hp-@dmg",
-            "AS",
+            "LOAD", "6", "$.user.hp", "AS", "hp", "$.user.dmg", "AS", "dmg", "APPLY", "@hp-@dmg", "AS",
             "points",
         ])
         .unwrap();
@@ -414,37 +404,9 @@ fn argument_errors() {
 #[test]
 fn request_options_are_parsed() {
     let req = AggregateRequest::parse(&[
-        "VERBATIM",
-        "SCORER",
-        "BM25",
-        "INKEYS",
-        "2",
-        "a",
-        "b",
-        "TIMEOUT",
-        "5",
-        "PARAMS",
-        "2",
-        "p",
-        "v",
-        "DIALECT",
-        "2",
-        "WITHCURSOR",
-        "MAXIDLE",
-        "10",
-        "COUNT",
-        "7",
-        "LOAD",
-        "1",
-        "@x",
-        "SORTBY",
-        "1",
-        "@x",
-        "MAX",
-        "5",
-        "LIMIT",
-        "1",
-        "2",
+        "VERBATIM", "SCORER", "BM25", "INKEYS", "2", "a", "b", "TIMEOUT", "5", "PARAMS", "2", "p", "v",
+        "DIALECT", "2", "WITHCURSOR", "MAXIDLE", "10", "COUNT", "7", "LOAD", "1", "@x", "SORTBY", "1", "@x",
+        "MAX", "5", "LIMIT", "1", "2",
     ])
     .unwrap();
     assert!(req.query_options.verbatim);

@@ -9,27 +9,8 @@ fn corpus() -> Db {
     let mut db = Db::new();
     assert_eq!(
         db.cmd(&[
-            "FT.CREATE",
-            "idx",
-            "ON",
-            "HASH",
-            "PREFIX",
-            "1",
-            "doc:",
-            "SCHEMA",
-            "title",
-            "TEXT",
-            "WEIGHT",
-            "2",
-            "body",
-            "TEXT",
-            "tags",
-            "TAG",
-            "price",
-            "NUMERIC",
-            "SORTABLE",
-            "loc",
-            "GEO"
+            "FT.CREATE", "idx", "ON", "HASH", "PREFIX", "1", "doc:", "SCHEMA", "title", "TEXT", "WEIGHT",
+            "2", "body", "TEXT", "tags", "TAG", "price", "NUMERIC", "SORTABLE", "loc", "GEO"
         ]),
         Reply::ok()
     );
@@ -192,16 +173,7 @@ fn payloads_and_comparisons() {
     let r = db.cmd(&["FT.SEARCH", "idx", "fox", "NOCONTENT", "WITHPAYLOADS"]);
     assert_eq!(r, Reply::Array(vec![Reply::Int(1), common::b("doc:1"), Reply::Nil]));
     db.cmd(&[
-        "FT.CREATE",
-        "pidx",
-        "PREFIX",
-        "1",
-        "doc:",
-        "PAYLOAD_FIELD",
-        "__payload",
-        "SCHEMA",
-        "body",
-        "TEXT",
+        "FT.CREATE", "pidx", "PREFIX", "1", "doc:", "PAYLOAD_FIELD", "__payload", "SCHEMA", "body", "TEXT",
     ]);
     db.cat.scan_key(b"doc:1", &common::View(&db.docs));
     db.cat.scan_done();

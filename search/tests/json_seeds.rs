@@ -9,19 +9,8 @@ fn user_db() -> Db {
     let mut db = Db::new();
     assert_eq!(
         db.cmd(&[
-            "FT.CREATE",
-            "userIdx",
-            "ON",
-            "JSON",
-            "SCHEMA",
-            "$.user.name",
-            "AS",
-            "name",
-            "TEXT",
-            "$.user.tag",
-            "AS",
-            "country",
-            "TAG"
+            "FT.CREATE", "userIdx", "ON", "JSON", "SCHEMA", "$.user.name", "AS", "name", "TEXT",
+            "$.user.tag", "AS", "country", "TAG"
         ]),
         Reply::ok()
     );
@@ -70,19 +59,8 @@ fn highlight_on_returned_attribute() {
     let mut db = user_db();
     assert_eq!(
         db.cmd(&[
-            "FT.SEARCH",
-            "userIdx",
-            "@name:(John)",
-            "RETURN",
-            "1",
-            "name",
-            "HIGHLIGHT",
-            "FIELDS",
-            "1",
-            "name",
-            "TAGS",
-            "<b>",
-            "</b>"
+            "FT.SEARCH", "userIdx", "@name:(John)", "RETURN", "1", "name", "HIGHLIGHT", "FIELDS", "1",
+            "name", "TAGS", "<b>", "</b>"
         ]),
         // As RediSearch's test_MOD1544 (the docs page shows the text JSON-quoted).
         arr(vec![Reply::Int(1), b("myDoc"), arr(vec![b("name"), b("<b>John</b> Smith")])])
@@ -100,17 +78,7 @@ fn json_tag_without_separator_is_one_value() {
 fn array_of_tags() {
     let mut db = Db::new();
     db.cmd(&[
-        "FT.CREATE",
-        "blog-idx",
-        "ON",
-        "JSON",
-        "PREFIX",
-        "1",
-        "Blog:",
-        "SCHEMA",
-        "$.tags.*",
-        "AS",
-        "tags",
+        "FT.CREATE", "blog-idx", "ON", "JSON", "PREFIX", "1", "Blog:", "SCHEMA", "$.tags.*", "AS", "tags",
         "TAG",
     ]);
     db.json_set(
@@ -135,19 +103,8 @@ fn array_elements_as_separate_text_attributes() {
     let mut db = Db::new();
     assert_eq!(
         db.cmd(&[
-            "FT.CREATE",
-            "orgIdx",
-            "ON",
-            "JSON",
-            "SCHEMA",
-            "$.address[0]",
-            "AS",
-            "a1",
-            "TEXT",
-            "$.address[1]",
-            "AS",
-            "a2",
-            "TEXT"
+            "FT.CREATE", "orgIdx", "ON", "JSON", "SCHEMA", "$.address[0]", "AS", "a1", "TEXT",
+            "$.address[1]", "AS", "a2", "TEXT"
         ]),
         Reply::ok()
     );
@@ -172,23 +129,8 @@ fn array_elements_as_separate_text_attributes() {
 fn json_type_rules_fail_the_document() {
     let mut db = Db::new();
     db.cmd(&[
-        "FT.CREATE",
-        "i",
-        "ON",
-        "JSON",
-        "SCHEMA",
-        "$.t",
-        "AS",
-        "t",
-        "TAG",
-        "$.n",
-        "AS",
-        "n",
-        "NUMERIC",
-        "$.b",
-        "AS",
-        "b",
-        "TAG",
+        "FT.CREATE", "i", "ON", "JSON", "SCHEMA", "$.t", "AS", "t", "TAG", "$.n", "AS", "n", "NUMERIC",
+        "$.b", "AS", "b", "TAG",
     ]);
     db.json_set("ok", r#"{"t":"x","n":3,"b":true}"#);
     db.json_set("bad", r#"{"t":5}"#);

@@ -249,20 +249,7 @@ fn run_case(seed: u64) -> Result<(), TestCaseError> {
     let mut cat = Catalog::new();
     let mut config = Config::default();
     let create: Vec<&[u8]> = [
-        "idx",
-        "SCHEMA",
-        "t1",
-        "TEXT",
-        "t2",
-        "TEXT",
-        "tag",
-        "TAG",
-        "n",
-        "NUMERIC",
-        "g",
-        "GEO",
-        "e",
-        "TEXT",
+        "idx", "SCHEMA", "t1", "TEXT", "t2", "TEXT", "tag", "TAG", "n", "NUMERIC", "g", "GEO", "e", "TEXT",
         "INDEXEMPTY",
     ]
     .iter()

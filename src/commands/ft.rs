@@ -12,16 +12,8 @@ use crate::reply::{Protocol, Reply};
 
 /// FT commands that change index definitions: replicated to replicas and the AOF when they succeed.
 const DEFINITION_WRITES: &[&str] = &[
-    "FT.CREATE",
-    "FT.DROPINDEX",
-    "FT.DROP",
-    "FT.ALTER",
-    "FT.ALIASADD",
-    "FT.ALIASUPDATE",
-    "FT.ALIASDEL",
-    "FT.SYNUPDATE",
-    "FT.DICTADD",
-    "FT.DICTDEL",
+    "FT.CREATE", "FT.DROPINDEX", "FT.DROP", "FT.ALTER", "FT.ALIASADD", "FT.ALIASUPDATE", "FT.ALIASDEL",
+    "FT.SYNUPDATE", "FT.DICTADD", "FT.DICTDEL",
 ];
 
 fn convert(r: SearchReply) -> Reply {

@@ -34,18 +34,8 @@ pub struct Tm {
 const SECS_PER_DAY: i64 = 86_400;
 const DAY_NAMES: [&str; 7] = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"];
 const MONTH_NAMES: [&str; 12] = [
-    "January",
-    "February",
-    "March",
-    "April",
-    "May",
-    "June",
-    "July",
-    "August",
-    "September",
-    "October",
-    "November",
-    "December",
+    "January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+    "November", "December",
 ];
 
 /// Days since 1970-01-01 of a proleptic Gregorian date (month 1–12).
