@@ -184,9 +184,13 @@ pub fn key_event(ctx: &Context, key: &[u8]) {
     });
 }
 
-/// FLUSHDB (one database) or FLUSHALL (`db == -1`): documents go, index definitions stay.
+/// FLUSHDB (one database) or FLUSHALL (`db == -1`): documents go, index definitions stay;
+/// FLUSHALL also empties the spell-check dictionaries (RediSearch empties them on any flush).
 pub fn flushed(ctx: &Context, db: i32) {
     with_state(ctx, |state| {
+        if db == -1 {
+            state.config.dictionaries.clear();
+        }
         for (n, catalog) in state.catalogs.iter_mut() {
             if db == -1 || *n == db {
                 catalog.clear();
@@ -374,14 +378,29 @@ pub fn definitions(ctx: &Context) -> Vec<(i32, Vec<u8>)> {
     })
 }
 
-/// Replaces every catalog with definitions read from RDB aux data; the indexes fill as the keys
-/// load (each key's `loaded` event) and their scans end when loading ends.
-pub fn restore_definitions(ctx: &Context, defs: Vec<(i32, Vec<u8>)>) -> Result<(), String> {
+/// The spell-check dictionaries (FT.DICTADD), for RDB aux data.
+pub fn dictionaries(ctx: &Context) -> Vec<u8> {
+    with_state(ctx, |s| s.config.dictionaries.to_bytes())
+}
+
+/// Replaces every catalog with definitions read from RDB aux data, and the dictionaries with
+/// `dicts` (none in data saved before they existed: then they are emptied, as RediSearch empties
+/// them before loading); the indexes fill as the keys load (each key's `loaded` event) and their
+/// scans end when loading ends.
+pub fn restore_definitions(
+    ctx: &Context,
+    defs: Vec<(i32, Vec<u8>)>,
+    dicts: Option<&[u8]>,
+) -> Result<(), String> {
     with_state(ctx, |s| {
         let mut catalogs = HashMap::new();
         for (db, bytes) in defs {
             catalogs.insert(db, Catalog::from_definitions(&bytes, &s.config)?);
         }
+        s.config.dictionaries = match dicts {
+            Some(bytes) => search::dictionary::Dictionaries::from_bytes(bytes)?,
+            None => search::dictionary::Dictionaries::default(),
+        };
         s.catalogs = catalogs;
         Ok(())
     })

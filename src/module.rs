@@ -190,6 +190,13 @@ unsafe fn register(ctx: *mut raw::RedisModuleCtx) -> c_int {
     command!(ctx, c"FT.EXPLAIN", ft::ft, c"readonly", 0, 0, 0, c"search");
     command!(ctx, c"FT.EXPLAINCLI", ft::ft, c"readonly", 0, 0, 0, c"search");
     command!(ctx, c"FT.CONFIG", ft::ft, c"admin", 0, 0, 0, c"search");
+    command!(ctx, c"FT.SPELLCHECK", ft::ft, c"readonly", 0, 0, 0, c"search");
+    command!(ctx, c"FT.DICTADD", ft::ft, c"write deny-oom", 0, 0, 0, c"search");
+    command!(ctx, c"FT.DICTDEL", ft::ft, c"write", 0, 0, 0, c"search");
+    command!(ctx, c"FT.DICTDUMP", ft::ft, c"readonly", 0, 0, 0, c"search");
+    command!(ctx, c"FT.SYNUPDATE", ft::ft, c"write deny-oom", 0, 0, 0, c"search");
+    command!(ctx, c"FT.SYNDUMP", ft::ft, c"readonly", 0, 0, 0, c"search");
+    command!(ctx, c"FT.SYNADD", ft::ft, c"write", 0, 0, 0, c"search");
 
     use redis_module::NotifyEvent;
     let classes = NotifyEvent::GENERIC

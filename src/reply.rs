@@ -55,6 +55,8 @@ pub enum Reply {
     Array(Vec<Reply>),
     /// A map: a flat array of pairs on RESP2.
     Map(Vec<(Reply, Reply)>),
+    /// A set: an array on RESP2.
+    Set(Vec<Reply>),
     /// An error reply; the text is sent as is (`ERR …`, `WRONGTYPE …`, or RedisJSON's bare texts).
     Error(String),
     /// Nothing more: the handler wrote its reply itself (large bulk strings sent straight from a
@@ -110,6 +112,12 @@ pub fn emit(ctx: &Context, reply: &Reply) {
             for (k, v) in pairs {
                 emit(ctx, k);
                 emit(ctx, v);
+            }
+        }
+        Reply::Set(items) => {
+            raw::reply_with_set(c, items.len() as c_long);
+            for item in items {
+                emit(ctx, item);
             }
         }
         Reply::Sent => {}

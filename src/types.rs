@@ -210,8 +210,9 @@ unsafe extern "C" fn copy(
 
 /// Name of the data type that carries search index definitions in RDB aux data (no keys).
 pub const SEARCH_AUX_NAME: &str = "folio-idx";
-/// Its encoding version.
-pub const SEARCH_AUX_VERSION: i32 = 1;
+/// Its encoding version: 2 adds the spell-check dictionaries after the definitions (version 1
+/// data, without them, still loads).
+pub const SEARCH_AUX_VERSION: i32 = 2;
 
 /// Search index definitions, saved as RDB aux data before the keys, so that indexes exist
 /// when the keys load (each loaded key is indexed by the `loaded` keyspace event).
@@ -259,13 +260,18 @@ unsafe extern "C" fn aux_save(rdb: *mut raw::RedisModuleIO, when: c_int) {
         raw::save_signed(rdb, i64::from(db));
         raw::save_slice(rdb, &bytes);
     }
+    let dicts =
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| crate::indexing::dictionaries(&ctx)))
+            .unwrap_or_default();
+    raw::save_slice(rdb, &dicts);
 }
 
 unsafe extern "C" fn aux_load(rdb: *mut raw::RedisModuleIO, encver: c_int, when: c_int) -> c_int {
-    if encver != SEARCH_AUX_VERSION || when != raw::REDISMODULE_AUX_BEFORE_RDB as c_int {
+    if !(1..=SEARCH_AUX_VERSION).contains(&encver) || when != raw::REDISMODULE_AUX_BEFORE_RDB as c_int {
         return raw::REDISMODULE_ERR as c_int;
     }
-    let read = || -> Result<Vec<(i32, Vec<u8>)>, String> {
+    type Loaded = (Vec<(i32, Vec<u8>)>, Option<Vec<u8>>);
+    let read = || -> Result<Loaded, String> {
         let n = raw::load_unsigned(rdb).map_err(|e| e.to_string())?;
         let mut defs = Vec::new();
         for _ in 0..n {
@@ -273,11 +279,16 @@ unsafe extern "C" fn aux_load(rdb: *mut raw::RedisModuleIO, encver: c_int, when:
             let bytes = raw::load_string_buffer(rdb).map_err(|e| e.to_string())?;
             defs.push((i32::try_from(db).map_err(|_| "bad db number")?, bytes.as_ref().to_vec()));
         }
-        Ok(defs)
+        let dicts = if encver >= 2 {
+            Some(raw::load_string_buffer(rdb).map_err(|e| e.to_string())?.as_ref().to_vec())
+        } else {
+            None
+        };
+        Ok((defs, dicts))
     };
     let Some(ctx) = io_context(rdb) else { return raw::REDISMODULE_ERR as c_int };
     let loaded = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        read().and_then(|defs| crate::indexing::restore_definitions(&ctx, defs))
+        read().and_then(|(defs, dicts)| crate::indexing::restore_definitions(&ctx, defs, dicts.as_deref()))
     }));
     match loaded {
         Ok(Ok(())) => raw::REDISMODULE_OK as c_int,

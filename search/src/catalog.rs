@@ -11,6 +11,7 @@ use crate::error::{Error, Result};
 use crate::index::Index;
 use crate::reply::{Protocol, Reply};
 use crate::schema::IndexSpec;
+use crate::synonyms::Synonyms;
 
 /// What a command produced: the reply plus side effects the glue must perform.
 #[derive(Debug, Clone, PartialEq)]
@@ -48,6 +49,8 @@ pub struct Catalog {
 }
 
 const DEFS_MAGIC: &[u8] = b"FOLIOFT1";
+/// Starts the optional synonyms section after the aliases.
+const SYNONYMS_MAGIC: &[u8] = b"SYN1";
 
 impl Catalog {
     /// An empty catalog.
@@ -233,13 +236,24 @@ impl Catalog {
             put(&mut out, a.as_bytes());
             put(&mut out, i.as_bytes());
         }
+        // Synonym groups follow (absent from definitions saved before FT.SYNUPDATE existed).
+        let with_synonyms: Vec<_> =
+            self.indexes.iter().filter(|(_, e)| !e.index.synonyms.is_empty()).collect();
+        if !with_synonyms.is_empty() {
+            out.extend_from_slice(SYNONYMS_MAGIC);
+            out.extend_from_slice(&(with_synonyms.len() as u32).to_le_bytes());
+            for (name, e) in with_synonyms {
+                put(&mut out, name.as_bytes());
+                e.index.synonyms.write(&mut out);
+            }
+        }
         out
     }
 
     /// Restores definitions saved by [`Catalog::to_definitions`]; every index comes back
     /// empty with a pending scan.
     pub fn from_definitions(bytes: &[u8], config: &Config) -> std::result::Result<Catalog, String> {
-        let mut r = Reader { b: bytes, pos: 0 };
+        let mut r = Reader::new(bytes);
         if r.take(DEFS_MAGIC.len())? != DEFS_MAGIC {
             return Err("bad search definitions header".into());
         }
@@ -264,6 +278,18 @@ impl Catalog {
             let i = String::from_utf8_lossy(r.bytes()?).into_owned();
             cat.aliases.insert(a, i);
         }
+        if !r.at_end() {
+            if r.take(SYNONYMS_MAGIC.len())? != SYNONYMS_MAGIC {
+                return Err("bad search definitions".into());
+            }
+            for _ in 0..r.u32()? {
+                let name = String::from_utf8_lossy(r.bytes()?).into_owned();
+                let synonyms = Synonyms::read(&mut r)?;
+                if let Some(e) = cat.indexes.get_mut(&name) {
+                    e.index.synonyms = synonyms;
+                }
+            }
+        }
         Ok(cat)
     }
 
@@ -279,13 +305,24 @@ impl Catalog {
     }
 }
 
-struct Reader<'a> {
+/// Reads the length-prefixed little-endian format of the persisted definitions.
+pub(crate) struct Reader<'a> {
     b: &'a [u8],
     pos: usize,
 }
 
 impl<'a> Reader<'a> {
-    fn take(&mut self, n: usize) -> std::result::Result<&'a [u8], String> {
+    /// A reader at the start of `b`.
+    pub(crate) fn new(b: &'a [u8]) -> Reader<'a> {
+        Reader { b, pos: 0 }
+    }
+
+    /// True when every byte was read.
+    pub(crate) fn at_end(&self) -> bool {
+        self.pos >= self.b.len()
+    }
+
+    pub(crate) fn take(&mut self, n: usize) -> std::result::Result<&'a [u8], String> {
         let s = self
             .b
             .get(self.pos..self.pos.saturating_add(n))
@@ -294,13 +331,13 @@ impl<'a> Reader<'a> {
         Ok(s)
     }
 
-    fn u32(&mut self) -> std::result::Result<u32, String> {
+    pub(crate) fn u32(&mut self) -> std::result::Result<u32, String> {
         let s = self.take(4)?;
         let arr: [u8; 4] = s.try_into().map_err(|_| "truncated search definitions".to_string())?;
         Ok(u32::from_le_bytes(arr))
     }
 
-    fn bytes(&mut self) -> std::result::Result<&'a [u8], String> {
+    pub(crate) fn bytes(&mut self) -> std::result::Result<&'a [u8], String> {
         let n = self.u32()? as usize;
         self.take(n)
     }

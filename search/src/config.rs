@@ -1,5 +1,5 @@
-//! Server-wide search configuration (`FT.CONFIG GET/SET`), owned by the glue and passed
-//! by reference to every command.
+//! Server-wide search configuration (`FT.CONFIG GET/SET`) and server-wide state (the
+//! spell-check dictionaries), owned by the glue and passed by reference to every command.
 
 use crate::error::{Error, Result};
 
@@ -35,6 +35,9 @@ pub struct Config {
     pub default_scorer: String,
     /// Idle time of an aggregate cursor, ms.
     pub cursor_max_idle: u64,
+    /// FT.DICTADD dictionaries: global to the server like the configuration (not an
+    /// FT.CONFIG option).
+    pub dictionaries: crate::dictionary::Dictionaries,
 }
 
 impl Default for Config {
@@ -50,6 +53,7 @@ impl Default for Config {
             min_stem_len: crate::limits::MIN_STEM_LEN,
             default_scorer: "TFIDF".into(),
             cursor_max_idle: 300_000,
+            dictionaries: crate::dictionary::Dictionaries::default(),
         }
     }
 }

@@ -10,6 +10,7 @@
 //!    that reads the current database, the server [`Config`] and the client's [`Protocol`];
 //! 2. converts the returned [`Reply`] tree to RESP one node at a time
 //!    (`Reply::Map` is a RESP3 map and, under RESP2, a flat array `k1 v1 k2 v2 …`;
+//!    `Reply::Set` is a RESP3 set and, under RESP2, an array;
 //!    `Reply::Double` is a RESP3 double and, under RESP2, a bulk string formatted like
 //!    `RedisModule_ReplyWithDouble`; `Reply::Error` text goes verbatim to
 //!    `RedisModule_ReplyWithError`);
@@ -30,7 +31,10 @@
 //!
 //! Commands handled by [`Catalog::execute`]: FT.CREATE, FT.SEARCH, FT.AGGREGATE, FT.CURSOR
 //! (both in [`aggregate`]), FT.INFO, FT._LIST, FT.DROPINDEX (and legacy FT.DROP), FT.ALTER,
-//! FT.ALIASADD/ALIASUPDATE/ALIASDEL, FT.TAGVALS, FT.CONFIG, FT.EXPLAIN, FT.EXPLAINCLI.
+//! FT.ALIASADD/ALIASUPDATE/ALIASDEL, FT.TAGVALS, FT.CONFIG, FT.EXPLAIN, FT.EXPLAINCLI,
+//! FT.SPELLCHECK, FT.DICTADD/DICTDEL/DICTDUMP (the dictionaries live in the server
+//! [`Config`]; the glue persists them with [`dictionary::Dictionaries::to_bytes`] and empties
+//! them on FLUSHALL), FT.SYNUPDATE/SYNDUMP (synonym groups travel with the definitions).
 //! An index FILTER is evaluated at indexing time with the aggregate expression language.
 //!
 //! Layout: `schema` (definitions), `analysis/` (tokenizer, stopwords, stemmer), `index/`
@@ -46,6 +50,7 @@ mod args;
 mod catalog;
 mod commands;
 pub mod config;
+pub mod dictionary;
 pub mod document;
 pub mod error;
 pub mod index;
@@ -53,6 +58,7 @@ pub mod limits;
 pub mod query;
 pub mod reply;
 pub mod schema;
+pub mod synonyms;
 
 pub use catalog::{Catalog, ExecOutcome};
 pub use config::Config;

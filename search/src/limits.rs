@@ -23,3 +23,9 @@ pub const MIN_STEM_LEN: usize = 4;
 pub const MAX_QUERY_LEN: usize = 1 << 20;
 /// Deepest JSON nesting FORMAT EXPAND turns into nested replies (deeper values stay text).
 pub const MAX_EXPAND_DEPTH: usize = 512;
+/// Largest FT.SPELLCHECK DISTANCE.
+pub const MAX_SPELLCHECK_DISTANCE: u32 = 4;
+/// Longest dictionary term in bytes (RediSearch's trie: 255 two-byte runes).
+pub const DICT_TERM_MAX_BYTES: usize = 510;
+/// Longest dictionary term in characters (the trie keeps fewer than 255 runes).
+pub const DICT_TERM_MAX_CHARS: usize = 254;

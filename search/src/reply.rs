@@ -17,6 +17,8 @@ pub enum Reply {
     Array(Vec<Reply>),
     /// A map (RESP2: flat array of alternating keys and values).
     Map(Vec<(Reply, Reply)>),
+    /// A set (RESP3 set; RESP2 array).
+    Set(Vec<Reply>),
     /// An error; the text is passed verbatim to `RedisModule_ReplyWithError`.
     Error(String),
 }

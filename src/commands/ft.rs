@@ -27,6 +27,7 @@ fn convert(r: SearchReply) -> Reply {
         SearchReply::Map(pairs) => {
             Reply::Map(pairs.into_iter().map(|(k, v)| (convert(k), convert(v))).collect())
         }
+        SearchReply::Set(items) => Reply::Set(items.into_iter().map(convert).collect()),
         SearchReply::Error(e) => Reply::Error(e),
     }
 }

@@ -8,6 +8,8 @@ mod expand;
 mod explain;
 mod info;
 mod search;
+mod spell;
+mod synonym;
 
 use crate::catalog::Catalog;
 use crate::config::Config;
@@ -100,6 +102,13 @@ pub(crate) fn dispatch(
             arity(2)?;
             explain::ft_explain(cat, args, config, upper == "FT.EXPLAINCLI")
         }
+        "FT.SPELLCHECK" => spell::ft_spellcheck(cat, args, config, proto),
+        "FT.DICTADD" => spell::ft_dictadd(config, args),
+        "FT.DICTDEL" => spell::ft_dictdel(config, args),
+        "FT.DICTDUMP" => spell::ft_dictdump(config, args),
+        "FT.SYNUPDATE" => synonym::ft_synupdate(cat, args, docs),
+        "FT.SYNDUMP" => synonym::ft_syndump(cat, args),
+        "FT.SYNADD" => synonym::ft_synadd(),
         _ => Err(Error::new(format!("ERR unknown command '{cmd}'"))),
     }
 }

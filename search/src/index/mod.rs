@@ -23,6 +23,7 @@ use crate::limits::MULTI_TEXT_SLOP;
 /// tokenizer never produces it, so only `""` queries reach it).
 pub const EMPTY_TERM: &str = "";
 use crate::schema::{FieldType, IndexSpec};
+use crate::synonyms::Synonyms;
 use docs::{encode_positions, DocRecord, DocTable, TermOcc};
 use extract::{extract, FieldValues};
 use filter::IndexFilter;
@@ -97,6 +98,8 @@ pub struct Index {
     stem_cache: Vec<u32>,
     /// Counters.
     pub stats: IndexStats,
+    /// Synonym groups (FT.SYNUPDATE): a word of a group is also indexed as `~<group>`.
+    pub synonyms: Synonyms,
 }
 
 impl Index {
@@ -114,6 +117,7 @@ impl Index {
             missing: Vec::new(),
             stemmer,
             stats: IndexStats::default(),
+            synonyms: Synonyms::default(),
         };
         idx.sync_fields();
         Ok(idx)
@@ -256,6 +260,11 @@ impl Index {
                                     term_pos.push((sid, ord, pos));
                                 }
                             }
+                            if !self.synonyms.is_empty() {
+                                for g in self.synonyms.group_terms(&tok.text) {
+                                    term_pos.push((self.text.term_id(&g), ord, pos));
+                                }
+                            }
                         }
                     }
                 }
@@ -389,6 +398,15 @@ impl Index {
         self.stats.total_tokens = self.stats.total_tokens.saturating_sub(u64::from(p.len));
     }
 
+    /// Re-reads every document of the index (after FT.SYNUPDATE, so that words of the
+    /// groups are indexed under their group terms too).
+    pub fn reindex(&mut self, docs: &dyn DocumentSource) {
+        let keys: Vec<Vec<u8>> = self.docs.keys().map(|k| k.to_vec()).collect();
+        for key in keys {
+            self.upsert(&key, docs);
+        }
+    }
+
     /// Removes `key` from the index; true when it was there.
     pub fn remove(&mut self, key: &[u8]) -> bool {
         match self.docs.remove(key) {
@@ -405,6 +423,7 @@ impl Index {
         let spec = self.spec.clone();
         let stats = IndexStats { uses: self.stats.uses, ..IndexStats::default() };
         let filter = self.filter.take();
+        let synonyms = std::mem::take(&mut self.synonyms);
         let stemmer = std::mem::replace(&mut self.stemmer, Stemmer::new(spec.language, 0));
         *self = Index {
             spec,
@@ -416,6 +435,7 @@ impl Index {
             filter,
             stem_cache: Vec::new(),
             stats,
+            synonyms,
         };
         self.sync_fields();
     }

@@ -110,6 +110,7 @@ pub fn execute(idx: &Index, ast: &QueryAst, opts: &ExecOptions) -> Result<Matche
         opts,
         out: Matched::default(),
         negated: 0,
+        unexpanded: 0,
         weight: 1.0,
         query_stemmer: opts.language.map(|l| Stemmer::new(l, opts.min_stem_len)),
         root_pending: true,
@@ -131,6 +132,9 @@ struct Exec<'a> {
     opts: &'a ExecOptions,
     out: Matched,
     negated: usize,
+    /// Depth of nodes RediSearch's expander does not enter (NOT, OPTIONAL, exact phrases):
+    /// words there get no synonyms.
+    unexpanded: usize,
     weight: f64,
     query_stemmer: Option<Stemmer>,
     /// True until the root aggregate node (the slop measure's subject) has been met.
@@ -266,6 +270,19 @@ impl<'a> Exec<'a> {
             hl.insert(s.to_string());
         };
         push(tok, &mut ids, &mut self.out.highlight);
+        if !self.opts.verbatim && self.unexpanded == 0 {
+            // RediSearch's synonym expander: the word's groups, indexed as `~<group>`; every
+            // word of those groups is highlighted.
+            let synonyms = &self.idx.synonyms;
+            for g in synonyms.group_terms(tok) {
+                if let Some(id) = dict.get(&g) {
+                    if !ids.contains(&id) {
+                        ids.push(id);
+                    }
+                }
+            }
+            self.out.highlight.extend(synonyms.same_group(tok).map(str::to_string));
+        }
         let stemmable = !self.opts.verbatim && self.stem_allowed(mask);
         if stemmable {
             let stemmer = self.query_stemmer.as_ref().unwrap_or(&self.idx.stemmer);
@@ -360,7 +377,10 @@ impl<'a> Exec<'a> {
                 if toks.is_empty() {
                     None
                 } else {
-                    Some(self.phrase(&toks, mask, p))
+                    self.unexpanded += 1;
+                    let r = self.phrase(&toks, mask, p);
+                    self.unexpanded -= 1;
+                    Some(r)
                 }
             }
             QueryAst::Prefix(w) => {
@@ -427,13 +447,18 @@ impl<'a> Exec<'a> {
             }
             QueryAst::Not(inner) => {
                 self.negated += 1;
+                self.unexpanded += 1;
                 let r = self.eval(inner, mask, prox);
+                self.unexpanded -= 1;
                 self.negated -= 1;
                 r?.map(|bm| self.universe() - bm)
             }
             QueryAst::Optional(inner) => {
                 // Optional never constrains: it matches everything and only adds score.
-                self.eval(inner, mask, prox)?;
+                self.unexpanded += 1;
+                let r = self.eval(inner, mask, prox);
+                self.unexpanded -= 1;
+                r?;
                 Some(self.universe())
             }
             QueryAst::Field(fields, inner) => {

@@ -102,7 +102,9 @@ impl<'a> ScoreContext<'a> {
                         if scorer == Scorer::Bm25Std {
                             bm25_idf(n, df)
                         } else {
-                            idf(n, df)
+                            // RediSearch passes its doc table's size, one more than the
+                            // number of documents (`CalculateIDF(sp->docs.size, …)`).
+                            idf(n + 1, df)
                         }
                     })
                     .collect()

@@ -1,0 +1,347 @@
+//! FT.SPELLCHECK and the dictionary commands FT.DICTADD / FT.DICTDEL / FT.DICTDUMP.
+//!
+//! FT.SPELLCHECK follows RediSearch 2.10 (`spell_check.c`): every plain word of the parsed
+//! query (stopwords included; prefix/fuzzy/tag/numeric clauses are not words) that is not a
+//! term of the index and not in a `TERMS EXCLUDE` dictionary gets suggestions: the index
+//! terms within DISTANCE (Levenshtein, stems and synonym group terms included, as in
+//! RediSearch's term trie) scored by their document frequency over the number of documents,
+//! then the words of the `TERMS INCLUDE` dictionaries within DISTANCE, scored 0 unless the
+//! index has them. Suggestions come in descending score; equal scores keep the order of
+//! RediSearch's score-sorted suggestion trie (see [`trie_order`]).
+
+use std::cmp::Ordering;
+use std::collections::HashMap;
+
+use crate::catalog::Catalog;
+use crate::config::Config;
+use crate::dictionary::dict_name;
+use crate::error::{Error, Result};
+use crate::index::text::{FieldMask, ALL_FIELDS};
+use crate::index::Index;
+use crate::limits::{MAX_DIALECT, MAX_QUERY_LEN, MAX_SPELLCHECK_DISTANCE};
+use crate::query::syntax::{parse, QueryAst};
+use crate::reply::{Protocol, Reply};
+
+/// Wrong arity, worded as RediSearch (`RedisModule_WrongArity` with the registered name).
+pub(crate) fn wrong_arity(cmd: &str) -> Error {
+    Error::new(format!("ERR wrong number of arguments for '{}' command", cmd.to_ascii_uppercase()))
+}
+
+/// `FT.DICTADD dict term…`: the number of terms added.
+pub(crate) fn ft_dictadd(config: &mut Config, args: &[&[u8]]) -> Result<Reply> {
+    let [name, terms @ ..] = args else { return Err(wrong_arity("FT.DICTADD")) };
+    if terms.is_empty() {
+        return Err(wrong_arity("FT.DICTADD"));
+    }
+    Ok(Reply::Int(config.dictionaries.add(&dict_name(name), terms) as i64))
+}
+
+/// `FT.DICTDEL dict term…`: the number of terms removed.
+pub(crate) fn ft_dictdel(config: &mut Config, args: &[&[u8]]) -> Result<Reply> {
+    let [name, terms @ ..] = args else { return Err(wrong_arity("FT.DICTDEL")) };
+    if terms.is_empty() {
+        return Err(wrong_arity("FT.DICTDEL"));
+    }
+    Ok(Reply::Int(config.dictionaries.del(&dict_name(name), terms) as i64))
+}
+
+/// `FT.DICTDUMP dict`: the terms (a set under RESP3).
+pub(crate) fn ft_dictdump(config: &Config, args: &[&[u8]]) -> Result<Reply> {
+    let [name] = args else { return Err(wrong_arity("FT.DICTDUMP")) };
+    let terms =
+        config.dictionaries.dump(&dict_name(name)).ok_or_else(|| Error::new("could not open dict key"))?;
+    Ok(Reply::Set(terms.map(Reply::text).collect()))
+}
+
+/// Position of the first argument at or after `from` equal to `kw` (ASCII case-insensitive),
+/// like RediSearch's `RMUtil_ArgExists`, which also looks at the index name and the query.
+fn arg_pos(args: &[&[u8]], kw: &str, from: usize) -> Option<usize> {
+    args.iter().enumerate().skip(from).find(|(_, a)| a.eq_ignore_ascii_case(kw.as_bytes())).map(|(i, _)| i)
+}
+
+/// A parsed FT.SPELLCHECK request.
+struct Request {
+    distance: u32,
+    include: Vec<String>,
+    exclude: Vec<String>,
+    full_score_info: bool,
+}
+
+/// `FT.SPELLCHECK index query [DISTANCE d] [TERMS INCLUDE|EXCLUDE dict [term…]]… [DIALECT d]`.
+pub(crate) fn ft_spellcheck(
+    cat: &mut Catalog,
+    args: &[&[u8]],
+    config: &Config,
+    proto: Protocol,
+) -> Result<Reply> {
+    let [index_name, query, ..] = args else { return Err(wrong_arity("FT.SPELLCHECK")) };
+    // Checks run in RediSearch's order: DIALECT, index, query, DISTANCE, TERMS, dictionaries.
+    let mut dialect = config.default_dialect;
+    if let Some(p) = arg_pos(args, "DIALECT", 2) {
+        let v = args.get(p + 1).ok_or_else(|| Error::new("Need an argument for DIALECT"))?;
+        dialect = std::str::from_utf8(v)
+            .ok()
+            .and_then(|s| s.parse::<u32>().ok())
+            .filter(|d| (1..=MAX_DIALECT).contains(d))
+            .ok_or_else(|| {
+                Error::new(format!("DIALECT requires a non negative integer >=1 and <= {MAX_DIALECT}"))
+            })?;
+    }
+    let name = String::from_utf8_lossy(index_name).into_owned();
+    let entry = cat.entry_mut(&name).ok_or_else(|| Error::new("Unknown Index name"))?;
+    if query.len() > MAX_QUERY_LEN {
+        return Err(Error::new("Query string too long"));
+    }
+    let ast = parse(&String::from_utf8_lossy(query), dialect, &HashMap::new())?;
+    let req = parse_options(args)?;
+    if let Some(slot) = entry.dialects_used.get_mut(dialect.saturating_sub(1) as usize) {
+        *slot = true;
+    }
+    for d in req.include.iter().chain(&req.exclude) {
+        if !config.dictionaries.exists(d) {
+            return Err(Error::new(format!("Dict does not exist: {d}")));
+        }
+    }
+    let idx = &entry.index;
+    let mut words = Vec::new();
+    collect_words(idx, &ast, ALL_FIELDS, &mut words);
+    let total = idx.docs.len();
+    let mut results = Vec::new();
+    for (word, mask) in &words {
+        if let Some(r) = check_word(idx, config, &req, word, *mask) {
+            results.push((word.clone(), r));
+        }
+    }
+    // FULLSCOREINFO (the cluster coordinator's form): raw frequencies and the document count.
+    let divisor = if req.full_score_info { 1.0 } else { total.max(1) as f64 };
+    let score = |raw: f64| if raw < 0.0 { 0.0 } else { raw / divisor };
+    Ok(match proto {
+        Protocol::Resp2 => {
+            let mut out = Vec::new();
+            if req.full_score_info {
+                out.push(Reply::Int(total as i64));
+            }
+            for (word, r) in results {
+                out.push(Reply::Array(match r {
+                    WordResult::InIndex => {
+                        vec![
+                            Reply::Simple("TERM".into()),
+                            Reply::text(word),
+                            Reply::Simple(FOUND_IN_INDEX.into()),
+                        ]
+                    }
+                    WordResult::Suggestions(s) => vec![
+                        Reply::Simple("TERM".into()),
+                        Reply::text(word),
+                        Reply::Array(
+                            s.into_iter()
+                                .map(|(t, raw)| Reply::Array(vec![Reply::Double(score(raw)), Reply::text(t)]))
+                                .collect(),
+                        ),
+                    ],
+                }));
+            }
+            Reply::Array(out)
+        }
+        Protocol::Resp3 => {
+            let mut root = Vec::new();
+            if req.full_score_info {
+                root.push(("total_docs", Reply::Int(total as i64)));
+            }
+            let terms = results
+                .into_iter()
+                .map(|(word, r)| {
+                    let v = match r {
+                        WordResult::InIndex => Reply::Error(FOUND_IN_INDEX.into()),
+                        WordResult::Suggestions(s) => Reply::Array(
+                            s.into_iter()
+                                .map(|(t, raw)| Reply::Map(vec![(Reply::text(t), Reply::Double(score(raw)))]))
+                                .collect(),
+                        ),
+                    };
+                    (Reply::text(word), v)
+                })
+                .collect();
+            root.push(("results", Reply::Map(terms)));
+            Reply::map(root)
+        }
+    })
+}
+
+/// RediSearch's FULLSCOREINFO marker for a word the index has.
+const FOUND_IN_INDEX: &str = "term exists in index";
+
+/// DISTANCE, TERMS and FULLSCOREINFO, found anywhere in the arguments as RediSearch does.
+fn parse_options(args: &[&[u8]]) -> Result<Request> {
+    let mut req = Request { distance: 1, include: Vec::new(), exclude: Vec::new(), full_score_info: false };
+    if let Some(p) = arg_pos(args, "DISTANCE", 0) {
+        let v =
+            args.get(p + 1).ok_or_else(|| Error::new("DISTANCE arg is given but no DISTANCE comes after"))?;
+        req.distance = std::str::from_utf8(v)
+            .ok()
+            .and_then(|s| s.parse::<i64>().ok())
+            .filter(|d| (1..=i64::from(MAX_SPELLCHECK_DISTANCE)).contains(d))
+            .map(|d| d as u32)
+            .ok_or_else(|| {
+                Error::new(format!(
+                    "bad distance given, distance must be a natural number between 1 to {MAX_SPELLCHECK_DISTANCE}"
+                ))
+            })?;
+    }
+    let mut from = 0;
+    while let Some(p) = arg_pos(args, "TERMS", from) {
+        let (Some(op), Some(dict)) = (args.get(p + 1), args.get(p + 2)) else {
+            return Err(Error::new("TERM arg is given but no TERM params comes after"));
+        };
+        if op.eq_ignore_ascii_case(b"INCLUDE") {
+            req.include.push(dict_name(dict));
+        } else if op.eq_ignore_ascii_case(b"EXCLUDE") {
+            req.exclude.push(dict_name(dict));
+        } else {
+            return Err(Error::new("bad format, exlude/include operation was not given"));
+        }
+        from = p + 1;
+    }
+    req.full_score_info = arg_pos(args, "FULLSCOREINFO", 0).is_some();
+    Ok(req)
+}
+
+/// The plain words of the query in order (RediSearch's token nodes), each with the text
+/// fields it is restricted to.
+fn collect_words(idx: &Index, ast: &QueryAst, mask: FieldMask, out: &mut Vec<(String, FieldMask)>) {
+    // RediSearch parses the query without a stopword list here: stopwords are words too.
+    let words = |raw: &str, out: &mut Vec<(String, FieldMask)>| {
+        out.extend(crate::analysis::tokenize(raw).into_iter().map(|tok| (tok.text, mask)));
+    };
+    match ast {
+        QueryAst::Word(w) => words(w, out),
+        QueryAst::Phrase(p) => words(p, out),
+        QueryAst::And(items) | QueryAst::Or(items) => {
+            for it in items {
+                collect_words(idx, it, mask, out);
+            }
+        }
+        QueryAst::Not(inner) | QueryAst::Optional(inner) => collect_words(idx, inner, mask, out),
+        QueryAst::Attrs { inner, .. } => collect_words(idx, inner, mask, out),
+        QueryAst::Field(fields, inner) => {
+            let m = fields
+                .iter()
+                .filter_map(|f| idx.spec.field(f).and_then(|(i, _)| idx.text_ord(i)))
+                .fold(0, |m: FieldMask, o| m | (1u128 << (u32::from(o) % 128)));
+            collect_words(idx, inner, m & mask, out);
+        }
+        _ => {}
+    }
+}
+
+/// What FT.SPELLCHECK reports for one word.
+enum WordResult {
+    /// FULLSCOREINFO only: the index has the word.
+    InIndex,
+    /// Suggestions with their raw scores (document frequency, -1 for dictionary-only words).
+    Suggestions(Vec<(String, f64)>),
+}
+
+/// Suggestions for `word`, `None` when it is not reported (in the index, or excluded).
+fn check_word(
+    idx: &Index,
+    config: &Config,
+    req: &Request,
+    word: &str,
+    mask: FieldMask,
+) -> Option<WordResult> {
+    let text = &idx.text;
+    if text.dict.get(word).is_some_and(|id| text.is_live(id)) {
+        return req.full_score_info.then_some(WordResult::InIndex);
+    }
+    if req.exclude.iter().any(|d| config.dictionaries.contains(d, word)) {
+        return None;
+    }
+    let mut found: Vec<(String, f64)> = Vec::new();
+    // Index terms, scored by document frequency; a term none of whose documents has it in
+    // the word's fields is no suggestion.
+    for (term, id) in text.dict.fuzzy(word, req.distance, |id| text.is_live(id), usize::MAX) {
+        if mask != ALL_FIELDS && text.docs(id, mask).is_empty() {
+            continue;
+        }
+        found.push((term, text.doc_freq(id) as f64));
+    }
+    for d in &req.include {
+        for term in config.dictionaries.fuzzy(d, word, req.distance) {
+            if found.iter().any(|(t, _)| t == term) {
+                continue;
+            }
+            let raw = match text.dict.get(term).filter(|&id| text.is_live(id)) {
+                Some(id) if mask != ALL_FIELDS && text.docs(id, mask).is_empty() => continue,
+                Some(id) => text.doc_freq(id) as f64,
+                None => -1.0,
+            };
+            found.push((term.to_string(), raw));
+        }
+    }
+    Some(WordResult::Suggestions(trie_order(found)))
+}
+
+/// Orders suggestions as RediSearch replies them: its suggestion trie is sorted by score
+/// (at each node, children by the highest score below them, then by character; a node's own
+/// word before its children), iterated depth first, and the result sorted by descending
+/// score with a stable sort.
+pub(crate) fn trie_order(mut found: Vec<(String, f64)>) -> Vec<(String, f64)> {
+    // Highest score under each prefix (prefixes end on character boundaries).
+    let mut best: HashMap<&str, f64> = HashMap::new();
+    for (t, s) in &found {
+        for (i, c) in t.char_indices() {
+            let p = t.get(..i + c.len_utf8()).unwrap_or(t);
+            let e = best.entry(p).or_insert(*s);
+            if *s > *e {
+                *e = *s;
+            }
+        }
+    }
+    let dfs = |a: &str, b: &str| -> Ordering {
+        let common: usize =
+            a.chars().zip(b.chars()).take_while(|(x, y)| x == y).map(|(x, _)| x.len_utf8()).sum();
+        let (ra, rb) = (a.get(common..).unwrap_or(""), b.get(common..).unwrap_or(""));
+        match (ra.chars().next(), rb.chars().next()) {
+            (None, None) => Ordering::Equal,
+            (None, Some(_)) => Ordering::Less,
+            (Some(_), None) => Ordering::Greater,
+            (Some(ca), Some(cb)) => {
+                let sa = best.get(a.get(..common + ca.len_utf8()).unwrap_or(a)).copied().unwrap_or(0.0);
+                let sb = best.get(b.get(..common + cb.len_utf8()).unwrap_or(b)).copied().unwrap_or(0.0);
+                sb.partial_cmp(&sa).unwrap_or(Ordering::Equal).then(ca.cmp(&cb))
+            }
+        }
+    };
+    let mut order: Vec<usize> = (0..found.len()).collect();
+    order.sort_by(|&i, &j| match (found.get(i), found.get(j)) {
+        (Some(a), Some(b)) => dfs(&a.0, &b.0),
+        _ => Ordering::Equal,
+    });
+    let mut sorted: Vec<(String, f64)> =
+        order.into_iter().filter_map(|i| found.get_mut(i).map(std::mem::take)).collect();
+    sorted.sort_by(|a, b| b.1.partial_cmp(&a.1).unwrap_or(Ordering::Equal));
+    sorted
+}
+
+#[cfg(test)]
+mod tests {
+    use super::trie_order;
+
+    fn names(v: Vec<(String, f64)>) -> Vec<String> {
+        v.into_iter().map(|x| x.0).collect()
+    }
+
+    #[test]
+    fn ties_follow_the_score_sorted_trie() {
+        // From RediSearch 2.10: "helo" over held(1) hell(1) hello(2) help(1) replies
+        // hello, hell, held, help (hell sits under the "hell" branch that holds hello).
+        let found =
+            vec![("held".into(), 1.0), ("hell".into(), 1.0), ("hello".into(), 2.0), ("help".into(), 1.0)];
+        assert_eq!(names(trie_order(found)), ["hello", "hell", "held", "help"]);
+        // Equal scores everywhere: a word before its extensions, then characters.
+        let found =
+            vec![("hell".into(), 1.0), ("hello".into(), 1.0), ("help".into(), 1.0), ("hel".into(), -1.0)];
+        assert_eq!(names(trie_order(found)), ["hell", "hello", "help", "hel"]);
+    }
+}

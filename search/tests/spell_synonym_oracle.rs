@@ -1,0 +1,160 @@
+//! FT.SPELLCHECK suggestions and synonym matching against independent brute-force oracles
+//! (Levenshtein over every indexed word; set algebra over the synonym groups), on
+//! pseudo-random corpora.
+
+mod common;
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use common::{ids, Db};
+use search::Reply;
+
+/// A small deterministic generator (xorshift).
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self, n: u64) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0 % n
+    }
+}
+
+fn lev(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut p: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut c = vec![i + 1];
+        for (j, cb) in b.iter().enumerate() {
+            c.push((p[j] + usize::from(ca != *cb)).min(p[j + 1] + 1).min(c[j] + 1));
+        }
+        p = c;
+    }
+    p[b.len()]
+}
+
+fn word(r: &mut Rng) -> String {
+    let len = 2 + r.next(3) as usize;
+    (0..len).map(|_| (b'a' + r.next(4) as u8) as char).collect()
+}
+
+#[test]
+fn spellcheck_matches_brute_force_levenshtein() {
+    let mut r = Rng(0x5eed_1234_abcd);
+    for round in 0..20 {
+        let mut db = Db::new();
+        db.cmd(&["FT.CREATE", "i", "ON", "HASH", "PREFIX", "1", "k:", "SCHEMA", "t", "TEXT", "NOSTEM"]);
+        let mut docs: Vec<BTreeSet<String>> = Vec::new();
+        for d in 0..(3 + r.next(8)) {
+            let words: Vec<String> = (0..(1 + r.next(4))).map(|_| word(&mut r)).collect();
+            db.hset(&format!("k:{d}"), &[("t", &words.join(" "))]);
+            docs.push(words.into_iter().collect());
+        }
+        let vocab: BTreeSet<&String> = docs.iter().flatten().collect();
+        for _ in 0..10 {
+            let q = word(&mut r);
+            let dist = 1 + r.next(2) as usize;
+            let reply = db.cmd(&["FT.SPELLCHECK", "i", &q, "DISTANCE", &dist.to_string()]);
+            let Reply::Array(terms) = reply else { panic!("{reply:?}") };
+            if vocab.contains(&q) {
+                assert!(terms.is_empty(), "round {round}: {q} is indexed");
+                continue;
+            }
+            let want: BTreeMap<String, f64> = vocab
+                .iter()
+                .filter(|t| lev(t, &q) <= dist)
+                .map(|t| {
+                    let df = docs.iter().filter(|d| d.contains(*t)).count();
+                    ((*t).clone(), df as f64 / docs.len() as f64)
+                })
+                .collect();
+            let Some(Reply::Array(parts)) = terms.first() else { panic!("round {round}: {q}: {terms:?}") };
+            let Some(Reply::Array(sugg)) = parts.get(2) else { panic!() };
+            let got: BTreeMap<String, f64> = sugg
+                .iter()
+                .map(|p| match p {
+                    Reply::Array(x) => match (&x[0], &x[1]) {
+                        (Reply::Double(s), Reply::Bulk(t)) => (String::from_utf8_lossy(t).into_owned(), *s),
+                        other => panic!("{other:?}"),
+                    },
+                    other => panic!("{other:?}"),
+                })
+                .collect();
+            assert_eq!(got, want, "round {round}: {q} at {dist}");
+            // Descending scores.
+            let scores: Vec<f64> = sugg
+                .iter()
+                .filter_map(|p| match p {
+                    Reply::Array(x) => match &x[0] {
+                        Reply::Double(s) => Some(*s),
+                        _ => None,
+                    },
+                    _ => None,
+                })
+                .collect();
+            assert!(scores.windows(2).all(|w| w[0] >= w[1]), "{scores:?}");
+        }
+    }
+}
+
+#[test]
+fn synonym_queries_match_the_union_of_their_groups() {
+    let mut r = Rng(0xfeed_beef_0042);
+    for round in 0..20 {
+        let mut db = Db::new();
+        db.cmd(&["FT.CREATE", "i", "ON", "HASH", "PREFIX", "1", "k:", "SCHEMA", "t", "TEXT", "NOSTEM"]);
+        let mut groups: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+        let mut docs: Vec<BTreeSet<String>> = Vec::new();
+        let mut add_group =
+            |db: &mut Db, r: &mut Rng, groups: &mut BTreeMap<String, BTreeSet<String>>, skip: bool| {
+                let g = format!("g{}", r.next(3));
+                let words: Vec<String> = (0..(1 + r.next(3))).map(|_| word(r)).collect();
+                let mut args = vec!["FT.SYNUPDATE".to_string(), "i".into(), g.clone()];
+                if skip {
+                    args.push("SKIPINITIALSCAN".into());
+                }
+                args.extend(words.iter().cloned());
+                let refs: Vec<&str> = args.iter().map(|s| s.as_str()).collect();
+                assert_eq!(db.cmd(&refs), Reply::ok());
+                groups.entry(g).or_default().extend(words);
+            };
+        add_group(&mut db, &mut r, &mut groups, false);
+        for d in 0..(3 + r.next(8)) {
+            let words: Vec<String> = (0..(1 + r.next(4))).map(|_| word(&mut r)).collect();
+            db.hset(&format!("k:{d}"), &[("t", &words.join(" "))]);
+            docs.push(words.into_iter().collect());
+            if r.next(3) == 0 {
+                add_group(&mut db, &mut r, &mut groups, false);
+            }
+        }
+        for _ in 0..10 {
+            let q = word(&mut r);
+            // The query word, and every word sharing a group with it.
+            let mut reach: BTreeSet<&String> = groups.values().filter(|g| g.contains(&q)).flatten().collect();
+            reach.insert(&q);
+            let want: BTreeSet<String> = docs
+                .iter()
+                .enumerate()
+                .filter(|(_, d)| d.iter().any(|w| reach.contains(w)))
+                .map(|(i, _)| format!("k:{i}"))
+                .collect();
+            let got: BTreeSet<String> =
+                ids(&db.cmd(&["FT.SEARCH", "i", &q, "NOCONTENT", "LIMIT", "0", "1000"]))
+                    .into_iter()
+                    .collect();
+            assert_eq!(got, want, "round {round}: {q} with {groups:?}");
+            let verbatim: BTreeSet<String> =
+                ids(&db.cmd(&["FT.SEARCH", "i", &q, "NOCONTENT", "VERBATIM", "LIMIT", "0", "1000"]))
+                    .into_iter()
+                    .collect();
+            let exact: BTreeSet<String> = docs
+                .iter()
+                .enumerate()
+                .filter(|(_, d)| d.contains(&q))
+                .map(|(i, _)| format!("k:{i}"))
+                .collect();
+            assert_eq!(verbatim, exact, "round {round}: VERBATIM {q}");
+        }
+    }
+}
