@@ -132,6 +132,10 @@ impl DocumentSource for RedisDocs<'_> {
             .unwrap_or_default())
     }
 
+    fn hash_bytes(&self, key: &[u8], field: &str) -> Option<Vec<u8>> {
+        self.hash_field(key, field)
+    }
+
     fn json_at(&self, key: &[u8], path: &str) -> Option<Vec<String>> {
         self.with_json(key, |doc| {
             self.with_path(path, |p| p.select(doc).iter().map(|v| v.to_json()).collect())

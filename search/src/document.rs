@@ -42,6 +42,16 @@ pub trait DocumentSource {
     /// serialization); `None` when the key is not JSON or the path is invalid.
     fn json_at(&self, key: &[u8], path: &str) -> Option<Vec<String>>;
 
+    /// Hash only: the raw bytes of field `field` (VECTOR blobs are binary, so they cannot
+    /// go through [`DocumentSource::values`]' text). The default reads them through
+    /// `values`, which suits sources whose hash values are all text.
+    fn hash_bytes(&self, key: &[u8], field: &str) -> Option<Vec<u8>> {
+        match self.values(key, field).ok()?.into_iter().next()? {
+            FieldValue::String(s) => Some(s.into_bytes()),
+            _ => None,
+        }
+    }
+
     /// The whole document: JSON → `[("$", serialized doc)]`, hash → all field/value pairs.
     fn whole(&self, key: &[u8]) -> Option<Vec<(Vec<u8>, Vec<u8>)>>;
 }

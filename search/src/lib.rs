@@ -59,6 +59,7 @@ pub mod query;
 pub mod reply;
 pub mod schema;
 pub mod synonyms;
+pub mod vector_spec;
 
 pub use catalog::{Catalog, ExecOutcome};
 pub use config::Config;

@@ -29,3 +29,7 @@ pub const MAX_SPELLCHECK_DISTANCE: u32 = 4;
 pub const DICT_TERM_MAX_BYTES: usize = 510;
 /// Longest dictionary term in characters (the trie keeps fewer than 255 runes).
 pub const DICT_TERM_MAX_CHARS: usize = 254;
+/// Largest VECTOR DIM accepted (a vector of this many FLOAT64 is 8 MiB).
+pub const MAX_VECTOR_DIM: usize = 1 << 20;
+/// KNN K is capped here (any K is accepted; the result heap is sized by the documents).
+pub const MAX_KNN_K: u64 = 1 << 24;

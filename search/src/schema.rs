@@ -6,6 +6,7 @@ use crate::args::Args;
 use crate::document::KeyType;
 use crate::error::{Error, Result};
 use crate::limits::{MAX_FIELDS, MAX_TEXT_FIELDS, NARROW_TEXT_FIELDS};
+use crate::vector_spec::VectorSpec;
 
 /// The type of a schema attribute.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -18,6 +19,8 @@ pub enum FieldType {
     Numeric,
     /// `lon,lat` points.
     Geo,
+    /// Vectors (the parameters are in [`FieldSpec::vector`]).
+    Vector,
 }
 
 impl FieldType {
@@ -28,6 +31,7 @@ impl FieldType {
             FieldType::Tag => "TAG",
             FieldType::Numeric => "NUMERIC",
             FieldType::Geo => "GEO",
+            FieldType::Vector => "VECTOR",
         }
     }
 }
@@ -64,6 +68,8 @@ pub struct FieldSpec {
     /// JSON TEXT field whose path yields values in no defined order (wildcards, recursive
     /// descent, filters, unions, slices): SLOP and INORDER are refused on it (RediSearch).
     pub undefined_order: bool,
+    /// VECTOR parameters (VECTOR fields only).
+    pub vector: Option<VectorSpec>,
 }
 
 impl FieldSpec {
@@ -86,6 +92,7 @@ impl FieldSpec {
             index_missing: false,
             with_suffix_trie: false,
             undefined_order: false,
+            vector: None,
         }
     }
 }
@@ -293,9 +300,13 @@ impl IndexSpec {
                 "TAG" => FieldType::Tag,
                 "NUMERIC" => FieldType::Numeric,
                 "GEO" => FieldType::Geo,
+                "VECTOR" => FieldType::Vector,
                 _ => return Err(Error::new(format!("Invalid field type for field `{path}`"))),
             };
             let mut f = FieldSpec::new(path.clone(), name, kind, self.on);
+            if kind == FieldType::Vector {
+                f.vector = Some(VectorSpec::parse(&mut a)?);
+            }
             loop {
                 if kind == FieldType::Text && a.eat("WEIGHT") {
                     f.weight = a.next_f64("WEIGHT")?;
@@ -325,12 +336,12 @@ impl IndexSpec {
                     f.index_empty = true;
                 } else if a.eat("INDEXMISSING") {
                     f.index_missing = true;
-                } else if a.eat("SORTABLE") {
+                } else if kind != FieldType::Vector && a.eat("SORTABLE") {
                     f.sortable = true;
                     if a.eat("UNF") {
                         f.unf = true;
                     }
-                } else if a.eat("NOINDEX") {
+                } else if kind != FieldType::Vector && a.eat("NOINDEX") {
                     f.noindex = true;
                 } else {
                     break;

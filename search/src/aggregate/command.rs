@@ -28,6 +28,7 @@ use crate::index::Index;
 use crate::query::exec::{execute, ExecOptions};
 use crate::query::score::{ScoreContext, Scorer};
 use crate::query::syntax::parse;
+use crate::query::vector::Distances;
 use crate::reply::{Protocol, Reply};
 use crate::schema::{FieldSpec, FieldType};
 
@@ -75,6 +76,8 @@ pub(crate) fn ft_aggregate(
         return Err(Error::new("Query string too long"));
     }
     let params: HashMap<String, String> = req.params.iter().cloned().collect();
+    let blobs: HashMap<String, Vec<u8>> =
+        req.params.iter().map(|(k, _)| k.clone()).zip(req.raw_params.iter().cloned()).collect();
     let ast = parse(&query, dialect, &params)?;
     let o = &req.query_options;
     if let Some(l) = &o.language {
@@ -105,6 +108,7 @@ pub(crate) fn ft_aggregate(
         language: None,
         min_stem_len: config.min_stem_len,
         dialect,
+        blobs,
     };
     let matched = execute(idx, &ast, &opts)?;
     let mut ids = matched.docids;
@@ -112,7 +116,7 @@ pub(crate) fn ft_aggregate(
         let allowed: RoaringBitmap = o.in_keys.iter().filter_map(|k| idx.docs.id_of(k)).collect();
         ids &= allowed;
     }
-    let loader = IndexLoader { idx, docs, dialect };
+    let loader = IndexLoader { idx, docs, dialect, distances: &matched.distances };
     // Only ON_TIMEOUT FAIL stops a query: under RETURN it completes rather
     // than return partial results silently (RediSearch #1055, #2721).
     let timeout_ms = req.timeout_ms.unwrap_or(config.timeout_ms);
@@ -131,7 +135,12 @@ pub(crate) fn ft_aggregate(
             .collect();
         terms.sort();
     }
-    let hits = ids.iter().filter_map(|d| {
+    // KNN rows come nearest first (RediSearch's vector iterator order), others by id.
+    let order: Vec<u32> = match &matched.distances.knn {
+        Some(knn) => knn.iter().map(|h| h.doc).filter(|d| ids.contains(*d)).collect(),
+        None => ids.iter().collect(),
+    };
+    let hits = order.into_iter().filter_map(|d| {
         let rec = idx.docs.get(d)?;
         let found: Vec<String> =
             terms.iter().filter(|(_, id)| !rec.occs_of(*id).is_empty()).map(|(t, _)| t.clone()).collect();
@@ -198,6 +207,8 @@ struct IndexLoader<'a> {
     idx: &'a Index,
     docs: &'a dyn DocumentSource,
     dialect: u32,
+    /// Vector distances the query yields.
+    distances: &'a Distances,
 }
 
 impl FieldLoader for IndexLoader<'_> {
@@ -215,6 +226,14 @@ impl FieldLoader for IndexLoader<'_> {
             LoadRequest::Path(path) => self.explicit(key, path, None),
             LoadRequest::SortValue(name) | LoadRequest::Implicit(name) => self.implicit(key, doc.id, name),
         }
+    }
+
+    fn yielded(&self) -> Vec<String> {
+        self.distances.fields.iter().map(|(n, _)| n.clone()).collect()
+    }
+
+    fn yielded_value(&self, doc: DocRef<'_>, name: &str) -> Option<Value> {
+        self.distances.get(name, doc.id).map(Value::Number)
     }
 
     fn load_all(&self, doc: DocRef<'_>) -> Vec<(String, Value)> {

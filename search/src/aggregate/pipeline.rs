@@ -56,6 +56,16 @@ pub trait FieldLoader {
     fn load(&self, doc: DocRef<'_>, what: LoadRequest<'_>) -> Option<Value>;
     /// Every field of the document (`LOAD *`), in document order.
     fn load_all(&self, doc: DocRef<'_>) -> Vec<(String, Value)>;
+    /// Names the query itself yields for each document (vector distances), which lead
+    /// every row.
+    fn yielded(&self) -> Vec<String> {
+        Vec::new()
+    }
+    /// The value the query yields under `name` for a document.
+    fn yielded_value(&self, doc: DocRef<'_>, name: &str) -> Option<Value> {
+        let _ = (doc, name);
+        None
+    }
 }
 
 /// A document as a [`FieldLoader`] sees it.
@@ -132,6 +142,7 @@ enum LoadKind {
     SortValue(String),
     Path(String),
     DocKey,
+    Yielded(String),
 }
 
 enum Op {
@@ -377,6 +388,19 @@ impl Plan {
             provided: Vec::new(),
             seed,
         };
+        // Query yields (vector distances) lead the row and are read before any step.
+        let yields: Vec<(usize, LoadKind)> = source
+            .yielded()
+            .into_iter()
+            .map(|name| {
+                let slot = p.root.add(&name);
+                p.mark_provided(slot);
+                (slot, LoadKind::Yielded(name))
+            })
+            .collect();
+        if !yields.is_empty() {
+            p.ops.push(Op::Load(yields));
+        }
         let score_slot = if req.add_scores {
             let s = p.root.add("__score");
             p.mark_provided(s);
@@ -529,6 +553,7 @@ fn run_streaming(
                                 LoadKind::SortValue(n) => source.load(d, LoadRequest::SortValue(n)),
                                 LoadKind::Implicit(n) => source.load(d, LoadRequest::Implicit(n)),
                                 LoadKind::Path(p) => source.load(d, LoadRequest::Path(p)),
+                                LoadKind::Yielded(n) => source.yielded_value(d, n),
                             };
                             if let Some(v) = v {
                                 row.set(*slot, v);

@@ -27,6 +27,8 @@ pub struct AggregateRequest {
     pub timeout_ms: Option<u64>,
     /// PARAMS name/value pairs (for the query text).
     pub params: Vec<(String, String)>,
+    /// PARAMS values as raw bytes, in `params` order (vector blobs are binary).
+    pub raw_params: Vec<Vec<u8>>,
     /// DIALECT (1–4).
     pub dialect: Option<u64>,
     /// ADDSCORES: expose `@__score`.
@@ -387,15 +389,18 @@ impl AggregateRequest {
             }
             "PARAMS" => {
                 ac.at += 1;
+                let first = ac.at + 1;
                 let vals = ac.var_args().map_err(|e| bad("PARAMS", e))?;
                 if vals.len() % 2 != 0 {
                     return Err(AggError::new("Parameters must be specified in PARAM VALUE pairs"));
                 }
-                for pair in vals.chunks(2) {
+                for (i, pair) in vals.chunks(2).enumerate() {
                     if self.params.iter().any(|(k, _)| *k == pair[0]) {
                         return Err(AggError::new(format!("Duplicate parameter `{}`", pair[0])));
                     }
                     self.params.push((pair[0].clone(), pair[1].clone()));
+                    let raw = ac.raw.get(first + 2 * i + 1).cloned().unwrap_or_default();
+                    self.raw_params.push(raw);
                 }
             }
             "DIALECT" => {

@@ -92,5 +92,28 @@ fn render(ast: &QueryAst, depth: usize, out: &mut Vec<String>) {
         }
         QueryAst::Missing(f) => out.push(format!("{pad}ISMISSING{{{f}}}")),
         QueryAst::Attrs { inner, .. } => render(inner, depth, out),
+        QueryAst::Knn(c) => {
+            let what = format!(
+                "{{K={} nearest vectors to `${}` in vector index associated with field @{}, yields distance as `{}`}}",
+                c.k,
+                c.blob,
+                c.field,
+                c.score_name()
+            );
+            if matches!(*c.filter, QueryAst::MatchAll) {
+                out.push(format!("{pad}VECTOR {what}"));
+            } else {
+                out.push(format!("{pad}VECTOR {{"));
+                render(&c.filter, depth + 1, out);
+                out.push(format!("{pad}}} => {what}"));
+            }
+        }
+        QueryAst::VectorRange(c) => out.push(format!(
+            "{pad}VECTOR {{Vectors that are within {} distance radius from `${}` in vector index associated with field @{}{}}}",
+            crate::aggregate::value::format_g(c.radius, 6),
+            c.blob,
+            c.field,
+            c.yield_as.as_ref().map(|y| format!(", yields distance as `{y}`")).unwrap_or_default()
+        )),
     }
 }

@@ -8,6 +8,7 @@ use crate::error::{Error, Result};
 use crate::index::{ErrorStats, FieldIndex};
 use crate::reply::{Protocol, Reply};
 use crate::schema::{FieldSpec, FieldType};
+use crate::vector_spec::{VectorAlgo, VectorSpec};
 
 fn mb(bytes: usize) -> Reply {
     Reply::Double(bytes as f64 / (1024.0 * 1024.0))
@@ -41,6 +42,7 @@ fn attribute(f: &FieldSpec, proto: Protocol) -> Reply {
         FieldType::Tag => {
             pairs.push((simple("SEPARATOR"), simple(f.separator.map(String::from).unwrap_or_default())))
         }
+        FieldType::Vector => pairs.extend(vector_attribute(f.vector.as_ref())),
         _ => {}
     }
     let mut flags = Vec::new();
@@ -69,6 +71,23 @@ fn attribute(f: &FieldSpec, proto: Protocol) -> Reply {
             Reply::Array(flat)
         }
     }
+}
+
+/// The algorithm parameters of a VECTOR attribute, as RediSearch 2.10 lists them (HNSW
+/// adds `M` and `ef_construction`).
+fn vector_attribute(v: Option<&VectorSpec>) -> Vec<(Reply, Reply)> {
+    let Some(v) = v else { return Vec::new() };
+    let mut pairs = vec![
+        (simple("algorithm"), simple(if v.algo == VectorAlgo::Hnsw { "HNSW" } else { "FLAT" })),
+        (simple("data_type"), simple(v.ty.name())),
+        (simple("dim"), Reply::Int(v.dim as i64)),
+        (simple("distance_metric"), simple(v.metric.name())),
+    ];
+    if v.algo == VectorAlgo::Hnsw {
+        pairs.push((simple("M"), Reply::Int(v.m as i64)));
+        pairs.push((simple("ef_construction"), Reply::Int(v.ef_construction as i64)));
+    }
+    pairs
 }
 
 /// `FT.INFO idx`: RediSearch 2.10's fields, in its order and reply types.
@@ -128,6 +147,7 @@ pub(crate) fn ft_info(cat: &mut Catalog, name: &str, proto: Protocol) -> Result<
     let mut numeric_bytes = 0;
     let mut numeric_records = 0;
     let mut geo_bytes = 0;
+    let mut vector_bytes = 0;
     for f in &idx.fields {
         match f {
             FieldIndex::Tag(t) => tag_bytes += t.mem_bytes(),
@@ -136,6 +156,7 @@ pub(crate) fn ft_info(cat: &mut Catalog, name: &str, proto: Protocol) -> Result<
                 numeric_records += n.records;
             }
             FieldIndex::Geo(g) => geo_bytes += g.mem_bytes(),
+            FieldIndex::Vector(v) => vector_bytes += v.memory(),
             FieldIndex::Text(_) => {}
         }
     }
@@ -187,7 +208,7 @@ pub(crate) fn ft_info(cat: &mut Catalog, name: &str, proto: Protocol) -> Result<
         ("num_terms", Reply::Int(idx.text.live_terms() as i64)),
         ("num_records", Reply::Int(records as i64)),
         ("inverted_sz_mb", mb(text_bytes)),
-        ("vector_index_sz_mb", mb(0)),
+        ("vector_index_sz_mb", mb(vector_bytes)),
         ("total_inverted_index_blocks", Reply::Int(idx.text.live_terms() as i64)),
         ("offset_vectors_sz_mb", mb(offsets_bytes)),
         ("doc_table_size_mb", mb(doc_bytes)),

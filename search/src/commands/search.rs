@@ -24,6 +24,7 @@ use crate::query::exec::{execute, ExecOptions};
 use crate::query::highlight::{highlight, summarize, trim_field, Summary};
 use crate::query::score::{ScoreContext, Scorer};
 use crate::query::syntax::{parse, QueryAst};
+use crate::query::vector::{format_distance, Distances};
 use crate::reply::{Protocol, Reply};
 use crate::schema::FieldType;
 
@@ -57,6 +58,8 @@ struct SearchRequest {
     offset: u64,
     limit: u64,
     params: HashMap<String, String>,
+    /// PARAMS as raw bytes (vector blobs).
+    blobs: HashMap<String, Vec<u8>>,
     dialect: u32,
     /// DIALECT given explicitly.
     dialect_given: bool,
@@ -78,6 +81,11 @@ pub(crate) fn parse_dialect(a: &mut Args) -> Result<u32> {
 
 /// `PARAMS n k v …`.
 pub(crate) fn parse_params(a: &mut Args) -> Result<HashMap<String, String>> {
+    Ok(text_params(&parse_params_raw(a)?))
+}
+
+/// `PARAMS n k v …` with the values as raw bytes (vector blobs are binary).
+pub(crate) fn parse_params_raw(a: &mut Args) -> Result<HashMap<String, Vec<u8>>> {
     let n = a.next_u64("PARAMS")? as usize;
     if !n.is_multiple_of(2) || n > a.remaining() {
         return Err(Error::new("Parameters must be specified in PARAM VALUE pairs"));
@@ -85,10 +93,15 @@ pub(crate) fn parse_params(a: &mut Args) -> Result<HashMap<String, String>> {
     let mut p = HashMap::new();
     for _ in 0..n / 2 {
         let k = a.next_str("PARAMS")?;
-        let v = a.next_str("PARAMS")?;
-        p.insert(k, v);
+        let v = a.next_bytes().unwrap_or_default();
+        p.insert(k, v.to_vec());
     }
     Ok(p)
+}
+
+/// The text view of raw PARAMS (what the query parser substitutes).
+pub(crate) fn text_params(raw: &HashMap<String, Vec<u8>>) -> HashMap<String, String> {
+    raw.iter().map(|(k, v)| (k.clone(), String::from_utf8_lossy(v).into_owned())).collect()
 }
 
 fn list(a: &mut Args, what: &str) -> Result<Vec<String>> {
@@ -124,6 +137,7 @@ fn parse_request(args: &[&[u8]], config: &Config) -> Result<SearchRequest> {
         offset: 0,
         limit: 10,
         params: HashMap::new(),
+        blobs: HashMap::new(),
         dialect: config.default_dialect,
         dialect_given: false,
         expand: false,
@@ -249,7 +263,8 @@ fn parse_request(args: &[&[u8]], config: &Config) -> Result<SearchRequest> {
             r.offset = a.next_u64("LIMIT")?;
             r.limit = a.next_u64("LIMIT")?;
         } else if a.eat("PARAMS") {
-            r.params = parse_params(&mut a)?;
+            r.blobs = parse_params_raw(&mut a)?;
+            r.params = text_params(&r.blobs);
         } else if a.eat("DIALECT") {
             r.dialect = parse_dialect(&mut a)?;
             r.dialect_given = true;
@@ -365,6 +380,7 @@ pub(crate) fn ft_search(
         language: req.language.filter(|l| *l != idx.spec.language),
         min_stem_len: config.min_stem_len,
         dialect: req.dialect,
+        blobs: req.blobs.clone(),
     };
     let matched = execute(idx, &ast, &opts)?;
     let mut warnings = matched.warnings.clone();
@@ -388,16 +404,34 @@ pub(crate) fn ft_search(
     let total = ids.len();
     let want = req.offset.saturating_add(req.limit) as usize;
     let scorer = ScoreContext::new(idx, &matched.terms, &matched.slop, req.scorer);
+    let dist = &matched.distances;
     let need_scores = req.with_scores || (req.sortby.is_none() && !matches!(ast, QueryAst::MatchAll));
     let mut page: Vec<(u32, f64, Option<Key>)> = Vec::new();
     if want > 0 {
-        if let Some((field, asc)) = &req.sortby {
+        if let (None, Some(knn)) = (&req.sortby, &dist.knn) {
+            // RediSearch 2.10 does not order KNN results by distance: they tie on score (0
+            // under `*`, 1 under a filter) and come in document id order.
+            let score = match &ast {
+                QueryAst::Knn(c) if !matches!(*c.filter, QueryAst::MatchAll) => 1.0,
+                _ => 0.0,
+            };
+            let mut docs_in: Vec<u32> = knn.iter().map(|h| h.doc).filter(|d| ids.contains(*d)).collect();
+            docs_in.sort_unstable();
+            page = docs_in.into_iter().take(want).map(|d| (d, score, None)).collect();
+        } else if let Some((field, asc)) = &req.sortby {
             let fi = idx.spec.field(field).map(|(i, _)| i);
-            if fi.is_none() {
+            let by_distance = fi.is_none() && dist.has(field);
+            if fi.is_none() && !by_distance {
                 return Err(Error::new(format!("Property `{field}` not loaded nor in schema")));
             }
-            let mut rows: Vec<(u32, Option<Key>)> =
-                ids.iter().map(|d| (d, sort_key(idx, d, fi, docs))).collect();
+            let key_of = |d: u32| {
+                if by_distance {
+                    dist.get(field, d).map(Key::Num)
+                } else {
+                    sort_key(idx, d, fi, docs)
+                }
+            };
+            let mut rows: Vec<(u32, Option<Key>)> = ids.iter().map(|d| (d, key_of(d))).collect();
             let cmp = |a: &(u32, Option<Key>), b: &(u32, Option<Key>)| {
                 cmp_keys(&a.1, &b.1, *asc).then(a.0.cmp(&b.0))
             };
@@ -440,7 +474,7 @@ pub(crate) fn ft_search(
     }
     let page: Vec<_> = page.into_iter().skip(req.offset as usize).collect();
     let dialect = if req.expand { req.dialect.max(3) } else { req.dialect };
-    let ctx = RenderCtx { idx, req: &req, docs, highlight_terms: &matched.highlight, dialect };
+    let ctx = RenderCtx { idx, req: &req, docs, highlight_terms: &matched.highlight, dialect, dist };
     let mut rows = Vec::with_capacity(page.len());
     for (d, score, key) in page {
         let Some(rec) = idx.docs.get(d) else { continue };
@@ -457,7 +491,7 @@ pub(crate) fn ft_search(
             score,
             payload,
             sortkey: if req.with_sortkeys { key.or_else(|| sort_key(idx, d, None, docs)) } else { None },
-            fields: if req.no_content { None } else { ctx.load(&rec.key) },
+            fields: if req.no_content { None } else { ctx.load(d, &rec.key) },
         });
     }
     Ok(render(&req, total, rows, &warnings, proto))
@@ -504,6 +538,8 @@ struct RenderCtx<'a> {
     highlight_terms: &'a std::collections::HashSet<String>,
     /// The dialect values are read with (EXPAND reads as dialect 3 at least).
     dialect: u32,
+    /// Vector distances of the query.
+    dist: &'a Distances,
 }
 
 impl<'a> RenderCtx<'a> {
@@ -531,8 +567,27 @@ impl<'a> RenderCtx<'a> {
         Some(out)
     }
 
-    /// The (name, value) pairs to return for a key, or None when the key vanished.
-    fn load(&self, key: &[u8]) -> Option<Vec<(String, Reply)>> {
+    /// The (name, value) pairs to return for document `d`, or None when the key vanished:
+    /// its distance fields first (those RETURN names, when given), then its fields.
+    fn load(&self, d: u32, key: &[u8]) -> Option<Vec<(String, Reply)>> {
+        let fields = self.load_fields(key)?;
+        let mut out: Vec<(String, Reply)> = Vec::new();
+        for (name, _) in &self.dist.fields {
+            let Some(v) = self.dist.get(name, d) else { continue };
+            let shown = match &self.req.returns {
+                None => Some(name.clone()),
+                Some(rs) => rs.iter().find(|r| r.source == *name).map(|r| r.name.clone()),
+            };
+            if let Some(shown) = shown {
+                out.push((shown, Reply::text(format_distance(v))));
+            }
+        }
+        out.extend(fields);
+        Some(out)
+    }
+
+    /// The document's own (name, value) pairs.
+    fn load_fields(&self, key: &[u8]) -> Option<Vec<(String, Reply)>> {
         if self.req.expand {
             return self.load_expanded(key);
         }

@@ -30,6 +30,8 @@ pub enum FieldValues {
     Numeric(Vec<f64>),
     /// GEO points.
     Geo(Vec<(f64, f64)>),
+    /// VECTOR values (several for a JSON multi-vector), each of the field's DIM.
+    Vector(Vec<Vec<f64>>),
 }
 
 impl FieldValues {
@@ -96,7 +98,10 @@ pub struct ExtractError {
 /// Extracts `key` for `spec`. `Err` carries the indexing failure.
 pub fn extract(spec: &IndexSpec, key: &[u8], docs: &dyn DocumentSource) -> Result<Extracted, ExtractError> {
     let mut field = None;
-    extract_values(spec, key, docs, &mut field).map_err(|message| ExtractError { field, message })
+    // An empty message is a failure RediSearch records without a message or a field
+    // (JSON vectors).
+    extract_values(spec, key, docs, &mut field)
+        .map_err(|message| ExtractError { field: field.filter(|_| !message.is_empty()), message })
 }
 
 fn extract_values(
@@ -110,6 +115,10 @@ fn extract_values(
         Extracted { values: Vec::with_capacity(spec.fields.len()), score: spec.score as f32, language: None };
     for (fi, f) in spec.fields.iter().enumerate() {
         *failing = Some(fi);
+        if let (FieldType::Vector, Some(vs)) = (f.kind, &f.vector) {
+            out.values.push(crate::index::vector_extract::extract_vectors(vs, &f.path, key, docs, json)?);
+            continue;
+        }
         let mut raw = Vec::new();
         flatten(docs.values(key, &f.path)?, &mut raw);
         let mut strings = Vec::new();
@@ -128,6 +137,7 @@ fn extract_values(
                 (FieldValue::Number(..), _) if json => {
                     return Err("Invalid JSON type: Numeric type can represent only NUMERIC field".into())
                 }
+                (FieldValue::Number(..) | FieldValue::String(_), FieldType::Vector) => {}
                 (FieldValue::Number(_, text), FieldType::Text) => strings.push(text),
                 (FieldValue::Number(_, text), FieldType::Tag) => {
                     split_tags(&text, f.separator, f.case_sensitive, false, &mut tags)

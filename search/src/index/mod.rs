@@ -1,6 +1,7 @@
 //! One index's data: the document table, text postings, tag/numeric/geo field indexes,
 //! and the upsert/remove operations that keep them consistent.
 
+pub mod distance;
 pub mod docs;
 pub mod extract;
 pub mod filter;
@@ -9,6 +10,8 @@ pub mod numeric;
 pub mod tag;
 pub mod termdict;
 pub mod text;
+pub mod vector;
+pub mod vector_extract;
 
 use std::time::Instant;
 
@@ -31,6 +34,7 @@ use geo::GeoIndex;
 use numeric::NumericIndex;
 use tag::TagIndex;
 use text::TextIndex;
+use vector::VectorIndex;
 
 /// Per-field index data, parallel to the schema's fields.
 pub enum FieldIndex {
@@ -42,6 +46,8 @@ pub enum FieldIndex {
     Numeric(NumericIndex),
     /// A GEO field.
     Geo(GeoIndex),
+    /// A VECTOR field.
+    Vector(VectorIndex),
 }
 
 /// Indexing failures of an index or of one field (FT.INFO `Index Errors`).
@@ -56,9 +62,10 @@ pub struct ErrorStats {
 }
 
 impl ErrorStats {
+    /// Counts a failure of `key`; an empty `message` leaves `last indexing error` at N/A.
     fn add(&mut self, message: &str, key: &[u8]) {
         self.count += 1;
-        self.last_error = Some(message.to_string());
+        self.last_error = (!message.is_empty()).then(|| message.to_string());
         self.last_key = Some(key.to_vec());
     }
 }
@@ -135,6 +142,9 @@ impl Index {
                 FieldType::Tag => FieldIndex::Tag(TagIndex::default()),
                 FieldType::Numeric => FieldIndex::Numeric(NumericIndex::default()),
                 FieldType::Geo => FieldIndex::Geo(GeoIndex::default()),
+                FieldType::Vector => {
+                    FieldIndex::Vector(VectorIndex::new(&f.vector.clone().unwrap_or_default()))
+                }
             });
             self.missing.push(RoaringBitmap::new());
         }
@@ -204,6 +214,7 @@ impl Index {
         let mut tags = Vec::new();
         let mut numerics = Vec::new();
         let mut geos = Vec::new();
+        let mut vectors: Vec<(usize, &[Vec<f64>])> = Vec::new();
         let mut sortables = Vec::new();
         let mut missing = Vec::new();
         // Token positions run through the whole document, field after field (RediSearch's
@@ -282,6 +293,7 @@ impl Index {
                 (FieldValues::Geo(ps), Some(FieldIndex::Geo(_))) => {
                     geos.extend(ps.iter().map(|(x, y)| (fi, *x, *y)));
                 }
+                (FieldValues::Vector(vs), Some(FieldIndex::Vector(_))) => vectors.push((i, vs)),
                 _ => {}
             }
         }
@@ -324,6 +336,15 @@ impl Index {
                 self.index_postings(id, &added);
             }
             None => self.index_postings(id, &new_postings),
+        }
+        // Vectors are replaced wholesale (a field without a value keeps none).
+        for (i, f) in self.fields.iter_mut().enumerate() {
+            if let FieldIndex::Vector(vi) = f {
+                match vectors.iter().find(|(vf, _)| *vf == i) {
+                    Some((_, vs)) => vi.set(id, vs),
+                    None => vi.remove(id),
+                }
+            }
         }
     }
 
@@ -412,6 +433,11 @@ impl Index {
         match self.docs.remove(key) {
             Some((id, rec)) => {
                 self.remove_postings(id, &rec.clone_postings());
+                for f in self.fields.iter_mut() {
+                    if let FieldIndex::Vector(vi) = f {
+                        vi.remove(id);
+                    }
+                }
                 true
             }
             None => false,

@@ -2,7 +2,7 @@
 //! expansion (stems, prefixes, fuzzy), phrase/proximity verification on candidates only,
 //! and collection of the positive terms the scorer needs.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use roaring::RoaringBitmap;
 
@@ -13,6 +13,7 @@ use crate::index::geo::unit_factor;
 use crate::index::text::{FieldMask, ALL_FIELDS};
 use crate::index::{FieldIndex, Index, EMPTY_TERM};
 use crate::query::syntax::{unescape, QueryAst, TagTerm};
+use crate::query::vector::{self, Distances};
 use crate::schema::FieldType;
 
 /// Options that change evaluation.
@@ -38,6 +39,8 @@ pub struct ExecOptions {
     pub min_stem_len: usize,
     /// Query DIALECT (fuzzy terms reach the empty term only from dialect 2).
     pub dialect: u32,
+    /// PARAMS as raw bytes (vector blobs are binary).
+    pub blobs: HashMap<String, Vec<u8>>,
 }
 
 /// A positive term to score: its expansions and where they count.
@@ -101,6 +104,8 @@ pub struct Matched {
     pub highlight: HashSet<String>,
     /// Warnings (RESP3 `warning`).
     pub warnings: Vec<String>,
+    /// Vector distances (KNN, YIELD_DISTANCE_AS) and the KNN order.
+    pub distances: Distances,
 }
 
 /// Evaluates `ast`.
@@ -483,6 +488,25 @@ impl<'a> Exec<'a> {
                     Some((_, FieldIndex::Geo(gi))) => gi.radius(*lon, *lat, radius * f),
                     _ => RoaringBitmap::new(),
                 })
+            }
+            QueryAst::Knn(c) => {
+                let filter = match c.filter.as_ref() {
+                    QueryAst::MatchAll => None,
+                    f => Some(self.eval(f, mask, prox)?.unwrap_or_default()),
+                };
+                let hits = vector::knn(self.idx, c, filter.as_ref(), &self.opts.blobs)?;
+                let bm: RoaringBitmap = hits.iter().map(|h| h.doc).collect();
+                self.out.distances.add(c.score_name(), &hits);
+                self.out.distances.knn = Some(hits);
+                Some(bm)
+            }
+            QueryAst::VectorRange(c) => {
+                let hits = vector::range(self.idx, c, &self.opts.blobs)?;
+                let bm: RoaringBitmap = hits.iter().map(|h| h.doc).collect();
+                if let Some(name) = &c.yield_as {
+                    self.out.distances.add(name.clone(), &hits);
+                }
+                Some(bm)
             }
             QueryAst::Missing(field) => match self.idx.spec.field(field) {
                 Some((i, f)) if f.index_missing => self.idx.missing.get(i).cloned(),

@@ -6,3 +6,4 @@ pub mod exec;
 pub mod highlight;
 pub mod score;
 pub mod syntax;
+pub mod vector;

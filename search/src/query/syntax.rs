@@ -20,7 +20,8 @@
 use std::collections::HashMap;
 
 use crate::error::{Error, Result};
-use crate::limits::{MAX_FUZZY_DISTANCE, MAX_QUERY_DEPTH};
+use crate::limits::{MAX_FUZZY_DISTANCE, MAX_KNN_K, MAX_QUERY_DEPTH};
+pub use crate::query::vector::{KnnClause, RangeClause};
 
 /// One value in a tag clause.
 #[derive(Debug, Clone, PartialEq)]
@@ -90,6 +91,10 @@ pub enum QueryAst {
     },
     /// `ismissing(@f)`.
     Missing(String),
+    /// `filter=>[KNN k @v $blob …]` (dialect ≥ 2, the query's root only).
+    Knn(Box<KnnClause>),
+    /// `@v:[VECTOR_RANGE r $blob]=>{$YIELD_DISTANCE_AS: d}` (dialect ≥ 2).
+    VectorRange(Box<RangeClause>),
     /// `x => { $weight: w; $slop: s; $inorder: b }`.
     Attrs {
         /// The node.
@@ -111,8 +116,12 @@ pub fn parse(text: &str, dialect: u32, params: &HashMap<String, String>) -> Resu
         // RediSearch's grammar accepts the empty query; it matches nothing.
         return Ok(QueryAst::Or(Vec::new()));
     }
-    let ast = p.union()?;
+    let mut ast = p.union()?;
     p.skip_ws();
+    if p.at_vector_arrow() {
+        ast = p.knn(ast)?;
+        p.skip_ws();
+    }
     if !p.at_end() {
         return Err(p.err());
     }
@@ -195,6 +204,9 @@ impl<'a> Parser<'a> {
                 }
                 alts.push(self.intersect()?);
             }
+            if alts.len() > 1 && self.at_vector_arrow() {
+                return Err(self.arrow_error());
+            }
         }
         self.depth -= 1;
         Ok(if alts.len() == 1 { alts.pop().unwrap_or(QueryAst::MatchAll) } else { QueryAst::Or(alts) })
@@ -207,6 +219,16 @@ impl<'a> Parser<'a> {
             self.skip_ws();
             match self.peek() {
                 None | Some(')') => break,
+                Some('=') if self.at_vector_arrow() => {
+                    // Only a single clause (or `*`) may filter a KNN at the top level.
+                    if self.depth > 2 {
+                        return Err(Error::syntax(self.offset(), ">["));
+                    }
+                    if items.len() > 1 {
+                        return Err(self.arrow_error());
+                    }
+                    break;
+                }
                 Some('|') if self.dialect >= 2 => break,
                 Some('|') => {
                     if items.is_empty() {
@@ -250,7 +272,17 @@ impl<'a> Parser<'a> {
     fn attrs(&mut self, atom: QueryAst) -> Result<QueryAst> {
         let save = self.i;
         self.skip_ws();
-        if !(self.peek() == Some('=') && self.peek_at(1) == Some('>')) {
+        if self.dialect < 2 && self.peek() == Some('=') && self.peek_at(1) == Some('>') {
+            // Dialect 1 has no vector clauses: `=>[` is a syntax error at the arrow.
+            let mut k = 2;
+            while self.peek_at(k).is_some_and(char::is_whitespace) {
+                k += 1;
+            }
+            if self.peek_at(k) == Some('[') {
+                return Err(Error::syntax(self.offset(), ">["));
+            }
+        }
+        if !(self.peek() == Some('=') && self.peek_at(1) == Some('>')) || self.at_vector_arrow() {
             self.i = save;
             return Ok(atom);
         }
@@ -493,6 +525,14 @@ impl<'a> Parser<'a> {
             }
             Some('[') => {
                 self.i += 1;
+                if self.dialect < 2 && self.at_keyword("VECTOR_RANGE") {
+                    self.skip_ws();
+                    return Err(self.err());
+                }
+                if self.dialect >= 2 && self.at_keyword("VECTOR_RANGE") {
+                    let field = fields.into_iter().next().unwrap_or_default();
+                    return self.vector_range(field);
+                }
                 self.range(fields)
             }
             _ => {
@@ -654,6 +694,188 @@ impl<'a> Parser<'a> {
             if !self.eat('|') {
                 return Err(self.err());
             }
+        }
+    }
+
+    /// At `=>` followed by `[` (a KNN clause; dialect ≥ 2 only).
+    fn at_vector_arrow(&self) -> bool {
+        if self.dialect < 2 || self.peek() != Some('=') || self.peek_at(1) != Some('>') {
+            return false;
+        }
+        let mut k = 2;
+        while self.peek_at(k).is_some_and(char::is_whitespace) {
+            k += 1;
+        }
+        self.peek_at(k) == Some('[')
+    }
+
+    /// The error for a KNN arrow after a compound filter (at the `[`).
+    fn arrow_error(&self) -> Error {
+        let mut k = 2;
+        while self.peek_at(k).is_some_and(char::is_whitespace) {
+            k += 1;
+        }
+        let off = self.chars.get(self.i + k).map_or(self.s.len(), |&(o, _)| o);
+        Error::syntax(off, ">[")
+    }
+
+    /// At the word `kw` (case-insensitive) followed by a non-word character.
+    fn at_keyword(&self, kw: &str) -> bool {
+        let mut k = 0;
+        while self.peek_at(k).is_some_and(char::is_whitespace) {
+            k += 1;
+        }
+        for (j, c) in kw.chars().enumerate() {
+            if !self.peek_at(k + j).is_some_and(|p| p.eq_ignore_ascii_case(&c)) {
+                return false;
+            }
+        }
+        self.peek_at(k + kw.len()).is_none_or(|c| is_special(c))
+    }
+
+    /// A whitespace-delimited token inside `[…]` (stops at `]`).
+    fn bracket_token(&mut self) -> String {
+        self.skip_ws();
+        let mut t = String::new();
+        while let Some(c) = self.peek() {
+            if c.is_whitespace() || c == ']' {
+                break;
+            }
+            t.push(c);
+            self.i += 1;
+        }
+        t
+    }
+
+    /// A value that may be a `$param`.
+    fn bracket_value(&mut self) -> Result<String> {
+        self.skip_ws();
+        if self.eat('$') {
+            return self.param();
+        }
+        Ok(self.bracket_token())
+    }
+
+    /// `$name` of a blob parameter: the name (the bytes are read at execution, raw).
+    fn blob_param(&mut self) -> Result<String> {
+        self.skip_ws();
+        if !self.eat('$') {
+            return Err(self.err());
+        }
+        let name = self.word();
+        if !self.params.contains_key(&name) {
+            return Err(Error::new(format!("No such parameter `{name}`")));
+        }
+        Ok(name)
+    }
+
+    /// `=>[KNN k @field $blob [EF_RUNTIME x] [EPSILON e] [HYBRID_POLICY p] [BATCH_SIZE n]
+    /// [AS name]]` after the filter, then optional `=>{$yield_distance_as: name; …}`.
+    fn knn(&mut self, filter: QueryAst) -> Result<QueryAst> {
+        self.skip_ws();
+        self.i += 2;
+        self.skip_ws();
+        self.i += 1;
+        self.skip_ws();
+        if !self.at_keyword("KNN") {
+            let off = self.offset();
+            let tok = self.bracket_token();
+            return Err(Error::new(format!(
+                "Syntax error: Expecting Vector Similarity command at offset {off} near {tok}"
+            )));
+        }
+        self.bracket_token();
+        self.skip_ws();
+        let start = self.i;
+        let k_text = self.bracket_value()?;
+        let Some(k) = k_text.parse::<u64>().ok() else {
+            self.i = start;
+            return Err(self.err());
+        };
+        // RediSearch accepts any K; results never exceed the documents anyway.
+        let k = k.min(MAX_KNN_K);
+        self.skip_ws();
+        if !self.eat('@') {
+            return Err(self.err());
+        }
+        let field = unescape(&self.field_name());
+        let blob = self.blob_param()?;
+        let mut c =
+            KnnClause { filter: Box::new(filter), k: k as usize, field, blob, ..KnnClause::default() };
+        loop {
+            self.skip_ws();
+            if self.eat(']') {
+                break;
+            }
+            if self.at_end() {
+                return Err(self.err());
+            }
+            let at = self.i;
+            let name = self.bracket_token();
+            if name.is_empty() {
+                return Err(self.err());
+            }
+            let value = self.bracket_value()?;
+            if value.is_empty() {
+                self.i = at;
+                return Err(self.err());
+            }
+            c.set(&name, value)?;
+        }
+        self.vector_attrs(|name, value| c.set(name, value))?;
+        Ok(QueryAst::Knn(Box::new(c)))
+    }
+
+    /// `VECTOR_RANGE r $blob]` then optional `=>{$YIELD_DISTANCE_AS: d; $EPSILON: e}`.
+    fn vector_range(&mut self, field: String) -> Result<QueryAst> {
+        self.bracket_token();
+        let start = self.i;
+        let r_text = self.bracket_value()?;
+        let Some(radius) = crate::args::parse_f64(&r_text) else {
+            self.i = start;
+            return Err(self.err());
+        };
+        let blob = self.blob_param()?;
+        self.skip_ws();
+        if !self.eat(']') {
+            return Err(self.err());
+        }
+        let mut c = RangeClause { field, radius, blob, ..RangeClause::default() };
+        self.vector_attrs(|name, value| c.set(name, value))?;
+        Ok(QueryAst::VectorRange(Box::new(c)))
+    }
+
+    /// Optional `=>{$name: value; …}` after a vector clause, each pair given to `set`.
+    fn vector_attrs(&mut self, mut set: impl FnMut(&str, String) -> Result<()>) -> Result<()> {
+        let save = self.i;
+        self.skip_ws();
+        if !(self.peek() == Some('=') && self.peek_at(1) == Some('>')) || self.at_vector_arrow() {
+            self.i = save;
+            return Ok(());
+        }
+        self.i += 2;
+        self.skip_ws();
+        if !self.eat('{') {
+            return Err(self.err());
+        }
+        loop {
+            self.skip_ws();
+            if self.eat('}') {
+                return Ok(());
+            }
+            if !self.eat('$') {
+                return Err(self.err());
+            }
+            let name = self.raw_word();
+            self.skip_ws();
+            if !self.eat(':') {
+                return Err(self.err());
+            }
+            self.skip_ws();
+            let value = if self.eat('$') { self.param()? } else { self.raw_word() };
+            set(&name, unescape(&value))?;
+            self.skip_ws();
+            self.eat(';');
         }
     }
 

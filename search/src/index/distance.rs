@@ -1,0 +1,127 @@
+//! Distance functions of the vector metrics, as RediSearch (VecSim) computes them:
+//! L2 is the *squared* Euclidean distance, IP is `1 - a·b`, COSINE is `1 - a·b` over
+//! vectors normalized beforehand ([`normalize`]). FLOAT32 vectors are computed in `f32`
+//! (so the distances printed match the reference's), FLOAT64 in `f64`.
+
+use crate::vector_spec::Metric;
+
+/// Lanes of the accumulators: independent partial sums let the compiler vectorize.
+const LANES: usize = 8;
+
+/// Arithmetic the distance loops need, for `f32` and `f64`.
+pub trait Element:
+    Copy
+    + Default
+    + PartialOrd
+    + std::ops::Add<Output = Self>
+    + std::ops::Sub<Output = Self>
+    + std::ops::Mul<Output = Self>
+{
+    /// One.
+    const ONE: Self;
+    /// Converts from `f64` (rounding for `f32`).
+    fn from_f64(v: f64) -> Self;
+    /// Widens to `f64`.
+    fn to_f64(self) -> f64;
+}
+
+impl Element for f32 {
+    const ONE: f32 = 1.0;
+    fn from_f64(v: f64) -> f32 {
+        v as f32
+    }
+    fn to_f64(self) -> f64 {
+        f64::from(self)
+    }
+}
+
+impl Element for f64 {
+    const ONE: f64 = 1.0;
+    fn from_f64(v: f64) -> f64 {
+        v
+    }
+    fn to_f64(self) -> f64 {
+        self
+    }
+}
+
+/// Sums `f(a_i, b_i)` over two slices of equal length (the shorter length otherwise).
+#[inline(always)]
+fn lanes_sum<T: Element>(a: &[T], b: &[T], f: impl Fn(T, T) -> T) -> T {
+    let mut acc = [T::default(); LANES];
+    let (ca, cb) = (a.chunks_exact(LANES), b.chunks_exact(LANES));
+    let (ra, rb) = (ca.remainder(), cb.remainder());
+    for (x, y) in ca.zip(cb) {
+        for i in 0..LANES {
+            acc[i] = acc[i] + f(x[i], y[i]);
+        }
+    }
+    let mut tail = T::default();
+    for (x, y) in ra.iter().zip(rb) {
+        tail = tail + f(*x, *y);
+    }
+    let mut s = T::default();
+    for v in acc {
+        s = s + v;
+    }
+    s + tail
+}
+
+/// Squared Euclidean distance.
+#[inline]
+pub fn l2<T: Element>(a: &[T], b: &[T]) -> T {
+    lanes_sum(a, b, |x, y| {
+        let d = x - y;
+        d * d
+    })
+}
+
+/// Dot product.
+#[inline]
+pub fn dot<T: Element>(a: &[T], b: &[T]) -> T {
+    lanes_sum(a, b, |x, y| x * y)
+}
+
+/// The distance of `metric` between a stored and a query vector (both already
+/// normalized for COSINE).
+#[inline]
+pub fn distance<T: Element>(metric: Metric, a: &[T], b: &[T]) -> T {
+    match metric {
+        Metric::L2 => l2(a, b),
+        Metric::Ip | Metric::Cosine => T::ONE - dot(a, b),
+    }
+}
+
+/// Scales `v` to unit length (COSINE). As in VecSim a zero vector divides by zero: its
+/// elements, and so its distances, become NaN.
+pub fn normalize(v: &mut [f64], single: bool) {
+    let norm = if single {
+        let s: f32 = v.iter().map(|x| (*x as f32) * (*x as f32)).sum();
+        f64::from(s.sqrt())
+    } else {
+        v.iter().map(|x| x * x).sum::<f64>().sqrt()
+    };
+    for x in v.iter_mut() {
+        *x = if single { f64::from((*x as f32) / (norm as f32)) } else { *x / norm };
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn formulas() {
+        let a = [1.0f64, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0];
+        let b = [0.5f64; 9];
+        let l2_naive: f64 = a.iter().zip(&b).map(|(x, y)| (x - y) * (x - y)).sum();
+        assert_eq!(l2(&a, &b), l2_naive);
+        assert_eq!(distance(Metric::Ip, &a, &b), 1.0 - 22.5);
+        let mut c = vec![3.0, 4.0];
+        normalize(&mut c, false);
+        assert_eq!(c, vec![0.6, 0.8]);
+        let mut z = vec![0.0, 0.0];
+        normalize(&mut z, true);
+        assert!(z.iter().all(|x| x.is_nan()));
+    }
+}

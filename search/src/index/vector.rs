@@ -1,0 +1,280 @@
+//! One VECTOR field's data: every vector of every document in one contiguous slab (rows
+//! of DIM elements, `f32` for FLOAT32 and `f64` for FLOAT64), the owner of each row, and
+//! exact KNN and range search over it. A document may own several rows (JSON
+//! multi-vectors); its distance is then the minimum over them. Removal swaps the last row
+//! into the hole, so the slab stays dense.
+
+use std::cmp::Ordering;
+use std::collections::{BinaryHeap, HashMap};
+
+use roaring::RoaringBitmap;
+
+use crate::index::distance::{distance, normalize, Element};
+use crate::vector_spec::{Metric, VectorSpec, VectorType};
+
+/// Rows of one element type.
+#[derive(Debug, Clone)]
+enum Slab {
+    F32(Vec<f32>),
+    F64(Vec<f64>),
+}
+
+/// A VECTOR field index.
+#[derive(Debug, Clone)]
+pub struct VectorIndex {
+    dim: usize,
+    metric: Metric,
+    slab: Slab,
+    /// Row → document id.
+    owners: Vec<u32>,
+    /// Document id → its rows.
+    rows: HashMap<u32, Vec<u32>>,
+    /// Documents owning more than one row.
+    multi: usize,
+}
+
+/// A (document, distance) hit, ordered by distance then document id.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Hit {
+    /// Document id.
+    pub doc: u32,
+    /// Distance to the query.
+    pub dist: f64,
+}
+
+impl Eq for Hit {}
+
+impl Ord for Hit {
+    fn cmp(&self, o: &Self) -> Ordering {
+        self.dist.total_cmp(&o.dist).then(self.doc.cmp(&o.doc))
+    }
+}
+
+impl PartialOrd for Hit {
+    fn partial_cmp(&self, o: &Self) -> Option<Ordering> {
+        Some(self.cmp(o))
+    }
+}
+
+impl VectorIndex {
+    /// An empty index for a field defined by `spec`.
+    pub fn new(spec: &VectorSpec) -> VectorIndex {
+        VectorIndex {
+            dim: spec.dim,
+            metric: spec.metric,
+            slab: match spec.ty {
+                VectorType::Float32 => Slab::F32(Vec::new()),
+                VectorType::Float64 => Slab::F64(Vec::new()),
+            },
+            owners: Vec::new(),
+            rows: HashMap::new(),
+            multi: 0,
+        }
+    }
+
+    /// Number of vectors stored.
+    pub fn len(&self) -> usize {
+        self.owners.len()
+    }
+
+    /// True when no vector is stored.
+    pub fn is_empty(&self) -> bool {
+        self.owners.is_empty()
+    }
+
+    /// Approximate heap bytes (FT.INFO `vector_index_sz_mb`).
+    pub fn memory(&self) -> usize {
+        let slab = match &self.slab {
+            Slab::F32(v) => v.capacity() * 4,
+            Slab::F64(v) => v.capacity() * 8,
+        };
+        slab + self.owners.capacity() * 4 + self.rows.capacity() * 40
+    }
+
+    /// Prepares a vector for storage or search: COSINE vectors are normalized.
+    fn prepared(&self, mut v: Vec<f64>) -> Vec<f64> {
+        if self.metric == Metric::Cosine {
+            normalize(&mut v, matches!(self.slab, Slab::F32(_)));
+        }
+        v
+    }
+
+    /// Replaces the vectors of `doc` (each must have DIM elements; others are skipped).
+    pub fn set(&mut self, doc: u32, vectors: &[Vec<f64>]) {
+        self.remove(doc);
+        let mut mine = Vec::with_capacity(vectors.len());
+        for v in vectors.iter().filter(|v| v.len() == self.dim) {
+            let v = self.prepared(v.clone());
+            match &mut self.slab {
+                Slab::F32(s) => s.extend(v.iter().map(|x| *x as f32)),
+                Slab::F64(s) => s.extend_from_slice(&v),
+            }
+            mine.push(self.owners.len() as u32);
+            self.owners.push(doc);
+        }
+        if mine.len() > 1 {
+            self.multi += 1;
+        }
+        if !mine.is_empty() {
+            self.rows.insert(doc, mine);
+        }
+    }
+
+    /// Removes every vector of `doc`.
+    pub fn remove(&mut self, doc: u32) {
+        let Some(mut mine) = self.rows.remove(&doc) else { return };
+        if mine.len() > 1 {
+            self.multi -= 1;
+        }
+        // Highest rows first, so a row moved into a hole is never one still to remove.
+        mine.sort_unstable_by(|a, b| b.cmp(a));
+        for row in mine {
+            self.swap_remove(row as usize);
+        }
+    }
+
+    fn swap_remove(&mut self, row: usize) {
+        let last = self.owners.len().saturating_sub(1);
+        if row > last {
+            return;
+        }
+        let dim = self.dim;
+        match &mut self.slab {
+            Slab::F32(s) => swap_remove_row(s, row, last, dim),
+            Slab::F64(s) => swap_remove_row(s, row, last, dim),
+        }
+        self.owners.swap_remove(row);
+        if row != last {
+            if let Some(moved) = self.owners.get(row).copied() {
+                if let Some(rs) = self.rows.get_mut(&moved) {
+                    for r in rs.iter_mut().filter(|r| **r as usize == last) {
+                        *r = row as u32;
+                    }
+                }
+            }
+        }
+    }
+
+    /// The `k` nearest documents to `query` among `filter` (all when `None`), nearest first.
+    pub fn knn(&self, query: Vec<f64>, k: usize, filter: Option<&RoaringBitmap>) -> Vec<Hit> {
+        if k == 0 || query.len() != self.dim {
+            return Vec::new();
+        }
+        let query = self.prepared(query);
+        let mut heap: BinaryHeap<Hit> = BinaryHeap::with_capacity(k.min(self.len()) + 1);
+        let mut offer = |h: Hit| {
+            if heap.len() < k {
+                heap.push(h);
+            } else if heap.peek().is_some_and(|top| h < *top) {
+                heap.pop();
+                heap.push(h);
+            }
+        };
+        self.for_each_doc(&query, filter, &mut offer);
+        heap.into_sorted_vec()
+    }
+
+    /// Every document among `filter` within `radius` of `query`, nearest first.
+    pub fn range(&self, query: Vec<f64>, radius: f64, filter: Option<&RoaringBitmap>) -> Vec<Hit> {
+        if query.len() != self.dim {
+            return Vec::new();
+        }
+        let query = self.prepared(query);
+        let mut out = Vec::new();
+        self.for_each_doc(&query, filter, &mut |h: Hit| {
+            if h.dist <= radius {
+                out.push(h);
+            }
+        });
+        out.sort_unstable();
+        out
+    }
+
+    /// Calls `f` once per document (among `filter`) with its minimum distance to `query`.
+    fn for_each_doc(&self, query: &[f64], filter: Option<&RoaringBitmap>, f: &mut dyn FnMut(Hit)) {
+        match &self.slab {
+            Slab::F32(s) => {
+                let q: Vec<f32> = query.iter().map(|x| *x as f32).collect();
+                self.scan(s, &q, filter, f)
+            }
+            Slab::F64(s) => self.scan(s, query, filter, f),
+        }
+    }
+
+    fn scan<T: Element>(&self, slab: &[T], q: &[T], filter: Option<&RoaringBitmap>, f: &mut dyn FnMut(Hit)) {
+        let dim = self.dim.max(1);
+        let row_dist = |row: usize| -> f64 {
+            slab.get(row * dim..(row + 1) * dim).map_or(f64::NAN, |r| distance(self.metric, r, q).to_f64())
+        };
+        // A small filter: visit its documents' rows. Otherwise scan the slab in order.
+        let sparse = filter.is_some_and(|fb| (fb.len() as usize).saturating_mul(4) < self.rows.len());
+        if sparse || self.multi > 0 {
+            let mut visit = |doc: u32, rows: &[u32]| {
+                let d = rows.iter().map(|r| row_dist(*r as usize)).min_by(|a, b| a.total_cmp(b));
+                if let Some(dist) = d {
+                    f(Hit { doc, dist });
+                }
+            };
+            match filter {
+                Some(fb) if sparse => {
+                    for doc in fb {
+                        if let Some(rows) = self.rows.get(&doc) {
+                            visit(doc, rows);
+                        }
+                    }
+                }
+                _ => {
+                    for (doc, rows) in &self.rows {
+                        if filter.is_none_or(|fb| fb.contains(*doc)) {
+                            visit(*doc, rows);
+                        }
+                    }
+                }
+            }
+            return;
+        }
+        for (doc, r) in self.owners.iter().zip(slab.chunks_exact(dim)) {
+            if filter.is_none_or(|fb| fb.contains(*doc)) {
+                f(Hit { doc: *doc, dist: distance(self.metric, r, q).to_f64() });
+            }
+        }
+    }
+}
+
+/// Moves row `last` into row `row` and drops the last row.
+fn swap_remove_row<T: Copy>(s: &mut Vec<T>, row: usize, last: usize, dim: usize) {
+    if row != last {
+        s.copy_within(last * dim..(last + 1) * dim, row * dim);
+    }
+    s.truncate(last * dim);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::vector_spec::VectorAlgo;
+
+    fn spec(metric: Metric) -> VectorSpec {
+        VectorSpec { algo: VectorAlgo::Flat, dim: 2, metric, ..VectorSpec::default() }
+    }
+
+    #[test]
+    fn set_remove_and_search() {
+        let mut vi = VectorIndex::new(&spec(Metric::L2));
+        vi.set(1, &[vec![0.0, 0.0]]);
+        vi.set(2, &[vec![3.0, 4.0], vec![1.0, 0.0]]);
+        vi.set(3, &[vec![10.0, 10.0]]);
+        let hits = vi.knn(vec![0.0, 1.0], 2, None);
+        assert_eq!(hits, vec![Hit { doc: 1, dist: 1.0 }, Hit { doc: 2, dist: 2.0 }]);
+        vi.remove(1);
+        assert_eq!(vi.len(), 3);
+        let hits = vi.range(vec![0.0, 1.0], 200.0, None);
+        assert_eq!(hits.iter().map(|h| h.doc).collect::<Vec<_>>(), vec![2, 3]);
+        vi.set(2, &[vec![10.0, 10.0]]);
+        let hits = vi.knn(vec![10.0, 10.0], 5, None);
+        assert_eq!(hits, vec![Hit { doc: 2, dist: 0.0 }, Hit { doc: 3, dist: 0.0 }]);
+        let only3: RoaringBitmap = [3u32].into_iter().collect();
+        assert_eq!(vi.knn(vec![0.0, 0.0], 5, Some(&only3)).len(), 1);
+        assert!(vi.knn(vec![0.0], 5, None).is_empty());
+    }
+}

@@ -1,0 +1,53 @@
+//! Reads a VECTOR field's value from a document: a HASH holds a raw little-endian blob of
+//! DIM × element-size bytes; a JSON document holds an array of numbers, or several of them
+//! (a path with several matches) for a multi-vector field. Any other shape fails the
+//! document: a HASH failure carries RediSearch's message, a JSON one none (RediSearch
+//! 2.10 records the key but leaves `last indexing error` at `N/A`).
+
+use crate::document::{DocumentSource, FieldValue};
+use crate::index::extract::FieldValues;
+use crate::vector_spec::VectorSpec;
+
+/// The vectors of field `path` of `key`, or the indexing failure's message.
+pub fn extract_vectors(
+    spec: &VectorSpec,
+    path: &str,
+    key: &[u8],
+    docs: &dyn DocumentSource,
+    json: bool,
+) -> Result<FieldValues, String> {
+    if !json {
+        let Some(blob) = docs.hash_bytes(key, path) else { return Ok(FieldValues::Missing) };
+        return match spec.decode_blob(&blob) {
+            Some(v) => Ok(FieldValues::Vector(vec![v])),
+            None => Err(format!(
+                "Could not add vector with blob size {} (expected size {})",
+                blob.len(),
+                spec.blob_size()
+            )),
+        };
+    }
+    let mut out = Vec::new();
+    for m in docs.values(key, path)? {
+        match m {
+            FieldValue::Null => {}
+            FieldValue::Array(items) => out.push(numbers(spec, &items).ok_or_else(String::new)?),
+            _ => return Err(String::new()),
+        }
+    }
+    Ok(if out.is_empty() { FieldValues::Missing } else { FieldValues::Vector(out) })
+}
+
+/// One JSON array as a vector: exactly DIM numbers (nulls and nested arrays fail).
+fn numbers(spec: &VectorSpec, items: &[FieldValue]) -> Option<Vec<f64>> {
+    if items.len() != spec.dim {
+        return None;
+    }
+    items
+        .iter()
+        .map(|i| match i {
+            FieldValue::Number(n, _) => Some(*n),
+            _ => None,
+        })
+        .collect()
+}
