@@ -730,7 +730,7 @@ impl<'a> Parser<'a> {
                 return false;
             }
         }
-        self.peek_at(k + kw.len()).is_none_or(|c| is_special(c))
+        self.peek_at(k + kw.len()).is_none_or(is_special)
     }
 
     /// A whitespace-delimited token inside `[…]` (stops at `]`).
