@@ -305,7 +305,8 @@ impl IndexSpec {
             };
             let mut f = FieldSpec::new(path.clone(), name, kind, self.on);
             if kind == FieldType::Vector {
-                f.vector = Some(VectorSpec::parse(&mut a)?);
+                // An index always has a field, so a non-empty schema means FT.ALTER.
+                f.vector = Some(VectorSpec::parse(&mut a, !self.fields.is_empty())?);
             }
             loop {
                 if kind == FieldType::Text && a.eat("WEIGHT") {

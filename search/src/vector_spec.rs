@@ -145,7 +145,8 @@ impl Default for VectorSpec {
 
 impl VectorSpec {
     /// Parses what follows `VECTOR` in a field definition.
-    pub(crate) fn parse(a: &mut Args) -> Result<VectorSpec> {
+    /// `altering`: FT.ALTER, whose odd-`nargs` message RediSearch 2.10 words differently.
+    pub(crate) fn parse(a: &mut Args, altering: bool) -> Result<VectorSpec> {
         let algo_name = a.next_bytes().ok_or_else(|| bad("vector similarity algorithm", NOARG))?;
         let algo = if algo_name.eq_ignore_ascii_case(b"FLAT") {
             VectorAlgo::Flat
@@ -160,8 +161,13 @@ impl VectorSpec {
         };
         let nargs = size(a, "vector similarity number of parameters", 0)?;
         if nargs % 2 != 0 {
+            let why = if altering {
+                "(as algorithm parameters should be submitted as named arguments)"
+            } else {
+                "as algorithm parameters (should be submitted as named arguments)"
+            };
             return Err(Error::new(format!(
-                "Bad number of arguments for vector similarity index: got {nargs} but expected even number as algorithm parameters (should be submitted as named arguments)"
+                "Bad number of arguments for vector similarity index: got {nargs} but expected even number {why}"
             )));
         }
         let expected = nargs / 2;
@@ -264,7 +270,7 @@ mod tests {
 
     fn parse(s: &str) -> Result<VectorSpec> {
         let v: Vec<&[u8]> = s.split(' ').map(|w| w.as_bytes()).collect();
-        VectorSpec::parse(&mut Args::new(&v))
+        VectorSpec::parse(&mut Args::new(&v), false)
     }
 
     #[test]
