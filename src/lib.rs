@@ -5,6 +5,7 @@
 //! search in the `search` crate; neither knows about Redis.
 //!
 //! Folders: `commands/` one file per command family, `types.rs` the `ReJSON-RL` data type,
+//! `suggest_type.rs` the `trietype0` data type (suggestion dictionaries),
 //! `keys.rs` key access and the write epilogue, `reply.rs` the reply tree, `args.rs` arguments.
 
 pub mod args;
@@ -14,6 +15,7 @@ pub mod events;
 pub mod indexing;
 pub mod keys;
 pub mod reply;
+pub mod suggest_type;
 pub mod text_cache;
 pub mod types;
 

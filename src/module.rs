@@ -14,7 +14,8 @@ use std::time::Duration;
 
 use redis_module::{raw, redis_event_handler, Context, RedisValue};
 
-use crate::commands::{dispatch, ft, json};
+use crate::commands::{dispatch, ft, json, suggest};
+use crate::suggest_type::SUGGEST_TYPE;
 use crate::types::{JSON_TYPE, SEARCH_AUX_TYPE};
 use crate::{REJSON_VERSION, SEARCH_VERSION};
 
@@ -135,7 +136,7 @@ pub unsafe extern "C" fn RedisModule_OnLoad(
 unsafe fn register(ctx: *mut raw::RedisModuleCtx) -> c_int {
     let context = Context::new(ctx);
     let _ = redis_module::MODULE_CONTEXT.set_context(&context);
-    for t in [&JSON_TYPE, &SEARCH_AUX_TYPE] {
+    for t in [&JSON_TYPE, &SEARCH_AUX_TYPE, &SUGGEST_TYPE] {
         if t.create_data_type(ctx).is_err() {
             return raw::Status::Err as c_int;
         }
@@ -197,6 +198,10 @@ unsafe fn register(ctx: *mut raw::RedisModuleCtx) -> c_int {
     command!(ctx, c"FT.SYNUPDATE", ft::ft, c"write deny-oom", 0, 0, 0, c"search");
     command!(ctx, c"FT.SYNDUMP", ft::ft, c"readonly", 0, 0, 0, c"search");
     command!(ctx, c"FT.SYNADD", ft::ft, c"write", 0, 0, 0, c"search");
+    command!(ctx, c"FT.SUGADD", suggest::sugadd, c"write deny-oom", 1, 1, 1, c"search");
+    command!(ctx, c"FT.SUGGET", suggest::sugget, c"readonly", 1, 1, 1, c"search");
+    command!(ctx, c"FT.SUGDEL", suggest::sugdel, c"write", 1, 1, 1, c"search");
+    command!(ctx, c"FT.SUGLEN", suggest::suglen, c"readonly", 1, 1, 1, c"search");
 
     use redis_module::NotifyEvent;
     let classes = NotifyEvent::GENERIC

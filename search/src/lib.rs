@@ -60,6 +60,7 @@ pub mod reply;
 pub mod schema;
 pub mod synonyms;
 pub mod vector_spec;
+pub mod suggest;
 
 pub use catalog::{Catalog, ExecOutcome};
 pub use config::Config;

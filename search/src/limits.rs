@@ -33,3 +33,17 @@ pub const DICT_TERM_MAX_CHARS: usize = 254;
 pub const MAX_VECTOR_DIM: usize = 1 << 20;
 /// KNN K is capped here (any K is accepted; the result heap is sized by the documents).
 pub const MAX_KNN_K: u64 = 1 << 24;
+/// Suggestion strings must be shorter than this many runes, and at most twice as many bytes
+/// (RediSearch TRIE_INITIAL_STRING_LEN).
+pub const SUGGEST_MAX_RUNES: usize = 256;
+/// Deepest node stack of a suggestion trie walk (RediSearch's iterator: TRIE_INITIAL_STRING_LEN - 1).
+pub const SUGGEST_ITER_DEPTH: usize = 255;
+/// FT.SUGGET prefixes must be shorter than this many runes, and than twice as many bytes
+/// (RediSearch TRIE_MAX_PREFIX).
+pub const SUGGEST_MAX_PREFIX: usize = 100;
+/// FT.SUGGET's default MAX.
+pub const SUGGEST_DEFAULT_MAX: usize = 5;
+/// FT.SUGGET TRIM drops results scoring under the best one divided by this (SCORE_TRIM_FACTOR).
+pub const SUGGEST_TRIM_FACTOR: f64 = 10.0;
+/// Results FT.SUGGET reserves room for up front, whatever MAX says.
+pub const SUGGEST_PREALLOC: usize = 64;

@@ -6,6 +6,7 @@
 
 pub mod ft;
 pub mod json;
+pub mod suggest;
 
 use std::ffi::c_int;
 use std::mem::ManuallyDrop;

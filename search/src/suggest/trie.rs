@@ -1,0 +1,335 @@
+//! The suggestion trie: RediSearch's score-sorted radix trie over 16-bit runes, node for node.
+//!
+//! A node holds a run of runes, a score (0 unless terminal), the highest score below it
+//! (`max_child_score`, as RediSearch maintains it, which is not always exact: a split node made
+//! terminal keeps its old maximum, an INCR raises it by the increment only) and its children,
+//! kept in descending `max_child_score` order when RediSearch re-sorts them. Deleting marks a
+//! node and compacts the path (RediSearch's `__trieNode_optimizeChildren`). The structure and
+//! the walk are the reference's because FT.SUGGET's ties and pruning depend on both: results
+//! with equal scores come out in the reference's order only if the trie is shaped the same.
+
+use std::cmp::Ordering;
+
+use super::filter::{PrefixFilter, Step};
+use super::runes::Rune;
+use crate::limits::{SUGGEST_ITER_DEPTH, SUGGEST_MAX_RUNES};
+
+/// One trie node.
+#[derive(Clone, Debug, Default)]
+pub(super) struct Node {
+    /// This node's runes (empty only at the root).
+    runes: Vec<Rune>,
+    /// The entry's score when terminal, else 0.
+    score: f32,
+    /// RediSearch's `maxChildScore`.
+    max_child_score: f32,
+    /// An entry ends here.
+    terminal: bool,
+    /// An entry ended here and was deleted (kept until the path is compacted).
+    deleted: bool,
+    /// The entry's payload (never empty).
+    payload: Option<Box<[u8]>>,
+    /// Children; each one's first rune is its key.
+    children: Vec<Node>,
+}
+
+/// RediSearch's `runecmp`.
+fn runecmp(a: &[Rune], b: &[Rune]) -> Ordering {
+    for (x, y) in a.iter().zip(b) {
+        match x.cmp(y) {
+            Ordering::Equal => {}
+            o => return o,
+        }
+    }
+    a.len().cmp(&b.len())
+}
+
+/// RediSearch's `__trieNode_Cmp_Score`: higher `max_child_score` first, then by runes.
+fn cmp_score(a: &Node, b: &Node) -> Ordering {
+    if a.max_child_score < b.max_child_score {
+        Ordering::Greater
+    } else if a.max_child_score > b.max_child_score {
+        Ordering::Less
+    } else {
+        runecmp(&a.runes, &b.runes)
+    }
+}
+
+impl Node {
+    /// The root: no runes, score 0.
+    pub(super) fn root() -> Node {
+        Node::default()
+    }
+
+    fn leaf(runes: &[Rune], score: f32, payload: Option<&[u8]>) -> Node {
+        Node {
+            runes: runes.to_vec(),
+            score,
+            max_child_score: score,
+            terminal: true,
+            deleted: false,
+            payload: payload.filter(|p| !p.is_empty()).map(Box::from),
+            children: Vec::new(),
+        }
+    }
+
+    fn first_rune(&self) -> Option<Rune> {
+        self.runes.first().copied()
+    }
+
+    /// `updateScore`.
+    fn raise_max(&mut self, value: f32) {
+        // C's MAX(a, b) is `a > b ? a : b`.
+        self.max_child_score = if self.max_child_score > value { self.max_child_score } else { value };
+    }
+
+    /// `__trieNode_sortChildren`. An insertion sort: the comparator may be inconsistent with
+    /// NaN scores (never a panic), and children are nearly sorted whenever this runs.
+    fn sort_children(&mut self) {
+        let c = &mut self.children;
+        for i in 1..c.len() {
+            let mut j = i;
+            while j > 0 && cmp_score(&c[j - 1], &c[j]) == Ordering::Greater {
+                c.swap(j - 1, j);
+                j -= 1;
+            }
+        }
+    }
+
+    /// `__trie_SplitNode`: this node keeps `runes[..offset]`; the rest moves to its one child.
+    fn split(&mut self, offset: usize) {
+        let child = Node {
+            runes: self.runes.split_off(offset),
+            score: self.score,
+            max_child_score: self.max_child_score,
+            terminal: self.terminal,
+            deleted: self.deleted,
+            payload: self.payload.take(),
+            children: std::mem::take(&mut self.children),
+        };
+        self.score = 0.0;
+        self.terminal = false;
+        self.deleted = false;
+        self.raise_max(child.score);
+        self.children = vec![child];
+    }
+
+    /// `TrieNode_Add`: true when the entry is new (or revived after a delete).
+    pub(super) fn add(&mut self, s: &[Rune], payload: Option<&[u8]>, score: f32, incr: bool) -> bool {
+        if score == 0.0 || s.is_empty() {
+            return false;
+        }
+        let offset = s.iter().zip(&self.runes).take_while(|(a, b)| a == b).count();
+        if offset < self.runes.len() {
+            self.split(offset);
+            if offset == s.len() {
+                // The split node is the entry; its maximum is left as it was (RediSearch's).
+                self.score = score;
+                self.terminal = true;
+                if let Some(p) = payload.filter(|p| !p.is_empty()) {
+                    self.payload = Some(Box::from(p));
+                }
+            } else {
+                let rest = s.get(offset..).unwrap_or_default();
+                let key = rest.first().copied().unwrap_or_default();
+                let idx =
+                    usize::from(self.children.first().and_then(Node::first_rune).is_some_and(|k| key > k));
+                let idx = idx.min(self.children.len());
+                self.children.insert(idx, Node::leaf(rest, score, payload));
+                self.raise_max(score);
+            }
+            return true;
+        }
+        self.raise_max(score);
+        if offset == s.len() {
+            let existed = self.terminal && !self.deleted;
+            if incr {
+                self.score += score;
+            } else {
+                self.score = score;
+            }
+            if let Some(p) = payload.filter(|p| !p.is_empty()) {
+                self.payload = Some(Box::from(p));
+            }
+            self.terminal = true;
+            self.deleted = false;
+            return !existed;
+        }
+        let rest = s.get(offset..).unwrap_or_default();
+        let key = rest.first().copied();
+        let mut score_idx = None;
+        let n = self.children.len();
+        for idx in 0..n {
+            if self.children.get(idx).and_then(Node::first_rune) == key {
+                let Some(child) = self.children.get_mut(idx) else { break };
+                let added = child.add(rest, payload, score, incr);
+                let max = child.max_child_score;
+                if n > 1 {
+                    let above =
+                        idx > 0 && self.children.get(idx - 1).is_some_and(|c| max > c.max_child_score);
+                    // RediSearch compares with `numChildren - 2` (sic).
+                    let below = (idx as i64) < n as i64 - 2
+                        && self.children.get(idx + 1).is_some_and(|c| max < c.max_child_score);
+                    if above || below {
+                        self.sort_children();
+                    }
+                }
+                return added;
+            }
+            if score_idx.is_none() && self.children.get(idx).is_some_and(|c| c.max_child_score < score) {
+                score_idx = Some(idx);
+            }
+        }
+        self.children.insert(score_idx.unwrap_or(n), Node::leaf(rest, score, payload));
+        true
+    }
+
+    /// `__trieNode_MergeWithSingleChild`.
+    fn merge_with_single_child(&mut self) {
+        if self.terminal || self.children.len() != 1 {
+            return;
+        }
+        let Some(child) = self.children.pop() else { return };
+        let mut runes = std::mem::take(&mut self.runes);
+        runes.extend_from_slice(&child.runes);
+        *self = Node { runes, ..child };
+    }
+
+    /// `__trieNode_optimizeChildren`: drops a deleted leaf child, merges single-child chains,
+    /// recomputes the maximum and re-sorts.
+    fn optimize_children(&mut self) {
+        self.max_child_score = self.score;
+        let mut i = 0;
+        while i < self.children.len() {
+            let Some(child) = self.children.get_mut(i) else { break };
+            if child.children.is_empty() && child.deleted {
+                self.children.remove(i);
+                // RediSearch updates the maximum with the shifted children, then leaves the loop.
+                let maxes: Vec<f32> = self.children.iter().skip(i).map(|c| c.max_child_score).collect();
+                for m in maxes {
+                    self.raise_max(m);
+                }
+                break;
+            }
+            if child.children.len() == 1 {
+                child.merge_with_single_child();
+            }
+            let m = child.max_child_score;
+            self.raise_max(m);
+            i += 1;
+        }
+        self.sort_children();
+    }
+
+    /// `TrieNode_Delete` from this node (the root), `s` matched from `offset`.
+    pub(super) fn delete(&mut self, s: &[Rune], offset: usize, depth: usize) -> bool {
+        let rest = s.get(offset..).unwrap_or_default();
+        let local = rest.iter().zip(&self.runes).take_while(|(a, b)| a == b).count();
+        let offset = offset + local;
+        let mut deleted = false;
+        if offset == s.len() {
+            if local == self.runes.len() && !self.deleted && self.terminal {
+                self.deleted = true;
+                self.terminal = false;
+                self.score = 0.0;
+                deleted = true;
+            }
+        } else if local == self.runes.len() && depth <= SUGGEST_MAX_RUNES {
+            let key = s.get(offset).copied();
+            if let Some(child) = self.children.iter_mut().find(|c| c.first_rune() == key) {
+                deleted = child.delete(s, offset, depth + 1);
+            }
+        }
+        self.optimize_children();
+        deleted
+    }
+
+    /// Walks the trie like RediSearch's `TrieIterator` (depth first, children in their order,
+    /// runes fed to `filter`), calling `visit(runes, score, payload, distance)` for each match;
+    /// `visit` returns the minimum score a child must reach to be entered (`minScore`).
+    /// Without `prune` every node is entered whatever `visit` returns. `dist` starts at
+    /// `initial_dist` and keeps the last distance the filter wrote (RediSearch's `matchCtx`).
+    pub(super) fn walk<F>(
+        &self,
+        mut filter: Option<&mut PrefixFilter>,
+        prune: bool,
+        initial_dist: u32,
+        mut visit: F,
+    ) where
+        F: FnMut(&[Rune], f32, Option<&[u8]>, u32) -> f32,
+    {
+        #[derive(PartialEq)]
+        enum State {
+            Runes,
+            Children,
+        }
+        struct Frame<'a> {
+            node: &'a Node,
+            state: State,
+            string_offset: usize,
+            child_offset: usize,
+        }
+        let mut frames = vec![Frame { node: self, state: State::Runes, string_offset: 0, child_offset: 0 }];
+        let mut buf: Vec<Rune> = Vec::new();
+        let mut min_score = i32::MIN as f32;
+        let mut dist = initial_dist;
+        loop {
+            let Some(cur) = frames.last_mut() else { break };
+            if cur.state == State::Runes {
+                if let Some(&b) = cur.node.runes.get(cur.string_offset) {
+                    let mut matched = false;
+                    if let Some(f) = filter.as_deref_mut() {
+                        match f.step(b, &mut dist) {
+                            Step::Continue { matched: m } => matched = m,
+                            Step::Stop => {
+                                let n = cur.string_offset;
+                                f.pop(n);
+                                buf.truncate(buf.len().saturating_sub(n));
+                                frames.pop();
+                                continue;
+                            }
+                        }
+                    }
+                    buf.push(b);
+                    cur.string_offset += 1;
+                    let node = cur.node;
+                    let at_end = cur.string_offset == node.runes.len();
+                    if filter.is_none() {
+                        matched = at_end && node.terminal && !node.deleted;
+                    }
+                    if matched && at_end && node.terminal && !node.deleted {
+                        let m = visit(&buf, node.score, node.payload.as_deref(), dist);
+                        if prune {
+                            min_score = m;
+                        }
+                    }
+                    continue;
+                }
+                cur.state = State::Children;
+            }
+            if let Some(ch) = cur.node.children.get(cur.child_offset) {
+                cur.child_offset += 1;
+                let enter = !prune || ch.max_child_score >= min_score || ch.score >= min_score;
+                if enter && frames.len() < SUGGEST_ITER_DEPTH {
+                    frames.push(Frame { node: ch, state: State::Runes, string_offset: 0, child_offset: 0 });
+                }
+            } else {
+                let n = cur.string_offset;
+                if let Some(f) = filter.as_deref_mut() {
+                    f.pop(n);
+                }
+                buf.truncate(buf.len().saturating_sub(n));
+                frames.pop();
+            }
+        }
+    }
+
+    /// Bytes held by this subtree, for MEMORY USAGE.
+    pub(super) fn mem_usage(&self) -> usize {
+        std::mem::size_of::<Node>()
+            + self.runes.capacity() * std::mem::size_of::<Rune>()
+            + self.payload.as_ref().map_or(0, |p| p.len())
+            + (self.children.capacity() - self.children.len()) * std::mem::size_of::<Node>()
+            + self.children.iter().map(Node::mem_usage).sum::<usize>()
+    }
+}
