@@ -21,7 +21,7 @@ fn arity(name: &str) -> Error {
 }
 
 /// The dictionary at a key opened for reading: None when the key is missing.
-fn read<'k>(key: &'k RedisKey) -> Result<Option<&'k Suggestions>, Error> {
+fn read(key: &RedisKey) -> Result<Option<&Suggestions>, Error> {
     match key.key_type() {
         raw::KeyType::Empty => Ok(None),
         raw::KeyType::Module => {

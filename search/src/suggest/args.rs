@@ -97,7 +97,8 @@ fn parse_max(a: Option<&&[u8]>) -> Result<usize, &'static str> {
         None => {
             let d = redis_double(a).ok_or(ac::PARSE)?;
             // C's (long long) conversion: out of range gives LLONG_MIN on x86.
-            if d > -9.223_372_036_854_775_808e18 && d < 9.223_372_036_854_775_808e18 {
+            const LIMIT: f64 = 9_223_372_036_854_775_808.0; // 2^63
+            if d > -LIMIT && d < LIMIT {
                 d as i64
             } else {
                 i64::MIN

@@ -273,8 +273,7 @@ impl Node {
         let mut buf: Vec<Rune> = Vec::new();
         let mut min_score = i32::MIN as f32;
         let mut dist = initial_dist;
-        loop {
-            let Some(cur) = frames.last_mut() else { break };
+        while let Some(cur) = frames.last_mut() {
             if cur.state == State::Runes {
                 if let Some(&b) = cur.node.runes.get(cur.string_offset) {
                     let mut matched = false;
