@@ -731,3 +731,19 @@ fn command_table_entries_match_redisearch() {
     assert!(info.items()[0].items()[2].items().contains(&s("denyoom")));
     assert_eq!(c.call(&["COMMAND", "GETKEYS", "FT.SUGGET", "thekey", "pre"]), arr(vec![b("thekey")]));
 }
+
+#[test]
+fn trim_drops_results_under_a_tenth_of_the_best() {
+    // RediSearch 2.10 crashes when TRIM drops anything (trie_type.c frees the dropped entries
+    // through Vector_Get on indexes it has just put out of range), so this expectation is the
+    // rule that code means: keep results up to the first one scoring under the best / 10.
+    let srv = Server::start();
+    let mut c = srv.conn();
+    for (word, score) in [("top", "100"), ("tiny", "1"), ("tab", "20")] {
+        assert!(!c.call(&["FT.SUGADD", "tr", word, score]).is_error());
+    }
+    // Scores: top 100/√3, tab 20/√3, tiny 1/√4 (best / 10 = 5.77).
+    assert_eq!(c.call(&["FT.SUGGET", "tr", "t"]), arr(vec![b("top"), b("tab"), b("tiny")]));
+    assert_eq!(c.call(&["FT.SUGGET", "tr", "t", "TRIM"]), arr(vec![b("top"), b("tab")]));
+    assert!(srv.conn().call(&["PING"]) == s("PONG"));
+}
