@@ -58,9 +58,10 @@ pub mod limits;
 pub mod query;
 pub mod reply;
 pub mod schema;
+pub mod suggest;
+pub mod synonyms;
 pub mod synonyms;
 pub mod vector_spec;
-pub mod suggest;
 
 pub use catalog::{Catalog, ExecOutcome};
 pub use config::Config;
