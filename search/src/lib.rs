@@ -60,7 +60,6 @@ pub mod reply;
 pub mod schema;
 pub mod suggest;
 pub mod synonyms;
-pub mod synonyms;
 pub mod vector_spec;
 
 pub use catalog::{Catalog, ExecOutcome};
