@@ -114,6 +114,31 @@ fn suggestions_scores_order_and_which_words_are_checked() {
         ]
     );
     assert_eq!(resp2(&c.call(&["FT.SPELLCHECK", "idx", "a"])), vec![word("a", &[])]);
+    // DISTANCE 3 (RediSearch's trie walk also yields `yeah` for `the`, one edit farther).
+    let r = c.call(&[
+        "FT.SPELLCHECK",
+        "idx",
+        "the helo -wrld ~runnin hel* %helo% \"yeahh wrld\"",
+        "DISTANCE",
+        "3",
+    ]);
+    let wrld3 =
+        word("wrld", &[(THIRD, "+run"), (THIRD, "held"), (THIRD, "hell"), (THIRD, "help"), (THIRD, "world")]);
+    let helo3 = word(
+        "helo",
+        &[(TWO_THIRDS, "hello"), (THIRD, "hell"), (THIRD, "held"), (THIRD, "help"), (THIRD, "yeah")],
+    );
+    assert_eq!(
+        resp2(&r),
+        vec![
+            word("the", &[(THIRD, "held"), (THIRD, "hell"), (THIRD, "help"), (THIRD, "yeah")]),
+            helo3,
+            wrld3.clone(),
+            word("runnin", &[(THIRD, "running")]),
+            word("yeahh", &[(THIRD, "yeah")]),
+            wrld3,
+        ]
+    );
     // DISTANCE 3 reaches stems (`+run`); equal scores in the trie's order.
     let r = c.call(&["FT.SPELLCHECK", "idx", "wrld", "DISTANCE", "3"]);
     assert_eq!(
@@ -182,6 +207,23 @@ fn dictionaries_include_and_exclude() {
     c.call(&["FT.CREATE", "empty", "SCHEMA", "x", "TEXT"]);
     let r = c.call(&["FT.SPELLCHECK", "empty", "helo", "TERMS", "INCLUDE", "d1"]);
     assert_eq!(resp2(&r), vec![word("helo", &[(0.0, "hel"), (0.0, "helo0")])]);
+    // Dictionary words are matched and excluded up to case; a word suggested already, up to
+    // case, is not repeated.
+    c.call(&["FT.DICTADD", "up", "Hellp", "HELLX", "Hell"]);
+    c.call(&["FT.DICTADD", "ex", "Helo"]);
+    let r = c.call(&["FT.SPELLCHECK", "idx", "hellq", "TERMS", "INCLUDE", "up"]);
+    assert_eq!(
+        resp2(&r),
+        vec![word("hellq", &[(TWO_THIRDS, "hello"), (THIRD, "hell"), (0.0, "HELLX"), (0.0, "Hellp")])]
+    );
+    assert_eq!(resp2(&c.call(&["FT.SPELLCHECK", "idx", "helo", "TERMS", "EXCLUDE", "ex"])), vec![]);
+    // Dictionary-only words come in the order the dictionaries were named.
+    c.call(&["FT.DICTADD", "db", "bx"]);
+    c.call(&["FT.DICTADD", "da", "ax"]);
+    let r = c.call(&["FT.SPELLCHECK", "empty", "cx", "TERMS", "INCLUDE", "db", "TERMS", "INCLUDE", "da"]);
+    assert_eq!(resp2(&r), vec![word("cx", &[(0.0, "bx"), (0.0, "ax")])]);
+    let r = c.call(&["FT.SPELLCHECK", "empty", "cx", "TERMS", "INCLUDE", "da", "TERMS", "INCLUDE", "db"]);
+    assert_eq!(resp2(&r), vec![word("cx", &[(0.0, "ax"), (0.0, "bx")])]);
     // FT.DICTDEL of a missing dictionary creates it, empty.
     assert_eq!(c.call(&["FT.DICTDUMP", "nod"]), Resp::Error("could not open dict key".into()));
     assert_eq!(c.call(&["FT.DICTDEL", "nod", "x"]), Resp::Int(0));

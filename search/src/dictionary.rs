@@ -10,7 +10,6 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use crate::index::termdict::edit_distance;
 use crate::limits::{DICT_TERM_MAX_BYTES, DICT_TERM_MAX_CHARS};
 
 /// Every dictionary of the server, by name.
@@ -31,6 +30,45 @@ pub fn dict_name(raw: &[u8]) -> String {
 /// fewer than [`DICT_TERM_MAX_CHARS`] + 1 characters.
 fn storable(term: &str) -> bool {
     !term.is_empty() && term.len() <= DICT_TERM_MAX_BYTES && term.chars().count() <= DICT_TERM_MAX_CHARS
+}
+
+/// Case folding as RediSearch's tries apply it to every character they compare.
+pub fn fold(s: &str) -> String {
+    s.chars().map(|c| c.to_lowercase().next().unwrap_or(c)).collect()
+}
+
+/// Whether RediSearch's fuzzy trie walk (a Levenshtein automaton stepped over the folded
+/// characters of each stored word) yields `word` for `query` at distance `dist`.
+///
+/// The walk goes down a word while some prefix of the query is within `dist` of the word's
+/// prefix, and yields the word when, at its last character, the automaton either accepts
+/// the whole word or accepted it without that last character: so besides the words within
+/// `dist` it also yields words one character longer than an accepted one, as long as they
+/// can still be aligned (`yeah` for `the` at distance 3).
+pub fn trie_fuzzy_match(word: &str, query: &str, dist: u32) -> bool {
+    let q: Vec<char> = fold(query).chars().collect();
+    let d = dist as usize;
+    // row[i] = distance between the word's prefix read so far and q[..i].
+    let mut row: Vec<usize> = (0..=q.len()).collect();
+    let mut prev_match = false;
+    let mut any = false;
+    for c in fold(word).chars() {
+        any = true;
+        prev_match = row.last().is_some_and(|&v| v <= d);
+        let mut next = Vec::with_capacity(row.len());
+        next.push(row.first().map_or(usize::MAX, |v| v.saturating_add(1)));
+        for (i, qc) in q.iter().enumerate() {
+            let sub = row.get(i).map_or(usize::MAX, |v| v.saturating_add(usize::from(*qc != c)));
+            let del = row.get(i + 1).map_or(usize::MAX, |v| v.saturating_add(1));
+            let ins = next.get(i).map_or(usize::MAX, |v| v.saturating_add(1));
+            next.push(sub.min(del).min(ins));
+        }
+        row = next;
+        if row.iter().all(|&v| v > d) {
+            return false; // the automaton is stuck: the walk stops here
+        }
+    }
+    any && (prev_match || row.last().is_some_and(|&v| v <= d))
 }
 
 impl Dictionaries {
@@ -67,22 +105,23 @@ impl Dictionaries {
         self.dicts.contains_key(name)
     }
 
-    /// True when dictionary `name` holds `term` exactly.
+    /// True when dictionary `name` holds `term` up to case (RediSearch's trie lookups fold
+    /// case: an EXCLUDE dictionary with `Foo` excludes `foo`).
     pub fn contains(&self, name: &str, term: &str) -> bool {
-        self.dicts.get(name).is_some_and(|d| d.contains(term))
+        let folded = fold(term);
+        self.dicts.get(name).is_some_and(|d| d.contains(term) || d.iter().any(|t| fold(t) == folded))
     }
 
-    /// Terms of `name` within Levenshtein distance `dist` of `term`, in order.
+    /// Terms of `name` that RediSearch's fuzzy trie walk yields for `term` at `dist` (see
+    /// [`trie_fuzzy_match`]), in order.
     pub fn fuzzy(&self, name: &str, term: &str, dist: u32) -> Vec<&str> {
         let Some(d) = self.dicts.get(name) else { return Vec::new() };
-        let (lo, hi) = {
-            let n = term.chars().count();
-            (n.saturating_sub(dist as usize), n.saturating_add(dist as usize))
-        };
+        let n = term.chars().count();
+        let (lo, hi) = (n.saturating_sub(dist as usize), n.saturating_add(dist as usize + 1));
         d.iter()
             .filter(|t| {
-                let n = t.chars().count();
-                n >= lo && n <= hi && edit_distance(t, term) <= dist as usize
+                let k = t.chars().count();
+                k >= lo && k <= hi && trie_fuzzy_match(t, term, dist)
             })
             .map(|s| s.as_str())
             .collect()
@@ -145,6 +184,18 @@ mod tests {
     use super::*;
 
     #[test]
+    fn trie_walk_accepts_one_character_past_a_match() {
+        // From RediSearch 2.10: `the` at distance 3 suggests `yeah` (true distance 4), not
+        // `hello`; `ehllo` at 1 suggests nothing; `hellq` at 1 suggests `HELLX` and `Hellp`.
+        assert!(trie_fuzzy_match("yeah", "the", 3));
+        assert!(!trie_fuzzy_match("hello", "the", 3));
+        assert!(!trie_fuzzy_match("hello", "ehllo", 1));
+        assert!(trie_fuzzy_match("HELLX", "hellq", 1) && trie_fuzzy_match("Hellp", "hellq", 1));
+        assert!(!trie_fuzzy_match("help", "hellq", 1));
+        assert!(!trie_fuzzy_match("", "a", 1));
+    }
+
+    #[test]
     fn add_del_dump_and_round_trip() {
         let mut d = Dictionaries::new();
         assert_eq!(d.add("d", &[b"foo", b"bar", b"foo", b"Foo", b""]), 3);
@@ -159,6 +210,7 @@ mod tests {
         assert_eq!(back, d);
         assert!(Dictionaries::from_bytes(&d.to_bytes()[..20]).is_err());
         assert_eq!(d.fuzzy("d", "baz", 1), vec!["bar"]);
+        assert!(d.contains("d", "foo") && d.contains("d", "FOO"));
         assert_eq!(dict_name(b"a\0b"), "a");
     }
 }

@@ -2,19 +2,21 @@
 //!
 //! FT.SPELLCHECK follows RediSearch 2.10 (`spell_check.c`): every plain word of the parsed
 //! query (stopwords included; prefix/fuzzy/tag/numeric clauses are not words) that is not a
-//! term of the index and not in a `TERMS EXCLUDE` dictionary gets suggestions: the index
-//! terms within DISTANCE (Levenshtein, stems and synonym group terms included, as in
-//! RediSearch's term trie) scored by their document frequency over the number of documents,
-//! then the words of the `TERMS INCLUDE` dictionaries within DISTANCE, scored 0 unless the
-//! index has them. Suggestions come in descending score; equal scores keep the order of
-//! RediSearch's score-sorted suggestion trie (see [`trie_order`]).
+//! term of the index and not in a `TERMS EXCLUDE` dictionary (up to case) gets suggestions:
+//! the index terms RediSearch's fuzzy trie walk yields at DISTANCE (see [`trie_fuzzy_match`]:
+//! the words within DISTANCE and a few one edit farther; stems and synonym group terms
+//! included, as in RediSearch's term trie) scored by their document frequency over the
+//! number of documents, then the words of the `TERMS INCLUDE` dictionaries the walk yields,
+//! scored 0 unless the index has them (a word already suggested, up to case, is skipped).
+//! Suggestions come in descending score; equal scores keep the order of RediSearch's
+//! score-sorted suggestion trie (see [`trie_order`]).
 
 use std::cmp::Ordering;
 use std::collections::HashMap;
 
 use crate::catalog::Catalog;
 use crate::config::Config;
-use crate::dictionary::dict_name;
+use crate::dictionary::{dict_name, fold, trie_fuzzy_match};
 use crate::error::{Error, Result};
 use crate::index::text::{FieldMask, ALL_FIELDS};
 use crate::index::Index;
@@ -260,7 +262,13 @@ fn check_word(
     let mut found: Vec<(String, f64)> = Vec::new();
     // Index terms, scored by document frequency; a term none of whose documents has it in
     // the word's fields is no suggestion.
-    for (term, id) in text.dict.fuzzy(word, req.distance, |id| text.is_live(id), usize::MAX) {
+    // RediSearch's trie walk yields a few words one edit farther than DISTANCE (see
+    // `trie_fuzzy_match`): look one edit farther, then keep what the walk would yield.
+    let reach = req.distance.saturating_add(1);
+    for (term, id) in text.dict.fuzzy(word, reach, |id| text.is_live(id), usize::MAX) {
+        if !trie_fuzzy_match(&term, word, req.distance) {
+            continue;
+        }
         if mask != ALL_FIELDS && text.docs(id, mask).is_empty() {
             continue;
         }
@@ -268,7 +276,9 @@ fn check_word(
     }
     for d in &req.include {
         for term in config.dictionaries.fuzzy(d, word, req.distance) {
-            if found.iter().any(|(t, _)| t == term) {
+            // A word already suggested, up to case, is not added again.
+            let folded = fold(term);
+            if found.iter().any(|(t, _)| fold(t) == folded) {
                 continue;
             }
             let raw = match text.dict.get(term).filter(|&id| text.is_live(id)) {
@@ -282,46 +292,114 @@ fn check_word(
     Some(WordResult::Suggestions(trie_order(found)))
 }
 
-/// Orders suggestions as RediSearch replies them: its suggestion trie is sorted by score
-/// (at each node, children by the highest score below them, then by character; a node's own
-/// word before its children), iterated depth first, and the result sorted by descending
-/// score with a stable sort.
-pub(crate) fn trie_order(mut found: Vec<(String, f64)>) -> Vec<(String, f64)> {
-    // Highest score under each prefix (prefixes end on character boundaries).
-    let mut best: HashMap<&str, f64> = HashMap::new();
-    for (t, s) in &found {
-        for (i, c) in t.char_indices() {
-            let p = t.get(..i + c.len_utf8()).unwrap_or(t);
-            let e = best.entry(p).or_insert(*s);
-            if *s > *e {
-                *e = *s;
-            }
-        }
+/// Orders suggestions as RediSearch replies them: it inserts them, in the order they were
+/// found, into a score-sorted radix trie ([`ScoreTrie`]), walks that trie depth first (a
+/// node's own word before its children, children in their stored order) and sorts the walk
+/// by descending score with a stable sort. Equal scores therefore keep the trie's order,
+/// which depends on insertion order and on the trie's partial re-sorting.
+pub(crate) fn trie_order(found: Vec<(String, f64)>) -> Vec<(String, f64)> {
+    let mut trie = ScoreTrie::default();
+    for (term, raw) in &found {
+        let chars: Vec<char> = term.chars().collect();
+        trie.add(&chars, *raw as f32);
     }
-    let dfs = |a: &str, b: &str| -> Ordering {
-        let common: usize =
-            a.chars().zip(b.chars()).take_while(|(x, y)| x == y).map(|(x, _)| x.len_utf8()).sum();
-        let (ra, rb) = (a.get(common..).unwrap_or(""), b.get(common..).unwrap_or(""));
-        match (ra.chars().next(), rb.chars().next()) {
-            (None, None) => Ordering::Equal,
-            (None, Some(_)) => Ordering::Less,
-            (Some(_), None) => Ordering::Greater,
-            (Some(ca), Some(cb)) => {
-                let sa = best.get(a.get(..common + ca.len_utf8()).unwrap_or(a)).copied().unwrap_or(0.0);
-                let sb = best.get(b.get(..common + cb.len_utf8()).unwrap_or(b)).copied().unwrap_or(0.0);
-                sb.partial_cmp(&sa).unwrap_or(Ordering::Equal).then(ca.cmp(&cb))
-            }
+    let mut out = Vec::with_capacity(found.len());
+    trie.walk(&mut Vec::new(), &mut out);
+    out.sort_by(|a, b| b.1.partial_cmp(&a.1).unwrap_or(Ordering::Equal));
+    out
+}
+
+/// A node of RediSearch's score-sorted trie (`trie.c`, `Trie_Sort_Score`), reduced to what
+/// decides the order of its walk.
+#[derive(Default)]
+struct ScoreTrie {
+    label: Vec<char>,
+    score: f32,
+    /// Highest score added below (RediSearch's `maxChildScore`; it never decreases).
+    max: f32,
+    terminal: bool,
+    children: Vec<ScoreTrie>,
+}
+
+impl ScoreTrie {
+    /// RediSearch's `TrieNode_Add` (replace mode) for a word not yet in the trie.
+    fn add(&mut self, word: &[char], score: f32) {
+        if score == 0.0 || word.is_empty() {
+            return;
         }
-    };
-    let mut order: Vec<usize> = (0..found.len()).collect();
-    order.sort_by(|&i, &j| match (found.get(i), found.get(j)) {
-        (Some(a), Some(b)) => dfs(&a.0, &b.0),
-        _ => Ordering::Equal,
-    });
-    let mut sorted: Vec<(String, f64)> =
-        order.into_iter().filter_map(|i| found.get_mut(i).map(std::mem::take)).collect();
-    sorted.sort_by(|a, b| b.1.partial_cmp(&a.1).unwrap_or(Ordering::Equal));
-    sorted
+        let common = word.iter().zip(&self.label).take_while(|(a, b)| a == b).count();
+        if common < self.label.len() {
+            // Split: this node keeps the common part; its old tail becomes its only child.
+            let tail = ScoreTrie {
+                label: self.label.split_off(common),
+                score: self.score,
+                max: self.max,
+                terminal: self.terminal,
+                children: std::mem::take(&mut self.children),
+            };
+            self.score = 0.0;
+            self.terminal = false;
+            self.max = self.max.max(tail.score);
+            let first = tail.label.first().copied();
+            self.children.push(tail);
+            match word.get(common..) {
+                Some([]) | None => {
+                    self.score = score;
+                    self.terminal = true;
+                }
+                Some(rest) => {
+                    let idx = usize::from(rest.first().copied() > first);
+                    self.children.insert(idx.min(1), ScoreTrie::leaf(rest, score));
+                    self.max = self.max.max(score);
+                }
+            }
+            return;
+        }
+        self.max = self.max.max(score);
+        let Some(rest) = word.get(common..).filter(|r| !r.is_empty()) else {
+            self.score = score;
+            self.terminal = true;
+            return;
+        };
+        let first = rest.first().copied();
+        if let Some(idx) = self.children.iter().position(|c| c.label.first().copied() == first) {
+            if let Some(child) = self.children.get_mut(idx) {
+                child.add(rest, score);
+            }
+            // Re-sorted only when the child now breaks the order with a neighbour (RediSearch
+            // looks at the next neighbour only up to the second last child).
+            let n = self.children.len();
+            let m = self.children.get(idx).map_or(0.0, |c| c.max);
+            let prev = idx.checked_sub(1).and_then(|i| self.children.get(i)).map(|c| c.max);
+            let next = self.children.get(idx + 1).map(|c| c.max);
+            if n > 1 && (prev.is_some_and(|p| m > p) || (idx + 2 < n && next.is_some_and(|x| m < x))) {
+                self.children.sort_by(|a, b| {
+                    b.max.partial_cmp(&a.max).unwrap_or(Ordering::Equal).then_with(|| a.label.cmp(&b.label))
+                });
+            }
+            return;
+        }
+        // A new child goes before the first child scoring lower, else last.
+        let idx = self.children.iter().position(|c| c.max < score).unwrap_or(self.children.len());
+        self.children.insert(idx, ScoreTrie::leaf(rest, score));
+    }
+
+    fn leaf(label: &[char], score: f32) -> ScoreTrie {
+        ScoreTrie { label: label.to_vec(), score, max: score, terminal: true, children: Vec::new() }
+    }
+
+    /// Depth-first walk: the node's word, then its children in order.
+    fn walk(&self, prefix: &mut Vec<char>, out: &mut Vec<(String, f64)>) {
+        let len = prefix.len();
+        prefix.extend_from_slice(&self.label);
+        if self.terminal {
+            out.push((prefix.iter().collect(), f64::from(self.score)));
+        }
+        for c in &self.children {
+            c.walk(prefix, out);
+        }
+        prefix.truncate(len);
+    }
 }
 
 #[cfg(test)]
@@ -339,9 +417,12 @@ mod tests {
         let found =
             vec![("held".into(), 1.0), ("hell".into(), 1.0), ("hello".into(), 2.0), ("help".into(), 1.0)];
         assert_eq!(names(trie_order(found)), ["hello", "hell", "held", "help"]);
-        // Equal scores everywhere: a word before its extensions, then characters.
+        // Equal scores, inserted in order: a word before its extensions.
         let found =
             vec![("hell".into(), 1.0), ("hello".into(), 1.0), ("help".into(), 1.0), ("hel".into(), -1.0)];
         assert_eq!(names(trie_order(found)), ["hell", "hello", "help", "hel"]);
+        // From RediSearch 2.10: dictionary-only words (score -1) keep their insertion order.
+        assert_eq!(names(trie_order(vec![("bx".into(), -1.0), ("ax".into(), -1.0)])), ["bx", "ax"]);
+        assert_eq!(names(trie_order(vec![("ax".into(), -1.0), ("bx".into(), -1.0)])), ["ax", "bx"]);
     }
 }
