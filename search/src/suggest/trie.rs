@@ -14,44 +14,48 @@ use super::filter::{PrefixFilter, Step};
 use super::runes::Rune;
 use crate::limits::{SUGGEST_ITER_DEPTH, SUGGEST_MAX_RUNES};
 
-/// One trie node.
+/// One trie node: 48 bytes plus one allocation for its runes and payload (RediSearch's node is
+/// one allocation too).
 #[derive(Clone, Debug, Default)]
 pub(super) struct Node {
-    /// This node's runes (empty only at the root).
-    runes: Vec<Rune>,
+    /// This node's runes (two bytes each, little-endian), then the entry's payload, if any
+    /// (never empty).
+    data: Box<[u8]>,
+    /// Children; each one's first rune is its key. Resized on every insert and removal, like
+    /// RediSearch's `realloc`, so no spare capacity is held.
+    children: Box<[Node]>,
     /// The entry's score when terminal, else 0.
     score: f32,
     /// RediSearch's `maxChildScore`.
     max_child_score: f32,
+    /// How many runes start `data`.
+    rune_len: u16,
     /// An entry ends here.
     terminal: bool,
     /// An entry ended here and was deleted (kept until the path is compacted).
     deleted: bool,
-    /// The entry's payload (never empty).
-    payload: Option<Box<[u8]>>,
-    /// Children; each one's first rune is its key.
-    children: Vec<Node>,
 }
 
-/// RediSearch's `runecmp`.
-fn runecmp(a: &[Rune], b: &[Rune]) -> Ordering {
-    for (x, y) in a.iter().zip(b) {
-        match x.cmp(y) {
-            Ordering::Equal => {}
-            o => return o,
-        }
+/// Runes and payload as one buffer (see [`Node::data`]).
+fn pack(runes: &[Rune], payload: Option<&[u8]>) -> (Box<[u8]>, u16) {
+    let payload = payload.unwrap_or_default();
+    let mut data = Vec::with_capacity(runes.len() * 2 + payload.len());
+    for r in runes {
+        data.extend_from_slice(&r.to_le_bytes());
     }
-    a.len().cmp(&b.len())
+    data.extend_from_slice(payload);
+    (data.into_boxed_slice(), u16::try_from(runes.len()).unwrap_or(u16::MAX))
 }
 
-/// RediSearch's `__trieNode_Cmp_Score`: higher `max_child_score` first, then by runes.
+/// RediSearch's `__trieNode_Cmp_Score`: higher `max_child_score` first, then by runes
+/// (`runecmp`: rune by rune, then the shorter first).
 fn cmp_score(a: &Node, b: &Node) -> Ordering {
     if a.max_child_score < b.max_child_score {
         Ordering::Greater
     } else if a.max_child_score > b.max_child_score {
         Ordering::Less
     } else {
-        runecmp(&a.runes, &b.runes)
+        a.runes().cmp(b.runes())
     }
 }
 
@@ -62,19 +66,67 @@ impl Node {
     }
 
     fn leaf(runes: &[Rune], score: f32, payload: Option<&[u8]>) -> Node {
+        let (data, rune_len) = pack(runes, payload.filter(|p| !p.is_empty()));
         Node {
-            runes: runes.to_vec(),
+            data,
+            children: Box::default(),
             score,
             max_child_score: score,
+            rune_len,
             terminal: true,
             deleted: false,
-            payload: payload.filter(|p| !p.is_empty()).map(Box::from),
-            children: Vec::new(),
         }
     }
 
+    /// The number of runes of this node.
+    fn rune_count(&self) -> usize {
+        usize::from(self.rune_len)
+    }
+
+    /// Rune `i` of this node.
+    fn rune(&self, i: usize) -> Option<Rune> {
+        if i >= self.rune_count() {
+            return None;
+        }
+        match self.data.get(i * 2..i * 2 + 2) {
+            Some(&[lo, hi]) => Some(Rune::from_le_bytes([lo, hi])),
+            _ => None,
+        }
+    }
+
+    /// This node's runes.
+    fn runes(&self) -> impl Iterator<Item = Rune> + '_ {
+        let bytes = self.data.get(..self.rune_count() * 2).unwrap_or_default();
+        bytes.chunks_exact(2).map(|b| Rune::from_le_bytes([b[0], b[1]]))
+    }
+
     fn first_rune(&self) -> Option<Rune> {
-        self.runes.first().copied()
+        self.rune(0)
+    }
+
+    /// The entry's payload.
+    fn payload(&self) -> Option<&[u8]> {
+        self.data.get(self.rune_count() * 2..).filter(|p| !p.is_empty())
+    }
+
+    /// Replaces the payload, runes kept.
+    fn set_payload(&mut self, payload: Option<&[u8]>) {
+        let runes: Vec<Rune> = self.runes().collect();
+        (self.data, self.rune_len) = pack(&runes, payload);
+    }
+
+    fn insert_child(&mut self, idx: usize, child: Node) {
+        let mut v = std::mem::take(&mut self.children).into_vec();
+        v.insert(idx.min(v.len()), child);
+        self.children = v.into_boxed_slice();
+    }
+
+    fn remove_child(&mut self, idx: usize) {
+        let mut v = std::mem::take(&mut self.children).into_vec();
+        if idx < v.len() {
+            v.remove(idx);
+        }
+        self.children = v.into_boxed_slice();
     }
 
     /// `updateScore`.
@@ -96,22 +148,27 @@ impl Node {
         }
     }
 
-    /// `__trie_SplitNode`: this node keeps `runes[..offset]`; the rest moves to its one child.
+    /// `__trie_SplitNode`: this node keeps its first `offset` runes; the rest moves to its one
+    /// child.
     fn split(&mut self, offset: usize) {
+        let runes: Vec<Rune> = self.runes().collect();
+        let (head, tail) = runes.split_at(offset.min(runes.len()));
+        let (data, rune_len) = pack(tail, self.payload());
         let child = Node {
-            runes: self.runes.split_off(offset),
+            data,
+            children: std::mem::take(&mut self.children),
             score: self.score,
             max_child_score: self.max_child_score,
+            rune_len,
             terminal: self.terminal,
             deleted: self.deleted,
-            payload: self.payload.take(),
-            children: std::mem::take(&mut self.children),
         };
+        (self.data, self.rune_len) = pack(head, None);
         self.score = 0.0;
         self.terminal = false;
         self.deleted = false;
         self.raise_max(child.score);
-        self.children = vec![child];
+        self.children = vec![child].into_boxed_slice();
     }
 
     /// `TrieNode_Add`: true when the entry is new (or revived after a delete).
@@ -119,23 +176,23 @@ impl Node {
         if score == 0.0 || s.is_empty() {
             return false;
         }
-        let offset = s.iter().zip(&self.runes).take_while(|(a, b)| a == b).count();
-        if offset < self.runes.len() {
+        let payload = payload.filter(|p| !p.is_empty());
+        let offset = self.runes().zip(s).take_while(|(a, b)| a == *b).count();
+        if offset < self.rune_count() {
             self.split(offset);
             if offset == s.len() {
                 // The split node is the entry; its maximum is left as it was (RediSearch's).
                 self.score = score;
                 self.terminal = true;
-                if let Some(p) = payload.filter(|p| !p.is_empty()) {
-                    self.payload = Some(Box::from(p));
+                if payload.is_some() {
+                    self.set_payload(payload);
                 }
             } else {
                 let rest = s.get(offset..).unwrap_or_default();
                 let key = rest.first().copied().unwrap_or_default();
                 let idx =
                     usize::from(self.children.first().and_then(Node::first_rune).is_some_and(|k| key > k));
-                let idx = idx.min(self.children.len());
-                self.children.insert(idx, Node::leaf(rest, score, payload));
+                self.insert_child(idx, Node::leaf(rest, score, payload));
                 self.raise_max(score);
             }
             return true;
@@ -148,8 +205,8 @@ impl Node {
             } else {
                 self.score = score;
             }
-            if let Some(p) = payload.filter(|p| !p.is_empty()) {
-                self.payload = Some(Box::from(p));
+            if payload.is_some() {
+                self.set_payload(payload);
             }
             self.terminal = true;
             self.deleted = false;
@@ -180,7 +237,7 @@ impl Node {
                 score_idx = Some(idx);
             }
         }
-        self.children.insert(score_idx.unwrap_or(n), Node::leaf(rest, score, payload));
+        self.insert_child(score_idx.unwrap_or(n), Node::leaf(rest, score, payload));
         true
     }
 
@@ -189,10 +246,10 @@ impl Node {
         if self.terminal || self.children.len() != 1 {
             return;
         }
-        let Some(child) = self.children.pop() else { return };
-        let mut runes = std::mem::take(&mut self.runes);
-        runes.extend_from_slice(&child.runes);
-        *self = Node { runes, ..child };
+        let Some(child) = std::mem::take(&mut self.children).into_vec().pop() else { return };
+        let runes: Vec<Rune> = self.runes().chain(child.runes()).collect();
+        let (data, rune_len) = pack(&runes, child.payload());
+        *self = Node { data, rune_len, ..child };
     }
 
     /// `__trieNode_optimizeChildren`: drops a deleted leaf child, merges single-child chains,
@@ -203,7 +260,7 @@ impl Node {
         while i < self.children.len() {
             let Some(child) = self.children.get_mut(i) else { break };
             if child.children.is_empty() && child.deleted {
-                self.children.remove(i);
+                self.remove_child(i);
                 // RediSearch updates the maximum with the shifted children, then leaves the loop.
                 let maxes: Vec<f32> = self.children.iter().skip(i).map(|c| c.max_child_score).collect();
                 for m in maxes {
@@ -224,17 +281,17 @@ impl Node {
     /// `TrieNode_Delete` from this node (the root), `s` matched from `offset`.
     pub(super) fn delete(&mut self, s: &[Rune], offset: usize, depth: usize) -> bool {
         let rest = s.get(offset..).unwrap_or_default();
-        let local = rest.iter().zip(&self.runes).take_while(|(a, b)| a == b).count();
+        let local = self.runes().zip(rest).take_while(|(a, b)| a == *b).count();
         let offset = offset + local;
         let mut deleted = false;
         if offset == s.len() {
-            if local == self.runes.len() && !self.deleted && self.terminal {
+            if local == self.rune_count() && !self.deleted && self.terminal {
                 self.deleted = true;
                 self.terminal = false;
                 self.score = 0.0;
                 deleted = true;
             }
-        } else if local == self.runes.len() && depth <= SUGGEST_MAX_RUNES {
+        } else if local == self.rune_count() && depth <= SUGGEST_MAX_RUNES {
             let key = s.get(offset).copied();
             if let Some(child) = self.children.iter_mut().find(|c| c.first_rune() == key) {
                 deleted = child.delete(s, offset, depth + 1);
@@ -275,7 +332,7 @@ impl Node {
         let mut dist = initial_dist;
         while let Some(cur) = frames.last_mut() {
             if cur.state == State::Runes {
-                if let Some(&b) = cur.node.runes.get(cur.string_offset) {
+                if let Some(b) = cur.node.rune(cur.string_offset) {
                     let mut matched = false;
                     if let Some(f) = filter.as_deref_mut() {
                         match f.step(b, &mut dist) {
@@ -292,12 +349,12 @@ impl Node {
                     buf.push(b);
                     cur.string_offset += 1;
                     let node = cur.node;
-                    let at_end = cur.string_offset == node.runes.len();
+                    let at_end = cur.string_offset == node.rune_count();
                     if filter.is_none() {
                         matched = at_end && node.terminal && !node.deleted;
                     }
                     if matched && at_end && node.terminal && !node.deleted {
-                        let m = visit(&buf, node.score, node.payload.as_deref(), dist);
+                        let m = visit(&buf, node.score, node.payload(), dist);
                         if prune {
                             min_score = m;
                         }
@@ -326,9 +383,28 @@ impl Node {
     /// Bytes held by this subtree, for MEMORY USAGE.
     pub(super) fn mem_usage(&self) -> usize {
         std::mem::size_of::<Node>()
-            + self.runes.capacity() * std::mem::size_of::<Rune>()
-            + self.payload.as_ref().map_or(0, |p| p.len())
-            + (self.children.capacity() - self.children.len()) * std::mem::size_of::<Node>()
+            + self.data.len()
             + self.children.iter().map(Node::mem_usage).sum::<usize>()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_node_stays_small() {
+        assert!(std::mem::size_of::<Node>() <= 48, "{}", std::mem::size_of::<Node>());
+    }
+
+    #[test]
+    fn runes_and_payload_share_one_buffer() {
+        let mut n = Node::leaf(&[1, 0x1234, 3], 1.0, Some(b"pay"));
+        assert_eq!(n.runes().collect::<Vec<_>>(), vec![1, 0x1234, 3]);
+        assert_eq!(n.payload(), Some(&b"pay"[..]));
+        n.set_payload(Some(b"x"));
+        assert_eq!((n.rune(1), n.rune(3), n.payload()), (Some(0x1234), None, Some(&b"x"[..])));
+        n.split(1);
+        assert_eq!((n.rune_count(), n.payload(), n.children[0].payload()), (1, None, Some(&b"x"[..])));
     }
 }
