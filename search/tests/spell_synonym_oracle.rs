@@ -172,3 +172,84 @@ fn synonym_queries_match_the_union_of_their_groups() {
         }
     }
 }
+
+mod robustness {
+    //! Random FT.SPELLCHECK / FT.DICT* / FT.SYN* argument lists never panic.
+
+    use super::common::Db;
+    use proptest::prelude::*;
+    use proptest::test_runner::{Config as PtConfig, RngSeed};
+    use search::Reply;
+
+    const WORDS: &[&str] = &[
+        "FT.SPELLCHECK",
+        "FT.DICTADD",
+        "FT.DICTDEL",
+        "FT.DICTDUMP",
+        "FT.SYNUPDATE",
+        "FT.SYNDUMP",
+        "FT.SYNADD",
+        "i",
+        "nope",
+        "d",
+        "g",
+        "DISTANCE",
+        "0",
+        "1",
+        "4",
+        "5",
+        "-1",
+        "x",
+        "TERMS",
+        "INCLUDE",
+        "EXCLUDE",
+        "DIALECT",
+        "FULLSCOREINFO",
+        "SKIPINITIALSCAN",
+        "hello",
+        "helo",
+        "Héllo",
+        "\u{100}",
+        "a\0b",
+        "",
+        "@t:helo",
+        "-helo",
+        "\"he lo\"",
+        "hel*",
+        "%helo%",
+        "(",
+        "|",
+        "~",
+        "ÀÉÎ",
+        "zzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz",
+    ];
+
+    proptest! {
+        #![proptest_config(PtConfig {
+            cases: 400,
+            rng_seed: RngSeed::Fixed(0x5be1_1000),
+            failure_persistence: None,
+            ..PtConfig::default()
+        })]
+
+        #[test]
+        fn random_arguments_do_not_panic(
+            cmds in proptest::collection::vec(
+                (proptest::sample::select(&WORDS[..7]), proptest::collection::vec(proptest::sample::select(WORDS), 0..9)),
+                1..6,
+            ),
+        ) {
+            let mut db = Db::new();
+            db.cmd(&["FT.CREATE", "i", "ON", "HASH", "SCHEMA", "t", "TEXT", "u", "TAG"]);
+            db.hset("k1", &[("t", "hello world héllo"), ("u", "x")]);
+            for (cmd, args) in &cmds {
+                let mut argv = vec![*cmd];
+                argv.extend(args.iter().copied());
+                let r = db.cmd(&argv);
+                prop_assert!(!matches!(r, Reply::Nil), "{argv:?}: {r:?}");
+            }
+            let r = db.cmd(&["FT.SEARCH", "i", "hello"]);
+            prop_assert!(matches!(r, Reply::Array(_)));
+        }
+    }
+}
