@@ -48,10 +48,13 @@ impl Element for f64 {
 /// Sums `f(a_i, b_i)` over two slices of equal length (the shorter length otherwise).
 #[inline(always)]
 fn lanes_sum<T: Element>(a: &[T], b: &[T], f: impl Fn(T, T) -> T) -> T {
+    let n = a.len().min(b.len());
+    let (a, b) = (a.get(..n).unwrap_or(&[]), b.get(..n).unwrap_or(&[]));
+    // Fixed-size chunks: no bounds checks, so the lanes become SIMD registers.
+    let (ca, ra) = a.as_chunks::<LANES>();
+    let (cb, rb) = b.as_chunks::<LANES>();
     let mut acc = [T::default(); LANES];
-    let (ca, cb) = (a.chunks_exact(LANES), b.chunks_exact(LANES));
-    let (ra, rb) = (ca.remainder(), cb.remainder());
-    for (x, y) in ca.zip(cb) {
+    for (x, y) in ca.iter().zip(cb) {
         for i in 0..LANES {
             acc[i] = acc[i] + f(x[i], y[i]);
         }

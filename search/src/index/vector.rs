@@ -27,11 +27,16 @@ pub struct VectorIndex {
     slab: Slab,
     /// Row → document id.
     owners: Vec<u32>,
-    /// Document id → its rows.
-    rows: HashMap<u32, Vec<u32>>,
-    /// Documents owning more than one row.
-    multi: usize,
+    /// Document id → its first row ([`NO_ROW`]: none); doc ids are dense.
+    first: Vec<u32>,
+    /// Document id → its further rows (multi-vector documents only).
+    more: HashMap<u32, Vec<u32>>,
+    /// Documents holding a vector.
+    docs: usize,
 }
+
+/// No row (in [`VectorIndex::first`]).
+const NO_ROW: u32 = u32::MAX;
 
 /// A (document, distance) hit, ordered by distance then document id.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -67,8 +72,9 @@ impl VectorIndex {
                 VectorType::Float64 => Slab::F64(Vec::new()),
             },
             owners: Vec::new(),
-            rows: HashMap::new(),
-            multi: 0,
+            first: Vec::new(),
+            more: HashMap::new(),
+            docs: 0,
         }
     }
 
@@ -88,7 +94,32 @@ impl VectorIndex {
             Slab::F32(v) => v.capacity() * 4,
             Slab::F64(v) => v.capacity() * 8,
         };
-        slab + self.owners.capacity() * 4 + self.rows.capacity() * 40
+        slab + self.owners.capacity() * 4 + self.first.capacity() * 4 + self.more.capacity() * 40
+    }
+
+    /// The rows of `doc`: its first row, then any further ones.
+    fn rows_of(&self, doc: u32) -> impl Iterator<Item = u32> + '_ {
+        let first = self.first.get(doc as usize).copied().filter(|r| *r != NO_ROW);
+        let more = first
+            .filter(|_| !self.more.is_empty())
+            .and_then(|_| self.more.get(&doc))
+            .into_iter()
+            .flatten()
+            .copied();
+        first.into_iter().chain(more)
+    }
+
+    /// Points the entry of row `from` of `doc` at row `to`.
+    fn move_row(&mut self, doc: u32, from: u32, to: u32) {
+        if let Some(f) = self.first.get_mut(doc as usize).filter(|f| **f == from) {
+            *f = to;
+            return;
+        }
+        if let Some(rs) = self.more.get_mut(&doc) {
+            for r in rs.iter_mut().filter(|r| **r == from) {
+                *r = to;
+            }
+        }
     }
 
     /// Prepares a vector for storage or search: COSINE vectors are normalized.
@@ -112,20 +143,30 @@ impl VectorIndex {
             mine.push(self.owners.len() as u32);
             self.owners.push(doc);
         }
-        if mine.len() > 1 {
-            self.multi += 1;
+        let Some((&head, rest)) = mine.split_first() else { return };
+        if self.first.len() <= doc as usize {
+            self.first.resize(doc as usize + 1, NO_ROW);
         }
-        if !mine.is_empty() {
-            self.rows.insert(doc, mine);
+        if let Some(f) = self.first.get_mut(doc as usize) {
+            *f = head;
         }
+        if !rest.is_empty() {
+            self.more.insert(doc, rest.to_vec());
+        }
+        self.docs += 1;
     }
 
     /// Removes every vector of `doc`.
     pub fn remove(&mut self, doc: u32) {
-        let Some(mut mine) = self.rows.remove(&doc) else { return };
-        if mine.len() > 1 {
-            self.multi -= 1;
+        let mut mine: Vec<u32> = self.rows_of(doc).collect();
+        if mine.is_empty() {
+            return;
         }
+        self.docs -= 1;
+        if let Some(f) = self.first.get_mut(doc as usize) {
+            *f = NO_ROW;
+        }
+        self.more.remove(&doc);
         // Highest rows first, so a row moved into a hole is never one still to remove.
         mine.sort_unstable_by(|a, b| b.cmp(a));
         for row in mine {
@@ -146,11 +187,7 @@ impl VectorIndex {
         self.owners.swap_remove(row);
         if row != last {
             if let Some(moved) = self.owners.get(row).copied() {
-                if let Some(rs) = self.rows.get_mut(&moved) {
-                    for r in rs.iter_mut().filter(|r| **r as usize == last) {
-                        *r = row as u32;
-                    }
-                }
+                self.move_row(moved, last as u32, row as u32);
             }
         }
     }
@@ -203,33 +240,24 @@ impl VectorIndex {
 
     fn scan<T: Element>(&self, slab: &[T], q: &[T], filter: Option<&RoaringBitmap>, f: &mut dyn FnMut(Hit)) {
         let dim = self.dim.max(1);
-        let row_dist = |row: usize| -> f64 {
-            slab.get(row * dim..(row + 1) * dim).map_or(f64::NAN, |r| distance(self.metric, r, q).to_f64())
+        let row_dist = |row: u32| -> f64 {
+            let at = row as usize * dim;
+            slab.get(at..at + dim).map_or(f64::NAN, |r| distance(self.metric, r, q).to_f64())
         };
-        // A small filter: visit its documents' rows. Otherwise scan the slab in order.
-        let sparse = filter.is_some_and(|fb| (fb.len() as usize).saturating_mul(4) < self.rows.len());
-        if sparse || self.multi > 0 {
-            let mut visit = |doc: u32, rows: &[u32]| {
-                let d = rows.iter().map(|r| row_dist(*r as usize)).min_by(|a, b| a.total_cmp(b));
+        let multi = !self.more.is_empty();
+        // A filter smaller than the field, or multi-vectors: visit documents. Otherwise scan
+        // the slab in row order.
+        let by_doc = multi || filter.is_some_and(|fb| (fb.len() as usize) < self.docs);
+        if by_doc {
+            let mut visit = |doc: u32| {
+                let d = self.rows_of(doc).map(row_dist).min_by(|a, b| a.total_cmp(b));
                 if let Some(dist) = d {
                     f(Hit { doc, dist });
                 }
             };
             match filter {
-                Some(fb) if sparse => {
-                    for doc in fb {
-                        if let Some(rows) = self.rows.get(&doc) {
-                            visit(doc, rows);
-                        }
-                    }
-                }
-                _ => {
-                    for (doc, rows) in &self.rows {
-                        if filter.is_none_or(|fb| fb.contains(*doc)) {
-                            visit(*doc, rows);
-                        }
-                    }
-                }
+                Some(fb) => fb.iter().for_each(&mut visit),
+                None => (0..self.first.len() as u32).for_each(&mut visit),
             }
             return;
         }
