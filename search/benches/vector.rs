@@ -47,8 +47,13 @@ fn cpu_time<R>(iters: u64, mut f: impl FnMut() -> R) -> Duration {
 }
 
 fn index(metric: Metric, rng: &mut Rng) -> VectorIndex {
-    let spec =
-        VectorSpec { algo: VectorAlgo::Hnsw, ty: VectorType::Float32, dim: DIM, metric, ..VectorSpec::default() };
+    let spec = VectorSpec {
+        algo: VectorAlgo::Hnsw,
+        ty: VectorType::Float32,
+        dim: DIM,
+        metric,
+        ..VectorSpec::default()
+    };
     let mut vi = VectorIndex::new(&spec);
     for doc in 0..N {
         vi.set(doc, &[rng.vector()]);
@@ -65,7 +70,9 @@ fn bench(c: &mut Criterion) {
     let mut g = c.benchmark_group("vector_100k_x_128");
     g.sample_size(20);
     g.bench_function("knn10_l2", |b| b.iter_custom(|n| cpu_time(n, || l2.knn(query.clone(), 10, None))));
-    g.bench_function("knn10_cosine", |b| b.iter_custom(|n| cpu_time(n, || cosine.knn(query.clone(), 10, None))));
+    g.bench_function("knn10_cosine", |b| {
+        b.iter_custom(|n| cpu_time(n, || cosine.knn(query.clone(), 10, None)))
+    });
     g.bench_function("knn10_l2_filter_10pct", |b| {
         b.iter_custom(|n| cpu_time(n, || l2.knn(query.clone(), 10, Some(&tenth))))
     });
