@@ -88,7 +88,7 @@ lint:
 ## fuzz: every cargo-fuzz target for FUZZ_SECONDS each (default 600), growing the corpora that
 ## `make test` replays (tests/fuzz_corpora.rs). Stable toolchain with RUSTC_BOOTSTRAP=1.
 FUZZ_SECONDS ?= 600
-FUZZ_TARGETS := .:json_parse .:json_ops .:ft_command search:query_parse search:aggregate_expr \
+FUZZ_TARGETS := .:json_parse .:json_ops .:ft_command search:query_parse search:aggregate_expr search:suggest_ops \
   json:path_parse_eval json:path_ops
 fuzz:
 	@command -v cargo-fuzz >/dev/null || $(CARGO) install cargo-fuzz

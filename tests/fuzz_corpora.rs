@@ -71,3 +71,8 @@ fn json_path_parse_eval_corpus() {
 fn json_path_ops_corpus() {
     replay("json/fuzz/corpus/path_ops", json_fuzz::path_ops);
 }
+
+#[test]
+fn suggest_ops_corpus() {
+    replay("search/fuzz/corpus/suggest_ops", search_fuzz::suggest_ops);
+}

@@ -61,3 +61,63 @@ pub fn aggregate_expr(data: &[u8]) {
 fn row(values: Vec<Value>) -> Row {
     Row { values: values.into_iter().map(Some).collect(), ..Row::default() }
 }
+
+/// A length-prefixed piece of the input (length = first byte % 24), advancing `rest`.
+fn piece<'a>(rest: &mut &'a [u8]) -> &'a [u8] {
+    let Some((&n, tail)) = rest.split_first() else { return &[] };
+    let n = usize::from(n % 24).min(tail.len());
+    let (head, tail) = tail.split_at(n);
+    *rest = tail;
+    head
+}
+
+/// Interprets the input as FT.SUGADD/SUGDEL/SUGGET operations on one suggestion dictionary
+/// (an op byte, then length-prefixed strings), then checks that the size is the number of
+/// entries listed and that a dictionary rebuilt from the listing (what an RDB load does) holds
+/// the same entries.
+pub fn suggest_ops(data: &[u8]) {
+    use search::suggest::{Query, Suggestions};
+    let mut dict = Suggestions::new();
+    let mut rest = data;
+    while let Some((&op, tail)) = rest.split_first() {
+        rest = tail;
+        let s = piece(&mut rest);
+        match op % 4 {
+            0 | 1 => {
+                let payload = (op & 0x40 != 0).then(|| piece(&mut rest));
+                dict.add(s, f64::from(op as i8) / 4.0, op & 0x08 != 0, payload);
+            }
+            2 => {
+                dict.delete(s);
+            }
+            _ => {
+                let query = Query {
+                    max: usize::from(op >> 4) + 1,
+                    max_dist: u32::from(op & 0x04 != 0),
+                    trim: op & 0x08 != 0,
+                };
+                let _ = dict.get(s, query);
+            }
+        }
+    }
+    let mut listed = Vec::new();
+    dict.for_each(|s, score, p| listed.push((s.to_vec(), score.to_bits(), p.map(<[u8]>::to_vec))));
+    assert_eq!(listed.len(), dict.len(), "size vs listed entries");
+    let mut rebuilt = Suggestions::new();
+    for (s, score, p) in &listed {
+        rebuilt.add(s, f64::from(f32::from_bits(*score)), false, p.as_deref());
+    }
+    let mut again = std::collections::BTreeSet::new();
+    rebuilt.for_each(|s, _, _| {
+        again.insert(s.to_vec());
+    });
+    // The same strings, written back as they are listed; entries scored 0 (an INCR back to zero)
+    // are not re-added, as by RediSearch's loader. (Two entries listed alike, which a rune 0
+    // from a code point like U+10000 can cause, become one, as in RediSearch.)
+    let listed: std::collections::BTreeSet<Vec<u8>> = listed
+        .into_iter()
+        .filter(|(s, score, _)| f32::from_bits(*score) != 0.0 && !s.is_empty())
+        .map(|(s, _, _)| s)
+        .collect();
+    assert_eq!(listed, again, "rebuilt dictionary");
+}
