@@ -1,6 +1,6 @@
 //! The suggestion trie: RediSearch's score-sorted radix trie over 16-bit runes, node for node.
 //!
-//! A node holds a run of runes, a score (0 unless terminal), the highest score below it
+//! A node (40 bytes and one allocation) holds a run of runes, a score (0 unless terminal), the highest score below it
 //! (`max_child_score`, as RediSearch maintains it, which is not always exact: a split node made
 //! terminal keeps its old maximum, an INCR raises it by the increment only) and its children,
 //! kept in descending `max_child_score` order when RediSearch re-sorts them. Deleting marks a
@@ -14,12 +14,13 @@ use super::filter::{PrefixFilter, Step};
 use super::runes::Rune;
 use crate::limits::{SUGGEST_ITER_DEPTH, SUGGEST_MAX_RUNES};
 
-/// One trie node: 48 bytes plus one allocation for its runes and payload (RediSearch's node is
-/// one allocation too).
+/// One trie node: 40 bytes plus one allocation for its header, runes and payload (RediSearch's
+/// node is one allocation too).
 #[derive(Clone, Debug, Default)]
 pub(super) struct Node {
-    /// This node's runes (two bytes each, little-endian), then the entry's payload, if any
-    /// (never empty).
+    /// A 2-byte little-endian header (the rune count in the low 9 bits, then [`TERMINAL`] and
+    /// [`DELETED`]), this node's runes (two bytes each, little-endian), then the entry's payload,
+    /// if any (never empty). Empty only for a default node: no runes, no flags.
     data: Box<[u8]>,
     /// Children; each one's first rune is its key. Resized on every insert and removal, like
     /// RediSearch's `realloc`, so no spare capacity is held.
@@ -28,23 +29,28 @@ pub(super) struct Node {
     score: f32,
     /// RediSearch's `maxChildScore`.
     max_child_score: f32,
-    /// How many runes start `data`.
-    rune_len: u16,
-    /// An entry ends here.
-    terminal: bool,
-    /// An entry ended here and was deleted (kept until the path is compacted).
-    deleted: bool,
 }
 
-/// Runes and payload as one buffer (see [`Node::data`]).
-fn pack(runes: &[Rune], payload: Option<&[u8]>) -> (Box<[u8]>, u16) {
+/// Header bits of the rune count (nodes hold fewer than 512 runes: strings fewer than 256).
+const RUNE_COUNT: u16 = 0x1FF;
+/// Header flag: an entry ends here.
+const TERMINAL: u16 = 0x200;
+/// Header flag: an entry ended here and was deleted (kept until the path is compacted).
+const DELETED: u16 = 0x400;
+/// Bytes of the header.
+const HEADER: usize = 2;
+
+/// Header, runes and payload as one buffer (see [`Node::data`]).
+fn pack(runes: &[Rune], payload: Option<&[u8]>, flags: u16) -> Box<[u8]> {
     let payload = payload.unwrap_or_default();
-    let mut data = Vec::with_capacity(runes.len() * 2 + payload.len());
-    for r in runes {
+    let mut data = Vec::with_capacity(HEADER + runes.len() * 2 + payload.len());
+    let count = u16::try_from(runes.len()).unwrap_or(RUNE_COUNT).min(RUNE_COUNT);
+    data.extend_from_slice(&(count | (flags & (TERMINAL | DELETED))).to_le_bytes());
+    for r in runes.iter().take(usize::from(count)) {
         data.extend_from_slice(&r.to_le_bytes());
     }
     data.extend_from_slice(payload);
-    (data.into_boxed_slice(), u16::try_from(runes.len()).unwrap_or(u16::MAX))
+    data.into_boxed_slice()
 }
 
 /// RediSearch's `__trieNode_Cmp_Score`: higher `max_child_score` first, then by runes
@@ -66,21 +72,51 @@ impl Node {
     }
 
     fn leaf(runes: &[Rune], score: f32, payload: Option<&[u8]>) -> Node {
-        let (data, rune_len) = pack(runes, payload.filter(|p| !p.is_empty()));
         Node {
-            data,
+            data: pack(runes, payload.filter(|p| !p.is_empty()), TERMINAL),
             children: Box::default(),
             score,
             max_child_score: score,
-            rune_len,
-            terminal: true,
-            deleted: false,
+        }
+    }
+
+    fn header(&self) -> u16 {
+        match self.data.get(..HEADER) {
+            Some(&[lo, hi]) => u16::from_le_bytes([lo, hi]),
+            _ => 0,
+        }
+    }
+
+    fn flags(&self) -> u16 {
+        self.header() & (TERMINAL | DELETED)
+    }
+
+    /// An entry ends here.
+    fn terminal(&self) -> bool {
+        self.header() & TERMINAL != 0
+    }
+
+    /// An entry ended here and was deleted.
+    fn deleted(&self) -> bool {
+        self.header() & DELETED != 0
+    }
+
+    /// Sets the TERMINAL and DELETED flags.
+    fn set_flags(&mut self, terminal: bool, deleted: bool) {
+        let flags = if terminal { TERMINAL } else { 0 } | if deleted { DELETED } else { 0 };
+        if self.data.len() < HEADER {
+            self.data = pack(&[], None, flags);
+            return;
+        }
+        let header = (self.header() & RUNE_COUNT) | flags;
+        if let Some(h) = self.data.get_mut(..HEADER) {
+            h.copy_from_slice(&header.to_le_bytes());
         }
     }
 
     /// The number of runes of this node.
     fn rune_count(&self) -> usize {
-        usize::from(self.rune_len)
+        usize::from(self.header() & RUNE_COUNT)
     }
 
     /// Rune `i` of this node.
@@ -88,7 +124,7 @@ impl Node {
         if i >= self.rune_count() {
             return None;
         }
-        match self.data.get(i * 2..i * 2 + 2) {
+        match self.data.get(HEADER + i * 2..HEADER + i * 2 + 2) {
             Some(&[lo, hi]) => Some(Rune::from_le_bytes([lo, hi])),
             _ => None,
         }
@@ -96,7 +132,7 @@ impl Node {
 
     /// This node's runes.
     fn runes(&self) -> impl Iterator<Item = Rune> + '_ {
-        let bytes = self.data.get(..self.rune_count() * 2).unwrap_or_default();
+        let bytes = self.data.get(HEADER..HEADER + self.rune_count() * 2).unwrap_or_default();
         bytes.chunks_exact(2).map(|b| Rune::from_le_bytes([b[0], b[1]]))
     }
 
@@ -106,13 +142,13 @@ impl Node {
 
     /// The entry's payload.
     fn payload(&self) -> Option<&[u8]> {
-        self.data.get(self.rune_count() * 2..).filter(|p| !p.is_empty())
+        self.data.get(HEADER + self.rune_count() * 2..).filter(|p| !p.is_empty())
     }
 
     /// Replaces the payload, runes kept.
     fn set_payload(&mut self, payload: Option<&[u8]>) {
         let runes: Vec<Rune> = self.runes().collect();
-        (self.data, self.rune_len) = pack(&runes, payload);
+        self.data = pack(&runes, payload, self.flags());
     }
 
     fn insert_child(&mut self, idx: usize, child: Node) {
@@ -153,20 +189,14 @@ impl Node {
     fn split(&mut self, offset: usize) {
         let runes: Vec<Rune> = self.runes().collect();
         let (head, tail) = runes.split_at(offset.min(runes.len()));
-        let (data, rune_len) = pack(tail, self.payload());
         let child = Node {
-            data,
+            data: pack(tail, self.payload(), self.flags()),
             children: std::mem::take(&mut self.children),
             score: self.score,
             max_child_score: self.max_child_score,
-            rune_len,
-            terminal: self.terminal,
-            deleted: self.deleted,
         };
-        (self.data, self.rune_len) = pack(head, None);
+        self.data = pack(head, None, 0);
         self.score = 0.0;
-        self.terminal = false;
-        self.deleted = false;
         self.raise_max(child.score);
         self.children = vec![child].into_boxed_slice();
     }
@@ -183,7 +213,7 @@ impl Node {
             if offset == s.len() {
                 // The split node is the entry; its maximum is left as it was (RediSearch's).
                 self.score = score;
-                self.terminal = true;
+                self.set_flags(true, false);
                 if payload.is_some() {
                     self.set_payload(payload);
                 }
@@ -199,7 +229,7 @@ impl Node {
         }
         self.raise_max(score);
         if offset == s.len() {
-            let existed = self.terminal && !self.deleted;
+            let existed = self.terminal() && !self.deleted();
             if incr {
                 self.score += score;
             } else {
@@ -208,8 +238,7 @@ impl Node {
             if payload.is_some() {
                 self.set_payload(payload);
             }
-            self.terminal = true;
-            self.deleted = false;
+            self.set_flags(true, false);
             return !existed;
         }
         let rest = s.get(offset..).unwrap_or_default();
@@ -243,13 +272,13 @@ impl Node {
 
     /// `__trieNode_MergeWithSingleChild`.
     fn merge_with_single_child(&mut self) {
-        if self.terminal || self.children.len() != 1 {
+        if self.terminal() || self.children.len() != 1 {
             return;
         }
         let Some(child) = std::mem::take(&mut self.children).into_vec().pop() else { return };
         let runes: Vec<Rune> = self.runes().chain(child.runes()).collect();
-        let (data, rune_len) = pack(&runes, child.payload());
-        *self = Node { data, rune_len, ..child };
+        let data = pack(&runes, child.payload(), child.flags());
+        *self = Node { data, ..child };
     }
 
     /// `__trieNode_optimizeChildren`: drops a deleted leaf child, merges single-child chains,
@@ -259,7 +288,7 @@ impl Node {
         let mut i = 0;
         while i < self.children.len() {
             let Some(child) = self.children.get_mut(i) else { break };
-            if child.children.is_empty() && child.deleted {
+            if child.children.is_empty() && child.deleted() {
                 self.remove_child(i);
                 // RediSearch updates the maximum with the shifted children, then leaves the loop.
                 let maxes: Vec<f32> = self.children.iter().skip(i).map(|c| c.max_child_score).collect();
@@ -285,9 +314,8 @@ impl Node {
         let offset = offset + local;
         let mut deleted = false;
         if offset == s.len() {
-            if local == self.rune_count() && !self.deleted && self.terminal {
-                self.deleted = true;
-                self.terminal = false;
+            if local == self.rune_count() && !self.deleted() && self.terminal() {
+                self.set_flags(false, true);
                 self.score = 0.0;
                 deleted = true;
             }
@@ -351,9 +379,9 @@ impl Node {
                     let node = cur.node;
                     let at_end = cur.string_offset == node.rune_count();
                     if filter.is_none() {
-                        matched = at_end && node.terminal && !node.deleted;
+                        matched = at_end && node.terminal() && !node.deleted();
                     }
-                    if matched && at_end && node.terminal && !node.deleted {
+                    if matched && at_end && node.terminal() && !node.deleted() {
                         let m = visit(&buf, node.score, node.payload(), dist);
                         if prune {
                             min_score = m;
@@ -394,7 +422,7 @@ mod tests {
 
     #[test]
     fn a_node_stays_small() {
-        assert!(std::mem::size_of::<Node>() <= 48, "{}", std::mem::size_of::<Node>());
+        assert!(std::mem::size_of::<Node>() <= 40, "{}", std::mem::size_of::<Node>());
     }
 
     #[test]
