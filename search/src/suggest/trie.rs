@@ -1,12 +1,13 @@
 //! The suggestion trie: RediSearch's score-sorted radix trie over 16-bit runes, node for node.
 //!
-//! A node (40 bytes and one allocation) holds a run of runes, a score (0 unless terminal), the highest score below it
-//! (`max_child_score`, as RediSearch maintains it, which is not always exact: a split node made
-//! terminal keeps its old maximum, an INCR raises it by the increment only) and its children,
-//! kept in descending `max_child_score` order when RediSearch re-sorts them. Deleting marks a
-//! node and compacts the path (RediSearch's `__trieNode_optimizeChildren`). The structure and
-//! the walk are the reference's because FT.SUGGET's ties and pruning depend on both: results
-//! with equal scores come out in the reference's order only if the trie is shaped the same.
+//! A node (40 bytes and one allocation) holds a run of runes, a score (0 unless terminal), the
+//! highest score below it (`max_child_score`, as RediSearch maintains it, which is not always
+//! exact: a split node made terminal keeps its old maximum, an INCR raises it by the increment
+//! only) and its children, kept in descending `max_child_score` order when RediSearch re-sorts
+//! them. Deleting marks a node and compacts the path (RediSearch's `__trieNode_optimizeChildren`).
+//! The structure and the walk are the reference's because FT.SUGGET's ties and pruning depend on
+//! both: results with equal scores come out in the reference's order only if the trie is shaped
+//! the same.
 
 use std::cmp::Ordering;
 
