@@ -521,3 +521,72 @@ fn aggregate_reads_distances() {
         "[b'd', b'0.25', b'txt', b'bye'], [b'd', b'1', b'txt', b'hello world'], [b'd', b'20', b'txt', b'hello']"
     );
 }
+
+/// A FLOAT16 (binary16) blob.
+fn f16s(xs: &[f32]) -> Vec<u8> {
+    xs.iter().flat_map(|x| search::index::half::f32_to_f16(*x).to_le_bytes()).collect()
+}
+
+/// A BFLOAT16 blob: the top half of each FLOAT32, truncated (as the blobs sent to RediSearch
+/// were made).
+fn bf16s(xs: &[f32]) -> Vec<u8> {
+    xs.iter().flat_map(|x| ((x.to_bits() >> 16) as u16).to_le_bytes()).collect()
+}
+
+#[test]
+fn float16_and_bfloat16() {
+    let s = Server::start();
+    let mut c = s.conn();
+    let want = [
+        ("FLOAT16", "L2", "[2, b'FLOAT16L2:1', [b'__v_score', b'0.728474736214'], b'FLOAT16L2:2', [b'__v_score', b'17.0995407104']]"),
+        ("FLOAT16", "IP", "[2, b'FLOAT16IP:1', [b'__v_score', b'0.99803519249'], b'FLOAT16IP:2', [b'__v_score', b'1.09732055664']]"),
+        ("FLOAT16", "COSINE", "[2, b'FLOAT16COSINE:1', [b'__v_score', b'0.993278384209'], b'FLOAT16COSINE:2', [b'__v_score', b'1.03140807152']]"),
+        ("BFLOAT16", "L2", "[2, b'BFLOAT16L2:1', [b'__v_score', b'0.724708795547'], b'BFLOAT16L2:2', [b'__v_score', b'17.0924720764']]"),
+        ("BFLOAT16", "IP", "[2, b'BFLOAT16IP:1', [b'__v_score', b'0.997762680054'], b'BFLOAT16IP:2', [b'__v_score', b'1.09484863281']]"),
+        ("BFLOAT16", "COSINE", "[2, b'BFLOAT16COSINE:1', [b'__v_score', b'0.991401672363'], b'BFLOAT16COSINE:2', [b'__v_score', b'1.03035736084']]"),
+    ];
+    for (ty, metric, expected) in want {
+        let ix = format!("{ty}{metric}");
+        let prefix = format!("{ix}:");
+        c.call(&[
+            "FT.CREATE", &ix, "PREFIX", "1", &prefix, "SCHEMA", "v", "VECTOR", "FLAT", "6", "TYPE", ty,
+            "DIM", "3", "DISTANCE_METRIC", metric,
+        ]);
+        let enc = if ty == "FLOAT16" { f16s } else { bf16s };
+        let (k1, k2, k3) = (format!("{ix}:1"), format!("{ix}:2"), format!("{ix}:3"));
+        call(&mut c, &[A::T("HSET"), A::T(&k1), A::T("v"), A::B(enc(&[0.1, 0.2, 0.3]))]);
+        call(&mut c, &[A::T("HSET"), A::T(&k2), A::T("v"), A::B(enc(&[1.5, -2.25, 3.0]))]);
+        c.call(&["HSET", &k3, "v", "abcd"]);
+        let q = format!(
+            "FT.SEARCH {ix}|*=>[KNN 3 @v $b]|PARAMS 2 b $ SORTBY __v_score RETURN 1 __v_score DIALECT 2"
+        );
+        assert_eq!(py(&call(&mut c, &with_blob(&q, enc(&[0.7, 0.11, -0.3])))), expected, "{ix}");
+        let q = format!("FT.SEARCH {ix}|*=>[KNN 3 @v $b]|PARAMS 2 b $ DIALECT 2");
+        assert_eq!(
+            call(&mut c, &with_blob(&q, b"abcd".to_vec())).err(),
+            "Error parsing vector similarity query: query vector blob size (4) does not match index's expected size (6)."
+        );
+    }
+    // JSON numbers are rounded to the type: 70000 overflows FLOAT16 and rounds up in BFLOAT16.
+    for (ty, expected) in [
+        ("FLOAT16", "[2, b'jFLOAT16:1', [b'__v_score', b'0.140004888177'], b'jFLOAT16:2', [b'__v_score', b'inf']]"),
+        ("BFLOAT16", "[2, b'jBFLOAT16:1', [b'__v_score', b'0.140567064285'], b'jBFLOAT16:2', [b'__v_score', b'4920180736']]"),
+    ] {
+        let jx = format!("j{ty}");
+        let prefix = format!("{jx}:");
+        c.call(&[
+            "FT.CREATE", &jx, "ON", "JSON", "PREFIX", "1", &prefix, "SCHEMA", "$.v", "AS", "v", "VECTOR", "FLAT", "6",
+            "TYPE", ty, "DIM", "3", "DISTANCE_METRIC", "L2",
+        ]);
+        c.call(&["JSON.SET", &format!("{jx}:1"), "$", r#"{"v":[0.1,0.2,0.3]}"#]);
+        c.call(&["JSON.SET", &format!("{jx}:2"), "$", r#"{"v":[1.0009765625,1.00048828125,70000]}"#]);
+        let q = format!("FT.SEARCH {jx}|*=>[KNN 3 @v $b]|PARAMS 2 b $ SORTBY __v_score RETURN 1 __v_score DIALECT 2");
+        let zero = if ty == "FLOAT16" { f16s(&[0.0; 3]) } else { bf16s(&[0.0; 3]) };
+        assert_eq!(py(&call(&mut c, &with_blob(&q, zero))), expected, "{ty}");
+        let info = c.call(&["FT.INFO", &jx]);
+        assert_eq!(
+            py(field(&info, "attributes")),
+            format!("[[b'identifier', b'$.v', b'attribute', b'v', b'type', b'VECTOR', b'algorithm', b'FLAT', b'data_type', b'{ty}', b'dim', 3, b'distance_metric', b'L2']]")
+        );
+    }
+}

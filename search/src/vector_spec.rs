@@ -5,6 +5,7 @@
 
 use crate::args::Args;
 use crate::error::{Error, Result};
+use crate::index::half::{bf16_to_f32, f16_to_f32, f32_to_bf16, f32_to_f16};
 use crate::limits::MAX_VECTOR_DIM;
 
 /// The index algorithm named in the schema. folio searches both exactly (see the README):
@@ -24,6 +25,10 @@ pub enum VectorType {
     Float32,
     /// 8-byte IEEE floats.
     Float64,
+    /// 2-byte IEEE floats (binary16).
+    Float16,
+    /// 2-byte brain floats (the top half of a FLOAT32).
+    BFloat16,
 }
 
 impl VectorType {
@@ -32,6 +37,7 @@ impl VectorType {
         match self {
             VectorType::Float32 => 4,
             VectorType::Float64 => 8,
+            VectorType::Float16 | VectorType::BFloat16 => 2,
         }
     }
 
@@ -40,6 +46,19 @@ impl VectorType {
         match self {
             VectorType::Float32 => "FLOAT32",
             VectorType::Float64 => "FLOAT64",
+            VectorType::Float16 => "FLOAT16",
+            VectorType::BFloat16 => "BFLOAT16",
+        }
+    }
+
+    /// `v` as this type stores it (FLOAT32 and the 16-bit types round; the 16-bit types are
+    /// computed in `f32`, as VecSim does).
+    pub fn round(self, v: f64) -> f64 {
+        match self {
+            VectorType::Float64 => v,
+            VectorType::Float32 => f64::from(v as f32),
+            VectorType::Float16 => f64::from(f16_to_f32(f32_to_f16(v as f32))),
+            VectorType::BFloat16 => f64::from(bf16_to_f32(f32_to_bf16(v as f32))),
         }
     }
 }
@@ -183,6 +202,10 @@ impl VectorSpec {
                     VectorType::Float32
                 } else if t.eq_ignore_ascii_case(b"FLOAT64") {
                     VectorType::Float64
+                } else if t.eq_ignore_ascii_case(b"FLOAT16") {
+                    VectorType::Float16
+                } else if t.eq_ignore_ascii_case(b"BFLOAT16") {
+                    VectorType::BFloat16
                 } else {
                     return Err(bad(&what("type"), ENOENT));
                 });
@@ -259,6 +282,14 @@ impl VectorSpec {
             VectorType::Float64 => blob
                 .chunks_exact(8)
                 .map(|c| f64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]]))
+                .collect(),
+            VectorType::Float16 => blob
+                .chunks_exact(2)
+                .map(|c| f64::from(f16_to_f32(u16::from_le_bytes([c[0], c[1]]))))
+                .collect(),
+            VectorType::BFloat16 => blob
+                .chunks_exact(2)
+                .map(|c| f64::from(bf16_to_f32(u16::from_le_bytes([c[0], c[1]]))))
                 .collect(),
         })
     }

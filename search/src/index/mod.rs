@@ -6,6 +6,7 @@ pub mod docs;
 pub mod extract;
 pub mod filter;
 pub mod geo;
+pub mod half;
 pub mod numeric;
 pub mod tag;
 pub mod termdict;

@@ -24,6 +24,8 @@ enum Slab {
 pub struct VectorIndex {
     dim: usize,
     metric: Metric,
+    /// The element type (16-bit types are kept as `f32` after rounding to their precision).
+    ty: VectorType,
     slab: Slab,
     /// Row → document id.
     owners: Vec<u32>,
@@ -67,9 +69,10 @@ impl VectorIndex {
         VectorIndex {
             dim: spec.dim,
             metric: spec.metric,
+            ty: spec.ty,
             slab: match spec.ty {
-                VectorType::Float32 => Slab::F32(Vec::new()),
                 VectorType::Float64 => Slab::F64(Vec::new()),
+                VectorType::Float32 | VectorType::Float16 | VectorType::BFloat16 => Slab::F32(Vec::new()),
             },
             owners: Vec::new(),
             first: Vec::new(),
@@ -122,10 +125,17 @@ impl VectorIndex {
         }
     }
 
-    /// Prepares a vector for storage or search: COSINE vectors are normalized.
+    /// Prepares a vector for storage or search: values at the type's precision, COSINE
+    /// vectors normalized (then rounded again, as VecSim stores them).
     fn prepared(&self, mut v: Vec<f64>) -> Vec<f64> {
+        for x in v.iter_mut() {
+            *x = self.ty.round(*x);
+        }
         if self.metric == Metric::Cosine {
             normalize(&mut v, matches!(self.slab, Slab::F32(_)));
+            for x in v.iter_mut() {
+                *x = self.ty.round(*x);
+            }
         }
         v
     }
