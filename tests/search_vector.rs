@@ -272,6 +272,25 @@ fn query_errors_match_redisearch() {
         Resp::Simple("OK".into())
     );
     let q = f32s(&[1.0, 1.0]);
+    // Until a field holds its first vector, RediSearch has no vector index for it: KNN and
+    // range queries match nothing and check nothing, even after other documents.
+    for words in [
+        "FT.SEARCH hn|*=>[KNN 3 @v $b]|PARAMS 2 b abc DIALECT 2",
+        "FT.SEARCH hn|*=>[KNN 3 @v $b EF_RUNTIME 0]|PARAMS 2 b $ DIALECT 2",
+        "FT.SEARCH hn|@v:[VECTOR_RANGE -1 $b]|PARAMS 2 b $ DIALECT 2",
+    ] {
+        assert_eq!(py(&call(&mut c, &with_blob(words, q.clone()))), "[0]", "{words}");
+    }
+    c.call(&["HSET", "h:0", "txt", "no vector"]);
+    let bad_blob = "FT.SEARCH hn|*=>[KNN 3 @v $b]|PARAMS 2 b abc DIALECT 2";
+    assert_eq!(py(&call(&mut c, &with_blob(bad_blob, q.clone()))), "[0]");
+    // Once a vector was stored the checks apply, even when it is gone again.
+    call(&mut c, &[A::T("HSET"), A::T("h:9"), A::T("v"), A::B(f32s(&[1.0, 1.0]))]);
+    c.call(&["DEL", "h:9"]);
+    assert_eq!(
+        call(&mut c, &with_blob(bad_blob, q.clone())).err(),
+        "Error parsing vector similarity query: query vector blob size (3) does not match index's expected size (8)."
+    );
     let cases: &[(&str, &str)] = &[
         ("i|*=>[KNN 3 @v $b]|PARAMS 2 b $", "Syntax error at offset 1 near >["),
         ("i|*=>[KNN 3 @v $b]|PARAMS 2 b $ DIALECT 1", "Syntax error at offset 1 near >["),

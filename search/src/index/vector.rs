@@ -35,6 +35,9 @@ pub struct VectorIndex {
     more: HashMap<u32, Vec<u32>>,
     /// Documents holding a vector.
     docs: usize,
+    /// A vector was ever stored (RediSearch creates a field's vector index with its first
+    /// vector; queries before that match nothing and check nothing).
+    created: bool,
 }
 
 /// No row (in [`VectorIndex::first`]).
@@ -78,12 +81,18 @@ impl VectorIndex {
             first: Vec::new(),
             more: HashMap::new(),
             docs: 0,
+            created: false,
         }
     }
 
     /// Number of vectors stored.
     pub fn len(&self) -> usize {
         self.owners.len()
+    }
+
+    /// True once a vector has been stored (even if removed since).
+    pub fn created(&self) -> bool {
+        self.created
     }
 
     /// True when no vector is stored.
@@ -154,6 +163,7 @@ impl VectorIndex {
             self.owners.push(doc);
         }
         let Some((&head, rest)) = mine.split_first() else { return };
+        self.created = true;
         if self.first.len() <= doc as usize {
             self.first.resize(doc as usize + 1, NO_ROW);
         }

@@ -175,12 +175,12 @@ impl Distances {
     }
 }
 
-/// The VECTOR index and definition of attribute `field` (`None`: not a VECTOR field,
-/// which matches nothing, as in RediSearch).
+/// The VECTOR index and definition of attribute `field` (`None`: not a VECTOR field, or
+/// one that never held a vector; either matches nothing without checks, as in RediSearch).
 fn target<'a>(idx: &'a Index, field: &str) -> Option<(&'a VectorIndex, &'a VectorSpec)> {
     let (i, spec) = idx.spec.field(field)?;
     match (idx.fields.get(i), spec.vector.as_ref()) {
-        (Some(FieldIndex::Vector(vi)), Some(vs)) => Some((vi, vs)),
+        (Some(FieldIndex::Vector(vi)), Some(vs)) if vi.created() => Some((vi, vs)),
         _ => None,
     }
 }
