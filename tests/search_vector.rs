@@ -609,3 +609,37 @@ fn float16_and_bfloat16() {
         );
     }
 }
+
+#[test]
+fn sort_keys_and_expanded_distances() {
+    let s = Server::start();
+    let mut c = s.conn();
+    c.call(&[
+        "FT.CREATE", "sk", "PREFIX", "1", "sk:", "SCHEMA", "v", "VECTOR", "FLAT", "6", "TYPE", "FLOAT32",
+        "DIM", "2", "DISTANCE_METRIC", "L2", "n", "NUMERIC", "SORTABLE",
+    ]);
+    call(&mut c, &[A::T("HSET"), A::T("sk:1"), A::T("v"), A::B(f32s(&[0.1, 0.7])), A::T("n"), A::T("0.1")]);
+    call(&mut c, &[A::T("HSET"), A::T("sk:2"), A::T("v"), A::B(f32s(&[3.0, 5.0])), A::T("n"), A::T("1e20")]);
+    // Sort keys print as `%.17g`.
+    let q = "FT.SEARCH sk|*=>[KNN 3 @v $b]|PARAMS 2 b $ DIALECT 2 SORTBY __v_score WITHSORTKEYS NOCONTENT";
+    assert_eq!(
+        py(&call(&mut c, &with_blob(q, f32s(&[1.0, 1.0])))),
+        "[2, b'sk:1', b'#0.89999997615814209', b'sk:2', b'#20']"
+    );
+    assert_eq!(
+        py(&c.call(&["FT.SEARCH", "sk", "*", "SORTBY", "n", "WITHSORTKEYS", "NOCONTENT"])),
+        "[2, b'sk:1', b'#0.10000000000000001', b'sk:2', b'#1e+20']"
+    );
+    // FORMAT EXPAND sends the distance as a number: an integer when integral.
+    c.call(&["JSON.SET", "skj:1", "$", r#"{"v":[1,2]}"#]);
+    c.call(&[
+        "FT.CREATE", "skj", "ON", "JSON", "PREFIX", "1", "skj:", "SCHEMA", "$.v", "AS", "v", "VECTOR",
+        "FLAT", "6", "TYPE", "FLOAT32", "DIM", "2", "DISTANCE_METRIC", "L2",
+    ]);
+    c.resp3();
+    let q = "FT.SEARCH skj|*=>[KNN 3 @v $b]|PARAMS 2 b $ DIALECT 3 FORMAT EXPAND RETURN 1 __v_score";
+    let r = call(&mut c, &with_blob(q, f32s(&[1.0, 1.0])));
+    assert_eq!(py(field(&field(&r, "results").items()[0], "extra_attributes")), "{b'__v_score': 1}");
+    let r = call(&mut c, &with_blob(q, f32s(&[1.5, 1.0])));
+    assert_eq!(py(field(&field(&r, "results").items()[0], "extra_attributes")), "{b'__v_score': 1.25}");
+}

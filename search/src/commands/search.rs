@@ -8,6 +8,7 @@ use std::time::{Duration, Instant};
 
 use roaring::RoaringBitmap;
 
+use crate::aggregate::value::format_g;
 use crate::args::{parse_f64, Args};
 use crate::catalog::Catalog;
 use crate::commands::expand::expand_json;
@@ -579,11 +580,24 @@ impl<'a> RenderCtx<'a> {
                 Some(rs) => rs.iter().find(|r| r.source == *name).map(|r| r.name.clone()),
             };
             if let Some(shown) = shown {
-                out.push((shown, Reply::text(format_distance(v))));
+                out.push((shown, self.distance_reply(v)));
             }
         }
         out.extend(fields);
         Some(out)
+    }
+
+    /// A distance as a reply: text (`%.12g`), or under FORMAT EXPAND a number (an integer
+    /// when integral, as RediSearch sends it).
+    fn distance_reply(&self, v: f64) -> Reply {
+        if !self.req.expand {
+            return Reply::text(format_distance(v));
+        }
+        if v.is_finite() && v.fract() == 0.0 && v.abs() < 9.2e18 {
+            Reply::Int(v as i64)
+        } else {
+            Reply::Double(v)
+        }
     }
 
     /// The document's own (name, value) pairs.
@@ -694,17 +708,8 @@ impl<'a> RenderCtx<'a> {
 fn sortkey_reply(k: &Option<Key>) -> Reply {
     match k {
         None => Reply::Nil,
-        Some(Key::Num(n)) => Reply::text(format!("#{}", fmt_g17(*n))),
+        Some(Key::Num(n)) => Reply::text(format!("#{}", format_g(*n, 17))),
         Some(Key::Str(s)) => Reply::text(format!("${s}")),
-    }
-}
-
-/// `%.17g`-like formatting for sort keys.
-fn fmt_g17(n: f64) -> String {
-    if n.fract() == 0.0 && n.abs() < 1e17 {
-        format!("{}", n as i64)
-    } else {
-        format!("{n}")
     }
 }
 
