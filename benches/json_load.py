@@ -141,6 +141,51 @@ def free_port():
 # scheduler's placement of the three processes does not differ between the two servers.
 SERVER_CPU, CLIENT_CPU = [], []
 
+# With --cap F, each server also runs in a CPU cgroup of its own limited to the fraction F of one
+# CPU (CFS quota over a 10 ms period), so that the server, not redis-benchmark, is the bottleneck:
+# requests per second then measure what the server can do. None: no cap.
+CAP = [None]
+
+
+class CpuCap:
+    """A CPU cgroup holding one process, limited to `fraction` of a CPU (cgroup v1 `cpu`
+    controller, or v2 with `cpu` enabled). Needs write access to /sys/fs/cgroup (root)."""
+    PERIOD_US = 10_000
+
+    def __init__(self, name, pid, fraction):
+        quota = max(1000, int(self.PERIOD_US * fraction))
+        v1 = "/sys/fs/cgroup/cpu"
+        if os.path.isfile(os.path.join(v1, "cpu.cfs_quota_us")):
+            self.path = os.path.join(v1, name)
+            os.makedirs(self.path, exist_ok=True)
+            self._write("cpu.cfs_period_us", self.PERIOD_US)
+            self._write("cpu.cfs_quota_us", quota)
+        elif "cpu" in self._read("/sys/fs/cgroup/cgroup.subtree_control").split():
+            self.path = os.path.join("/sys/fs/cgroup", name)
+            os.makedirs(self.path, exist_ok=True)
+            self._write("cpu.max", "%d %d" % (quota, self.PERIOD_US))
+        else:
+            raise RuntimeError("--cap needs a cgroup cpu controller (/sys/fs/cgroup/cpu or cgroup v2 +cpu)")
+        self._write("cgroup.procs", pid)
+
+    @staticmethod
+    def _read(path):
+        try:
+            with open(path) as f:
+                return f.read()
+        except OSError:
+            return ""
+
+    def _write(self, file, value):
+        with open(os.path.join(self.path, file), "w") as f:
+            f.write(str(value))
+
+    def remove(self):
+        try:
+            os.rmdir(self.path)
+        except OSError:
+            pass
+
 
 class Server:
     def __init__(self, name, module):
@@ -160,6 +205,9 @@ class Server:
                 if self.proc.poll() is not None or time.time() > deadline:
                     raise RuntimeError("%s did not start (port %d)" % (name, self.port))
                 time.sleep(0.1)
+        self.cap = None
+        if CAP[0] is not None:
+            self.cap = CpuCap("folio-bench-%d" % self.proc.pid, self.proc.pid, CAP[0])
 
     def stop(self):
         try:
@@ -172,6 +220,8 @@ class Server:
         except subprocess.TimeoutExpired:
             self.proc.kill()
             self.proc.wait()
+        if self.cap:
+            self.cap.remove()
 
 
 # ---------------------------------------------------------------------------------------------
@@ -342,6 +392,15 @@ def machine():
     return "%d CPUs (nproc), %s" % (os.cpu_count() or 0, model)
 
 
+def placement(args):
+    if args.cap is not None:
+        return ("servers pinned to one CPU and each capped at %.2f of it (cgroup CPU quota), so the"
+                " server is the bottleneck; redis-benchmark on another CPU" % args.cap)
+    if args.pin:
+        return "servers pinned to one CPU, redis-benchmark to another"
+    return "servers and redis-benchmark placed by the scheduler"
+
+
 def geomean(xs):
     return math.exp(sum(math.log(x) for x in xs) / len(xs)) if xs else float("nan")
 
@@ -350,8 +409,8 @@ def report(todo, results, mem, args, loads):
     """Prints the Markdown tables; returns the throughput geometric mean."""
     print("## Throughput (folio / RedisJSON)\n")
     print("%s; redis-benchmark, 16 clients, not pipelined; %d rounds alternating folio and RedisJSON,"
-          " about %.1f s per run; load average (1 min) before/after the runs %s.\n"
-          % (machine(), args.rounds, args.seconds, ", ".join("%.1f" % x for x in loads)))
+          " about %.1f s per run; %s; load average (1 min) before/after the runs %s.\n"
+          % (machine(), args.rounds, args.seconds, placement(args), ", ".join("%.1f" % x for x in loads)))
     print("`rps` is the ratio of the median requests per second (higher is better for folio);"
           " `cpu` is the ratio of the median server CPU time per request, RedisJSON / folio"
           " (main thread, /proc/PID/schedstat; higher is better for folio; far less sensitive to"
@@ -445,7 +504,15 @@ def main():
     ap.add_argument("--no-memory", action="store_true", help="throughput only")
     ap.add_argument("--pin", action="store_true",
                     help="servers on the last CPU, redis-benchmark on the first (needs taskset, 2+ CPUs)")
+    ap.add_argument("--cap", type=float, metavar="F",
+                    help="implies --pin; each server limited to the fraction F of a CPU (a cgroup CPU"
+                         " quota, needs root) so that the server is the bottleneck, not redis-benchmark")
     args = ap.parse_args()
+    if args.cap is not None:
+        if not 0.05 <= args.cap <= 1.0:
+            sys.exit("--cap takes a fraction of one CPU between 0.05 and 1")
+        CAP[0] = args.cap
+        args.pin = True
     if args.pin:
         last = (os.cpu_count() or 1) - 1
         if last < 1 or not shutil.which("taskset"):
