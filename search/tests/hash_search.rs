@@ -189,7 +189,9 @@ fn resp3_shape() {
     let mut db = corpus();
     let r = db.cmd_proto(&["FT.SEARCH", "idx", "fox", "RETURN", "1", "price"], Protocol::Resp3);
     let expected = Reply::map(vec![
+        // RediSearch 2.10's order.
         ("attributes", Reply::Array(vec![])),
+        ("total_results", Reply::Int(1)),
         ("format", Reply::Simple("STRING".into())),
         (
             "results",
@@ -199,7 +201,6 @@ fn resp3_shape() {
                 ("values", Reply::Array(vec![])),
             ])]),
         ),
-        ("total_results", Reply::Int(1)),
         ("warning", Reply::Array(vec![])),
     ]);
     assert_eq!(r, expected);
@@ -277,7 +278,9 @@ fn tfidf_scores_match_the_formula_on_both_scoring_paths() {
     };
     let many = scores(&mut db, "ww*");
     let get = |v: &[(String, f64)], k: &str| v.iter().find(|x| x.0 == k).map(|x| x.1);
-    assert_eq!(get(&many, "dA"), Some(3.0));
+    // A prefix's expansions are a "quick exit" union: dA scores by ww0 alone (2·2/2), as
+    // RediSearch 2.10 answers (checked on it: dA 2, d0 2, d2 3).
+    assert_eq!(get(&many, "dA"), Some(2.0));
     assert_eq!(get(&many, "d0"), Some(2.0));
     assert_eq!(get(&many, "d2"), Some(3.0));
     let few = scores(&mut db, "ww0 | ww1");

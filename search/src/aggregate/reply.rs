@@ -67,9 +67,9 @@ pub fn render(chunk: &Chunk<'_>, proto: Protocol) -> AggReply {
             let warning = chunk.warning.map(|w| vec![simple(w)]).unwrap_or_default();
             AggReply::Map(vec![
                 (simple("attributes"), AggReply::Array(Vec::new())),
+                (simple("total_results"), AggReply::Int(chunk.total as i64)),
                 (simple("format"), simple(if chunk.expand { "EXPAND" } else { "STRING" })),
                 (simple("results"), AggReply::Array(results)),
-                (simple("total_results"), AggReply::Int(chunk.total as i64)),
                 (simple("warning"), AggReply::Array(warning)),
             ])
         }

@@ -406,7 +406,7 @@ pub(crate) fn ft_search(
     let want = req.offset.saturating_add(req.limit) as usize;
     let scorer = ScoreContext::new(idx, &matched.terms, &matched.slop, req.scorer);
     let dist = &matched.distances;
-    let need_scores = req.with_scores || (req.sortby.is_none() && !matches!(ast, QueryAst::MatchAll));
+    let need_scores = req.with_scores || req.sortby.is_none();
     let mut page: Vec<(u32, f64, Option<Key>)> = Vec::new();
     if want > 0 {
         if let (None, Some(knn)) = (&req.sortby, &dist.knn) {
@@ -433,8 +433,9 @@ pub(crate) fn ft_search(
                 }
             };
             let mut rows: Vec<(u32, Option<Key>)> = ids.iter().map(|d| (d, key_of(d))).collect();
+            // Equal keys keep document order, reversed for DESC (as RediSearch's sorter).
             let cmp = |a: &(u32, Option<Key>), b: &(u32, Option<Key>)| {
-                cmp_keys(&a.1, &b.1, *asc).then(a.0.cmp(&b.0))
+                cmp_keys(&a.1, &b.1, *asc).then(if *asc { a.0.cmp(&b.0) } else { b.0.cmp(&a.0) })
             };
             if rows.len() > want {
                 rows.select_nth_unstable_by(want - 1, cmp);
@@ -607,16 +608,32 @@ impl<'a> RenderCtx<'a> {
         }
         let json = self.idx.spec.on == KeyType::Json;
         let mut out: Vec<(String, Vec<u8>)> = match &self.req.returns {
-            None => self
-                .docs
-                .whole(key)?
-                .into_iter()
-                .map(|(k, v)| {
+            None => {
+                // The SORTBY attribute comes first (RediSearch loads it for the sorter), under its
+                // name, then the document's own fields without a second copy of that name.
+                let mut out = Vec::new();
+                if let Some((field, _)) = &self.req.sortby {
+                    if let Some((_, spec)) = self.idx.spec.field(field) {
+                        let value = if json {
+                            self.load_json_first(key, &spec.path)
+                        } else {
+                            self.load_one(key, field, false)
+                        };
+                        if let Some(v) = value {
+                            out.push((spec.name.clone(), v));
+                        }
+                    }
+                }
+                for (k, v) in self.docs.whole(key)? {
                     // From DIALECT 3 a JSON document comes back as the array of its matches.
                     let v = if json && self.dialect >= 3 { [&b"["[..], &v, b"]"].concat() } else { v };
-                    (String::from_utf8_lossy(&k).into_owned(), v)
-                })
-                .collect(),
+                    let k = String::from_utf8_lossy(&k).into_owned();
+                    if !out.iter().any(|(name, _)| *name == k) {
+                        out.push((k, v));
+                    }
+                }
+                out
+            }
             Some(fields) => {
                 let mut v = Vec::new();
                 for rf in fields {
@@ -672,6 +689,17 @@ impl<'a> RenderCtx<'a> {
         }
     }
 
+    /// The first match of a JSONPath as RediSearch's `jsonIterToValue` gives it: a string as
+    /// its text (`RETURN 1 $.t` gives `riceratops`, not `"riceratops"`), a boolean as 1 or 0,
+    /// anything else as JSON.
+    fn load_json_first(&self, key: &[u8], path: &str) -> Option<Vec<u8>> {
+        match self.docs.values(key, path).ok()?.into_iter().next() {
+            Some(FieldValue::String(s)) => Some(s.into_bytes()),
+            Some(FieldValue::Bool(b)) => Some(if b { b"1".to_vec() } else { b"0".to_vec() }),
+            _ => self.docs.json_at(key, path)?.into_iter().next().map(String::into_bytes),
+        }
+    }
+
     fn load_one(&self, key: &[u8], source: &str, json: bool) -> Option<Vec<u8>> {
         let attr = self.idx.spec.field(source).map(|(_, f)| f);
         if json {
@@ -680,16 +708,10 @@ impl<'a> RenderCtx<'a> {
             if matches.is_empty() {
                 return None;
             }
-            // Before DIALECT 3 only the first match comes back (RediSearch's `jsonIterToValue`):
-            // a string as its text (`RETURN 1 $.t` gives `riceratops`, not `"riceratops"`), a
-            // boolean as 1 or 0, anything else as JSON. From DIALECT 3 every match comes back,
-            // as a JSON array.
+            // Before DIALECT 3 only the first match comes back; from DIALECT 3 every match
+            // comes back, as a JSON array.
             if self.dialect < 3 {
-                match self.docs.values(key, path).ok()?.into_iter().next() {
-                    Some(FieldValue::String(s)) => return Some(s.into_bytes()),
-                    Some(FieldValue::Bool(b)) => return Some(if b { b"1".to_vec() } else { b"0".to_vec() }),
-                    _ => return matches.into_iter().next().map(String::into_bytes),
-                }
+                return self.load_json_first(key, path);
             }
             Some(format!("[{}]", matches.join(",")).into_bytes())
         } else {
@@ -775,11 +797,12 @@ fn render(req: &SearchRequest, total: u64, rows: Vec<Row>, warnings: &[String], 
                     Reply::map(m)
                 })
                 .collect();
+            // RediSearch 2.10's key order (not alphabetical).
             Reply::map(vec![
                 ("attributes", Reply::Array(Vec::new())),
+                ("total_results", Reply::Int(total as i64)),
                 ("format", Reply::Simple(if req.expand { "EXPAND" } else { "STRING" }.into())),
                 ("results", Reply::Array(results)),
-                ("total_results", Reply::Int(total as i64)),
                 ("warning", Reply::Array(warnings.iter().map(|w| Reply::Simple(w.clone())).collect())),
             ])
         }

@@ -210,7 +210,8 @@ impl Index {
     ) {
         let doc_stemmer = language.map(|l| Stemmer::new(l, self.stemmer.min_len()));
         // Build the forward record (term ids are assigned here).
-        let mut term_pos: Vec<(u32, u16, u32)> = Vec::new();
+        // (term, text field ordinal, position, frequency weight of the field for the term).
+        let mut term_pos: Vec<(u32, u16, u32, u32)> = Vec::new();
         let mut len = 0u32;
         let mut tags = Vec::new();
         let mut numerics = Vec::new();
@@ -240,6 +241,8 @@ impl Index {
             match (vals, self.fields.get_mut(i)) {
                 (FieldValues::Text(strings), Some(FieldIndex::Text(ord))) => {
                     let ord = *ord;
+                    let (raw_weight, stem_weight) =
+                        (freq_weight(f.weight, false), freq_weight(f.weight, true));
                     for (vi, s) in strings.iter().enumerate() {
                         if vi > 0 {
                             // RediSearch adds MULTI_TEXT_SLOP - 1 after each value but the last.
@@ -248,8 +251,8 @@ impl Index {
                         if s.is_empty() && index_empty {
                             // INDEXEMPTY: an empty value is one token, the empty term.
                             pos += 1;
-                            len += 1;
-                            term_pos.push((self.text.term_id(EMPTY_TERM), ord, pos));
+                            len += raw_weight;
+                            term_pos.push((self.text.term_id(EMPTY_TERM), ord, pos, raw_weight));
                             continue;
                         }
                         for tok in tokenize(s) {
@@ -257,9 +260,9 @@ impl Index {
                                 continue;
                             }
                             pos += 1;
-                            len += 1;
+                            len += raw_weight;
                             let id = self.text.term_id(&tok.text);
-                            term_pos.push((id, ord, pos));
+                            term_pos.push((id, ord, pos, raw_weight));
                             if !nostem {
                                 let sid = match &doc_stemmer {
                                     // The per-term stem cache is for the index language only.
@@ -269,12 +272,12 @@ impl Index {
                                     None => self.stem_id(id, &tok.text),
                                 };
                                 if let Some(sid) = sid {
-                                    term_pos.push((sid, ord, pos));
+                                    term_pos.push((sid, ord, pos, stem_weight));
                                 }
                             }
                             if !self.synonyms.is_empty() {
                                 for g in self.synonyms.group_terms(&tok.text) {
-                                    term_pos.push((self.text.term_id(&g), ord, pos));
+                                    term_pos.push((self.text.term_id(&g), ord, pos, raw_weight));
                                 }
                             }
                         }
@@ -301,12 +304,19 @@ impl Index {
         term_pos.sort_unstable();
         let mut occs = Vec::with_capacity(term_pos.len());
         let mut positions = Vec::new();
+        // RediSearch's document norm: the largest weighted frequency of a term over all
+        // fields (a stem is a term of its own).
         let mut max_freq = 0;
+        let mut term_freq = (u32::MAX, 0u32);
         let mut pos_buf = Vec::new();
         for group in term_pos.chunk_by(|a, b| (a.0, a.1) == (b.0, b.1)) {
-            let Some(&(term, field, _)) = group.first() else { continue };
+            let Some(&(term, field, _, weight)) = group.first() else { continue };
             let freq = u16::try_from(group.len()).unwrap_or(u16::MAX);
-            max_freq = max_freq.max(u32::from(freq));
+            if term_freq.0 != term {
+                term_freq = (term, 0);
+            }
+            term_freq.1 = term_freq.1.saturating_add(u32::from(freq).saturating_mul(weight));
+            max_freq = max_freq.max(term_freq.1);
             occs.push(TermOcc { term, field, freq });
             if !self.spec.no_offsets {
                 pos_buf.clear();
@@ -566,4 +576,14 @@ impl Postings {
         };
         (gone, added)
     }
+}
+
+/// What one occurrence of a term adds to its frequency in a field of weight `weight`, as
+/// RediSearch's forward index counts it: `max(1, (uint32_t)weight)`, a stem getting a fifth
+/// of the weight (`STEM_TOKEN_FACTOR`). Frequencies, the document norm (largest frequency)
+/// and the document length are all in these units.
+pub fn freq_weight(weight: f64, stem: bool) -> u32 {
+    let w = weight as f32;
+    let w = if stem { w * 0.2 } else { w };
+    (w as u32).max(1)
 }

@@ -16,6 +16,8 @@ pub struct TextIndex {
     /// Term strings → ids.
     pub dict: TermDict,
     postings: Vec<Vec<(u16, RoaringBitmap)>>,
+    /// Ids of stem terms (`+stem`): their occurrences weigh less in frequencies.
+    stems: RoaringBitmap,
     /// Number of (term, field, doc) records.
     pub records: u64,
 }
@@ -24,10 +26,18 @@ impl TextIndex {
     /// Id of a term, inserting it.
     pub fn term_id(&mut self, term: &str) -> u32 {
         let id = self.dict.get_or_insert(term);
+        if term.starts_with(crate::analysis::STEM_PREFIX) {
+            self.stems.insert(id);
+        }
         while self.postings.len() <= id as usize {
             self.postings.push(Vec::new());
         }
         id
+    }
+
+    /// Whether `term` is a stem (`+stem`) term.
+    pub fn is_stem(&self, term: u32) -> bool {
+        self.stems.contains(term)
     }
 
     /// Records that `doc` contains `term` in `field`.

@@ -54,6 +54,21 @@ pub struct ScoreTerm {
     pub tag_field: Option<u16>,
     /// Query weight.
     pub weight: f64,
+    /// Only the first of `ids` a document contains counts (RediSearch's "quick exit" union
+    /// of prefix, suffix/infix and fuzzy expansions); `ids` are then in term order.
+    pub first_only: bool,
+    /// A leaf without terms (`*`, a numeric or geo range) that counts as frequency 1 in the
+    /// documents it matched (RediSearch's virtual and numeric results); `ids` is empty.
+    pub leaf: Option<(LeafKind, RoaringBitmap)>,
+}
+
+/// What kind of term-less result a [`ScoreTerm::leaf`] is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LeafKind {
+    /// `*`: every document.
+    Virtual,
+    /// A numeric or geo range.
+    Numeric,
 }
 
 /// One child of the query's root node, as RediSearch's slop measure sees it: the text term
@@ -256,9 +271,30 @@ impl<'a> Exec<'a> {
         }
     }
 
+    /// Records a term-less leaf matching `docs` for scoring.
+    fn record_leaf(&mut self, kind: LeafKind, docs: &RoaringBitmap) {
+        if self.negated == 0 {
+            self.out.terms.push(ScoreTerm {
+                ids: Vec::new(),
+                mask: 0,
+                tag_field: None,
+                weight: self.weight,
+                first_only: false,
+                leaf: Some((kind, docs.clone())),
+            });
+        }
+    }
+
     fn record(&mut self, ids: Vec<u32>, mask: FieldMask, tag_field: Option<u16>) {
         if self.negated == 0 && !ids.is_empty() {
-            self.out.terms.push(ScoreTerm { ids, mask, tag_field, weight: self.weight });
+            self.out.terms.push(ScoreTerm {
+                ids,
+                mask,
+                tag_field,
+                weight: self.weight,
+                first_only: false,
+                leaf: None,
+            });
         }
     }
 
@@ -349,7 +385,11 @@ impl<'a> Exec<'a> {
             self.take_root();
         }
         Ok(match ast {
-            QueryAst::MatchAll => Some(self.universe()),
+            QueryAst::MatchAll => {
+                let all = self.universe();
+                self.record_leaf(LeafKind::Virtual, &all);
+                Some(all)
+            }
             QueryAst::Word(w) if w.is_empty() => {
                 // `""`: documents whose (INDEXEMPTY) TEXT field is the empty string.
                 self.check_empty_text(mask)?;
@@ -476,18 +516,24 @@ impl<'a> Exec<'a> {
                 r?
             }
             QueryAst::Tag(fields, terms) => Some(self.tag(fields, terms)?),
-            QueryAst::Numeric(field, lo, hi) => Some(match self.field(field) {
-                Some((_, FieldIndex::Numeric(ni))) => {
-                    ni.range(lo.value, lo.inclusive, hi.value, hi.inclusive)
-                }
-                _ => RoaringBitmap::new(),
-            }),
+            QueryAst::Numeric(field, lo, hi) => {
+                let bm = match self.field(field) {
+                    Some((_, FieldIndex::Numeric(ni))) => {
+                        ni.range(lo.value, lo.inclusive, hi.value, hi.inclusive)
+                    }
+                    _ => RoaringBitmap::new(),
+                };
+                self.record_leaf(LeafKind::Numeric, &bm);
+                Some(bm)
+            }
             QueryAst::Geo { field, lon, lat, radius, unit } => {
                 let f = unit_factor(unit).ok_or_else(|| Error::new("Invalid GeoFilter unit"))?;
-                Some(match self.field(field) {
+                let bm = match self.field(field) {
                     Some((_, FieldIndex::Geo(gi))) => gi.radius(*lon, *lat, radius * f),
                     _ => RoaringBitmap::new(),
-                })
+                };
+                self.record_leaf(LeafKind::Numeric, &bm);
+                Some(bm)
             }
             QueryAst::Knn(c) => {
                 let filter = match c.filter.as_ref() {
@@ -557,13 +603,26 @@ impl<'a> Exec<'a> {
             found.truncate(self.opts.max_expansions);
             self.warn("Max prefix expansions limit was reached");
         }
+        // RediSearch reads these expansions as a "quick exit" union, in term order: a document
+        // scores by the first expansion it contains, and the root result has that one child
+        // (no slop divisor).
+        found.sort_unstable_by(|a, b| a.0.cmp(&b.0));
         let ids: Vec<u32> = found.iter().map(|(_, id)| *id).collect();
         for (t, _) in found {
             self.out.highlight.insert(t);
         }
         let bm = self.docs_of(&ids, mask);
-        self.expansion_root(&ids, None);
-        self.record(ids, mask, None);
+        self.take_root();
+        if self.negated == 0 && !ids.is_empty() {
+            self.out.terms.push(ScoreTerm {
+                ids,
+                mask,
+                tag_field: None,
+                weight: self.weight,
+                first_only: true,
+                leaf: None,
+            });
+        }
         Some(bm)
     }
 

@@ -2,9 +2,9 @@
 //! only, following RediSearch's formulas (`logb` IDF, max-frequency normalization).
 
 use crate::error::{Error, Result};
-use crate::index::docs::DocRecord;
-use crate::index::{FieldIndex, Index};
-use crate::query::exec::{ScoreTerm, SlopShape};
+use crate::index::docs::{DocRecord, TermOcc};
+use crate::index::{freq_weight, FieldIndex, Index};
+use crate::query::exec::{LeafKind, ScoreTerm, SlopShape};
 
 /// A scoring function.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -38,6 +38,22 @@ impl Scorer {
     }
 }
 
+/// BM25's constants, as RediSearch declares them (`static const float`): the float values
+/// take part in the double arithmetic, so `k1` is 1.2000000476837158, not 1.2.
+const K1: f32 = 1.2;
+const B: f32 = 0.5;
+
+/// BM25's `k1 * (1 - b + b * avgDocLen)`, with RediSearch's float/double mix.
+fn bm25_len_factor(avg_len: f64) -> f64 {
+    f64::from(K1) * (f64::from(1.0f32 - B) + f64::from(B) * avg_len)
+}
+
+/// BM25STD's `k1 * (1 - b + b * (float)len / avgDocLen)`.
+fn bm25std_len_factor(len: u32, avg_len: f64) -> f64 {
+    let rel = if avg_len > 0.0 { f64::from(B * len as f32) / avg_len } else { 0.0 };
+    f64::from(K1) * (f64::from(1.0f32 - B) + rel)
+}
+
 /// RediSearch's IDF: `logb(1 + N / df)`.
 pub fn idf(total_docs: u64, df: u64) -> f64 {
     let x = 1.0 + total_docs as f64 / (df.max(1) as f64);
@@ -54,12 +70,15 @@ pub struct ScoreContext<'a> {
     idx: &'a Index,
     terms: &'a [ScoreTerm],
     idfs: Vec<Vec<f64>>,
-    weights: Vec<f64>,
+    weights: Vec<(f64, f64)>,
     scorer: Scorer,
     avg_len: f64,
     /// Text (term id, term index, idf) sorted by id, for merge-joining with a document's
     /// occurrences when a query has many expansions.
     lookup: Vec<(u32, usize, f64)>,
+    /// (term index, expansion id) → rank among the term's ids, for first-only terms with
+    /// many expansions.
+    first_rank: std::collections::HashMap<(usize, u32), usize>,
     /// The root's children for the slop divisor.
     slop: &'a SlopShape,
     /// (term id, child index) of the slop children's text terms, sorted.
@@ -110,15 +129,16 @@ impl<'a> ScoreContext<'a> {
                     .collect()
             })
             .collect();
+        // Per text field ordinal: what an occurrence adds to a frequency (word, stem).
         let weights = idx
             .spec
             .fields
             .iter()
             .enumerate()
             .filter_map(|(i, f)| idx.text_ord(i).map(|o| (o, f.weight)))
-            .fold(vec![1.0; 128], |mut w, (o, fw)| {
+            .fold(vec![(1.0, 1.0); 128], |mut w, (o, fw)| {
                 if let Some(slot) = w.get_mut(o as usize) {
-                    *slot = fw;
+                    *slot = (f64::from(freq_weight(fw, false)), f64::from(freq_weight(fw, true)));
                 }
                 w
             });
@@ -126,7 +146,7 @@ impl<'a> ScoreContext<'a> {
             .iter()
             .zip(&idfs)
             .enumerate()
-            .filter(|(_, (t, _))| t.tag_field.is_none())
+            .filter(|(_, (t, _))| t.tag_field.is_none() && !t.first_only && t.leaf.is_none())
             .flat_map(|(ti, (t, idfs)): (usize, (&ScoreTerm, &Vec<f64>))| {
                 t.ids.iter().zip(idfs.iter()).map(move |(&id, &idf)| (id, ti, idf)).collect::<Vec<_>>()
             })
@@ -142,8 +162,15 @@ impl<'a> ScoreContext<'a> {
         };
         slop_terms.sort_unstable();
         slop_terms.dedup();
+        let first_rank = terms
+            .iter()
+            .enumerate()
+            .filter(|(_, t)| t.first_only && t.ids.len() > MERGE_JOIN_THRESHOLD)
+            .flat_map(|(ti, t)| t.ids.iter().enumerate().map(move |(rank, &id)| ((ti, id), rank)))
+            .collect();
         ScoreContext {
             idx,
+            first_rank,
             terms,
             idfs,
             weights,
@@ -167,7 +194,18 @@ impl<'a> ScoreContext<'a> {
             return self
                 .terms
                 .iter()
-                .map(|t| t.weight * t.ids.iter().map(|&id| self.freq(rec, t, id)).fold(0.0, f64::max))
+                .map(|t| {
+                    if let Some((_, docs)) = &t.leaf {
+                        return if docs.contains(doc) { t.weight } else { 0.0 };
+                    }
+                    let mut freqs = t.ids.iter().map(|&id| self.freq(rec, t, id));
+                    let f = if t.first_only {
+                        freqs.find(|&f| f > 0.0).unwrap_or(0.0)
+                    } else {
+                        freqs.fold(0.0, f64::max)
+                    };
+                    t.weight * f
+                })
                 .sum();
         }
         if rec.score == 0.0 {
@@ -197,51 +235,43 @@ impl<'a> ScoreContext<'a> {
             raw += t.weight
                 * match self.scorer {
                     Scorer::TfIdf | Scorer::TfIdfDocNorm => f * idf,
-                    Scorer::Bm25 => {
-                        let (k1, b) = (1.2, 0.5);
-                        idf * f / (f + k1 * (1.0 - b + b * self.avg_len))
-                    }
+                    Scorer::Bm25 => idf * f / (f + bm25_len_factor(self.avg_len)),
                     Scorer::Bm25Std => {
-                        let (k1, b) = (1.2, 0.5);
-                        let rel_len =
-                            if self.avg_len > 0.0 { f64::from(rec.len) / self.avg_len } else { 0.0 };
-                        idf * f * (k1 + 1.0) / (f + k1 * (1.0 - b + b * rel_len))
+                        idf * f * f64::from(K1 + 1.0) / (f + bm25std_len_factor(rec.len, self.avg_len))
                     }
                     Scorer::DisMax | Scorer::DocScore => f,
                 };
         };
         if self.lookup.len() > MERGE_JOIN_THRESHOLD && !self.idx.spec.no_freqs {
             let mut j = 0;
-            for o in rec.occs.iter() {
-                while self.lookup.get(j).is_some_and(|l| l.0 < o.term) {
+            for occs in rec.occs.chunk_by(|a, b| a.term == b.term) {
+                let Some(term) = occs.first().map(|o| o.term) else { continue };
+                while self.lookup.get(j).is_some_and(|l| l.0 < term) {
                     j += 1;
                 }
                 let mut k = j;
                 while let Some(&(id, ti, idf)) = self.lookup.get(k) {
-                    if id != o.term {
+                    if id != term {
                         break;
                     }
                     if let Some(t) = self.terms.get(ti) {
-                        if t.mask & (1u128 << (o.field as u32 % 128)) != 0 {
-                            let w = self.weights.get(o.field as usize).copied().unwrap_or(1.0);
-                            add(ti, id, f64::from(o.freq) * w, idf);
-                        }
+                        add(ti, id, self.term_freq(occs, t.mask, id), idf);
                     }
                     k += 1;
                 }
             }
-            for (ti, (t, idfs)) in
-                self.terms.iter().zip(&self.idfs).enumerate().filter(|(_, (t, _))| t.tag_field.is_some())
+            for (ti, (t, idfs)) in self
+                .terms
+                .iter()
+                .zip(&self.idfs)
+                .enumerate()
+                .filter(|(_, (t, _))| t.tag_field.is_some() || t.first_only || t.leaf.is_some())
             {
-                for (&id, &idf) in t.ids.iter().zip(idfs) {
-                    add(ti, id, self.freq(rec, t, id), idf);
-                }
+                self.add_term(rec, doc, ti, t, idfs, &mut add);
             }
         } else {
             for (ti, (t, idfs)) in self.terms.iter().zip(&self.idfs).enumerate() {
-                for (&id, &idf) in t.ids.iter().zip(idfs) {
-                    add(ti, id, self.freq(rec, t, id), idf);
-                }
+                self.add_term(rec, doc, ti, t, idfs, &mut add);
             }
         }
         let score = f64::from(rec.score);
@@ -336,16 +366,83 @@ impl<'a> ScoreContext<'a> {
         divisor(pairs, matched.len())
     }
 
+    /// Adds term `ti`'s expansions found in the document: all of them, or for a
+    /// [`ScoreTerm::first_only`] term the first one (in `ids` order) the document contains.
+    fn add_term(
+        &self,
+        rec: &DocRecord,
+        doc: u32,
+        ti: usize,
+        t: &ScoreTerm,
+        idfs: &[f64],
+        add: &mut impl FnMut(usize, u32, f64, f64),
+    ) {
+        if let Some((kind, docs)) = &t.leaf {
+            // Frequency 1 without IDF; BM25STD counts `*` only.
+            if docs.contains(doc) && (*kind == LeafKind::Virtual || self.scorer != Scorer::Bm25Std) {
+                add(ti, u32::MAX, 1.0, 1.0);
+            }
+            return;
+        }
+        if !t.first_only {
+            for (&id, &idf) in t.ids.iter().zip(idfs) {
+                add(ti, id, self.freq(rec, t, id), idf);
+            }
+            return;
+        }
+        if t.ids.len() > MERGE_JOIN_THRESHOLD {
+            // Many expansions: look up the document's own terms instead (they are few).
+            let first = rec
+                .occs
+                .chunk_by(|a, b| a.term == b.term)
+                .filter_map(|occs| {
+                    let id = occs.first()?.term;
+                    let rank = *self.first_rank.get(&(ti, id))?;
+                    let f = self.freq(rec, t, id);
+                    (f > 0.0).then_some((rank, id, f))
+                })
+                .min_by_key(|x| x.0);
+            if let Some((rank, id, f)) = first {
+                add(ti, id, f, idfs.get(rank).copied().unwrap_or(0.0));
+            }
+            return;
+        }
+        for (&id, &idf) in t.ids.iter().zip(idfs) {
+            let f = self.freq(rec, t, id);
+            if f > 0.0 {
+                add(ti, id, f, idf);
+                return;
+            }
+        }
+    }
+
     fn freq(&self, rec: &DocRecord, t: &ScoreTerm, id: u32) -> f64 {
         if let Some(f) = t.tag_field {
             return if rec.tags.contains(&(f, id)) { 1.0 } else { 0.0 };
         }
-        let mut occs = rec.occs_of(id).iter().filter(|o| t.mask & (1u128 << (o.field as u32 % 128)) != 0);
+        let occs = rec.occs_of(id);
         if self.idx.spec.no_freqs {
             // NOFREQS: a document either has the term (frequency 1) or not.
-            return if occs.next().is_some() { 1.0 } else { 0.0 };
+            let hit = occs.iter().any(|o| t.mask & (1u128 << (o.field as u32 % 128)) != 0);
+            return if hit { 1.0 } else { 0.0 };
         }
-        occs.map(|o| f64::from(o.freq) * self.weights.get(o.field as usize).copied().unwrap_or(1.0)).sum()
+        self.term_freq(occs, t.mask, id)
+    }
+
+    /// The frequency of term `id` in a document, given its occurrences there (`occs`, one per
+    /// field), as RediSearch's index record holds it: the weighted count over ALL fields,
+    /// when at least one field is in `mask` (the record matches as a whole), else 0.
+    fn term_freq(&self, occs: &[TermOcc], mask: u128, id: u32) -> f64 {
+        if !occs.iter().any(|o| mask & (1u128 << (o.field as u32 % 128)) != 0) {
+            return 0.0;
+        }
+        let stem = self.idx.text.is_stem(id);
+        occs.iter()
+            .map(|o| {
+                let (word, stemmed) = self.weights.get(o.field as usize).copied().unwrap_or((1.0, 1.0));
+                f64::from(o.freq) * if stem { stemmed } else { word }
+            })
+            .sum()
     }
 }
 

@@ -1,0 +1,206 @@
+//! Replies that RediSearch 2.10 gives and its documentation does not say, found by the
+//! differential tester (tests/compat/search_difftest.py) against redisearch.so 2.10.5 on
+//! Redis 7.2. Every expected value here was read off that server for the same commands.
+
+mod common;
+
+use common::*;
+
+fn ok() -> Resp {
+    Resp::Simple("OK".into())
+}
+
+fn keys_of_map(r: &Resp) -> Vec<String> {
+    match r {
+        Resp::Map(pairs) => pairs.iter().map(|(k, _)| k.text()).collect(),
+        other => panic!("not a map: {other:?}"),
+    }
+}
+
+/// (key, score text) of a RESP2 `WITHSCORES NOCONTENT` reply.
+fn scored(c: &mut Conn, args: &[&str]) -> Vec<(String, String)> {
+    let mut all = vec!["FT.SEARCH"];
+    all.extend_from_slice(args);
+    all.extend_from_slice(&["WITHSCORES", "NOCONTENT"]);
+    let r = c.call(&all);
+    assert!(!r.is_error(), "{args:?}: {r:?}");
+    r.items()[1..].chunks(2).map(|p| (p[0].text(), p[1].text())).collect()
+}
+
+fn pairs(v: &[(&str, &str)]) -> Vec<(String, String)> {
+    v.iter().map(|(a, b)| (a.to_string(), b.to_string())).collect()
+}
+
+#[test]
+fn resp3_search_and_aggregate_maps_put_total_results_second() {
+    let s = Server::start();
+    let mut c = s.conn();
+    assert_eq!(c.call(&["FT.CREATE", "i", "SCHEMA", "t", "TEXT"]), ok());
+    c.call(&["HSET", "d", "t", "hello"]);
+    c.resp3();
+    let want = ["attributes", "total_results", "format", "results", "warning"];
+    assert_eq!(keys_of_map(&c.call(&["FT.SEARCH", "i", "hello"])), want);
+    assert_eq!(keys_of_map(&c.call(&["FT.AGGREGATE", "i", "hello"])), want);
+}
+
+#[test]
+fn sortby_returns_the_sort_attribute_first_then_the_document() {
+    let s = Server::start();
+    let mut c = s.conn();
+    assert_eq!(
+        c.call(&[
+            "FT.CREATE", "h", "PREFIX", "1", "h:", "SCHEMA", "title", "AS", "tt", "TEXT", "num", "AS", "nn",
+            "NUMERIC"
+        ]),
+        ok()
+    );
+    assert_eq!(
+        c.call(&[
+            "FT.CREATE", "j", "ON", "JSON", "PREFIX", "1", "j:", "SCHEMA", "$.title", "AS", "title", "TEXT",
+            "$.num", "AS", "num", "NUMERIC", "SORTABLE"
+        ]),
+        ok()
+    );
+    c.call(&["HSET", "h:9", "title", "Zebra Title", "num", "5.25"]);
+    c.call(&["JSON.SET", "j:9", "$", r#"{"title":"Zebra Title","num":5.25,"tags":["X"]}"#]);
+    let doc = r#"{"title":"Zebra Title","num":5.25,"tags":["X"]}"#;
+    // The alias comes first; the hash's own fields follow, all of them.
+    assert_eq!(
+        c.call(&["FT.SEARCH", "h", "zebra", "SORTBY", "nn"]),
+        arr(vec![
+            Resp::Int(1),
+            Resp::bulk("h:9"),
+            arr(vec![
+                Resp::bulk("nn"),
+                Resp::bulk("5.25"),
+                Resp::bulk("title"),
+                Resp::bulk("Zebra Title"),
+                Resp::bulk("num"),
+                Resp::bulk("5.25")
+            ])
+        ])
+    );
+    // JSON: the attribute (first match, as RETURN gives it before DIALECT 3), then `$`.
+    assert_eq!(
+        c.call(&["FT.SEARCH", "j", "zebra", "SORTBY", "title"]),
+        arr(vec![
+            Resp::Int(1),
+            Resp::bulk("j:9"),
+            arr(vec![Resp::bulk("title"), Resp::bulk("Zebra Title"), Resp::bulk("$"), Resp::bulk(doc)])
+        ])
+    );
+    // Even from DIALECT 3 the sort value is the first match, not an array.
+    assert_eq!(
+        c.call(&["FT.SEARCH", "j", "zebra", "SORTBY", "num", "DIALECT", "3"]),
+        arr(vec![
+            Resp::Int(1),
+            Resp::bulk("j:9"),
+            arr(vec![
+                Resp::bulk("num"),
+                Resp::bulk("5.25"),
+                Resp::bulk("$"),
+                Resp::bulk(&format!("[{doc}]"))
+            ])
+        ])
+    );
+    // With RETURN, only what RETURN names.
+    assert_eq!(
+        c.call(&["FT.SEARCH", "j", "zebra", "SORTBY", "title", "RETURN", "1", "num"]),
+        arr(vec![Resp::Int(1), Resp::bulk("j:9"), arr(vec![Resp::bulk("num"), Resp::bulk("5.25")])])
+    );
+}
+
+#[test]
+fn sortby_desc_reverses_the_order_of_equal_keys() {
+    let s = Server::start();
+    let mut c = s.conn();
+    assert_eq!(c.call(&["FT.CREATE", "t", "PREFIX", "1", "t:", "SCHEMA", "n", "NUMERIC", "SORTABLE"]), ok());
+    for i in 1..=4 {
+        c.call(&["HSET", &format!("t:{i}"), "n", "7"]);
+    }
+    let ids = |r: Resp| r.items()[1..].iter().map(Resp::text).collect::<Vec<_>>();
+    assert_eq!(
+        ids(c.call(&["FT.SEARCH", "t", "*", "SORTBY", "n", "ASC", "NOCONTENT"])),
+        ["t:1", "t:2", "t:3", "t:4"]
+    );
+    assert_eq!(
+        ids(c.call(&["FT.SEARCH", "t", "*", "SORTBY", "n", "DESC", "NOCONTENT"])),
+        ["t:4", "t:3", "t:2", "t:1"]
+    );
+}
+
+/// A field's weight multiplies each occurrence's frequency (truncated to an integer, at
+/// least 1; a fifth for stems), across all fields of the document, and the document's norm
+/// is the largest such frequency (TFIDF) or the weighted token count (TFIDF.DOCNORM).
+#[test]
+fn frequencies_are_weighted_by_field_over_the_whole_document() {
+    let s = Server::start();
+    let mut c = s.conn();
+    assert_eq!(
+        c.call(&[
+            "FT.CREATE", "w", "PREFIX", "1", "w:", "SCHEMA", "title", "TEXT", "WEIGHT", "2.0", "body", "TEXT"
+        ]),
+        ok()
+    );
+    c.call(&[
+        "HSET",
+        "w:1",
+        "title",
+        "the brown dogs",
+        "body",
+        "module database jumped brown world 2024 banana fast",
+    ]);
+    c.call(&["HSET", "w:2", "title", "quick", "body", "slow"]);
+    c.call(&["HSET", "w:3", "title", "lazy", "body", "cat"]);
+    c.call(&["HSET", "w:4", "title", "other", "body", "words"]);
+    // brown: TF 2 (title) + 1 (body) = 3, idf floor(log2(1 + 4/1)) = 2, norm 3 -> 2.
+    assert_eq!(scored(&mut c, &["w", "brown"]), pairs(&[("w:1", "2")]));
+    // A field modifier does not narrow the frequency: still 3.
+    assert_eq!(scored(&mut c, &["w", "@body:brown"]), pairs(&[("w:1", "2")]));
+    // DOCNORM: 6 / (2 tokens x 2 + 8 tokens x 1 = 12) = 0.5.
+    assert_eq!(scored(&mut c, &["w", "brown", "SCORER", "TFIDF.DOCNORM"]), pairs(&[("w:1", "0.5")]));
+    // dogs: 2 (title) plus its stem +dog 1 (a fifth of 2, at least 1), idf 2: 6 / 3 = 2.
+    assert_eq!(scored(&mut c, &["w", "dogs"]), pairs(&[("w:1", "2")]));
+}
+
+/// Prefix expansions are a "quick exit" union: a document scores by the first expansion (in
+/// term order) it contains.
+#[test]
+fn a_prefix_scores_by_the_first_expansion_a_document_has() {
+    let s = Server::start();
+    let mut c = s.conn();
+    assert_eq!(c.call(&["FT.CREATE", "s", "PREFIX", "1", "zz", "SCHEMA", "t", "TEXT"]), ok());
+    for i in 0..10 {
+        c.call(&["HSET", &format!("zzd{i}"), "t", &format!("ww{i}")]);
+    }
+    c.call(&["HSET", "zzdA", "t", "ww0 ww0 ww1"]);
+    assert_eq!(
+        scored(&mut c, &["s", "ww*", "INKEYS", "2", "zzdA", "zzd2"]),
+        pairs(&[("zzd2", "3"), ("zzdA", "2")])
+    );
+    assert_eq!(scored(&mut c, &["s", "ww0 | ww1", "LIMIT", "0", "1"]), pairs(&[("zzdA", "3")]));
+}
+
+/// `*`, numeric and geo clauses are results of frequency 1 for the scorers: `FT.SEARCH idx *`
+/// comes back ordered by 1 / (largest term frequency), not by document id.
+#[test]
+fn wildcard_and_numeric_results_score_one_over_the_norm() {
+    let s = Server::start();
+    let mut c = s.conn();
+    assert_eq!(c.call(&["FT.CREATE", "v", "PREFIX", "1", "v:", "SCHEMA", "t", "TEXT", "n", "NUMERIC"]), ok());
+    c.call(&["HSET", "v:1", "t", "apple apple", "n", "1"]);
+    c.call(&["HSET", "v:2", "t", "pear", "n", "2"]);
+    c.call(&["HSET", "v:3", "t", "plum plum plum banana", "n", "3"]);
+    assert_eq!(
+        scored(&mut c, &["v", "*"]),
+        pairs(&[("v:2", "1"), ("v:1", "0.5"), ("v:3", "0.3333333333333333")])
+    );
+    assert_eq!(
+        scored(&mut c, &["v", "@n:[1 3]", "SCORER", "DISMAX"]),
+        pairs(&[("v:1", "1"), ("v:2", "1"), ("v:3", "1")])
+    );
+    // BM25 of `*`: 1 / (1 + k1 * (0.5 + 0.5 * average length 7/3)) with k1 the float 1.2:
+    // not quite 1/3.
+    let r = scored(&mut c, &["v", "*", "SCORER", "BM25", "LIMIT", "0", "1"]);
+    assert_eq!(r, pairs(&[("v:1", "0.3333333245030158")]));
+}
