@@ -88,12 +88,11 @@ impl Stemmer {
         self.min_len
     }
 
-    /// The stem of `word`, even when equal to the word (query-time expansion).
+    /// The stem of `word`, even when equal to the word (query-time expansion: RediSearch's
+    /// query expander stems words of any length, `dog` included, so it finds the `+dog` that
+    /// `dogs` left in the index).
     pub fn stem_always(&self, word: &str) -> Option<String> {
         let s = self.inner.as_ref()?;
-        if word.chars().count() < self.min_len {
-            return None;
-        }
         Some(s.stem(word).into_owned())
     }
 }

@@ -324,7 +324,8 @@ impl<'a> Exec<'a> {
             }
             self.out.highlight.extend(synonyms.same_group(tok).map(str::to_string));
         }
-        let stemmable = !self.opts.verbatim && self.stem_allowed(mask);
+        // RediSearch's expander skips exact phrases and what `-` or `~` apply to.
+        let stemmable = !self.opts.verbatim && self.unexpanded == 0 && self.stem_allowed(mask);
         if stemmable {
             let stemmer = self.query_stemmer.as_ref().unwrap_or(&self.idx.stemmer);
             if let Some(st) = stemmer.stem_always(tok) {

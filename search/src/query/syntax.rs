@@ -213,8 +213,12 @@ impl<'a> Parser<'a> {
     }
 
     fn intersect(&mut self) -> Result<QueryAst> {
+        self.intersect_from(Vec::new())
+    }
+
+    /// An intersection whose first items (`items`) are already parsed.
+    fn intersect_from(&mut self, mut items: Vec<QueryAst>) -> Result<QueryAst> {
         self.enter()?;
-        let mut items: Vec<QueryAst> = Vec::new();
         loop {
             self.skip_ws();
             match self.peek() {
@@ -537,7 +541,20 @@ impl<'a> Parser<'a> {
             }
             _ => {
                 self.enter()?;
-                let inner = if self.dialect >= 2 { self.unary()? } else { self.intersect()? };
+                // Dialect 1: after a plain word the modifier takes the rest of the
+                // intersection (`@f:a b` = `@f:(a b)`); after a group, phrase, prefix or other
+                // atom it takes that atom only (`@f:(a) b` = `(@f:a) b`).
+                let inner = if self.dialect >= 2 {
+                    self.unary()?
+                } else {
+                    let group = self.peek() == Some('(');
+                    let first = self.unary()?;
+                    if !group && matches!(first, QueryAst::Word(_)) {
+                        self.intersect_from(vec![first])?
+                    } else {
+                        first
+                    }
+                };
                 self.depth -= 1;
                 Ok(QueryAst::Field(fields, Box::new(inner)))
             }
@@ -1001,6 +1018,8 @@ mod tests {
     fn dialect_differences() {
         assert_eq!(p("@f:a b", 1).unwrap(), Field(vec!["f".into()], Box::new(And(vec![w("a"), w("b")]))));
         assert_eq!(p("@f:a b", 2).unwrap(), And(vec![Field(vec!["f".into()], Box::new(w("a"))), w("b")]));
+        // Dialect 1 after a group: the modifier takes the group only (RediSearch 2.10's EXPLAIN).
+        assert_eq!(p("@f:(a) b", 1).unwrap(), And(vec![Field(vec!["f".into()], Box::new(w("a"))), w("b")]));
         assert_eq!(p("-a b", 1).unwrap(), Not(Box::new(And(vec![w("a"), w("b")]))));
         assert_eq!(p("-a b", 2).unwrap(), And(vec![Not(Box::new(w("a"))), w("b")]));
         assert_eq!(

