@@ -4,15 +4,16 @@
 //! ```text
 //! query     := union
 //! union     := intersect ( '|' intersect )*            (dialect ≥ 2)
-//! intersect := unary+                                  (dialect 1: 'a b | c' = '(a b | c)')
-//! unary     := '-' unary | '~' unary | atom [ '=>' attrs ]   (dialect 1: '-' negates the rest)
+//! intersect := unary+
+//! unary     := '-' unary | '~' unary | atom [ '=>' attrs ]
+//! (dialect 1: RediSearch's v1 precedences instead, see `Parser::v1_expr`)
 //! atom      := '(' union ')' | '"' phrase '"' | '""' | "''" (dialect ≥ 2: the empty string)
 //!            | '@' field ('|' field)* ':' modified
 //!            | '*' | word | word '*' | '*' word | '*' word '*' | '%'{1,3} word '%'{1,3}
 //!            | '$' param | 'ismissing(' '@' field ')'
 //!            | '@' field ( '==' | '!=' | '>' | '>=' | '<' | '<=' ) num   (dialect ≥ 2)
 //! modified  := '{' tag ('|' tag)* '}' | '[' num num ']' | '[' num ']'   (tag may be '""')
-//!            | '[' lon lat radius unit ']' | unary     (dialect 1: intersect)
+//!            | '[' lon lat radius unit ']' | unary
 //! attrs     := '{' ( '$' name ':' value ';'? )* '}'
 //! num       := ['('] ( number | inf | -inf | +inf | '$' param )
 //! ```
@@ -193,36 +194,34 @@ impl<'a> Parser<'a> {
     }
 
     fn union(&mut self) -> Result<QueryAst> {
+        if self.dialect < 2 {
+            return self.v1_expr(prec::LOWEST);
+        }
         self.enter()?;
         let first = self.intersect()?;
         let mut alts = vec![first];
-        if self.dialect >= 2 {
-            loop {
-                self.skip_ws();
-                if !self.eat('|') {
-                    break;
-                }
-                alts.push(self.intersect()?);
+        loop {
+            self.skip_ws();
+            if !self.eat('|') {
+                break;
             }
             if alts.len() > 1 && self.at_vector_arrow() {
                 return Err(self.arrow_error());
             }
+            alts.push(self.intersect()?);
         }
         self.depth -= 1;
         Ok(if alts.len() == 1 { alts.pop().unwrap_or(QueryAst::MatchAll) } else { QueryAst::Or(alts) })
     }
 
+    /// Dialect 2+: `unary+`.
     fn intersect(&mut self) -> Result<QueryAst> {
-        self.intersect_from(Vec::new())
-    }
-
-    /// An intersection whose first items (`items`) are already parsed.
-    fn intersect_from(&mut self, mut items: Vec<QueryAst>) -> Result<QueryAst> {
         self.enter()?;
+        let mut items = Vec::new();
         loop {
             self.skip_ws();
             match self.peek() {
-                None | Some(')') => break,
+                None | Some(')') | Some('|') => break,
                 Some('=') if self.at_vector_arrow() => {
                     // Only a single clause (or `*`) may filter a KNN at the top level.
                     if self.depth > 2 {
@@ -232,20 +231,6 @@ impl<'a> Parser<'a> {
                         return Err(self.arrow_error());
                     }
                     break;
-                }
-                Some('|') if self.dialect >= 2 => break,
-                Some('|') => {
-                    if items.is_empty() {
-                        return Err(self.err());
-                    }
-                    self.i += 1;
-                    self.skip_ws();
-                    if self.at_end() {
-                        return Err(self.err());
-                    }
-                    let right = self.unary()?;
-                    let left = collapse_and(std::mem::take(&mut items));
-                    items.push(QueryAst::Or(vec![left, right]));
                 }
                 Some(_) => items.push(self.unary()?),
             }
@@ -261,8 +246,7 @@ impl<'a> Parser<'a> {
         self.enter()?;
         self.skip_ws();
         let node = if self.eat('-') {
-            let inner = if self.dialect >= 2 { self.unary()? } else { self.intersect()? };
-            QueryAst::Not(Box::new(inner))
+            QueryAst::Not(Box::new(self.unary()?))
         } else if self.eat('~') {
             QueryAst::Optional(Box::new(self.unary()?))
         } else {
@@ -271,6 +255,139 @@ impl<'a> Parser<'a> {
         };
         self.depth -= 1;
         Ok(node)
+    }
+
+    /// The next dialect-1 token's kind, without consuming it (`None`: none that continues an
+    /// expression).
+    fn v1_token(&mut self) -> Option<V1Token> {
+        self.skip_ws();
+        let c = self.peek()?;
+        Some(match c {
+            '|' => V1Token::Or,
+            '=' if self.peek_at(1) == Some('>') => V1Token::Arrow,
+            '-' => V1Token::Minus,
+            '~' => V1Token::Tilde,
+            '"' => V1Token::Quote,
+            '(' => V1Token::Lp,
+            '@' => V1Token::Modifier,
+            '%' => V1Token::Percent,
+            '*' | '$' => V1Token::Affix,
+            _ if is_special(c) => return None,
+            _ => {
+                // A word followed by `*` is a prefix token.
+                let mut k = 0;
+                while self.peek_at(k).is_some_and(|ch| !is_special(ch) || ch == '\\') {
+                    k += if self.peek_at(k) == Some('\\') { 2 } else { 1 };
+                }
+                if self.peek_at(k) == Some('*') {
+                    V1Token::Affix
+                } else {
+                    V1Token::Term
+                }
+            }
+        })
+    }
+
+    /// Dialect 1: RediSearch's v1 grammar (a LALR grammar with precedences, `parser.y`),
+    /// parsed by precedence climbing. `min` is the precedence of the rule whose operand this
+    /// is: a following token extends the operand only when its precedence is higher (all
+    /// rules are left-associative). So `a b | c` is `a (b | c)` unless `a b` is a run of
+    /// words (a term list, which binds first); `-` and `~` take everything after them that
+    /// binds tighter (`-a b` = `-(a b)`, `-a | b` = `-(a | b)`), and `@f:` takes a following
+    /// union but not a following intersection (`@f:(a) | b` = `@f:(a | b)`, `@f:(a) b` =
+    /// `(@f:a) b`).
+    fn v1_expr(&mut self, min: u8) -> Result<QueryAst> {
+        self.enter()?;
+        let mut left = self.v1_prefix()?;
+        while let Some(tok) = self.v1_token() {
+            match tok {
+                V1Token::Or if prec::OR > min => {
+                    self.i += 1;
+                    let right = self.v1_expr(prec::OR)?;
+                    left = match left {
+                        QueryAst::Or(mut alts) => {
+                            alts.push(right);
+                            QueryAst::Or(alts)
+                        }
+                        l => QueryAst::Or(vec![l, right]),
+                    };
+                }
+                V1Token::Arrow if prec::ARROW > min => left = self.attrs(left)?,
+                V1Token::Or | V1Token::Arrow => break,
+                t if t.prec() > min => {
+                    let right = self.v1_expr(prec::AND)?;
+                    left = match left {
+                        QueryAst::And(mut items) => {
+                            items.push(right);
+                            QueryAst::And(items)
+                        }
+                        l => QueryAst::And(vec![l, right]),
+                    };
+                }
+                _ => break,
+            }
+        }
+        self.depth -= 1;
+        Ok(left)
+    }
+
+    /// A dialect-1 expression's first part: a prefix operator with its operand, or an atom
+    /// (a run of words is one term list).
+    fn v1_prefix(&mut self) -> Result<QueryAst> {
+        match self.v1_token() {
+            Some(V1Token::Minus) => {
+                self.i += 1;
+                Ok(QueryAst::Not(Box::new(self.v1_expr(prec::MINUS)?)))
+            }
+            Some(V1Token::Tilde) => {
+                self.i += 1;
+                Ok(QueryAst::Optional(Box::new(self.v1_expr(prec::TILDE)?)))
+            }
+            Some(V1Token::Term) => {
+                let mut words = vec![self.atom()?];
+                while self.v1_token() == Some(V1Token::Term) {
+                    words.push(self.atom()?);
+                }
+                Ok(collapse_and(words))
+            }
+            Some(_) => self.atom(),
+            None => Err(self.err()),
+        }
+    }
+
+    /// Dialect 1: a tag list goes on after its `}` with `| word` (v1's `tag_list OR term`):
+    /// `@t:{a} | b` is `@t:{a | b}`, and `@t:{a} | @u:b` a syntax error, as in RediSearch.
+    fn v1_tag_tail(&mut self, tags: &mut Vec<TagTerm>) -> Result<()> {
+        loop {
+            let save = self.i;
+            self.skip_ws();
+            if !self.eat('|') {
+                self.i = save;
+                return Ok(());
+            }
+            self.skip_ws();
+            let at = self.i;
+            let prefix_star = self.eat('*');
+            let w = self.word();
+            if w.is_empty() {
+                self.i = at;
+                if self.peek() == Some('@') {
+                    // The reference names the token: the field, without its `@`.
+                    self.i += 1;
+                    let off = self.offset() - 1;
+                    let name = self.word();
+                    return Err(Error::syntax(off, &name));
+                }
+                return Err(self.err());
+            }
+            let v = unescape(&w).to_lowercase();
+            tags.push(match (prefix_star, self.eat('*')) {
+                (false, false) => TagTerm::Exact(v),
+                (false, true) => TagTerm::Prefix(v),
+                (true, false) => TagTerm::Suffix(v),
+                (true, true) => TagTerm::Infix(v),
+            });
+        }
     }
 
     fn attrs(&mut self, atom: QueryAst) -> Result<QueryAst> {
@@ -524,7 +641,10 @@ impl<'a> Parser<'a> {
         match self.peek() {
             Some('{') => {
                 self.i += 1;
-                let tags = self.tag_list()?;
+                let mut tags = self.tag_list()?;
+                if self.dialect < 2 {
+                    self.v1_tag_tail(&mut tags)?;
+                }
                 Ok(QueryAst::Tag(fields, tags))
             }
             Some('[') => {
@@ -541,20 +661,7 @@ impl<'a> Parser<'a> {
             }
             _ => {
                 self.enter()?;
-                // Dialect 1: after a plain word the modifier takes the rest of the
-                // intersection (`@f:a b` = `@f:(a b)`); after a group, phrase, prefix or other
-                // atom it takes that atom only (`@f:(a) b` = `(@f:a) b`).
-                let inner = if self.dialect >= 2 {
-                    self.unary()?
-                } else {
-                    let group = self.peek() == Some('(');
-                    let first = self.unary()?;
-                    if !group && matches!(first, QueryAst::Word(_)) {
-                        self.intersect_from(vec![first])?
-                    } else {
-                        first
-                    }
-                };
+                let inner = if self.dialect >= 2 { self.unary()? } else { self.v1_expr(prec::MODIFIER)? };
                 self.depth -= 1;
                 Ok(QueryAst::Field(fields, Box::new(inner)))
             }
@@ -965,6 +1072,57 @@ impl<'a> Parser<'a> {
     }
 }
 
+/// Precedences of RediSearch's v1 grammar (`%left` lines of parser.y, lowest first); the
+/// ones the dialect-1 parser compares.
+mod prec {
+    pub const LOWEST: u8 = 0;
+    pub const TILDE: u8 = 2;
+    pub const QUOTE: u8 = 4;
+    pub const MINUS: u8 = 6;
+    pub const TERM: u8 = 10;
+    pub const PREFIX: u8 = 11;
+    pub const PERCENT: u8 = 12;
+    pub const LP: u8 = 14;
+    pub const MODIFIER: u8 = 16;
+    pub const AND: u8 = 17;
+    pub const OR: u8 = 18;
+    pub const ARROW: u8 = 20;
+}
+
+/// The dialect-1 tokens that can follow an expression.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum V1Token {
+    Term,
+    Affix,
+    Percent,
+    Quote,
+    Lp,
+    Modifier,
+    Minus,
+    Tilde,
+    Or,
+    Arrow,
+}
+
+impl V1Token {
+    /// The token's precedence (for one that starts an expression: whether it extends the
+    /// expression before it, as an intersection).
+    fn prec(self) -> u8 {
+        match self {
+            V1Token::Term => prec::TERM,
+            V1Token::Affix => prec::PREFIX,
+            V1Token::Percent => prec::PERCENT,
+            V1Token::Quote => prec::QUOTE,
+            V1Token::Lp => prec::LP,
+            V1Token::Modifier => prec::MODIFIER,
+            V1Token::Minus => prec::MINUS,
+            V1Token::Tilde => prec::TILDE,
+            V1Token::Or => prec::OR,
+            V1Token::Arrow => prec::ARROW,
+        }
+    }
+}
+
 fn collapse_and(mut items: Vec<QueryAst>) -> QueryAst {
     if items.len() == 1 {
         items.pop().unwrap_or(QueryAst::MatchAll)
@@ -1022,10 +1180,30 @@ mod tests {
         assert_eq!(p("@f:(a) b", 1).unwrap(), And(vec![Field(vec!["f".into()], Box::new(w("a"))), w("b")]));
         assert_eq!(p("-a b", 1).unwrap(), Not(Box::new(And(vec![w("a"), w("b")]))));
         assert_eq!(p("-a b", 2).unwrap(), And(vec![Not(Box::new(w("a"))), w("b")]));
+        // RediSearch 2.10's FT.EXPLAIN of each dialect-1 query: runs of words bind first,
+        // then `|`, then intersection; `-`, `~` and `@f:` as their precedences say.
+        let (a, b, c, d) = (w("a"), w("b"), w("c"), w("d"));
+        let and = |v: Vec<QueryAst>| And(v);
+        let or = |v: Vec<QueryAst>| Or(v);
+        let f = |x: QueryAst| Field(vec!["f".into()], Box::new(x));
         assert_eq!(
             p("a b | c d", 1).unwrap(),
-            And(vec![Or(vec![And(vec![w("a"), w("b")]), w("c")]), w("d")])
+            or(vec![and(vec![a.clone(), b.clone()]), and(vec![c.clone(), d.clone()])])
         );
+        assert_eq!(
+            p("a -b c", 1).unwrap(),
+            and(vec![a.clone(), Not(Box::new(and(vec![b.clone(), c.clone()])))])
+        );
+        assert_eq!(p("(a) b | c", 1).unwrap(), and(vec![a.clone(), or(vec![b.clone(), c.clone()])]));
+        assert_eq!(p("a* b | c", 1).unwrap(), and(vec![Prefix("a".into()), or(vec![b.clone(), c.clone()])]));
+        assert_eq!(p("-a | b", 1).unwrap(), Not(Box::new(or(vec![a.clone(), b.clone()]))));
+        assert_eq!(p("@f:(a) | b", 1).unwrap(), f(or(vec![a.clone(), b.clone()])));
+        assert_eq!(p("@f:a b | c", 1).unwrap(), f(or(vec![and(vec![a.clone(), b.clone()]), c.clone()])));
+        assert_eq!(
+            p("@t:{a} | b", 1).unwrap(),
+            Tag(vec!["t".into()], vec![TagTerm::Exact("a".into()), TagTerm::Exact("b".into())])
+        );
+        assert_eq!(p("@t:{a} | @u:b", 1).unwrap_err().to_string(), "Syntax error at offset 9 near u");
         assert_eq!(
             p("a b | c d", 2).unwrap(),
             Or(vec![And(vec![w("a"), w("b")]), And(vec![w("c"), w("d")])])
