@@ -152,8 +152,10 @@ fn render(q: &Q) -> String {
         Q::Phrase(a, b) => format!("\"{a} {b}\""),
         Q::Prox(a, b, s, o) => format!("(\"{a} {b}\"=>{{$slop: {s}; $inorder: {o}}})"),
         Q::Geo(lon, lat, km) => format!("@g:[{lon:.5} {lat:.5} {km} km]"),
-        Q::Empty => "@e:\"\"".to_string(),
-        Q::Field(f, inner) => format!("@{f}:({})", render(inner)),
+        Q::Empty => "(@e:\"\")".to_string(),
+        // Parenthesized whole: a prefix, fuzzy term or number right after `@f:(…)` or `-(…)`
+        // would otherwise join the modifier's or negation's operand (RediSearch's grammar).
+        Q::Field(f, inner) => format!("(@{f}:({}))", render(inner)),
         Q::Tag(v) => format!("@tag:{{{}}}", v.join(" | ")),
         Q::Num(a, ai, b, bi) => {
             format!("@n:[{}{a} {}{b}]", if *ai { "" } else { "(" }, if *bi { "" } else { "(" })
@@ -161,7 +163,7 @@ fn render(q: &Q) -> String {
         Q::Cmp(op, v) => format!("@n{op}{v}"),
         Q::And(a, b) => format!("({} {})", render(a), render(b)),
         Q::Or(a, b) => format!("({} | {})", render(a), render(b)),
-        Q::Not(a) => format!("-({})", render(a)),
+        Q::Not(a) => format!("(-({}))", render(a)),
     }
 }
 

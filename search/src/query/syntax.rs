@@ -193,117 +193,83 @@ impl<'a> Parser<'a> {
         Ok(())
     }
 
+    /// A whole expression (the query, or inside parentheses).
     fn union(&mut self) -> Result<QueryAst> {
-        if self.dialect < 2 {
-            return self.v1_expr(prec::LOWEST);
-        }
-        self.enter()?;
-        let first = self.intersect()?;
-        let mut alts = vec![first];
-        loop {
-            self.skip_ws();
-            if !self.eat('|') {
-                break;
-            }
-            if alts.len() > 1 && self.at_vector_arrow() {
-                return Err(self.arrow_error());
-            }
-            alts.push(self.intersect()?);
-        }
-        self.depth -= 1;
-        Ok(if alts.len() == 1 { alts.pop().unwrap_or(QueryAst::MatchAll) } else { QueryAst::Or(alts) })
+        self.expr(0)
     }
 
-    /// Dialect 2+: `unary+`.
-    fn intersect(&mut self) -> Result<QueryAst> {
-        self.enter()?;
-        let mut items = Vec::new();
-        loop {
-            self.skip_ws();
-            match self.peek() {
-                None | Some(')') | Some('|') => break,
-                Some('=') if self.at_vector_arrow() => {
-                    // Only a single clause (or `*`) may filter a KNN at the top level.
-                    if self.depth > 2 {
-                        return Err(Error::syntax(self.offset(), ">["));
-                    }
-                    if items.len() > 1 {
-                        return Err(self.arrow_error());
-                    }
-                    break;
-                }
-                Some(_) => items.push(self.unary()?),
-            }
-        }
-        self.depth -= 1;
-        if items.is_empty() {
-            return Err(self.err());
-        }
-        Ok(collapse_and(items))
-    }
-
-    fn unary(&mut self) -> Result<QueryAst> {
-        self.enter()?;
-        self.skip_ws();
-        let node = if self.eat('-') {
-            QueryAst::Not(Box::new(self.unary()?))
-        } else if self.eat('~') {
-            QueryAst::Optional(Box::new(self.unary()?))
+    fn grammar(&self) -> &'static Grammar {
+        if self.dialect >= 2 {
+            &V2
         } else {
-            let atom = self.atom()?;
-            self.attrs(atom)?
-        };
-        self.depth -= 1;
-        Ok(node)
+            &V1
+        }
     }
 
-    /// The next dialect-1 token's kind, without consuming it (`None`: none that continues an
+    /// The next token's kind, without consuming it (`None`: none that continues an
     /// expression).
-    fn v1_token(&mut self) -> Option<V1Token> {
+    fn token(&mut self) -> Option<Token> {
         self.skip_ws();
         let c = self.peek()?;
         Some(match c {
-            '|' => V1Token::Or,
-            '=' if self.peek_at(1) == Some('>') => V1Token::Arrow,
-            '-' => V1Token::Minus,
-            '~' => V1Token::Tilde,
-            '"' => V1Token::Quote,
-            '(' => V1Token::Lp,
-            '@' => V1Token::Modifier,
-            '%' => V1Token::Percent,
-            '*' | '$' => V1Token::Affix,
+            '|' => Token::Or,
+            '=' if self.peek_at(1) == Some('>') => Token::Arrow,
+            '-' => Token::Minus,
+            '~' => Token::Tilde,
+            '"' => Token::Quote,
+            '(' => Token::Lp,
+            '@' => Token::Modifier,
+            '%' => Token::Percent,
+            '*' | '$' => Token::Affix,
             _ if is_special(c) => return None,
             _ => {
-                // A word followed by `*` is a prefix token.
+                // A word followed by `*` is a prefix token; a number is a token of its own.
                 let mut k = 0;
                 while self.peek_at(k).is_some_and(|ch| !is_special(ch) || ch == '\\') {
                     k += if self.peek_at(k) == Some('\\') { 2 } else { 1 };
                 }
                 if self.peek_at(k) == Some('*') {
-                    V1Token::Affix
+                    Token::Affix
+                } else if (0..k).filter_map(|j| self.peek_at(j)).collect::<String>().parse::<f64>().is_ok() {
+                    Token::Number
                 } else {
-                    V1Token::Term
+                    Token::Term
                 }
             }
         })
     }
 
-    /// Dialect 1: RediSearch's v1 grammar (a LALR grammar with precedences, `parser.y`),
-    /// parsed by precedence climbing. `min` is the precedence of the rule whose operand this
-    /// is: a following token extends the operand only when its precedence is higher (all
-    /// rules are left-associative). So `a b | c` is `a (b | c)` unless `a b` is a run of
-    /// words (a term list, which binds first); `-` and `~` take everything after them that
-    /// binds tighter (`-a b` = `-(a b)`, `-a | b` = `-(a | b)`), and `@f:` takes a following
-    /// union but not a following intersection (`@f:(a) | b` = `@f:(a | b)`, `@f:(a) b` =
-    /// `(@f:a) b`).
-    fn v1_expr(&mut self, min: u8) -> Result<QueryAst> {
+    /// RediSearch's query grammars (LALR with precedences: `v1/parser.y` for dialect 1,
+    /// `v2/parser.y` from dialect 2), parsed by precedence climbing over their `%left`
+    /// tables ([`Grammar`]). `min` is the precedence of the rule whose operand this is: a
+    /// following token extends the operand only when its precedence is higher (every rule is
+    /// left-associative). Dialect 1: runs of words bind first, then `|`, then intersection
+    /// (`a b | c d` = `(a b) | (c d)`, `(a) b | c` = `(a) (b | c)`); `-` and `~` take what
+    /// binds tighter after them (`-a b` = `-(a b)`); `@f:` takes a following union only
+    /// (`@f:(a) | b` = `@f:(a | b)`). Dialect 2: intersection binds tighter than `|`; `-`,
+    /// `~` and `@f:` take only a following prefix, fuzzy term, number or parameter
+    /// (`@f:john smi*` = `@f:(john smi*)`, `-a b` = `(-a) b`).
+    fn expr(&mut self, min: u8) -> Result<QueryAst> {
         self.enter()?;
-        let mut left = self.v1_prefix()?;
-        while let Some(tok) = self.v1_token() {
+        let g = self.grammar();
+        let mut left = self.prefix()?;
+        let mut combined = false;
+        while let Some(tok) = self.token() {
+            if tok == Token::Arrow && self.at_vector_arrow() {
+                // `filter=>[KNN …]`: the query rule takes a single clause (or `*`); an arrow
+                // that would attach inside a compound is v2's syntax error at the `[`.
+                if g.arrow > min && (min > 0 || combined) {
+                    return Err(self.arrow_error());
+                }
+                if min == 0 && self.depth > 1 {
+                    return Err(Error::syntax(self.offset(), ">["));
+                }
+                break;
+            }
             match tok {
-                V1Token::Or if prec::OR > min => {
+                Token::Or if g.or > min => {
                     self.i += 1;
-                    let right = self.v1_expr(prec::OR)?;
+                    let right = self.expr(g.or)?;
                     left = match left {
                         QueryAst::Or(mut alts) => {
                             alts.push(right);
@@ -311,11 +277,12 @@ impl<'a> Parser<'a> {
                         }
                         l => QueryAst::Or(vec![l, right]),
                     };
+                    combined = true;
                 }
-                V1Token::Arrow if prec::ARROW > min => left = self.attrs(left)?,
-                V1Token::Or | V1Token::Arrow => break,
-                t if t.prec() > min => {
-                    let right = self.v1_expr(prec::AND)?;
+                Token::Arrow if g.token(Token::Arrow) > min => left = self.attrs(left)?,
+                Token::Or | Token::Arrow => break,
+                t if g.token(t) > min => {
+                    let right = self.expr(g.and)?;
                     left = match left {
                         QueryAst::And(mut items) => {
                             items.push(right);
@@ -323,6 +290,7 @@ impl<'a> Parser<'a> {
                         }
                         l => QueryAst::And(vec![l, right]),
                     };
+                    combined = true;
                 }
                 _ => break,
             }
@@ -331,21 +299,22 @@ impl<'a> Parser<'a> {
         Ok(left)
     }
 
-    /// A dialect-1 expression's first part: a prefix operator with its operand, or an atom
-    /// (a run of words is one term list).
-    fn v1_prefix(&mut self) -> Result<QueryAst> {
-        match self.v1_token() {
-            Some(V1Token::Minus) => {
+    /// An expression's first part: a prefix operator with its operand, or an atom (in
+    /// dialect 1 a run of words is one term list).
+    fn prefix(&mut self) -> Result<QueryAst> {
+        let g = self.grammar();
+        match self.token() {
+            Some(Token::Minus) => {
                 self.i += 1;
-                Ok(QueryAst::Not(Box::new(self.v1_expr(prec::MINUS)?)))
+                Ok(QueryAst::Not(Box::new(self.expr(g.minus)?)))
             }
-            Some(V1Token::Tilde) => {
+            Some(Token::Tilde) => {
                 self.i += 1;
-                Ok(QueryAst::Optional(Box::new(self.v1_expr(prec::TILDE)?)))
+                Ok(QueryAst::Optional(Box::new(self.expr(g.tilde)?)))
             }
-            Some(V1Token::Term) => {
+            Some(Token::Term | Token::Number) if self.dialect < 2 => {
                 let mut words = vec![self.atom()?];
-                while self.v1_token() == Some(V1Token::Term) {
+                while matches!(self.token(), Some(Token::Term | Token::Number)) {
                     words.push(self.atom()?);
                 }
                 Ok(collapse_and(words))
@@ -661,7 +630,7 @@ impl<'a> Parser<'a> {
             }
             _ => {
                 self.enter()?;
-                let inner = if self.dialect >= 2 { self.unary()? } else { self.v1_expr(prec::MODIFIER)? };
+                let inner = self.expr(self.grammar().modifier)?;
                 self.depth -= 1;
                 Ok(QueryAst::Field(fields, Box::new(inner)))
             }
@@ -1072,27 +1041,11 @@ impl<'a> Parser<'a> {
     }
 }
 
-/// Precedences of RediSearch's v1 grammar (`%left` lines of parser.y, lowest first); the
-/// ones the dialect-1 parser compares.
-mod prec {
-    pub const LOWEST: u8 = 0;
-    pub const TILDE: u8 = 2;
-    pub const QUOTE: u8 = 4;
-    pub const MINUS: u8 = 6;
-    pub const TERM: u8 = 10;
-    pub const PREFIX: u8 = 11;
-    pub const PERCENT: u8 = 12;
-    pub const LP: u8 = 14;
-    pub const MODIFIER: u8 = 16;
-    pub const AND: u8 = 17;
-    pub const OR: u8 = 18;
-    pub const ARROW: u8 = 20;
-}
-
-/// The dialect-1 tokens that can follow an expression.
+/// The tokens that can follow an expression.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum V1Token {
+enum Token {
     Term,
+    Number,
     Affix,
     Percent,
     Quote,
@@ -1104,24 +1057,85 @@ enum V1Token {
     Arrow,
 }
 
-impl V1Token {
-    /// The token's precedence (for one that starts an expression: whether it extends the
-    /// expression before it, as an intersection).
-    fn prec(self) -> u8 {
-        match self {
-            V1Token::Term => prec::TERM,
-            V1Token::Affix => prec::PREFIX,
-            V1Token::Percent => prec::PERCENT,
-            V1Token::Quote => prec::QUOTE,
-            V1Token::Lp => prec::LP,
-            V1Token::Modifier => prec::MODIFIER,
-            V1Token::Minus => prec::MINUS,
-            V1Token::Tilde => prec::TILDE,
-            V1Token::Or => prec::OR,
-            V1Token::Arrow => prec::ARROW,
+/// One dialect's precedences (positions in its parser.y `%left` list, lowest first): of the
+/// rules, and of the tokens.
+struct Grammar {
+    or: u8,
+    and: u8,
+    minus: u8,
+    tilde: u8,
+    /// `@field: expr` (dialect 1: MODIFIER; dialect 2: the rule's last token, COLON).
+    modifier: u8,
+    term: u8,
+    number: u8,
+    affix: u8,
+    percent: u8,
+    quote: u8,
+    lp: u8,
+    modifier_token: u8,
+    minus_token: u8,
+    tilde_token: u8,
+    arrow: u8,
+}
+
+impl Grammar {
+    fn token(&self, t: Token) -> u8 {
+        match t {
+            Token::Term => self.term,
+            Token::Number => self.number,
+            Token::Affix => self.affix,
+            Token::Percent => self.percent,
+            Token::Quote => self.quote,
+            Token::Lp => self.lp,
+            Token::Modifier => self.modifier_token,
+            Token::Minus => self.minus_token,
+            Token::Tilde => self.tilde_token,
+            Token::Or => self.or,
+            Token::Arrow => self.arrow,
         }
     }
 }
+
+/// v1: LOWEST TILDE TAGLIST QUOTE COLON MINUS NUMBER STOPWORD TERMLIST TERM PREFIX PERCENT
+/// ATTRIBUTE LP RP MODIFIER AND OR ORX ARROW.
+const V1: Grammar = Grammar {
+    or: 17,
+    and: 16,
+    minus: 5,
+    tilde: 1,
+    modifier: 15,
+    term: 9,
+    number: 6,
+    affix: 10,
+    percent: 11,
+    quote: 3,
+    lp: 13,
+    modifier_token: 15,
+    minus_token: 5,
+    tilde_token: 1,
+    arrow: 19,
+};
+
+/// v2: LOWEST TEXTEXPR ORX OR ISMISSING MODIFIER RP EXACT TERM QUOTE LP TILDE/MINUS AND ARROW
+/// COLON EQUALS GT NUMBER SIZE STAR TAGLIST TERMLIST PREFIX PERCENT ATTRIBUTE VERBATIM (a
+/// quoted phrase is one EXACT token; `$param` an ATTRIBUTE).
+const V2: Grammar = Grammar {
+    or: 3,
+    and: 12,
+    minus: 11,
+    tilde: 11,
+    modifier: 14,
+    term: 8,
+    number: 17,
+    affix: 22,
+    percent: 23,
+    quote: 7,
+    lp: 10,
+    modifier_token: 5,
+    minus_token: 11,
+    tilde_token: 11,
+    arrow: 13,
+};
 
 fn collapse_and(mut items: Vec<QueryAst>) -> QueryAst {
     if items.len() == 1 {
