@@ -111,7 +111,15 @@ pub enum QueryAst {
 
 /// Parses `text` under `dialect` with `params` (`$name` values).
 pub fn parse(text: &str, dialect: u32, params: &HashMap<String, String>) -> Result<QueryAst> {
-    let mut p = Parser { s: text, chars: text.char_indices().collect(), i: 0, dialect, params, depth: 0 };
+    let mut p = Parser {
+        s: text,
+        chars: text.char_indices().collect(),
+        i: 0,
+        dialect,
+        params,
+        depth: 0,
+        text_only: 0,
+    };
     p.skip_ws();
     if p.at_end() {
         // RediSearch's grammar accepts the empty query; it matches nothing.
@@ -136,6 +144,8 @@ struct Parser<'a> {
     dialect: u32,
     params: &'a HashMap<String, String>,
     depth: usize,
+    /// Inside an alternative that v2's grammar only accepts as text (no field modifiers).
+    text_only: usize,
 }
 
 /// Characters with a meaning in queries (end a word).
@@ -254,6 +264,8 @@ impl<'a> Parser<'a> {
         let g = self.grammar();
         let mut left = self.prefix()?;
         let mut combined = false;
+        // Alternatives joined by `|` in this loop, and whether all are text.
+        let (mut chain, mut chain_text) = (0usize, true);
         while let Some(tok) = self.token() {
             if tok == Token::Arrow && self.at_vector_arrow() {
                 // `filter=>[KNN …]`: the query rule takes a single clause (or `*`); an arrow
@@ -269,7 +281,20 @@ impl<'a> Parser<'a> {
             match tok {
                 Token::Or if g.or > min => {
                     self.i += 1;
-                    let right = self.expr(g.or)?;
+                    // v2's grammar: once two text alternatives are joined (a text union), a
+                    // further alternative must be text too: `a | b | @f:x` is its syntax
+                    // error, `a | @f:x | b` is not.
+                    let text_union = self.dialect >= 2 && chain >= 2 && chain_text;
+                    self.text_only += usize::from(text_union);
+                    let right = self.expr(g.or);
+                    self.text_only -= usize::from(text_union);
+                    let right = right?;
+                    if chain == 0 {
+                        chain = 1;
+                        chain_text = is_text(&left);
+                    }
+                    chain += 1;
+                    chain_text &= is_text(&right);
                     left = match left {
                         QueryAst::Or(mut alts) => {
                             alts.push(right);
@@ -282,6 +307,7 @@ impl<'a> Parser<'a> {
                 Token::Arrow if g.token(Token::Arrow) > min => left = self.attrs(left)?,
                 Token::Or | Token::Arrow => break,
                 t if g.token(t) > min => {
+                    chain = 0;
                     let right = self.expr(g.and)?;
                     left = match left {
                         QueryAst::And(mut items) => {
@@ -325,8 +351,12 @@ impl<'a> Parser<'a> {
     }
 
     /// Dialect 1: a tag list goes on after its `}` with `| word` (v1's `tag_list OR term`):
-    /// `@t:{a} | b` is `@t:{a | b}`, and `@t:{a} | @u:b` a syntax error, as in RediSearch.
-    fn v1_tag_tail(&mut self, tags: &mut Vec<TagTerm>) -> Result<()> {
+    /// `@t:{a} | b` is `@t:{a | b}`, and `@t:{a} | (b)` a syntax error, as in RediSearch.
+    /// `open` is the index of the list's first character (after `{`).
+    fn v1_tag_tail(&mut self, tags: &mut Vec<TagTerm>, open: usize) -> Result<()> {
+        // The reference's error names the token before the bad one: the last tag as written.
+        let inside: String = self.chars[open..self.i.saturating_sub(1)].iter().map(|&(_, c)| c).collect();
+        let mut prev = inside.rsplit('|').next().unwrap_or("").trim().to_string();
         loop {
             let save = self.i;
             self.skip_ws();
@@ -340,16 +370,17 @@ impl<'a> Parser<'a> {
             let w = self.word();
             if w.is_empty() {
                 self.i = at;
+                let off = self.offset();
                 if self.peek() == Some('@') {
-                    // The reference names the token: the field, without its `@`.
+                    // A field modifier names itself, without its `@`.
                     self.i += 1;
-                    let off = self.offset() - 1;
                     let name = self.word();
                     return Err(Error::syntax(off, &name));
                 }
-                return Err(self.err());
+                return Err(Error::syntax(off, &prev));
             }
-            let v = unescape(&w).to_lowercase();
+            prev = w.clone();
+            let v = unescape(&w);
             tags.push(match (prefix_star, self.eat('*')) {
                 (false, false) => TagTerm::Exact(v),
                 (false, true) => TagTerm::Prefix(v),
@@ -585,6 +616,11 @@ impl<'a> Parser<'a> {
     fn field_clause(&mut self) -> Result<QueryAst> {
         let at = self.i;
         self.i += 1;
+        if self.text_only > 0 {
+            let name = self.word();
+            self.i = at;
+            return Err(Error::syntax(self.offset(), &name));
+        }
         let mut fields = Vec::new();
         loop {
             let f = self.field_name();
@@ -610,9 +646,10 @@ impl<'a> Parser<'a> {
         match self.peek() {
             Some('{') => {
                 self.i += 1;
+                let open = self.i;
                 let mut tags = self.tag_list()?;
                 if self.dialect < 2 {
-                    self.v1_tag_tail(&mut tags)?;
+                    self.v1_tag_tail(&mut tags, open)?;
                 }
                 Ok(QueryAst::Tag(fields, tags))
             }
@@ -1137,6 +1174,23 @@ const V2: Grammar = Grammar {
     arrow: 13,
 };
 
+/// Whether v2's grammar holds `q` as a text expression (terms, affixes, fuzzy terms and
+/// phrases, combined or negated), as opposed to one with field modifiers, `*` or ismissing.
+fn is_text(q: &QueryAst) -> bool {
+    match q {
+        QueryAst::Word(_)
+        | QueryAst::Prefix(_)
+        | QueryAst::Suffix(_)
+        | QueryAst::Infix(_)
+        | QueryAst::Fuzzy(..)
+        | QueryAst::Phrase(_) => true,
+        QueryAst::And(items) | QueryAst::Or(items) => items.iter().all(is_text),
+        QueryAst::Not(inner) | QueryAst::Optional(inner) => is_text(inner),
+        QueryAst::Attrs { inner, .. } => is_text(inner),
+        _ => false,
+    }
+}
+
 fn collapse_and(mut items: Vec<QueryAst>) -> QueryAst {
     if items.len() == 1 {
         items.pop().unwrap_or(QueryAst::MatchAll)
@@ -1218,6 +1272,19 @@ mod tests {
             Tag(vec!["t".into()], vec![TagTerm::Exact("a".into()), TagTerm::Exact("b".into())])
         );
         assert_eq!(p("@t:{a} | @u:b", 1).unwrap_err().to_string(), "Syntax error at offset 9 near u");
+        // The reference names the tag before the bad token.
+        assert_eq!(p("@t:{a} | b | (c)", 1).unwrap_err().to_string(), "Syntax error at offset 13 near b");
+        assert_eq!(
+            p(r"@tag:{Dark|x\-y} | %runner%", 1).unwrap_err().to_string(),
+            r"Syntax error at offset 19 near x\-y"
+        );
+        // v2: after a union of two text alternatives, a third must be text too.
+        let err = |q: &str| p(q, 2).unwrap_err().to_string();
+        assert_eq!(err("a1 | b1 | @title:x"), "Syntax error at offset 10 near title");
+        assert_eq!(err("a1 | b1 | -@title:x"), "Syntax error at offset 11 near title");
+        assert_eq!(err("a1 b1 | c1 | @num:[1 2]"), "Syntax error at offset 13 near num");
+        assert!(p("a1 | @title:x | b1", 2).is_ok());
+        assert!(p("(a1 | b1) | @title:x", 2).is_ok());
         assert_eq!(
             p("a b | c d", 2).unwrap(),
             Or(vec![And(vec![w("a"), w("b")]), And(vec![w("c"), w("d")])])
