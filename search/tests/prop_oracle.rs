@@ -94,7 +94,7 @@ enum Q {
     Prefix(String),
     Fuzzy(String),
     Phrase(String, String),
-    /// `"a b"=>{$slop: s; $inorder: b}`.
+    /// `(a b)=>{$slop: s; $inorder: b}`.
     Prox(String, String, u32, bool),
     /// `@g:[lon lat r km]`.
     Geo(f64, f64, f64),
@@ -150,7 +150,8 @@ fn render(q: &Q) -> String {
         Q::Prefix(p) => format!("{p}*"),
         Q::Fuzzy(w) => format!("%{w}%"),
         Q::Phrase(a, b) => format!("\"{a} {b}\""),
-        Q::Prox(a, b, s, o) => format!("(\"{a} {b}\"=>{{$slop: {s}; $inorder: {o}}})"),
+        // Parentheses, not quotes: a quoted phrase is exact whatever its attributes say.
+        Q::Prox(a, b, s, o) => format!("(({a} {b})=>{{$slop: {s}; $inorder: {o}}})"),
         Q::Geo(lon, lat, km) => format!("@g:[{lon:.5} {lat:.5} {km} km]"),
         Q::Empty => "(@e:\"\")".to_string(),
         // Parenthesized whole: a prefix, fuzzy term or number right after `@f:(…)` or `-(…)`
@@ -203,24 +204,38 @@ fn oracle(q: &Q, d: &TestDoc, fields: &[&str]) -> bool {
             _ => &e_words,
         })
     };
-    let at = |t: &Vec<String>, w: &str| -> Vec<usize> {
-        t.iter().enumerate().filter(|(_, x)| x.as_str() == w).map(|(i, _)| i + 1).collect()
+    // Positions run on through the document's text fields in schema order (t1, t2, e); a
+    // word takes part in a phrase when it occurs in a field in scope, with all its positions
+    // (RediSearch's index records hold every offset of a term in the document).
+    let all: Vec<&String> = d.t1.iter().chain(&d.t2).chain(d.e.iter().filter(|e| !e.is_empty())).collect();
+    let everywhere = |w: &str| -> Vec<i64> {
+        if !texts().any(|t| t.iter().any(|x| x == w)) {
+            return Vec::new();
+        }
+        all.iter().enumerate().filter(|(_, x)| x.as_str() == w).map(|(i, _)| i as i64 + 1).collect()
+    };
+    // In order: b at or after a with at most `slop` words between (the same position counts,
+    // so "a a" matches one a); unordered: two different positions at most slop + 1 apart.
+    let near = |a: &str, b: &str, slop: i64, inorder: bool| {
+        let (pa, pb) = (everywhere(a), everywhere(b));
+        pa.iter().any(|&i| {
+            pb.iter().any(|&j| {
+                if inorder {
+                    j >= i && j - i - 1 <= slop
+                } else {
+                    i != j && (i - j).abs() - 1 <= slop
+                }
+            })
+        })
     };
     match q {
-        Q::Prox(a, b, slop, inorder) => texts().any(|t| {
-            let (pa, pb) = (at(t, a), at(t, b));
-            let slop = *slop as usize;
-            pa.iter().any(|&i| {
-                pb.iter()
-                    .any(|&j| if *inorder { j > i && j - i - 1 <= slop } else { i.abs_diff(j) <= slop + 1 })
-            })
-        }),
+        Q::Prox(a, b, slop, inorder) => near(a, b, i64::from(*slop), *inorder),
         Q::Geo(lon, lat, km) => d.g.is_some_and(|(x, y)| haversine(*lon, *lat, x, y) <= km * 1000.0),
         Q::Empty => fields.contains(&"e") && d.e.as_deref() == Some(""),
         Q::Term(w) => texts().any(|t| t.contains(w)),
         Q::Prefix(p) => texts().any(|t| t.iter().any(|x| x.starts_with(p.as_str()))),
         Q::Fuzzy(w) => texts().any(|t| t.iter().any(|x| lev(x, w) <= 1)),
-        Q::Phrase(a, b) => texts().any(|t| t.windows(2).any(|w| &w[0] == a && &w[1] == b)),
+        Q::Phrase(a, b) => near(a, b, 0, true),
         Q::Field(f, inner) => {
             let scoped: Vec<&str> = fields.iter().copied().filter(|x| x == f).collect();
             oracle(inner, d, &scoped)

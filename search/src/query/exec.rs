@@ -419,7 +419,9 @@ impl<'a> Exec<'a> {
             QueryAst::Phrase(text) => {
                 self.check_order(mask)?;
                 let toks = self.tokens(text);
-                let p = prox.unwrap_or(Prox { slop: 0, inorder: true });
+                // A quoted phrase is exact whatever SLOP, INORDER or `$slop` say (RediSearch).
+                let _ = prox;
+                let p = Prox { slop: 0, inorder: true };
                 if toks.is_empty() {
                     None
                 } else {
@@ -753,7 +755,9 @@ impl<'a> Exec<'a> {
         self.verify(acc, &groups, mask, p)
     }
 
-    /// Keeps candidates where, in one field, the groups occur within the proximity.
+    /// Keeps candidates whose groups occur within the proximity. As in RediSearch, a term
+    /// takes part when it occurs in a searched field, and then with all its positions in the
+    /// document (positions run on across fields, so a phrase can span two fields).
     fn verify(&self, cands: RoaringBitmap, groups: &[Vec<u32>], mask: FieldMask, p: Prox) -> RoaringBitmap {
         if self.idx.spec.no_offsets {
             return cands;
@@ -763,43 +767,41 @@ impl<'a> Exec<'a> {
             groups.iter().enumerate().flat_map(|(g, ids)| ids.iter().map(move |&id| (id, g))).collect();
         wanted.sort_unstable();
         let in_mask = |f: u16| mask & (1u128 << (f as u32 % 128)) != 0;
-        // Per group: (field, position) found in the current document (buffers reused).
-        let mut found: Vec<Vec<(u16, u32)>> = vec![Vec::new(); groups.len()];
+        // Per group: the positions found in the current document (buffers reused).
         let mut lists: Vec<Vec<u32>> = vec![Vec::new(); groups.len()];
+        let mut matched: Vec<u32> = Vec::new();
         let mut out = RoaringBitmap::new();
         for d in cands.iter() {
             let Some(rec) = self.idx.docs.get(d) else { continue };
-            for f in found.iter_mut() {
-                f.clear();
+            for l in lists.iter_mut() {
+                l.clear();
             }
+            matched.clear();
+            matched.extend(
+                rec.occs
+                    .iter()
+                    .filter(|o| in_mask(o.field) && wanted.binary_search_by_key(&o.term, |w| w.0).is_ok())
+                    .map(|o| o.term),
+            );
+            matched.dedup();
             rec.scan_positions(
-                |o| in_mask(o.field) && wanted.binary_search_by_key(&o.term, |w| w.0).is_ok(),
+                |o| matched.contains(&o.term),
                 |o, pos| {
                     let start = wanted.partition_point(|w| w.0 < o.term);
                     for &(id, g) in wanted.get(start..).unwrap_or(&[]) {
                         if id != o.term {
                             break;
                         }
-                        if let Some(v) = found.get_mut(g) {
-                            v.push((o.field, pos));
+                        if let Some(v) = lists.get_mut(g) {
+                            v.push(pos);
                         }
                     }
                 },
             );
-            let mut fields: Vec<u16> =
-                found.first().map(|v| v.iter().map(|x| x.0).collect()).unwrap_or_default();
-            fields.sort_unstable();
-            fields.dedup();
-            let ok = fields.iter().any(|&f| {
-                for (l, fnd) in lists.iter_mut().zip(&found) {
-                    l.clear();
-                    l.extend(fnd.iter().filter(|x| x.0 == f).map(|x| x.1));
-                    l.sort_unstable();
-                    l.dedup();
-                }
-                within(&lists, p.slop, p.inorder)
-            });
-            if ok {
+            for l in lists.iter_mut() {
+                l.sort_unstable();
+            }
+            if within(&lists, p.slop, p.inorder) {
                 out.insert(d);
             }
         }
@@ -856,49 +858,58 @@ impl<'a> Exec<'a> {
     }
 }
 
-/// True when one position per list can be chosen with total gap ≤ `slop` (in list order
-/// when `inorder`).
+/// RediSearch's proximity check over one sorted position list per child
+/// (`IndexResult_IsWithinRange`). In order: positions chosen greedily, each at or after the
+/// previous one (the same position counts, so `"dog dog"` matches one dog), and the gaps
+/// `p[i] - p[i-1] - 1` summed must not exceed `slop`. Unordered: the smallest window over one
+/// position per list, `max - min - (n - 1) <= slop`, skipping windows where all are equal.
 pub fn within(lists: &[Vec<u32>], slop: u32, inorder: bool) -> bool {
     if lists.iter().any(|l| l.is_empty()) {
         return false;
     }
-    let n = lists.len() as u64;
-    let allowed = u64::from(slop);
+    let slop = i64::from(slop);
+    let n = lists.len();
+    // Per list: the index of its current position.
+    let mut cur = vec![0usize; n];
+    let at = |k: usize, cur: &[usize]| lists.get(k).and_then(|l| l.get(cur[k]).copied());
     if inorder {
-        let Some(first) = lists.first() else { return false };
-        'start: for &p0 in first {
-            let mut prev = p0;
-            for l in lists.iter().skip(1) {
-                let i = l.partition_point(|&x| x <= prev);
-                match l.get(i) {
-                    Some(&x) => prev = x,
-                    None => continue 'start,
+        let mut first = 0usize;
+        loop {
+            let Some(p0) = lists[0].get(first).copied() else { return false };
+            first += 1;
+            let (mut last, mut span, mut ok) = (i64::from(p0), 0i64, true);
+            for k in 1..n {
+                while at(k, &cur).is_some_and(|p| i64::from(p) < last) {
+                    cur[k] += 1;
+                }
+                let Some(p) = at(k, &cur) else { return false };
+                span += i64::from(p) - last - 1;
+                last = i64::from(p);
+                if span > slop {
+                    ok = false;
+                    break;
                 }
             }
-            if u64::from(prev - p0) + 1 - n <= allowed {
+            if ok {
                 return true;
             }
         }
-        false
-    } else {
-        // Smallest window covering one element of every list.
-        let mut idx = vec![0usize; lists.len()];
-        loop {
-            let mut lo = u32::MAX;
-            let mut hi = 0;
-            let mut lo_list = 0;
-            for (k, l) in lists.iter().enumerate() {
-                let Some(&v) = l.get(idx[k]) else { return false };
-                if v < lo {
-                    lo = v;
-                    lo_list = k;
-                }
-                hi = hi.max(v);
-            }
-            if u64::from(hi - lo) < allowed + n {
-                return true;
-            }
-            idx[lo_list] += 1;
+    }
+    let Some(mut max) = (0..n).filter_map(|k| at(k, &cur)).max() else { return false };
+    loop {
+        let Some((min_k, min)) =
+            (0..n).filter_map(|k| at(k, &cur).map(|p| (k, p))).min_by_key(|&(k, p)| (p, k))
+        else {
+            return false;
+        };
+        if min != max && i64::from(max) - i64::from(min) - (n as i64 - 1) <= slop {
+            return true;
+        }
+        cur[min_k] += 1;
+        match at(min_k, &cur) {
+            None => return false,
+            Some(p) if p > max => max = p,
+            Some(_) => {}
         }
     }
 }
@@ -915,5 +926,10 @@ mod tests {
         assert!(!within(&[vec![1], vec![4]], 1, true));
         assert!(within(&[vec![1], vec![4]], 2, true));
         assert!(within(&[vec![1, 10], vec![3, 11], vec![12]], 0, true));
+        // The same position counts in order (RediSearch: "dog dog" matches one dog), not
+        // unordered.
+        assert!(within(&[vec![5], vec![5]], 0, true));
+        assert!(!within(&[vec![5], vec![5]], 3, false));
+        assert!(within(&[vec![5, 7], vec![5, 7]], 1, false));
     }
 }
