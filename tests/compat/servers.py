@@ -29,9 +29,12 @@ def free_port(rng=random):
 class Server:
     """A redis-server child process with one loaded module."""
 
-    def __init__(self, name, module, redis_server="redis-server"):
+    def __init__(self, name, module, redis_server="redis-server", extra_modules=()):
         self.name = name
         self.module = os.path.abspath(module)
+        loads = []
+        for m in list(extra_modules) + [self.module]:
+            loads += ["--loadmodule", os.path.abspath(m)]
         self.dir = tempfile.mkdtemp(prefix="folio-compat-%s-" % name)
         self.log = os.path.join(self.dir, "redis.log")
         self.port = free_port(random.Random())
@@ -40,8 +43,7 @@ class Server:
         self.proc = subprocess.Popen(
             [redis_server, "--port", str(self.port), "--bind", "127.0.0.1",
              "--save", "", "--appendonly", "no", "--enable-debug-command", "local",
-             "--dir", self.dir, "--logfile", self.log,
-             "--loadmodule", self.module],
+             "--dir", self.dir, "--logfile", self.log] + loads,
             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=self.stderr,
             start_new_session=True)
         self._wait_ready()
