@@ -30,7 +30,7 @@ fn convert(r: SearchReply, proto: Protocol) -> Reply {
         SearchReply::Map(pairs) => {
             Reply::Map(pairs.into_iter().map(|(k, v)| (convert(k, proto), convert(v, proto))).collect())
         }
-        SearchReply::Set(items) => Reply::Set(items.into_iter().map(convert).collect()),
+        SearchReply::Set(items) => Reply::Set(items.into_iter().map(|r| convert(r, proto)).collect()),
         SearchReply::Error(e) => Reply::Error(e),
     }
 }
