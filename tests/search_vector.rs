@@ -643,3 +643,37 @@ fn sort_keys_and_expanded_distances() {
     let r = call(&mut c, &with_blob(q, f32s(&[1.5, 1.0])));
     assert_eq!(py(field(&field(&r, "results").items()[0], "extra_attributes")), "{b'__v_score': 1.25}");
 }
+
+#[test]
+fn knn_results_carry_their_filter_score() {
+    let s = Server::start();
+    let mut c = s.conn();
+    c.call(&[
+        "FT.CREATE", "ws", "PREFIX", "1", "ws:", "SCHEMA", "v", "VECTOR", "FLAT", "6", "TYPE", "FLOAT32",
+        "DIM", "2", "DISTANCE_METRIC", "L2", "t", "TAG", "x", "TEXT",
+    ]);
+    let docs: [(&str, [f32; 2], &str, &str); 3] = [
+        ("ws:1", [1.0, 2.0], "a", "hello hello world"),
+        ("ws:2", [3.0, 5.0], "a", "hello"),
+        ("ws:3", [0.0, 0.0], "b", "bye hello there friend"),
+    ];
+    for (k, v, t, x) in docs {
+        call(
+            &mut c,
+            &[A::T("HSET"), A::T(k), A::T("v"), A::B(f32s(&v)), A::T("t"), A::T(t), A::T("x"), A::T(x)],
+        );
+    }
+    // Without SORTBY, KNN results are ordered by their filter's (TFIDF) score, then document id.
+    for (query, want) in [
+        ("@t:{a}=>[KNN 3 @v $b]", "[2, b'ws:2', b'1', b'ws:1', b'0.5']"),
+        ("hello=>[KNN 3 @v $b]", "[3, b'ws:1', b'1', b'ws:2', b'1', b'ws:3', b'1']"),
+        ("(hello|bye)=>[KNN 3 @v $b]", "[3, b'ws:3', b'3', b'ws:1', b'1', b'ws:2', b'1']"),
+        ("@v:[VECTOR_RANGE 100 $b] hello", "[3, b'ws:1', b'1', b'ws:2', b'1', b'ws:3', b'1']"),
+        ("*=>[KNN 2 @v $b]", "[2, b'ws:1', b'0', b'ws:3', b'0']"),
+    ] {
+        let mut args = vec![A::T("FT.SEARCH"), A::T("ws"), A::T(query), A::T("PARAMS"), A::T("2"), A::T("b")];
+        args.push(A::B(f32s(&[1.0, 1.0])));
+        args.extend(["DIALECT", "2", "WITHSCORES", "NOCONTENT"].map(A::T));
+        assert_eq!(py(&call(&mut c, &args)), want, "{query}");
+    }
+}

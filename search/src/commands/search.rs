@@ -410,15 +410,17 @@ pub(crate) fn ft_search(
     let mut page: Vec<(u32, f64, Option<Key>)> = Vec::new();
     if want > 0 {
         if let (None, Some(knn)) = (&req.sortby, &dist.knn) {
-            // RediSearch 2.10 does not order KNN results by distance: they tie on score (0
-            // under `*`, 1 under a filter) and come in document id order.
-            let score = match &ast {
-                QueryAst::Knn(c) if !matches!(*c.filter, QueryAst::MatchAll) => 1.0,
-                _ => 0.0,
-            };
-            let mut docs_in: Vec<u32> = knn.iter().map(|h| h.doc).filter(|d| ids.contains(*d)).collect();
-            docs_in.sort_unstable();
-            page = docs_in.into_iter().take(want).map(|d| (d, score, None)).collect();
+            // RediSearch 2.10 does not order KNN results by distance: each carries its
+            // filter's score (0 under `*`), highest first, then document id order.
+            let unfiltered = matches!(&ast, QueryAst::Knn(c) if matches!(*c.filter, QueryAst::MatchAll));
+            let mut rows: Vec<(u32, f64)> = knn
+                .iter()
+                .map(|h| h.doc)
+                .filter(|d| ids.contains(*d))
+                .map(|d| (d, if unfiltered { 0.0 } else { scorer.score(d) }))
+                .collect();
+            rows.sort_by(|a, b| b.1.partial_cmp(&a.1).unwrap_or(Ordering::Equal).then(a.0.cmp(&b.0)));
+            page = rows.into_iter().take(want).map(|(d, score)| (d, score, None)).collect();
         } else if let Some((field, asc)) = &req.sortby {
             let fi = idx.spec.field(field).map(|(i, _)| i);
             let by_distance = fi.is_none() && dist.has(field);

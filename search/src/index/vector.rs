@@ -55,8 +55,13 @@ pub struct Hit {
 impl Eq for Hit {}
 
 impl Ord for Hit {
+    /// Nearest first; NaN distances (a zero vector under COSINE), whatever their sign, last.
     fn cmp(&self, o: &Self) -> Ordering {
-        self.dist.total_cmp(&o.dist).then(self.doc.cmp(&o.doc))
+        self.dist
+            .is_nan()
+            .cmp(&o.dist.is_nan())
+            .then_with(|| self.dist.total_cmp(&o.dist))
+            .then(self.doc.cmp(&o.doc))
     }
 }
 
@@ -324,5 +329,7 @@ mod tests {
         let only3: RoaringBitmap = [3u32].into_iter().collect();
         assert_eq!(vi.knn(vec![0.0, 0.0], 5, Some(&only3)).len(), 1);
         assert!(vi.knn(vec![0.0], 5, None).is_empty());
+        let nan = Hit { doc: 0, dist: -f64::NAN };
+        assert!(nan > Hit { doc: 9, dist: f64::INFINITY });
     }
 }
