@@ -274,11 +274,10 @@ impl IndexLoader<'_> {
         Some(Value::str(&format!("[{}]", all.join(","))))
     }
 
-    /// GROUPBY/REDUCE/SORTBY/APPLY reads of an attribute, as RediSearch 2.10 loads them: the
-    /// SORTABLE value when there is one (a hash TAG's is its whole string, case-folded unless
-    /// UNF), else what LOAD gives: a hash field's string, a JSON attribute's first match
-    /// (all matches as a JSON array from DIALECT 3). A TAG list is one value, not one per
-    /// tag: `GROUPBY @tags` groups `red,blue` apart from `red`.
+    /// GROUPBY/REDUCE/SORTBY/APPLY reads of an attribute: the SORTABLE
+    /// value when there is one (TAG fields excepted), else the document's
+    /// values; several values (TAG lists, JSON arrays) become an array so
+    /// GROUPBY counts each.
     fn implicit(&self, key: &[u8], id: u32, name: &str) -> Option<Value> {
         let (fi, f) = self.idx.spec.field(name)?;
         if f.sortable && f.kind != FieldType::Tag {
@@ -290,13 +289,19 @@ impl IndexLoader<'_> {
                 });
             }
         }
-        let v = self.explicit(key, &f.path, Some(f))?;
-        if f.kind == FieldType::Tag && f.sortable && !f.unf && !self.json() {
-            if let Value::String(b) = &v {
-                return Some(Value::str(&String::from_utf8_lossy(b).to_lowercase()));
-            }
+        let mut out = Vec::new();
+        for v in self.docs.values(key, &f.path).ok()? {
+            flatten(v, f, &mut out);
         }
-        Some(v)
+        if f.kind == FieldType::Tag {
+            let sep = if self.json() { None } else { Some(f.separator.unwrap_or(',')) };
+            out = split_tags(out, sep, f.sortable && !f.unf);
+        }
+        match out.len() {
+            0 => None,
+            1 => out.pop(),
+            _ => Some(Value::array(out)),
+        }
     }
 }
 
@@ -316,4 +321,37 @@ fn scalar(v: FieldValue, attr: Option<&FieldSpec>) -> Option<Value> {
         FieldValue::Array(items) => Value::array(items.into_iter().filter_map(|x| scalar(x, attr)).collect()),
         FieldValue::Object(o) => Value::str(&o),
     })
+}
+
+fn flatten(v: FieldValue, f: &FieldSpec, out: &mut Vec<Value>) {
+    match v {
+        FieldValue::Null | FieldValue::Object(_) => {}
+        FieldValue::Array(items) => items.into_iter().for_each(|x| flatten(x, f, out)),
+        other => out.extend(scalar(other, Some(f))),
+    }
+}
+
+/// TAG values: split hash strings on the separator, trim, and lower-case
+/// when the sortable value would be normalized.
+fn split_tags(vals: Vec<Value>, sep: Option<char>, lower: bool) -> Vec<Value> {
+    let mut out = Vec::new();
+    for v in vals {
+        let Value::String(b) = &v else {
+            out.push(v);
+            continue;
+        };
+        let s = String::from_utf8_lossy(b);
+        let parts: Vec<&str> = match sep {
+            Some(c) => s.split(c).collect(),
+            None => vec![&s],
+        };
+        for p in parts {
+            let t = p.trim();
+            if t.is_empty() {
+                continue;
+            }
+            out.push(Value::str(&if lower { t.to_lowercase() } else { t.to_string() }));
+        }
+    }
+    out
 }
