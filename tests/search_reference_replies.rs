@@ -44,6 +44,21 @@ fn resp3_search_and_aggregate_maps_put_total_results_second() {
 }
 
 #[test]
+fn resp3_tagvals_and_list_are_sets() {
+    let s = Server::start();
+    let mut c = s.conn();
+    assert_eq!(
+        c.call(&["FT.CREATE", "t1", "PREFIX", "1", "x:", "SCHEMA", "tag", "TAG", "title", "TEXT"]),
+        ok()
+    );
+    c.call(&["HSET", "x:1", "tag", "A,b", "title", "hello"]);
+    c.resp3();
+    // RediSearch 2.10: `~2 a b` and `~1 +t1`.
+    assert_eq!(c.call(&["FT.TAGVALS", "t1", "tag"]), Resp::Set(vec![Resp::bulk("a"), Resp::bulk("b")]));
+    assert_eq!(c.call(&["FT._LIST"]), Resp::Set(vec![Resp::Simple("t1".into())]));
+}
+
+#[test]
 fn sortby_returns_the_sort_attribute_first_then_the_document() {
     let s = Server::start();
     let mut c = s.conn();

@@ -23,7 +23,7 @@ fn info_list_drop_alias() {
     db.cmd(&["FT.CREATE", "i0", "SCHEMA", "t", "TEXT"]);
     assert_eq!(
         db.cmd(&["FT._LIST"]),
-        Reply::Array(vec![Reply::Simple("i0".into()), Reply::Simple("i1".into())])
+        Reply::Set(vec![Reply::Simple("i0".into()), Reply::Simple("i1".into())])
     );
     let info = db.cmd(&["FT.INFO", "i1"]);
     let simple = |s: &str| Reply::Simple(s.into());
@@ -38,7 +38,7 @@ fn info_list_drop_alias() {
             ("default_score", Reply::Double(1.0)),
         ])
     );
-    assert_eq!(db.cmd(&["FT.TAGVALS", "i1", "g"]), Reply::Array(vec![b("x"), b("y")]));
+    assert_eq!(db.cmd(&["FT.TAGVALS", "i1", "g"]), Reply::Set(vec![b("x"), b("y")]));
     assert_eq!(db.cmd(&["FT.ALIASADD", "al", "i1"]), Reply::ok());
     assert_eq!(db.cmd(&["FT.ALIASADD", "al", "i1"]), Reply::Error("Alias already exists".into()));
     assert_eq!(

@@ -64,7 +64,8 @@ pub(crate) fn ft_tagvals(cat: &mut Catalog, name: &str, field: &str) -> Result<R
         return Err(Error::new("No such field"));
     };
     match idx.fields.get(i) {
-        Some(FieldIndex::Tag(t)) => Ok(Reply::Array(t.values().into_iter().map(Reply::text).collect())),
+        // A set, as RediSearch sends it (RESP2: an array).
+        Some(FieldIndex::Tag(t)) => Ok(Reply::Set(t.values().into_iter().map(Reply::text).collect())),
         _ => Err(Error::new("Not a tag field")),
     }
 }

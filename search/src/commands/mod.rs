@@ -72,7 +72,8 @@ pub(crate) fn dispatch(
             info::ft_info(cat, &text(args[0]), proto)
         }
         "FT._LIST" => {
-            exact(0, 0).map(|_| Reply::Array(cat.index_names().into_iter().map(Reply::Simple).collect()))
+            // A set, as RediSearch sends it (RESP2: an array).
+            exact(0, 0).map(|_| Reply::Set(cat.index_names().into_iter().map(Reply::Simple).collect()))
         }
         "FT.DROPINDEX" | "FT.DROP" => {
             exact(1, 2)?;
