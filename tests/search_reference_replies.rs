@@ -219,3 +219,46 @@ fn wildcard_and_numeric_results_score_one_over_the_norm() {
     let r = scored(&mut c, &["v", "*", "SCORER", "BM25", "LIMIT", "0", "1"]);
     assert_eq!(r, pairs(&[("v:1", "0.3333333245030158")]));
 }
+
+/// FT.EXPLAIN in RediSearch's layout (`QueryNode_DumpSds`): every word with the expansions
+/// its expander adds, field masks on each node, `%f` numbers, attributes after the node.
+#[test]
+fn explain_prints_the_reference_layout() {
+    let s = Server::start();
+    let mut c = s.conn();
+    assert_eq!(
+        c.call(&[
+            "FT.CREATE", "e", "ON", "HASH", "PREFIX", "1", "e:", "SCHEMA", "title", "TEXT", "body", "TEXT",
+            "tag", "TAG", "num", "NUMERIC", "loc", "GEO"
+        ]),
+        ok()
+    );
+    let explain = |c: &mut Conn, q: &str| c.call(&["FT.EXPLAIN", "e", q]).text();
+    // Each expected text is RediSearch 2.10.5's reply to the same FT.EXPLAIN.
+    assert_eq!(explain(&mut c, "running"), "UNION {\n  running\n  +run(expanded)\n  run(expanded)\n}\n");
+    assert_eq!(
+        explain(&mut c, "@body|title:x"),
+        "@title|body:UNION {\n  @title|body:x\n  @title|body:+x(expanded)\n}\n"
+    );
+    assert_eq!(
+        explain(&mut c, "(hello world)=>{$weight:2; $slop:1; $inorder:true}"),
+        "INTERSECT {\n  UNION {\n    hello\n    +hello(expanded)\n  }\n  UNION {\n    world\n    +world(expanded)\n  }\n} => { $weight: 2; $slop: 1; $inorder: true; }\n"
+    );
+    assert_eq!(
+        explain(&mut c, "@title:\"hello world\""),
+        "@title:EXACT {\n  @title:hello\n  @title:world\n}\n"
+    );
+    assert_eq!(explain(&mut c, "-hello"), "NOT{\n  hello\n}\n");
+    assert_eq!(explain(&mut c, "@num:[(1 +inf]"), "NUMERIC {1.000000 < @num <= inf}\n");
+    assert_eq!(explain(&mut c, "@loc:[2.5 48 10 km]"), "GEO loc:{2.500000,48.000000 --> 10.000000 km}\n");
+    assert_eq!(explain(&mut c, "@tag:{Hello|B*}"), "TAG:@tag {\n  Hello\n  PREFIX{B*}\n}\n");
+    assert_eq!(
+        explain(&mut c, "hello=>{$weight:2}"),
+        "UNION {\n  hello => {$weight: 2;}\n  +hello(expanded)\n}\n"
+    );
+    assert_eq!(explain(&mut c, "the"), "<empty>\n");
+    assert_eq!(explain(&mut c, "%%hello%%"), "FUZZY{hello}\n");
+    // EXPLAINCLI: a simple string per line, then an empty one.
+    let s = |t: &str| Resp::Simple(t.into());
+    assert_eq!(c.call(&["FT.EXPLAINCLI", "e", "-hello"]), arr(vec![s("NOT{"), s("  hello"), s("}"), s("")]));
+}

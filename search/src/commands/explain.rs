@@ -2,26 +2,33 @@
 
 use std::collections::HashMap;
 
+use crate::analysis::tokenizer::tokenize;
+use crate::analysis::STEM_PREFIX;
 use crate::args::Args;
 use crate::catalog::Catalog;
 use crate::commands::text;
 use crate::config::Config;
 use crate::error::{Error, Result};
-use crate::query::syntax::{parse, QueryAst, TagTerm};
+use crate::index::Index;
+use crate::query::syntax::{parse, unescape, QueryAst, TagTerm};
 use crate::reply::Reply;
 
-/// `FT.EXPLAIN idx query [DIALECT d] [PARAMS n k v …]`.
+/// `FT.EXPLAIN idx query [VERBATIM] [DIALECT d] [PARAMS n k v …]`.
 pub(crate) fn ft_explain(cat: &mut Catalog, args: &[&[u8]], config: &Config, cli: bool) -> Result<Reply> {
     let name = text(args[0]);
-    if cat.resolve(&name).is_none() {
+    let Some(resolved) = cat.resolve(&name) else {
         return Err(Error::new(format!("{name}: no such index")));
-    }
+    };
+    let resolved = resolved.to_string();
     let query = text(args[1]);
     let mut a = Args::new(&args[2..]);
     let mut dialect = config.default_dialect;
     let mut params = HashMap::new();
+    let mut verbatim = false;
     while !a.is_empty() {
-        if a.eat("DIALECT") {
+        if a.eat("VERBATIM") {
+            verbatim = true;
+        } else if a.eat("DIALECT") {
             dialect = super::search::parse_dialect(&mut a)?;
         } else if a.eat("PARAMS") {
             params = super::search::parse_params(&mut a)?;
@@ -30,68 +37,303 @@ pub(crate) fn ft_explain(cat: &mut Catalog, args: &[&[u8]], config: &Config, cli
         }
     }
     let ast = parse(&query, dialect, &params)?;
+    let idx = cat.index(&resolved).ok_or_else(|| Error::new(format!("{name}: no such index")))?;
+    let ex = Explainer { idx, verbatim };
     let mut lines = Vec::new();
-    render(&ast, 0, &mut lines);
+    ex.node(&ast, 0, None, &Attrs::default(), false, &mut lines);
+    if lines.is_empty() {
+        lines.push("<empty>".to_string());
+    }
     if cli {
-        Ok(Reply::Array(lines.into_iter().map(Reply::text).collect()))
+        // One simple string per line, and an empty one after them (RediSearch splits the
+        // text at each newline, the last one included).
+        lines.push(String::new());
+        Ok(Reply::Array(lines.into_iter().map(Reply::Simple).collect()))
     } else {
         Ok(Reply::text(lines.join("\n") + "\n"))
     }
 }
 
-fn render(ast: &QueryAst, depth: usize, out: &mut Vec<String>) {
-    let pad = "  ".repeat(depth);
-    let group = |name: &str, items: &[QueryAst], out: &mut Vec<String>| {
-        out.push(format!("{pad}{name} {{"));
-        for i in items {
-            render(i, depth + 1, out);
+/// Attributes (`=>{$weight; $slop; $inorder}`) to print on a node.
+#[derive(Default, Clone)]
+struct Attrs {
+    weight: Option<f64>,
+    slop: Option<u32>,
+    inorder: Option<bool>,
+}
+
+impl Attrs {
+    /// RediSearch's suffix after a node's closing brace: ` => { $weight: 2; $slop: 1; $inorder: true; }`.
+    fn suffix(&self) -> String {
+        let weight = self.weight.filter(|w| *w != 1.0);
+        let inorder = self.inorder.unwrap_or(false);
+        if weight.is_none() && self.slop.is_none() && !inorder {
+            return String::new();
+        }
+        let mut s = " => {".to_string();
+        if let Some(w) = weight {
+            s.push_str(&format!(" $weight: {};", format_g(w)));
+        }
+        if let Some(sl) = self.slop {
+            s.push_str(&format!(" $slop: {sl};"));
+        }
+        if inorder || self.slop.is_some() {
+            s.push_str(&format!(" $inorder: {};", if inorder { "true" } else { "false" }));
+        }
+        s.push_str(" }");
+        s
+    }
+}
+
+/// `%g` for attribute weights.
+fn format_g(w: f64) -> String {
+    crate::aggregate::value::format_g(w, 6)
+}
+
+/// FT.EXPLAIN's renderer: RediSearch's `QueryNode_DumpSds` over folio's query tree, with the
+/// expansions RediSearch's expander adds to each word (synonym groups `~g`, `+stem`, the stem).
+struct Explainer<'a> {
+    idx: &'a Index,
+    verbatim: bool,
+}
+
+impl Explainer<'_> {
+    /// `@f|g:` for a field mask other than "every field" (`@NULL:` for none).
+    fn prefix(&self, mask: Option<u128>) -> String {
+        let Some(m) = mask else { return String::new() };
+        if m == 0 {
+            return "@NULL:".to_string();
+        }
+        let names: Vec<&str> = self
+            .idx
+            .spec
+            .fields
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| self.idx.text_ord(*i).is_some_and(|o| m & (1u128 << o) != 0))
+            .map(|(_, f)| f.name.as_str())
+            .collect();
+        format!("@{}:", names.join("|"))
+    }
+
+    /// The text-field mask of `fields` (only TEXT fields have bits).
+    fn mask_of(&self, fields: &[String]) -> u128 {
+        fields
+            .iter()
+            .filter_map(|f| self.idx.spec.field(f).and_then(|(i, _)| self.idx.text_ord(i)))
+            .fold(0u128, |m, o| m | (1u128 << o))
+    }
+
+    /// Query words of `raw` as the index tokenizes them, stopwords dropped.
+    fn words(&self, raw: &str) -> Vec<String> {
+        tokenize(raw).into_iter().map(|t| t.text).filter(|t| !self.idx.spec.stopwords.contains(t)).collect()
+    }
+
+    /// False when every field in `mask` is NOSTEM.
+    fn stems(&self, mask: Option<u128>) -> bool {
+        let Some(m) = mask else { return true };
+        if m == 0 {
+            return true;
+        }
+        self.idx
+            .spec
+            .fields
+            .iter()
+            .enumerate()
+            .any(|(i, f)| !f.nostem && self.idx.text_ord(i).is_some_and(|o| m & (1u128 << o) != 0))
+    }
+
+    /// One word: its token line, or the UNION of it and its expansions.
+    fn word(
+        &self,
+        w: &str,
+        depth: usize,
+        mask: Option<u128>,
+        attrs: &Attrs,
+        plain: bool,
+        out: &mut Vec<String>,
+    ) {
+        let pad = "  ".repeat(depth);
+        let pre = self.prefix(mask);
+        let shown = if w.is_empty() { "\"\"" } else { w };
+        let weight = attrs.weight.filter(|x| *x != 1.0).map(|x| format!(" => {{$weight: {};}}", format_g(x)));
+        let token = format!("{shown}{}", weight.unwrap_or_default());
+        let mut expansions = Vec::new();
+        if !plain && !self.verbatim && !w.is_empty() {
+            expansions.extend(self.idx.synonyms.group_terms(w));
+            if self.stems(mask) {
+                if let Some(st) = self.idx.stemmer.stem_always(w) {
+                    expansions.push(format!("{STEM_PREFIX}{st}"));
+                    if st != w {
+                        expansions.push(st);
+                    }
+                }
+            }
+        }
+        if expansions.is_empty() {
+            out.push(format!("{pad}{pre}{token}"));
+            return;
+        }
+        out.push(format!("{pad}{pre}UNION {{"));
+        out.push(format!("{pad}  {pre}{token}"));
+        for e in expansions {
+            out.push(format!("{pad}  {pre}{e}(expanded)"));
         }
         out.push(format!("{pad}}}"));
-    };
-    match ast {
-        QueryAst::MatchAll => out.push(format!("{pad}<WILDCARD>")),
-        QueryAst::Word(w) if w.is_empty() => out.push(format!("{pad}\"\"")),
-        QueryAst::Word(w) => out.push(format!("{pad}{}", w.to_lowercase())),
-        QueryAst::Prefix(w) => out.push(format!("{pad}PREFIX{{{}*}}", w.to_lowercase())),
-        QueryAst::Suffix(w) => out.push(format!("{pad}SUFFIX{{*{}}}", w.to_lowercase())),
-        QueryAst::Infix(w) => out.push(format!("{pad}INFIX{{*{}*}}", w.to_lowercase())),
-        QueryAst::Fuzzy(w, d) => out.push(format!("{pad}FUZZY{{{}}} distance {d}", w.to_lowercase())),
-        QueryAst::Phrase(p) => out.push(format!("{pad}EXACT {{{}}}", p.to_lowercase())),
-        QueryAst::And(items) => group("INTERSECT", items, out),
-        QueryAst::Or(items) => group("UNION", items, out),
-        QueryAst::Not(i) => group("NOT", std::slice::from_ref(i), out),
-        QueryAst::Optional(i) => group("OPTIONAL", std::slice::from_ref(i), out),
-        QueryAst::Field(fields, inner) => {
-            out.push(format!("{pad}@{}: {{", fields.join("|")));
-            render(inner, depth + 1, out);
-            out.push(format!("{pad}}}"));
-        }
-        QueryAst::Tag(fields, terms) => {
-            out.push(format!("{pad}TAG:@{} {{", fields.join("|")));
-            for t in terms {
-                let s = match t {
-                    TagTerm::Exact(v) if v.is_empty() => "\"\"".to_string(),
-                    TagTerm::Exact(v) => v.clone(),
-                    TagTerm::Prefix(v) => format!("{v}*"),
-                    TagTerm::Suffix(v) => format!("*{v}"),
-                    TagTerm::Infix(v) => format!("*{v}*"),
-                };
-                out.push(format!("{pad}  {s}"));
+    }
+
+    /// A node with children: `NAME {` (or `NAME{` for NOT/OPTIONAL), children, `}`; nothing
+    /// when no child is left (stopwords), the child alone when one is (INTERSECT/UNION).
+    #[allow(clippy::too_many_arguments)]
+    fn group(
+        &self,
+        name: &str,
+        items: &[&QueryAst],
+        depth: usize,
+        mask: Option<u128>,
+        attrs: &Attrs,
+        plain: bool,
+        collapse: bool,
+        out: &mut Vec<String>,
+    ) {
+        let mut kids: Vec<Vec<String>> = Vec::new();
+        for it in items {
+            let mut v = Vec::new();
+            self.node(it, depth + 1, mask, &Attrs::default(), plain, &mut v);
+            if !v.is_empty() {
+                kids.push(v);
             }
-            out.push(format!("{pad}}}"));
         }
-        QueryAst::Numeric(f, lo, hi) => out.push(format!(
-            "{pad}NUMERIC {{{}{} <= @{f} <= {}{}}}",
-            if lo.inclusive { "" } else { "(" },
-            lo.value,
-            hi.value,
-            if hi.inclusive { "" } else { ")" }
-        )),
-        QueryAst::Geo { field, lon, lat, radius, unit } => {
-            out.push(format!("{pad}GEO {field}:{{{lon},{lat} --> {radius} {unit}}}"))
+        if kids.is_empty() {
+            return;
         }
-        QueryAst::Missing(f) => out.push(format!("{pad}ISMISSING{{{f}}}")),
-        QueryAst::Attrs { inner, .. } => render(inner, depth, out),
+        if collapse && kids.len() == 1 && attrs.suffix().is_empty() {
+            // A single remaining child stands for the node, one level up.
+            let mut v = Vec::new();
+            let only = items.iter().find(|it| {
+                let mut t = Vec::new();
+                self.node(it, depth + 1, mask, &Attrs::default(), plain, &mut t);
+                !t.is_empty()
+            });
+            if let Some(it) = only {
+                self.node(it, depth, mask, &Attrs::default(), plain, &mut v);
+            }
+            out.extend(v);
+            return;
+        }
+        let pad = "  ".repeat(depth);
+        out.push(format!("{pad}{}{name}", self.prefix(mask)));
+        for k in kids {
+            out.extend(k);
+        }
+        out.push(format!("{pad}}}{}", attrs.suffix()));
+    }
+
+    fn node(
+        &self,
+        ast: &QueryAst,
+        depth: usize,
+        mask: Option<u128>,
+        attrs: &Attrs,
+        plain: bool,
+        out: &mut Vec<String>,
+    ) {
+        let pad = "  ".repeat(depth);
+        let pre = self.prefix(mask);
+        let leaf =
+            |text: String, out: &mut Vec<String>| out.push(format!("{pad}{pre}{text}{}", attrs.suffix()));
+        match ast {
+            QueryAst::MatchAll => leaf("<WILDCARD>".into(), out),
+            QueryAst::Word(w) if w.is_empty() => self.word("", depth, mask, attrs, true, out),
+            QueryAst::Word(w) => {
+                let words = self.words(w);
+                match words.as_slice() {
+                    [] => {}
+                    [one] => self.word(one, depth, mask, attrs, plain, out),
+                    many => {
+                        let items: Vec<QueryAst> = many.iter().map(|m| QueryAst::Word(m.clone())).collect();
+                        let refs: Vec<&QueryAst> = items.iter().collect();
+                        self.group("INTERSECT {", &refs, depth, mask, attrs, plain, true, out);
+                    }
+                }
+            }
+            QueryAst::Phrase(p) => {
+                let words = self.words(p);
+                match words.as_slice() {
+                    [] => {}
+                    [one] => self.word(one, depth, mask, attrs, true, out),
+                    many => {
+                        out.push(format!("{pad}{pre}EXACT {{"));
+                        for m in many {
+                            self.word(m, depth + 1, mask, &Attrs::default(), true, out);
+                        }
+                        out.push(format!("{pad}}}{}", attrs.suffix()));
+                    }
+                }
+            }
+            QueryAst::Prefix(w) => leaf(format!("PREFIX{{{}*}}", unescape(w).to_lowercase()), out),
+            QueryAst::Suffix(w) => leaf(format!("SUFFIX{{*{}}}", unescape(w).to_lowercase()), out),
+            QueryAst::Infix(w) => leaf(format!("INFIX{{*{}*}}", unescape(w).to_lowercase()), out),
+            QueryAst::Fuzzy(w, _) => leaf(format!("FUZZY{{{}}}", unescape(w).to_lowercase()), out),
+            QueryAst::And(items) => {
+                let refs: Vec<&QueryAst> = items.iter().collect();
+                self.group("INTERSECT {", &refs, depth, mask, attrs, plain, true, out)
+            }
+            QueryAst::Or(items) => {
+                let refs: Vec<&QueryAst> = items.iter().collect();
+                self.group("UNION {", &refs, depth, mask, attrs, plain, true, out)
+            }
+            QueryAst::Not(i) => self.group("NOT{", &[i.as_ref()], depth, mask, attrs, true, false, out),
+            QueryAst::Optional(i) => {
+                self.group("OPTIONAL{", &[i.as_ref()], depth, mask, attrs, true, false, out)
+            }
+            QueryAst::Field(fields, inner) => {
+                let m = self.mask_of(fields) & mask.unwrap_or(u128::MAX);
+                self.node(inner, depth, Some(m), attrs, plain, out)
+            }
+            QueryAst::Tag(fields, terms) => {
+                out.push(format!("{pad}TAG:@{} {{", fields.join("|")));
+                for t in terms {
+                    let s = match t {
+                        TagTerm::Exact(v) if v.is_empty() => "\"\"".to_string(),
+                        TagTerm::Exact(v) => v.clone(),
+                        TagTerm::Prefix(v) => format!("PREFIX{{{v}*}}"),
+                        TagTerm::Suffix(v) => format!("SUFFIX{{*{v}}}"),
+                        TagTerm::Infix(v) => format!("INFIX{{*{v}*}}"),
+                    };
+                    out.push(format!("{pad}  {s}"));
+                }
+                out.push(format!("{pad}}}{}", attrs.suffix()));
+            }
+            QueryAst::Numeric(f, lo, hi) => out.push(format!(
+                "{pad}NUMERIC {{{} {} @{f} {} {}}}{}",
+                fmt_f(lo.value),
+                if lo.inclusive { "<=" } else { "<" },
+                if hi.inclusive { "<=" } else { "<" },
+                fmt_f(hi.value),
+                attrs.suffix()
+            )),
+            QueryAst::Geo { field, lon, lat, radius, unit } => out.push(format!(
+                "{pad}GEO {field}:{{{},{} --> {} {}}}{}",
+                fmt_f(*lon),
+                fmt_f(*lat),
+                fmt_f(*radius),
+                unit.to_lowercase(),
+                attrs.suffix()
+            )),
+            QueryAst::Missing(f) => leaf(format!("ISMISSING{{{f}}}"), out),
+            QueryAst::Attrs { inner, weight, slop, inorder } => {
+                let a = Attrs { weight: *weight, slop: *slop, inorder: *inorder };
+                self.node(inner, depth, mask, &a, plain, out)
+            }
+            QueryAst::Knn(_) | QueryAst::VectorRange(_) => self.vector(ast, depth, out),
+        }
+    }
+
+    /// Vector clauses (KNN, VECTOR_RANGE).
+    fn vector(&self, ast: &QueryAst, depth: usize, out: &mut Vec<String>) {
+        let pad = "  ".repeat(depth);
+        match ast {
         QueryAst::Knn(c) => {
             let what = format!(
                 "{{K={} nearest vectors to `${}` in vector index associated with field @{}, yields distance as `{}`}}",
@@ -104,7 +346,7 @@ fn render(ast: &QueryAst, depth: usize, out: &mut Vec<String>) {
                 out.push(format!("{pad}VECTOR {what}"));
             } else {
                 out.push(format!("{pad}VECTOR {{"));
-                render(&c.filter, depth + 1, out);
+                self.node(&c.filter, depth + 1, None, &Attrs::default(), false, out);
                 out.push(format!("{pad}}} => {what}"));
             }
         }
@@ -115,5 +357,16 @@ fn render(ast: &QueryAst, depth: usize, out: &mut Vec<String>) {
             c.field,
             c.yield_as.as_ref().map(|y| format!(", yields distance as `{y}`")).unwrap_or_default()
         )),
+        _ => {}
+    }
+    }
+}
+
+/// C's `%f`: six decimals, `inf`/`-inf`.
+fn fmt_f(v: f64) -> String {
+    if v.is_infinite() {
+        if v > 0.0 { "inf" } else { "-inf" }.to_string()
+    } else {
+        format!("{v:.6}")
     }
 }
