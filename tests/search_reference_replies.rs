@@ -262,3 +262,44 @@ fn explain_prints_the_reference_layout() {
     let s = |t: &str| Resp::Simple(t.into());
     assert_eq!(c.call(&["FT.EXPLAINCLI", "e", "-hello"]), arr(vec![s("NOT{"), s("  hello"), s("}"), s("")]));
 }
+
+#[test]
+fn a_returned_sortby_attribute_comes_first() {
+    let s = Server::start();
+    let mut c = s.conn();
+    assert_eq!(
+        c.call(&[
+            "FT.CREATE", "e", "PREFIX", "1", "e:", "SCHEMA", "title", "TEXT", "body", "TEXT", "tag", "TAG",
+            "num", "NUMERIC"
+        ]),
+        ok()
+    );
+    c.call(&["HSET", "e:1", "title", "Abc", "tag", "x", "body", "b", "num", "3"]);
+    c.call(&["HSET", "e:2", "title", "Bcd", "tag", "y", "body", "c", "num", "4"]);
+    // RediSearch 2.10: `2 e:2 [num 4 tag y body c]` and `2 e:2 [tag y body c num 4]`.
+    let row = |r: Resp| r.items()[2].items().iter().map(Resp::text).collect::<Vec<_>>();
+    let r = c.call(&[
+        "FT.SEARCH", "e", "*", "SORTBY", "num", "DESC", "RETURN", "3", "tag", "num", "body", "LIMIT", "0",
+        "1",
+    ]);
+    assert_eq!(row(r), ["num", "4", "tag", "y", "body", "c"]);
+    let r = c.call(&[
+        "FT.SEARCH", "e", "*", "SORTBY", "title", "DESC", "RETURN", "3", "tag", "body", "num", "LIMIT", "0",
+        "1",
+    ]);
+    assert_eq!(row(r), ["tag", "y", "body", "c", "num", "4"]);
+}
+
+/// Inside an intersection a prefix is a quick-exit union too: its first expansion (in term
+/// order) the document has gives both the frequency and the positions for the slop divisor.
+#[test]
+fn a_prefix_in_an_intersection_measures_slop_from_its_first_expansion() {
+    let s = Server::start();
+    let mut c = s.conn();
+    assert_eq!(c.call(&["FT.CREATE", "s3", "PREFIX", "1", "s3:", "SCHEMA", "t", "TEXT", "NOSTEM"]), ok());
+    c.call(&["HSET", "s3:1", "t", "jumps rust xa xb xc xd xe jumped"]);
+    c.call(&["HSET", "s3:2", "t", "other words"]);
+    c.call(&["HSET", "s3:3", "t", "more words here"]);
+    // RediSearch 2.10: words TFIDF 4 / norm 1 / slop 6 (rust to `jumped`, not to `jumps`).
+    assert_eq!(scored(&mut c, &["s3", "rust jump*"]), pairs(&[("s3:1", "0.6666666666666666")]));
+}

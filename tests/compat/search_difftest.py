@@ -314,6 +314,8 @@ def main():
             if cf == cr:
                 continue
             why = search_intentional.explain(cmd, proto, f, r)
+            if not why and cmd[0] == "FT.SEARCH" and kind(cmd, proto, f, r) in ("order", "rows", "content"):
+                why = ties_only(servers, cmd)
             if why:
                 explained[why] += 1
                 continue
@@ -376,6 +378,39 @@ def kind(cmd, proto, f, r):
     if keys(a[1]) == keys(b[1]):
         return "content"
     return "rows"
+
+
+def ties_only(servers, cmd):
+    """Whether the two result lists differ only in how equal scores (or equal sort keys)
+    are ordered: folio keeps a document's id when it is rewritten and reuses freed ids, where
+    RediSearch gives a new one (README), and ties go by id. Re-runs the query for every
+    result with its score or sort key; returns the explanation or None."""
+    base = [cmd[0], cmd[1], cmd[2]]
+    i, keep = 3, []
+    while i < len(cmd):
+        a = cmd[i].upper()
+        if a in ("LIMIT",):
+            i += 3
+            continue
+        if a in ("RETURN",):
+            i += 2 + int(cmd[i + 1])
+            continue
+        if a in ("NOCONTENT", "HIGHLIGHT", "WITHSCORES", "WITHSORTKEYS"):
+            i += 1
+            continue
+        keep.append(cmd[i])
+        i += 1
+    sortby = "SORTBY" in [x.upper() for x in keep]
+    probe = base + keep + ["NOCONTENT", "WITHSORTKEYS" if sortby else "WITHSCORES", "LIMIT", "0", "10000"]
+    lists = []
+    for s in servers:
+        _, v = s.conn[2].call(*probe)
+        if isinstance(v, Error) or not isinstance(v, list):
+            return None
+        lists.append(sorted((v[k + 1], v[k]) for k in range(1, len(v) - 1, 2)))
+    if lists[0] == lists[1]:
+        return "ties ordered by document id"
+    return None
 
 
 def signature(cmd, proto):

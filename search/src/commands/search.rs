@@ -638,7 +638,18 @@ impl<'a> RenderCtx<'a> {
             }
             Some(fields) => {
                 let mut v = Vec::new();
-                for rf in fields {
+                // A returned SORTBY attribute comes first (RediSearch loads it for the sorter);
+                // the others keep RETURN's order.
+                let sort_attr =
+                    self.req.sortby.as_ref().and_then(|(f, _)| self.idx.spec.field(f)).map(|(_, s)| &s.name);
+                let is_sort = |rf: &ReturnField| {
+                    sort_attr.is_some_and(|a| {
+                        rf.name == *a || self.idx.spec.field(&rf.source).is_some_and(|(_, s)| s.name == *a)
+                    })
+                };
+                for rf in
+                    fields.iter().filter(|rf| is_sort(rf)).chain(fields.iter().filter(|rf| !is_sort(rf)))
+                {
                     if let Some(val) = self.load_one(key, &rf.source, json) {
                         v.push((rf.name.clone(), val));
                     }

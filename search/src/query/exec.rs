@@ -80,6 +80,9 @@ pub struct SlopChild {
     pub ids: Option<Vec<u32>>,
     /// Documents the child matches (union roots only: which children a document matched).
     pub docids: Option<RoaringBitmap>,
+    /// The child is a quick-exit union (prefix, fuzzy, …): only the first of `ids` (in this
+    /// order) the document contains gives positions, as RediSearch's union yields that one.
+    pub first_only: bool,
 }
 
 /// The shape of the root result the scorers divide by "slop" (RediSearch's
@@ -198,6 +201,15 @@ impl<'a> Exec<'a> {
     }
 
     /// Text term ids recorded since `start` (a child's offsets), `None` when there are none.
+    /// The slop child for the score terms recorded since `start`: a lone quick-exit term
+    /// keeps its expansions in term order and is marked first-only.
+    fn slop_child(&self, start: usize, docids: Option<RoaringBitmap>) -> SlopChild {
+        match self.out.terms.get(start..).unwrap_or(&[]) {
+            [t] if t.first_only => SlopChild { ids: Some(t.ids.clone()), docids, first_only: true },
+            _ => SlopChild { ids: self.text_ids_since(start), docids, first_only: false },
+        }
+    }
+
     fn text_ids_since(&self, start: usize) -> Option<Vec<u32>> {
         let mut ids: Vec<u32> = self
             .out
@@ -237,7 +249,10 @@ impl<'a> Exec<'a> {
             self.out.slop = SlopShape::Expansions {
                 term: self.out.terms.len(),
                 stem,
-                children: ids.iter().map(|&id| SlopChild { ids: Some(vec![id]), docids: None }).collect(),
+                children: ids
+                    .iter()
+                    .map(|&id| SlopChild { ids: Some(vec![id]), docids: None, first_only: false })
+                    .collect(),
             };
         }
     }
@@ -476,7 +491,7 @@ impl<'a> Exec<'a> {
                     let start = self.out.terms.len();
                     let r = self.eval(it, mask, prox)?;
                     if root {
-                        children.push(SlopChild { ids: self.text_ids_since(start), docids: r.clone() });
+                        children.push(self.slop_child(start, r.clone()));
                     }
                     if let Some(bm) = r {
                         acc = Some(match acc {
@@ -681,7 +696,7 @@ impl<'a> Exec<'a> {
                 }
             }
             if root {
-                children.push(SlopChild { ids: self.text_ids_since(start), docids: None });
+                children.push(self.slop_child(start, None));
             }
         }
         if root {
@@ -732,7 +747,11 @@ impl<'a> Exec<'a> {
                 _ => {
                     let children = toks
                         .iter()
-                        .map(|t| SlopChild { ids: Some(self.expand_token(t, mask)), docids: None })
+                        .map(|t| SlopChild {
+                            ids: Some(self.expand_token(t, mask)),
+                            docids: None,
+                            first_only: false,
+                        })
                         .collect();
                     self.out.slop = SlopShape::Intersect(children);
                 }

@@ -328,13 +328,23 @@ impl<'a> ScoreContext<'a> {
         if count <= 1 {
             return 1.0;
         }
+        // A quick-exit child (prefix, fuzzy) gives the positions of its first expansion the
+        // document has, only.
+        let chosen: Vec<Option<u32>> = children
+            .iter()
+            .map(|c| match (&c.ids, c.first_only) {
+                (Some(ids), true) => ids.iter().copied().find(|&id| !rec.occs_of(id).is_empty()),
+                _ => None,
+            })
+            .collect();
         // One pass over the document's positions, kept per matched child.
         let mut pairs: Vec<(usize, u32)> = Vec::new();
         rec.scan_positions(
             |o| child_of(o.term).next().is_some(),
             |o, p| {
                 for k in child_of(o.term) {
-                    if matched.get(k).copied().unwrap_or(false) {
+                    let takes = chosen.get(k).copied().flatten().is_none_or(|id| id == o.term);
+                    if takes && matched.get(k).copied().unwrap_or(false) {
                         pairs.push((k, p));
                     }
                 }
