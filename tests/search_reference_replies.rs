@@ -303,3 +303,23 @@ fn a_prefix_in_an_intersection_measures_slop_from_its_first_expansion() {
     // RediSearch 2.10: words TFIDF 4 / norm 1 / slop 6 (rust to `jumped`, not to `jumps`).
     assert_eq!(scored(&mut c, &["s3", "rust jump*"]), pairs(&[("s3:1", "0.6666666666666666")]));
 }
+
+/// A negated word is not expanded, inside an intersection as alone: `dogs -dogs` keeps the
+/// documents that have `dog` (reached through `+dog`) but not the word `dogs`.
+#[test]
+fn negated_words_inside_an_intersection_are_not_expanded() {
+    let s = Server::start();
+    let mut c = s.conn();
+    assert_eq!(c.call(&["FT.CREATE", "nd", "PREFIX", "1", "nd:", "SCHEMA", "t", "TEXT"]), ok());
+    c.call(&["HSET", "nd:1", "t", "dog"]);
+    c.call(&["HSET", "nd:2", "t", "dogs"]);
+    c.call(&["HSET", "nd:3", "t", "dogs dog"]);
+    // RediSearch 2.10: `1 nd:1` for both.
+    for q in ["dogs -dogs", "dog -(dogs)"] {
+        assert_eq!(
+            c.call(&["FT.SEARCH", "nd", q, "NOCONTENT"]),
+            arr(vec![Resp::Int(1), Resp::bulk("nd:1")]),
+            "{q}"
+        );
+    }
+}

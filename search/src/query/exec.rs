@@ -667,15 +667,21 @@ impl<'a> Exec<'a> {
             let start = self.out.terms.len();
             match it {
                 QueryAst::Not(inner) => {
+                    // As in a lone NOT: negated words are not expanded.
                     self.negated += 1;
+                    self.unexpanded += 1;
                     let r = self.eval(inner, mask, None);
+                    self.unexpanded -= 1;
                     self.negated -= 1;
                     if let Some(bm) = r? {
                         neg.push(bm);
                     }
                 }
                 QueryAst::Optional(inner) => {
-                    self.eval(inner, mask, None)?;
+                    self.unexpanded += 1;
+                    let r = self.eval(inner, mask, None);
+                    self.unexpanded -= 1;
+                    r?;
                     saw_optional = true;
                 }
                 QueryAst::Word(w) if prox.is_some() => {
