@@ -136,20 +136,25 @@ proptest! {
             .map(|(w, (s, _))| (score(*s, w, &query), w))
             .collect();
         want.sort_by(|a, b| b.0.partial_cmp(&a.0).unwrap());
-        want.truncate(max);
-        let got_scores: Vec<f32> = got.iter().map(|s| s.score).collect();
-        let want_scores: Vec<f32> = want.iter().map(|w| w.0).collect();
-        prop_assert_eq!(&got_scores, &want_scores, "query {:?}", query);
-        let cut = want_scores.last().copied().unwrap_or(0.0);
+        // RediSearch's trie walk prunes by stored score, not by the length-divided result score,
+        // so with a small MAX it may miss the best result (checked on RediSearch 2.10: `""`
+        // MAX 1 over bcd:3, a:2, … gives a, not bcd); folio walks the same way. So: as many
+        // results as MAX allows, each a match with its score; and when MAX covers every match,
+        // exactly the matches, best first.
+        prop_assert_eq!(got.len(), want.len().min(max), "query {:?}", query);
         for s in &got {
             let w = String::from_utf8(s.string.clone()).unwrap();
             prop_assert!(w.starts_with(query.as_str()), "{} does not start with {}", w, query);
+            let expected = want.iter().find(|(_, x)| **x == w).map(|x| x.0);
+            prop_assert_eq!(Some(s.score), expected, "score of {}", w);
             if !unsure.contains(&w) {
                 prop_assert_eq!(s.payload.clone().map(|p| String::from_utf8(p).unwrap()), oracle[&w].1.clone());
             }
-            if s.score > cut {
-                prop_assert!(want.iter().any(|(_, x)| **x == w));
-            }
+        }
+        if max >= want.len() {
+            let got_scores: Vec<f32> = got.iter().map(|s| s.score).collect();
+            let want_scores: Vec<f32> = want.iter().map(|w| w.0).collect();
+            prop_assert_eq!(&got_scores, &want_scores, "query {:?}", query);
         }
     }
 
