@@ -252,6 +252,10 @@ fn explain_prints_the_reference_layout() {
     assert_eq!(explain(&mut c, "@num:[(1 +inf]"), "NUMERIC {1.000000 < @num <= inf}\n");
     assert_eq!(explain(&mut c, "@loc:[2.5 48 10 km]"), "GEO loc:{2.500000,48.000000 --> 10.000000 km}\n");
     assert_eq!(explain(&mut c, "@tag:{Hello|B*}"), "TAG:@tag {\n  Hello\n  PREFIX{B*}\n}\n");
+    // Once the field has held a value, its tag index exists and the values are case-folded.
+    c.call(&["HSET", "e:1", "tag", "x"]);
+    c.call(&["DEL", "e:1"]);
+    assert_eq!(explain(&mut c, "@tag:{Hello|B*}"), "TAG:@tag {\n  hello\n  PREFIX{b*}\n}\n");
     assert_eq!(
         explain(&mut c, "hello=>{$weight:2}"),
         "UNION {\n  hello => {$weight: 2;}\n  +hello(expanded)\n}\n"

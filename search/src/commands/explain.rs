@@ -9,7 +9,7 @@ use crate::catalog::Catalog;
 use crate::commands::text;
 use crate::config::Config;
 use crate::error::{Error, Result};
-use crate::index::Index;
+use crate::index::{FieldIndex, Index};
 use crate::query::syntax::{parse, unescape, QueryAst, TagTerm};
 use crate::reply::Reply;
 
@@ -293,13 +293,20 @@ impl Explainer<'_> {
             }
             QueryAst::Tag(fields, terms) => {
                 out.push(format!("{pad}TAG:@{} {{", fields.join("|")));
+                // RediSearch case-folds the values once the field's tag index exists (its first
+                // document), unless CASESENSITIVE.
+                let fold = fields.first().and_then(|f| self.idx.spec.field(f)).is_some_and(|(i, spec)| {
+                    !spec.case_sensitive
+                        && matches!(self.idx.fields.get(i), Some(FieldIndex::Tag(t)) if t.dict.len() > 0)
+                });
+                let norm = |v: &String| if fold { v.to_lowercase() } else { v.clone() };
                 for t in terms {
                     let s = match t {
                         TagTerm::Exact(v) if v.is_empty() => "\"\"".to_string(),
-                        TagTerm::Exact(v) => v.clone(),
-                        TagTerm::Prefix(v) => format!("PREFIX{{{v}*}}"),
-                        TagTerm::Suffix(v) => format!("SUFFIX{{*{v}}}"),
-                        TagTerm::Infix(v) => format!("INFIX{{*{v}*}}"),
+                        TagTerm::Exact(v) => norm(v),
+                        TagTerm::Prefix(v) => format!("PREFIX{{{}*}}", norm(v)),
+                        TagTerm::Suffix(v) => format!("SUFFIX{{*{}}}", norm(v)),
+                        TagTerm::Infix(v) => format!("INFIX{{*{}*}}", norm(v)),
                     };
                     out.push(format!("{pad}  {s}"));
                 }
