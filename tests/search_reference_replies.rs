@@ -211,6 +211,10 @@ fn wildcard_and_numeric_results_score_one_over_the_norm() {
         pairs(&[("v:2", "1"), ("v:1", "0.5"), ("v:3", "0.3333333333333333")])
     );
     assert_eq!(
+        scored(&mut c, &["v", "*", "SCORER", "TFIDF.DOCNORM"]),
+        pairs(&[("v:2", "1"), ("v:1", "0.5"), ("v:3", "0.25")])
+    );
+    assert_eq!(
         scored(&mut c, &["v", "@n:[1 3]", "SCORER", "DISMAX"]),
         pairs(&[("v:1", "1"), ("v:2", "1"), ("v:3", "1")])
     );

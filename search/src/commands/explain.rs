@@ -297,7 +297,7 @@ impl Explainer<'_> {
                 // document), unless CASESENSITIVE.
                 let fold = fields.first().and_then(|f| self.idx.spec.field(f)).is_some_and(|(i, spec)| {
                     !spec.case_sensitive
-                        && matches!(self.idx.fields.get(i), Some(FieldIndex::Tag(t)) if t.dict.len() > 0)
+                        && matches!(self.idx.fields.get(i), Some(FieldIndex::Tag(t)) if !t.dict.is_empty())
                 });
                 let norm = |v: &String| if fold { v.to_lowercase() } else { v.clone() };
                 for t in terms {

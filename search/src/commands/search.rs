@@ -453,6 +453,20 @@ pub(crate) fn ft_search(
             let started = Instant::now();
             let budget = Duration::from_millis(req.timeout_ms);
             let mut rows: Vec<(u32, f64)> = Vec::with_capacity(ids.len() as usize);
+            // `*` alone under TFIDF: one virtual result of frequency 1 per document, so the
+            // score is the document's score over its norm (what the general scorer computes,
+            // without its per-term machinery: `FT.SEARCH idx *` reads every document).
+            let wildcard = matches!(ast, QueryAst::MatchAll)
+                && matches!(req.scorer, Scorer::TfIdf | Scorer::TfIdfDocNorm);
+            let score_of = |d: u32| -> f64 {
+                if !wildcard {
+                    return scorer.score(d);
+                }
+                idx.docs.get(d).map_or(0.0, |rec| {
+                    let norm = if req.scorer == Scorer::TfIdf { rec.max_freq } else { rec.len };
+                    f64::from(rec.score) / f64::from(norm.max(1))
+                })
+            };
             for (i, d) in ids.iter().enumerate() {
                 if i % 4096 == 4095 && req.timeout_ms > 0 && started.elapsed() > budget {
                     if config.on_timeout == TimeoutPolicy::Fail {
@@ -461,7 +475,7 @@ pub(crate) fn ft_search(
                     warnings.push("Timeout limit was reached".to_string());
                     break;
                 }
-                rows.push((d, scorer.score(d)));
+                rows.push((d, score_of(d)));
             }
             let cmp = |a: &(u32, f64), b: &(u32, f64)| {
                 b.1.partial_cmp(&a.1).unwrap_or(Ordering::Equal).then(a.0.cmp(&b.0))
