@@ -5,9 +5,9 @@
 //!
 //! Every expected reply in `reference_cases` was recorded from RediSearch 2.10.5 (the Redis Stack
 //! wheel's redisearch.so) on Redis 7.2.6, RESP3, by sending the same commands in the same order
-//! to an empty server; none comes from folio. Scores are compared as numbers: Redis 7.2 prints
-//! doubles shortest-round-trip, the Redis 7.0 these tests run on prints `%.17g`
-//! (0.5773502588272095 vs 0.57735025882720947, the same double).
+//! to an empty server; none comes from folio. Scores are compared as numbers (RESP3 doubles are
+//! written by the Redis these tests run on, 7.0: `%.17g`; in RESP2 folio writes Redis 7.2's
+//! shortest form itself, as RediSearch 2.10 users see it: `rescored_text_is_redis_7_2s` below).
 
 mod common;
 
@@ -746,4 +746,15 @@ fn trim_drops_results_under_a_tenth_of_the_best() {
     assert_eq!(c.call(&["FT.SUGGET", "tr", "t"]), arr(vec![b("top"), b("tab"), b("tiny")]));
     assert_eq!(c.call(&["FT.SUGGET", "tr", "t", "TRIM"]), arr(vec![b("top"), b("tab")]));
     assert!(srv.conn().call(&["PING"]) == s("PONG"));
+}
+
+/// RESP2 scores are the text Redis 7.2 writes (RediSearch 2.10: `0.5773502588272095`, where
+/// Redis 7.0's `%.17g` would give `0.57735025882720947`).
+#[test]
+fn rescored_text_is_redis_7_2s() {
+    let s = Server::start();
+    let mut c = s.conn();
+    c.call(&["FT.SUGADD", "k", "abc", "1"]);
+    let r = c.call(&["FT.SUGGET", "k", "a", "WITHSCORES"]);
+    assert_eq!(r, arr(vec![b("abc"), Resp::bulk("0.5773502588272095")]));
 }

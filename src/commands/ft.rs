@@ -8,7 +8,7 @@ use search::{Catalog, Protocol as SearchProtocol, Reply as SearchReply};
 use crate::commands::Invocation;
 use crate::error::CommandResult;
 use crate::indexing::{self, RedisDocs};
-use crate::reply::{Protocol, Reply};
+use crate::reply::{shortest_double, Protocol, Reply};
 
 /// FT commands that change index definitions: replicated to replicas and the AOF when they succeed.
 const DEFINITION_WRITES: &[&str] = &[
@@ -58,81 +58,4 @@ pub fn ft(ctx: &Context, inv: &Invocation) -> CommandResult {
         ctx.replicate_verbatim();
     }
     Ok(convert(outcome.reply, Protocol::of(ctx)))
-}
-
-/// A double as Redis 7.2's `addReplyDouble` writes it (`fpconv_dtoa`): the shortest digits
-/// that read back as `d`, plain up to 7 zeros of padding, scientific (`1.5e+21`) beyond.
-fn shortest_double(d: f64) -> String {
-    if d.is_nan() {
-        return "nan".into();
-    }
-    if d.is_infinite() {
-        return if d > 0.0 { "inf" } else { "-inf" }.into();
-    }
-    if d == 0.0 {
-        return if d.is_sign_negative() { "-0" } else { "0" }.into();
-    }
-    // `{:e}` gives the shortest round-trip digits: `5.454545454545454e-1`.
-    let sci = format!("{:e}", d.abs());
-    let (mantissa, e) = sci.split_once('e').unwrap_or((&sci, "0"));
-    let e: i32 = e.parse().unwrap_or(0);
-    let digits: String = mantissa.chars().filter(char::is_ascii_digit).collect();
-    let n = digits.len() as i32;
-    let k = e - (n - 1);
-    let exp = e.abs();
-    let mut out = String::with_capacity(24);
-    if d < 0.0 {
-        out.push('-');
-    }
-    if k >= 0 && exp < n + 7 {
-        out.push_str(&digits);
-        out.extend(std::iter::repeat_n('0', k as usize));
-    } else if k < 0 && (k > -7 || exp < 4) {
-        let offset = n + k;
-        if offset <= 0 {
-            out.push_str("0.");
-            out.extend(std::iter::repeat_n('0', (-offset) as usize));
-            out.push_str(&digits);
-        } else {
-            let (int, frac) = digits.split_at(offset as usize);
-            out.push_str(int);
-            out.push('.');
-            out.push_str(frac);
-        }
-    } else {
-        let (first, rest) = digits.split_at(1);
-        out.push_str(first);
-        if !rest.is_empty() {
-            out.push('.');
-            out.push_str(rest);
-        }
-        out.push('e');
-        out.push(if e < 0 { '-' } else { '+' });
-        out.push_str(&exp.to_string());
-    }
-    out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::shortest_double;
-
-    #[test]
-    fn doubles_read_as_redis_7_2_writes_them() {
-        // Expected texts: Redis 7.2's fpconv_dtoa (RediSearch 2.10 WITHSCORES replies).
-        for (d, s) in [
-            (0.5454545454545454, "0.5454545454545454"),
-            (4.0, "4"),
-            (3.3333333333333335, "3.3333333333333335"),
-            (0.4, "0.4"),
-            (-2.5, "-2.5"),
-            (1e21, "1e+21"),
-            (1.5e-7, "1.5e-7"),
-            (0.00012, "0.00012"),
-            (123456789.0, "123456789"),
-            (1e7, "10000000"),
-        ] {
-            assert_eq!(shortest_double(d), s, "{d}");
-        }
-    }
 }

@@ -12,7 +12,7 @@ use search::suggest::{args, Suggestions};
 use crate::commands::Invocation;
 use crate::error::{CommandResult, Error};
 use crate::keys::WRONGTYPE;
-use crate::reply::Reply;
+use crate::reply::{shortest_double, Protocol, Reply};
 use crate::suggest_type::SUGGEST_TYPE;
 
 /// RediSearch's arity error (RedisModule_WrongArity, which names the command as registered).
@@ -88,7 +88,11 @@ pub fn sugget(ctx: &Context, inv: &Invocation) -> CommandResult {
     for s in found {
         out.push(Reply::Bulk(s.string));
         if opts.with_scores {
-            out.push(Reply::Double(f64::from(s.score)));
+            // RESP2: the text Redis 7.2 writes for the double, as RediSearch 2.10 users see it.
+            out.push(match Protocol::of(ctx) {
+                Protocol::Resp2 => Reply::Bulk(shortest_double(f64::from(s.score)).into_bytes()),
+                Protocol::Resp3 => Reply::Double(f64::from(s.score)),
+            });
         }
         if opts.with_payloads {
             out.push(s.payload.map_or(Reply::Nil, Reply::Bulk));
