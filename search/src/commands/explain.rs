@@ -2,7 +2,6 @@
 
 use std::collections::HashMap;
 
-use crate::analysis::tokenizer::tokenize;
 use crate::analysis::STEM_PREFIX;
 use crate::args::Args;
 use crate::catalog::Catalog;
@@ -126,21 +125,15 @@ impl Explainer<'_> {
 
     /// Query words of `raw` as the index tokenizes them, stopwords dropped.
     fn words(&self, raw: &str) -> Vec<String> {
-        tokenize(raw).into_iter().map(|t| t.text).filter(|t| !self.idx.spec.stopwords.contains(t)).collect()
+        self.idx.query_words(raw, false)
     }
 
-    /// False when every field in `mask` is NOSTEM.
+    /// False when every field in `mask` is NOSTEM (RediSearch still expands under `@NULL:`).
     fn stems(&self, mask: Option<u128>) -> bool {
-        let Some(m) = mask else { return true };
-        if m == 0 {
-            return true;
+        match mask {
+            None | Some(0) => true,
+            Some(m) => self.idx.stems_in(m),
         }
-        self.idx
-            .spec
-            .fields
-            .iter()
-            .enumerate()
-            .any(|(i, f)| !f.nostem && self.idx.text_ord(i).is_some_and(|o| m & (1u128 << o) != 0))
     }
 
     /// One word: its token line, or the UNION of it and its expansions.
@@ -196,34 +189,28 @@ impl Explainer<'_> {
         collapse: bool,
         out: &mut Vec<String>,
     ) {
-        let mut kids: Vec<Vec<String>> = Vec::new();
+        // Rendered children, with the item each came from (stopword-only ones render nothing).
+        let mut kids: Vec<(&QueryAst, Vec<String>)> = Vec::new();
         for it in items {
             let mut v = Vec::new();
             self.node(it, depth + 1, mask, &Attrs::default(), plain, &mut v);
             if !v.is_empty() {
-                kids.push(v);
+                kids.push((it, v));
             }
+        }
+        if collapse && kids.len() == 1 && attrs.suffix().is_empty() {
+            // A single remaining child stands for the node, one level up.
+            if let Some((it, _)) = kids.first() {
+                self.node(it, depth, mask, &Attrs::default(), plain, out);
+            }
+            return;
         }
         if kids.is_empty() {
             return;
         }
-        if collapse && kids.len() == 1 && attrs.suffix().is_empty() {
-            // A single remaining child stands for the node, one level up.
-            let mut v = Vec::new();
-            let only = items.iter().find(|it| {
-                let mut t = Vec::new();
-                self.node(it, depth + 1, mask, &Attrs::default(), plain, &mut t);
-                !t.is_empty()
-            });
-            if let Some(it) = only {
-                self.node(it, depth, mask, &Attrs::default(), plain, &mut v);
-            }
-            out.extend(v);
-            return;
-        }
         let pad = "  ".repeat(depth);
         out.push(format!("{pad}{}{name}", self.prefix(mask)));
-        for k in kids {
+        for (_, k) in kids {
             out.extend(k);
         }
         out.push(format!("{pad}}}{}", attrs.suffix()));

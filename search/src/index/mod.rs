@@ -159,6 +159,24 @@ impl Index {
         }
     }
 
+    /// Whether some TEXT field in `mask` is stemmed (not NOSTEM): a query word searched
+    /// there expands to its stem.
+    pub fn stems_in(&self, mask: text::FieldMask) -> bool {
+        self.spec.fields.iter().enumerate().any(|(i, f)| {
+            !f.nostem && self.text_ord(i).is_some_and(|o| mask & (1u128 << (u32::from(o) % 128)) != 0)
+        })
+    }
+
+    /// The words of query text `raw` as this index tokenizes them, stopwords dropped unless
+    /// `keep_stopwords` (NOSTOPWORDS).
+    pub fn query_words(&self, raw: &str, keep_stopwords: bool) -> Vec<String> {
+        tokenize(raw)
+            .into_iter()
+            .map(|t| t.text)
+            .filter(|t| keep_stopwords || !self.spec.stopwords.contains(t))
+            .collect()
+    }
+
     /// Re-reads `key` and indexes it (or removes it when it no longer qualifies).
     /// Returns true when the key is in the index afterwards.
     pub fn upsert(&mut self, key: &[u8], docs: &dyn DocumentSource) -> bool {

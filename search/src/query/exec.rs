@@ -6,7 +6,6 @@ use std::collections::{HashMap, HashSet};
 
 use roaring::RoaringBitmap;
 
-use crate::analysis::tokenizer::tokenize;
 use crate::analysis::{Language, Stemmer, STEM_PREFIX};
 use crate::error::{Error, Result};
 use crate::index::geo::unit_factor;
@@ -340,7 +339,7 @@ impl<'a> Exec<'a> {
             self.out.highlight.extend(synonyms.same_group(tok).map(str::to_string));
         }
         // RediSearch's expander skips exact phrases and what `-` or `~` apply to.
-        let stemmable = !self.opts.verbatim && self.unexpanded == 0 && self.stem_allowed(mask);
+        let stemmable = !self.opts.verbatim && self.unexpanded == 0 && self.idx.stems_in(mask);
         if stemmable {
             let stemmer = self.query_stemmer.as_ref().unwrap_or(&self.idx.stemmer);
             if let Some(st) = stemmer.stem_always(tok) {
@@ -357,15 +356,6 @@ impl<'a> Exec<'a> {
         ids
     }
 
-    /// False when every searched text field is NOSTEM.
-    fn stem_allowed(&self, mask: FieldMask) -> bool {
-        self.idx.spec.fields.iter().enumerate().any(|(i, f)| {
-            f.kind == FieldType::Text
-                && !f.nostem
-                && self.idx.text_ord(i).is_some_and(|o| mask & (1u128 << o) != 0)
-        })
-    }
-
     fn docs_of(&self, ids: &[u32], mask: FieldMask) -> RoaringBitmap {
         let mut bm = RoaringBitmap::new();
         for &id in ids {
@@ -375,11 +365,7 @@ impl<'a> Exec<'a> {
     }
 
     fn tokens(&self, raw: &str) -> Vec<String> {
-        tokenize(raw)
-            .into_iter()
-            .map(|t| t.text)
-            .filter(|t| self.opts.no_stopwords || !self.idx.spec.stopwords.contains(t))
-            .collect()
+        self.idx.query_words(raw, self.opts.no_stopwords)
     }
 
     fn eval(&mut self, ast: &QueryAst, mask: FieldMask, prox: Option<Prox>) -> Result<Option<RoaringBitmap>> {
@@ -900,7 +886,7 @@ pub fn within(lists: &[Vec<u32>], slop: u32, inorder: bool) -> bool {
     if inorder {
         let mut first = 0usize;
         loop {
-            let Some(p0) = lists[0].get(first).copied() else { return false };
+            let Some(p0) = lists.first().and_then(|l| l.get(first)).copied() else { return false };
             first += 1;
             let (mut last, mut span, mut ok) = (i64::from(p0), 0i64, true);
             for k in 1..n {

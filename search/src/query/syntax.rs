@@ -37,6 +37,18 @@ pub enum TagTerm {
     Infix(String),
 }
 
+impl TagTerm {
+    /// The tag term for value `v` written with a leading and/or trailing `*`.
+    fn of(v: String, lead_star: bool, trail_star: bool) -> TagTerm {
+        match (lead_star, trail_star) {
+            (false, false) => TagTerm::Exact(v),
+            (false, true) => TagTerm::Prefix(v),
+            (true, false) => TagTerm::Suffix(v),
+            (true, true) => TagTerm::Infix(v),
+        }
+    }
+}
+
 /// A bound of a numeric range.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct NumBound {
@@ -355,7 +367,8 @@ impl<'a> Parser<'a> {
     /// `open` is the index of the list's first character (after `{`).
     fn v1_tag_tail(&mut self, tags: &mut Vec<TagTerm>, open: usize) -> Result<()> {
         // The reference's error names the token before the bad one: the last tag as written.
-        let inside: String = self.chars[open..self.i.saturating_sub(1)].iter().map(|&(_, c)| c).collect();
+        let inside: String =
+            self.chars.get(open..self.i.saturating_sub(1)).unwrap_or(&[]).iter().map(|&(_, c)| c).collect();
         let mut prev = inside.rsplit('|').next().unwrap_or("").trim().to_string();
         loop {
             let save = self.i;
@@ -381,12 +394,8 @@ impl<'a> Parser<'a> {
             }
             prev = w.clone();
             let v = unescape(&w);
-            tags.push(match (prefix_star, self.eat('*')) {
-                (false, false) => TagTerm::Exact(v),
-                (false, true) => TagTerm::Prefix(v),
-                (true, false) => TagTerm::Suffix(v),
-                (true, true) => TagTerm::Infix(v),
-            });
+            let trail_star = self.eat('*');
+            tags.push(TagTerm::of(v, prefix_star, trail_star));
         }
     }
 
@@ -812,12 +821,7 @@ impl<'a> Parser<'a> {
             if v.is_empty() && !(lead_star || trail_star) {
                 return Err(self.err());
             }
-            out.push(match (lead_star, trail_star) {
-                (false, false) => TagTerm::Exact(v),
-                (false, true) => TagTerm::Prefix(v),
-                (true, false) => TagTerm::Suffix(v),
-                (true, true) => TagTerm::Infix(v),
-            });
+            out.push(TagTerm::of(v, lead_star, trail_star));
             if self.eat('}') {
                 return Ok(out);
             }
