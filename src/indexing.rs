@@ -188,21 +188,20 @@ pub fn key_event(ctx: &Context, key: &[u8]) {
     });
 }
 
-/// FLUSHDB (one database) or FLUSHALL (`db == -1`): documents go, index definitions stay;
-/// FLUSHALL also empties the spell-check dictionaries (RediSearch empties them on any flush).
+/// FLUSHDB (one database) or FLUSHALL (`db == -1`), as RediSearch does it: the flushed databases'
+/// indexes go, definitions and contents, with their aliases, synonyms and cursors, so a test suite
+/// that flushes between tests can create the same index again. FLUSHALL also empties the
+/// spell-check dictionaries (FT.DICTADD), and so does a FLUSHDB of database 0, where RediSearch
+/// keeps its indexes; a FLUSHDB of another database leaves them, and the other databases' indexes,
+/// alone (RediSearch would empty them on any flush).
 pub fn flushed(ctx: &Context, db: i32) {
     with_state(ctx, |state| {
-        if db == -1 {
+        if db == -1 || db == 0 {
             state.config.dictionaries.clear();
         }
-        for (n, catalog) in state.catalogs.iter_mut() {
-            if db == -1 || *n == db {
-                catalog.clear();
-                catalog.scan_done();
-                cancel_scan(*n);
-            }
-        }
+        state.catalogs.retain(|n, _| db != -1 && *n != db);
     });
+    SCANS.with(|s| s.borrow_mut().retain(|n, _| db != -1 && *n != db));
 }
 
 /// SWAPDB: the indexes move with their data, so a dataset built and indexed in a staging
@@ -335,11 +334,6 @@ fn scan_slice(ctx: &Context, db: i32) -> bool {
         });
     }
     more
-}
-
-/// Drops the scan job of `db` (its keys are gone).
-fn cancel_scan(db: i32) {
-    SCANS.with(|s| s.borrow_mut().remove(&db));
 }
 
 /// Restarts the scans of the given databases from their first key (after SWAPDB), each with a

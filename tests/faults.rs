@@ -185,6 +185,8 @@ fn flushall_during_an_initial_scan() {
     ok(c.cmd("FT.CREATE idx ON JSON PREFIX 1 k: SCHEMA $.t AS t TEXT $.n AS n NUMERIC"));
     assert_eq!(info_field(&mut c, "idx", "indexing").as_deref(), Some("1"), "the scan runs in slices");
     ok(c.cmd("FLUSHALL"));
+    assert!(c.cmd("FT.INFO idx").is_error(), "FLUSHALL drops the index");
+    ok(c.cmd("FT.CREATE idx ON JSON PREFIX 1 k: SCHEMA $.t AS t TEXT $.n AS n NUMERIC"));
     wait_indexed(&mut c, "idx");
     assert_eq!(search_ids(&mut c, "idx", "*"), BTreeSet::new());
     ok(c.call(&["JSON.SET", "k:new", "$", &doc(3)]));

@@ -1,6 +1,7 @@
 //! The index is never stale: every way a key can change reaches the indexes before the command
 //! returns, including the three RediSearch misses (JSON.CLEAR, JSON.NUMPOWBY, JSON.MERGE), and
-//! indexes belong to their database (FLUSHDB elsewhere leaves them alone, SWAPDB moves them).
+//! indexes belong to their database (FLUSHDB elsewhere leaves them alone, SWAPDB moves them, a
+//! flush of their own database drops them as RediSearch does).
 
 mod common;
 
@@ -183,9 +184,16 @@ fn indexes_belong_to_their_database() {
     // FLUSHDB elsewhere leaves db 0's index alone (RediSearch drops every index).
     assert_eq!(c1.call(&["FLUSHDB"]), ok());
     assert_eq!(ids(&mut c, "idx", "lime"), v(&["doc:1"]));
-    // FLUSHDB here empties the index but keeps its definition.
+    // FLUSHDB here drops the index, definition and contents, as RediSearch does.
     assert_eq!(c.call(&["FLUSHDB"]), ok());
-    assert_eq!(ids(&mut c, "idx", "lime"), v(&[]));
+    assert_eq!(c.call(&["FT.SEARCH", "idx", "lime"]), Resp::Error("idx: no such index".into()));
+    assert_eq!(
+        c.call(&[
+            "FT.CREATE", "idx", "ON", "JSON", "PREFIX", "1", "doc:", "SCHEMA", "$.name", "AS", "name",
+            "TEXT"
+        ]),
+        ok()
+    );
     c.call(&["JSON.SET", "doc:2", "$", r#"{"name":"lime"}"#]);
     assert_eq!(ids(&mut c, "idx", "lime"), v(&["doc:2"]));
     // An index built in a staging database goes live with SWAPDB.
@@ -201,8 +209,8 @@ fn indexes_belong_to_their_database() {
     assert_eq!(ids(&mut c, "stage", "lime"), v(&["doc:7"]));
     assert_eq!(ids(&mut c1, "idx", "lime"), v(&["doc:2"]));
     assert_eq!(c.call(&["FLUSHALL"]), ok());
-    assert_eq!(ids(&mut c, "stage", "lime"), v(&[]));
-    assert_eq!(ids(&mut c1, "idx", "lime"), v(&[]));
+    assert_eq!(c.call(&["FT.SEARCH", "stage", "lime"]), Resp::Error("stage: no such index".into()));
+    assert_eq!(c1.call(&["FT.SEARCH", "idx", "lime"]), Resp::Error("idx: no such index".into()));
 }
 
 #[test]
@@ -313,6 +321,8 @@ fn large_initial_scan_is_time_sliced_and_survives_flush_and_swap() {
     assert_eq!(c1.call(&["FT.CREATE", "big3", "PREFIX", "1", "s:", "SCHEMA", "title", "TEXT"]), ok());
     assert_eq!(c1.call(&["FT.DROPINDEX", "big2"]), ok());
     assert_eq!(c.call(&["FLUSHALL"]), ok());
+    assert!(c1.call(&["FT.SEARCH", "big3", "common"]).is_error(), "FLUSHALL drops every index");
+    assert_eq!(c1.call(&["FT.CREATE", "big3", "PREFIX", "1", "s:", "SCHEMA", "title", "TEXT"]), ok());
     assert_eq!(c1.call(&["FT.SEARCH", "big3", "common", "LIMIT", "0", "0"]).items()[0], Resp::Int(0));
     assert_eq!(c1.call(&["HSET", "s:1", "title", "common"]), Resp::Int(1));
     assert_eq!(c1.call(&["FT.SEARCH", "big3", "common", "LIMIT", "0", "0"]).items()[0], Resp::Int(1));

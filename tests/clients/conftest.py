@@ -104,14 +104,8 @@ class Server:
 
 
 def clean(client):
-    """Drops every index and key. folio keeps index definitions across FLUSHALL (RediSearch 2.x
-    drops them), so indexes are dropped one by one first."""
-    try:
-        names = client.execute_command("FT._LIST")
-    except redis.ResponseError:  # a module without search (FOLIO_CLIENTS_MODULE=rejson.so)
-        names = []
-    for name in names:
-        client.execute_command("FT.DROPINDEX", name)
+    """Drops every index and key, as a client test suite does between tests: FLUSHALL alone, which
+    drops the indexes too (as RediSearch does)."""
     client.flushall()
 
 
