@@ -7,7 +7,10 @@ tester says so and exits 0 ("skipped"): nothing in `make test` depends on it.
 
 Both servers get the same seeded random documents (HASH `h:*` and JSON `j:*`), the same two
 indexes, then the same random sequence of FT.SEARCH / FT.AGGREGATE / FT.EXPLAIN / FT.TAGVALS
-commands (RESP2 and RESP3) interleaved with writes. Replies are compared after canonicalising
+commands (RESP2 and RESP3) interleaved with writes and with what applications and test suites
+send between their queries (session operations: FLUSHALL/FLUSHDB then the same FT.CREATE again,
+FT.DROPINDEX [DD] and re-creating the name, FT.ALTER, DEBUG RELOAD, RENAME/UNLINK/EXPIRE of
+indexed keys, a double SWAPDB). Replies are compared after canonicalising
 only what the reference leaves unordered (rows of a GROUPBY without SORTBY, TAGVALS). Each
 difference is shown once per signature (command shape); the exit status is 1 when any remains
 that search_intentional.TABLE does not explain.
@@ -184,6 +187,78 @@ class Gen:
         return ["JSON.NUMINCRBY", "j:%d" % i, "$.num", str(r.randint(-5, 5))]
 
 
+SESSION_OPS = ["flush", "flush", "dropindex", "alter", "reload", "keys", "keys", "recreate", "swapdb"]
+
+
+def session_op(gen):
+    """One session operation: (label, [command, ...], what must be rebuilt afterwards)."""
+    r = gen.r
+    op = r.choice(SESSION_OPS)
+    idx = r.choice(["ih", "ij"])
+    if op == "flush":
+        flush = r.choice([["FLUSHALL"], ["FLUSHDB"], ["FLUSHALL", "ASYNC"], ["FLUSHDB", "SYNC"]])
+        return " ".join(flush), [flush], "all"
+    if op == "dropindex":
+        dd = r.random() < 0.5
+        return "FT.DROPINDEX%s" % (" DD" if dd else ""), [["FT.DROPINDEX", idx] + (["DD"] if dd else [])], \
+            (idx, dd)
+    if op == "alter":
+        field = "extra%d" % r.randint(0, 2)
+        if idx == "ij":
+            return "FT.ALTER", [["FT.ALTER", idx, "SCHEMA", "ADD", "$." + field, "AS", field, "TEXT"]], None
+        return "FT.ALTER", [["FT.ALTER", idx, "SCHEMA", "ADD", field, "TEXT"]], None
+    if op == "reload":
+        return "DEBUG RELOAD", [["DEBUG", "RELOAD"]], None
+    if op == "recreate":
+        schema = HASH_SCHEMA if idx == "ih" else JSON_SCHEMA
+        on = "HASH" if idx == "ih" else "JSON"
+        return "FT.CREATE existing", [["FT.CREATE", idx, "ON", on, "PREFIX", "1", idx[1] + ":", "SCHEMA"] + schema], None
+    if op == "swapdb":
+        return "SWAPDB twice", [["SWAPDB", "0", "1"], ["SWAPDB", "0", "1"]], None
+    p = r.choice(["h", "j"])
+    a, b = r.randint(0, DOCS + 10), r.randint(0, DOCS + 10)
+    cmd = r.choice([["RENAME", "%s:%d" % (p, a), "%s:%d" % (p, b)], ["UNLINK", "%s:%d" % (p, a)],
+                    ["EXPIRE", "%s:%d" % (p, a), "0"], ["EXPIRE", "%s:%d" % (p, a), "1000"],
+                    ["RENAME", "%s:%d" % (p, a), "other:%d" % a], ["COPY", "%s:%d" % (p, a), "%s:%d" % (p, b)]])
+    return cmd[0], [cmd], None
+
+
+def setup_commands(gen, which=("ih", "ij")):
+    """The indexes and their documents, as created at the start."""
+    out = []
+    if "ih" in which:
+        out.append(["FT.CREATE", "ih", "ON", "HASH", "PREFIX", "1", "h:", "SCHEMA"] + HASH_SCHEMA)
+    if "ij" in which:
+        out.append(["FT.CREATE", "ij", "ON", "JSON", "PREFIX", "1", "j:", "SCHEMA"] + JSON_SCHEMA)
+    return out
+
+
+def documents(gen, which=("ih", "ij")):
+    out = []
+    if "ih" in which:
+        out += [gen.hash_doc(i) for i in range(DOCS)]
+    if "ij" in which:
+        out += [gen.json_doc(i) for i in range(DOCS)]
+    return out
+
+
+def wait_indexed(servers, names=("ih", "ij")):
+    """Waits until no index of the reference (nor folio) is still scanning (RediSearch indexes
+    existing keys in the background after FT.CREATE, FT.ALTER and loading)."""
+    import time
+    deadline = time.time() + 30
+    for s in servers:
+        for idx in names:
+            while time.time() < deadline:
+                _, v = s.conn[2].call("FT.INFO", idx)
+                if isinstance(v, Error) or not isinstance(v, list):
+                    break
+                info = dict(zip(v[0::2], v[1::2]))
+                if str(info.get(b"indexing", info.get("indexing", 0))) in ("0", "b'0'"):
+                    break
+                time.sleep(0.05)
+
+
 def canonical(value, unordered_rows):
     """Sorts what the reference leaves unordered: the rows of an aggregate reply (after the
     count in RESP2, under `results` in RESP3) and sets."""
@@ -263,9 +338,7 @@ def main():
             s.conn[3].call("HELLO", "3")
         rng = random.Random(args.seed)
         gen = Gen(rng)
-        setup = [["FT.CREATE", "ih", "ON", "HASH", "PREFIX", "1", "h:", "SCHEMA"] + HASH_SCHEMA,
-                 ["FT.CREATE", "ij", "ON", "JSON", "PREFIX", "1", "j:", "SCHEMA"] + JSON_SCHEMA]
-        setup += [gen.hash_doc(i) for i in range(DOCS)] + [gen.json_doc(i) for i in range(DOCS)]
+        setup = setup_commands(gen) + documents(gen)
         for cmd in setup:
             f, r = call_both(servers, 2, cmd)
             if isinstance(f, Error) != isinstance(r, Error):
@@ -274,10 +347,57 @@ def main():
         examples = {}
         explained = Counter()
         total = 0
+        def state_differs(label, wf, wr, shown):
+            """After a write or session operation: its replies, then what the indexes hold."""
+            probes = [(idx, q) for idx in ("ih", "ij") for q in ("*", "@num:[-inf +inf]", "@tag:{red}", "dog")]
+            for idx, q in probes:
+                a, b = call_both(servers, 2, ["FT.SEARCH", idx, q, "NOCONTENT", "LIMIT", "0", "1000"])
+                if isinstance(a, Error) and isinstance(b, Error) and wf == wr:
+                    continue
+                if wf != wr or isinstance(a, Error) != isinstance(b, Error) or sorted(a[1:]) != sorted(b[1:]):
+                    sig = "state after %s on %s %r" % (label, idx, q)
+                    seen[sig] += 1
+                    if seen[sig] <= args.show:
+                        only = [sorted(set(x[1:]) - set(y[1:]))[:5] if isinstance(x, list) and isinstance(y, list)
+                                else x for x, y in ((a, b), (b, a))]
+                        examples.setdefault(sig, []).append(
+                            (shown, 2, "replies %r, only here %r" % (wf, only[0]),
+                             "replies %r, only here %r" % (wr, only[1])))
+                    return True
+            return False
+
+        sessions = Counter()
         for n in range(args.commands):
             proto = rng.choice([2, 2, 3])
             k = rng.random()
             unordered = False
+            if k < 0.04:
+                label, cmds, rebuild = session_op(gen)
+                sessions[label] += 1
+                wf, wr = [], []
+                for cmd in cmds:
+                    a, b = call_both(servers, 2, cmd)
+                    wf.append(a)
+                    wr.append(b)
+                if rebuild == "all":
+                    a, b = call_both(servers, 2, ["FT._LIST"])
+                    wf.append(sorted(a) if isinstance(a, list) else a)
+                    wr.append(sorted(b) if isinstance(b, list) else b)
+                    redo = setup_commands(gen) + documents(gen)
+                elif isinstance(rebuild, tuple):
+                    redo = setup_commands(gen, [rebuild[0]]) + (documents(gen, [rebuild[0]]) if rebuild[1] else [])
+                else:
+                    redo = []
+                for cmd in redo:
+                    a, b = call_both(servers, 2, cmd)
+                    if cmd[0] == "FT.CREATE":
+                        wf.append(a)
+                        wr.append(b)
+                wait_indexed(servers)
+                for idx in ("ih", "ij"):
+                    ref.conn[2].call("FT.DEBUG", "GC_FORCEINVOKE", idx)
+                state_differs(label, wf, wr, [a for c in cmds for a in c + [";"]][:-1])
+                continue
             if k < 0.15:
                 cmd = gen.write()
                 wf, wr = call_both(servers, 2, cmd)
@@ -286,18 +406,7 @@ def main():
                 for idx in ("ih", "ij"):
                     ref.conn[2].call("FT.DEBUG", "GC_FORCEINVOKE", idx)
                 # The write's reply, then what the indexes hold, must agree right after it.
-                probes = [(idx, q) for idx in ("ih", "ij") for q in ("*", "@num:[-inf +inf]", "@tag:{red}", "dog")]
-                for idx, q in probes:
-                    a, b = call_both(servers, 2, ["FT.SEARCH", idx, q, "NOCONTENT", "LIMIT", "0", "1000"])
-                    if wf != wr or sorted(a[1:]) != sorted(b[1:]):
-                        sig = "state after %s on %s %r" % (cmd[0], idx, q)
-                        seen[sig] += 1
-                        if seen[sig] <= args.show:
-                            only_f = sorted(set(a[1:]) - set(b[1:]))[:5]
-                            only_r = sorted(set(b[1:]) - set(a[1:]))[:5]
-                            examples.setdefault(sig, []).append(
-                                (cmd, 2, "write %r, only here %r" % (wf, only_f), "write %r, only here %r" % (wr, only_r)))
-                        break
+                state_differs(cmd[0], wf, wr, cmd)
                 continue
             if k < 0.6:
                 cmd = gen.search(rng.choice(["ih", "ij"]))
@@ -339,6 +448,7 @@ def main():
                 print("RESP%d %s\n  folio: %s\n  ref:   %s" % (proto, shlex.join(cmd), short(f), short(r)))
         print("\n%d commands compared, %d unexplained differences in %d signatures; explained: %s"
               % (total, sum(seen.values()), len(seen), dict(explained) or "none"))
+        print("session operations: %s" % (dict(sessions) or "none"))
         alive = all(s.alive() for s in servers)
         if not alive:
             print("a server died:\n" + "\n".join(s.log_tail() for s in servers))
