@@ -264,6 +264,15 @@ fn explain_prints_the_reference_layout() {
         explain(&mut c, "hello=>{$weight:2}"),
         "UNION {\n  hello => {$weight: 2;}\n  +hello(expanded)\n}\n"
     );
+    // A tag inside a field modifier carries its mask, on the node and on each value.
+    assert_eq!(
+        explain(&mut c, "@title:(@tag:{a} @num:[1 2])"),
+        "@title:INTERSECT {\n  @title:TAG:@tag {\n    @title:a\n  }\n  NUMERIC {1.000000 <= @num <= 2.000000}\n}\n"
+    );
+    assert_eq!(
+        explain(&mut c, "@body:(engine | banana) | @tag:{black}"),
+        "@body:UNION {\n  @body:UNION {\n    @body:engine\n    @body:+engin(expanded)\n    @body:engin(expanded)\n  }\n  @body:UNION {\n    @body:banana\n    @body:+banana(expanded)\n  }\n  @body:TAG:@tag {\n    @body:black\n  }\n}\n"
+    );
     assert_eq!(explain(&mut c, "the"), "<empty>\n");
     assert_eq!(explain(&mut c, "%%hello%%"), "FUZZY{hello}\n");
     // EXPLAINCLI: a simple string per line, then an empty one.

@@ -279,7 +279,9 @@ impl Explainer<'_> {
                 self.node(inner, depth, Some(m), attrs, plain, out)
             }
             QueryAst::Tag(fields, terms) => {
-                out.push(format!("{pad}TAG:@{} {{", fields.join("|")));
+                // A tag node and its values carry the field mask of an enclosing modifier
+                // (`@title:(x | @tag:{a})` prints `@title:TAG:@tag {` and `@title:a`).
+                out.push(format!("{pad}{pre}TAG:@{} {{", fields.join("|")));
                 // RediSearch case-folds the values once the field's tag index exists (its first
                 // document), unless CASESENSITIVE.
                 let fold = fields.first().and_then(|f| self.idx.spec.field(f)).is_some_and(|(i, spec)| {
@@ -295,7 +297,7 @@ impl Explainer<'_> {
                         TagTerm::Suffix(v) => format!("SUFFIX{{*{}}}", norm(v)),
                         TagTerm::Infix(v) => format!("INFIX{{*{}*}}", norm(v)),
                     };
-                    out.push(format!("{pad}  {s}"));
+                    out.push(format!("{pad}  {pre}{s}"));
                 }
                 out.push(format!("{pad}}}{}", attrs.suffix()));
             }
