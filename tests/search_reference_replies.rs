@@ -340,3 +340,25 @@ fn negated_words_inside_an_intersection_are_not_expanded() {
         );
     }
 }
+
+#[test]
+fn fuzzy_and_suffix_expansions_reach_stem_terms() {
+    let s = Server::start();
+    let mut c = s.conn();
+    assert_eq!(c.call(&["FT.CREATE", "i", "ON", "HASH", "PREFIX", "1", "d:", "SCHEMA", "t", "TEXT"]), ok());
+    c.call(&["HSET", "d:1", "t", "indexing"]);
+    c.call(&["HSET", "d:2", "t", "hello"]);
+    c.call(&["HSET", "d:3", "t", "runs"]);
+    // RediSearch 2.10.5's replies: "indexing" is indexed with its stem term "+index", which a
+    // fuzzy or suffix expansion walks like any other term.
+    for (q, want) in [
+        ("*ndex", vec![("d:1", "2")]),
+        ("%index%", vec![("d:1", "2")]),
+        ("%%ndex%%", vec![("d:1", "2")]),
+        ("%+run%", vec![("d:3", "2")]),
+        ("*un", vec![("d:3", "2")]),
+    ] {
+        assert_eq!(scored(&mut c, &["i", q]), pairs(&want), "{q}");
+    }
+    assert_eq!(c.call(&["FT.SEARCH", "i", "%inde%", "NOCONTENT", "DIALECT", "2"]), arr(vec![Resp::Int(0)]));
+}

@@ -445,12 +445,10 @@ impl<'a> Exec<'a> {
                 let p = unescape(w).to_lowercase();
                 let suffix = matches!(ast, QueryAst::Suffix(_));
                 let text = &self.idx.text;
+                // Stem terms (`+index`) take part, as in RediSearch's suffix trie: `*ndex`
+                // finds a document with "indexing".
                 let found = text.dict.scan(
-                    |t, id| {
-                        !t.starts_with(STEM_PREFIX)
-                            && (if suffix { t.ends_with(&p) } else { t.contains(&p) })
-                            && text.is_live(id)
-                    },
+                    |t, id| (if suffix { t.ends_with(&p) } else { t.contains(&p) }) && text.is_live(id),
                     self.opts.max_expansions + 1,
                 );
                 self.expanded(found, mask)
@@ -459,13 +457,10 @@ impl<'a> Exec<'a> {
                 let p = unescape(w).to_lowercase();
                 let text = &self.idx.text;
                 let found = text.dict.fuzzy(&p, *d, |id| text.is_live(id), usize::MAX);
-                // Stems are internal; the empty term (INDEXEMPTY) is within reach from dialect 2.
-                let found: Vec<_> = found
-                    .into_iter()
-                    .filter(|(t, _)| {
-                        !t.starts_with(STEM_PREFIX) && (self.opts.dialect >= 2 || t != EMPTY_TERM)
-                    })
-                    .collect();
+                // Stem terms (`+index`) are within reach, as in RediSearch's trie walk: `%index%`
+                // finds a document with "indexing". The empty term (INDEXEMPTY) is, from dialect 2.
+                let found: Vec<_> =
+                    found.into_iter().filter(|(t, _)| self.opts.dialect >= 2 || t != EMPTY_TERM).collect();
                 self.expanded(found, mask)
             }
             QueryAst::And(items) => self.and(items, mask, prox)?,
