@@ -362,3 +362,43 @@ fn fuzzy_and_suffix_expansions_reach_stem_terms() {
     }
     assert_eq!(c.call(&["FT.SEARCH", "i", "%inde%", "NOCONTENT", "DIALECT", "2"]), arr(vec![Resp::Int(0)]));
 }
+
+#[test]
+fn legacy_filters_are_clauses_of_the_query() {
+    let s = Server::start();
+    let mut c = s.conn();
+    assert_eq!(
+        c.call(&["FT.CREATE", "i", "ON", "HASH", "PREFIX", "1", "d:", "SCHEMA", "t", "TEXT", "n", "NUMERIC", "g", "GEO"]),
+        ok()
+    );
+    c.call(&["HSET", "d:1", "t", "apples apples pear", "n", "20", "g", "2.35,48.85"]);
+    c.call(&["HSET", "d:2", "t", "apples fig", "n", "30", "g", "2.36,48.86"]);
+    c.call(&["HSET", "d:3", "t", "pear apple fig fig", "n", "40", "g", "2.5,48.9"]);
+    // Each expected list is RediSearch 2.10.5's reply: a FILTER or GEOFILTER scores as the
+    // range clause it becomes (frequency 1, a child without positions), INKEYS adds nothing to
+    // the score but counts as a child, and a filter on a field that is not numeric matches
+    // nothing.
+    let cases: Vec<(Vec<&str>, Vec<(&str, &str)>)> = vec![
+        (vec!["apples", "FILTER", "n", "12", "61"], vec![("d:2", "3"), ("d:1", "2.5"), ("d:3", "1")]),
+        (vec!["apples", "FILTER", "n", "12", "61", "INKEYS", "2", "d:1", "d:2"], vec![("d:2", "1.5"), ("d:1", "1.25")]),
+        (vec!["apples", "INKEYS", "2", "d:1", "d:2"], vec![("d:1", "2"), ("d:2", "2")]),
+        (vec!["pear|fig", "FILTER", "n", "0", "100", "FILTER", "n", "10", "50"], vec![("d:2", "1.5"), ("d:3", "1.25"), ("d:1", "0.75")]),
+        (vec!["pear apples", "FILTER", "n", "0", "100", "FILTER", "n", "10", "50"], vec![("d:1", "3.5"), ("d:3", "2")]),
+        (vec!["\"pear apple\"", "FILTER", "n", "0", "100"], vec![("d:3", "2")]),
+        (vec!["*", "FILTER", "n", "0", "100"], vec![("d:2", "2"), ("d:1", "1"), ("d:3", "1")]),
+        (vec!["pear -fig", "FILTER", "n", "0", "100"], vec![("d:1", "0.5")]),
+        (vec!["pear", "GEOFILTER", "g", "2.35", "48.85", "5", "km", "FILTER", "n", "0", "100"], vec![("d:1", "0.75")]),
+        (vec!["pear", "GEOFILTER", "g", "2.35", "48.85", "5", "km"], vec![("d:1", "1")]),
+        (vec!["pear", "GEOFILTER", "nope", "2.35", "48.85", "5", "km"], vec![]),
+        (vec!["pear", "FILTER", "nope", "1", "2"], vec![]),
+        (vec!["pear", "FILTER", "t", "1", "2"], vec![]),
+    ];
+    for (mut args, want) in cases {
+        args.insert(0, "i");
+        assert_eq!(scored(&mut c, &args), pairs(&want), "{args:?}");
+    }
+    assert_eq!(
+        c.call(&["FT.SEARCH", "i", "pear", "NOCONTENT", "LIMIT", "0", "1", "BOGUS", "1"]),
+        Resp::Error("Unknown argument `BOGUS` at position 5 for <main>".into())
+    );
+}

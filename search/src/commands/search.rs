@@ -6,7 +6,6 @@ use std::cmp::Ordering;
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
-use roaring::RoaringBitmap;
 
 use crate::aggregate::value::format_g;
 use crate::args::{parse_f64, Args};
@@ -19,7 +18,7 @@ use crate::error::{Error, Result};
 use crate::index::docs::SortValue;
 use crate::index::geo::unit_factor;
 use crate::index::text::{FieldMask, ALL_FIELDS};
-use crate::index::{FieldIndex, Index};
+use crate::index::Index;
 use crate::limits::MAX_DIALECT;
 use crate::query::exec::{execute, ExecOptions};
 use crate::query::highlight::{highlight, summarize, trim_field, Summary};
@@ -281,7 +280,9 @@ fn parse_request(args: &[&[u8]], config: &Config) -> Result<SearchRequest> {
         } else if a.eat("ADDSCORES") {
             return Err(Error::new("ADDSCORES is not supported on FT.SEARCH"));
         } else {
-            return Err(Error::new(format!("Unknown argument `{}`", text(tok))));
+            // Positions count from the query string (0), as in RediSearch's message.
+            let at = args.len() - a.remaining();
+            return Err(Error::new(format!("Unknown argument `{}` at position {at} for <main>", text(tok))));
         }
     }
     if r.expand && r.dialect_given && r.dialect < 3 {
@@ -362,7 +363,12 @@ pub(crate) fn ft_search(
     if req.query.len() > crate::limits::MAX_QUERY_LEN {
         return Err(Error::new("Query string too long"));
     }
-    let ast = parse(&req.query, req.dialect, &req.params)?;
+    let ast = crate::query::global_filters::apply(
+        parse(&req.query, req.dialect, &req.params)?,
+        &req.filters,
+        &req.geofilters,
+        req.inkeys.as_deref(),
+    );
     let infields: FieldMask = match &req.infields {
         None => ALL_FIELDS,
         Some(names) => names
@@ -385,23 +391,7 @@ pub(crate) fn ft_search(
     };
     let matched = execute(idx, &ast, &opts)?;
     let mut warnings = matched.warnings.clone();
-    let mut ids = matched.docids;
-    for (f, lo, li, hi, hi_incl) in &req.filters {
-        match idx.spec.field(f).and_then(|(i, _)| idx.fields.get(i)) {
-            Some(FieldIndex::Numeric(ni)) => ids &= ni.range(*lo, *li, *hi, *hi_incl),
-            _ => return Err(Error::new(format!("Unknown field `{f}`"))),
-        }
-    }
-    for (f, lon, lat, r) in &req.geofilters {
-        match idx.spec.field(f).and_then(|(i, _)| idx.fields.get(i)) {
-            Some(FieldIndex::Geo(gi)) => ids &= gi.radius(*lon, *lat, *r),
-            _ => return Err(Error::new(format!("Unknown field `{f}`"))),
-        }
-    }
-    if let Some(keys) = &req.inkeys {
-        let allowed: RoaringBitmap = keys.iter().filter_map(|k| idx.docs.id_of(k)).collect();
-        ids &= allowed;
-    }
+    let ids = matched.docids;
     let total = ids.len();
     let want = req.offset.saturating_add(req.limit) as usize;
     let scorer = ScoreContext::new(idx, &matched.terms, &matched.slop, req.scorer);

@@ -525,6 +525,9 @@ impl<'a> Exec<'a> {
                 self.record_leaf(LeafKind::Numeric, &bm);
                 Some(bm)
             }
+            // INKEYS: RediSearch's id-list result has no positions and frequency 0, so it
+            // adds nothing to a score but counts as a child of the intersection.
+            QueryAst::Keys(keys) => Some(keys.iter().filter_map(|k| self.idx.docs.id_of(k)).collect()),
             QueryAst::Geo { field, lon, lat, radius, unit } => {
                 let f = unit_factor(unit).ok_or_else(|| Error::new("Invalid GeoFilter unit"))?;
                 let bm = match self.field(field) {

@@ -3,6 +3,7 @@
 //! terms to score, [`score`] ranks candidates, [`highlight`] marks matches in returned text.
 
 pub mod exec;
+pub mod global_filters;
 pub mod highlight;
 pub mod score;
 pub mod syntax;

@@ -104,6 +104,9 @@ pub enum QueryAst {
     },
     /// `ismissing(@f)`.
     Missing(String),
+    /// The documents of these keys: FT.SEARCH's INKEYS option, never written in a query
+    /// (see [`crate::query::global_filters`]).
+    Keys(Vec<Vec<u8>>),
     /// `filter=>[KNN k @v $blob …]` (dialect ≥ 2, the query's root only).
     Knn(Box<KnnClause>),
     /// `@v:[VECTOR_RANGE r $blob]=>{$YIELD_DISTANCE_AS: d}` (dialect ≥ 2).
