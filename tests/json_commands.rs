@@ -160,19 +160,13 @@ fn mget_mset_del_forget_type() {
     assert_eq!(c.call(&["JSON.TYPE", "d", "$.zz"]), arr(vec![]));
     assert_eq!(c.call(&["JSON.TYPE", "d", ".zz"]), Resp::Nil);
     assert_eq!(c.call(&["JSON.TYPE", "nokey"]), Resp::Nil);
-    assert_eq!(
-        c.call(&["JSON.TYPE", "str"]).err(),
-        "WRONGTYPE Operation against a key holding the wrong kind of value"
-    );
+    assert_eq!(c.call(&["JSON.TYPE", "str"]).err(), "Existing key has wrong Redis type");
     assert_eq!(c.call(&["JSON.DEL", "d", "$..k"]), Resp::Int(1));
     assert_eq!(c.call(&["JSON.FORGET", "d", "$.zz"]), Resp::Int(0));
     assert_eq!(c.call(&["JSON.DEL", "nokey"]), Resp::Int(0));
     assert_eq!(c.call(&["JSON.DEL", "d"]), Resp::Int(1));
     assert_eq!(c.call(&["EXISTS", "d"]), Resp::Int(0));
-    assert_eq!(
-        c.call(&["JSON.SET", "str", "$", "1"]).err(),
-        "WRONGTYPE Operation against a key holding the wrong kind of value"
-    );
+    assert_eq!(c.call(&["JSON.SET", "str", "$", "1"]).err(), "Existing key has wrong Redis type");
 }
 
 #[test]
