@@ -102,6 +102,38 @@ pub(crate) fn parse_value(text: &[u8]) -> Result<Value, Error> {
     Value::parse(text).map_err(|e| Error::msg(e.to_string()))
 }
 
+/// The input format of JSON.SET and JSON.MERGE (`FORMAT JSON|STRING|BSON`, case-sensitive;
+/// `STRING` is JSON text too).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum InputFormat {
+    Json,
+    Bson,
+}
+
+impl InputFormat {
+    /// The value after `FORMAT`, or RedisJSON's error.
+    pub(crate) fn parse(value: &[u8]) -> Result<InputFormat, Error> {
+        match value {
+            b"JSON" | b"STRING" => Ok(InputFormat::Json),
+            b"BSON" => Ok(InputFormat::Bson),
+            _ => Err(Error::msg("ERR wrong format")),
+        }
+    }
+
+    /// Parses a value argument: JSON text, or the first element of a BSON document read as
+    /// RedisJSON 2.8.3 does ([`json::bson`]). The argument must be UTF-8 either way.
+    pub(crate) fn read(self, arg: &[u8]) -> Result<Value, Error> {
+        match self {
+            InputFormat::Json => parse_value(arg),
+            InputFormat::Bson => {
+                let text =
+                    std::str::from_utf8(arg).map_err(|_| Error::msg("Couldn't parse as UTF-8 string"))?;
+                parse_value(json::bson::to_json_text(text.as_bytes()).map_err(Error::msg)?.as_bytes())
+            }
+        }
+    }
+}
+
 /// An op error as a reply error.
 pub(crate) fn op_err(e: json::ops::OpError) -> Error {
     Error::msg(e.message().to_owned())
@@ -282,10 +314,7 @@ pub(crate) enum ReplyFormat {
 
 /// Parses a FORMAT value: RESP3 only; `STRING` is the default, `EXPAND1` and `EXPAND` expand.
 /// (Values are case-sensitive, as in RedisJSON.)
-pub(crate) fn reply_format(value: &[u8], proto: Protocol) -> Result<ReplyFormat, Error> {
-    if !proto.is_resp3() {
-        return Err(Error::msg("ERR FORMAT argument is not supported on RESP2"));
-    }
+pub(crate) fn reply_format(value: &[u8]) -> Result<ReplyFormat, Error> {
     match value {
         b"STRING" => Ok(ReplyFormat::String),
         b"EXPAND1" => Ok(ReplyFormat::Expand1),

@@ -3,7 +3,8 @@
 use json::ops::set::SetOutcome;
 use redis_module::Context;
 
-use super::{changed, compile, op_err, parse_value, path_at, to_resp, with_doc};
+use super::{changed, compile, op_err, path_at, to_resp, with_doc, InputFormat};
+use crate::args::Args;
 use crate::commands::Invocation;
 use crate::error::{CommandResult, Error, SYNTAX};
 use crate::keys::JsonKey;
@@ -55,17 +56,23 @@ pub fn toggle(ctx: &Context, inv: &Invocation) -> CommandResult {
     })
 }
 
-/// JSON.MERGE <key> <path> <json>
+/// JSON.MERGE <key> <path> <json> [FORMAT JSON|STRING|BSON]
 pub fn merge(ctx: &Context, inv: &Invocation) -> CommandResult {
-    match inv.len() {
-        0..=2 => return Err(Error::WrongArity),
-        3 => {}
-        _ => return Err(Error::msg(SYNTAX)),
+    if inv.len() < 3 {
+        return Err(Error::WrongArity);
+    }
+    let mut input = InputFormat::Json;
+    let mut args = Args::new(&inv.args[3..]);
+    while let Some(a) = args.next_opt() {
+        if !a.eq_ignore_ascii_case(b"FORMAT") {
+            return Err(Error::msg(SYNTAX));
+        }
+        input = InputFormat::parse(args.next_arg()?)?;
     }
     // RedisJSON's order: key type, patch, then the path (only compiled for an existing key).
     let mut key = JsonKey::open(ctx, &inv.argv[0]);
     let exists = key.value()?.is_some();
-    let patch = parse_value(inv.args[2])?;
+    let patch = input.read(inv.args[2])?;
     if !exists && !matches!(inv.args[1], b"$" | b".") {
         return Err(Error::msg("ERR new objects must be created at the root"));
     }
