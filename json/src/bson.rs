@@ -17,7 +17,10 @@ pub fn to_json_text(input: &[u8]) -> Result<String, String> {
     let declared = input.get(..4).map(|b| i32::from_le_bytes([b[0], b[1], b[2], b[3]]));
     let Some(declared) = declared else { return Err(FILL.into()) };
     if declared < 5 {
-        return Err(format!("invalid length {declared}, expected document length must be at least 5"));
+        return Err(format!(
+            "invalid length {}, expected document length must be at least 5",
+            shown(declared)
+        ));
     }
     let doc = input.get(..declared as usize).ok_or(FILL)?;
     let mut r = Reader { buf: doc, pos: 0 };
@@ -38,6 +41,12 @@ pub fn to_json_text(input: &[u8]) -> Result<String, String> {
 }
 
 const FILL: &str = "failed to fill whole buffer";
+
+/// A length as the bson crate's errors print it: a negative one wraps to an unsigned 64-bit
+/// number.
+fn shown(len: i32) -> u64 {
+    i64::from(len) as u64
+}
 const EOF: &str = "unexpected end of file";
 
 struct Reader<'a> {
@@ -82,7 +91,10 @@ impl<'a> Reader<'a> {
     fn string(&mut self) -> Result<&'a str, String> {
         let len = self.i32()?;
         if len < 1 {
-            return Err(format!("invalid length {len}, expected UTF-8 string must have at least 1 byte"));
+            return Err(format!(
+                "invalid length {}, expected UTF-8 string must have at least 1 byte",
+                shown(len)
+            ));
         }
         let b = self.bytes(len as usize)?;
         let (text, nul) = b.split_at(b.len() - 1);
@@ -161,6 +173,12 @@ impl<'a> Reader<'a> {
             0x04 => self.container(true, out)?,
             0x05 => {
                 let len = self.i32()?;
+                if !(0..=16_777_216).contains(&len) {
+                    return Err(format!(
+                        "invalid length {}, expected binary length must be between 0 and 16777216",
+                        shown(len)
+                    ));
+                }
                 let sub = self.u8()?;
                 let mut data = self.bytes(usize::try_from(len).map_err(|_| EOF)?)?;
                 if sub == 0x02 {
@@ -225,7 +243,8 @@ impl<'a> Reader<'a> {
                 let total = self.i32()?;
                 if total < 14 {
                     return Err(format!(
-                        "invalid length {total}, expected CodeWithScope to be at least 14 bytes"
+                        "invalid length {}, expected CodeWithScope to be at least 14 bytes",
+                        shown(total)
                     ));
                 }
                 out.push_str("{\"$code\":");
