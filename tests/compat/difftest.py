@@ -299,7 +299,7 @@ class Run:
                                                   before=key_state_before)
         excluded |= tainted
         for it in items:
-            if id(it.cmd) in skipped:
+            if id(it.cmd) in skipped or (not it.is_check and intentional.events_excused(it.cmd)):
                 excluded.update(it.cmd.keys)
         if self.subs:
             self.compare_events(items, ev_a, ev_b, excluded, proto)
