@@ -23,7 +23,7 @@ pub fn to_json_text(input: &[u8]) -> Result<String, String> {
         ));
     }
     let doc = input.get(..declared as usize).ok_or(FILL)?;
-    let mut r = Reader { buf: doc, pos: 0 };
+    let mut r = Reader { buf: doc, pos: 0, depth: 0 };
     // The first name's value; a later element of the same name replaces it.
     let mut first: Option<(&str, String)> = None;
     r.document(&mut |r, kind| {
@@ -52,7 +52,14 @@ const EOF: &str = "unexpected end of file";
 struct Reader<'a> {
     buf: &'a [u8],
     pos: usize,
+    /// Embedded documents open around the current position.
+    depth: usize,
 }
+
+/// Embedded documents deeper than this are skipped by their length and read as `null`: the
+/// JSON text is refused past [`crate::limits::MAX_DEPTH`] anyway (at the same place, since
+/// everything before the cut is written), and the reader must not exhaust the stack.
+const SKIP_DEPTH: usize = 4 * crate::limits::MAX_DEPTH;
 
 impl<'a> Reader<'a> {
     fn bytes(&mut self, n: usize) -> Result<&'a [u8], String> {
@@ -133,6 +140,19 @@ impl<'a> Reader<'a> {
     /// An embedded document as a JSON object (a repeated name keeps its first place and its
     /// last value) or, for an array, its values in order.
     fn container(&mut self, array: bool, out: &mut String) -> Result<(), String> {
+        if self.depth >= SKIP_DEPTH {
+            let len = self.i32()?;
+            self.bytes(usize::try_from(len).map_err(|_| EOF)?.saturating_sub(4))?;
+            out.push_str("null");
+            return Ok(());
+        }
+        self.depth += 1;
+        let found = self.members(array, out);
+        self.depth -= 1;
+        found
+    }
+
+    fn members(&mut self, array: bool, out: &mut String) -> Result<(), String> {
         let mut members: Vec<(&'a str, String)> = Vec::new();
         self.document(&mut |r, kind| {
             let name = r.cstr()?;
@@ -188,7 +208,7 @@ impl<'a> Reader<'a> {
                             "invalid length {inner}, expected 0x02 length did not match top level binary length"
                         ));
                     }
-                    data = &data[4..];
+                    data = data.get(4..).ok_or(EOF)?;
                 }
                 out.push_str("{\"$binary\":{\"base64\":\"");
                 base64(out, data);

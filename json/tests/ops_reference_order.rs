@@ -77,3 +77,21 @@ fn bson_documents_read_as_relaxed_extended_json() {
     assert_eq!(text(b"\x14\x00\x00\x00\x00"), Err("failed to fill whole buffer".into()));
     assert_eq!(text(&[bson(b"").as_slice(), b"xx"].concat()), Ok("null".into()), "bytes after the document");
 }
+
+/// A BSON document nested 100,000 deep neither exhausts the stack nor passes the JSON nesting
+/// limit.
+#[test]
+fn deep_bson_is_refused_without_recursing_all_the_way() {
+    let levels = 100_000usize;
+    let mut prefix = Vec::with_capacity(levels * 7);
+    for k in (1..=levels).rev() {
+        prefix.extend_from_slice(&((5 + 8 * k) as i32).to_le_bytes());
+        prefix.extend_from_slice(b"\x03a\x00");
+    }
+    let mut doc = prefix;
+    doc.extend_from_slice(&bson(b""));
+    doc.extend(std::iter::repeat_n(0u8, levels));
+    let text = json::bson::to_json_text(&doc).expect("well formed");
+    let err = Value::parse(text.as_bytes()).expect_err("too deep");
+    assert!(err.to_string().starts_with("recursion limit exceeded"), "{err}");
+}
