@@ -382,3 +382,43 @@ fn del_deletes_every_match_once() {
     assert_eq!(c.call(&["JSON.DEL", "a", "$[0,0]"]), Resp::Int(1));
     assert_eq!(c.call(&["JSON.GET", "a"]), b("[]"));
 }
+
+/// Arguments that are not UTF-8: redismodule-rs's text, in RedisJSON's order of checks; an
+/// optional path of the read commands, or a JSON.GET argument, counts as absent (rejson.so).
+#[test]
+fn arguments_that_are_not_utf8() {
+    let s = Server::start();
+    let mut c = s.conn();
+    assert_eq!(c.call(&["JSON.SET", "k", "$", r#"{"a":[1],"s":"x","n":1}"#]), ok());
+    assert_eq!(c.call(&["SET", "plain", "x"]), ok());
+    let x: &[u8] = b"\xff";
+    let p: &[u8] = b"$\xff";
+    let not_utf8 = "Couldn't parse as UTF-8 string";
+    for args in [
+        vec![&b"JSON.SET"[..], b"k", b"$", x, b"FORMAT", b"bogus"],
+        vec![b"JSON.SET", b"plain", b"$", x],
+        vec![b"JSON.SET", b"k", b"$", b"1", b"FORMAT", x],
+        vec![b"JSON.MERGE", b"k", b"$", x, b"FORMAT", b"bogus"],
+        vec![b"JSON.MERGE", b"k", p, b"1"],
+        vec![b"JSON.DEL", b"k", p],
+        vec![b"JSON.NUMINCRBY", b"k", b"$.n", x],
+        vec![b"JSON.STRAPPEND", b"k", b"$.s", x],
+        vec![b"JSON.ARRINDEX", b"k", b"$.a", x],
+        vec![b"JSON.MGET", b"k", p],
+        vec![b"JSON.MSET", b"k", p, b"1"],
+        vec![b"JSON.GET", b"k", b"INDENT", x],
+        vec![b"JSON.CLEAR", b"k", p],
+    ] {
+        assert_eq!(c.call(&args).err(), not_utf8, "{args:?}");
+    }
+    let doc = b(r#"{"a":[1],"s":"x","n":1}"#);
+    assert_eq!(c.call(&[&b"JSON.GET"[..], b"k", p]), doc);
+    assert_eq!(c.call(&[&b"JSON.GET"[..], b"k", b"$", x, b"$.a"]), b(r#"[{"a":[1],"s":"x","n":1}]"#));
+    assert_eq!(c.call(&[&b"JSON.TYPE"[..], b"k", p]), b("object"));
+    assert_eq!(c.call(&[&b"JSON.OBJLEN"[..], b"k", p]), Resp::Int(3));
+    assert_eq!(c.call(&[&b"JSON.ARRLEN"[..], b"k", p]).err(), "ERR Path '.' does not exist or not an array");
+    assert_eq!(
+        c.call(&[&b"JSON.MGET"[..], b"k", x, b"$"]),
+        arr(vec![b(r#"[{"a":[1],"s":"x","n":1}]"#), Resp::Nil])
+    );
+}

@@ -8,6 +8,7 @@ use super::{
     changed, compile, int_arg, int_slots, op_err, parse_value, to_bulk, to_resp3_native, with_doc,
     ReplyFormat,
 };
+use crate::args::utf8;
 use crate::commands::Invocation;
 use crate::error::{CommandResult, Error};
 use crate::keys::JsonKey;
@@ -55,6 +56,7 @@ pub fn arrindex(ctx: &Context, inv: &Invocation) -> CommandResult {
     }
     // The value is parsed before the key is looked at, even its type (as RedisJSON does), and
     // a JSON error carries the ERR prefix here (RedisJSON converts it differently).
+    utf8(inv.args[2])?;
     let value = parse_value(inv.args[2]).map_err(|e| match e {
         Error::Reply(text) => Error::msg(format!("ERR {text}")),
         other => other,
@@ -101,7 +103,7 @@ pub fn arrlen(ctx: &Context, inv: &Invocation) -> CommandResult {
     }
     with_doc(ctx, inv, |doc| {
         let Some(doc) = doc else { return super::missing_key_length(inv) };
-        let path = super::path_at(inv, 1)?;
+        let path = super::lenient_path_at(inv, 1)?;
         Ok(super::lengths_reply(&path, &arr_len(doc, &path).map_err(op_err)?))
     })
 }

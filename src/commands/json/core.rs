@@ -6,8 +6,8 @@ use json::{Format, Value};
 use redis_module::Context;
 
 use super::{
-    compile, parse_value, path_at, reply_format, send_bulk, send_document, serialize, to_resp3_native,
-    InputFormat, ReplyFormat, DEFAULT_PATH,
+    compile, parse_value, reply_format, send_bulk, send_document, serialize, to_resp3_native, InputFormat,
+    ReplyFormat, DEFAULT_PATH,
 };
 use crate::args::{utf8, Args};
 use crate::commands::Invocation;
@@ -53,16 +53,20 @@ pub fn set(ctx: &Context, inv: &Invocation) -> CommandResult {
     if inv.len() < 3 {
         return Err(Error::WrongArity);
     }
+    // RedisJSON's order: the path and the value must be UTF-8, then each option in turn.
+    utf8(inv.args[1])?;
+    utf8(inv.args[2])?;
     let mut args = Args::new(&inv.args[3..]);
     let (mut nx, mut xx) = (false, false);
     let mut input = InputFormat::Json;
     while let Some(a) = args.next_opt() {
+        utf8(a)?;
         if a.eq_ignore_ascii_case(b"NX") && !nx {
             nx = true;
         } else if a.eq_ignore_ascii_case(b"XX") && !xx {
             xx = true;
         } else if a.eq_ignore_ascii_case(b"FORMAT") {
-            input = InputFormat::parse(args.next_arg()?)?;
+            input = InputFormat::parse(args.next_str()?.as_bytes())?;
         } else {
             return Err(Error::msg(SYNTAX));
         }
@@ -121,7 +125,7 @@ fn take_format_option(args: &mut Args, a: &[u8], fmt: &mut OwnedFormat) -> Resul
     } else {
         return Ok(false);
     };
-    *slot = args.next_arg()?.to_vec();
+    *slot = args.next_str()?.as_bytes().to_vec();
     Ok(true)
 }
 
@@ -149,6 +153,10 @@ pub fn get(ctx: &Context, inv: &Invocation) -> CommandResult {
     let mut format = ReplyFormat::String;
     let mut paths: Vec<&[u8]> = Vec::new();
     while let Some(a) = args.next_opt() {
+        // RedisJSON reads arguments while they are UTF-8: the first other one ends the list.
+        if std::str::from_utf8(a).is_err() {
+            break;
+        }
         if a.eq_ignore_ascii_case(b"FORMAT") {
             // RedisJSON 2.8.3 (measured): on RESP2 FORMAT is refused only before the first
             // path; after one its value is checked and then ignored (the reply is JSON text).
@@ -247,6 +255,7 @@ pub fn mget(ctx: &Context, inv: &Invocation) -> CommandResult {
         return Err(Error::WrongArity);
     }
     let (path_arg, key_args) = inv.args.split_last().ok_or(Error::WrongArity)?;
+    utf8(path_arg)?;
     // A path that does not compile gives nil for every key, as in RedisJSON.
     let path = compile(path_arg).ok();
     let mut out = Vec::with_capacity(key_args.len());
@@ -356,7 +365,7 @@ pub fn type_(ctx: &Context, inv: &Invocation) -> CommandResult {
     let reply = match keys::read(&key)? {
         None => Reply::Nil,
         Some(doc) => {
-            let path = match path_at(inv, 1) {
+            let path = match super::lenient_path_at(inv, 1) {
                 Ok(path) => path,
                 // A legacy path that does not compile finds nothing: nil (RedisJSON).
                 Err(_) if super::legacy_arg(inv, 1) => {
@@ -390,7 +399,8 @@ pub fn debug(ctx: &Context, inv: &Invocation) -> CommandResult {
     }
     let _key_arg = args.next_arg()?;
     // Arguments after the path are ignored, as RedisJSON does.
-    let path_arg = args.next_opt().unwrap_or(DEFAULT_PATH.as_bytes());
+    let path_arg =
+        args.next_opt().filter(|a| std::str::from_utf8(a).is_ok()).unwrap_or(DEFAULT_PATH.as_bytes());
     let key = keys::open(ctx, &inv.argv[1]);
     let Some(doc) = keys::read(&key)? else {
         let legacy = !json::path::legacy::is_jsonpath(utf8(path_arg)?);

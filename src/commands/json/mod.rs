@@ -88,6 +88,18 @@ pub(crate) fn path_at(inv: &Invocation, i: usize) -> Result<JsonPath, Error> {
     compile(inv.args.get(i).copied().unwrap_or(DEFAULT_PATH.as_bytes()))
 }
 
+/// The optional path argument at `i` of JSON.TYPE, OBJKEYS, OBJLEN, STRLEN, ARRLEN and DEBUG
+/// MEMORY: the default path when absent or not UTF-8 (RedisJSON 2.8.3 reads it with
+/// `next_str().ok()` there, measured).
+pub(crate) fn lenient_path_arg<'a>(inv: &Invocation<'a>, i: usize) -> &'a [u8] {
+    inv.args.get(i).copied().filter(|a| std::str::from_utf8(a).is_ok()).unwrap_or(DEFAULT_PATH.as_bytes())
+}
+
+/// [`path_at`] for the commands of [`lenient_path_arg`].
+pub(crate) fn lenient_path_at(inv: &Invocation, i: usize) -> Result<JsonPath, Error> {
+    compile(lenient_path_arg(inv, i))
+}
+
 /// An integer argument, with redis-module's wording (which RedisJSON replies); no `+` sign.
 pub(crate) fn int_arg(bytes: &[u8]) -> Result<i64, Error> {
     std::str::from_utf8(bytes)

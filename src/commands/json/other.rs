@@ -4,7 +4,7 @@ use json::ops::set::SetOutcome;
 use redis_module::Context;
 
 use super::{changed, compile, op_err, path_at, to_resp, with_doc, InputFormat};
-use crate::args::Args;
+use crate::args::{utf8, Args};
 use crate::commands::Invocation;
 use crate::error::{CommandResult, Error, SYNTAX};
 use crate::keys::JsonKey;
@@ -61,13 +61,16 @@ pub fn merge(ctx: &Context, inv: &Invocation) -> CommandResult {
     if inv.len() < 3 {
         return Err(Error::WrongArity);
     }
+    // RedisJSON's order: the path and the patch must be UTF-8, then each option in turn.
+    utf8(inv.args[1])?;
+    utf8(inv.args[2])?;
     let mut input = InputFormat::Json;
     let mut args = Args::new(&inv.args[3..]);
     while let Some(a) = args.next_opt() {
-        if !a.eq_ignore_ascii_case(b"FORMAT") {
+        if !utf8(a)?.eq_ignore_ascii_case("FORMAT") {
             return Err(Error::msg(SYNTAX));
         }
-        input = InputFormat::parse(args.next_arg()?)?;
+        input = InputFormat::parse(args.next_str()?.as_bytes())?;
     }
     // RedisJSON's order: key type, patch, then the path (only compiled for an existing key).
     let mut key = JsonKey::open(ctx, &inv.argv[0]);

@@ -3,7 +3,7 @@
 use json::ops::string::{str_append, str_len};
 use redis_module::Context;
 
-use super::{changed, int_slots, op_err, path_at, with_doc, DEFAULT_PATH};
+use super::{changed, int_slots, op_err, with_doc, DEFAULT_PATH};
 use crate::args::utf8;
 use crate::commands::Invocation;
 use crate::error::{CommandResult, Error};
@@ -39,7 +39,7 @@ pub fn strlen(ctx: &Context, inv: &Invocation) -> CommandResult {
     }
     with_doc(ctx, inv, |doc| {
         let Some(doc) = doc else { return super::missing_key_length(inv) };
-        let path = path_at(inv, 1)?;
+        let path = super::lenient_path_at(inv, 1)?;
         Ok(super::lengths_reply(&path, &str_len(doc, &path).map_err(op_err)?))
     })
 }
