@@ -50,11 +50,11 @@ fn path_missing(path: &JsonPath) -> Error {
 
 /// JSON.SET <key> <path> <json> [NX | XX] [FORMAT JSON|STRING|BSON]
 pub fn set(ctx: &Context, inv: &Invocation) -> CommandResult {
+    super::path_utf8(inv)?;
     if inv.len() < 3 {
         return Err(Error::WrongArity);
     }
     // RedisJSON's order: the path and the value must be UTF-8, then each option in turn.
-    utf8(inv.args[1])?;
     utf8(inv.args[2])?;
     let mut args = Args::new(&inv.args[3..]);
     let (mut nx, mut xx) = (false, false);
@@ -337,6 +337,7 @@ pub fn del(ctx: &Context, inv: &Invocation) -> CommandResult {
         return Err(Error::WrongArity);
     }
     let path_arg = inv.args.get(1).copied().unwrap_or(DEFAULT_PATH.as_bytes());
+    utf8(path_arg)?;
     let mut key = JsonKey::open(ctx, &inv.argv[0]);
     let Some(doc) = key.value()? else {
         return Ok(Reply::Int(0));

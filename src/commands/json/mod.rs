@@ -83,6 +83,15 @@ fn path_error_text(text: &str, e: &json::path::PathError) -> String {
     format!("Error occurred on position {p}, \"{marked}\", {}.", e.message())
 }
 
+/// RedisJSON reads the key and then the path of most commands with `next_str`: a path that is
+/// not UTF-8 is refused before the other arguments are counted or read.
+pub(crate) fn path_utf8(inv: &Invocation) -> Result<(), Error> {
+    match inv.args.get(1) {
+        Some(p) => utf8(p).map(|_| ()),
+        None => Ok(()),
+    }
+}
+
 /// The path argument at `i`, or the default path.
 pub(crate) fn path_at(inv: &Invocation, i: usize) -> Result<JsonPath, Error> {
     compile(inv.args.get(i).copied().unwrap_or(DEFAULT_PATH.as_bytes()))

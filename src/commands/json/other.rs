@@ -17,6 +17,10 @@ pub fn clear(ctx: &Context, inv: &Invocation) -> CommandResult {
     if inv.is_empty() {
         return Err(Error::WrongArity);
     }
+    // RedisJSON reads every argument as a path (and uses the first): all must be UTF-8.
+    for a in &inv.args[1..] {
+        utf8(a)?;
+    }
     let mut key = JsonKey::open(ctx, &inv.argv[0]);
     let doc = key.existing()?;
     let path = path_at(inv, 1)?;
@@ -29,6 +33,7 @@ pub fn clear(ctx: &Context, inv: &Invocation) -> CommandResult {
 
 /// JSON.TOGGLE <key> <path>
 pub fn toggle(ctx: &Context, inv: &Invocation) -> CommandResult {
+    super::path_utf8(inv)?;
     if inv.len() < 2 {
         return Err(Error::WrongArity);
     }
@@ -58,11 +63,11 @@ pub fn toggle(ctx: &Context, inv: &Invocation) -> CommandResult {
 
 /// JSON.MERGE <key> <path> <json> [FORMAT JSON|STRING|BSON]
 pub fn merge(ctx: &Context, inv: &Invocation) -> CommandResult {
+    super::path_utf8(inv)?;
     if inv.len() < 3 {
         return Err(Error::WrongArity);
     }
     // RedisJSON's order: the path and the patch must be UTF-8, then each option in turn.
-    utf8(inv.args[1])?;
     utf8(inv.args[2])?;
     let mut input = InputFormat::Json;
     let mut args = Args::new(&inv.args[3..]);
@@ -104,6 +109,9 @@ pub fn merge(ctx: &Context, inv: &Invocation) -> CommandResult {
 pub fn resp(ctx: &Context, inv: &Invocation) -> CommandResult {
     if inv.is_empty() {
         return Err(Error::WrongArity);
+    }
+    if let Some(p) = inv.args.get(1) {
+        utf8(p)?;
     }
     let proto = Protocol::of(ctx);
     with_doc(ctx, inv, |doc| {

@@ -18,10 +18,13 @@ pub fn strappend(ctx: &Context, inv: &Invocation) -> CommandResult {
         [_, path, value, ..] => (*path, *value),
         _ => return Err(Error::WrongArity),
     };
+    // Read in RedisJSON's order: the path, the value, then the key.
+    utf8(path_arg)?;
+    let value = utf8(value)?;
     let mut key = JsonKey::open(ctx, &inv.argv[0]);
     let doc = key.existing()?;
     let path = super::compile(path_arg)?;
-    let outcome = str_append(doc, &path, utf8(value)?).map_err(op_err)?;
+    let outcome = str_append(doc, &path, value).map_err(op_err)?;
     if outcome.changed {
         changed(ctx, inv, c"json.strappend");
     }
