@@ -153,11 +153,18 @@ class CmdGen:
 
     def draw(self, state, proto):
         x = self.rng.random() * self.total
+        cmd = None
         for w, fn in self.table:
             x -= w
             if x < 0:
-                return fn(state, proto)
-        return self.table[0][1](state, proto)
+                cmd = fn(state, proto)
+                break
+        cmd = cmd or self.table[0][1](state, proto)
+        if len(cmd.args) > 2 and self.rng.random() < 0.015:
+            # an argument that is not UTF-8 (a lone surrogate is sent as the bytes ED B3 BF)
+            i = self.rng.randrange(2, len(cmd.args))
+            cmd.args[i] = cmd.args[i] + "\udcff"
+        return cmd
 
     # ---- commands -------------------------------------------------------
     def c_set(self, state, proto):
