@@ -298,3 +298,37 @@ fn indexed_object_operations() {
     o.clear();
     assert!(o.is_empty());
 }
+
+/// Swap-remove with keys of different encoded lengths (one- and two-byte length prefixes), in
+/// interned key lists and in owned ones (over 64 keys, changed in place).
+#[test]
+fn swap_remove_moves_keys_of_any_length() {
+    for extra in [0usize, 80] {
+        let mut o = json::Object::new();
+        let mut oracle: Vec<(String, i64)> = Vec::new();
+        let mut keys: Vec<String> = vec!["a".into(), "b".repeat(130), "ccccc".into(), "d".repeat(300)];
+        keys.extend((0..extra).map(|i| format!("k{i}").repeat(1 + i % 40)));
+        for (i, k) in keys.iter().enumerate() {
+            o.insert(k, Value::from(i as i64));
+            oracle.push((k.clone(), i as i64));
+        }
+        for victim in [0usize, 1, 2, 0, 3] {
+            if victim >= oracle.len() {
+                continue;
+            }
+            let (k, v) = oracle.swap_remove(victim);
+            assert_eq!(o.remove(&k), Some(Value::from(v)), "{k}");
+            let got: Vec<(String, i64)> =
+                o.iter().map(|(k, x)| (k.to_owned(), x.as_i64().unwrap_or(-1))).collect();
+            assert_eq!(got, oracle);
+            for (k, v) in &oracle {
+                assert_eq!(o.get(k).and_then(Value::as_i64), Some(*v), "{k}");
+                assert_eq!(
+                    o.get_index(o.position(k).unwrap_or(usize::MAX)).map(|(k, _)| k.to_owned()),
+                    Some(k.clone())
+                );
+            }
+        }
+        assert_eq!(Value::from(o.clone()), Value::from(o));
+    }
+}
