@@ -52,6 +52,7 @@ pub fn arrindex(ctx: &Context, inv: &Invocation) -> CommandResult {
     if inv.len() < 3 {
         return Err(Error::WrongArity);
     }
+    utf8(inv.args[2])?;
     let start = inv.args.get(3).map(|a| int_arg(a)).transpose()?.unwrap_or(0);
     let stop = inv.args.get(4).map(|a| int_arg(a)).transpose()?.unwrap_or(0);
     if inv.len() > 5 {
@@ -59,7 +60,6 @@ pub fn arrindex(ctx: &Context, inv: &Invocation) -> CommandResult {
     }
     // The value is parsed before the key is looked at, even its type (as RedisJSON does), and
     // a JSON error carries the ERR prefix here (RedisJSON converts it differently).
-    utf8(inv.args[2])?;
     let value = parse_value(inv.args[2]).map_err(|e| match e {
         Error::Reply(text) => Error::msg(format!("ERR {text}")),
         other => other,
