@@ -84,9 +84,12 @@ impl<'a> Args<'a> {
     }
 }
 
+/// RedisJSON 2.8.3's error for an argument that is not UTF-8 (redismodule-rs's text).
+pub const NOT_UTF8: &str = "Couldn't parse as UTF-8 string";
+
 /// Bytes as UTF-8, or RedisJSON's error for non-UTF-8 arguments.
 pub fn utf8(bytes: &[u8]) -> Result<&str, Error> {
-    std::str::from_utf8(bytes).map_err(|_| Error::msg("ERR invalid UTF-8 string"))
+    std::str::from_utf8(bytes).map_err(|_| Error::msg(NOT_UTF8))
 }
 
 /// An integer argument, as Redis parses it.

@@ -15,8 +15,12 @@ use redis_module::{raw, Context, NotifyEvent, RedisString};
 use crate::error::Error;
 use crate::types::JSON_TYPE;
 
-/// RedisJSON's (and Redis's) text for a key of another type.
+/// Redis's text for a key of another type (the FT.SUG* commands answer it, as RediSearch does).
 pub const WRONGTYPE: &str = "WRONGTYPE Operation against a key holding the wrong kind of value";
+/// RedisJSON 2.8.3's text (redismodule-rs's) when a JSON command meets a key of any other type
+/// (string, hash, list, set, sorted set, stream or another module's), for every JSON command and
+/// both protocols, measured against rejson.so.
+pub const NOT_JSON: &str = "Existing key has wrong Redis type";
 /// redismodule-rs's text for a missing key where a write needs one.
 pub const NO_KEY: &str = "ERR could not perform this operation on a key that doesn't exist";
 
@@ -24,8 +28,8 @@ pub const NO_KEY: &str = "ERR could not perform this operation on a key that doe
 pub fn read(key: &RedisKey) -> Result<Option<&Value>, Error> {
     match key.key_type() {
         raw::KeyType::Empty => Ok(None),
-        raw::KeyType::Module => key.get_value::<Value>(&JSON_TYPE).map_err(|_| Error::msg(WRONGTYPE)),
-        _ => Err(Error::msg(WRONGTYPE)),
+        raw::KeyType::Module => key.get_value::<Value>(&JSON_TYPE).map_err(|_| Error::msg(NOT_JSON)),
+        _ => Err(Error::msg(NOT_JSON)),
     }
 }
 
@@ -47,19 +51,19 @@ impl<'c> JsonKey<'c> {
         JsonKey { ctx, name, key: ctx.open_key_writable(name) }
     }
 
-    /// The document, if the key exists and holds JSON; WRONGTYPE for another type.
+    /// The document, if the key exists and holds JSON; `Existing key has wrong Redis type` for another type.
     pub fn value(&mut self) -> Result<Option<&mut Value>, Error> {
         match self.key.key_type() {
             raw::KeyType::Empty => Ok(None),
             raw::KeyType::Module => {
-                let doc = self.key.get_value::<Value>(&JSON_TYPE).map_err(|_| Error::msg(WRONGTYPE))?;
+                let doc = self.key.get_value::<Value>(&JSON_TYPE).map_err(|_| Error::msg(NOT_JSON))?;
                 // Whoever asks for the document mutably may change it: its cached text goes first.
                 if let Some(d) = &doc {
                     crate::text_cache::forget(&**d);
                 }
                 Ok(doc)
             }
-            _ => Err(Error::msg(WRONGTYPE)),
+            _ => Err(Error::msg(NOT_JSON)),
         }
     }
 

@@ -57,7 +57,7 @@ const PATHS: &[&str] = &[
 const WORDS: &[&str] = &[
     "0", "-1", "1", "2", "10", "-0", "1e308", "-1e308", "1.5", "9223372036854775807", "-9223372036854775808",
     "18446744073709551616", "nan", "inf", "-inf", "+inf", "NaN", "1e-400", "0x10", "", " ", "NX", "XX",
-    "INDENT", "NEWLINE", "SPACE", "FORMAT", "STRING", "EXPAND", "MEMORY", "HELP", "SCHEMA", "TEXT",
+    "INDENT", "NEWLINE", "SPACE", "FORMAT", "STRING", "BSON", "EXPAND", "MEMORY", "HELP", "SCHEMA", "TEXT",
     "NUMERIC", "TAG", "GEO", "VECTOR", "SORTABLE", "NOSTEM", "WEIGHT", "SEPARATOR", "ON", "JSON", "HASH",
     "PREFIX", "FILTER", "LANGUAGE", "STOPWORDS", "LIMIT", "SORTBY", "RETURN", "AS", "LOAD", "GROUPBY",
     "REDUCE", "COUNT", "APPLY", "PARAMS", "DIALECT", "TIMEOUT", "WITHCURSOR", "READ", "DEL", "GET", "SET",

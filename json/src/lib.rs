@@ -39,7 +39,7 @@
 //!   Or take `as_array()/as_array_mut()` -> [`Array`] (Vec-like: `as_slice`, `pop`, `reserve`, …).
 //! - Objects (on `Value`): `obj_len() -> Option<usize>`, `obj_get(k)`, `obj_get_mut(k)`,
 //!   `obj_insert(k, v) -> Result<Option<old>, Value>` (replace in place or append),
-//!   `obj_remove(k)` (keeps order), `obj_iter()` / `obj_iter_mut()` -> `(&str, &Value)`
+//!   `obj_remove(k)` (the last entry takes its place, as in RedisJSON), `obj_iter()` / `obj_iter_mut()` -> `(&str, &Value)`
 //!   in insertion order, `obj_keys()`. Or `as_object()/as_object_mut()` -> [`Object`]
 //!   (`get_index(i)` (O(i) below 33 keys), `position(k)`, `remove_index(i)`, `values()`, …).
 //! - `take()` moves a value out leaving `null`.
@@ -58,6 +58,7 @@
 //!   reply conventions (legacy vs `$`, `changed`).
 #![warn(missing_docs)]
 
+pub mod bson;
 pub mod error;
 pub mod limits;
 pub mod ops;

@@ -276,15 +276,8 @@ fn ops_match_rejson_2_8_3() {
         compared += 1;
         let doc_key = rec.obj_get("d").and_then(Value::as_i64).map_or(doc_text.clone(), |i| format!("#{i}"));
         let known = KNOWN_DEVIATIONS.iter().any(|(d, c, _)| *d == doc_key && *c == cmd.join(" "));
-        // folio keeps object key order on removal; RedisJSON's store swap-removes.
-        let removes = matches!(cmd[0].as_str(), "JSON.DEL" | "JSON.MERGE");
-        let same_doc = |a: &Option<String>, b: &Option<String>| match (a, b) {
-            (Some(a), Some(b)) if removes => {
-                Value::parse(a.as_bytes()).ok() == Value::parse(b.as_bytes()).ok()
-            }
-            _ => a == b,
-        };
-        let same = got == *expected && same_doc(&got_after, &expected_after);
+        // Byte for byte, key order included (removals swap-remove, as RedisJSON's store does).
+        let same = got == *expected && got_after == expected_after;
         if same == known {
             failures.push(format!(
                 "{doc_text} | {}\n   rejson: {expected} -> {expected_after:?}\n   folio:  {got} -> {got_after:?}",

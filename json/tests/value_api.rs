@@ -104,21 +104,25 @@ fn array_operations() {
 }
 
 #[test]
-fn object_operations_keep_insertion_order() {
+fn object_operations_keep_insertion_order_and_swap_remove() {
     let mut v = p(r#"{"b":1,"a":2,"c":3}"#);
     assert_eq!(v.obj_keys().collect::<Vec<_>>(), ["b", "a", "c"]);
     assert_eq!(v.obj_insert("a", Value::from(20i64)), Ok(Some(Value::from(2i64))));
     assert_eq!(v.obj_insert("d", Value::from(4i64)), Ok(None));
     assert_eq!(v.to_json(), r#"{"b":1,"a":20,"c":3,"d":4}"#);
+    // A removed member's slot goes to the last member (RedisJSON's order).
     assert_eq!(v.obj_remove("a"), Some(Value::from(20i64)));
     assert_eq!(v.obj_remove("zz"), None);
-    assert_eq!(v.to_json(), r#"{"b":1,"c":3,"d":4}"#);
+    assert_eq!(v.to_json(), r#"{"b":1,"d":4,"c":3}"#);
     assert_eq!(v.obj_len(), Some(3));
+    assert_eq!(v.obj_remove("c"), Some(Value::from(3i64)));
+    assert_eq!(v.to_json(), r#"{"b":1,"d":4}"#);
+    let _ = v.obj_insert("c", Value::from(3i64));
     for (_, x) in v.obj_iter_mut() {
         *x = Value::null();
     }
-    assert_eq!(v.to_json(), r#"{"b":null,"c":null,"d":null}"#);
-    assert_eq!(v.obj_iter().map(|(k, _)| k).collect::<String>(), "bcd");
+    assert_eq!(v.to_json(), r#"{"b":null,"d":null,"c":null}"#);
+    assert_eq!(v.obj_iter().map(|(k, _)| k).collect::<String>(), "bdc");
     assert!(Value::from(1i64).obj_insert("a", Value::null()).is_err());
     assert_eq!(Value::null().obj_iter().count(), 0);
 }
@@ -134,7 +138,8 @@ fn duplicate_keys_last_wins_first_position() {
     assert_eq!(v.to_json(), r#"{"x":3,"y":2}"#);
 }
 
-/// A naive ordered map as the oracle for big objects (which use the hash index).
+/// A naive ordered map (removal = `Vec::swap_remove`) as the oracle for big objects (which
+/// use the hash index, and past 64 keys an owned key list changed in place).
 #[test]
 fn large_objects_match_a_naive_oracle() {
     let mut v = Value::empty_object();
@@ -149,7 +154,9 @@ fn large_objects_match_a_naive_oracle() {
         match rnd() % 4 {
             0 => {
                 v.obj_remove(&key);
-                oracle.retain(|(k, _)| *k != key);
+                if let Some(i) = oracle.iter().position(|(k, _)| *k == key) {
+                    oracle.swap_remove(i);
+                }
             }
             _ => {
                 let _ = v.obj_insert(&key, Value::from(step));
@@ -259,13 +266,16 @@ fn indexed_object_operations() {
         assert_eq!(o.insert(&format!("k{i}"), Value::from(i as i64)), None);
     }
     assert_eq!(o.insert("k7", Value::from("seven")), Some(Value::from(7i64)));
+    // Swap-remove: k39 takes k0's slot, then k38 takes k39's.
     assert_eq!(o.remove("k0"), Some(Value::from(0i64)));
-    assert_eq!(o.remove_index(0).map(|(k, _)| k), Some("k1".to_owned()));
+    assert_eq!(o.get_index(0).map(|(k, _)| k), Some("k39"));
+    assert_eq!(o.remove_index(0).map(|(k, _)| k), Some("k39".to_owned()));
     assert_eq!(o.len(), 38);
     assert_eq!(o.get("k7").and_then(Value::as_str), Some("seven"));
-    assert_eq!(o.get_index(0).map(|(k, _)| k), Some("k2"));
-    assert_eq!(o.position("k39"), Some(37));
-    assert!(o.get("k0").is_none() && o.get("k1").is_none());
+    assert_eq!(o.get_index(0).map(|(k, _)| k), Some("k38"));
+    assert_eq!(o.position("k37"), Some(37));
+    assert_eq!(o.position("k1"), Some(1));
+    assert!(o.get("k0").is_none() && o.get("k39").is_none());
     // 200 bytes: its length takes two bytes in the key arena.
     let long_key = "k".repeat(200);
     let long = long_key.as_str();
@@ -284,7 +294,41 @@ fn indexed_object_operations() {
         assert!(o.remove(&last).is_some());
     }
     o.shrink_to_fit();
-    assert_eq!(o.keys().collect::<Vec<_>>(), ["k2", "k3", "k4"]);
+    assert_eq!(o.keys().collect::<Vec<_>>(), ["k38", "k1", "k2"]);
     o.clear();
     assert!(o.is_empty());
+}
+
+/// Swap-remove with keys of different encoded lengths (one- and two-byte length prefixes), in
+/// interned key lists and in owned ones (over 64 keys, changed in place).
+#[test]
+fn swap_remove_moves_keys_of_any_length() {
+    for extra in [0usize, 80] {
+        let mut o = json::Object::new();
+        let mut oracle: Vec<(String, i64)> = Vec::new();
+        let mut keys: Vec<String> = vec!["a".into(), "b".repeat(130), "ccccc".into(), "d".repeat(300)];
+        keys.extend((0..extra).map(|i| format!("k{i}").repeat(1 + i % 40)));
+        for (i, k) in keys.iter().enumerate() {
+            o.insert(k, Value::from(i as i64));
+            oracle.push((k.clone(), i as i64));
+        }
+        for victim in [0usize, 1, 2, 0, 3] {
+            if victim >= oracle.len() {
+                continue;
+            }
+            let (k, v) = oracle.swap_remove(victim);
+            assert_eq!(o.remove(&k), Some(Value::from(v)), "{k}");
+            let got: Vec<(String, i64)> =
+                o.iter().map(|(k, x)| (k.to_owned(), x.as_i64().unwrap_or(-1))).collect();
+            assert_eq!(got, oracle);
+            for (k, v) in &oracle {
+                assert_eq!(o.get(k).and_then(Value::as_i64), Some(*v), "{k}");
+                assert_eq!(
+                    o.get_index(o.position(k).unwrap_or(usize::MAX)).map(|(k, _)| k.to_owned()),
+                    Some(k.clone())
+                );
+            }
+        }
+        assert_eq!(Value::from(o.clone()), Value::from(o));
+    }
 }

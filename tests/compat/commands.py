@@ -5,6 +5,7 @@ replies: the keys it writes (to compare state after it), the JSON texts it sent
 (for the trailing-characters and float-literal predicates).
 """
 
+from bsondocs import bson_text
 from docs import BAD_JSON, DEEP_OK, TRAILING_JSON
 from jsontext import Num, Obj, dumps
 from paths import DOT_KEY, bracket_key, nodes
@@ -14,6 +15,11 @@ NEW_KEYS = ["new:%d" % i for i in range(3)]
 PLAIN_KEY = "plain"
 PLAIN_VALUE = "just a string"
 PLAIN_STATE = object()  # state marker of the plain (non-JSON) key
+# keys of the other Redis types (created by the tester's setup, never changed): every JSON
+# command answers `Existing key has wrong Redis type` for them
+OTHER_KEYS = {"other:hash": ["HSET", "other:hash", "f", "v"], "other:list": ["RPUSH", "other:list", "a"],
+              "other:set": ["SADD", "other:set", "a"], "other:zset": ["ZADD", "other:zset", "1", "a"],
+              "other:stream": ["XADD", "other:stream", "1-1", "f", "v"]}
 ALL_KEYS = JSON_KEYS + NEW_KEYS + [PLAIN_KEY]
 
 NUM_ARGS = ["1", "2", "-1", "0", "3", "10", "0.5", "1.25", "-2.5", "1e2", "2.0", "-0.0", "100",
@@ -114,8 +120,10 @@ class CmdGen:
             return self.rng.choice(JSON_KEYS)
         if r < 0.87:
             return self.rng.choice(NEW_KEYS)
-        if r < 0.94:
+        if r < 0.91:
             return PLAIN_KEY
+        if r < 0.94:
+            return self.rng.choice(sorted(OTHER_KEYS))
         return "new:%d" % self.rng.randrange(3) if creating else "never:%d" % self.rng.randrange(5)
 
     def path(self, state, key, want=None, legacy_share=0.4):
@@ -145,11 +153,18 @@ class CmdGen:
 
     def draw(self, state, proto):
         x = self.rng.random() * self.total
+        cmd = None
         for w, fn in self.table:
             x -= w
             if x < 0:
-                return fn(state, proto)
-        return self.table[0][1](state, proto)
+                cmd = fn(state, proto)
+                break
+        cmd = cmd or self.table[0][1](state, proto)
+        if len(cmd.args) > 2 and self.rng.random() < 0.015:
+            # an argument that is not UTF-8 (a lone surrogate is sent as the bytes ED B3 BF)
+            i = self.rng.randrange(2, len(cmd.args))
+            cmd.args[i] = cmd.args[i] + "\udcff"
+        return cmd
 
     # ---- commands -------------------------------------------------------
     def c_set(self, state, proto):
@@ -159,6 +174,11 @@ class CmdGen:
         r = rng.random()
         if doc is PLAIN_STATE:
             doc = None
+        if rng.random() < 0.03:
+            # FORMAT BSON: the value is a BSON document (its first element is stored)
+            path = rng.choice(["$", "$", ".", "$.a", "$.b"]) if doc is None else self.path(state, key)
+            return Cmd([self.maybe_lower("JSON.SET"), key, no_descent(path), bson_text(rng), "FORMAT", "BSON"]
+                       + rng.choice([[], [], ["NX"], ["XX"]]), keys=[key])
         if doc is None or r < 0.2:
             path = rng.choice(["$", "$", ".", "$", "$.a", ".a"]) if rng.random() < 0.95 else self.path(state, key)
             val = self.docs.document() if rng.random() < 0.92 else self.value()
@@ -183,7 +203,8 @@ class CmdGen:
             args.append("XX")
         elif r < 0.22:
             args += rng.choice([["NX", "XX"], ["xx"], ["BOGUS"], ["FORMAT", "JSON"], ["FORMAT", "STRING"],
-                                ["FORMAT", "json"], ["FORMAT"], ["NX", "NX"]])
+                                ["FORMAT", "json"], ["FORMAT"], ["NX", "NX"], ["format", "JSON"],
+                                ["FORMAT", "BSON"], ["FORMAT", "bson"]])
         elif r < 0.24:
             args = self.arity(args, 3)
         return Cmd(args, keys=[key], json_args=[val])
@@ -205,11 +226,16 @@ class CmdGen:
         if rng.random() < 0.06:
             opts.append(["FORMAT", rng.choice(["STRING", "EXPAND", "EXPAND1", "STRINGS", "string", "JSON"])])
         rng.shuffle(opts)
-        for o in opts:
-            args += o
         paths = [self.path(state, key) for _ in range(n)]
         if n >= 2 and rng.random() < 0.1:
             paths.append(paths[0])
+        if paths and rng.random() < 0.3:
+            # options after the first path are options still (FORMAT on RESP2 is then accepted)
+            at = rng.randint(1, len(paths))
+            paths[at:at] = [x for o in opts for x in o]
+            opts = []
+        for o in opts:
+            args += o
         args += paths
         if rng.random() < 0.02:
             args = ["JSON.GET"]
@@ -230,19 +256,25 @@ class CmdGen:
         rng = self.rng
         args = ["JSON.MSET"]
         keys, vals = [], []
+        triples = []
         for _ in range(rng.randint(1, 3)):
-            key = self.key(state, creating=True)
-            if key in keys:
-                # rejson.so 2.8.3 aborts when one MSET writes a key twice and the first
-                # write changes the structure the second path was checked against
-                continue
+            key = rng.choice(keys) if keys and rng.random() < 0.3 else self.key(state, creating=True)
             if state.get(key) is None or state.get(key) is PLAIN_STATE or rng.random() < 0.3:
                 path, val = "$", self.docs.document()
             else:
                 path, val = self.path(state, key), self.value()
-            args += [key, no_descent(path), val]
+                if rng.random() < 0.15:
+                    path = rng.choice(["$.nope.x", "$.nope", "$[9]", "$.*.nope.y", ".nope.x"])
+            triples.append([key, no_descent(path), val])
             keys.append(key)
-            vals.append(val)
+        for t in triples:
+            if keys.count(t[0]) > 1:
+                # rejson.so 2.8.3 finds every triple's matches before writing any; a later path
+                # walked by name through an array an earlier triple wrote aborts it, so a key
+                # written twice gets scalars only
+                t[2] = dumps(self.docs.scalar())
+            args += t
+            vals.append(t[2])
         if rng.random() < 0.05:
             args = args[:-1]
         return Cmd(args, keys=keys, json_args=vals)
@@ -275,8 +307,15 @@ class CmdGen:
             target = doc
         val = self.merge_patch(target if isinstance(target, Obj) else Obj())
         args = ["JSON.MERGE", key, no_descent(path), val]
-        if self.rng.random() < 0.03:
+        r = self.rng.random()
+        if r < 0.03:
             args = self.arity(args, 3)
+        elif r < 0.06:
+            args += self.rng.choice([["FORMAT", "JSON"], ["format", "STRING"], ["FORMAT", "bogus"],
+                                     ["FORMAT"], ["NX"]])
+        elif r < 0.08:
+            args = ["JSON.MERGE", key, no_descent(path), bson_text(self.rng), "FORMAT", "BSON"]
+            return Cmd(args, keys=[key])
         return Cmd(args, keys=[key], json_args=[val])
 
     def c_del(self, state, proto):
@@ -284,7 +323,19 @@ class CmdGen:
         key = self.key(state)
         name = rng.choice(["JSON.DEL", "JSON.FORGET"])
         args = [name, key]
-        if rng.random() < 0.85:
+        doc = state.get(key)
+        objs = [(c, v) for c, v in nodes(doc) if is_obj(v) and len(v) >= 2] if isinstance(doc, (Obj, list)) else []
+        if objs and rng.random() < 0.25:
+            # several members of one object, in any order, through a union or a wildcard: the
+            # order of the deletions decides the key order left behind
+            comps, obj = rng.choice(objs)
+            names = rng.sample([k for k, _ in obj], rng.randint(1, min(4, len(obj))))
+            base = self.paths.render(comps, False)
+            if rng.random() < 0.8:
+                args.append(reference_safe(base + "[" + ",".join(bracket_key(k, '"')[1:-1] for k in names) + "]"))
+            else:
+                args.append(reference_safe(base + ".*"))
+        elif rng.random() < 0.85:
             args.append(self.path(state, key))
         if rng.random() < 0.03:
             args = self.arity(args, 1)
@@ -414,8 +465,8 @@ class CmdGen:
             args.append(self.path(state, key, want=is_arr))
             if rng.random() < 0.5:
                 args.append(self.index_arg())
-        if rng.random() < 0.03:
-            args += ["extra"]
+        if rng.random() < 0.05:
+            args += rng.choice([["extra"], ["0", "extra"], ["FORMAT", "EXPAND"], ["x", "y"]])
         return Cmd(args, keys=[key])
 
     def c_arrtrim(self, state, proto):

@@ -7,7 +7,7 @@
 //! `ERR array index out of range`. SET writes overlapping matches at the top-most one only.
 
 use super::{top_most, OpError};
-use crate::path::location::resolve_mut;
+use crate::path::location::{resolve_mut, resolve_text_mut};
 use crate::path::{JsonPath, Location};
 use crate::Value;
 
@@ -91,6 +91,42 @@ impl SetPlan {
             }
         }
         SetOutcome::Set
+    }
+}
+
+impl SetPlan {
+    /// Writes `value` as RedisJSON 2.8.3's JSON.MSET does with a plan made before earlier
+    /// triples of the same command changed the document: each planned location is walked
+    /// again by its text ([`resolve_text_mut`]) and replaced where it still exists; a planned
+    /// new member is added where its parent is still an object without it (an existing one is
+    /// left alone). True when something was written (a `json.mset` event).
+    pub fn apply_planned(self, root: &mut Value, value: Value) -> bool {
+        match self.0 {
+            Plan::Nothing => false,
+            Plan::Root => {
+                *root = value;
+                true
+            }
+            Plan::Replace(targets) => {
+                let mut written = false;
+                for loc in &targets {
+                    if let Some(node) = resolve_text_mut(root, loc) {
+                        *node = value.clone();
+                        written = true;
+                    }
+                }
+                written
+            }
+            Plan::Add { parent, key } => {
+                match resolve_text_mut(root, &parent).and_then(Value::as_object_mut) {
+                    Some(obj) if !obj.contains_key(&key) => {
+                        obj.insert(&key, value);
+                        true
+                    }
+                    _ => false,
+                }
+            }
+        }
     }
 }
 

@@ -97,8 +97,11 @@ pub(crate) enum Term {
     Int(i64),
     /// Any other number literal.
     Float(f64),
-    /// A string literal (escapes resolved).
+    /// A string literal written without escapes.
     Str(Box<str>),
+    /// A string literal written with escapes, as RedisJSON 2.8.3 reads it (see
+    /// `syntax::filter_unescape`); never a regex pattern that matches.
+    EscapedStr(Box<str>),
     /// `true` / `false`.
     Bool(bool),
     /// `null`.

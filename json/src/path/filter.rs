@@ -1,10 +1,9 @@
 //! Filter expressions (`[?(…)]`): operands, comparisons, regex matching.
 //!
-//! Semantics of RedisJSON 2.8 (late patches, RFC 9535 style):
-//! - `@`/`$` operands evaluate a relative path to a node list. An empty list compares with
-//!   nothing (`==`, `<`… are false, `!=` is true); a list of several nodes satisfies a
-//!   comparison when ANY of its nodes does (`!=` is the negation of that `==`).
-//! - A bare term is an existence test: true when the path selects at least one node (even
+//! Semantics of RedisJSON 2.8.3 (measured against rejson.so):
+//! - `@`/`$` operands evaluate a relative path; only a path that selects exactly one node is
+//!   an operand. None or several compare with nothing (`==`, `<`… are false, `!=` is true).
+//! - A bare term is an existence test: true when the path selects exactly one node (even
 //!   `null` or `false`), and always true for literals.
 //! - Numbers compare numerically across integer/float; strings by bytes; `false < true`;
 //!   `null == null`. Other type pairs are not comparable: `==` false, `!=` true, order false.
@@ -13,9 +12,9 @@
 //! - `=~` matches a string node against a regex (regex crate syntax, unanchored). The pattern
 //!   is a string literal (compiled once with the path) or a string node (compiled on use and
 //!   cached per evaluation); a non-string side or an invalid pattern is simply false.
-//! - String literals resolve `\\` and `\<quote>`. (RedisJSON 2.8.3 swaps the two quote
-//!   escapes in literals and never matches a regex literal written with escapes; folio does
-//!   what the text says.)
+//! - String literals written with escapes are read as RedisJSON 2.8.3 reads them: `\\` is
+//!   resolved, an escaped quote of the literal's own kind is not (`'x\'y'` is `x\'y`), and
+//!   such a literal never matches as a regex pattern.
 
 use std::cmp::Ordering;
 
@@ -138,7 +137,7 @@ fn operand<'a, 'v>(term: &'a Term, current: &'v Value, cx: &mut Cx<'v>) -> Opera
         Term::Root(path) => Operand::Nodes(nodes(path, cx.root, cx)),
         Term::Int(i) => lit(Scalar::Num(Num::I64(*i))),
         Term::Float(f) => lit(Scalar::Num(Num::F64(*f))),
-        Term::Str(s) => lit(Scalar::Str(s)),
+        Term::Str(s) | Term::EscapedStr(s) => lit(Scalar::Str(s)),
         Term::Bool(b) => lit(Scalar::Bool(*b)),
         Term::Null => lit(Scalar::Null),
     }
@@ -153,12 +152,11 @@ fn nodes<'v>(path: &[Segment], start: &'v Value, cx: &mut Cx<'v>) -> Nodes<'v> {
         };
     }
     let mut found = eval::select(path, start, cx);
-    if found.len() == 1 {
-        if let Some(v) = found.pop() {
-            return Nodes::One(v);
-        }
+    match (found.pop(), found.is_empty()) {
+        (Some(v), true) => Nodes::One(v),
+        // Several nodes are no operand in RedisJSON 2.8.3: like none (measured).
+        _ => Nodes::Many(Vec::new()),
     }
-    Nodes::Many(found)
 }
 
 fn scalar(v: &Value) -> Scalar<'_> {

@@ -44,6 +44,25 @@ pub fn resolve_mut<'v>(root: &'v mut Value, location: &[Step]) -> Option<&'v mut
     Some(node)
 }
 
+/// The node at `location` under `root` the way RedisJSON 2.8.3 walks a location it found
+/// earlier, on a document that may have changed since (JSON.MSET applies every triple's
+/// matches, all found before the first write): a step is its text, looked up as a member
+/// name in an object and read as an unsigned integer (`"7"`, `"+7"`) in an array. `None`
+/// when the walk ends early: a missing member or element, a scalar, or a name that is no
+/// index in an array (rejson.so aborts the server there).
+pub fn resolve_text_mut<'v>(root: &'v mut Value, location: &[Step]) -> Option<&'v mut Value> {
+    let mut node = root;
+    for step in location {
+        node = match (step, node.is_object()) {
+            (Step::Key(k), true) => node.obj_get_mut(k)?,
+            (Step::Index(i), true) => node.obj_get_mut(&i.to_string())?,
+            (Step::Index(i), false) => node.get_mut(*i)?,
+            (Step::Key(k), false) => node.get_mut(k.parse::<usize>().ok()?)?,
+        };
+    }
+    Some(node)
+}
+
 /// True when `ancestor` is a proper prefix of `location`.
 pub fn is_proper_prefix(ancestor: &[Step], location: &[Step]) -> bool {
     ancestor.len() < location.len() && location.starts_with(ancestor)

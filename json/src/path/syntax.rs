@@ -365,8 +365,14 @@ impl<'s> Parser<'s> {
         })
     }
 
-    /// A quoted string, tried in the grammar's order of alternatives.
+    /// A quoted string, tried in the grammar's order of alternatives (escapes resolved).
     fn string(&mut self) -> Option<Box<str>> {
+        self.quoted().map(|(raw, quote)| if quote.is_some() { unescape(&raw) } else { raw })
+    }
+
+    /// A quoted string as written: its text between the quotes, and the quote when the
+    /// grammar matched the alternative with escapes.
+    fn quoted(&mut self) -> Option<(Box<str>, Option<u8>)> {
         for (quote, escapes) in [(b'\'', false), (b'"', false), (b'"', true), (b'\'', true)] {
             let found = self.seq(|p| {
                 p.eat(&[quote])?;
@@ -380,8 +386,7 @@ impl<'s> Parser<'s> {
                 let end = p.pos;
                 p.skip();
                 p.eat(&[quote])?;
-                let raw = p.text(start, end);
-                Some(if escapes { unescape(raw) } else { raw.into() })
+                Some((Box::from(p.text(start, end)), escapes.then_some(quote)))
             });
             if found.is_some() {
                 return found;
@@ -619,8 +624,11 @@ impl<'s> Parser<'s> {
         if let Some(t) = self.decimal() {
             return Some(t);
         }
-        if let Some(s) = self.string() {
-            return Some(Term::Str(s));
+        if let Some((raw, quote)) = self.quoted() {
+            return Some(match quote {
+                None => Term::Str(raw),
+                Some(q) => Term::EscapedStr(filter_unescape(&raw, q)),
+            });
         }
         if self.rule(Expected::boolean_true, |p| p.eat(b"true")).is_some() {
             return Some(Term::Bool(true));
@@ -664,6 +672,8 @@ enum Op {
 fn pattern(rhs: Term) -> Pattern {
     match rhs {
         Term::Str(s) => Pattern::Literal(compile_regex(&s)),
+        // RedisJSON 2.8.3 matches a regex only against a literal written without escapes.
+        Term::EscapedStr(_) => Pattern::Literal(None),
         other => Pattern::Term(other),
     }
 }
@@ -715,6 +725,15 @@ fn saturating_int(digits: &[u8], negative: bool) -> i64 {
         };
     }
     n
+}
+
+/// A filter's string literal written with escapes, read as RedisJSON 2.8.3 reads it
+/// (measured): `\\` becomes `\`, and then the escape of the *other* quote is resolved (its
+/// two replacements are swapped), so `"x\"y"` stays `x\"y` and `'x\'y'` stays `x\'y`.
+fn filter_unescape(raw: &str, quote: u8) -> Box<str> {
+    let once = raw.replace("\\\\", "\\");
+    let (escaped, plain) = if quote == b'"' { ("\\'", "'") } else { ("\\\"", "\"") };
+    once.replace(escaped, plain).into_boxed_str()
 }
 
 /// Resolves `\\` and `\<quote>` in a quoted string that the grammar matched with escapes.

@@ -451,7 +451,8 @@ impl Value {
         }
     }
 
-    /// Removes `key`, keeping the order of the others.
+    /// Removes `key`; the last entry takes its place (RedisJSON's order, see
+    /// [`Object::remove_index`]).
     pub fn obj_remove(&mut self, key: &str) -> Option<Value> {
         self.as_object_mut()?.remove(key)
     }

@@ -290,13 +290,18 @@ impl Object {
         }
     }
 
-    /// Removes `key`, keeping the order of the other entries; returns its value.
+    /// Removes `key` and returns its value; the last entry takes its place (see
+    /// [`Object::remove_index`]).
     pub fn remove(&mut self, key: &str) -> Option<Value> {
         let i = self.position(key)?;
         self.remove_index(i).map(|(_, v)| v)
     }
 
-    /// Removes the entry at position `i`, keeping the order of the others.
+    /// Removes the entry at position `i`, moving the last entry into its place: the order
+    /// RedisJSON 2.8.3's objects (ijson's swap-remove) leave after `JSON.DEL` or a `null` in
+    /// `JSON.MERGE` (`{"k":1,"a":2,"b":3}` without `k` is `{"b":3,"a":2}`), which replies
+    /// and key order checks depend on. O(1) for the values; the key list is rebuilt as for
+    /// any change of keys.
     pub fn remove_index(&mut self, i: usize) -> Option<(String, Value)> {
         let len = self.len();
         let p = self.ptr?;
@@ -304,14 +309,16 @@ impl Object {
             return None;
         }
         let key = self.shape()?.key_at(i).to_owned();
-        // SAFETY: 1. value `i` is initialised; it is read out and the tail shifted
-        // over its slot, then the key removed, so every value is owned once.
-        // 2. `p` is the live header; `&mut self` makes it exclusive.
+        // SAFETY: 1. value `i` is initialised; it is read out and the last value moved into
+        // its slot (nothing when `i` is last), then the key list shortened, so every value is
+        // owned once. 2. `p` is the live header; `&mut self` makes it exclusive.
         let v = unsafe {
-            let vp = self.values_ptr().add(i);
-            let v = vp.read();
-            ptr::copy(vp.add(1), vp, len - i - 1);
-            Shape::remove(&mut (*p.as_ptr()).shape, i);
+            let vp = self.values_ptr();
+            let v = vp.add(i).read();
+            if i + 1 < len {
+                ptr::copy_nonoverlapping(vp.add(len - 1), vp.add(i), 1);
+            }
+            Shape::swap_remove(&mut (*p.as_ptr()).shape, i);
             v
         };
         Some((key, v))

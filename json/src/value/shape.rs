@@ -12,7 +12,8 @@
 //! an object is parsed or built whole, so further copies of a document, and
 //! objects of one schema, share their keys. Interned shapes never change:
 //! adding or removing a key makes (and interns) the new key list, which is
-//! O(keys) and fine for small objects. A shape that would have more than
+//! O(keys) and fine for small objects. Removing a key moves the last key into its place, as
+//! RedisJSON's store does. A shape that would have more than
 //! [`SHARED_MAX`] keys after an insert becomes *owned*: not in the table, it
 //! grows in place (amortised doubling) while its object is its only holder,
 //! so building a large map key by key stays O(1) amortised per insert.
@@ -514,22 +515,35 @@ impl Shape {
         }
     }
 
-    /// Removes key `i` (requires `i < len`) from the key list `shape`.
-    pub(crate) fn remove(shape: &mut Option<Shape>, i: usize) {
+    /// Removes key `i` (requires `i < len`) from the key list `shape`, moving the last key into
+    /// its place (RedisJSON's swap-remove: see [`super::Object::remove_index`]).
+    pub(crate) fn swap_remove(shape: &mut Option<Shape>, i: usize) {
         let Some(s) = shape.as_mut() else { return };
-        if s.len() <= 1 {
+        let len = s.len();
+        if len <= 1 {
             *shape = None;
             return;
         }
+        let keys_len = s.header().keys_len as usize;
         let off = s.key_offset(i);
         let used = decode_key(s.arena().get(off..).unwrap_or_default()).1;
+        // The arena is `head | key i | middle | last`; it becomes `head | last | middle`
+        // (just `head | middle` when `i` is the last key, with an empty `last`).
+        let last_off = if i + 1 == len { off } else { s.key_offset(len - 1) };
+        let last: Vec<u8> = if i + 1 == len {
+            Vec::new()
+        } else {
+            s.arena().get(last_off..keys_len).unwrap_or_default().to_vec()
+        };
+        let middle = (off + used)..last_off.max(off + used);
         if s.is_mutable() {
-            let keys_len = s.header().keys_len as usize;
-            // SAFETY: 1. the arena tail after the key moves down over it (`copy`
-            // allows overlap), all inside the initialised arena. 2. exclusive access.
+            // SAFETY: 1. `middle` moves to just after where `last` goes (`copy` allows
+            // overlap), then `last` (a copy, no overlap) fills the gap; everything stays inside
+            // the initialised arena, which shrinks by `used`. 2. exclusive access (mutable).
             unsafe {
                 let a = s.arena_ptr();
-                ptr::copy(a.add(off + used), a.add(off), keys_len - off - used);
+                ptr::copy(a.add(middle.start), a.add(off + last.len()), middle.len());
+                ptr::copy_nonoverlapping(last.as_ptr(), a.add(off), last.len());
                 let h = &mut *s.ptr.as_ptr();
                 h.len -= 1;
                 h.keys_len = (keys_len - used) as u32;
@@ -541,14 +555,14 @@ impl Shape {
             return;
         }
         let arena = s.arena();
-        let mut rest = Vec::with_capacity(arena.len() - used);
+        let mut rest = Vec::with_capacity(keys_len - used);
         rest.extend_from_slice(arena.get(..off).unwrap_or_default());
-        rest.extend_from_slice(arena.get(off + used..).unwrap_or_default());
-        let len = s.len() - 1;
+        rest.extend_from_slice(&last);
+        rest.extend_from_slice(arena.get(middle).unwrap_or_default());
         *s = if s.header().flags & INTERNED != 0 {
-            Shape::intern(&rest, len)
+            Shape::intern(&rest, len - 1)
         } else {
-            Shape { ptr: Self::alloc(&rest, len, rest.len(), len) }
+            Shape { ptr: Self::alloc(&rest, len - 1, rest.len(), len - 1) }
         };
     }
 }

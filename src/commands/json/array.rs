@@ -8,6 +8,7 @@ use super::{
     changed, compile, int_arg, int_slots, op_err, parse_value, to_bulk, to_resp3_native, with_doc,
     ReplyFormat,
 };
+use crate::args::utf8;
 use crate::commands::Invocation;
 use crate::error::{CommandResult, Error};
 use crate::keys::JsonKey;
@@ -28,9 +29,11 @@ fn length_reply(legacy: bool, results: &[Option<usize>]) -> Reply {
 
 /// JSON.ARRAPPEND <key> <path> <json> [json ...]
 pub fn arrappend(ctx: &Context, inv: &Invocation) -> CommandResult {
+    super::path_utf8(inv)?;
     if inv.len() < 3 {
         return Err(Error::WrongArity);
     }
+    // RedisJSON reads the path first: one that is not UTF-8 is refused before anything else.
     let values = parse_values(&inv.args[2..])?;
     let mut key = JsonKey::open(ctx, &inv.argv[0]);
     let doc = key.existing()?;
@@ -44,10 +47,12 @@ pub fn arrappend(ctx: &Context, inv: &Invocation) -> CommandResult {
 
 /// JSON.ARRINDEX <key> <path> <json> [start [stop]]
 pub fn arrindex(ctx: &Context, inv: &Invocation) -> CommandResult {
+    super::path_utf8(inv)?;
     // Arguments are read in order, so a bad integer is reported before too many arguments.
     if inv.len() < 3 {
         return Err(Error::WrongArity);
     }
+    utf8(inv.args[2])?;
     let start = inv.args.get(3).map(|a| int_arg(a)).transpose()?.unwrap_or(0);
     let stop = inv.args.get(4).map(|a| int_arg(a)).transpose()?.unwrap_or(0);
     if inv.len() > 5 {
@@ -76,6 +81,7 @@ pub fn arrindex(ctx: &Context, inv: &Invocation) -> CommandResult {
 
 /// JSON.ARRINSERT <key> <path> <index> <json> [json ...]
 pub fn arrinsert(ctx: &Context, inv: &Invocation) -> CommandResult {
+    super::path_utf8(inv)?;
     if inv.len() < 3 {
         return Err(Error::WrongArity);
     }
@@ -101,7 +107,7 @@ pub fn arrlen(ctx: &Context, inv: &Invocation) -> CommandResult {
     }
     with_doc(ctx, inv, |doc| {
         let Some(doc) = doc else { return super::missing_key_length(inv) };
-        let path = super::path_at(inv, 1)?;
+        let path = super::lenient_path_at(inv, 1)?;
         Ok(super::lengths_reply(&path, &arr_len(doc, &path).map_err(op_err)?))
     })
 }
@@ -116,8 +122,9 @@ pub fn arrpop(ctx: &Context, inv: &Invocation) -> CommandResult {
     let mut format = ReplyFormat::String;
     // `FORMAT <value>`: values are case-sensitive, any FORMAT is refused on RESP2 (even
     // STRINGS), as in RedisJSON. A lone trailing `FORMAT` is the path.
+    // A FORMAT value that is not UTF-8 leaves `FORMAT` to be the path (RedisJSON).
     if let [first, value, tail @ ..] = rest {
-        if first.eq_ignore_ascii_case(b"FORMAT") {
+        if first.eq_ignore_ascii_case(b"FORMAT") && std::str::from_utf8(value).is_ok() {
             format = match *value {
                 b"STRINGS" => ReplyFormat::String,
                 b"EXPAND1" => ReplyFormat::Expand1,
@@ -131,6 +138,7 @@ pub fn arrpop(ctx: &Context, inv: &Invocation) -> CommandResult {
         }
     }
     let path_arg = rest.first().copied().unwrap_or(super::DEFAULT_PATH.as_bytes());
+    utf8(path_arg)?;
     // An index that does not parse counts as the default, as in RedisJSON.
     let index = rest.get(1).and_then(|a| int_arg(a).ok()).unwrap_or(-1);
     let mut key = JsonKey::open(ctx, &inv.argv[0]);
@@ -165,6 +173,7 @@ pub fn arrpop(ctx: &Context, inv: &Invocation) -> CommandResult {
 
 /// JSON.ARRTRIM <key> <path> <start> <stop>
 pub fn arrtrim(ctx: &Context, inv: &Invocation) -> CommandResult {
+    super::path_utf8(inv)?;
     // Arguments after stop are ignored, as RedisJSON does.
     // Read in order: a bad start is reported before a missing stop.
     if inv.len() < 3 {

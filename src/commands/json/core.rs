@@ -1,12 +1,12 @@
 //! The core commands: JSON.SET, GET, MGET, MSET, DEL/FORGET, TYPE, DEBUG.
 
-use json::ops::set::{SetCondition, SetOutcome};
+use json::ops::set::{SetCondition, SetOutcome, SetPlan};
 use json::path::JsonPath;
 use json::{Format, Value};
 use redis_module::Context;
 
 use super::{
-    compile, parse_value, path_at, reply_format, send_bulk, send_document, serialize, to_resp3_native,
+    compile, parse_value, reply_format, send_bulk, send_document, serialize, to_resp3_native, InputFormat,
     ReplyFormat, DEFAULT_PATH,
 };
 use crate::args::{utf8, Args};
@@ -48,24 +48,25 @@ fn path_missing(path: &JsonPath) -> Error {
     Error::msg(format!("ERR Path '{}' does not exist", path.converted()))
 }
 
-/// JSON.SET <key> <path> <json> [NX | XX] [FORMAT JSON|STRING]
+/// JSON.SET <key> <path> <json> [NX | XX] [FORMAT JSON|STRING|BSON]
 pub fn set(ctx: &Context, inv: &Invocation) -> CommandResult {
+    super::path_utf8(inv)?;
     if inv.len() < 3 {
         return Err(Error::WrongArity);
     }
+    // RedisJSON's order: the path and the value must be UTF-8, then each option in turn.
+    utf8(inv.args[2])?;
     let mut args = Args::new(&inv.args[3..]);
     let (mut nx, mut xx) = (false, false);
+    let mut input = InputFormat::Json;
     while let Some(a) = args.next_opt() {
+        utf8(a)?;
         if a.eq_ignore_ascii_case(b"NX") && !nx {
             nx = true;
         } else if a.eq_ignore_ascii_case(b"XX") && !xx {
             xx = true;
-        } else if a == b"FORMAT" {
-            // The input is JSON text either way; other values are refused as in RedisJSON.
-            match args.next_arg()? {
-                b"JSON" | b"STRING" => {}
-                _ => return Err(Error::msg("ERR wrong format")),
-            }
+        } else if a.eq_ignore_ascii_case(b"FORMAT") {
+            input = InputFormat::parse(args.next_str()?.as_bytes())?;
         } else {
             return Err(Error::msg(SYNTAX));
         }
@@ -84,7 +85,7 @@ pub fn set(ctx: &Context, inv: &Invocation) -> CommandResult {
     // RedisJSON's order: the key's type, then the value, then the path.
     let mut key = JsonKey::open(ctx, &inv.argv[0]);
     let exists = key.value()?.is_some();
-    let value = parse_value(inv.args[2])?;
+    let value = input.read(inv.args[2])?;
     if !exists {
         if xx {
             return Ok(Reply::Nil);
@@ -124,7 +125,7 @@ fn take_format_option(args: &mut Args, a: &[u8], fmt: &mut OwnedFormat) -> Resul
     } else {
         return Ok(false);
     };
-    *slot = args.next_arg()?.to_vec();
+    *slot = args.next_str()?.as_bytes().to_vec();
     Ok(true)
 }
 
@@ -152,8 +153,20 @@ pub fn get(ctx: &Context, inv: &Invocation) -> CommandResult {
     let mut format = ReplyFormat::String;
     let mut paths: Vec<&[u8]> = Vec::new();
     while let Some(a) = args.next_opt() {
+        // RedisJSON reads arguments while they are UTF-8: the first other one ends the list.
+        if std::str::from_utf8(a).is_err() {
+            break;
+        }
         if a.eq_ignore_ascii_case(b"FORMAT") {
-            format = reply_format(args.next_arg()?, proto)?;
+            // RedisJSON 2.8.3 (measured): on RESP2 FORMAT is refused only before the first
+            // path; after one its value is checked and then ignored (the reply is JSON text).
+            if !proto.is_resp3() && paths.is_empty() {
+                return Err(Error::msg("ERR FORMAT argument is not supported on RESP2"));
+            }
+            let f = reply_format(args.next_arg()?)?;
+            if proto.is_resp3() {
+                format = f;
+            }
         } else if !take_format_option(&mut args, a, &mut fmt)? {
             paths.push(a);
         }
@@ -242,6 +255,7 @@ pub fn mget(ctx: &Context, inv: &Invocation) -> CommandResult {
         return Err(Error::WrongArity);
     }
     let (path_arg, key_args) = inv.args.split_last().ok_or(Error::WrongArity)?;
+    utf8(path_arg)?;
     // A path that does not compile gives nil for every key, as in RedisJSON.
     let path = compile(path_arg).ok();
     let mut out = Vec::with_capacity(key_args.len());
@@ -265,73 +279,54 @@ pub fn mget(ctx: &Context, inv: &Invocation) -> CommandResult {
 
 /// JSON.MSET <key> <path> <json> [<key> <path> <json> ...]
 ///
-/// All or nothing: every triple is applied to a working copy first, in order, and the keys
-/// change only when all succeeded.
+/// As RedisJSON 2.8.3 (measured against rejson.so): every triple is checked first, in order
+/// (key type, path, value; any error refuses the whole command), its matches found in the
+/// document as it was before the command; then each triple is written in order, a
+/// `json.mset` event for each one that wrote something. A triple whose path matches nothing
+/// (or no longer exists after an earlier triple) is skipped, as JSON.SET replies nil there.
+/// The reply is OK and the command is replicated either way.
 pub fn mset(ctx: &Context, inv: &Invocation) -> CommandResult {
     if inv.len() < 3 {
         return Err(Error::WrongArity);
     }
-    // Working copies: (index of the key's first triple, document), one per distinct key.
-    let mut work: Vec<(usize, Option<Value>)> = Vec::new();
-    let mut changed = Vec::new();
-    // Each triple is checked in RedisJSON's order: key type, path, JSON value; a missing
-    // argument is a wrong arity only when the triple is reached.
+    let mut writes: Vec<(usize, Option<SetPlan>, Value)> = Vec::with_capacity(inv.len() / 3);
     for (i, triple) in inv.args.chunks(3).enumerate() {
-        let slot = match work.iter().position(|(first, _)| inv.args[first * 3] == triple[0]) {
-            Some(slot) => slot,
-            None => {
-                let key = keys::open(ctx, &inv.argv[i * 3]);
-                let doc = keys::read(&key)?.cloned();
-                work.push((i, doc));
-                work.len() - 1
-            }
-        };
+        let key = keys::open(ctx, &inv.argv[i * 3]);
+        let doc = keys::read(&key)?;
         let path_arg = triple.get(1).ok_or(Error::WrongArity)?;
-        // A new key takes only the root, judged by the text before the path is compiled.
-        if work[slot].1.is_none() && !matches!(*path_arg, b"$" | b".") {
-            return Err(Error::msg("ERR new objects must be created at the root"));
-        }
-        let path = compile(path_arg)?;
-        let value = match triple.get(2).ok_or(Error::WrongArity).and_then(|v| parse_value(v)) {
-            Ok(value) => value,
-            Err(e) => {
-                // A path that cannot be written is reported before a bad value.
-                if let Some(doc) = &work[slot].1 {
-                    if !path.is_root() {
-                        json::ops::set::set(&mut doc.clone(), &path, Value::null(), SetCondition::Always)
-                            .map_err(super::op_err)?;
-                    }
-                }
-                return Err(e);
-            }
-        };
-        let doc = &mut work[slot].1;
-        let did = match doc {
-            None if path.is_root() => {
-                *doc = Some(value);
-                true
+        let root = matches!(*path_arg, b"$" | b".");
+        // A root path needs no plan (the key is created or replaced); another path is planned
+        // on the key's document as it is now, and a missing key takes only the root.
+        let plan = match doc {
+            _ if root => None,
+            Some(doc) => {
+                let path = compile(path_arg)?;
+                Some(json::ops::set::plan_set(doc, &path, SetCondition::Always).map_err(super::op_err)?)
             }
             None => return Err(Error::msg("ERR new objects must be created at the root")),
-            Some(doc) => {
-                json::ops::set::set(doc, &path, value, SetCondition::Always).map_err(super::op_err)?
-                    == SetOutcome::Set
+        };
+        let value = parse_value(triple.get(2).ok_or(Error::WrongArity)?)?;
+        writes.push((i * 3, plan, value));
+    }
+    for (at, plan, value) in writes {
+        let name = &inv.argv[at];
+        let mut key = JsonKey::open(ctx, name);
+        let written = match (key.value()?, plan) {
+            (Some(doc), Some(plan)) => plan.apply_planned(doc, value),
+            (Some(doc), None) => {
+                *doc = value;
+                true
+            }
+            (None, _) => {
+                key.put(value)?;
+                true
             }
         };
-        if did && !changed.contains(&slot) {
-            changed.push(slot);
+        if written {
+            crate::keys::notify(ctx, c"json.mset", name);
         }
     }
-    for &slot in &changed {
-        let (first, doc) = &mut work[slot];
-        let name = &inv.argv[*first * 3];
-        if let Some(doc) = doc.take() {
-            JsonKey::open(ctx, name).put(doc)?;
-        }
-        crate::keys::notify(ctx, c"json.mset", name);
-    }
-    if !changed.is_empty() {
-        ctx.replicate_verbatim();
-    }
+    ctx.replicate_verbatim();
     Ok(Reply::OK)
 }
 
@@ -342,6 +337,7 @@ pub fn del(ctx: &Context, inv: &Invocation) -> CommandResult {
         return Err(Error::WrongArity);
     }
     let path_arg = inv.args.get(1).copied().unwrap_or(DEFAULT_PATH.as_bytes());
+    utf8(path_arg)?;
     let mut key = JsonKey::open(ctx, &inv.argv[0]);
     let Some(doc) = key.value()? else {
         return Ok(Reply::Int(0));
@@ -370,7 +366,7 @@ pub fn type_(ctx: &Context, inv: &Invocation) -> CommandResult {
     let reply = match keys::read(&key)? {
         None => Reply::Nil,
         Some(doc) => {
-            let path = match path_at(inv, 1) {
+            let path = match super::lenient_path_at(inv, 1) {
                 Ok(path) => path,
                 // A legacy path that does not compile finds nothing: nil (RedisJSON).
                 Err(_) if super::legacy_arg(inv, 1) => {
@@ -404,7 +400,8 @@ pub fn debug(ctx: &Context, inv: &Invocation) -> CommandResult {
     }
     let _key_arg = args.next_arg()?;
     // Arguments after the path are ignored, as RedisJSON does.
-    let path_arg = args.next_opt().unwrap_or(DEFAULT_PATH.as_bytes());
+    let path_arg =
+        args.next_opt().filter(|a| std::str::from_utf8(a).is_ok()).unwrap_or(DEFAULT_PATH.as_bytes());
     let key = keys::open(ctx, &inv.argv[1]);
     let Some(doc) = keys::read(&key)? else {
         let legacy = !json::path::legacy::is_jsonpath(utf8(path_arg)?);

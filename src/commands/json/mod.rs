@@ -83,9 +83,30 @@ fn path_error_text(text: &str, e: &json::path::PathError) -> String {
     format!("Error occurred on position {p}, \"{marked}\", {}.", e.message())
 }
 
+/// RedisJSON reads the key and then the path of most commands with `next_str`: a path that is
+/// not UTF-8 is refused before the other arguments are counted or read.
+pub(crate) fn path_utf8(inv: &Invocation) -> Result<(), Error> {
+    match inv.args.get(1) {
+        Some(p) => utf8(p).map(|_| ()),
+        None => Ok(()),
+    }
+}
+
 /// The path argument at `i`, or the default path.
 pub(crate) fn path_at(inv: &Invocation, i: usize) -> Result<JsonPath, Error> {
     compile(inv.args.get(i).copied().unwrap_or(DEFAULT_PATH.as_bytes()))
+}
+
+/// The optional path argument at `i` of JSON.TYPE, OBJKEYS, OBJLEN, STRLEN, ARRLEN and DEBUG
+/// MEMORY: the default path when absent or not UTF-8 (RedisJSON 2.8.3 reads it with
+/// `next_str().ok()` there, measured).
+pub(crate) fn lenient_path_arg<'a>(inv: &Invocation<'a>, i: usize) -> &'a [u8] {
+    inv.args.get(i).copied().filter(|a| std::str::from_utf8(a).is_ok()).unwrap_or(DEFAULT_PATH.as_bytes())
+}
+
+/// [`path_at`] for the commands of [`lenient_path_arg`].
+pub(crate) fn lenient_path_at(inv: &Invocation, i: usize) -> Result<JsonPath, Error> {
+    compile(lenient_path_arg(inv, i))
 }
 
 /// An integer argument, with redis-module's wording (which RedisJSON replies); no `+` sign.
@@ -100,6 +121,38 @@ pub(crate) fn int_arg(bytes: &[u8]) -> Result<i64, Error> {
 /// Parses a JSON argument (command input: depth-limited), with serde_json's error text.
 pub(crate) fn parse_value(text: &[u8]) -> Result<Value, Error> {
     Value::parse(text).map_err(|e| Error::msg(e.to_string()))
+}
+
+/// The input format of JSON.SET and JSON.MERGE (`FORMAT JSON|STRING|BSON`, case-sensitive;
+/// `STRING` is JSON text too).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum InputFormat {
+    Json,
+    Bson,
+}
+
+impl InputFormat {
+    /// The value after `FORMAT`, or RedisJSON's error.
+    pub(crate) fn parse(value: &[u8]) -> Result<InputFormat, Error> {
+        match value {
+            b"JSON" | b"STRING" => Ok(InputFormat::Json),
+            b"BSON" => Ok(InputFormat::Bson),
+            _ => Err(Error::msg("ERR wrong format")),
+        }
+    }
+
+    /// Parses a value argument: JSON text, or the first element of a BSON document read as
+    /// RedisJSON 2.8.3 does ([`json::bson`]). The argument must be UTF-8 either way.
+    pub(crate) fn read(self, arg: &[u8]) -> Result<Value, Error> {
+        match self {
+            InputFormat::Json => parse_value(arg),
+            InputFormat::Bson => {
+                let text =
+                    std::str::from_utf8(arg).map_err(|_| Error::msg("Couldn't parse as UTF-8 string"))?;
+                parse_value(json::bson::to_json_text(text.as_bytes()).map_err(Error::msg)?.as_bytes())
+            }
+        }
+    }
 }
 
 /// An op error as a reply error.
@@ -282,10 +335,7 @@ pub(crate) enum ReplyFormat {
 
 /// Parses a FORMAT value: RESP3 only; `STRING` is the default, `EXPAND1` and `EXPAND` expand.
 /// (Values are case-sensitive, as in RedisJSON.)
-pub(crate) fn reply_format(value: &[u8], proto: Protocol) -> Result<ReplyFormat, Error> {
-    if !proto.is_resp3() {
-        return Err(Error::msg("ERR FORMAT argument is not supported on RESP2"));
-    }
+pub(crate) fn reply_format(value: &[u8]) -> Result<ReplyFormat, Error> {
     match value {
         b"STRING" => Ok(ReplyFormat::String),
         b"EXPAND1" => Ok(ReplyFormat::Expand1),

@@ -22,6 +22,7 @@ fn resp3_number(n: &Num) -> Reply {
 }
 
 fn num_command(ctx: &Context, inv: &Invocation, op: NumOp, event: &CStr) -> CommandResult {
+    super::path_utf8(inv)?;
     // Arguments after the number are ignored, as RedisJSON does.
     if inv.len() < 3 {
         return Err(Error::WrongArity);

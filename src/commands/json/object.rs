@@ -3,7 +3,7 @@
 use json::ops::object::{obj_keys, obj_len};
 use redis_module::Context;
 
-use super::{op_err, path_at, with_doc};
+use super::{lenient_path_at, op_err, with_doc};
 use crate::commands::Invocation;
 use crate::error::{CommandResult, Error};
 use crate::keys::NO_KEY;
@@ -22,7 +22,7 @@ pub fn objkeys(ctx: &Context, inv: &Invocation) -> CommandResult {
         let Some(doc) = doc else {
             return if super::legacy_arg(inv, 1) { Ok(Reply::Nil) } else { Err(Error::msg(NO_KEY)) };
         };
-        let path = match path_at(inv, 1) {
+        let path = match lenient_path_at(inv, 1) {
             Ok(path) => path,
             // A legacy path that does not compile finds nothing: nil (RedisJSON).
             Err(_) if super::legacy_arg(inv, 1) => return Ok(Reply::Nil),
@@ -52,7 +52,7 @@ pub fn objlen(ctx: &Context, inv: &Invocation) -> CommandResult {
                 Err(Error::msg(format!("ERR Path '{path}' does not exist or not an object")))
             };
         };
-        let path = match path_at(inv, 1) {
+        let path = match lenient_path_at(inv, 1) {
             Ok(path) => path,
             // A legacy path that does not compile finds nothing: nil (RedisJSON).
             Err(_) if super::legacy_arg(inv, 1) => return Ok(Reply::Nil),

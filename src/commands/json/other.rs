@@ -3,7 +3,8 @@
 use json::ops::set::SetOutcome;
 use redis_module::Context;
 
-use super::{changed, compile, op_err, parse_value, path_at, to_resp, with_doc};
+use super::{changed, compile, op_err, path_at, to_resp, with_doc, InputFormat};
+use crate::args::{utf8, Args};
 use crate::commands::Invocation;
 use crate::error::{CommandResult, Error, SYNTAX};
 use crate::keys::JsonKey;
@@ -15,6 +16,10 @@ use crate::reply::{Protocol, Reply};
 pub fn clear(ctx: &Context, inv: &Invocation) -> CommandResult {
     if inv.is_empty() {
         return Err(Error::WrongArity);
+    }
+    // RedisJSON reads every argument as a path (and uses the first): all must be UTF-8.
+    for a in &inv.args[1..] {
+        utf8(a)?;
     }
     let mut key = JsonKey::open(ctx, &inv.argv[0]);
     let doc = key.existing()?;
@@ -28,6 +33,7 @@ pub fn clear(ctx: &Context, inv: &Invocation) -> CommandResult {
 
 /// JSON.TOGGLE <key> <path>
 pub fn toggle(ctx: &Context, inv: &Invocation) -> CommandResult {
+    super::path_utf8(inv)?;
     if inv.len() < 2 {
         return Err(Error::WrongArity);
     }
@@ -55,17 +61,26 @@ pub fn toggle(ctx: &Context, inv: &Invocation) -> CommandResult {
     })
 }
 
-/// JSON.MERGE <key> <path> <json>
+/// JSON.MERGE <key> <path> <json> [FORMAT JSON|STRING|BSON]
 pub fn merge(ctx: &Context, inv: &Invocation) -> CommandResult {
-    match inv.len() {
-        0..=2 => return Err(Error::WrongArity),
-        3 => {}
-        _ => return Err(Error::msg(SYNTAX)),
+    super::path_utf8(inv)?;
+    if inv.len() < 3 {
+        return Err(Error::WrongArity);
+    }
+    // RedisJSON's order: the path and the patch must be UTF-8, then each option in turn.
+    utf8(inv.args[2])?;
+    let mut input = InputFormat::Json;
+    let mut args = Args::new(&inv.args[3..]);
+    while let Some(a) = args.next_opt() {
+        if !utf8(a)?.eq_ignore_ascii_case("FORMAT") {
+            return Err(Error::msg(SYNTAX));
+        }
+        input = InputFormat::parse(args.next_str()?.as_bytes())?;
     }
     // RedisJSON's order: key type, patch, then the path (only compiled for an existing key).
     let mut key = JsonKey::open(ctx, &inv.argv[0]);
     let exists = key.value()?.is_some();
-    let patch = parse_value(inv.args[2])?;
+    let patch = input.read(inv.args[2])?;
     if !exists && !matches!(inv.args[1], b"$" | b".") {
         return Err(Error::msg("ERR new objects must be created at the root"));
     }
@@ -94,6 +109,9 @@ pub fn merge(ctx: &Context, inv: &Invocation) -> CommandResult {
 pub fn resp(ctx: &Context, inv: &Invocation) -> CommandResult {
     if inv.is_empty() {
         return Err(Error::WrongArity);
+    }
+    if let Some(p) = inv.args.get(1) {
+        utf8(p)?;
     }
     let proto = Protocol::of(ctx);
     with_doc(ctx, inv, |doc| {

@@ -3,7 +3,7 @@
 use json::ops::string::{str_append, str_len};
 use redis_module::Context;
 
-use super::{changed, int_slots, op_err, path_at, with_doc, DEFAULT_PATH};
+use super::{changed, int_slots, op_err, with_doc, DEFAULT_PATH};
 use crate::args::utf8;
 use crate::commands::Invocation;
 use crate::error::{CommandResult, Error};
@@ -18,10 +18,13 @@ pub fn strappend(ctx: &Context, inv: &Invocation) -> CommandResult {
         [_, path, value, ..] => (*path, *value),
         _ => return Err(Error::WrongArity),
     };
+    // Read in RedisJSON's order: the path, the value, then the key.
+    utf8(path_arg)?;
+    let value = utf8(value)?;
     let mut key = JsonKey::open(ctx, &inv.argv[0]);
     let doc = key.existing()?;
     let path = super::compile(path_arg)?;
-    let outcome = str_append(doc, &path, utf8(value)?).map_err(op_err)?;
+    let outcome = str_append(doc, &path, value).map_err(op_err)?;
     if outcome.changed {
         changed(ctx, inv, c"json.strappend");
     }
@@ -39,7 +42,7 @@ pub fn strlen(ctx: &Context, inv: &Invocation) -> CommandResult {
     }
     with_doc(ctx, inv, |doc| {
         let Some(doc) = doc else { return super::missing_key_length(inv) };
-        let path = path_at(inv, 1)?;
+        let path = super::lenient_path_at(inv, 1)?;
         Ok(super::lengths_reply(&path, &str_len(doc, &path).map_err(op_err)?))
     })
 }
