@@ -406,11 +406,24 @@ fn arguments_that_are_not_utf8() {
         vec![b"JSON.ARRINDEX", b"k", b"$.a", x],
         vec![b"JSON.MGET", b"k", p],
         vec![b"JSON.MSET", b"k", p, b"1"],
+        // the path's text before the key: a missing key's non-root path would be refused
+        vec![b"JSON.MSET", b"missing", p, b"1"],
+        vec![b"JSON.MSET", b"missing", b"$", b"1", b"missing", p, b"1"],
         vec![b"JSON.GET", b"k", b"INDENT", x],
         vec![b"JSON.CLEAR", b"k", p],
     ] {
         assert_eq!(c.call(&args).err(), not_utf8, "{args:?}");
     }
+    // A missing key's non-root path with a value that is not UTF-8: the key is judged first.
+    assert_eq!(
+        c.call(&[&b"JSON.MSET"[..], b"missing", b"$.a", x]).err(),
+        "ERR new objects must be created at the root"
+    );
+    // FORMAT's value is read as text before it is judged (RESP3).
+    let mut c3 = s.conn();
+    c3.resp3();
+    assert_eq!(c3.call(&[&b"JSON.GET"[..], b"k", b"FORMAT", b"JSON\xff", b"$"]).err(), not_utf8);
+    assert_eq!(c3.call(&[&b"JSON.GET"[..], b"k", b"FORMAT", b"JSONX", b"$"]).err(), "ERR wrong reply format");
     let doc = b(r#"{"a":[1],"s":"x","n":1}"#);
     assert_eq!(c.call(&[&b"JSON.GET"[..], b"k", p]), doc);
     assert_eq!(c.call(&[&b"JSON.GET"[..], b"k", b"$", x, b"$.a"]), b(r#"[{"a":[1],"s":"x","n":1}]"#));

@@ -110,6 +110,7 @@ class CmdGen:
             (3, self.c_arrindex), (3, self.c_arrinsert), (2, self.c_arrlen), (3, self.c_arrpop),
             (3, self.c_arrtrim), (2, self.c_objkeys), (2, self.c_objlen), (2, self.c_clear),
             (2, self.c_toggle), (2, self.c_resp), (1, self.c_debug), (1, self.c_misc),
+            (2, self.c_keyspace),
         ]
         self.total = sum(w for w, _ in self.table)
 
@@ -167,6 +168,25 @@ class CmdGen:
         return cmd
 
     # ---- commands -------------------------------------------------------
+    def c_keyspace(self, state, proto):
+        """What applications send between their JSON commands: RENAME, COPY, EXPIRE, PERSIST,
+        UNLINK of document keys (each key is read back afterwards, like any write)."""
+        rng = self.rng
+        a, b = rng.choice(JSON_KEYS + NEW_KEYS), rng.choice(JSON_KEYS + NEW_KEYS)
+        cmd = rng.choice([["RENAME", a, b], ["COPY", a, b], ["COPY", a, b, "REPLACE"], ["EXPIRE", a, "0"],
+                          ["EXPIRE", a, "1000"], ["PERSIST", a], ["UNLINK", a], ["RENAMENX", a, b]])
+        return Cmd(cmd, keys=[a, b] if cmd[0].startswith(("RENAME", "COPY")) else [a], write=True)
+
+    def session(self):
+        """A batch as test suites send it between tests: a flush (then the plain and other-type
+        keys again) or a reload, after which every document key is read back."""
+        op = self.rng.choice([["FLUSHALL"], ["FLUSHDB"], ["FLUSHALL", "ASYNC"], ["DEBUG", "RELOAD"]])
+        cmds = [Cmd(op, keys=JSON_KEYS + NEW_KEYS, write=True)]
+        if op[0] != "DEBUG":
+            cmds.append(Cmd(["SET", PLAIN_KEY, PLAIN_VALUE], keys=[], write=False))
+            cmds += [Cmd(make, keys=[], write=False) for make in OTHER_KEYS.values()]
+        return cmds
+
     def c_set(self, state, proto):
         rng = self.rng
         key = self.key(state, creating=True)

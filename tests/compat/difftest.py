@@ -126,6 +126,7 @@ class Run:
             self.marker = 0
         self.events_compared = 0
         self.state = {k: None for k in ALL_KEYS}
+        self.sessions = 0  # flush/reload batches sent
         self.state[PLAIN_KEY] = PLAIN_STATE
         self.before = {}  # key -> reference's text of the key just before the current command
         self.literals = set()
@@ -375,6 +376,10 @@ class Run:
                     self.before[key] = None
                     self.update_state(key, None)
                     return
+            # the key's time to live goes with it (EXPIRE, PERSIST and COPY are compared too)
+            _, ttl = cb.call("PTTL", key)
+            if isinstance(ttl, int) and ttl > 0:
+                ca.call("PEXPIRE", key, ttl)
             fa, fb = ca.call("JSON.GET", key), cb.call("JSON.GET", key)
             if fa[0] != fb[0]:
                 shown = text.decode("utf-8", "replace") if isinstance(text, bytes) else ""
@@ -396,6 +401,9 @@ class Run:
             proto = 3 if self.rng.random() < 0.3 else 2
             n = min(self.opts.batch, self.opts.commands - self.sent)
             cmds = [self.gen.draw(self.state, proto) for _ in range(n)]
+            if self.rng.random() < 0.03:
+                cmds = self.gen.session() + cmds
+                self.sessions += 1
             self.run_batch(cmds, proto)
 
     # ---- report ---------------------------------------------------------------
@@ -403,6 +411,8 @@ class Run:
         print("== difftest summary (%s vs %s, seed %s)" % (label_a, label_b, self.opts.seed))
         print("commands sent:        %d (+%d state checks, %d replies skipped while a key was out of sync, %d resyncs)"
               % (self.sent, self.checks, self.skipped, self.resyncs))
+        print("session batches:      %d (FLUSHALL, FLUSHDB or DEBUG RELOAD, then every document read back)"
+              % self.sessions)
         if self.resync_deep:
             print("                      (%d keys deleted on both sides instead: nested deeper than "
                   "the input limit)" % self.resync_deep)

@@ -193,8 +193,14 @@ def _reply_ints(v):
 def integer_overflow(d):
     if d.is_check or d.origin.name not in ("JSON.NUMINCRBY", "JSON.NUMMULTBY", "JSON.NUMPOWBY"):
         return False
-    if not (isinstance(d.folio, Error) and d.folio == "ERR numeric overflow") or isinstance(d.ref, Error):
+    if not (isinstance(d.folio, Error) and d.folio == "ERR numeric overflow"):
         return False
+    if isinstance(d.ref, Error):
+        # the reference wrapped one match, then failed at another (a float result out of
+        # range): folio refuses at the overflow and changes nothing (also the row of writes
+        # that fail at one of several matches)
+        return d.ref == "ERR result is not a number" and any(
+            isinstance(x, int) and not I64_MIN <= x <= I64_MAX for x in _exact_results(d))
     try:
         arg = int(d.origin.args[3])
     except (ValueError, IndexError):

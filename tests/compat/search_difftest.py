@@ -429,6 +429,8 @@ def main():
             why = search_intentional.explain(cmd, proto, f, r)
             if not why and cmd[0] == "FT.SEARCH" and kind(cmd, proto, f, r) in ("order", "rows", "content"):
                 why = ties_only(servers, cmd)
+            if not why and cmd[0] == "FT.AGGREGATE" and kind(cmd, proto, f, r) in ("order", "rows", "content"):
+                why = aggregate_ties_only(servers, cmd, proto, f, r)
             if not why and cmd[0] == "FT.SEARCH" and "-" in cmd[2]:
                 why = negation_misses(servers, cmd)
             if why:
@@ -526,6 +528,48 @@ def ties_only(servers, cmd):
         lists.append(sorted((v[k + 1], v[k]) for k in range(1, len(v) - 1, 2)))
     if lists[0] == lists[1]:
         return "ties ordered by document id"
+    return None
+
+
+def aggregate_rows(proto, v):
+    """The rows of an FT.AGGREGATE reply as {field: value} dicts (RESP2 or RESP3)."""
+    if proto == 3:
+        return [dict(dict(row).get("extra_attributes", [])) for row in dict(v).get("results", [])]
+    return [dict(zip(row[0::2], row[1::2])) for row in v[1:]]
+
+
+def aggregate_ties_only(servers, cmd, proto, f, r):
+    """Whether two FT.AGGREGATE pages under SORTBY differ only in which of the rows with equal
+    sort keys they show (ties go by document id, and folio keeps a rewritten document's id):
+    the pages' sort keys agree row by row, and without LIMIT both return the same rows."""
+    if "SORTBY" not in cmd:
+        return None
+    i = cmd.index("SORTBY")
+    n = int(cmd[i + 1]) if cmd[i + 1].isdigit() else 0
+    fields = [a[1:].encode() for a in cmd[i + 2:i + 2 + n] if a.startswith("@")]
+    if not fields:
+        return None
+    key = lambda row: tuple(row.get(k) for k in fields)  # noqa: E731
+    try:
+        a, b = aggregate_rows(proto, f), aggregate_rows(proto, r)
+    except (TypeError, ValueError):
+        return None
+    if [key(x) for x in a] != [key(x) for x in b]:
+        return None
+    full = list(cmd)
+    if "LIMIT" in full:
+        j = full.index("LIMIT")
+        full[j + 1:j + 3] = ["0", "10000"]
+    else:
+        full[i + 2 + n:i + 2 + n] = ["LIMIT", "0", "10000"]
+    everything = []
+    for s in servers:
+        _, v = s.conn[2].call(*full)
+        if isinstance(v, Error) or not isinstance(v, list):
+            return None
+        everything.append(sorted(repr(sorted(row.items())) for row in aggregate_rows(2, v)))
+    if everything[0] == everything[1]:
+        return "aggregate ties ordered by document id"
     return None
 
 

@@ -163,7 +163,10 @@ pub fn get(ctx: &Context, inv: &Invocation) -> CommandResult {
             if !proto.is_resp3() && paths.is_empty() {
                 return Err(Error::msg("ERR FORMAT argument is not supported on RESP2"));
             }
-            let f = reply_format(args.next_arg()?)?;
+            let value = args.next_arg()?;
+            // Its text is read before its value is judged (RedisJSON).
+            utf8(value)?;
+            let f = reply_format(value)?;
             if proto.is_resp3() {
                 format = f;
             }
@@ -294,6 +297,8 @@ pub fn mset(ctx: &Context, inv: &Invocation) -> CommandResult {
         let key = keys::open(ctx, &inv.argv[i * 3]);
         let doc = keys::read(&key)?;
         let path_arg = triple.get(1).ok_or(Error::WrongArity)?;
+        // The path's text is checked before the key is (RedisJSON reads it first).
+        utf8(path_arg)?;
         let root = matches!(*path_arg, b"$" | b".");
         // A root path needs no plan (the key is created or replaced); another path is planned
         // on the key's document as it is now, and a missing key takes only the root.
