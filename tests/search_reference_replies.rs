@@ -368,7 +368,10 @@ fn legacy_filters_are_clauses_of_the_query() {
     let s = Server::start();
     let mut c = s.conn();
     assert_eq!(
-        c.call(&["FT.CREATE", "i", "ON", "HASH", "PREFIX", "1", "d:", "SCHEMA", "t", "TEXT", "n", "NUMERIC", "g", "GEO"]),
+        c.call(&[
+            "FT.CREATE", "i", "ON", "HASH", "PREFIX", "1", "d:", "SCHEMA", "t", "TEXT", "n", "NUMERIC", "g",
+            "GEO"
+        ]),
         ok()
     );
     c.call(&["HSET", "d:1", "t", "apples apples pear", "n", "20", "g", "2.35,48.85"]);
@@ -378,16 +381,29 @@ fn legacy_filters_are_clauses_of_the_query() {
     // range clause it becomes (frequency 1, a child without positions), INKEYS adds nothing to
     // the score but counts as a child, and a filter on a field that is not numeric matches
     // nothing.
-    let cases: Vec<(Vec<&str>, Vec<(&str, &str)>)> = vec![
+    type Case<'a> = (Vec<&'a str>, Vec<(&'a str, &'a str)>);
+    let cases: Vec<Case> = vec![
         (vec!["apples", "FILTER", "n", "12", "61"], vec![("d:2", "3"), ("d:1", "2.5"), ("d:3", "1")]),
-        (vec!["apples", "FILTER", "n", "12", "61", "INKEYS", "2", "d:1", "d:2"], vec![("d:2", "1.5"), ("d:1", "1.25")]),
+        (
+            vec!["apples", "FILTER", "n", "12", "61", "INKEYS", "2", "d:1", "d:2"],
+            vec![("d:2", "1.5"), ("d:1", "1.25")],
+        ),
         (vec!["apples", "INKEYS", "2", "d:1", "d:2"], vec![("d:1", "2"), ("d:2", "2")]),
-        (vec!["pear|fig", "FILTER", "n", "0", "100", "FILTER", "n", "10", "50"], vec![("d:2", "1.5"), ("d:3", "1.25"), ("d:1", "0.75")]),
-        (vec!["pear apples", "FILTER", "n", "0", "100", "FILTER", "n", "10", "50"], vec![("d:1", "3.5"), ("d:3", "2")]),
+        (
+            vec!["pear|fig", "FILTER", "n", "0", "100", "FILTER", "n", "10", "50"],
+            vec![("d:2", "1.5"), ("d:3", "1.25"), ("d:1", "0.75")],
+        ),
+        (
+            vec!["pear apples", "FILTER", "n", "0", "100", "FILTER", "n", "10", "50"],
+            vec![("d:1", "3.5"), ("d:3", "2")],
+        ),
         (vec!["\"pear apple\"", "FILTER", "n", "0", "100"], vec![("d:3", "2")]),
         (vec!["*", "FILTER", "n", "0", "100"], vec![("d:2", "2"), ("d:1", "1"), ("d:3", "1")]),
         (vec!["pear -fig", "FILTER", "n", "0", "100"], vec![("d:1", "0.5")]),
-        (vec!["pear", "GEOFILTER", "g", "2.35", "48.85", "5", "km", "FILTER", "n", "0", "100"], vec![("d:1", "0.75")]),
+        (
+            vec!["pear", "GEOFILTER", "g", "2.35", "48.85", "5", "km", "FILTER", "n", "0", "100"],
+            vec![("d:1", "0.75")],
+        ),
         (vec!["pear", "GEOFILTER", "g", "2.35", "48.85", "5", "km"], vec![("d:1", "1")]),
         (vec!["pear", "GEOFILTER", "nope", "2.35", "48.85", "5", "km"], vec![]),
         (vec!["pear", "FILTER", "nope", "1", "2"], vec![]),

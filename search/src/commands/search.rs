@@ -6,7 +6,6 @@ use std::cmp::Ordering;
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
-
 use crate::aggregate::value::format_g;
 use crate::args::{parse_f64, Args};
 use crate::catalog::Catalog;

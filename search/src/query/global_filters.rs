@@ -30,7 +30,8 @@ pub fn apply(
         root = set_filter(root, clause);
     }
     for (field, lon, lat, radius) in geo {
-        let clause = QueryAst::Geo { field: field.clone(), lon: *lon, lat: *lat, radius: *radius, unit: "m".into() };
+        let clause =
+            QueryAst::Geo { field: field.clone(), lon: *lon, lat: *lat, radius: *radius, unit: "m".into() };
         root = set_filter(root, clause);
     }
     if let Some(keys) = keys {
