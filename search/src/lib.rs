@@ -56,6 +56,7 @@ pub mod error;
 pub mod index;
 pub mod limits;
 pub mod query;
+pub mod rdb;
 pub mod reply;
 pub mod schema;
 pub mod suggest;
