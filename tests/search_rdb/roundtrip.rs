@@ -260,3 +260,26 @@ fn a_truncated_or_corrupt_aux_record_is_refused_without_a_crash() {
     let r = super::server_with_rdb(&good, None);
     assert_eq!(r.conn().cmd("FT._LIST"), Resp::Array(vec![Resp::Simple("i".into())]));
 }
+
+/// A dump of the previous folio (folio-idx version 2: every database's definitions, then the
+/// dictionaries), written on Redis 7.0.15 after: `FT.CREATE a PREFIX 1 a: SCHEMA t TEXT g TAG`,
+/// `HSET a:1 t "hello world" g x`, `FT.SYNUPDATE a grp hello hi`, `FT.ALIASADD al a`,
+/// `FT.DICTADD d one two`, and in database 3 `FT.CREATE b ON JSON SCHEMA $.n AS n NUMERIC`,
+/// `JSON.SET b:1 $ {"n":5}`.
+#[test]
+fn dumps_of_earlier_folio_versions_still_load() {
+    let rdb = std::fs::read(fixture("folio-idx-v2.rdb")).unwrap();
+    let s = super::server_with_rdb(&rdb, None);
+    let mut c = s.conn();
+    assert_eq!(c.cmd("FT._LIST"), Resp::Array(vec![Resp::Simple("a".into())]), "{}", s.log());
+    assert_eq!(c.cmd("FT.SEARCH al hi NOCONTENT"), Resp::Array(vec![Resp::Int(1), Resp::bulk("a:1")]));
+    assert_eq!(c.cmd("FT.DICTDUMP d"), Resp::Array(vec![Resp::bulk("one"), Resp::bulk("two")]));
+    assert_eq!(c.cmd("SELECT 3"), ok());
+    assert_eq!(c.call(&["FT.SEARCH", "b", "@n:[5 5]", "NOCONTENT"]), Resp::Array(vec![Resp::Int(1), Resp::bulk("b:1")]));
+    // Saved again, database 0 goes to ft_index0 and database 3 to folio-idx.
+    assert_eq!(c.cmd("SAVE"), ok());
+    assert_eq!(
+        aux_records(&s.dir.join("dump.rdb")),
+        [("ft_index0".to_string(), 1), ("folio-idx".to_string(), 1), ("scdtype00".to_string(), 2)]
+    );
+}
