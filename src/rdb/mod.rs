@@ -85,7 +85,7 @@ pub fn log_warning(msg: &str) {
 }
 
 /// The context Redis attached to an IO.
-pub fn io_context(rdb: *mut raw::RedisModuleIO) -> Option<redis_module::Context> {
+pub(crate) fn io_context(rdb: *mut raw::RedisModuleIO) -> Option<redis_module::Context> {
     // SAFETY: GetContextFromIO returns the context Redis attached to this IO (valid for the call).
     let ctx = unsafe { raw::RedisModule_GetContextFromIO.map(|f| f(rdb)) }?;
     (!ctx.is_null()).then(|| redis_module::Context::new(ctx))

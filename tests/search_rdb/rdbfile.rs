@@ -41,9 +41,13 @@ fn skip_string(d: &[u8], p: &mut usize) -> Option<()> {
 
 const CHARS: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
 
+/// One module aux record: its type name, `when`, and its items as (offset of the item's
+/// opcode, opcode).
+pub type Record = (String, u64, Vec<(usize, u64)>);
+
 /// A module aux record at `*p` (after its 0xF7 opcode): (type name, when, item offsets), each
 /// item as (offset of its opcode, opcode); `*p` ends after the record's EOF.
-pub fn record(d: &[u8], p: &mut usize) -> Option<(String, u64, Vec<(usize, u64)>)> {
+pub fn record(d: &[u8], p: &mut usize) -> Option<Record> {
     let id = len(d, p)?.0;
     let name: String = (0..9).map(|i| CHARS[((id >> (58 - 6 * i)) & 63) as usize] as char).collect();
     len(d, p)?;

@@ -275,7 +275,10 @@ fn dumps_of_earlier_folio_versions_still_load() {
     assert_eq!(c.cmd("FT.SEARCH al hi NOCONTENT"), Resp::Array(vec![Resp::Int(1), Resp::bulk("a:1")]));
     assert_eq!(c.cmd("FT.DICTDUMP d"), Resp::Array(vec![Resp::bulk("one"), Resp::bulk("two")]));
     assert_eq!(c.cmd("SELECT 3"), ok());
-    assert_eq!(c.call(&["FT.SEARCH", "b", "@n:[5 5]", "NOCONTENT"]), Resp::Array(vec![Resp::Int(1), Resp::bulk("b:1")]));
+    assert_eq!(
+        c.call(&["FT.SEARCH", "b", "@n:[5 5]", "NOCONTENT"]),
+        Resp::Array(vec![Resp::Int(1), Resp::bulk("b:1")])
+    );
     // Saved again, database 0 goes to ft_index0 and database 3 to folio-idx.
     assert_eq!(c.cmd("SAVE"), ok());
     assert_eq!(

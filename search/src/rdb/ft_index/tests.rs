@@ -2,9 +2,10 @@
 //! (tests/fixtures/redisearch-2.10, written by RediSearch 2.10.5 on Redis 7.4.1).
 
 use super::*;
+use crate::rdb::with_nul;
 use crate::rdb::{Item, Items};
 
-const FIXTURE: &[u8] = include_bytes!("../../../tests/fixtures/redisearch-2.10/redisearch-2.10.rdb");
+const FIXTURE: &[u8] = include_bytes!("../../../../tests/fixtures/redisearch-2.10/redisearch-2.10.rdb");
 
 /// A minimal reader of an RDB file's header records: the module aux records before the first
 /// database, as (type name, encoding version, when, items).
