@@ -11,7 +11,7 @@ use crate::rdb::{with_nul, RdbWrite};
 use crate::schema::{path_has_defined_order, FieldSpec, FieldType, IndexSpec};
 use crate::vector_spec::{Metric, VectorAlgo, VectorType};
 
-/// Writes every index of `cat` as one record of encoding [`ENCODING_VERSION`].
+/// Writes every index of `cat` as one record of encoding [`super::ENCODING_VERSION`].
 pub fn write(w: &mut dyn RdbWrite, cat: &Catalog) {
     w.put_unsigned(cat.indexes.len() as u64);
     for (name, e) in &cat.indexes {
