@@ -205,3 +205,61 @@ fn older_encodings_and_refusals() {
         assert!(read(&mut cut, 23).is_err(), "{n}");
     }
 }
+
+/// One HASH index `i` with the given field items, in encoding `encver`.
+fn one_index(fields: Vec<Item>, nfields: u64, flags: u64) -> Items {
+    let b = |s: &str| Item::B(with_nul(s.as_bytes()));
+    let mut v = vec![Item::U(1), b("i"), Item::U(flags), Item::U(nfields)];
+    v.extend(fields);
+    v.extend([b("HASH"), Item::U(1), b(""), Item::U(0), Item::U(0), Item::U(0), Item::U(0), Item::D(1.0)]);
+    v.extend([Item::U(0), Item::U(NO_TIMEOUT), Item::U(0)]);
+    Items(v.into())
+}
+
+#[test]
+fn encodings_17_21_and_22() {
+    let b = |s: &str| Item::B(with_nul(s.as_bytes()));
+    let base = flag::TERM_OFFSETS | flag::FIELD_FLAGS | flag::FREQS | flag::BYTE_OFFSETS;
+    // 17 (RediSearch 2.0): no path flag; a TAG field.
+    let tag =
+        vec![b("g"), Item::U(ty::TAG), Item::U(0), Item::U(u64::MAX), Item::U(7), Item::B(b";".to_vec())];
+    let mut r = one_index(tag, 1, base);
+    assert_eq!(read(&mut r, 17).unwrap()[0].args, words("ON HASH SCHEMA g TAG SEPARATOR ; CASESENSITIVE"));
+    assert!(r.is_empty());
+    // 21 (2.6): HNSW saved as HNSW, with the multi flag and the blob size.
+    let hnsw = |tiered: bool| {
+        let mut v = vec![
+            b("v"),
+            Item::U(0),
+            Item::U(ty::VECTOR),
+            Item::U(opt::INDEX_MISSING),
+            Item::U(u64::MAX),
+            Item::U(8),
+        ];
+        if tiered {
+            v.extend([Item::U(ALGO_TIERED), Item::U(ALGO_HNSW), Item::U(0)]);
+        } else {
+            v.push(Item::U(ALGO_HNSW));
+        }
+        v.extend([
+            Item::U(0),
+            Item::U(2),
+            Item::U(2),
+            Item::U(0),
+            Item::U(1024),
+            Item::U(4),
+            Item::U(200),
+            Item::U(20),
+        ]);
+        v
+    };
+    let want = words("ON HASH SCHEMA v VECTOR HNSW 10 TYPE FLOAT32 DIM 2 DISTANCE_METRIC COSINE M 4 EF_RUNTIME 20 INDEXMISSING");
+    let mut r = one_index(hnsw(false), 1, base | flag::VECTORS);
+    assert_eq!(read(&mut r, 21).unwrap()[0].args, want);
+    assert!(r.is_empty());
+    // 22 (2.8 release candidates): tiered HNSW, no GEOSHAPE coordinates yet; 23 refuses plain HNSW.
+    let mut r = one_index(hnsw(true), 1, base | flag::VECTORS);
+    assert_eq!(read(&mut r, 22).unwrap()[0].args, want);
+    assert!(r.is_empty());
+    assert!(read(&mut one_index(hnsw(false), 1, base), 23).is_err());
+}
