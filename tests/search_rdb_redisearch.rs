@@ -24,8 +24,8 @@ fn fixture_path(name: &str) -> PathBuf {
 /// than version 10: its keys are listpack hashes (type 16, RDB 10), module values (type 7) and
 /// module aux records, the same encodings 7.0 writes. So the header's version becomes `0010`,
 /// and the 8-byte CRC64 trailer, which no longer matches, becomes zeros: Redis skips the
-/// checksum of a file whose stored checksum is 0. Loading this file into 7.4.1 unmodified gives
-/// the same replies (checked by hand with /tmp/ref/redis-7.4.1, see the commit message).
+/// checksum of a file whose stored checksum is 0. tests/compat/rdb_to_redisearch.py loads the
+/// unmodified file into folio on Redis 7.4.1 and gets the same 34 replies.
 fn fixture_for_redis_70() -> Vec<u8> {
     let mut rdb = std::fs::read(fixture_path("redisearch-2.10.rdb")).unwrap();
     assert_eq!(&rdb[..9], b"REDIS0012");
