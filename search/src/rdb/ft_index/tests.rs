@@ -263,3 +263,29 @@ fn encodings_17_21_and_22() {
     assert!(r.is_empty());
     assert!(read(&mut one_index(hnsw(false), 1, base), 23).is_err());
 }
+
+/// tests/fixtures/redisearch-2.10/more-options.rdb: written by RediSearch 2.10.5 on Redis 7.4.1
+/// after (and nothing else)
+/// `FT.CREATE h TEMPORARY 100 SKIPINITIALSCAN LANGUAGE german SCHEMA a TEXT NOINDEX SORTABLE
+/// b TAG WITHSUFFIXTRIE SORTABLE c GEO SORTABLE` and `FT.CREATE v ON JSON SCHEMA $.a AS a VECTOR
+/// FLAT 6 TYPE FLOAT64 DIM 2 DISTANCE_METRIC IP $.b AS b VECTOR FLAT 6 TYPE BFLOAT16 DIM 2
+/// DISTANCE_METRIC IP $.c AS c VECTOR FLAT 10 TYPE FLOAT16 DIM 2 DISTANCE_METRIC IP INITIAL_CAP 10
+/// BLOCK_SIZE 20 $.d[*] AS d VECTOR HNSW 8 TYPE FLOAT32 DIM 2 DISTANCE_METRIC IP EPSILON 0.5 $.t
+/// AS t TEXT WITHSUFFIXTRIE $.u TEXT PHONETIC dm:fr $.w[*] AS w TEXT`.
+#[test]
+fn more_options_round_trip_item_for_item() {
+    let rdb = include_bytes!("../../../../tests/fixtures/redisearch-2.10/more-options.rdb");
+    let (_, encver, _, original) = module_aux(rdb).into_iter().find(|(n, ..)| n == TYPE_NAME).unwrap();
+    let loaded = read(&mut original.clone(), encver as i32).unwrap();
+    let mut cat = Catalog::new();
+    assert!(restore(&mut cat, loaded, &Config::default()).is_empty());
+    let mut written = Items::default();
+    write(&mut written, &cat);
+    let sorted = |i: &Items| {
+        let mut v: Vec<String> = i.0.iter().map(|x| format!("{x:?}")).collect();
+        v.sort();
+        v
+    };
+    assert_eq!(written.0.len(), original.0.len());
+    assert_eq!(sorted(&written), sorted(&original));
+}
