@@ -73,7 +73,12 @@ impl RdbWrite for Io {
 
 /// Logs `msg` at warning level.
 pub fn log_warning(msg: &str) {
-    let level = CString::new("warning").unwrap_or_default();
+    log("warning", msg);
+}
+
+/// Logs `msg` at `level` ("notice", "warning", ...).
+pub fn log(level: &str, msg: &str) {
+    let level = CString::new(level).unwrap_or_default();
     let text = CString::new(msg.replace('\0', " ")).unwrap_or_default();
     // SAFETY: both pointers are valid NUL-terminated strings for the duration of the call; a null
     // context makes RedisModule_Log log under the module-less name, which Redis allows.
@@ -145,8 +150,9 @@ fn server_version() -> c_int {
 /// pointer Redis copied into each type's `moduleType`, so that [`arm`] can clear it while the
 /// type has nothing to save. The slot is found by its value (the type's own `aux_save`
 /// function, present once), reading no further than the first match within the structure's
-/// first 20 words (Redis 7.0's `moduleType` holds it at word 17 and is longer). If any slot is
-/// not found, nothing is patched and every type writes a valid empty record instead.
+/// first 20 words (Redis 7.0's `moduleType` holds the id, the module, 16 callbacks, the
+/// triggers and the name; on 7.0.15 the slot is word 13, logged at start). If any slot is not
+/// found, nothing is patched and every type writes a valid empty record instead.
 pub fn prepare() {
     if server_version() >= 0x00_07_02_00 {
         return;
@@ -178,11 +184,21 @@ pub fn prepare() {
             return;
         }
     }
-    for i in 0..3 {
+    let mut words = Vec::new();
+    for (i, t) in types().iter().enumerate() {
         SAVERS[i].store(savers[i], Ordering::Relaxed);
         SLOTS[i].store(slots[i], Ordering::Relaxed);
+        let base = *t.raw_type.borrow() as usize;
+        words.push(((slots[i] as usize - base) / std::mem::size_of::<usize>()).to_string());
     }
     PATCHING.store(true, Ordering::Relaxed);
+    log(
+        "notice",
+        &format!(
+            "folio: Redis < 7.2: search aux types with nothing to save write no record (aux_save at word {})",
+            words.join(", ")
+        ),
+    );
 }
 
 /// Keeps Redis 7.0 from writing a record for a type with nothing to save (see [`prepare`]);
