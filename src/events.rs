@@ -68,7 +68,11 @@ unsafe extern "C" fn on_loading(
 ) {
     let ctx = Context::new(ctx);
     let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        indexing::loading(&ctx, subevent == raw::REDISMODULE_SUBEVENT_LOADING_ENDED)
+        let ended = matches!(
+            subevent,
+            raw::REDISMODULE_SUBEVENT_LOADING_ENDED | raw::REDISMODULE_SUBEVENT_LOADING_FAILED
+        );
+        indexing::loading(&ctx, ended)
     }));
 }
 

@@ -41,6 +41,11 @@ pub fn with_state<R>(ctx: &Context, f: impl FnOnce(&mut SearchState) -> R) -> R 
     let mut guard = STATE.lock(ctx);
     let out = f(&mut guard);
     ANY_CATALOG.store(!guard.catalogs.is_empty(), Ordering::Relaxed);
+    crate::rdb::arm(crate::rdb::Contents {
+        indexes_db0: guard.catalogs.get(&0).is_some_and(|c| !c.is_empty()),
+        indexes_other: guard.catalogs.iter().any(|(db, c)| *db != 0 && !c.is_empty()),
+        dictionaries: !guard.config.dictionaries.is_empty(),
+    });
     out
 }
 
@@ -354,11 +359,19 @@ fn restart_scans(ctx: &Context, dbs: &[i32]) {
     }
 }
 
-/// Loading started (`ended == false`) or ended. While an RDB or AOF loads, every key arrives as a
-/// keyspace event and is indexed then; at the end, scans pending from restored definitions are done.
+/// Loading started (`ended == false`) or ended. At the start, every index and dictionary goes
+/// (as in RediSearch): the file's aux records bring theirs. While an RDB or AOF loads, every key
+/// arrives as a keyspace event and is indexed then; at the end, scans pending from restored
+/// definitions are done.
 pub fn loading(ctx: &Context, ended: bool) {
     if ended {
         with_state(ctx, |s| s.catalogs.values_mut().for_each(|c| c.scan_done()));
+    } else {
+        let dbs: Vec<i32> = with_state(ctx, |s| {
+            s.config.dictionaries.clear();
+            s.catalogs.drain().map(|(db, _)| db).collect()
+        });
+        dbs.into_iter().for_each(cancel_scan);
     }
 }
 
@@ -376,30 +389,23 @@ pub fn definitions(ctx: &Context) -> Vec<(i32, Vec<u8>)> {
     })
 }
 
-/// The spell-check dictionaries (FT.DICTADD), for RDB aux data.
-pub fn dictionaries(ctx: &Context) -> Vec<u8> {
-    with_state(ctx, |s| s.config.dictionaries.to_bytes())
-}
-
-/// Replaces every catalog with definitions read from RDB aux data, and the dictionaries with
-/// `dicts` (none in data saved before they existed: then they are emptied, as RediSearch empties
-/// them before loading); the indexes fill as the keys load (each key's `loaded` event) and their
-/// scans end when loading ends.
+/// Restores the catalogs of the databases in `defs` (folio-idx aux data), and the dictionaries
+/// when `dicts` has them (folio-idx version 2); the indexes fill as the keys load (each key's
+/// `loaded` event) and their scans end when loading ends.
 pub fn restore_definitions(
     ctx: &Context,
     defs: Vec<(i32, Vec<u8>)>,
     dicts: Option<&[u8]>,
 ) -> Result<(), String> {
     with_state(ctx, |s| {
-        let mut catalogs = HashMap::new();
+        let mut catalogs = Vec::new();
         for (db, bytes) in defs {
-            catalogs.insert(db, Catalog::from_definitions(&bytes, &s.config)?);
+            catalogs.push((db, Catalog::from_definitions(&bytes, &s.config)?));
         }
-        s.config.dictionaries = match dicts {
-            Some(bytes) => search::dictionary::Dictionaries::from_bytes(bytes)?,
-            None => search::dictionary::Dictionaries::default(),
-        };
-        s.catalogs = catalogs;
+        if let Some(bytes) = dicts {
+            s.config.dictionaries = search::dictionary::Dictionaries::from_bytes(bytes)?;
+        }
+        s.catalogs.extend(catalogs);
         Ok(())
     })
 }

@@ -14,6 +14,7 @@ pub mod error;
 pub mod events;
 pub mod indexing;
 pub mod keys;
+pub mod rdb;
 pub mod reply;
 pub mod suggest_type;
 pub mod text_cache;

@@ -16,7 +16,7 @@ use redis_module::{raw, redis_event_handler, Context, RedisValue};
 
 use crate::commands::{dispatch, ft, json, suggest};
 use crate::suggest_type::SUGGEST_TYPE;
-use crate::types::{JSON_TYPE, SEARCH_AUX_TYPE};
+use crate::types::JSON_TYPE;
 use crate::{REJSON_VERSION, SEARCH_VERSION};
 
 /// Document and index memory is allocated through Redis, so it shows in `INFO memory` and counts
@@ -136,9 +136,19 @@ pub unsafe extern "C" fn RedisModule_OnLoad(
 unsafe fn register(ctx: *mut raw::RedisModuleCtx) -> c_int {
     let context = Context::new(ctx);
     let _ = redis_module::MODULE_CONTEXT.set_context(&context);
-    for t in [&JSON_TYPE, &SEARCH_AUX_TYPE, &SUGGEST_TYPE] {
+    let [ft_index0, folio_idx, scdtype00] = crate::rdb::types();
+    for t in [&JSON_TYPE, ft_index0, folio_idx, scdtype00, &SUGGEST_TYPE] {
         if t.create_data_type(ctx).is_err() {
             return raw::Status::Err as c_int;
+        }
+    }
+    crate::rdb::prepare();
+    crate::rdb::arm(crate::rdb::Contents::default());
+    // Loaders see Redis's IO errors (a short read) as errors instead of Redis exiting at once.
+    // SAFETY: the API table is filled by Init; valid context.
+    unsafe {
+        if let Some(set_options) = raw::RedisModule_SetModuleOptions {
+            set_options(ctx, raw::REDISMODULE_OPTIONS_HANDLE_IO_ERRORS as c_int);
         }
     }
     // SAFETY: the API table is filled by Init and never changes afterwards.

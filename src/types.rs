@@ -4,12 +4,13 @@
 //! The name and encoding are RedisJSON's, so RDB files written by RedisJSON load here and files
 //! written here load into RedisJSON 2.x.
 
-use std::ffi::CString;
 use std::os::raw::{c_char, c_int, c_void};
 
 use json::Value;
 use redis_module::native_types::RedisType;
 use redis_module::raw;
+
+use crate::rdb::log_warning;
 
 /// RedisJSON's module type name (exactly 9 characters, as Redis requires).
 pub const TYPE_NAME: &str = "ReJSON-RL";
@@ -127,18 +128,6 @@ fn load(rdb: *mut raw::RedisModuleIO, encver: c_int) -> Result<Value, String> {
     }
 }
 
-fn log_warning(msg: &str) {
-    let level = CString::new("warning").unwrap_or_default();
-    let text = CString::new(msg.replace('\0', " ")).unwrap_or_default();
-    // SAFETY: both pointers are valid NUL-terminated strings for the duration of the call; a null
-    // context makes RedisModule_Log log under the module-less name, which Redis allows.
-    unsafe {
-        if let Some(log) = raw::RedisModule_Log {
-            log(std::ptr::null_mut(), level.as_ptr(), c"%s".as_ptr(), text.as_ptr());
-        }
-    }
-}
-
 unsafe extern "C" fn rdb_load(rdb: *mut raw::RedisModuleIO, encver: c_int) -> *mut c_void {
     let loaded = std::panic::catch_unwind(|| load(rdb, encver));
     match loaded {
@@ -206,96 +195,4 @@ unsafe extern "C" fn copy(
     // SAFETY: as in rdb_save.
     let value = unsafe { &*value.cast::<Value>() };
     Box::into_raw(Box::new(value.clone())).cast::<c_void>()
-}
-
-/// Name of the data type that carries search index definitions in RDB aux data (no keys).
-pub const SEARCH_AUX_NAME: &str = "folio-idx";
-/// Its encoding version: 2 adds the spell-check dictionaries after the definitions (version 1
-/// data, without them, still loads).
-pub const SEARCH_AUX_VERSION: i32 = 2;
-
-/// Search index definitions, saved as RDB aux data before the keys, so that indexes exist
-/// when the keys load (each loaded key is indexed by the `loaded` keyspace event).
-pub static SEARCH_AUX_TYPE: RedisType = RedisType::new(
-    SEARCH_AUX_NAME,
-    SEARCH_AUX_VERSION,
-    raw::RedisModuleTypeMethods {
-        version: raw::REDISMODULE_TYPE_METHOD_VERSION as u64,
-        rdb_load: None,
-        rdb_save: None,
-        aof_rewrite: None,
-        mem_usage: None,
-        digest: None,
-        free: None,
-        aux_load: Some(aux_load),
-        aux_save: Some(aux_save),
-        aux_save2: None,
-        aux_save_triggers: raw::REDISMODULE_AUX_BEFORE_RDB as i32,
-        free_effort: None,
-        unlink: None,
-        copy: None,
-        defrag: None,
-        copy2: None,
-        free_effort2: None,
-        mem_usage2: None,
-        unlink2: None,
-    },
-);
-
-fn io_context(rdb: *mut raw::RedisModuleIO) -> Option<redis_module::Context> {
-    // SAFETY: GetContextFromIO returns the context Redis attached to this IO (valid for the call).
-    let ctx = unsafe { raw::RedisModule_GetContextFromIO.map(|f| f(rdb)) }?;
-    (!ctx.is_null()).then(|| redis_module::Context::new(ctx))
-}
-
-unsafe extern "C" fn aux_save(rdb: *mut raw::RedisModuleIO, when: c_int) {
-    if when != raw::REDISMODULE_AUX_BEFORE_RDB as c_int {
-        return;
-    }
-    let Some(ctx) = io_context(rdb) else { return };
-    let defs = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| crate::indexing::definitions(&ctx)))
-        .unwrap_or_default();
-    raw::save_unsigned(rdb, defs.len() as u64);
-    for (db, bytes) in defs {
-        raw::save_signed(rdb, i64::from(db));
-        raw::save_slice(rdb, &bytes);
-    }
-    let dicts =
-        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| crate::indexing::dictionaries(&ctx)))
-            .unwrap_or_default();
-    raw::save_slice(rdb, &dicts);
-}
-
-unsafe extern "C" fn aux_load(rdb: *mut raw::RedisModuleIO, encver: c_int, when: c_int) -> c_int {
-    if !(1..=SEARCH_AUX_VERSION).contains(&encver) || when != raw::REDISMODULE_AUX_BEFORE_RDB as c_int {
-        return raw::REDISMODULE_ERR as c_int;
-    }
-    type Loaded = (Vec<(i32, Vec<u8>)>, Option<Vec<u8>>);
-    let read = || -> Result<Loaded, String> {
-        let n = raw::load_unsigned(rdb).map_err(|e| e.to_string())?;
-        let mut defs = Vec::new();
-        for _ in 0..n {
-            let db = raw::load_signed(rdb).map_err(|e| e.to_string())?;
-            let bytes = raw::load_string_buffer(rdb).map_err(|e| e.to_string())?;
-            defs.push((i32::try_from(db).map_err(|_| "bad db number")?, bytes.as_ref().to_vec()));
-        }
-        let dicts = if encver >= 2 {
-            Some(raw::load_string_buffer(rdb).map_err(|e| e.to_string())?.as_ref().to_vec())
-        } else {
-            None
-        };
-        Ok((defs, dicts))
-    };
-    let Some(ctx) = io_context(rdb) else { return raw::REDISMODULE_ERR as c_int };
-    let loaded = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        read().and_then(|(defs, dicts)| crate::indexing::restore_definitions(&ctx, defs, dicts.as_deref()))
-    }));
-    match loaded {
-        Ok(Ok(())) => raw::REDISMODULE_OK as c_int,
-        Ok(Err(e)) => {
-            log_warning(&format!("folio: cannot load search index definitions: {e}"));
-            raw::REDISMODULE_ERR as c_int
-        }
-        Err(_) => raw::REDISMODULE_ERR as c_int,
-    }
 }

@@ -293,6 +293,11 @@ impl Catalog {
         Ok(cat)
     }
 
+    /// True without indexes.
+    pub fn is_empty(&self) -> bool {
+        self.indexes.is_empty()
+    }
+
     /// Index names (FT._LIST order).
     pub fn index_names(&self) -> Vec<String> {
         self.indexes.keys().cloned().collect()

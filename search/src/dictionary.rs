@@ -137,6 +137,11 @@ impl Dictionaries {
         self.dicts.is_empty()
     }
 
+    /// Every dictionary and its terms, in order.
+    pub fn iter(&self) -> impl Iterator<Item = (&str, impl Iterator<Item = &str>)> {
+        self.dicts.iter().map(|(name, terms)| (name.as_str(), terms.iter().map(|t| t.as_str())))
+    }
+
     /// Drops every dictionary (FLUSHALL).
     pub fn clear(&mut self) {
         self.dicts.clear();

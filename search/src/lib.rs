@@ -23,9 +23,10 @@
 //!    pending FT.INFO shows `indexing 1` and `percent_indexed`;
 //! 5. for FT.DROPINDEX … DD deletes the keys listed in [`ExecOutcome::delete_keys`]
 //!    (see [`Catalog::execute_full`]);
-//! 6. persists index definitions and aliases with [`Catalog::to_definitions`] in RDB aux
-//!    data and restores them with [`Catalog::from_definitions`] (then rescans: index data is
-//!    never persisted);
+//! 6. persists the index definitions, aliases and synonym groups of database 0 in RediSearch's
+//!    own `ft_index0` aux record ([`rdb::ft_index`]), those of other databases with
+//!    [`Catalog::to_definitions`] / [`Catalog::from_definitions`] (index data is never
+//!    persisted: indexes fill as the keys load);
 //! 7. calls [`Catalog::expire_temporary`] periodically (TEMPORARY indexes); the keys it
 //!    returns must be deleted (RediSearch deletes a temporary index's documents).
 //!
@@ -33,14 +34,15 @@
 //! (both in [`aggregate`]), FT.INFO, FT._LIST, FT.DROPINDEX (and legacy FT.DROP), FT.ALTER,
 //! FT.ALIASADD/ALIASUPDATE/ALIASDEL, FT.TAGVALS, FT.CONFIG, FT.EXPLAIN, FT.EXPLAINCLI,
 //! FT.SPELLCHECK, FT.DICTADD/DICTDEL/DICTDUMP (the dictionaries live in the server
-//! [`Config`]; the glue persists them with [`dictionary::Dictionaries::to_bytes`] and empties
-//! them on FLUSHALL), FT.SYNUPDATE/SYNDUMP (synonym groups travel with the definitions).
+//! [`Config`]; the glue persists them in RediSearch's `scdtype00` aux record
+//! ([`rdb::dictionaries`]) and empties them on FLUSHALL), FT.SYNUPDATE/SYNDUMP (synonym groups travel with the definitions).
 //! An index FILTER is evaluated at indexing time with the aggregate expression language.
 //!
 //! Layout: `schema` (definitions), `analysis/` (tokenizer, stopwords, stemmer), `index/`
 //! (doc table with id reuse, term dictionary, text/tag/numeric/geo indexes, extraction,
 //! FILTER), `query/` (syntax → exec → score, highlight), `commands/` (one file per command
-//! family), `catalog` (indexes, aliases, hooks, persistence).
+//! family), `catalog` (indexes, aliases, hooks, persistence), `rdb/` (RediSearch's RDB aux
+//! encodings over a small reader/writer trait).
 
 #![warn(missing_docs)]
 
@@ -56,6 +58,7 @@ pub mod error;
 pub mod index;
 pub mod limits;
 pub mod query;
+pub mod rdb;
 pub mod reply;
 pub mod schema;
 pub mod suggest;

@@ -55,6 +55,8 @@ pub struct FieldSpec {
     pub weight: f64,
     /// TEXT NOSTEM.
     pub nostem: bool,
+    /// TEXT PHONETIC (accepted; kept for the RDB, where RediSearch saves it as a flag).
+    pub phonetic: bool,
     /// TAG SEPARATOR (`None`: the whole value is one tag).
     pub separator: Option<char>,
     /// TAG CASESENSITIVE.
@@ -83,6 +85,7 @@ impl FieldSpec {
             noindex: false,
             weight: 1.0,
             nostem: false,
+            phonetic: false,
             separator: match (kind, on) {
                 (FieldType::Tag, KeyType::Hash) => Some(','),
                 _ => None,
@@ -318,6 +321,7 @@ impl IndexSpec {
                     if !["dm:en", "dm:fr", "dm:pt", "dm:es"].contains(&m.to_ascii_lowercase().as_str()) {
                         return Err(Error::new("Matcher Format: <2 chars algorithm>:<2 chars language>. Support algorithms: double metaphone (dm). Supported languages: English (en), French (fr), Portuguese (pt) and Spanish (es)"));
                     }
+                    f.phonetic = true;
                 } else if kind == FieldType::Tag && a.eat("SEPARATOR") {
                     let s = a.next_str("SEPARATOR")?;
                     let mut cs = s.chars();

@@ -1,0 +1,98 @@
+//! `ft_index0`: RediSearch 2.x's aux type for index definitions, registered under RediSearch's
+//! name and encoding version (23), saved before the keys. folio writes its database-0 indexes
+//! here in RediSearch 2.10's encoding and reads records of encodings 17-23 (RediSearch 2.0 to
+//! 2.10); each loaded definition becomes FT.CREATE arguments for the catalog, and the index
+//! fills as the keys load. The encoding is `search::rdb::ft_index`.
+
+use std::os::raw::{c_int, c_void};
+
+use redis_module::native_types::RedisType;
+use redis_module::raw;
+use search::rdb::ft_index;
+
+use super::{aux_result, io_context, log_warning, Io};
+use crate::indexing::with_state;
+
+/// The type (no keys: aux data only; RediSearch 1.x kept indexes in keys of this type).
+pub static FT_INDEX_TYPE: RedisType = RedisType::new(
+    ft_index::TYPE_NAME,
+    ft_index::ENCODING_VERSION,
+    raw::RedisModuleTypeMethods {
+        version: raw::REDISMODULE_TYPE_METHOD_VERSION as u64,
+        rdb_load: Some(legacy_rdb_load),
+        rdb_save: None,
+        aof_rewrite: None,
+        mem_usage: None,
+        digest: None,
+        free: None,
+        aux_load: Some(aux_load),
+        aux_save: Some(aux_save),
+        aux_save2: Some(aux_save2),
+        aux_save_triggers: raw::REDISMODULE_AUX_BEFORE_RDB as i32,
+        free_effort: None,
+        unlink: None,
+        copy: None,
+        defrag: None,
+        copy2: None,
+        free_effort2: None,
+        mem_usage2: None,
+        unlink2: None,
+    },
+);
+
+/// A RediSearch 1.x index key: refused (Redis then stops loading the file).
+unsafe extern "C" fn legacy_rdb_load(_rdb: *mut raw::RedisModuleIO, encver: c_int) -> *mut c_void {
+    log_warning(&format!(
+        "folio: the RDB holds a RediSearch 1.x index key (ft_index0 encoding {encver}); only RediSearch 2.x aux data loads"
+    ));
+    std::ptr::null_mut()
+}
+
+/// Writes the record: `always` (Redis 7.0's `aux_save`) writes an empty but valid record when
+/// database 0 has no index, otherwise (`aux_save2`) nothing is written then.
+fn save(rdb: *mut raw::RedisModuleIO, when: c_int, always: bool) {
+    if when != raw::REDISMODULE_AUX_BEFORE_RDB as c_int {
+        return;
+    }
+    let Some(ctx) = io_context(rdb) else { return };
+    let mut io = Io(rdb);
+    let saved = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        with_state(&ctx, |s| match s.catalogs.get(&0).filter(|c| !c.is_empty()) {
+            Some(cat) => {
+                ft_index::write(&mut io, cat);
+                true
+            }
+            None => false,
+        })
+    }));
+    match saved {
+        Ok(true) => {}
+        Ok(false) if always => search::rdb::RdbWrite::put_unsigned(&mut io, 0),
+        Ok(false) => {}
+        Err(_) => log_warning("folio: internal error saving index definitions (ft_index0)"),
+    }
+}
+
+/// Redis 7.0's callback (see [`super::prepare`]).
+pub(super) unsafe extern "C" fn aux_save(rdb: *mut raw::RedisModuleIO, when: c_int) {
+    save(rdb, when, true);
+}
+
+unsafe extern "C" fn aux_save2(rdb: *mut raw::RedisModuleIO, when: c_int) {
+    save(rdb, when, false);
+}
+
+unsafe extern "C" fn aux_load(rdb: *mut raw::RedisModuleIO, encver: c_int, _when: c_int) -> c_int {
+    aux_result("index definitions (ft_index0)", || {
+        let ctx = io_context(rdb).ok_or("no context")?;
+        let loaded = ft_index::read(&mut Io(rdb), encver)?;
+        let warnings = with_state(&ctx, |s| {
+            let cat = s.catalogs.entry(0).or_default();
+            ft_index::restore(cat, loaded, &s.config)
+        });
+        for w in warnings {
+            log_warning(&format!("folio: {w}"));
+        }
+        Ok(())
+    })
+}

@@ -1,0 +1,87 @@
+//! `scdtype00`: RediSearch 2.x's aux type for the FT.DICTADD spell-check dictionaries,
+//! registered under RediSearch's name and encoding version (1), saved after the keys. The
+//! encoding is `search::rdb::dictionaries`.
+
+use std::os::raw::c_int;
+
+use redis_module::native_types::RedisType;
+use redis_module::raw;
+use search::rdb::dictionaries;
+
+use super::{aux_result, io_context, log_warning, Io};
+use crate::indexing::with_state;
+
+/// The type (aux data only).
+pub static SCDTYPE_TYPE: RedisType = RedisType::new(
+    dictionaries::TYPE_NAME,
+    dictionaries::ENCODING_VERSION,
+    raw::RedisModuleTypeMethods {
+        version: raw::REDISMODULE_TYPE_METHOD_VERSION as u64,
+        rdb_load: None,
+        rdb_save: None,
+        aof_rewrite: None,
+        mem_usage: None,
+        digest: None,
+        free: None,
+        aux_load: Some(aux_load),
+        aux_save: Some(aux_save),
+        aux_save2: Some(aux_save2),
+        aux_save_triggers: raw::REDISMODULE_AUX_AFTER_RDB as i32,
+        free_effort: None,
+        unlink: None,
+        copy: None,
+        defrag: None,
+        copy2: None,
+        free_effort2: None,
+        mem_usage2: None,
+        unlink2: None,
+    },
+);
+
+/// Writes the record; with no dictionary, `always` (Redis 7.0's `aux_save`) writes an empty
+/// one, otherwise nothing is written.
+fn save(rdb: *mut raw::RedisModuleIO, when: c_int, always: bool) {
+    if when != raw::REDISMODULE_AUX_AFTER_RDB as c_int {
+        return;
+    }
+    let Some(ctx) = io_context(rdb) else { return };
+    let mut io = Io(rdb);
+    let saved = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        with_state(&ctx, |s| {
+            let some = !s.config.dictionaries.is_empty();
+            if some || always {
+                dictionaries::write(&mut io, &s.config.dictionaries);
+            }
+        })
+    }));
+    if saved.is_err() {
+        log_warning("folio: internal error saving the spell-check dictionaries (scdtype00)");
+    }
+}
+
+/// Redis 7.0's callback (see [`super::prepare`]).
+pub(super) unsafe extern "C" fn aux_save(rdb: *mut raw::RedisModuleIO, when: c_int) {
+    save(rdb, when, true);
+}
+
+unsafe extern "C" fn aux_save2(rdb: *mut raw::RedisModuleIO, when: c_int) {
+    save(rdb, when, false);
+}
+
+/// RediSearch writes an empty record before the keys (its dictionaries are emptied then) and
+/// the dictionaries after them.
+unsafe extern "C" fn aux_load(rdb: *mut raw::RedisModuleIO, encver: c_int, when: c_int) -> c_int {
+    aux_result("spell-check dictionaries (scdtype00)", || {
+        let ctx = io_context(rdb).ok_or("no context")?;
+        if encver != dictionaries::ENCODING_VERSION {
+            return Err(format!("unsupported scdtype00 encoding version {encver}"));
+        }
+        if when == raw::REDISMODULE_AUX_BEFORE_RDB as c_int {
+            with_state(&ctx, |s| s.config.dictionaries.clear());
+            return Ok(());
+        }
+        let dicts = dictionaries::read(&mut Io(rdb))?;
+        with_state(&ctx, |s| s.config.dictionaries = dicts);
+        Ok(())
+    })
+}
