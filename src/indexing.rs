@@ -367,11 +367,11 @@ pub fn loading(ctx: &Context, ended: bool) {
     if ended {
         with_state(ctx, |s| s.catalogs.values_mut().for_each(|c| c.scan_done()));
     } else {
-        let dbs: Vec<i32> = with_state(ctx, |s| {
+        with_state(ctx, |s| {
             s.config.dictionaries.clear();
-            s.catalogs.drain().map(|(db, _)| db).collect()
+            s.catalogs.clear();
         });
-        dbs.into_iter().for_each(cancel_scan);
+        SCANS.with(|s| s.borrow_mut().clear());
     }
 }
 
