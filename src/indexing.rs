@@ -57,12 +57,18 @@ pub fn selected_db(ctx: &Context) -> i32 {
 /// Reads documents of the database selected in `ctx`, for the indexer and for query results.
 pub struct RedisDocs<'c> {
     ctx: &'c Context,
+    /// The command's caller, resolved on first use (the indexer never asks).
+    caller: std::cell::OnceCell<crate::acl::Caller>,
 }
 
 impl<'c> RedisDocs<'c> {
     /// A document source over the selected database of `ctx`.
     pub fn new(ctx: &'c Context) -> RedisDocs<'c> {
-        RedisDocs { ctx }
+        RedisDocs { ctx, caller: std::cell::OnceCell::new() }
+    }
+
+    fn caller(&self) -> &crate::acl::Caller {
+        self.caller.get_or_init(|| crate::acl::Caller::of(self.ctx))
     }
 
     fn open(&self, key: &[u8]) -> RedisKey {
@@ -108,6 +114,18 @@ fn field_value(v: &Value) -> FieldValue {
 }
 
 impl DocumentSource for RedisDocs<'_> {
+    fn may_read(&self, key: &[u8]) -> bool {
+        self.caller().may_read(key)
+    }
+
+    fn may_read_all(&self) -> bool {
+        self.caller().may_read_all()
+    }
+
+    fn caller(&self) -> Option<String> {
+        RedisDocs::caller(self).name()
+    }
+
     fn key_type(&self, key: &[u8]) -> Option<KeyType> {
         let k = self.open(key);
         match k.key_type() {

@@ -35,6 +35,10 @@ pub struct Config {
     pub default_scorer: String,
     /// Idle time of an aggregate cursor, ms.
     pub cursor_max_idle: u64,
+    /// `ACL_ALL_OR_NOTHING` (folio's own option, off by default): a command that would have to
+    /// hide a document the caller may not read fails with RediSearch 8's NOPERM error instead
+    /// (see [`crate::access`]).
+    pub acl_all_or_nothing: bool,
     /// FT.DICTADD dictionaries: global to the server like the configuration (not an
     /// FT.CONFIG option).
     pub dictionaries: crate::dictionary::Dictionaries,
@@ -53,6 +57,7 @@ impl Default for Config {
             min_stem_len: crate::limits::MIN_STEM_LEN,
             default_scorer: "TFIDF".into(),
             cursor_max_idle: 300_000,
+            acl_all_or_nothing: false,
             dictionaries: crate::dictionary::Dictionaries::default(),
         }
     }
@@ -62,6 +67,7 @@ impl Default for Config {
 const NAMES: &[&str] = &[
     "TIMEOUT", "ON_TIMEOUT", "MINPREFIX", "MAXEXPANSIONS", "MAXPREFIXEXPANSIONS", "MAXSEARCHRESULTS",
     "MAXAGGREGATERESULTS", "DEFAULT_DIALECT", "MINSTEMLEN", "DEFAULT_SCORER", "CURSOR_MAX_IDLE",
+    "ACL_ALL_OR_NOTHING",
 ];
 
 impl Config {
@@ -89,6 +95,7 @@ impl Config {
             "MINSTEMLEN" => self.min_stem_len.to_string(),
             "DEFAULT_SCORER" => self.default_scorer.clone(),
             "CURSOR_MAX_IDLE" => self.cursor_max_idle.to_string(),
+            "ACL_ALL_OR_NOTHING" => self.acl_all_or_nothing.to_string(),
             _ => String::new(),
         }
     }
@@ -121,6 +128,13 @@ impl Config {
             "MINSTEMLEN" => self.min_stem_len = num()? as usize,
             "DEFAULT_SCORER" => self.default_scorer = value.to_ascii_uppercase(),
             "CURSOR_MAX_IDLE" => self.cursor_max_idle = num()?,
+            "ACL_ALL_OR_NOTHING" => {
+                self.acl_all_or_nothing = match value.to_ascii_lowercase().as_str() {
+                    "true" | "yes" | "1" => true,
+                    "false" | "no" | "0" => false,
+                    _ => return Err(Error::new(format!("Invalid value for option `{name}`"))),
+                }
+            }
             _ => return Err(Error::new("Invalid option")),
         }
         Ok(())

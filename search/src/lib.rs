@@ -44,6 +44,7 @@
 
 #![warn(missing_docs)]
 
+pub mod access;
 pub mod aggregate;
 pub mod analysis;
 mod args;

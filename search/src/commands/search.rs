@@ -382,6 +382,7 @@ pub(crate) fn ft_search(
         min_stem_len: config.min_stem_len,
         dialect: req.dialect,
         blobs: req.blobs.clone(),
+        visible: knn_visible(idx, &ast, docs, config)?,
     };
     let matched = execute(idx, &ast, &opts)?;
     let mut warnings = matched.warnings.clone();
@@ -401,6 +402,11 @@ pub(crate) fn ft_search(
     if let Some(keys) = &req.inkeys {
         let allowed: RoaringBitmap = keys.iter().filter_map(|k| idx.docs.id_of(k)).collect();
         ids &= allowed;
+    }
+    // What the caller may not read is neither counted nor shown.
+    match &opts.visible {
+        Some(v) => crate::access::restrict_to(&mut ids, Some(v)),
+        None => crate::access::restrict(idx, &mut ids, docs, config)?,
     }
     let total = ids.len();
     let want = req.offset.saturating_add(req.limit) as usize;
@@ -513,6 +519,21 @@ pub(crate) fn ft_search(
         });
     }
     Ok(render(&req, total, rows, &warnings, proto))
+}
+
+/// The documents a KNN query may take its nearest from, when the caller may not read every
+/// one (KNN is a top-level clause).
+pub(crate) fn knn_visible(
+    idx: &Index,
+    ast: &QueryAst,
+    docs: &dyn DocumentSource,
+    config: &Config,
+) -> Result<Option<RoaringBitmap>> {
+    if matches!(ast, QueryAst::Knn(_)) {
+        crate::access::visible(idx, docs, config)
+    } else {
+        Ok(None)
+    }
 }
 
 fn sort_key(idx: &Index, d: u32, field: Option<usize>, docs: &dyn DocumentSource) -> Option<Key> {
