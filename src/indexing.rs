@@ -44,6 +44,14 @@ pub fn with_state<R>(ctx: &Context, f: impl FnOnce(&mut SearchState) -> R) -> R 
     out
 }
 
+/// Runs `f` with the search state outside a command (the INFO callback). The caller holds the
+/// GIL and runs on the main thread, never inside [`with_state`].
+pub fn peek_state<R>(f: impl FnOnce(&SearchState) -> R) -> R {
+    let ctx = Context::new(std::ptr::null_mut());
+    let guard = STATE.lock(&ctx);
+    f(&guard)
+}
+
 /// False while no database has a catalog: key changes then skip the state entirely (the common
 /// case of a server used for JSON only). Updated after every [`with_state`].
 static ANY_CATALOG: AtomicBool = AtomicBool::new(false);
@@ -208,8 +216,11 @@ pub fn key_event(ctx: &Context, key: &[u8]) {
 
 /// FLUSHDB (one database) or FLUSHALL (`db == -1`): documents go, index definitions stay;
 /// FLUSHALL also empties the spell-check dictionaries (RediSearch empties them on any flush).
+/// Any flush forgets which dialects were used (INFO's `search_dialect_statistics`), as in
+/// RediSearch.
 pub fn flushed(ctx: &Context, db: i32) {
     with_state(ctx, |state| {
+        state.config.used_dialects.set(0);
         if db == -1 {
             state.config.dictionaries.clear();
         }

@@ -14,6 +14,7 @@ pub mod commands;
 pub mod error;
 pub mod events;
 pub mod indexing;
+pub mod info;
 pub mod keys;
 pub mod reply;
 pub mod suggest_type;

@@ -122,7 +122,8 @@ pub unsafe extern "C" fn RedisModule_OnLoad(
             unsafe { register(ctx) }
         }
         1 => {
-            if init_name(ctx, c"search", SEARCH_VERSION) {
+            // The INFO sections belong to this name (Redis prefixes them with it).
+            if init_name(ctx, c"search", SEARCH_VERSION) && crate::info::register(&Context::new(ctx)) {
                 raw::Status::Ok as c_int
             } else {
                 raw::Status::Err as c_int

@@ -39,6 +39,9 @@ pub struct Config {
     /// hide a document the caller may not read fails with RediSearch 8's NOPERM error instead
     /// (see [`crate::access`]).
     pub acl_all_or_nothing: bool,
+    /// Bit `d - 1` set once a query ran in dialect `d` (INFO's `search_dialect_statistics`;
+    /// server-wide state, emptied by any flush as RediSearch does).
+    pub used_dialects: std::cell::Cell<u8>,
     /// FT.DICTADD dictionaries: global to the server like the configuration (not an
     /// FT.CONFIG option).
     pub dictionaries: crate::dictionary::Dictionaries,
@@ -58,6 +61,7 @@ impl Default for Config {
             default_scorer: "TFIDF".into(),
             cursor_max_idle: 300_000,
             acl_all_or_nothing: false,
+            used_dialects: std::cell::Cell::new(0),
             dictionaries: crate::dictionary::Dictionaries::default(),
         }
     }
@@ -71,6 +75,13 @@ const NAMES: &[&str] = &[
 ];
 
 impl Config {
+    /// Records that a query ran in dialect `d` (1-4).
+    pub fn mark_dialect(&self, d: u32) {
+        if (1..=8).contains(&d) {
+            self.used_dialects.set(self.used_dialects.get() | 1 << (d - 1));
+        }
+    }
+
     /// All `(name, value)` pairs matching `pattern` (`*` or an option name, case-insensitive).
     pub fn get(&self, pattern: &str) -> Vec<(String, String)> {
         NAMES

@@ -59,6 +59,7 @@ pub mod limits;
 pub mod query;
 pub mod reply;
 pub mod schema;
+pub mod stats;
 pub mod suggest;
 pub mod synonyms;
 pub mod vector_spec;

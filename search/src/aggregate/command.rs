@@ -68,6 +68,7 @@ pub(crate) fn ft_aggregate(
     let index_name = cat.resolve(&name).map(str::to_string);
     let e = cat.entry_mut(&name).ok_or_else(|| Error::new(format!("{name}: no such index")))?;
     e.index.stats.uses += 1;
+    config.mark_dialect(dialect);
     if let Some(slot) = e.dialects_used.get_mut(dialect.saturating_sub(1) as usize) {
         *slot = true;
     }

@@ -11,6 +11,7 @@ mod search;
 mod spell;
 mod synonym;
 
+pub(crate) use info::Memory;
 pub(crate) use search::knn_visible;
 
 use crate::catalog::Catalog;

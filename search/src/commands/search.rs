@@ -355,6 +355,7 @@ pub(crate) fn ft_search(
         }
     }
     e.index.stats.uses += 1;
+    config.mark_dialect(req.dialect);
     if let Some(slot) = e.dialects_used.get_mut(req.dialect.saturating_sub(1) as usize) {
         *slot = true;
     }

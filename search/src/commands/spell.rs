@@ -100,6 +100,7 @@ pub(crate) fn ft_spellcheck(
     }
     let ast = parse(&String::from_utf8_lossy(query), dialect, &HashMap::new())?;
     let req = parse_options(args)?;
+    config.mark_dialect(dialect);
     if let Some(slot) = entry.dialects_used.get_mut(dialect.saturating_sub(1) as usize) {
         *slot = true;
     }
