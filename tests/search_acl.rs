@@ -292,3 +292,67 @@ fn acl_categories_where_the_server_has_them() {
         ]
     );
 }
+
+#[test]
+fn many_hits_follow_the_same_rules_as_a_few() {
+    // Past 256 checks in a command folio matches literal-prefix patterns itself: the counts
+    // must be those of Redis's own matching for every shape of pattern.
+    let s = Server::start();
+    let mut c = s.conn();
+    assert_eq!(c.cmd("FT.CREATE i PREFIX 2 a: b: SCHEMA t TEXT"), Resp::Simple("OK".into()));
+    for i in 0..600 {
+        for p in ["a", "b"] {
+            assert_eq!(c.call(&["HSET", &format!("{p}:{i}"), "t", "hello"]), Resp::Int(1));
+        }
+    }
+    // (Redis refuses patterns with a space: `ACL GETUSER`'s list of patterns is unambiguous.)
+    let users: [(&str, &[&str], usize); 5] = [
+        ("prefix", &["~a:*"], 600),
+        ("two", &["~a:1*", "%R~b:7", "%W~b:*"], 1 + 10 + 100 + 1),
+        ("glob", &["~a:1?*"], 10 + 100),
+        ("exact", &["~a:1", "~b:2"], 2),
+        ("writeonly", &["%W~a:*"], 0),
+    ];
+    for (name, patterns, _) in &users {
+        let mut args = vec!["ACL", "SETUSER", name, "on", ">pw", "~i", "+@all"];
+        args.extend(patterns.iter().copied());
+        assert_eq!(c.call(&args), Resp::Simple("OK".into()), "{name}");
+    }
+    for (name, _, expected) in users {
+        let mut u = login(&s, name);
+        let r = u.cmd("FT.SEARCH i hello NOCONTENT LIMIT 0 2000");
+        assert_eq!(r.items()[0], Resp::Int(expected as i64), "{name}");
+        assert_eq!(r.items().len(), expected + 1, "{name}");
+        // Every key returned is one Redis lets the user read.
+        for k in &r.items()[1..] {
+            let got = u.call(&[b"HGET".as_ref(), &k.text().into_bytes(), b"t"]);
+            assert_eq!(got, Resp::bulk("hello"), "{name} {k:?}");
+        }
+    }
+}
+
+#[test]
+fn key_positions_and_flags_are_redisearchs_but_writes_say_write() {
+    let s = Server::start();
+    let mut c = s.conn();
+    // (name, flags, first, last, step): RediSearch 2.10.5's COMMAND INFO on Redis 7.4.1, except
+    // FT.ALIAS* and FT.DICTADD/DICTDEL, which RediSearch flags `readonly`.
+    let expected: [(&str, &[&str], i64, i64, i64); 9] = [
+        ("ft.search", &["readonly", "module"], 1, 1, 1),
+        ("ft.aggregate", &["readonly", "module"], 1, 1, 1),
+        ("ft.cursor", &["readonly", "module"], 2, 2, 1),
+        ("ft.create", &["write", "denyoom", "module"], 1, 1, 1),
+        ("ft.config", &["readonly", "module"], 0, 0, 0),
+        ("ft._list", &["readonly", "module"], 0, 0, 0),
+        ("ft.aliasadd", &["write", "module"], 1, 2, 1),
+        ("ft.dictadd", &["write", "denyoom", "module"], 0, 0, 0),
+        ("ft.sugget", &["readonly", "module"], 1, 1, 1),
+    ];
+    for (name, flags, first, last, step) in expected {
+        let info = c.call(&["COMMAND", "INFO", name]);
+        let cmd = info.items()[0].items();
+        assert_eq!(cmd[0].text().to_ascii_lowercase(), name);
+        assert_eq!(strings(&cmd[2]), flags.iter().map(|f| f.to_string()).collect::<Vec<_>>(), "{name}");
+        assert_eq!([cmd[3].int(), cmd[4].int(), cmd[5].int()], [first, last, step], "{name}");
+    }
+}
