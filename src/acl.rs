@@ -215,7 +215,9 @@ fn user_name(ctx: &Context) -> Option<RedisString> {
             }
         }
         // Not a connected client: a script's client runs as the script's caller; the others
-        // (AOF loading, a module's call) have no ACL user.
+        // (AOF loading, a module's call) have no ACL user. Known hole: a script that another
+        // module runs through RedisModule_Call (no `C` flag) has a caller without a user, and
+        // GetCurrentUserName dereferences it; Redis offers no way to tell that case apart.
         let flags = raw::RedisModule_GetContextFlags.map_or(0, |f| f(ctx.ctx));
         if flags & raw::REDISMODULE_CTX_FLAGS_LUA as c_int == 0 {
             return None;
