@@ -12,9 +12,11 @@
 //! fails instead, with the NOPERM text RediSearch 8 sends when a user's key patterns do not
 //! cover an index.
 //!
-//! How a command uses it: hits → [`restrict`] (or [`restrict_to`] with the bitmap of
-//! [`visible`]) before they are counted; one key → `docs.may_read(key)`; figures over the whole
-//! index (tag values, term frequencies) → [`visible`].
+//! How a command uses it: `ExecOptions::visible` ← `commands::knn_visible(idx, &ast, docs,
+//! config)?` (KNN takes its nearest among readable documents), then hits →
+//! [`restrict_hits`]`(idx, &mut ids, opts.visible.as_ref(), docs, config)?` before they are
+//! counted; one key → `docs.may_read(key)`; figures over the whole index (tag values, term
+//! frequencies) → [`visible`].
 
 use roaring::RoaringBitmap;
 
@@ -48,10 +50,22 @@ pub fn restrict(
     Ok(())
 }
 
-/// Like [`restrict`] with the set [`visible`] already computed (`None`: every document).
-pub fn restrict_to(ids: &mut RoaringBitmap, visible: Option<&RoaringBitmap>) {
-    if let Some(v) = visible {
-        *ids &= v;
+/// [`restrict`], or the intersection with `visible` when the query computed it already (a KNN
+/// query's [`crate::query::exec::ExecOptions::visible`]): the one call a command makes on its
+/// hits before it counts them.
+pub fn restrict_hits(
+    idx: &Index,
+    ids: &mut RoaringBitmap,
+    visible: Option<&RoaringBitmap>,
+    docs: &dyn DocumentSource,
+    config: &Config,
+) -> Result<()> {
+    match visible {
+        Some(v) => {
+            *ids &= v;
+            Ok(())
+        }
+        None => restrict(idx, ids, docs, config),
     }
 }
 

@@ -119,10 +119,7 @@ pub(crate) fn ft_aggregate(
         ids &= allowed;
     }
     // What the caller may not read takes no part: no row, no group member, no count.
-    match &opts.visible {
-        Some(v) => crate::access::restrict_to(&mut ids, Some(v)),
-        None => crate::access::restrict(idx, &mut ids, docs, config)?,
-    }
+    crate::access::restrict_hits(idx, &mut ids, opts.visible.as_ref(), docs, config)?;
     let loader = IndexLoader { idx, docs, dialect, distances: &matched.distances };
     // Only ON_TIMEOUT FAIL stops a query: under RETURN it completes rather
     // than return partial results silently (RediSearch #1055, #2721).

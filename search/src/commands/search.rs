@@ -405,10 +405,7 @@ pub(crate) fn ft_search(
         ids &= allowed;
     }
     // What the caller may not read is neither counted nor shown.
-    match &opts.visible {
-        Some(v) => crate::access::restrict_to(&mut ids, Some(v)),
-        None => crate::access::restrict(idx, &mut ids, docs, config)?,
-    }
+    crate::access::restrict_hits(idx, &mut ids, opts.visible.as_ref(), docs, config)?;
     let total = ids.len();
     let want = req.offset.saturating_add(req.limit) as usize;
     let scorer = ScoreContext::new(idx, &matched.terms, &matched.slop, req.scorer);
