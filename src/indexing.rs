@@ -49,6 +49,14 @@ pub fn with_state<R>(ctx: &Context, f: impl FnOnce(&mut SearchState) -> R) -> R 
     out
 }
 
+/// Runs `f` with the search state outside a command (the INFO callback). The caller holds the
+/// GIL and runs on the main thread, never inside [`with_state`].
+pub fn peek_state<R>(f: impl FnOnce(&SearchState) -> R) -> R {
+    let ctx = Context::new(std::ptr::null_mut());
+    let guard = STATE.lock(&ctx);
+    f(&guard)
+}
+
 /// False while no database has a catalog: key changes then skip the state entirely (the common
 /// case of a server used for JSON only). Updated after every [`with_state`].
 static ANY_CATALOG: AtomicBool = AtomicBool::new(false);
@@ -62,12 +70,18 @@ pub fn selected_db(ctx: &Context) -> i32 {
 /// Reads documents of the database selected in `ctx`, for the indexer and for query results.
 pub struct RedisDocs<'c> {
     ctx: &'c Context,
+    /// The command's caller, resolved on first use (the indexer never asks).
+    caller: std::cell::OnceCell<crate::acl::Caller>,
 }
 
 impl<'c> RedisDocs<'c> {
     /// A document source over the selected database of `ctx`.
     pub fn new(ctx: &'c Context) -> RedisDocs<'c> {
-        RedisDocs { ctx }
+        RedisDocs { ctx, caller: std::cell::OnceCell::new() }
+    }
+
+    fn caller(&self) -> &crate::acl::Caller {
+        self.caller.get_or_init(|| crate::acl::Caller::of(self.ctx))
     }
 
     fn open(&self, key: &[u8]) -> RedisKey {
@@ -113,6 +127,18 @@ fn field_value(v: &Value) -> FieldValue {
 }
 
 impl DocumentSource for RedisDocs<'_> {
+    fn may_read(&self, key: &[u8]) -> bool {
+        self.caller().may_read(key)
+    }
+
+    fn may_read_all(&self) -> bool {
+        self.caller().may_read_all()
+    }
+
+    fn caller(&self) -> Option<String> {
+        RedisDocs::caller(self).name()
+    }
+
     fn key_type(&self, key: &[u8]) -> Option<KeyType> {
         let k = self.open(key);
         match k.key_type() {
@@ -198,9 +224,11 @@ pub fn key_event(ctx: &Context, key: &[u8]) {
 /// that flushes between tests can create the same index again. FLUSHALL also empties the
 /// spell-check dictionaries (FT.DICTADD), and so does a FLUSHDB of database 0, where RediSearch
 /// keeps its indexes; a FLUSHDB of another database leaves them, and the other databases' indexes,
-/// alone (RediSearch would empty them on any flush).
+/// alone (RediSearch would empty them on any flush). Any flush forgets which dialects were used
+/// (INFO's `search_dialect_statistics`), as in RediSearch.
 pub fn flushed(ctx: &Context, db: i32) {
     with_state(ctx, |state| {
+        state.config.used_dialects.set(0);
         if db == -1 || db == 0 {
             state.config.dictionaries.clear();
         }

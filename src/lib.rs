@@ -8,11 +8,13 @@
 //! `suggest_type.rs` the `trietype0` data type (suggestion dictionaries),
 //! `keys.rs` key access and the write epilogue, `reply.rs` the reply tree, `args.rs` arguments.
 
+pub mod acl;
 pub mod args;
 pub mod commands;
 pub mod error;
 pub mod events;
 pub mod indexing;
+pub mod info;
 pub mod keys;
 pub mod rdb;
 pub mod reply;

@@ -122,7 +122,8 @@ pub unsafe extern "C" fn RedisModule_OnLoad(
             unsafe { register(ctx) }
         }
         1 => {
-            if init_name(ctx, c"search", SEARCH_VERSION) {
+            // The INFO sections belong to this name (Redis prefixes them with it).
+            if init_name(ctx, c"search", SEARCH_VERSION) && crate::info::register(&Context::new(ctx)) {
                 raw::Status::Ok as c_int
             } else {
                 raw::Status::Err as c_int
@@ -185,33 +186,39 @@ unsafe fn register(ctx: *mut raw::RedisModuleCtx) -> c_int {
     command!(ctx, c"JSON.ARRTRIM", json::arrtrim, c"write", 1, 1, 1, c"json");
     command!(ctx, c"JSON.OBJKEYS", json::objkeys, c"readonly", 1, 1, 1, c"json");
     command!(ctx, c"JSON.OBJLEN", json::objlen, c"readonly", 1, 1, 1, c"json");
-    command!(ctx, c"FT.CREATE", ft::ft, c"write deny-oom", 0, 0, 0, c"search");
-    command!(ctx, c"FT.SEARCH", ft::ft, c"readonly", 0, 0, 0, c"search");
-    command!(ctx, c"FT.AGGREGATE", ft::ft, c"readonly", 0, 0, 0, c"search");
-    command!(ctx, c"FT.CURSOR", ft::ft, c"readonly", 0, 0, 0, c"search");
-    command!(ctx, c"FT.INFO", ft::ft, c"readonly", 0, 0, 0, c"search");
-    command!(ctx, c"FT._LIST", ft::ft, c"readonly", 0, 0, 0, c"search");
-    command!(ctx, c"FT.DROPINDEX", ft::ft, c"write", 0, 0, 0, c"search");
-    command!(ctx, c"FT.DROP", ft::ft, c"write", 0, 0, 0, c"search");
-    command!(ctx, c"FT.ALTER", ft::ft, c"write deny-oom", 0, 0, 0, c"search");
-    command!(ctx, c"FT.ALIASADD", ft::ft, c"write", 0, 0, 0, c"search");
-    command!(ctx, c"FT.ALIASUPDATE", ft::ft, c"write", 0, 0, 0, c"search");
-    command!(ctx, c"FT.ALIASDEL", ft::ft, c"write", 0, 0, 0, c"search");
-    command!(ctx, c"FT.TAGVALS", ft::ft, c"readonly", 0, 0, 0, c"search");
-    command!(ctx, c"FT.EXPLAIN", ft::ft, c"readonly", 0, 0, 0, c"search");
-    command!(ctx, c"FT.EXPLAINCLI", ft::ft, c"readonly", 0, 0, 0, c"search");
-    command!(ctx, c"FT.CONFIG", ft::ft, c"admin", 0, 0, 0, c"search");
-    command!(ctx, c"FT.SPELLCHECK", ft::ft, c"readonly", 0, 0, 0, c"search");
+    // FT.*: flags and key positions as RediSearch 2.10 registers them (the index name is the
+    // key, so ACL key patterns must allow it; COMMAND INFO measured on the reference), except
+    // that commands changing definitions or dictionaries are `write` (RediSearch 2.10 says
+    // `readonly` for FT.ALIAS* and FT.DICTADD/DICTDEL, so replicas would run them). ACL
+    // categories (Redis 7.2+): RediSearch 2.10 declares none; these are RediSearch 8's, the
+    // first to declare any (`@search` on all, plus `@read`, `@write`, `@admin`, ...).
+    command!(ctx, c"FT.CREATE", ft::ft, c"write deny-oom", 1, 1, 1, c"search");
+    command!(ctx, c"FT.SEARCH", ft::ft, c"readonly", 1, 1, 1, c"search read");
+    command!(ctx, c"FT.AGGREGATE", ft::ft, c"readonly", 1, 1, 1, c"search read");
+    command!(ctx, c"FT.CURSOR", ft::ft, c"readonly", 2, 2, 1, c"search read");
+    command!(ctx, c"FT.INFO", ft::ft, c"readonly", 1, 1, 1, c"search");
+    command!(ctx, c"FT._LIST", ft::ft, c"readonly", 0, 0, 0, c"search slow admin");
+    command!(ctx, c"FT.DROPINDEX", ft::ft, c"write", 1, 1, 1, c"search write slow dangerous");
+    command!(ctx, c"FT.DROP", ft::ft, c"write", 1, 1, 1, c"search write slow dangerous admin");
+    command!(ctx, c"FT.ALTER", ft::ft, c"write", 1, 1, 1, c"search");
+    command!(ctx, c"FT.ALIASADD", ft::ft, c"write", 1, 2, 1, c"search");
+    command!(ctx, c"FT.ALIASUPDATE", ft::ft, c"write", 1, 2, 1, c"search");
+    command!(ctx, c"FT.ALIASDEL", ft::ft, c"write", 1, 1, 1, c"search");
+    command!(ctx, c"FT.TAGVALS", ft::ft, c"readonly", 1, 1, 1, c"search read admin dangerous");
+    command!(ctx, c"FT.EXPLAIN", ft::ft, c"readonly", 1, 1, 1, c"search");
+    command!(ctx, c"FT.EXPLAINCLI", ft::ft, c"readonly", 1, 1, 1, c"search");
+    command!(ctx, c"FT.CONFIG", ft::ft, c"readonly", 0, 0, 0, c"search admin");
+    command!(ctx, c"FT.SPELLCHECK", ft::ft, c"readonly", 1, 1, 1, c"search");
     command!(ctx, c"FT.DICTADD", ft::ft, c"write deny-oom", 0, 0, 0, c"search");
     command!(ctx, c"FT.DICTDEL", ft::ft, c"write", 0, 0, 0, c"search");
     command!(ctx, c"FT.DICTDUMP", ft::ft, c"readonly", 0, 0, 0, c"search");
-    command!(ctx, c"FT.SYNUPDATE", ft::ft, c"write deny-oom", 0, 0, 0, c"search");
-    command!(ctx, c"FT.SYNDUMP", ft::ft, c"readonly", 0, 0, 0, c"search");
-    command!(ctx, c"FT.SYNADD", ft::ft, c"write", 0, 0, 0, c"search");
-    command!(ctx, c"FT.SUGADD", suggest::sugadd, c"write deny-oom", 1, 1, 1, c"search");
-    command!(ctx, c"FT.SUGGET", suggest::sugget, c"readonly", 1, 1, 1, c"search");
-    command!(ctx, c"FT.SUGDEL", suggest::sugdel, c"write", 1, 1, 1, c"search");
-    command!(ctx, c"FT.SUGLEN", suggest::suglen, c"readonly", 1, 1, 1, c"search");
+    command!(ctx, c"FT.SYNUPDATE", ft::ft, c"write", 1, 1, 1, c"search");
+    command!(ctx, c"FT.SYNDUMP", ft::ft, c"readonly", 1, 1, 1, c"search");
+    command!(ctx, c"FT.SYNADD", ft::ft, c"write", 1, 1, 1, c"search admin");
+    command!(ctx, c"FT.SUGADD", suggest::sugadd, c"write deny-oom", 1, 1, 1, c"search write");
+    command!(ctx, c"FT.SUGGET", suggest::sugget, c"readonly", 1, 1, 1, c"search read");
+    command!(ctx, c"FT.SUGDEL", suggest::sugdel, c"write", 1, 1, 1, c"search write");
+    command!(ctx, c"FT.SUGLEN", suggest::suglen, c"readonly", 1, 1, 1, c"search read");
 
     use redis_module::NotifyEvent;
     let classes = NotifyEvent::GENERIC

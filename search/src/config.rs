@@ -35,6 +35,13 @@ pub struct Config {
     pub default_scorer: String,
     /// Idle time of an aggregate cursor, ms.
     pub cursor_max_idle: u64,
+    /// `ACL_ALL_OR_NOTHING` (folio's own option, off by default): a command that would have to
+    /// hide a document the caller may not read fails with RediSearch 8's NOPERM error instead
+    /// (see [`crate::access`]).
+    pub acl_all_or_nothing: bool,
+    /// Bit `d - 1` set once a query ran in dialect `d` (INFO's `search_dialect_statistics`;
+    /// server-wide state, emptied by any flush as RediSearch does).
+    pub used_dialects: std::cell::Cell<u8>,
     /// FT.DICTADD dictionaries: global to the server like the configuration (not an
     /// FT.CONFIG option).
     pub dictionaries: crate::dictionary::Dictionaries,
@@ -53,6 +60,8 @@ impl Default for Config {
             min_stem_len: crate::limits::MIN_STEM_LEN,
             default_scorer: "TFIDF".into(),
             cursor_max_idle: 300_000,
+            acl_all_or_nothing: false,
+            used_dialects: std::cell::Cell::new(0),
             dictionaries: crate::dictionary::Dictionaries::default(),
         }
     }
@@ -62,9 +71,17 @@ impl Default for Config {
 const NAMES: &[&str] = &[
     "TIMEOUT", "ON_TIMEOUT", "MINPREFIX", "MAXEXPANSIONS", "MAXPREFIXEXPANSIONS", "MAXSEARCHRESULTS",
     "MAXAGGREGATERESULTS", "DEFAULT_DIALECT", "MINSTEMLEN", "DEFAULT_SCORER", "CURSOR_MAX_IDLE",
+    "ACL_ALL_OR_NOTHING",
 ];
 
 impl Config {
+    /// Records that a query ran in dialect `d` (1-4).
+    pub fn mark_dialect(&self, d: u32) {
+        if (1..=8).contains(&d) {
+            self.used_dialects.set(self.used_dialects.get() | 1 << (d - 1));
+        }
+    }
+
     /// All `(name, value)` pairs matching `pattern` (`*` or an option name, case-insensitive).
     pub fn get(&self, pattern: &str) -> Vec<(String, String)> {
         NAMES
@@ -89,6 +106,7 @@ impl Config {
             "MINSTEMLEN" => self.min_stem_len.to_string(),
             "DEFAULT_SCORER" => self.default_scorer.clone(),
             "CURSOR_MAX_IDLE" => self.cursor_max_idle.to_string(),
+            "ACL_ALL_OR_NOTHING" => self.acl_all_or_nothing.to_string(),
             _ => String::new(),
         }
     }
@@ -121,6 +139,13 @@ impl Config {
             "MINSTEMLEN" => self.min_stem_len = num()? as usize,
             "DEFAULT_SCORER" => self.default_scorer = value.to_ascii_uppercase(),
             "CURSOR_MAX_IDLE" => self.cursor_max_idle = num()?,
+            "ACL_ALL_OR_NOTHING" => {
+                self.acl_all_or_nothing = match value.to_ascii_lowercase().as_str() {
+                    "true" | "yes" | "1" => true,
+                    "false" | "no" | "0" => false,
+                    _ => return Err(Error::new(format!("Invalid value for option `{name}`"))),
+                }
+            }
             _ => return Err(Error::new("Invalid option")),
         }
         Ok(())

@@ -54,4 +54,23 @@ pub trait DocumentSource {
 
     /// The whole document: JSON → `[("$", serialized doc)]`, hash → all field/value pairs.
     fn whole(&self, key: &[u8]) -> Option<Vec<(Vec<u8>, Vec<u8>)>>;
+
+    /// True when the caller (the client running the command) may read `key`: its ACL key
+    /// permissions. Every reply that carries a document's key or content, or a figure derived
+    /// from documents, asks this through [`crate::access`]; sources without a caller (the
+    /// indexer, tests) allow every key.
+    fn may_read(&self, _key: &[u8]) -> bool {
+        true
+    }
+
+    /// True when the caller may read every key (the default user, `~*`, `allkeys`): then no
+    /// per-key check is made. Asked once per command.
+    fn may_read_all(&self) -> bool {
+        true
+    }
+
+    /// The caller's ACL user name, when there is a caller (cursors remember who opened them).
+    fn caller(&self) -> Option<String> {
+        None
+    }
 }

@@ -46,6 +46,7 @@
 
 #![warn(missing_docs)]
 
+pub mod access;
 pub mod aggregate;
 pub mod analysis;
 mod args;
@@ -61,6 +62,7 @@ pub mod query;
 pub mod rdb;
 pub mod reply;
 pub mod schema;
+pub mod stats;
 pub mod suggest;
 pub mod synonyms;
 pub mod vector_spec;

@@ -68,6 +68,7 @@ pub(crate) fn ft_aggregate(
     let index_name = cat.resolve(&name).map(str::to_string);
     let e = cat.entry_mut(&name).ok_or_else(|| Error::new(format!("{name}: no such index")))?;
     e.index.stats.uses += 1;
+    config.mark_dialect(dialect);
     if let Some(slot) = e.dialects_used.get_mut(dialect.saturating_sub(1) as usize) {
         *slot = true;
     }
@@ -109,6 +110,7 @@ pub(crate) fn ft_aggregate(
         min_stem_len: config.min_stem_len,
         dialect,
         blobs,
+        visible: crate::commands::knn_visible(idx, &ast, docs, config)?,
     };
     let matched = execute(idx, &ast, &opts)?;
     let mut ids = matched.docids;
@@ -116,6 +118,8 @@ pub(crate) fn ft_aggregate(
         let allowed: RoaringBitmap = o.in_keys.iter().filter_map(|k| idx.docs.id_of(k)).collect();
         ids &= allowed;
     }
+    // What the caller may not read takes no part: no row, no group member, no count.
+    crate::access::restrict_hits(idx, &mut ids, opts.visible.as_ref(), docs, config)?;
     let loader = IndexLoader { idx, docs, dialect, distances: &matched.distances };
     // Only ON_TIMEOUT FAIL stops a query: under RETURN it completes rather
     // than return partial results silently (RediSearch #1055, #2721).
@@ -159,21 +163,42 @@ pub(crate) fn ft_aggregate(
     match (req.cursor, index_name) {
         (Some(copts), Some(index)) => {
             cat.cursors.max_idle_cap_ms = config.cursor_max_idle;
-            Ok(cat.cursors.start(&index, out, copts, req.format_expand, proto, now_ms())?)
+            Ok(cat.cursors.start_owned(
+                &index,
+                docs.caller(),
+                out,
+                copts,
+                req.format_expand,
+                proto,
+                now_ms(),
+            )?)
         }
         _ => Ok(render(&Chunk::of(&out, req.format_expand), proto)),
     }
 }
 
-/// `FT.CURSOR READ idx cid [COUNT n] | DEL idx cid | GC idx cid`.
-pub(crate) fn ft_cursor(cat: &mut Catalog, args: &[&[u8]], proto: Protocol) -> Result<Reply> {
+/// `FT.CURSOR READ idx cid [COUNT n] | DEL idx cid | GC idx cid`. A cursor's rows are what
+/// the user who opened it may read: another user reads or deletes it only if that user may
+/// read every key (for anyone else it does not exist).
+pub(crate) fn ft_cursor(
+    cat: &mut Catalog,
+    args: &[&[u8]],
+    docs: &dyn DocumentSource,
+    proto: Protocol,
+) -> Result<Reply> {
     let sub = String::from_utf8_lossy(args[0]).to_ascii_uppercase();
     let id: u64 = std::str::from_utf8(args[2])
         .ok()
         .and_then(|s| s.parse::<i64>().ok())
         .ok_or_else(|| Error::new("Bad cursor ID"))? as u64;
     let now = now_ms();
+    let foreign = cat
+        .cursors
+        .owner_of(id)
+        .is_some_and(|owner| owner.map(str::to_string) != docs.caller() && !docs.may_read_all());
     match sub.chars().next() {
+        Some('R') if foreign => Err(Error::new("Cursor not found")),
+        Some('D') if foreign => Err(Error::new("Cursor does not exist")),
         Some('R') => {
             let count = match args.get(4) {
                 Some(c) => Some(

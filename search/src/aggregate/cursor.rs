@@ -19,6 +19,8 @@ use super::row::Row;
 
 struct Cursor {
     index: String,
+    /// The ACL user who opened it: its rows are what that user may read.
+    owner: Option<String>,
     names: Vec<String>,
     rows: VecDeque<Row>,
     chunk: u64,
@@ -64,6 +66,11 @@ impl CursorTable {
         self.cursors.get(&id).map(|c| c.index.as_str())
     }
 
+    /// The ACL user who opened a cursor (`Some(None)`: no caller), if the cursor exists.
+    pub fn owner_of(&self, id: u64) -> Option<Option<&str>> {
+        self.cursors.get(&id).map(|c| c.owner.as_deref())
+    }
+
     /// Number of open cursors.
     pub fn len(&self) -> usize {
         self.cursors.len()
@@ -82,10 +89,26 @@ impl CursorTable {
     /// Opens a cursor over `out` and replies its first page
     /// (`[page, cursor_id]`). When a GROUPBY or SORTBY ran, the first page
     /// reports the full total and later pages 0; otherwise each page reports
-    /// its row count (RediSearch counts documents lazily as they are read).
+    /// its row count (RediSearch counts documents lazily as they are read). The cursor has no
+    /// owner (see [`CursorTable::start_owned`]).
     pub fn start(
         &mut self,
         index: &str,
+        out: AggOutput,
+        opts: CursorOptions,
+        expand: bool,
+        proto: Protocol,
+        now_ms: u64,
+    ) -> Result<AggReply, AggError> {
+        self.start_owned(index, None, out, opts, expand, proto, now_ms)
+    }
+
+    /// [`CursorTable::start`] for the ACL user `owner`, whose rows these are.
+    #[allow(clippy::too_many_arguments)]
+    pub fn start_owned(
+        &mut self,
+        index: &str,
+        owner: Option<String>,
         out: AggOutput,
         opts: CursorOptions,
         expand: bool,
@@ -105,6 +128,7 @@ impl CursorTable {
         let id = self.new_id();
         let cursor = Cursor {
             index: index.to_string(),
+            owner,
             names: out.names,
             rows: if out.count_only { VecDeque::new() } else { out.rows.into() },
             chunk: opts.count.unwrap_or(DEFAULT_CURSOR_COUNT).max(1),

@@ -3,6 +3,8 @@
 use crate::args::Args;
 use crate::catalog::{Catalog, ScanState};
 use crate::commands::text;
+use crate::config::Config;
+use crate::document::DocumentSource;
 use crate::error::{Error, Result};
 use crate::index::FieldIndex;
 use crate::reply::Reply;
@@ -57,7 +59,14 @@ pub(crate) fn ft_alter(cat: &mut Catalog, args: &[&[u8]]) -> Result<Reply> {
 }
 
 /// `FT.TAGVALS idx field`.
-pub(crate) fn ft_tagvals(cat: &mut Catalog, name: &str, field: &str) -> Result<Reply> {
+/// A caller who may not read every document gets the values of the documents it may read.
+pub(crate) fn ft_tagvals(
+    cat: &mut Catalog,
+    name: &str,
+    field: &str,
+    docs: &dyn DocumentSource,
+    config: &Config,
+) -> Result<Reply> {
     let e = cat.entry_mut(name).ok_or_else(|| Error::new("Unknown Index name"))?;
     let idx = &e.index;
     let Some((i, _)) = idx.spec.field(field) else {
@@ -65,7 +74,13 @@ pub(crate) fn ft_tagvals(cat: &mut Catalog, name: &str, field: &str) -> Result<R
     };
     match idx.fields.get(i) {
         // A set, as RediSearch sends it (RESP2: an array).
-        Some(FieldIndex::Tag(t)) => Ok(Reply::Set(t.values().into_iter().map(Reply::text).collect())),
+        Some(FieldIndex::Tag(t)) => {
+            let values = match crate::access::visible(idx, docs, config)? {
+                None => t.values(),
+                Some(v) => t.values_in(&v),
+            };
+            Ok(Reply::Set(values.into_iter().map(Reply::text).collect()))
+        }
         _ => Err(Error::new("Not a tag field")),
     }
 }

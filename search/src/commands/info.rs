@@ -5,7 +5,7 @@ use crate::analysis::Language;
 use crate::catalog::Catalog;
 use crate::document::KeyType;
 use crate::error::{Error, Result};
-use crate::index::{ErrorStats, FieldIndex};
+use crate::index::{ErrorStats, FieldIndex, Index};
 use crate::reply::{Protocol, Reply};
 use crate::schema::{FieldSpec, FieldType};
 use crate::vector_spec::{VectorAlgo, VectorSpec};
@@ -90,6 +90,65 @@ fn vector_attribute(v: Option<&VectorSpec>) -> Vec<(Reply, Reply)> {
     pairs
 }
 
+/// Memory figures of one index (folio's own estimates from its structures), in bytes.
+pub(crate) struct Memory {
+    text: usize,
+    dict: usize,
+    tag: usize,
+    numeric: usize,
+    numeric_records: u64,
+    geo: usize,
+    vector: usize,
+    doc: usize,
+    offsets: usize,
+    sortable: usize,
+    total_offsets: u64,
+    /// FT.INFO's `total_index_memory_sz_mb` (INFO's `search_used_memory_indexes` sums it).
+    pub(crate) total: usize,
+}
+
+impl Memory {
+    /// Measures `idx` (walks its documents).
+    pub(crate) fn of(idx: &Index) -> Memory {
+        let mut m = Memory {
+            text: idx.text.mem_bytes(),
+            dict: idx.text.dict.mem_bytes(),
+            tag: 0,
+            numeric: 0,
+            numeric_records: 0,
+            geo: 0,
+            vector: 0,
+            doc: idx.docs.table_bytes(),
+            offsets: 0,
+            sortable: 0,
+            total_offsets: 0,
+            total: 0,
+        };
+        for f in &idx.fields {
+            match f {
+                FieldIndex::Tag(t) => m.tag += t.mem_bytes(),
+                FieldIndex::Numeric(n) => {
+                    m.numeric += n.mem_bytes();
+                    m.numeric_records += n.records;
+                }
+                FieldIndex::Geo(g) => m.geo += g.mem_bytes(),
+                FieldIndex::Vector(v) => m.vector += v.memory(),
+                FieldIndex::Text(_) => {}
+            }
+        }
+        for d in idx.docs.live.iter() {
+            if let Some(r) = idx.docs.get(d) {
+                m.doc += r.mem_bytes();
+                m.offsets += r.positions.len();
+                m.sortable += r.sortables.len() * 40;
+                m.total_offsets += r.occs.iter().map(|o| u64::from(o.freq)).sum::<u64>();
+            }
+        }
+        m.total = m.text + m.dict + m.tag + m.numeric + m.geo + m.doc;
+        m
+    }
+}
+
 /// `FT.INFO idx`: RediSearch 2.10's fields, in its order and reply types.
 pub(crate) fn ft_info(cat: &mut Catalog, name: &str, proto: Protocol) -> Result<Reply> {
     let real = cat.resolve(name).ok_or_else(|| Error::new("Unknown index name"))?.to_string();
@@ -141,39 +200,20 @@ pub(crate) fn ft_info(cat: &mut Catalog, name: &str, proto: Protocol) -> Result<
     }
     let attributes = spec.fields.iter().map(|f| attribute(f, proto)).collect();
     let num_docs = idx.docs.len();
-    let text_bytes = idx.text.mem_bytes();
-    let dict_bytes = idx.text.dict.mem_bytes();
-    let mut tag_bytes = 0;
-    let mut numeric_bytes = 0;
-    let mut numeric_records = 0;
-    let mut geo_bytes = 0;
-    let mut vector_bytes = 0;
-    for f in &idx.fields {
-        match f {
-            FieldIndex::Tag(t) => tag_bytes += t.mem_bytes(),
-            FieldIndex::Numeric(n) => {
-                numeric_bytes += n.mem_bytes();
-                numeric_records += n.records;
-            }
-            FieldIndex::Geo(g) => geo_bytes += g.mem_bytes(),
-            FieldIndex::Vector(v) => vector_bytes += v.memory(),
-            FieldIndex::Text(_) => {}
-        }
-    }
-    let mut doc_bytes = idx.docs.table_bytes();
-    let mut offsets_bytes = 0;
-    let mut sortable_bytes = 0;
-    let mut total_offsets = 0u64;
-    for d in idx.docs.live.iter() {
-        if let Some(r) = idx.docs.get(d) {
-            doc_bytes += r.mem_bytes();
-            offsets_bytes += r.positions.len();
-            sortable_bytes += r.sortables.len() * 40;
-            total_offsets += r.occs.iter().map(|o| u64::from(o.freq)).sum::<u64>();
-        }
-    }
+    let Memory {
+        text: text_bytes,
+        dict: dict_bytes,
+        tag: tag_bytes,
+        numeric_records,
+        vector: vector_bytes,
+        doc: doc_bytes,
+        offsets: offsets_bytes,
+        sortable: sortable_bytes,
+        total_offsets,
+        total,
+        ..
+    } = Memory::of(idx);
     let records = idx.text.records + numeric_records;
-    let total = text_bytes + dict_bytes + tag_bytes + numeric_bytes + geo_bytes + doc_bytes;
     // RediSearch divides in single precision: 0/0 is nan.
     let avg = |a: f64, b: f64| Reply::Double(a / b);
     let stats = &idx.stats;

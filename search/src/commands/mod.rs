@@ -11,6 +11,9 @@ mod search;
 mod spell;
 mod synonym;
 
+pub(crate) use info::Memory;
+pub(crate) use search::knn_visible;
+
 use crate::catalog::Catalog;
 use crate::config::Config;
 use crate::document::DocumentSource;
@@ -65,7 +68,7 @@ pub(crate) fn dispatch(
         }
         "FT.CURSOR" => {
             arity(3)?;
-            crate::aggregate::command::ft_cursor(cat, args, proto)
+            crate::aggregate::command::ft_cursor(cat, args, docs, proto)
         }
         "FT.INFO" => {
             arity(1)?;
@@ -85,7 +88,7 @@ pub(crate) fn dispatch(
         }
         "FT.TAGVALS" => {
             exact(2, 2)?;
-            admin::ft_tagvals(cat, &text(args[0]), &text(args[1]))
+            admin::ft_tagvals(cat, &text(args[0]), &text(args[1]), docs, config)
         }
         "FT.ALIASADD" | "FT.ALIASUPDATE" => {
             exact(2, 2)?;
@@ -103,7 +106,7 @@ pub(crate) fn dispatch(
             arity(2)?;
             explain::ft_explain(cat, args, config, upper == "FT.EXPLAINCLI")
         }
-        "FT.SPELLCHECK" => spell::ft_spellcheck(cat, args, config, proto),
+        "FT.SPELLCHECK" => spell::ft_spellcheck(cat, args, docs, config, proto),
         "FT.DICTADD" => spell::ft_dictadd(config, args),
         "FT.DICTDEL" => spell::ft_dictdel(config, args),
         "FT.DICTDUMP" => spell::ft_dictdump(config, args),

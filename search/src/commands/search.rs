@@ -6,6 +6,8 @@ use std::cmp::Ordering;
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
+use roaring::RoaringBitmap;
+
 use crate::aggregate::value::format_g;
 use crate::args::{parse_f64, Args};
 use crate::catalog::Catalog;
@@ -355,6 +357,7 @@ pub(crate) fn ft_search(
         }
     }
     e.index.stats.uses += 1;
+    config.mark_dialect(req.dialect);
     if let Some(slot) = e.dialects_used.get_mut(req.dialect.saturating_sub(1) as usize) {
         *slot = true;
     }
@@ -387,10 +390,13 @@ pub(crate) fn ft_search(
         min_stem_len: config.min_stem_len,
         dialect: req.dialect,
         blobs: req.blobs.clone(),
+        visible: knn_visible(idx, &ast, docs, config)?,
     };
     let matched = execute(idx, &ast, &opts)?;
     let mut warnings = matched.warnings.clone();
-    let ids = matched.docids;
+    let mut ids = matched.docids;
+    // What the caller may not read is neither counted nor shown.
+    crate::access::restrict_hits(idx, &mut ids, opts.visible.as_ref(), docs, config)?;
     let total = ids.len();
     let want = req.offset.saturating_add(req.limit) as usize;
     let scorer = ScoreContext::new(idx, &matched.terms, &matched.slop, req.scorer);
@@ -502,6 +508,21 @@ pub(crate) fn ft_search(
         });
     }
     Ok(render(&req, total, rows, &warnings, proto))
+}
+
+/// The documents a KNN query may take its nearest from, when the caller may not read every
+/// one (KNN is a top-level clause).
+pub(crate) fn knn_visible(
+    idx: &Index,
+    ast: &QueryAst,
+    docs: &dyn DocumentSource,
+    config: &Config,
+) -> Result<Option<RoaringBitmap>> {
+    if matches!(ast, QueryAst::Knn(_)) {
+        crate::access::visible(idx, docs, config)
+    } else {
+        Ok(None)
+    }
 }
 
 fn sort_key(idx: &Index, d: u32, field: Option<usize>, docs: &dyn DocumentSource) -> Option<Key> {

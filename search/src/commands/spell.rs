@@ -14,9 +14,12 @@
 use std::cmp::Ordering;
 use std::collections::HashMap;
 
+use roaring::RoaringBitmap;
+
 use crate::catalog::Catalog;
 use crate::config::Config;
 use crate::dictionary::{dict_name, fold, trie_fuzzy_match};
+use crate::document::DocumentSource;
 use crate::error::{Error, Result};
 use crate::index::text::{FieldMask, ALL_FIELDS};
 use crate::index::Index;
@@ -73,6 +76,7 @@ struct Request {
 pub(crate) fn ft_spellcheck(
     cat: &mut Catalog,
     args: &[&[u8]],
+    docs: &dyn DocumentSource,
     config: &Config,
     proto: Protocol,
 ) -> Result<Reply> {
@@ -96,6 +100,7 @@ pub(crate) fn ft_spellcheck(
     }
     let ast = parse(&String::from_utf8_lossy(query), dialect, &HashMap::new())?;
     let req = parse_options(args)?;
+    config.mark_dialect(dialect);
     if let Some(slot) = entry.dialects_used.get_mut(dialect.saturating_sub(1) as usize) {
         *slot = true;
     }
@@ -105,12 +110,16 @@ pub(crate) fn ft_spellcheck(
         }
     }
     let idx = &entry.index;
+    // A caller who may not read every document checks against the documents it may read:
+    // the others' words are neither found nor suggested, nor counted in the scores.
+    let visible = crate::access::visible(idx, docs, config)?;
     let mut words = Vec::new();
     collect_words(idx, &ast, ALL_FIELDS, &mut words);
-    let total = idx.docs.len();
+    let total = visible.as_ref().map_or_else(|| idx.docs.len(), |v| v.len());
     let mut results = Vec::new();
+    let seen = Seen { idx, visible: visible.as_ref() };
     for (word, mask) in &words {
-        if let Some(r) = check_word(idx, config, &req, word, *mask) {
+        if let Some(r) = check_word(&seen, config, &req, word, *mask) {
             results.push((word.clone(), r));
         }
     }
@@ -244,16 +253,52 @@ enum WordResult {
     Suggestions(Vec<(String, f64)>),
 }
 
+/// The index's terms as far as the caller sees them: only in the documents it may read.
+struct Seen<'a> {
+    idx: &'a Index,
+    /// `None`: every document.
+    visible: Option<&'a RoaringBitmap>,
+}
+
+impl Seen<'_> {
+    /// True when a document the caller may read has the term.
+    fn is_live(&self, id: u32) -> bool {
+        let text = &self.idx.text;
+        match self.visible {
+            None => text.is_live(id),
+            Some(v) => text.is_live(id) && !text.docs(id, ALL_FIELDS).is_disjoint(v),
+        }
+    }
+
+    /// True when no document the caller may read has the term in a field of `mask`.
+    fn absent_in(&self, id: u32, mask: FieldMask) -> bool {
+        let docs = self.idx.text.docs(id, mask);
+        match self.visible {
+            None => docs.is_empty(),
+            Some(v) => docs.is_disjoint(v),
+        }
+    }
+
+    /// Number of documents the caller may read that have the term.
+    fn doc_freq(&self, id: u32) -> u64 {
+        let text = &self.idx.text;
+        match self.visible {
+            None => text.doc_freq(id),
+            Some(v) => text.docs(id, ALL_FIELDS).intersection_len(v),
+        }
+    }
+}
+
 /// Suggestions for `word`, `None` when it is not reported (in the index, or excluded).
 fn check_word(
-    idx: &Index,
+    seen: &Seen<'_>,
     config: &Config,
     req: &Request,
     word: &str,
     mask: FieldMask,
 ) -> Option<WordResult> {
-    let text = &idx.text;
-    if text.dict.get(word).is_some_and(|id| text.is_live(id)) {
+    let text = &seen.idx.text;
+    if text.dict.get(word).is_some_and(|id| seen.is_live(id)) {
         return req.full_score_info.then_some(WordResult::InIndex);
     }
     if req.exclude.iter().any(|d| config.dictionaries.contains(d, word)) {
@@ -265,14 +310,14 @@ fn check_word(
     // RediSearch's trie walk yields a few words one edit farther than DISTANCE (see
     // `trie_fuzzy_match`): look one edit farther, then keep what the walk would yield.
     let reach = req.distance.saturating_add(1);
-    for (term, id) in text.dict.fuzzy(word, reach, |id| text.is_live(id), usize::MAX) {
+    for (term, id) in text.dict.fuzzy(word, reach, |id| seen.is_live(id), usize::MAX) {
         if !trie_fuzzy_match(&term, word, req.distance) {
             continue;
         }
-        if mask != ALL_FIELDS && text.docs(id, mask).is_empty() {
+        if mask != ALL_FIELDS && seen.absent_in(id, mask) {
             continue;
         }
-        found.push((term, text.doc_freq(id) as f64));
+        found.push((term, seen.doc_freq(id) as f64));
     }
     for d in &req.include {
         for term in config.dictionaries.fuzzy(d, word, req.distance) {
@@ -281,9 +326,9 @@ fn check_word(
             if found.iter().any(|(t, _)| fold(t) == folded) {
                 continue;
             }
-            let raw = match text.dict.get(term).filter(|&id| text.is_live(id)) {
-                Some(id) if mask != ALL_FIELDS && text.docs(id, mask).is_empty() => continue,
-                Some(id) => text.doc_freq(id) as f64,
+            let raw = match text.dict.get(term).filter(|&id| seen.is_live(id)) {
+                Some(id) if mask != ALL_FIELDS && seen.absent_in(id, mask) => continue,
+                Some(id) => seen.doc_freq(id) as f64,
                 None => -1.0,
             };
             found.push((term.to_string(), raw));

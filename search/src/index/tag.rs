@@ -52,6 +52,12 @@ impl TagIndex {
         self.dict.scan(|_, id| self.is_live(id), usize::MAX).into_iter().map(|(v, _)| v).collect()
     }
 
+    /// The live values some document of `docs` has, in order.
+    pub fn values_in(&self, docs: &RoaringBitmap) -> Vec<String> {
+        let has = |id: u32| self.postings.get(id as usize).is_some_and(|b| !b.is_disjoint(docs));
+        self.dict.scan(|_, id| has(id), usize::MAX).into_iter().map(|(v, _)| v).collect()
+    }
+
     /// Approximate heap bytes.
     pub fn mem_bytes(&self) -> usize {
         self.dict.mem_bytes() + self.postings.iter().map(|b| b.serialized_size() + 8).sum::<usize>()

@@ -40,6 +40,9 @@ pub struct ExecOptions {
     pub dialect: u32,
     /// PARAMS as raw bytes (vector blobs are binary).
     pub blobs: HashMap<String, Vec<u8>>,
+    /// The documents the caller may read, when not every one ([`crate::access::visible`]): a
+    /// KNN clause takes its k nearest among them. Other hits are filtered after evaluation.
+    pub visible: Option<RoaringBitmap>,
 }
 
 /// A positive term to score: its expansions and where they count.
@@ -538,10 +541,13 @@ impl<'a> Exec<'a> {
                 Some(bm)
             }
             QueryAst::Knn(c) => {
-                let filter = match c.filter.as_ref() {
+                let mut filter = match c.filter.as_ref() {
                     QueryAst::MatchAll => None,
                     f => Some(self.eval(f, mask, prox)?.unwrap_or_default()),
                 };
+                if let Some(v) = &self.opts.visible {
+                    filter = Some(filter.map_or_else(|| v.clone(), |f| f & v));
+                }
                 let hits = vector::knn(self.idx, c, filter.as_ref(), &self.opts.blobs)?;
                 let bm: RoaringBitmap = hits.iter().map(|h| h.doc).collect();
                 self.out.distances.add(c.score_name(), &hits);
