@@ -62,7 +62,7 @@ pub mod suggest;
 pub mod synonyms;
 pub mod vector_spec;
 
-pub use catalog::{Catalog, ExecOutcome};
+pub use catalog::{Catalog, ExecOutcome, KeyWrite};
 pub use config::Config;
 pub use document::{DocumentSource, FieldValue, KeyType};
 pub use reply::{Protocol, Reply};

@@ -242,6 +242,8 @@ impl FieldLoader for IndexLoader<'_> {
             .unwrap_or_default()
             .into_iter()
             .map(|(k, v)| (String::from_utf8_lossy(&k).into_owned(), Value::bytes(&v)))
+            // RediSearch leaves the language, score and payload fields out of LOAD *.
+            .filter(|(k, _)| !self.idx.spec.is_rule_field(k))
             .collect()
     }
 }

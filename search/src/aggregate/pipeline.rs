@@ -97,9 +97,12 @@ pub struct AggOutput {
     pub names: Vec<String>,
     /// Output rows.
     pub rows: Vec<Row>,
-    /// `total` as RediSearch reports it: matched documents, or the number of
-    /// groups of the last GROUPBY.
+    /// `total` as RediSearch reports it: the number of groups of the last GROUPBY; the
+    /// matched documents after a SORTBY; otherwise the documents read until the first row
+    /// came out (all of them when none did), as RediSearch's lazy pipeline counts them.
     pub total: u64,
+    /// Documents the query matched.
+    pub matched: u64,
     /// A non-fatal evaluation error that cut the result short.
     pub warning: Option<String>,
     /// A GROUPBY ran.
@@ -444,8 +447,11 @@ impl Plan {
     ) -> Result<AggOutput, AggError> {
         let width = self.root.names.len();
         let score_slot = self.score_slot;
+        let mut read = 0u64;
         let mut input: Box<dyn Iterator<Item = Row> + '_> = Box::new(docs.map(move |d| {
+            read += 1;
             let mut row = Row {
+                seq: read,
                 values: vec![None; width],
                 key: Some(d.key),
                 doc_id: d.id,
@@ -509,8 +515,12 @@ impl Plan {
                 return Err(e.clone());
             }
         }
+        if !blocking {
+            total = rows.first().map_or(total_docs, |r| r.seq);
+        }
         let names = self.last.as_ref().unwrap_or(&self.root).names.clone();
         Ok(AggOutput {
+            matched: total_docs,
             names,
             rows: if self.count_only { Vec::new() } else { rows },
             total,

@@ -7,6 +7,8 @@ mod config;
 mod expand;
 mod explain;
 mod info;
+pub(crate) mod legacy;
+mod profile;
 mod search;
 mod spell;
 mod synonym;
@@ -18,6 +20,7 @@ use crate::error::{Error, Result};
 use crate::reply::{Protocol, Reply};
 
 /// Routes one command.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn dispatch(
     cat: &mut Catalog,
     cmd: &str,
@@ -26,24 +29,19 @@ pub(crate) fn dispatch(
     config: &mut Config,
     proto: Protocol,
     delete_keys: &mut Vec<Vec<u8>>,
+    writes: &mut Vec<legacy::KeyWrite>,
 ) -> Result<Reply> {
     let upper = cmd.to_ascii_uppercase();
     let exact = |lo: usize, hi: usize| -> Result<()> {
         if args.len() < lo || args.len() > hi {
-            Err(Error::new(format!(
-                "ERR wrong number of arguments for '{}' command",
-                cmd.to_ascii_lowercase()
-            )))
+            Err(legacy::arity_error(cmd))
         } else {
             Ok(())
         }
     };
     let arity = |min: usize| -> Result<()> {
         if args.len() < min {
-            Err(Error::new(format!(
-                "ERR wrong number of arguments for '{}' command",
-                cmd.to_ascii_lowercase()
-            )))
+            Err(legacy::arity_error(cmd))
         } else {
             Ok(())
         }
@@ -110,6 +108,56 @@ pub(crate) fn dispatch(
         "FT.SYNUPDATE" => synonym::ft_synupdate(cat, args, docs),
         "FT.SYNDUMP" => synonym::ft_syndump(cat, args),
         "FT.SYNADD" => synonym::ft_synadd(),
+        "FT.ADD" | "FT.SAFEADD" => legacy::ft_add(cat, &upper, args, docs, writes),
+        "FT.DEL" => legacy::ft_del(cat, args, writes),
+        "FT.GET" => legacy::ft_get(cat, args, docs),
+        "FT.MGET" => legacy::ft_mget(cat, args, docs),
+        "FT.PROFILE" => profile::ft_profile(cat, args, docs, config, proto),
+        "FT._CREATEIFNX" => {
+            if args.len() < 4 {
+                return Err(legacy::arity_error(&upper));
+            }
+            let name = text(args[0]);
+            if !cat.indexes.contains_key(&name) {
+                cat.create(&name, &args[1..], config, false)?;
+            }
+            Ok(Reply::ok())
+        }
+        "FT._ALTERIFNX" => {
+            if args.len() < 4 {
+                return Err(legacy::arity_error(&upper));
+            }
+            admin::ft_alter_ifnx(cat, args)
+        }
+        "FT._DROPIFX" | "FT._DROPINDEXIFX" => {
+            if !(1..=2).contains(&args.len()) {
+                return Err(legacy::arity_error(&upper));
+            }
+            if cat.resolve(&text(args[0])).is_none() {
+                return Ok(Reply::ok());
+            }
+            let base = if upper == "FT._DROPIFX" { "FT.DROP" } else { "FT.DROPINDEX" };
+            admin::ft_dropindex(cat, base, args, delete_keys)
+        }
+        "FT._ALIASADDIFNX" => {
+            if args.len() != 2 {
+                return Err(legacy::arity_error(&upper));
+            }
+            let (alias, index) = (text(args[0]), text(args[1]));
+            if cat.indexes.contains_key(&index) && cat.aliases.get(&alias) == Some(&index) {
+                return Ok(Reply::ok());
+            }
+            alias::ft_aliasadd(cat, &alias, &index, false)
+        }
+        "FT._ALIASDELIFX" => {
+            if args.len() != 1 {
+                return Err(legacy::arity_error(&upper));
+            }
+            if cat.resolve(&text(args[0])).is_none() {
+                return Ok(Reply::ok());
+            }
+            alias::ft_aliasdel(cat, &text(args[0]))
+        }
         _ => Err(Error::new(format!("ERR unknown command '{cmd}'"))),
     }
 }

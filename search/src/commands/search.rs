@@ -644,7 +644,7 @@ impl<'a> RenderCtx<'a> {
                     // From DIALECT 3 a JSON document comes back as the array of its matches.
                     let v = if json && self.dialect >= 3 { [&b"["[..], &v, b"]"].concat() } else { v };
                     let k = String::from_utf8_lossy(&k).into_owned();
-                    if !out.iter().any(|(name, _)| *name == k) {
+                    if !out.iter().any(|(name, _)| *name == k) && !self.idx.spec.is_rule_field(&k) {
                         out.push((k, v));
                     }
                 }
