@@ -81,7 +81,7 @@ fn parse_options<'a>(args: &'a [&'a [u8]]) -> Result<AddOptions<'a>> {
             }
             "FIELDS" => {
                 let rest = &args[i + 1..];
-                if rest.len() % 2 != 0 {
+                if !rest.len().is_multiple_of(2) {
                     return Err(Error::new("Fields must be specified in FIELD VALUE pairs"));
                 }
                 o.fields = rest;

@@ -8,8 +8,8 @@ mod expand;
 mod explain;
 mod info;
 pub(crate) mod legacy;
-mod profile;
-mod search;
+pub(crate) mod profile;
+pub(crate) mod search;
 mod spell;
 mod synonym;
 
@@ -55,11 +55,11 @@ pub(crate) fn dispatch(
         }
         "FT.SEARCH" => {
             arity(2)?;
-            search::ft_search(cat, args, docs, config, proto)
+            search::ft_search(cat, args, docs, config, proto, None)
         }
         "FT.AGGREGATE" => {
             arity(2)?;
-            crate::aggregate::command::ft_aggregate(cat, args, docs, config, proto)
+            crate::aggregate::command::ft_aggregate(cat, args, docs, config, proto, None)
         }
         "FT.CURSOR" => {
             arity(3)?;

@@ -12,6 +12,7 @@ use crate::aggregate::value::format_g;
 use crate::args::{parse_f64, Args};
 use crate::catalog::Catalog;
 use crate::commands::expand::expand_json;
+use crate::commands::profile::Trace;
 use crate::commands::text;
 use crate::config::{Config, TimeoutPolicy};
 use crate::document::{DocumentSource, FieldValue, KeyType};
@@ -21,8 +22,10 @@ use crate::index::geo::unit_factor;
 use crate::index::text::{FieldMask, ALL_FIELDS};
 use crate::index::{FieldIndex, Index};
 use crate::limits::MAX_DIALECT;
+use crate::query::exec::execute_profiled;
 use crate::query::exec::{execute, ExecOptions};
 use crate::query::highlight::{highlight, summarize, trim_field, Summary};
+use crate::query::profile::{self, g};
 use crate::query::score::{ScoreContext, Scorer};
 use crate::query::syntax::{parse, QueryAst};
 use crate::query::vector::{format_distance, Distances};
@@ -281,7 +284,9 @@ fn parse_request(args: &[&[u8]], config: &Config) -> Result<SearchRequest> {
         } else if a.eat("ADDSCORES") {
             return Err(Error::new("ADDSCORES is not supported on FT.SEARCH"));
         } else {
-            return Err(Error::new(format!("Unknown argument `{}`", text(tok))));
+            // Its position counts from the query (0), as RediSearch's argument cursor does.
+            let at = args.len() - a.remaining();
+            return Err(Error::new(format!("Unknown argument `{}` at position {at} for <main>", text(tok))));
         }
     }
     if r.expand && r.dialect_given && r.dialect < 3 {
@@ -342,6 +347,7 @@ pub(crate) fn ft_search(
     docs: &dyn DocumentSource,
     config: &Config,
     proto: Protocol,
+    mut trace: Option<&mut Trace>,
 ) -> Result<Reply> {
     let name = text(args[0]);
     let req = parse_request(&args[1..], config)?;
@@ -363,6 +369,9 @@ pub(crate) fn ft_search(
         return Err(Error::new("Query string too long"));
     }
     let ast = parse(&req.query, req.dialect, &req.params)?;
+    if let Some(t) = trace.as_deref_mut() {
+        t.parsed();
+    }
     let infields: FieldMask = match &req.infields {
         None => ALL_FIELDS,
         Some(names) => names
@@ -383,26 +392,60 @@ pub(crate) fn ft_search(
         dialect: req.dialect,
         blobs: req.blobs.clone(),
     };
-    let matched = execute(idx, &ast, &opts)?;
+    let matched = match trace.as_deref_mut() {
+        Some(t) => {
+            t.built();
+            let (m, root) = execute_profiled(idx, &ast, &opts)?;
+            t.iterators = root;
+            m
+        }
+        None => execute(idx, &ast, &opts)?,
+    };
     let mut warnings = matched.warnings.clone();
     let mut ids = matched.docids;
     for (f, lo, li, hi, hi_incl) in &req.filters {
         match idx.spec.field(f).and_then(|(i, _)| idx.fields.get(i)) {
-            Some(FieldIndex::Numeric(ni)) => ids &= ni.range(*lo, *li, *hi, *hi_incl),
+            Some(FieldIndex::Numeric(ni)) => {
+                let started = Instant::now();
+                let bm = ni.range(*lo, *li, *hi, *hi_incl);
+                if let Some(t) = trace.as_deref_mut() {
+                    let label = format!("{} - {}", g(*lo), g(*hi));
+                    t.restrict(profile::reader("NUMERIC", &label, bm.len(), started.elapsed()));
+                }
+                ids &= bm;
+            }
             _ => return Err(Error::new(format!("Unknown field `{f}`"))),
         }
     }
     for (f, lon, lat, r) in &req.geofilters {
         match idx.spec.field(f).and_then(|(i, _)| idx.fields.get(i)) {
-            Some(FieldIndex::Geo(gi)) => ids &= gi.radius(*lon, *lat, *r),
+            Some(FieldIndex::Geo(gi)) => {
+                let started = Instant::now();
+                let bm = gi.radius(*lon, *lat, *r);
+                if let Some(t) = trace.as_deref_mut() {
+                    let label = format!("{},{} - {} m", g(*lon), g(*lat), g(*r));
+                    t.restrict(profile::reader("GEO", &label, bm.len(), started.elapsed()));
+                }
+                ids &= bm;
+            }
             _ => return Err(Error::new(format!("Unknown field `{f}`"))),
         }
     }
     if let Some(keys) = &req.inkeys {
+        let started = Instant::now();
         let allowed: RoaringBitmap = keys.iter().filter_map(|k| idx.docs.id_of(k)).collect();
+        if let Some(t) = trace.as_deref_mut() {
+            let mut n = profile::reader("ID-LIST", "", allowed.len(), started.elapsed());
+            n.label = None;
+            t.restrict_first(n);
+        }
         ids &= allowed;
     }
     let total = ids.len();
+    if let Some(t) = trace.as_deref_mut() {
+        t.restricted(total);
+        t.step("Index", total);
+    }
     let want = req.offset.saturating_add(req.limit) as usize;
     let scorer = ScoreContext::new(idx, &matched.terms, &matched.slop, req.scorer);
     let dist = &matched.distances;
@@ -477,6 +520,9 @@ pub(crate) fn ft_search(
                 }
                 rows.push((d, score_of(d)));
             }
+            if let Some(t) = trace.as_deref_mut() {
+                t.step("Scorer", rows.len() as u64);
+            }
             let cmp = |a: &(u32, f64), b: &(u32, f64)| {
                 b.1.partial_cmp(&a.1).unwrap_or(Ordering::Equal).then(a.0.cmp(&b.0))
             };
@@ -491,6 +537,17 @@ pub(crate) fn ft_search(
         }
     }
     let page: Vec<_> = page.into_iter().skip(req.offset as usize).collect();
+    if let Some(t) = trace.as_deref_mut() {
+        if want == 0 {
+            // LIMIT 0 0: a counter passes the count on.
+            t.step("Counter", 1);
+        } else {
+            t.step("Sorter", page.len() as u64);
+            if req.offset > 0 {
+                t.step("Pager/Limiter", page.len() as u64);
+            }
+        }
+    }
     let dialect = if req.expand { req.dialect.max(3) } else { req.dialect };
     let ctx = RenderCtx { idx, req: &req, docs, highlight_terms: &matched.highlight, dialect, dist };
     let mut rows = Vec::with_capacity(page.len());
@@ -511,6 +568,14 @@ pub(crate) fn ft_search(
             sortkey: if req.with_sortkeys { key.or_else(|| sort_key(idx, d, None, docs)) } else { None },
             fields: if req.no_content { None } else { ctx.load(d, &rec.key) },
         });
+    }
+    if let Some(t) = trace.filter(|_| want > 0) {
+        if !req.no_content {
+            t.step("Loader", rows.len() as u64);
+        }
+        if req.highlight.is_some() || req.summarize.is_some() {
+            t.step("Highlighter", rows.len() as u64);
+        }
     }
     Ok(render(&req, total, rows, &warnings, proto))
 }

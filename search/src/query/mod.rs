@@ -4,6 +4,7 @@
 
 pub mod exec;
 pub mod highlight;
+pub mod profile;
 pub mod score;
 pub mod syntax;
 pub mod vector;
