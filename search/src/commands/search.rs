@@ -570,7 +570,10 @@ pub(crate) fn ft_search(
         });
     }
     if let Some(t) = trace.filter(|_| want > 0) {
-        if !req.no_content {
+        // Sortable values RETURNed come from the document table (no loader in RediSearch).
+        let sortable = |rf: &ReturnField| idx.spec.field(&rf.source).is_some_and(|(_, f)| f.sortable);
+        let from_table = req.returns.as_ref().is_some_and(|r| r.iter().all(sortable));
+        if !req.no_content && !from_table {
             t.step("Loader", rows.len() as u64);
         }
         if req.highlight.is_some() || req.summarize.is_some() {
