@@ -137,3 +137,15 @@ fn profile_times_are_measured() {
     let steps = prof[5].items()[1..].iter().map(|s| s.items()[3].text().parse::<f64>().unwrap()).sum::<f64>();
     assert!(steps <= total + 1.0 * prof[5].items().len() as f64, "steps {steps} > total {total}");
 }
+
+#[test]
+fn literal_steps_are_profiled() {
+    // RediSearch 2.10 crashes on these (README: differences); folio names the literal.
+    let s = Server::start();
+    let mut c = s.conn();
+    assert_eq!(c.cmd("FT.CREATE idx PREFIX 1 d: SCHEMA n NUMERIC SORTABLE"), Resp::Simple("OK".into()));
+    assert_eq!(c.cmd("HSET d:1 n 1"), Resp::Int(1));
+    let r = render(&c.call(&["FT.PROFILE", "idx", "AGGREGATE", "QUERY", "*", "FILTER", "1", "APPLY", "5", "AS", "x"]));
+    assert!(r.contains("[+Type,+Filter - Literal 1,+Time,T,+Counter,1],[+Type,+Projector - Literal 5,+Time,T,+Counter,1]"), "{r}");
+    assert_eq!(c.cmd("PING"), Resp::Simple("PONG".into()));
+}
