@@ -11,7 +11,9 @@ use common::*;
 fn total(r: &Resp) -> i64 {
     match r {
         Resp::Array(items) => items[0].int(),
-        Resp::Map(pairs) => pairs.iter().find(|(k, _)| k.text() == "total_results").map(|(_, v)| v.int()).unwrap(),
+        Resp::Map(pairs) => {
+            pairs.iter().find(|(k, _)| k.text() == "total_results").map(|(_, v)| v.int()).unwrap()
+        }
         other => panic!("{other:?}"),
     }
 }
@@ -21,8 +23,13 @@ fn setup(c: &mut Conn) {
         c.cmd("FT.CREATE idx PREFIX 1 d: SCHEMA t TEXT n NUMERIC SORTABLE tg TAG"),
         Resp::Simple("OK".into())
     );
-    for (i, t, tg) in [(1, "hello", "a"), (2, "world", "b"), (3, "hello world", "a"), (4, "hello there", "c"), (5, "bye", "c")]
-    {
+    for (i, t, tg) in [
+        (1, "hello", "a"),
+        (2, "world", "b"),
+        (3, "hello world", "a"),
+        (4, "hello there", "c"),
+        (5, "bye", "c"),
+    ] {
         c.call(&["HSET", &format!("d:{i}"), "t", t, "n", &i.to_string(), "tg", tg]);
     }
 }

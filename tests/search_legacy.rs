@@ -43,10 +43,22 @@ fn ft_add_writes_the_hash_as_redisearch_does() {
             (&["FT.ADD", "idx", "doc1", "nan", "FIELDS", "t", "a"], err("Could not parse document score")),
             (&["FT.ADD", "idx", "doc1", " 1", "FIELDS", "t", "a"], err("Could not parse document score")),
             (&["FT.ADD", "nosuch", "doc1", "1", "FIELDS", "t", "a"], err("Unknown index name")),
-            (&["FT.ADD", "idx", "doc1", "1", "NOSAVE", "FIELDS", "t", "a"], err("Unknown keyword `NOSAVE` provided")),
-            (&["FT.ADD", "idx", "doc1", "1", "FIELDS", "t"], err("Fields must be specified in FIELD VALUE pairs")),
-            (&["FT.ADD", "idx", "doc1", "1", "LANGUAGE"], err("LANGUAGE: Expected an argument, but none provided")),
-            (&["FT.ADD", "idx", "doc1", "1", "LANGUAGE", "klingon", "FIELDS", "t", "a"], err("Unsupported language")),
+            (
+                &["FT.ADD", "idx", "doc1", "1", "NOSAVE", "FIELDS", "t", "a"],
+                err("Unknown keyword `NOSAVE` provided"),
+            ),
+            (
+                &["FT.ADD", "idx", "doc1", "1", "FIELDS", "t"],
+                err("Fields must be specified in FIELD VALUE pairs"),
+            ),
+            (
+                &["FT.ADD", "idx", "doc1", "1", "LANGUAGE"],
+                err("LANGUAGE: Expected an argument, but none provided"),
+            ),
+            (
+                &["FT.ADD", "idx", "doc1", "1", "LANGUAGE", "klingon", "FIELDS", "t", "a"],
+                err("Unsupported language"),
+            ),
             (&["FT.ADD", "idx", "doc1", "1", "IF"], err("IF: Expected an argument, but none provided")),
             // FIELDS with nothing after it: OK, and no key.
             (&["FT.ADD", "idx", "doc1", "1", "FIELDS"], ok()),
@@ -60,23 +72,41 @@ fn ft_add_writes_the_hash_as_redisearch_does() {
             (&["FT.ADD", "idx", "doc1", "0.5", "REPLACE", "PARTIAL", "FIELDS", "n", "7"], ok()),
             (&["HGETALL", "doc1"], bulks(&["t", "world", "n", "7", "__score", "0.5"])),
             // IF on the document as indexed.
-            (&["FT.ADD", "idx", "doc1", "1", "REPLACE", "PARTIAL", "IF", "@n==8", "FIELDS", "n", "9"], Resp::Simple("NOADD".into())),
+            (
+                &["FT.ADD", "idx", "doc1", "1", "REPLACE", "PARTIAL", "IF", "@n==8", "FIELDS", "n", "9"],
+                Resp::Simple("NOADD".into()),
+            ),
             (&["FT.ADD", "idx", "doc1", "1", "REPLACE", "PARTIAL", "IF", "@n==7", "FIELDS", "n", "9"], ok()),
             (&["HGETALL", "doc1"], bulks(&["t", "world", "n", "9", "__score", "1"])),
             (
                 &["FT.ADD", "idx", "doc1", "1", "REPLACE", "PARTIAL", "IF", "@nosuch==7", "FIELDS", "n", "9"],
                 err("Property `nosuch` not loaded nor in pipeline"),
             ),
-            (&["FT.ADD", "idx", "doc1", "1", "REPLACE", "IF", "foo(1)", "FIELDS", "t", "x"], err("Unknown function name 'foo'")),
-            (&["FT.ADD", "idx", "doc1", "1", "IF", "@n==9", "FIELDS", "n", "9"], err("Document already exists")),
+            (
+                &["FT.ADD", "idx", "doc1", "1", "REPLACE", "IF", "foo(1)", "FIELDS", "t", "x"],
+                err("Unknown function name 'foo'"),
+            ),
+            (
+                &["FT.ADD", "idx", "doc1", "1", "IF", "@n==9", "FIELDS", "n", "9"],
+                err("Document already exists"),
+            ),
             (&["FT.ADD", "idx", "doc2", "1", "NOCREATE", "FIELDS", "n", "9"], err("Document does not exist")),
-            (&["FT.ADD", "idx", "doc2", "1", "REPLACE", "NOCREATE", "FIELDS", "n", "9"], err("Document does not exist")),
+            (
+                &["FT.ADD", "idx", "doc2", "1", "REPLACE", "NOCREATE", "FIELDS", "n", "9"],
+                err("Document does not exist"),
+            ),
             // IF is only tested when the document exists.
             (&["FT.ADD", "idx", "doc2", "1", "IF", "@n==9", "FIELDS", "n", "9"], ok()),
             (&["SET", "str", "x"], ok()),
             (&["FT.ADD", "idx", "str", "1", "REPLACE", "FIELDS", "t", "a"], err("Invalid Redis key")),
             // Language and payload go to their fields; the index reads them from then on.
-            (&["FT.ADD", "idx", "doc3", "1", "LANGUAGE", "french", "PAYLOAD", "pp", "FIELDS", "t", "bonjour", "e", ""], ok()),
+            (
+                &[
+                    "FT.ADD", "idx", "doc3", "1", "LANGUAGE", "french", "PAYLOAD", "pp", "FIELDS", "t",
+                    "bonjour", "e", "",
+                ],
+                ok(),
+            ),
             (
                 &["HGETALL", "doc3"],
                 bulks(&["t", "bonjour", "e", "", "__language", "french", "__payload", "pp"]),
@@ -114,7 +144,13 @@ fn ft_get_mget_and_del() {
         &mut c,
         &[
             (&["FT.CREATE", "idx", "PREFIX", "1", "d:", "SCHEMA", "t", "TEXT", "n", "NUMERIC"], ok()),
-            (&["FT.ADD", "idx", "d:1", "0.2", "PAYLOAD", "p", "LANGUAGE", "german", "FIELDS", "t", "haus", "__score", "0.9"], ok()),
+            (
+                &[
+                    "FT.ADD", "idx", "d:1", "0.2", "PAYLOAD", "p", "LANGUAGE", "german", "FIELDS", "t",
+                    "haus", "__score", "0.9",
+                ],
+                ok(),
+            ),
             // The last __score wins (HSET); the rule fields are left out, case-insensitively.
             (
                 &["HGETALL", "d:1"],
@@ -132,7 +168,11 @@ fn ft_get_mget_and_del() {
             (&["FT.GET", "nosuch", "a"], err("Unknown Index name")),
             (
                 &["FT.MGET", "idx", "d:1", "nosuch", "d:e"],
-                Resp::Array(vec![bulks(&["t", "haus"]), Resp::Nil, Resp::Array(vec![Resp::bulk("t"), Resp::Nil])]),
+                Resp::Array(vec![
+                    bulks(&["t", "haus"]),
+                    Resp::Nil,
+                    Resp::Array(vec![Resp::bulk("t"), Resp::Nil]),
+                ]),
             ),
             (&["FT.MGET", "idx"], err("ERR wrong number of arguments for 'FT.MGET' command")),
             (&["FT.MGET", "nosuch", "d:1"], err("Unknown Index name")),
@@ -166,19 +206,34 @@ fn ifnx_and_ifx_forms_answer_ok_where_the_base_command_would_fail() {
     check(
         &mut c,
         &[
-            (&["FT._CREATEIFNX", "idx", "SCHEMA"], err("ERR wrong number of arguments for 'FT._CREATEIFNX' command")),
+            (
+                &["FT._CREATEIFNX", "idx", "SCHEMA"],
+                err("ERR wrong number of arguments for 'FT._CREATEIFNX' command"),
+            ),
             (&["FT._CREATEIFNX", "idx", "SCHEMA", "t", "TEXT"], ok()),
             (&["FT._CREATEIFNX", "idx", "SCHEMA", "t", "TEXT"], ok()),
             (&["FT._CREATEIFNX", "idx", "SCHEMA", "t", "BADTYPE"], ok()),
             (&["HSET", "k", "t", "hello"], Resp::Int(1)),
-            (&["FT._ALTERIFNX", "idx", "SCHEMA", "ADD"], err("ERR wrong number of arguments for 'FT._ALTERIFNX' command")),
+            (
+                &["FT._ALTERIFNX", "idx", "SCHEMA", "ADD"],
+                err("ERR wrong number of arguments for 'FT._ALTERIFNX' command"),
+            ),
             (&["FT._ALTERIFNX", "idx", "SCHEMA", "ADD", "t", "TEXT"], ok()),
             (&["FT._ALTERIFNX", "idx", "SCHEMA", "ADD", "u", "TEXT"], ok()),
             (&["FT._ALTERIFNX", "idx", "SCHEMA", "ADD", "u", "NUMERIC"], ok()),
             (&["FT._ALTERIFNX", "nosuch", "SCHEMA", "ADD", "u", "TEXT"], err("Unknown index name")),
-            (&["FT._ALTERIFNX", "idx", "SCHEMX", "ADD", "u", "TEXT"], err("ALTER must be followed by SCHEMA")),
-            (&["FT._ALTERIFNX", "idx", "SCHEMA", "DEL", "u", "TEXT"], err("Unknown action passed to ALTER SCHEMA")),
-            (&["FT._ALIASADDIFNX", "al"], err("ERR wrong number of arguments for 'FT._ALIASADDIFNX' command")),
+            (
+                &["FT._ALTERIFNX", "idx", "SCHEMX", "ADD", "u", "TEXT"],
+                err("ALTER must be followed by SCHEMA"),
+            ),
+            (
+                &["FT._ALTERIFNX", "idx", "SCHEMA", "DEL", "u", "TEXT"],
+                err("Unknown action passed to ALTER SCHEMA"),
+            ),
+            (
+                &["FT._ALIASADDIFNX", "al"],
+                err("ERR wrong number of arguments for 'FT._ALIASADDIFNX' command"),
+            ),
             (&["FT._ALIASADDIFNX", "al", "idx"], ok()),
             (&["FT._ALIASADDIFNX", "al", "idx"], ok()),
             (&["FT.ALIASADD", "al", "idx"], err("Alias already exists")),

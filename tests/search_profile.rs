@@ -145,7 +145,9 @@ fn literal_steps_are_profiled() {
     let mut c = s.conn();
     assert_eq!(c.cmd("FT.CREATE idx PREFIX 1 d: SCHEMA n NUMERIC SORTABLE"), Resp::Simple("OK".into()));
     assert_eq!(c.cmd("HSET d:1 n 1"), Resp::Int(1));
-    let r = render(&c.call(&["FT.PROFILE", "idx", "AGGREGATE", "QUERY", "*", "FILTER", "1", "APPLY", "5", "AS", "x"]));
+    let r = render(
+        &c.call(&["FT.PROFILE", "idx", "AGGREGATE", "QUERY", "*", "FILTER", "1", "APPLY", "5", "AS", "x"]),
+    );
     assert!(r.contains("[+Type,+Filter - Literal 1,+Time,T,+Counter,1],[+Type,+Projector - Literal 5,+Time,T,+Counter,1]"), "{r}");
     assert_eq!(c.cmd("PING"), Resp::Simple("PONG".into()));
 }
