@@ -54,11 +54,17 @@ pub(crate) fn dispatch(
             Ok(Reply::ok())
         }
         "FT.SEARCH" => {
-            arity(2)?;
+            arity(1)?;
+            if args.len() == 1 {
+                return Err(Error::new("No query string provided"));
+            }
             search::ft_search(cat, args, docs, config, proto, None)
         }
         "FT.AGGREGATE" => {
-            arity(2)?;
+            arity(1)?;
+            if args.len() == 1 {
+                return Err(Error::new("No query string provided"));
+            }
             crate::aggregate::command::ft_aggregate(cat, args, docs, config, proto, None)
         }
         "FT.CURSOR" => {
