@@ -11,7 +11,7 @@ use crate::error::{Error, Result};
 use crate::index::geo::unit_factor;
 use crate::index::text::{FieldMask, ALL_FIELDS};
 use crate::index::{FieldIndex, Index, EMPTY_TERM};
-use crate::query::profile::{self, ProfileNode};
+use crate::query::profile::{self, ProfileNode, Recorder};
 use crate::query::syntax::{unescape, QueryAst, TagTerm};
 use crate::query::vector::{self, Distances};
 use crate::schema::FieldType;
@@ -128,7 +128,7 @@ pub struct Matched {
 
 /// Evaluates `ast`.
 pub fn execute(idx: &Index, ast: &QueryAst, opts: &ExecOptions) -> Result<Matched> {
-    run(idx, ast, opts, None).map(|(m, _)| m)
+    run(idx, ast, opts, Recorder::default()).map(|(m, _)| m)
 }
 
 /// Evaluates `ast` and records every node evaluated (FT.PROFILE): the root's node, if any.
@@ -137,15 +137,10 @@ pub fn execute_profiled(
     ast: &QueryAst,
     opts: &ExecOptions,
 ) -> Result<(Matched, Option<ProfileNode>)> {
-    run(idx, ast, opts, Some(Vec::new())).map(|(m, mut nodes)| (m, nodes.pop()))
+    run(idx, ast, opts, Recorder::active()).map(|(m, prof)| (m, prof.root()))
 }
 
-fn run(
-    idx: &Index,
-    ast: &QueryAst,
-    opts: &ExecOptions,
-    prof: Option<Vec<ProfileNode>>,
-) -> Result<(Matched, Vec<ProfileNode>)> {
+fn run(idx: &Index, ast: &QueryAst, opts: &ExecOptions, prof: Recorder) -> Result<(Matched, Recorder)> {
     let mut ex = Exec {
         prof,
         idx,
@@ -166,12 +161,12 @@ fn run(
     let bm = ex.eval(ast, mask, None)?;
     let mut m = ex.out;
     m.docids = bm.unwrap_or_default();
-    Ok((m, ex.prof.unwrap_or_default()))
+    Ok((m, ex.prof))
 }
 
 struct Exec<'a> {
-    /// FT.PROFILE: the nodes evaluated so far at the current depth (`None`: not profiling).
-    prof: Option<Vec<ProfileNode>>,
+    /// FT.PROFILE: the nodes evaluated so far (inactive outside it).
+    prof: Recorder,
     idx: &'a Index,
     opts: &'a ExecOptions,
     out: Matched,
@@ -392,53 +387,25 @@ impl<'a> Exec<'a> {
 
     /// Evaluates one node; when profiling, records it with the nodes its evaluation met.
     fn eval(&mut self, ast: &QueryAst, mask: FieldMask, prox: Option<Prox>) -> Result<Option<RoaringBitmap>> {
-        if self.prof.is_none() || profile::transparent(ast) {
+        if !self.prof.is_active() || profile::transparent(ast) {
             return self.eval_node(ast, mask, prox);
         }
-        let frame = self.open_frame();
+        let frame = self.prof.open();
         let r = self.eval_node(ast, mask, prox);
         let counter = r.as_ref().ok().and_then(|bm| bm.as_ref().map(|bm| bm.len()));
-        self.close_frame(frame, ast, counter);
+        self.prof.close(frame, ast, counter);
         r
-    }
-
-    /// FT.PROFILE: starts recording the nodes a node's evaluation meets.
-    fn open_frame(&mut self) -> Option<(std::time::Instant, Vec<ProfileNode>)> {
-        let outer = self.prof.as_mut().map(std::mem::take)?;
-        Some((std::time::Instant::now(), outer))
-    }
-
-    /// FT.PROFILE: records `ast`'s node (it matched `counter` documents; `None`: it was
-    /// dropped, as a stopword) with the nodes met since [`Exec::open_frame`] as children.
-    fn close_frame(
-        &mut self,
-        frame: Option<(std::time::Instant, Vec<ProfileNode>)>,
-        ast: &QueryAst,
-        counter: Option<u64>,
-    ) {
-        let Some((started, outer)) = frame else { return };
-        let children = self.prof.replace(outer).unwrap_or_default();
-        if let (Some(c), Some(nodes)) = (counter, self.prof.as_mut()) {
-            nodes.push(profile::node(ast, c, started.elapsed(), children));
-        }
     }
 
     /// FT.PROFILE: the expansions of one word (its stems, synonyms) as readers of a union.
     fn profile_expansions(&mut self, ids: &[u32], mask: FieldMask) {
-        if self.prof.is_none() || ids.len() < 2 {
+        if !self.prof.is_active() || ids.len() < 2 {
             return;
         }
         let mut named = self.idx.text.dict.scan(|_, id| ids.contains(&id), ids.len());
         named.sort_by_key(|(_, id)| ids.iter().position(|x| x == id));
-        let nodes: Vec<ProfileNode> = named
-            .iter()
-            .map(|(t, id)| {
-                let started = std::time::Instant::now();
-                let n = self.docs_of(&[*id], mask).len();
-                profile::reader("TEXT", t, n, started.elapsed())
-            })
-            .collect();
-        self.prof.get_or_insert_with(Vec::new).extend(nodes);
+        let (idx, prof) = (self.idx, &mut self.prof);
+        prof.readers(&named, |id| idx.text.docs(id, mask).len());
     }
 
     fn eval_node(
@@ -691,18 +658,9 @@ impl<'a> Exec<'a> {
         // (no slop divisor).
         found.sort_unstable_by(|a, b| a.0.cmp(&b.0));
         let ids: Vec<u32> = found.iter().map(|(_, id)| *id).collect();
-        if self.prof.is_some() {
-            // FT.PROFILE: each expansion is a child reader of the union.
-            let nodes: Vec<ProfileNode> = found
-                .iter()
-                .map(|(t, id)| {
-                    let started = std::time::Instant::now();
-                    let n = self.docs_of(&[*id], mask).len();
-                    profile::reader("TEXT", t, n, started.elapsed())
-                })
-                .collect();
-            self.prof.get_or_insert_with(Vec::new).extend(nodes);
-        }
+        // FT.PROFILE: each expansion is a child reader of the union.
+        let (idx, prof) = (self.idx, &mut self.prof);
+        prof.readers(&found, |id| idx.text.docs(id, mask).len());
         for (t, _) in found {
             self.out.highlight.insert(t);
         }
@@ -745,7 +703,7 @@ impl<'a> Exec<'a> {
             match it {
                 QueryAst::Not(inner) => {
                     // As in a lone NOT: negated words are not expanded.
-                    let frame = self.open_frame();
+                    let frame = self.prof.open();
                     self.negated += 1;
                     self.unexpanded += 1;
                     let r = self.eval(inner, mask, None);
@@ -754,29 +712,29 @@ impl<'a> Exec<'a> {
                     let r = r?;
                     let counter =
                         r.as_ref().map(|bm| self.idx.docs.live.len() - (&self.idx.docs.live & bm).len());
-                    self.close_frame(frame, it, counter);
+                    self.prof.close(frame, it, counter);
                     if let Some(bm) = r {
                         neg.push(bm);
                     }
                 }
                 QueryAst::Optional(inner) => {
-                    let frame = self.open_frame();
+                    let frame = self.prof.open();
                     self.unexpanded += 1;
                     let r = self.eval(inner, mask, None);
                     self.unexpanded -= 1;
                     r?;
                     // An optional clause matches every document.
-                    self.close_frame(frame, it, Some(self.idx.docs.live.len()));
+                    self.prof.close(frame, it, Some(self.idx.docs.live.len()));
                     saw_optional = true;
                 }
                 QueryAst::Word(w) if prox.is_some() => {
                     let toks = self.tokens(w);
                     if let [t] = toks.as_slice() {
-                        let frame = self.open_frame();
+                        let frame = self.prof.open();
                         let ids = self.expand_token(t, mask);
                         self.profile_expansions(&ids, mask);
                         let bm = self.docs_of(&ids, mask);
-                        self.close_frame(frame, it, Some(bm.len()));
+                        self.prof.close(frame, it, Some(bm.len()));
                         pos.push(bm);
                         prox_groups.push(ids.clone());
                         self.record(ids, mask, None);

@@ -5,7 +5,7 @@
 //! which for a child of an intersection can be fewer); the node types carry RediSearch's
 //! names where folio's node is the same operation.
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use crate::query::syntax::{unescape, QueryAst, TagTerm};
 
@@ -35,6 +35,64 @@ impl ProfileNode {
     /// query's is its filter.
     pub fn single_child(&self) -> bool {
         matches!(self.kind, "NOT" | "OPTIONAL" | "VECTOR")
+    }
+}
+
+/// What FT.PROFILE records while a query is evaluated: the nodes met so far at the current
+/// depth; inactive outside FT.PROFILE, where every method is a no-op.
+#[derive(Debug, Default)]
+pub struct Recorder {
+    nodes: Option<Vec<ProfileNode>>,
+}
+
+/// A node being evaluated: when it started and the nodes recorded before it at its depth.
+#[derive(Debug)]
+pub struct Frame {
+    started: Instant,
+    outer: Vec<ProfileNode>,
+}
+
+impl Recorder {
+    /// A recorder that records (FT.PROFILE).
+    pub fn active() -> Recorder {
+        Recorder { nodes: Some(Vec::new()) }
+    }
+
+    /// Whether it records.
+    pub fn is_active(&self) -> bool {
+        self.nodes.is_some()
+    }
+
+    /// Starts recording the nodes a node's evaluation meets (`None` when inactive).
+    pub fn open(&mut self) -> Option<Frame> {
+        let outer = self.nodes.as_mut().map(std::mem::take)?;
+        Some(Frame { started: Instant::now(), outer })
+    }
+
+    /// Records `ast`'s node (it matched `counter` documents; `None`: it was dropped, as a
+    /// stopword) with the nodes met since [`Recorder::open`] as its children.
+    pub fn close(&mut self, frame: Option<Frame>, ast: &QueryAst, counter: Option<u64>) {
+        let Some(Frame { started, outer }) = frame else { return };
+        let children = self.nodes.replace(outer).unwrap_or_default();
+        if let (Some(c), Some(nodes)) = (counter, self.nodes.as_mut()) {
+            nodes.push(node(ast, c, started.elapsed(), children));
+        }
+    }
+
+    /// Records readers of single terms (the expansions of a word, prefix or fuzzy term):
+    /// `count` gives the documents of one term id.
+    pub fn readers(&mut self, terms: &[(String, u32)], mut count: impl FnMut(u32) -> u64) {
+        let Some(nodes) = self.nodes.as_mut() else { return };
+        for (t, id) in terms {
+            let started = Instant::now();
+            let n = count(*id);
+            nodes.push(reader("TEXT", t, n, started.elapsed()));
+        }
+    }
+
+    /// The root's node, once evaluation is over.
+    pub fn root(self) -> Option<ProfileNode> {
+        self.nodes.and_then(|mut n| n.pop())
     }
 }
 
