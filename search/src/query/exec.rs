@@ -405,7 +405,7 @@ impl<'a> Exec<'a> {
         let mut named = self.idx.text.dict.scan(|_, id| ids.contains(&id), ids.len());
         named.sort_by_key(|(_, id)| ids.iter().position(|x| x == id));
         let (idx, prof) = (self.idx, &mut self.prof);
-        prof.readers(&named, |id| idx.text.docs(id, mask).len());
+        prof.readers("TEXT", &named, |id| idx.text.docs(id, mask).len());
     }
 
     fn eval_node(
@@ -489,6 +489,10 @@ impl<'a> Exec<'a> {
             }
             QueryAst::Suffix(w) | QueryAst::Infix(w) => {
                 let p = unescape(w).to_lowercase();
+                // MINPREFIX bounds suffix and infix terms too (RediSearch 2.10).
+                if p.chars().count() < self.opts.min_prefix {
+                    return Ok(Some(RoaringBitmap::new()));
+                }
                 let suffix = matches!(ast, QueryAst::Suffix(_));
                 let text = &self.idx.text;
                 let found = text.dict.scan(
@@ -660,7 +664,7 @@ impl<'a> Exec<'a> {
         let ids: Vec<u32> = found.iter().map(|(_, id)| *id).collect();
         // FT.PROFILE: each expansion is a child reader of the union.
         let (idx, prof) = (self.idx, &mut self.prof);
-        prof.readers(&found, |id| idx.text.docs(id, mask).len());
+        prof.readers("TEXT", &found, |id| idx.text.docs(id, mask).len());
         for (t, _) in found {
             self.out.highlight.insert(t);
         }
@@ -892,12 +896,19 @@ impl<'a> Exec<'a> {
                 return Err(Error::new(NO_INDEXEMPTY));
             }
             let norm = |s: &str| if case_sensitive { s.to_string() } else { s.to_lowercase() };
-            let mut ids = Vec::new();
+            // The values read, by name (FT.PROFILE shows them as the readers of a union).
+            let mut named: Vec<(String, u32)> = Vec::new();
             for t in terms {
+                // MINPREFIX bounds tag prefix, suffix and infix values as it bounds text ones.
+                if let TagTerm::Prefix(v) | TagTerm::Suffix(v) | TagTerm::Infix(v) = t {
+                    if v.chars().count() < self.opts.min_prefix {
+                        continue;
+                    }
+                }
                 match t {
                     TagTerm::Exact(v) => {
                         if let Some(id) = ti.dict.get(&norm(v)) {
-                            ids.push(id);
+                            named.push((norm(v), id));
                         }
                     }
                     TagTerm::Prefix(v) => {
@@ -906,7 +917,7 @@ impl<'a> Exec<'a> {
                         if found.len() > self.opts.max_expansions {
                             self.warn("Max prefix expansions limit was reached");
                         }
-                        ids.extend(found.into_iter().take(self.opts.max_expansions).map(|x| x.1));
+                        named.extend(found.into_iter().take(self.opts.max_expansions));
                     }
                     TagTerm::Suffix(v) | TagTerm::Infix(v) => {
                         let p = norm(v);
@@ -915,10 +926,14 @@ impl<'a> Exec<'a> {
                             |s, id| (if suffix { s.ends_with(&p) } else { s.contains(&p) }) && ti.is_live(id),
                             self.opts.max_expansions,
                         );
-                        ids.extend(found.into_iter().map(|x| x.1));
+                        named.extend(found);
                     }
                 }
             }
+            if !matches!(terms, [TagTerm::Exact(_)]) {
+                self.prof.readers("TAG", &named, |id| ti.docs(id).map_or(0, |b| b.len()));
+            }
+            let ids: Vec<u32> = named.into_iter().map(|(_, id)| id).collect();
             for id in &ids {
                 if let Some(bm) = ti.docs(*id) {
                     acc |= bm;

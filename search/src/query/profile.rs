@@ -79,14 +79,19 @@ impl Recorder {
         }
     }
 
-    /// Records readers of single terms (the expansions of a word, prefix or fuzzy term):
-    /// `count` gives the documents of one term id.
-    pub fn readers(&mut self, terms: &[(String, u32)], mut count: impl FnMut(u32) -> u64) {
+    /// Records `kind` readers of single terms (the expansions of a word, prefix or fuzzy
+    /// term, the values of a tag clause): `count` gives the documents of one term id.
+    pub fn readers(
+        &mut self,
+        kind: &'static str,
+        terms: &[(String, u32)],
+        mut count: impl FnMut(u32) -> u64,
+    ) {
         let Some(nodes) = self.nodes.as_mut() else { return };
         for (t, id) in terms {
             let started = Instant::now();
             let n = count(*id);
-            nodes.push(reader("TEXT", t, n, started.elapsed()));
+            nodes.push(reader(kind, t, n, started.elapsed()));
         }
     }
 
