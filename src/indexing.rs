@@ -151,6 +151,10 @@ impl DocumentSource for RedisDocs<'_> {
         }
     }
 
+    fn key_exists(&self, key: &[u8]) -> bool {
+        self.open(key).key_type() != raw::KeyType::Empty
+    }
+
     fn values(&self, key: &[u8], source: &str) -> Result<Vec<FieldValue>, String> {
         if let Some(found) = self.with_json(key, |doc| {
             self.with_path(source, |p| p.select(doc).into_iter().map(field_value).collect::<Vec<_>>())

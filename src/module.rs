@@ -215,6 +215,21 @@ unsafe fn register(ctx: *mut raw::RedisModuleCtx) -> c_int {
     command!(ctx, c"FT.SYNUPDATE", ft::ft, c"write", 1, 1, 1, c"search");
     command!(ctx, c"FT.SYNDUMP", ft::ft, c"readonly", 1, 1, 1, c"search");
     command!(ctx, c"FT.SYNADD", ft::ft, c"write", 1, 1, 1, c"search admin");
+    // RediSearch 2.x's document commands and the internal `IFNX`/`IFX` forms it replicates;
+    // key positions as RediSearch declares them (`COMMAND INFO` on RediSearch 2.10), the alias
+    // forms `write` like FT.ALIASADD (see README).
+    command!(ctx, c"FT.ADD", ft::ft, c"write deny-oom", 1, 2, 1, c"search write");
+    command!(ctx, c"FT.SAFEADD", ft::ft, c"write deny-oom", 1, 2, 1, c"search write");
+    command!(ctx, c"FT.DEL", ft::ft, c"write", 1, 2, 1, c"search write");
+    command!(ctx, c"FT.GET", ft::ft, c"readonly", 1, 2, 1, c"search read");
+    command!(ctx, c"FT.MGET", ft::ft, c"readonly", 1, -1, 1, c"search read");
+    command!(ctx, c"FT.PROFILE", ft::ft, c"readonly", 1, 1, 1, c"search read");
+    command!(ctx, c"FT._CREATEIFNX", ft::ft, c"write deny-oom", 1, 1, 1, c"search");
+    command!(ctx, c"FT._ALTERIFNX", ft::ft, c"write", 1, 1, 1, c"search");
+    command!(ctx, c"FT._DROPIFX", ft::ft, c"write", 1, 1, 1, c"search write slow dangerous admin");
+    command!(ctx, c"FT._DROPINDEXIFX", ft::ft, c"write", 1, 1, 1, c"search write slow dangerous");
+    command!(ctx, c"FT._ALIASADDIFNX", ft::ft, c"write", 1, 2, 1, c"search");
+    command!(ctx, c"FT._ALIASDELIFX", ft::ft, c"write", 1, 1, 1, c"search");
     command!(ctx, c"FT.SUGADD", suggest::sugadd, c"write deny-oom", 1, 1, 1, c"search write");
     command!(ctx, c"FT.SUGGET", suggest::sugget, c"readonly", 1, 1, 1, c"search read");
     command!(ctx, c"FT.SUGDEL", suggest::sugdel, c"write", 1, 1, 1, c"search write");

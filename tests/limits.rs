@@ -350,3 +350,28 @@ fn timeout_options_are_validated() {
     assert!(matches!(&r, Resp::Array(_)) || r == Resp::Error("Timeout limit was reached".into()), "{r:?}");
     alive(&mut c);
 }
+
+/// MINPREFIX bounds suffix and infix terms and tag prefix/suffix/infix values too (replies of
+/// RediSearch 2.10.5 with the default MINPREFIX 2: `@tg:{a*}`, `@tg:{*c}`, `@tg:{*b*}` and
+/// `*x*` match nothing, their two-character forms match).
+#[test]
+fn min_prefix_bounds_tags_suffixes_and_infixes() {
+    let server = Server::start();
+    let mut c = server.conn();
+    ok(c.cmd("FT.CREATE m PREFIX 1 m: SCHEMA t TEXT tg TAG"));
+    assert_eq!(c.cmd("HSET m:1 t xyz tg abc"), Resp::Int(2));
+    for (q, want) in [
+        ("@tg:{a*}", 0),
+        ("@tg:{ab*}", 1),
+        ("@tg:{*c}", 0),
+        ("@tg:{*bc}", 1),
+        ("@tg:{*b*}", 0),
+        ("@tg:{*bc*}", 1),
+        ("*y*", 0),
+        ("*yz*", 1),
+        ("*z", 0),
+        ("*yz", 1),
+    ] {
+        assert_eq!(total(&c.call(&["FT.SEARCH", "m", q, "NOCONTENT"])), want, "{q}");
+    }
+}

@@ -334,3 +334,27 @@ fn indexes_are_rebuilt_from_a_pure_aof() {
     }
     assert_eq!(ids(&mut c, "al", "red", &[]), before[0], "the alias came back too");
 }
+
+#[test]
+fn argument_count_errors_as_redisearch_words_them() {
+    // Replies of RediSearch 2.10.5 on Redis 7.4.1 (the registered name in upper case).
+    let s = Server::start();
+    let mut c = s.conn();
+    let e = |m: &str| Resp::Error(m.into());
+    let cases: &[(&[&str], Resp)] = &[
+        (&["FT.SEARCH"], e("ERR wrong number of arguments for 'FT.SEARCH' command")),
+        (&["FT.SEARCH", "idx"], e("No query string provided")),
+        (&["FT.AGGREGATE"], e("ERR wrong number of arguments for 'FT.AGGREGATE' command")),
+        (&["FT.AGGREGATE", "idx"], e("No query string provided")),
+        (&["FT.INFO"], e("ERR wrong number of arguments for 'FT.INFO' command")),
+        (&["FT.DROPINDEX"], e("ERR wrong number of arguments for 'FT.DROPINDEX' command")),
+        (&["FT.ALIASDEL"], e("ERR wrong number of arguments for 'FT.ALIASDEL' command")),
+        (&["FT.CONFIG"], e("ERR wrong number of arguments for 'FT.CONFIG' command")),
+        (&["FT.CONFIG", "SET", "x"], e("Invalid option")),
+        (&["FT.CONFIG", "SET", "TIMEOUT"], e("Expected an argument, but none provided")),
+        (&["FT.SEARCH", "nosuch", "x", "BADARG"], e("Unknown argument `BADARG` at position 1 for <main>")),
+    ];
+    for (args, want) in cases {
+        assert_eq!(&c.call(args), want, "{args:?}");
+    }
+}

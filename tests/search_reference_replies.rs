@@ -418,3 +418,29 @@ fn legacy_filters_are_clauses_of_the_query() {
         Resp::Error("Unknown argument `BOGUS` at position 5 for <main>".into())
     );
 }
+
+#[test]
+fn an_intersections_slop_pairs_its_children_fewest_results_first() {
+    let s = Server::start();
+    let mut c = s.conn();
+    assert_eq!(
+        c.call(&["FT.CREATE", "i", "ON", "HASH", "PREFIX", "1", "d:", "SCHEMA", "t", "TEXT", "NOSTEM"]),
+        ok()
+    );
+    c.call(&["HSET", "d:1", "t", "apple banana cherry date"]);
+    c.call(&["HSET", "d:2", "t", "apple banana"]);
+    c.call(&["HSET", "d:3", "t", "apple zzz cherry yyy banana date"]);
+    c.call(&["HSET", "d:4", "t", "apple x y cherry"]);
+    // RediSearch 2.10.5's replies: its intersection sorts its children by estimated results
+    // (date 2, banana 3, cherry 3, apple 4; equal estimates keep query order) and measures
+    // the distance between consecutive children in that order.
+    for (q, want) in [
+        ("apple cherry banana", vec![("d:1", "3"), ("d:3", "0.75")]),
+        ("cherry apple banana", vec![("d:1", "3"), ("d:3", "0.75")]),
+        ("banana apple cherry", vec![("d:1", "1.5"), ("d:3", "1.5")]),
+        ("date apple cherry banana", vec![("d:1", "4"), ("d:3", "0.8")]),
+        ("apple date banana", vec![("d:1", "1.5"), ("d:3", "0.75")]),
+    ] {
+        assert_eq!(scored(&mut c, &["i", q]), pairs(&want), "{q}");
+    }
+}

@@ -5,6 +5,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::time::{Duration, Instant};
 
 use crate::commands;
+pub use crate::commands::legacy::KeyWrite;
 use crate::config::Config;
 use crate::document::DocumentSource;
 use crate::error::{Error, Result};
@@ -20,6 +21,10 @@ pub struct ExecOutcome {
     pub reply: Reply,
     /// Keys to delete (FT.DROPINDEX … DD).
     pub delete_keys: Vec<Vec<u8>>,
+    /// Writes to perform, in order, as the Redis commands they are (FT.ADD's HSET, after a
+    /// DEL for REPLACE; FT.DEL's DEL), propagated to replicas and the AOF. FT.DEL's reply
+    /// is the number of keys its DEL removed, which only the glue knows.
+    pub writes: Vec<KeyWrite>,
 }
 
 /// Initial-scan state of an index.
@@ -80,8 +85,9 @@ impl Catalog {
         proto: Protocol,
     ) -> ExecOutcome {
         let mut delete_keys = Vec::new();
-        let r = commands::dispatch(self, cmd, args, docs, config, proto, &mut delete_keys);
-        ExecOutcome { reply: r.unwrap_or_else(|e| Reply::Error(e.0)), delete_keys }
+        let mut writes = Vec::new();
+        let r = commands::dispatch(self, cmd, args, docs, config, proto, &mut delete_keys, &mut writes);
+        ExecOutcome { reply: r.unwrap_or_else(|e| Reply::Error(e.0)), delete_keys, writes }
     }
 
     /// Resolves an index name or alias.

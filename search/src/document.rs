@@ -52,6 +52,11 @@ pub trait DocumentSource {
         }
     }
 
+    /// True when the key exists, whatever its type (FT.ADD refuses keys of other types).
+    fn key_exists(&self, key: &[u8]) -> bool {
+        self.key_type(key).is_some()
+    }
+
     /// The whole document: JSON → `[("$", serialized doc)]`, hash → all field/value pairs.
     fn whole(&self, key: &[u8]) -> Option<Vec<(Vec<u8>, Vec<u8>)>>;
 

@@ -22,7 +22,10 @@
 //!    [`Catalog::scan_progress`] and finishing with [`Catalog::scan_done`]; while a scan is
 //!    pending FT.INFO shows `indexing 1` and `percent_indexed`;
 //! 5. for FT.DROPINDEX … DD deletes the keys listed in [`ExecOutcome::delete_keys`]
-//!    (see [`Catalog::execute_full`]);
+//!    (see [`Catalog::execute_full`]); for FT.ADD / FT.SAFEADD / FT.DEL performs the
+//!    [`ExecOutcome::writes`] ([`KeyWrite`]: DEL, HSET) as Redis commands that propagate,
+//!    after releasing the catalog, so the document reaches the indexes through step 3 (FT.DEL
+//!    replies with the number of keys its DEL removed);
 //! 6. persists the index definitions, aliases and synonym groups of database 0 in RediSearch's
 //!    own `ft_index0` aux record ([`rdb::ft_index`]), those of other databases with
 //!    [`Catalog::to_definitions`] / [`Catalog::from_definitions`] (index data is never
@@ -33,6 +36,8 @@
 //! Commands handled by [`Catalog::execute`]: FT.CREATE, FT.SEARCH, FT.AGGREGATE, FT.CURSOR
 //! (both in [`aggregate`]), FT.INFO, FT._LIST, FT.DROPINDEX (and legacy FT.DROP), FT.ALTER,
 //! FT.ALIASADD/ALIASUPDATE/ALIASDEL, FT.TAGVALS, FT.CONFIG, FT.EXPLAIN, FT.EXPLAINCLI,
+//! FT.PROFILE, FT.ADD/SAFEADD, FT.DEL, FT.GET, FT.MGET, the internal
+//! FT._CREATEIFNX/_ALTERIFNX/_DROPIFX/_DROPINDEXIFX/_ALIASADDIFNX/_ALIASDELIFX,
 //! FT.SPELLCHECK, FT.DICTADD/DICTDEL/DICTDUMP (the dictionaries live in the server
 //! [`Config`]; the glue persists them in RediSearch's `scdtype00` aux record
 //! ([`rdb::dictionaries`]) and empties them on FLUSHALL), FT.SYNUPDATE/SYNDUMP (synonym groups travel with the definitions).
@@ -67,7 +72,7 @@ pub mod suggest;
 pub mod synonyms;
 pub mod vector_spec;
 
-pub use catalog::{Catalog, ExecOutcome};
+pub use catalog::{Catalog, ExecOutcome, KeyWrite};
 pub use config::Config;
 pub use document::{DocumentSource, FieldValue, KeyType};
 pub use reply::{Protocol, Reply};

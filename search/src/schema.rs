@@ -409,6 +409,14 @@ impl IndexSpec {
         self.fields.iter().enumerate().find(|(_, f)| f.name == name)
     }
 
+    /// True for the hash field the index reads a document's language, score or payload from:
+    /// RediSearch leaves it out of the fields it returns.
+    pub fn is_rule_field(&self, name: &str) -> bool {
+        [&self.language_field, &self.score_field, &self.payload_field]
+            .iter()
+            .any(|f| !f.is_empty() && *f == name)
+    }
+
     /// True when `key` starts with one of the prefixes (or there are none).
     pub fn matches_prefix(&self, key: &[u8]) -> bool {
         self.prefixes.is_empty() || self.prefixes.iter().any(|p| key.starts_with(p))

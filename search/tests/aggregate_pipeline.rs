@@ -169,8 +169,9 @@ fn filter_keeps_truthy_rows_and_total_counts_matches() {
     let src = shop();
     let out = src.run(&["FILTER", "@brand == 'acme'"]).unwrap();
     assert_eq!(out.rows.len(), 2);
-    // RediSearch's total counts the matched documents, not the filtered rows.
-    assert_eq!(out.total, 4);
+    // RediSearch's total counts the documents read until the first row passed (the first
+    // document is acme's: RediSearch 2.10.5 reports 1 for such a pipeline), of 4 matched.
+    assert_eq!((out.total, out.matched), (1, 4));
 }
 
 #[test]
@@ -325,7 +326,8 @@ fn count_only_load_all_key_and_scores() {
 fn no_steps_gives_empty_rows() {
     let src = shop();
     let out = src.run(&[]).unwrap();
-    assert_eq!(out.total, 4);
+    // RediSearch 2.10.5 reports 1 for `FT.AGGREGATE idx *`: one document read for the first row.
+    assert_eq!((out.total, out.matched), (1, 4));
     assert_eq!(table(&out), vec![Vec::<(String, String)>::new(); 4]);
 }
 

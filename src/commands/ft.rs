@@ -2,8 +2,8 @@
 //! parses its arguments and executes it; this file adds what only Redis can do (the client's
 //! database and protocol, deleting keys for `DD`, replication, the initial scan).
 
-use redis_module::Context;
-use search::{Catalog, Protocol as SearchProtocol, Reply as SearchReply};
+use redis_module::{CallOptionsBuilder, CallReply, CallResult, Context};
+use search::{Catalog, KeyWrite, Protocol as SearchProtocol, Reply as SearchReply};
 
 use crate::commands::Invocation;
 use crate::error::CommandResult;
@@ -13,8 +13,30 @@ use crate::reply::{shortest_double, Protocol, Reply};
 /// FT commands that change index definitions: replicated to replicas and the AOF when they succeed.
 const DEFINITION_WRITES: &[&str] = &[
     "FT.CREATE", "FT.DROPINDEX", "FT.DROP", "FT.ALTER", "FT.ALIASADD", "FT.ALIASUPDATE", "FT.ALIASDEL",
-    "FT.SYNUPDATE", "FT.DICTADD", "FT.DICTDEL",
+    "FT.SYNUPDATE", "FT.DICTADD", "FT.DICTDEL", "FT._CREATEIFNX", "FT._ALTERIFNX", "FT._DROPIFX",
+    "FT._DROPINDEXIFX", "FT._ALIASADDIFNX", "FT._ALIASDELIFX",
 ];
+
+/// Performs a command's key writes through Redis's own commands with the `!` flag, so Redis
+/// propagates each one to replicas and the AOF and its keyspace event reaches the indexes
+/// (`indexing::key_event`) like any other write. Returns how many keys the DELs removed.
+fn perform(ctx: &Context, writes: &[KeyWrite]) -> i64 {
+    let opts = CallOptionsBuilder::new().replicate().build();
+    let mut deleted = 0;
+    for w in writes {
+        let (cmd, args): (&str, Vec<&[u8]>) = match w {
+            KeyWrite::Delete(key) => ("DEL", vec![key.as_slice()]),
+            KeyWrite::HashSet(key, pairs) => {
+                ("HSET", std::iter::once(key.as_slice()).chain(pairs.iter().map(|p| p.as_slice())).collect())
+            }
+        };
+        let r: CallResult = ctx.call_ext(cmd, &opts, args.as_slice());
+        if let (KeyWrite::Delete(_), Ok(CallReply::I64(n))) = (w, &r) {
+            deleted += n.to_i64();
+        }
+    }
+    deleted
+}
 
 fn convert(r: SearchReply, proto: Protocol) -> Reply {
     match r {
@@ -51,11 +73,13 @@ pub fn ft(ctx: &Context, inv: &Invocation) -> CommandResult {
     let ok = !matches!(outcome.reply, SearchReply::Error(_));
     // Writes happen outside the state lock: deleting keys fires keyspace events.
     indexing::delete_keys(ctx, &outcome.delete_keys);
-    if ok && (name == "FT.CREATE" || name == "FT.ALTER") {
+    let deleted = perform(ctx, &outcome.writes);
+    let reply = if ok && name == "FT.DEL" { SearchReply::Int(deleted.min(1)) } else { outcome.reply };
+    if ok && matches!(name.as_str(), "FT.CREATE" | "FT.ALTER" | "FT._CREATEIFNX" | "FT._ALTERIFNX") {
         indexing::initial_scan(ctx);
     }
     if ok && DEFINITION_WRITES.contains(&name.as_str()) {
         ctx.replicate_verbatim();
     }
-    Ok(convert(outcome.reply, Protocol::of(ctx)))
+    Ok(convert(reply, Protocol::of(ctx)))
 }

@@ -20,20 +20,6 @@ def _groupby_tag(cmd, proto, folio, reference):
     return "@tag" in cmd[i + 2:i + 2 + n]
 
 
-def _aggregate_total(cmd, proto, folio, reference):
-    """An unsorted, ungrouped FT.AGGREGATE: RediSearch reports total 1 (README: "FT.AGGREGATE
-    `total_results` of a pipeline without SORTBY or GROUPBY"); the rows must still agree."""
-    if cmd[0] != "FT.AGGREGATE" or "SORTBY" in cmd or "GROUPBY" in cmd:
-        return False
-    if proto == 3:
-        f, r = dict(folio), dict(reference)
-        return r.get("total_results") == 1 and sorted(map(repr, f.get("results", []))) == sorted(
-            map(repr, r.get("results", [])))
-    return (isinstance(reference, list) and reference[:1] == [1] and isinstance(folio, list)
-            and sorted(map(repr, folio[1:])) == sorted(map(repr, reference[1:])))
-
-
 TABLE = [
-    ("FT.AGGREGATE total 1 without SORTBY/GROUPBY", _aggregate_total),
     ("GROUPBY splits multi-value TAGs", _groupby_tag),
 ]

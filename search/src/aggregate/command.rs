@@ -19,12 +19,14 @@ use super::request::{AggregateRequest, RequestLimits};
 use super::value::Value;
 use super::{query_seed, AggError};
 use crate::catalog::Catalog;
+use crate::commands::profile::Trace;
 use crate::config::{Config, TimeoutPolicy};
 use crate::document::{DocumentSource, FieldValue, KeyType};
 use crate::error::{Error, Result};
 use crate::index::docs::SortValue;
 use crate::index::text::{FieldMask, ALL_FIELDS};
 use crate::index::Index;
+use crate::query::exec::execute_profiled;
 use crate::query::exec::{execute, ExecOptions};
 use crate::query::score::{ScoreContext, Scorer};
 use crate::query::syntax::parse;
@@ -51,6 +53,7 @@ pub(crate) fn ft_aggregate(
     docs: &dyn DocumentSource,
     config: &Config,
     proto: Protocol,
+    mut trace: Option<&mut Trace>,
 ) -> Result<Reply> {
     let started = Instant::now();
     let name = String::from_utf8_lossy(args[0]).into_owned();
@@ -80,6 +83,12 @@ pub(crate) fn ft_aggregate(
     let blobs: HashMap<String, Vec<u8>> =
         req.params.iter().map(|(k, _)| k.clone()).zip(req.raw_params.iter().cloned()).collect();
     let ast = parse(&query, dialect, &params)?;
+    if let Some(t) = trace.as_deref_mut() {
+        if req.cursor.is_some() {
+            return Err(Error::new("FT.PROFILE does not support cursor"));
+        }
+        t.parsed();
+    }
     let o = &req.query_options;
     if let Some(l) = &o.language {
         if crate::analysis::Language::parse(l).is_none() {
@@ -112,7 +121,15 @@ pub(crate) fn ft_aggregate(
         blobs,
         visible: crate::commands::knn_visible(idx, &ast, docs, config)?,
     };
-    let matched = execute(idx, &ast, &opts)?;
+    let matched = match trace.as_deref_mut() {
+        Some(t) => {
+            t.built();
+            let (m, root) = execute_profiled(idx, &ast, &opts)?;
+            t.iterators = root;
+            m
+        }
+        None => execute(idx, &ast, &opts)?,
+    };
     let mut ids = matched.docids;
     if !o.in_keys.is_empty() {
         let allowed: RoaringBitmap = o.in_keys.iter().filter_map(|k| idx.docs.id_of(k)).collect();
@@ -120,13 +137,19 @@ pub(crate) fn ft_aggregate(
     }
     // What the caller may not read takes no part: no row, no group member, no count.
     crate::access::restrict_hits(idx, &mut ids, opts.visible.as_ref(), docs, config)?;
+    if let Some(t) = trace.as_deref_mut() {
+        t.step("Index", ids.len());
+    }
     let loader = IndexLoader { idx, docs, dialect, distances: &matched.distances };
     // Only ON_TIMEOUT FAIL stops a query: under RETURN it completes rather
     // than return partial results silently (RediSearch #1055, #2721).
     let timeout_ms = req.timeout_ms.unwrap_or(config.timeout_ms);
     let deadline = (config.on_timeout == TimeoutPolicy::Fail && timeout_ms > 0)
         .then(|| started + Duration::from_millis(timeout_ms));
-    let plan = Plan::new(&req, &loader, seed)?.with_deadline(deadline);
+    let mut plan = Plan::new(&req, &loader, seed)?.with_deadline(deadline);
+    if trace.is_some() {
+        plan = plan.profiled();
+    }
     let scores = req.add_scores.then(|| ScoreContext::new(idx, &matched.terms, &matched.slop, scorer));
     // Query terms with their dictionary ids, for matched_terms().
     let mut terms: Vec<(String, u32)> = Vec::new();
@@ -156,6 +179,9 @@ pub(crate) fn ft_aggregate(
         })
     });
     let mut out = plan.execute(hits, ids.len(), &loader)?;
+    if let Some(t) = trace {
+        t.steps.extend(out.steps.drain(..).filter(|s| !s.name.is_empty()).map(|s| (s.name, s.time, s.count)));
+    }
     if req.cursor.is_none() {
         // A reply sends at most MAXAGGREGATERESULTS rows.
         out.rows.truncate(usize::try_from(config.max_aggregate_results).unwrap_or(usize::MAX));
@@ -267,6 +293,8 @@ impl FieldLoader for IndexLoader<'_> {
             .unwrap_or_default()
             .into_iter()
             .map(|(k, v)| (String::from_utf8_lossy(&k).into_owned(), Value::bytes(&v)))
+            // RediSearch leaves the language, score and payload fields out of LOAD *.
+            .filter(|(k, _)| !self.idx.spec.is_rule_field(k))
             .collect()
     }
 }

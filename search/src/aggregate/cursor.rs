@@ -31,6 +31,10 @@ struct Cursor {
     first_total: u64,
     /// GROUPBY or SORTBY consumed the input up front.
     blocking: bool,
+    /// Documents the query matched.
+    matched: u64,
+    /// [`Row::seq`] of the last row sent (documents read so far).
+    read: u64,
     expand: bool,
     warning: Option<String>,
     sent_first: bool,
@@ -89,7 +93,8 @@ impl CursorTable {
     /// Opens a cursor over `out` and replies its first page
     /// (`[page, cursor_id]`). When a GROUPBY or SORTBY ran, the first page
     /// reports the full total and later pages 0; otherwise each page reports
-    /// its row count (RediSearch counts documents lazily as they are read). The cursor has no
+    /// the documents read since the previous page until its first row (RediSearch
+    /// counts documents lazily as they are read). The cursor has no
     /// owner (see [`CursorTable::start_owned`]).
     pub fn start(
         &mut self,
@@ -136,6 +141,8 @@ impl CursorTable {
             last_used_ms: now_ms,
             first_total: out.total,
             blocking: out.blocking,
+            matched: out.matched,
+            read: 0,
             expand,
             warning: out.warning,
             sent_first: false,
@@ -220,7 +227,11 @@ impl CursorTable {
         } else if c.blocking {
             0
         } else {
-            rows.len() as u64
+            // Documents read for this page until its first row (to the end without one).
+            let first = rows.first().map_or(c.matched, |r| r.seq);
+            let total = first.saturating_sub(c.read);
+            c.read = rows.last().map_or(c.matched, |r| r.seq);
+            total
         };
         let warning = if done { c.warning.take() } else { None };
         c.sent_first = true;

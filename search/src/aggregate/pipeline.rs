@@ -13,7 +13,7 @@
 
 use std::collections::HashMap;
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use super::error::AggError;
 use super::expr::Expr;
@@ -97,9 +97,14 @@ pub struct AggOutput {
     pub names: Vec<String>,
     /// Output rows.
     pub rows: Vec<Row>,
-    /// `total` as RediSearch reports it: matched documents, or the number of
-    /// groups of the last GROUPBY.
+    /// `total` as RediSearch reports it: the number of groups of the last GROUPBY; the
+    /// matched documents after a SORTBY; otherwise the documents read until the first row
+    /// came out (all of them when none did), as RediSearch's lazy pipeline counts them.
     pub total: u64,
+    /// Documents the query matched.
+    pub matched: u64,
+    /// Per step, when the plan was [`Plan::profiled`].
+    pub steps: Vec<StepStat>,
     /// A non-fatal evaluation error that cut the result short.
     pub warning: Option<String>,
     /// A GROUPBY ran.
@@ -171,6 +176,40 @@ pub struct Plan {
     score_slot: Option<usize>,
     count_only: bool,
     deadline: Option<Instant>,
+    /// FT.PROFILE: measure each step.
+    profiled: bool,
+}
+
+/// FT.PROFILE's figures for one pipeline step: RediSearch's result processor name, the
+/// rows the step passed on and the time it spent.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct StepStat {
+    /// `Loader`, `Projector - …`, `Filter - …`, `Pager/Limiter`, `Sorter`, `Grouper`, `Counter`.
+    pub name: String,
+    /// Rows the step passed on.
+    pub count: u64,
+    /// Time spent in the step itself.
+    pub time: Duration,
+}
+
+impl Op {
+    /// The step's result processor name as RediSearch's FT.PROFILE prints it.
+    fn profile_name(&self) -> String {
+        match self {
+            // Sortable values come from the document table, where RediSearch's next step
+            // reads them itself: no loader of its own (the empty name hides the step).
+            Op::Load(loads) if loads.iter().all(|(_, k)| matches!(k, LoadKind::SortValue(_))) => {
+                String::new()
+            }
+            Op::Load(_) | Op::LoadAll => "Loader".into(),
+            Op::Apply(e, _) => format!("Projector - {}", e.ast.profile_kind()),
+            Op::Filter(e) => format!("Filter - {}", e.ast.profile_kind()),
+            Op::Page { .. } => "Pager/Limiter".into(),
+            Op::Sort { .. } => "Sorter".into(),
+            Op::Group { .. } => "Grouper".into(),
+            Op::Count => "Counter".into(),
+        }
+    }
 }
 
 /// Error state shared by the streaming runs of one execution.
@@ -424,6 +463,7 @@ impl Plan {
             score_slot,
             count_only: req.count_only,
             deadline: None,
+            profiled: false,
         })
     }
 
@@ -432,6 +472,12 @@ impl Plan {
     /// always completes rather than return partial results silently).
     pub fn with_deadline(mut self, deadline: Option<Instant>) -> Plan {
         self.deadline = deadline;
+        self
+    }
+
+    /// Measures every step (FT.PROFILE): [`AggOutput::steps`].
+    pub fn profiled(mut self) -> Plan {
+        self.profiled = true;
         self
     }
 
@@ -444,8 +490,11 @@ impl Plan {
     ) -> Result<AggOutput, AggError> {
         let width = self.root.names.len();
         let score_slot = self.score_slot;
+        let mut read = 0u64;
         let mut input: Box<dyn Iterator<Item = Row> + '_> = Box::new(docs.map(move |d| {
+            read += 1;
             let mut row = Row {
+                seq: read,
                 values: vec![None; width],
                 key: Some(d.key),
                 doc_id: d.id,
@@ -461,36 +510,68 @@ impl Plan {
         let mut grouped = false;
         let mut blocking = false;
         let ops = std::mem::take(&mut self.ops);
+        let mut steps: Vec<StepStat> = if self.profiled {
+            ops.iter().map(|op| StepStat { name: op.profile_name(), ..StepStat::default() }).collect()
+        } else {
+            Vec::new()
+        };
         let mut batch: Vec<Op> = Vec::new();
+        let mut first = 0;
         let mut state = ExecState { error: None, deadline: self.deadline, timed_out: false };
-        for op in ops {
+        for (at, op) in ops.into_iter().enumerate() {
             if !op.is_blocking() {
                 batch.push(op);
                 continue;
             }
             blocking |= !matches!(op, Op::Count);
+            let (batch_steps, rest) = split_steps(&mut steps, first, at);
+            let mut spent = Duration::ZERO;
             let rows = match op {
                 Op::Sort { keys, limit } => {
                     let mut rows = Vec::new();
-                    run_streaming(input, &batch, &mut self.root, source, &mut state, &mut |r| rows.push(r));
-                    sort_rows(rows, &keys, limit)
+                    run_streaming(input, &batch, &mut self.root, source, &mut state, batch_steps, &mut |r| {
+                        rows.push(r)
+                    });
+                    let t = Instant::now();
+                    let out = sort_rows(rows, &keys, limit);
+                    spent += t.elapsed();
+                    out
                 }
                 Op::Group { keys, reducers, width } => {
                     let mut grouper = Grouper::new(&keys, &reducers);
-                    run_streaming(input, &batch, &mut self.root, source, &mut state, &mut |r| {
-                        grouper.add(&r)
+                    let profiled = rest.is_some();
+                    run_streaming(input, &batch, &mut self.root, source, &mut state, batch_steps, &mut |r| {
+                        let t = profiled.then(Instant::now);
+                        grouper.add(&r);
+                        spent += t.map_or(Duration::ZERO, |t| t.elapsed());
                     });
+                    let t = Instant::now();
                     let out = grouper.finish(width);
+                    spent += t.elapsed();
                     total = out.len() as u64;
                     grouped = true;
                     out
                 }
                 _ => {
-                    run_streaming(input, &batch, &mut self.root, source, &mut state, &mut |_| {});
+                    run_streaming(
+                        input,
+                        &batch,
+                        &mut self.root,
+                        source,
+                        &mut state,
+                        batch_steps,
+                        &mut |_| {},
+                    );
                     Vec::new()
                 }
             };
+            if let Some(s) = rest {
+                // LIMIT 0 0's counter passes on one result: the count.
+                s.count = if s.name == "Counter" { 1 } else { rows.len() as u64 };
+                s.time = spent;
+            }
             batch.clear();
+            first = at + 1;
             if state.timed_out {
                 return Err(AggError::new(TIMEOUT_ERROR));
             }
@@ -500,7 +581,9 @@ impl Plan {
             input = Box::new(rows.into_iter());
         }
         let mut rows = Vec::new();
-        run_streaming(input, &batch, &mut self.root, source, &mut state, &mut |r| rows.push(r));
+        let end = first + batch.len();
+        let (batch_steps, _) = split_steps(&mut steps, first, end);
+        run_streaming(input, &batch, &mut self.root, source, &mut state, batch_steps, &mut |r| rows.push(r));
         if state.timed_out {
             return Err(AggError::new(TIMEOUT_ERROR));
         }
@@ -509,8 +592,13 @@ impl Plan {
                 return Err(e.clone());
             }
         }
+        if !blocking {
+            total = rows.first().map_or(total_docs, |r| r.seq);
+        }
         let names = self.last.as_ref().unwrap_or(&self.root).names.clone();
         Ok(AggOutput {
+            matched: total_docs,
+            steps,
             names,
             rows: if self.count_only { Vec::new() } else { rows },
             total,
@@ -522,6 +610,20 @@ impl Plan {
     }
 }
 
+/// The statistics of the streaming steps `first..at` and of the blocking step `at` (when
+/// profiling).
+fn split_steps(
+    steps: &mut [StepStat],
+    first: usize,
+    at: usize,
+) -> (Option<&mut [StepStat]>, Option<&mut StepStat>) {
+    if steps.is_empty() {
+        return (None, None);
+    }
+    let (head, tail) = steps.split_at_mut(at.min(steps.len()));
+    (head.get_mut(first..), tail.first_mut())
+}
+
 /// Runs LOAD/APPLY/FILTER/LIMIT row by row; stops at the first error
 /// (recorded in `error`) or once every row a LIMIT can pass has passed.
 fn run_streaming(
@@ -530,6 +632,7 @@ fn run_streaming(
     root: &mut Lookup,
     source: &dyn FieldLoader,
     state: &mut ExecState,
+    mut steps: Option<&mut [StepStat]>,
     sink: &mut dyn FnMut(Row),
 ) {
     let mut pages: Vec<(u64, u64)> = vec![(0, 0); ops.len()];
@@ -542,6 +645,7 @@ fn run_streaming(
         }
         let mut exhausted = false;
         for (i, op) in ops.iter().enumerate() {
+            let started = steps.is_some().then(Instant::now);
             match op {
                 Op::Load(loads) => {
                     if let Some(key) = row.key.clone() {
@@ -597,6 +701,10 @@ fn run_streaming(
                     exhausted |= *taken >= *limit;
                 }
                 Op::Sort { .. } | Op::Group { .. } | Op::Count => {}
+            }
+            if let (Some(s), Some(t)) = (steps.as_deref_mut().and_then(|s| s.get_mut(i)), started) {
+                s.count += 1;
+                s.time += t.elapsed();
             }
         }
         sink(row);

@@ -21,6 +21,10 @@ pub struct Row {
     pub score: f64,
     /// Query terms that matched this document (`matched_terms()`).
     pub matched_terms: Option<Arc<[String]>>,
+    /// How many matched documents the pipeline had read when it read this row's (1 for the
+    /// first); 0 after GROUPBY. RediSearch's `total_results` of a pipeline that does not
+    /// consume its input up front counts the documents read before each page's first row.
+    pub seq: u64,
 }
 
 impl Row {

@@ -58,6 +58,23 @@ pub(crate) fn ft_alter(cat: &mut Catalog, args: &[&[u8]]) -> Result<Reply> {
     Ok(Reply::ok())
 }
 
+/// `FT._ALTERIFNX idx [SKIPINITIALSCAN] SCHEMA ADD field…`: FT.ALTER, or OK without a
+/// change when the first field to add is already in the schema.
+pub(crate) fn ft_alter_ifnx(cat: &mut Catalog, args: &[&[u8]]) -> Result<Reply> {
+    let e = cat.entry_mut(&text(args[0])).ok_or_else(|| Error::new("Unknown index name"))?;
+    let mut a = Args::new(&args[1..]);
+    a.eat("SKIPINITIALSCAN");
+    if a.eat("SCHEMA") && a.eat("ADD") {
+        if let Some(first) = a.peek().map(text) {
+            let spec = &e.index.spec;
+            if spec.field(&first).is_some() || spec.fields.iter().any(|f| f.path == first) {
+                return Ok(Reply::ok());
+            }
+        }
+    }
+    ft_alter(cat, args)
+}
+
 /// `FT.TAGVALS idx field`.
 /// A caller who may not read every document gets the values of the documents it may read.
 pub(crate) fn ft_tagvals(

@@ -20,6 +20,8 @@ pub(crate) fn ft_aliasadd(cat: &mut Catalog, alias: &str, index: &str, update: b
 pub(crate) fn ft_aliasdel(cat: &mut Catalog, alias: &str) -> Result<Reply> {
     match cat.aliases.remove(alias) {
         Some(_) => Ok(Reply::ok()),
+        // An index's own name resolves, but is no alias of it (RediSearch's wording).
+        None if cat.indexes.contains_key(alias) => Err(Error::new("Alias does not belong to provided spec")),
         None => Err(Error::new("Alias does not exist")),
     }
 }

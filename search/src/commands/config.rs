@@ -27,10 +27,15 @@ pub(crate) fn ft_config(config: &mut Config, args: &[&[u8]], proto: Protocol) ->
             })
         }
         "SET" => {
-            let value = args
-                .get(2)
-                .map(|a| text(a))
-                .ok_or_else(|| Error::new("ERR wrong number of arguments for 'ft.config' command"))?;
+            let Some(value) = args.get(2).map(|a| text(a)) else {
+                // RediSearch checks the option before its value.
+                let known = !config.get(&opt).is_empty();
+                return Err(Error::new(if known {
+                    "Expected an argument, but none provided"
+                } else {
+                    "Invalid option"
+                }));
+            };
             config.set(&opt, &value)?;
             // Arguments past the value are not read: RediSearch says so instead of OK.
             Ok(Reply::Simple(if args.len() > 3 { "EXCESSARGS" } else { "OK" }.into()))

@@ -7,7 +7,9 @@ mod config;
 mod expand;
 mod explain;
 mod info;
-mod search;
+pub(crate) mod legacy;
+pub(crate) mod profile;
+pub(crate) mod search;
 mod spell;
 mod synonym;
 
@@ -21,6 +23,7 @@ use crate::error::{Error, Result};
 use crate::reply::{Protocol, Reply};
 
 /// Routes one command.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn dispatch(
     cat: &mut Catalog,
     cmd: &str,
@@ -29,24 +32,19 @@ pub(crate) fn dispatch(
     config: &mut Config,
     proto: Protocol,
     delete_keys: &mut Vec<Vec<u8>>,
+    writes: &mut Vec<legacy::KeyWrite>,
 ) -> Result<Reply> {
     let upper = cmd.to_ascii_uppercase();
     let exact = |lo: usize, hi: usize| -> Result<()> {
         if args.len() < lo || args.len() > hi {
-            Err(Error::new(format!(
-                "ERR wrong number of arguments for '{}' command",
-                cmd.to_ascii_lowercase()
-            )))
+            Err(legacy::arity_error(cmd))
         } else {
             Ok(())
         }
     };
     let arity = |min: usize| -> Result<()> {
         if args.len() < min {
-            Err(Error::new(format!(
-                "ERR wrong number of arguments for '{}' command",
-                cmd.to_ascii_lowercase()
-            )))
+            Err(legacy::arity_error(cmd))
         } else {
             Ok(())
         }
@@ -59,12 +57,18 @@ pub(crate) fn dispatch(
             Ok(Reply::ok())
         }
         "FT.SEARCH" => {
-            arity(2)?;
-            search::ft_search(cat, args, docs, config, proto)
+            arity(1)?;
+            if args.len() == 1 {
+                return Err(Error::new("No query string provided"));
+            }
+            search::ft_search(cat, args, docs, config, proto, None)
         }
         "FT.AGGREGATE" => {
-            arity(2)?;
-            crate::aggregate::command::ft_aggregate(cat, args, docs, config, proto)
+            arity(1)?;
+            if args.len() == 1 {
+                return Err(Error::new("No query string provided"));
+            }
+            crate::aggregate::command::ft_aggregate(cat, args, docs, config, proto, None)
         }
         "FT.CURSOR" => {
             arity(3)?;
@@ -113,6 +117,56 @@ pub(crate) fn dispatch(
         "FT.SYNUPDATE" => synonym::ft_synupdate(cat, args, docs),
         "FT.SYNDUMP" => synonym::ft_syndump(cat, args),
         "FT.SYNADD" => synonym::ft_synadd(),
+        "FT.ADD" | "FT.SAFEADD" => legacy::ft_add(cat, &upper, args, docs, writes),
+        "FT.DEL" => legacy::ft_del(cat, args, writes),
+        "FT.GET" => legacy::ft_get(cat, args, docs),
+        "FT.MGET" => legacy::ft_mget(cat, args, docs),
+        "FT.PROFILE" => profile::ft_profile(cat, args, docs, config, proto),
+        "FT._CREATEIFNX" => {
+            if args.len() < 4 {
+                return Err(legacy::arity_error(&upper));
+            }
+            let name = text(args[0]);
+            if !cat.indexes.contains_key(&name) {
+                cat.create(&name, &args[1..], config, false)?;
+            }
+            Ok(Reply::ok())
+        }
+        "FT._ALTERIFNX" => {
+            if args.len() < 4 {
+                return Err(legacy::arity_error(&upper));
+            }
+            admin::ft_alter_ifnx(cat, args)
+        }
+        "FT._DROPIFX" | "FT._DROPINDEXIFX" => {
+            if !(1..=2).contains(&args.len()) {
+                return Err(legacy::arity_error(&upper));
+            }
+            if cat.resolve(&text(args[0])).is_none() {
+                return Ok(Reply::ok());
+            }
+            let base = if upper == "FT._DROPIFX" { "FT.DROP" } else { "FT.DROPINDEX" };
+            admin::ft_dropindex(cat, base, args, delete_keys)
+        }
+        "FT._ALIASADDIFNX" => {
+            if args.len() != 2 {
+                return Err(legacy::arity_error(&upper));
+            }
+            let (alias, index) = (text(args[0]), text(args[1]));
+            if cat.indexes.contains_key(&index) && cat.aliases.get(&alias) == Some(&index) {
+                return Ok(Reply::ok());
+            }
+            alias::ft_aliasadd(cat, &alias, &index, false)
+        }
+        "FT._ALIASDELIFX" => {
+            if args.len() != 1 {
+                return Err(legacy::arity_error(&upper));
+            }
+            if cat.resolve(&text(args[0])).is_none() {
+                return Ok(Reply::ok());
+            }
+            alias::ft_aliasdel(cat, &text(args[0]))
+        }
         _ => Err(Error::new(format!("ERR unknown command '{cmd}'"))),
     }
 }

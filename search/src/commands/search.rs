@@ -12,6 +12,7 @@ use crate::aggregate::value::format_g;
 use crate::args::{parse_f64, Args};
 use crate::catalog::Catalog;
 use crate::commands::expand::expand_json;
+use crate::commands::profile::Trace;
 use crate::commands::text;
 use crate::config::{Config, TimeoutPolicy};
 use crate::document::{DocumentSource, FieldValue, KeyType};
@@ -21,6 +22,7 @@ use crate::index::geo::unit_factor;
 use crate::index::text::{FieldMask, ALL_FIELDS};
 use crate::index::Index;
 use crate::limits::MAX_DIALECT;
+use crate::query::exec::execute_profiled;
 use crate::query::exec::{execute, ExecOptions};
 use crate::query::highlight::{highlight, summarize, trim_field, Summary};
 use crate::query::score::{ScoreContext, Scorer};
@@ -344,6 +346,7 @@ pub(crate) fn ft_search(
     docs: &dyn DocumentSource,
     config: &Config,
     proto: Protocol,
+    mut trace: Option<&mut Trace>,
 ) -> Result<Reply> {
     let name = text(args[0]);
     let req = parse_request(&args[1..], config)?;
@@ -371,6 +374,9 @@ pub(crate) fn ft_search(
         &req.geofilters,
         req.inkeys.as_deref(),
     );
+    if let Some(t) = trace.as_deref_mut() {
+        t.parsed();
+    }
     let infields: FieldMask = match &req.infields {
         None => ALL_FIELDS,
         Some(names) => names
@@ -392,12 +398,23 @@ pub(crate) fn ft_search(
         blobs: req.blobs.clone(),
         visible: knn_visible(idx, &ast, docs, config)?,
     };
-    let matched = execute(idx, &ast, &opts)?;
+    let matched = match trace.as_deref_mut() {
+        Some(t) => {
+            t.built();
+            let (m, root) = execute_profiled(idx, &ast, &opts)?;
+            t.iterators = root;
+            m
+        }
+        None => execute(idx, &ast, &opts)?,
+    };
     let mut warnings = matched.warnings.clone();
     let mut ids = matched.docids;
     // What the caller may not read is neither counted nor shown.
     crate::access::restrict_hits(idx, &mut ids, opts.visible.as_ref(), docs, config)?;
     let total = ids.len();
+    if let Some(t) = trace.as_deref_mut() {
+        t.step("Index", total);
+    }
     let want = req.offset.saturating_add(req.limit) as usize;
     let scorer = ScoreContext::new(idx, &matched.terms, &matched.slop, req.scorer);
     let dist = &matched.distances;
@@ -472,6 +489,9 @@ pub(crate) fn ft_search(
                 }
                 rows.push((d, score_of(d)));
             }
+            if let Some(t) = trace.as_deref_mut() {
+                t.step("Scorer", rows.len() as u64);
+            }
             let cmp = |a: &(u32, f64), b: &(u32, f64)| {
                 b.1.partial_cmp(&a.1).unwrap_or(Ordering::Equal).then(a.0.cmp(&b.0))
             };
@@ -486,6 +506,17 @@ pub(crate) fn ft_search(
         }
     }
     let page: Vec<_> = page.into_iter().skip(req.offset as usize).collect();
+    if let Some(t) = trace.as_deref_mut() {
+        if want == 0 {
+            // LIMIT 0 0: a counter passes the count on.
+            t.step("Counter", 1);
+        } else {
+            t.step("Sorter", page.len() as u64);
+            if req.offset > 0 {
+                t.step("Pager/Limiter", page.len() as u64);
+            }
+        }
+    }
     let dialect = if req.expand { req.dialect.max(3) } else { req.dialect };
     let ctx = RenderCtx { idx, req: &req, docs, highlight_terms: &matched.highlight, dialect, dist };
     let mut rows = Vec::with_capacity(page.len());
@@ -506,6 +537,17 @@ pub(crate) fn ft_search(
             sortkey: if req.with_sortkeys { key.or_else(|| sort_key(idx, d, None, docs)) } else { None },
             fields: if req.no_content { None } else { ctx.load(d, &rec.key) },
         });
+    }
+    if let Some(t) = trace.filter(|_| want > 0) {
+        // Sortable values RETURNed come from the document table (no loader in RediSearch).
+        let sortable = |rf: &ReturnField| idx.spec.field(&rf.source).is_some_and(|(_, f)| f.sortable);
+        let from_table = req.returns.as_ref().is_some_and(|r| r.iter().all(sortable));
+        if !req.no_content && !from_table {
+            t.step("Loader", rows.len() as u64);
+        }
+        if req.highlight.is_some() || req.summarize.is_some() {
+            t.step("Highlighter", rows.len() as u64);
+        }
     }
     Ok(render(&req, total, rows, &warnings, proto))
 }
@@ -654,7 +696,7 @@ impl<'a> RenderCtx<'a> {
                     // From DIALECT 3 a JSON document comes back as the array of its matches.
                     let v = if json && self.dialect >= 3 { [&b"["[..], &v, b"]"].concat() } else { v };
                     let k = String::from_utf8_lossy(&k).into_owned();
-                    if !out.iter().any(|(name, _)| *name == k) {
+                    if !out.iter().any(|(name, _)| *name == k) && !self.idx.spec.is_rule_field(&k) {
                         out.push((k, v));
                     }
                 }

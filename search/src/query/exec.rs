@@ -11,6 +11,7 @@ use crate::error::{Error, Result};
 use crate::index::geo::unit_factor;
 use crate::index::text::{FieldMask, ALL_FIELDS};
 use crate::index::{FieldIndex, Index, EMPTY_TERM};
+use crate::query::profile::{self, ProfileNode, Recorder};
 use crate::query::syntax::{unescape, QueryAst, TagTerm};
 use crate::query::vector::{self, Distances};
 use crate::schema::FieldType;
@@ -130,7 +131,21 @@ pub struct Matched {
 
 /// Evaluates `ast`.
 pub fn execute(idx: &Index, ast: &QueryAst, opts: &ExecOptions) -> Result<Matched> {
+    run(idx, ast, opts, Recorder::default()).map(|(m, _)| m)
+}
+
+/// Evaluates `ast` and records every node evaluated (FT.PROFILE): the root's node, if any.
+pub fn execute_profiled(
+    idx: &Index,
+    ast: &QueryAst,
+    opts: &ExecOptions,
+) -> Result<(Matched, Option<ProfileNode>)> {
+    run(idx, ast, opts, Recorder::active()).map(|(m, prof)| (m, prof.root()))
+}
+
+fn run(idx: &Index, ast: &QueryAst, opts: &ExecOptions, prof: Recorder) -> Result<(Matched, Recorder)> {
     let mut ex = Exec {
+        prof,
         idx,
         opts,
         out: Matched::default(),
@@ -149,10 +164,12 @@ pub fn execute(idx: &Index, ast: &QueryAst, opts: &ExecOptions) -> Result<Matche
     let bm = ex.eval(ast, mask, None)?;
     let mut m = ex.out;
     m.docids = bm.unwrap_or_default();
-    Ok(m)
+    Ok((m, ex.prof))
 }
 
 struct Exec<'a> {
+    /// FT.PROFILE: the nodes evaluated so far (inactive outside it).
+    prof: Recorder,
     idx: &'a Index,
     opts: &'a ExecOptions,
     out: Matched,
@@ -187,6 +204,35 @@ struct Prox {
 }
 
 impl<'a> Exec<'a> {
+    /// RediSearch's estimate of an intersection child's number of results (its iterator's
+    /// `NumEstimated`): a word, the documents of each of its expansions summed; a nested
+    /// intersection 0 (RediSearch divides its estimate by its child count in integers); a
+    /// negated or optional clause every document; anything else the documents it matched.
+    fn estimate(&self, it: &QueryAst, terms: std::ops::Range<usize>, result: Option<&RoaringBitmap>) -> u64 {
+        match it {
+            QueryAst::Not(_) | QueryAst::Optional(_) => self.idx.docs.live.len(),
+            QueryAst::And(_) => 0,
+            QueryAst::Word(_) => {
+                let mut ids: Vec<u32> = self
+                    .out
+                    .terms
+                    .get(terms)
+                    .unwrap_or(&[])
+                    .iter()
+                    .filter(|t| t.tag_field.is_none())
+                    .flat_map(|t| t.ids.iter().copied())
+                    .collect();
+                ids.sort_unstable();
+                ids.dedup();
+                if ids.is_empty() {
+                    return result.map_or(0, RoaringBitmap::len);
+                }
+                ids.iter().map(|&id| self.idx.text.doc_freq(id)).sum()
+            }
+            _ => result.map_or(0, RoaringBitmap::len),
+        }
+    }
+
     fn universe(&self) -> RoaringBitmap {
         self.idx.docs.live.clone()
     }
@@ -371,7 +417,35 @@ impl<'a> Exec<'a> {
         self.idx.query_words(raw, self.opts.no_stopwords)
     }
 
+    /// Evaluates one node; when profiling, records it with the nodes its evaluation met.
     fn eval(&mut self, ast: &QueryAst, mask: FieldMask, prox: Option<Prox>) -> Result<Option<RoaringBitmap>> {
+        if !self.prof.is_active() || profile::transparent(ast) {
+            return self.eval_node(ast, mask, prox);
+        }
+        let frame = self.prof.open();
+        let r = self.eval_node(ast, mask, prox);
+        let counter = r.as_ref().ok().and_then(|bm| bm.as_ref().map(|bm| bm.len()));
+        self.prof.close(frame, ast, counter);
+        r
+    }
+
+    /// FT.PROFILE: the expansions of one word (its stems, synonyms) as readers of a union.
+    fn profile_expansions(&mut self, ids: &[u32], mask: FieldMask) {
+        if !self.prof.is_active() || ids.len() < 2 {
+            return;
+        }
+        let mut named = self.idx.text.dict.scan(|_, id| ids.contains(&id), ids.len());
+        named.sort_by_key(|(_, id)| ids.iter().position(|x| x == id));
+        let (idx, prof) = (self.idx, &mut self.prof);
+        prof.readers("TEXT", &named, |id| idx.text.docs(id, mask).len());
+    }
+
+    fn eval_node(
+        &mut self,
+        ast: &QueryAst,
+        mask: FieldMask,
+        prox: Option<Prox>,
+    ) -> Result<Option<RoaringBitmap>> {
         // Leaves without offsets (and negations) are the root themselves when met first;
         // modifiers pass the root down, aggregates claim it where they are evaluated.
         if !matches!(
@@ -411,6 +485,7 @@ impl<'a> Exec<'a> {
                     [] => None,
                     [tok] => {
                         let ids = self.expand_token(tok, mask);
+                        self.profile_expansions(&ids, mask);
                         let bm = self.docs_of(&ids, mask);
                         let stem = self.stem_of(&ids);
                         self.expansion_root(&ids, stem);
@@ -446,6 +521,10 @@ impl<'a> Exec<'a> {
             }
             QueryAst::Suffix(w) | QueryAst::Infix(w) => {
                 let p = unescape(w).to_lowercase();
+                // MINPREFIX bounds suffix and infix terms too (RediSearch 2.10).
+                if p.chars().count() < self.opts.min_prefix {
+                    return Ok(Some(RoaringBitmap::new()));
+                }
                 let suffix = matches!(ast, QueryAst::Suffix(_));
                 let text = &self.idx.text;
                 // Stem terms (`+index`) take part, as in RediSearch's suffix trie: `*ndex`
@@ -616,6 +695,9 @@ impl<'a> Exec<'a> {
         // (no slop divisor).
         found.sort_unstable_by(|a, b| a.0.cmp(&b.0));
         let ids: Vec<u32> = found.iter().map(|(_, id)| *id).collect();
+        // FT.PROFILE: each expansion is a child reader of the union.
+        let (idx, prof) = (self.idx, &mut self.prof);
+        prof.readers("TEXT", &found, |id| idx.text.docs(id, mask).len());
         for (t, _) in found {
             self.out.highlight.insert(t);
         }
@@ -653,32 +735,47 @@ impl<'a> Exec<'a> {
         let mut saw_optional = false;
         let root = self.take_root();
         let mut children = Vec::new();
+        // Per child: where its score terms and its result start (for its estimate).
+        let mut starts = Vec::new();
         for it in items {
             let start = self.out.terms.len();
+            starts.push((start, pos.len()));
             match it {
                 QueryAst::Not(inner) => {
                     // As in a lone NOT: negated words are not expanded.
+                    let frame = self.prof.open();
                     self.negated += 1;
                     self.unexpanded += 1;
                     let r = self.eval(inner, mask, None);
                     self.unexpanded -= 1;
                     self.negated -= 1;
-                    if let Some(bm) = r? {
+                    let r = r?;
+                    let counter =
+                        r.as_ref().map(|bm| self.idx.docs.live.len() - (&self.idx.docs.live & bm).len());
+                    self.prof.close(frame, it, counter);
+                    if let Some(bm) = r {
                         neg.push(bm);
                     }
                 }
                 QueryAst::Optional(inner) => {
+                    let frame = self.prof.open();
                     self.unexpanded += 1;
                     let r = self.eval(inner, mask, None);
                     self.unexpanded -= 1;
                     r?;
+                    // An optional clause matches every document.
+                    self.prof.close(frame, it, Some(self.idx.docs.live.len()));
                     saw_optional = true;
                 }
                 QueryAst::Word(w) if prox.is_some() => {
                     let toks = self.tokens(w);
                     if let [t] = toks.as_slice() {
+                        let frame = self.prof.open();
                         let ids = self.expand_token(t, mask);
-                        pos.push(self.docs_of(&ids, mask));
+                        self.profile_expansions(&ids, mask);
+                        let bm = self.docs_of(&ids, mask);
+                        self.prof.close(frame, it, Some(bm.len()));
+                        pos.push(bm);
                         prox_groups.push(ids.clone());
                         self.record(ids, mask, None);
                     } else if let Some(bm) = self.eval(it, mask, prox)? {
@@ -696,6 +793,22 @@ impl<'a> Exec<'a> {
             }
         }
         if root {
+            // RediSearch sorts an intersection's children by their estimated number of
+            // results, fewest first (unless in order), and its slop measure pairs them in
+            // that order: with three or more terms the order changes the score.
+            if children.len() >= 3 && !prox.is_some_and(|p| p.inorder) {
+                let ends: Vec<usize> =
+                    starts.iter().skip(1).map(|s| s.0).chain([self.out.terms.len()]).collect();
+                let est: Vec<u64> = items
+                    .iter()
+                    .zip(starts.iter().zip(ends))
+                    .map(|(it, (&(start, at), end))| self.estimate(it, start..end, pos.get(at)))
+                    .collect();
+                let mut order: Vec<usize> = (0..children.len()).collect();
+                order.sort_by_key(|&i| est[i]);
+                let mut taken: Vec<Option<SlopChild>> = children.into_iter().map(Some).collect();
+                children = order.into_iter().filter_map(|i| taken[i].take()).collect();
+            }
             self.out.slop = SlopShape::Intersect(children);
         }
         if pos.is_empty() && neg.is_empty() {
@@ -835,12 +948,19 @@ impl<'a> Exec<'a> {
                 return Err(Error::new(NO_INDEXEMPTY));
             }
             let norm = |s: &str| if case_sensitive { s.to_string() } else { s.to_lowercase() };
-            let mut ids = Vec::new();
+            // The values read, by name (FT.PROFILE shows them as the readers of a union).
+            let mut named: Vec<(String, u32)> = Vec::new();
             for t in terms {
+                // MINPREFIX bounds tag prefix, suffix and infix values as it bounds text ones.
+                if let TagTerm::Prefix(v) | TagTerm::Suffix(v) | TagTerm::Infix(v) = t {
+                    if v.chars().count() < self.opts.min_prefix {
+                        continue;
+                    }
+                }
                 match t {
                     TagTerm::Exact(v) => {
                         if let Some(id) = ti.dict.get(&norm(v)) {
-                            ids.push(id);
+                            named.push((norm(v), id));
                         }
                     }
                     TagTerm::Prefix(v) => {
@@ -849,7 +969,7 @@ impl<'a> Exec<'a> {
                         if found.len() > self.opts.max_expansions {
                             self.warn("Max prefix expansions limit was reached");
                         }
-                        ids.extend(found.into_iter().take(self.opts.max_expansions).map(|x| x.1));
+                        named.extend(found.into_iter().take(self.opts.max_expansions));
                     }
                     TagTerm::Suffix(v) | TagTerm::Infix(v) => {
                         let p = norm(v);
@@ -858,10 +978,14 @@ impl<'a> Exec<'a> {
                             |s, id| (if suffix { s.ends_with(&p) } else { s.contains(&p) }) && ti.is_live(id),
                             self.opts.max_expansions,
                         );
-                        ids.extend(found.into_iter().map(|x| x.1));
+                        named.extend(found);
                     }
                 }
             }
+            if !matches!(terms, [TagTerm::Exact(_)]) {
+                self.prof.readers("TAG", &named, |id| ti.docs(id).map_or(0, |b| b.len()));
+            }
+            let ids: Vec<u32> = named.into_iter().map(|(_, id)| id).collect();
             for id in &ids {
                 if let Some(bm) = ti.docs(*id) {
                     acc |= bm;

@@ -5,6 +5,7 @@
 pub mod exec;
 pub mod global_filters;
 pub mod highlight;
+pub mod profile;
 pub mod score;
 pub mod syntax;
 pub mod vector;

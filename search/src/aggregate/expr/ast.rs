@@ -104,6 +104,41 @@ impl ExprAst {
         }
     }
 
+    /// The node's kind as RediSearch's FT.PROFILE names an APPLY's or FILTER's root:
+    /// `Literal 3`, `Property x`, `Operator +`, `Predicate >`, `Inverted`, `Function upper`.
+    pub fn profile_kind(&self) -> String {
+        match self {
+            ExprAst::Literal(v) => format!("Literal {}", String::from_utf8_lossy(&v.to_text())),
+            ExprAst::Property { name, .. } => format!("Property {name}"),
+            ExprAst::Arith(op, ..) => {
+                let c = match op {
+                    ArithOp::Add => '+',
+                    ArithOp::Sub => '-',
+                    ArithOp::Mul => '*',
+                    ArithOp::Div => '/',
+                    ArithOp::Mod => '%',
+                    ArithOp::Pow => '^',
+                };
+                format!("Operator {c}")
+            }
+            ExprAst::Pred(op, ..) => {
+                let s = match op {
+                    PredOp::Eq => "==",
+                    PredOp::Ne => "!=",
+                    PredOp::Lt => "<",
+                    PredOp::Le => "<=",
+                    PredOp::Gt => ">",
+                    PredOp::Ge => ">=",
+                    PredOp::And => "&&",
+                    PredOp::Or => "||",
+                };
+                format!("Predicate {s}")
+            }
+            ExprAst::Not(_) => "Inverted".into(),
+            ExprAst::Call(f, _) => format!("Function {}", f.name()),
+        }
+    }
+
     /// Resolves every property to a slot; an unknown one gives RediSearch's
     /// ``Property `x` not loaded nor in pipeline``.
     pub fn bind(&mut self, resolve: &mut dyn FnMut(&str) -> Option<usize>) -> Result<(), AggError> {

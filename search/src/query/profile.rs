@@ -1,0 +1,219 @@
+//! FT.PROFILE's view of query evaluation: one [`ProfileNode`] per evaluated node of the
+//! query tree, with how many documents it matched and how long it took. folio evaluates a
+//! query as bitmap algebra, not as RediSearch's lazy iterators, so a node's counter is the
+//! number of documents the node matched (RediSearch's counts how often an iterator was read,
+//! which for a child of an intersection can be fewer); the node types carry RediSearch's
+//! names where folio's node is the same operation.
+
+use std::time::{Duration, Instant};
+
+use crate::query::syntax::{unescape, QueryAst, TagTerm};
+
+/// One evaluated query node.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ProfileNode {
+    /// `TEXT`, `TAG`, `NUMERIC`, `GEO`, `UNION`, `INTERSECT`, `NOT`, `OPTIONAL`,
+    /// `WILDCARD`, `EMPTY`, `VECTOR`, `MISSING`.
+    pub kind: &'static str,
+    /// A leaf's term (`Term`), a union's query type (`Query type`).
+    pub label: Option<String>,
+    /// Documents the node matched.
+    pub counter: u64,
+    /// Time spent evaluating the node, its children included.
+    pub time: Duration,
+    /// Evaluated children (unions, intersections; NOT and OPTIONAL have one).
+    pub children: Vec<ProfileNode>,
+}
+
+impl ProfileNode {
+    /// Whether a node of this kind is a leaf that reads one posting list (`Size` follows).
+    pub fn is_reader(&self) -> bool {
+        matches!(self.kind, "TEXT" | "TAG" | "NUMERIC" | "GEO")
+    }
+
+    /// Whether the node has a single child (`Child iterator`, not `Child iterators`): a KNN
+    /// query's is its filter.
+    pub fn single_child(&self) -> bool {
+        matches!(self.kind, "NOT" | "OPTIONAL" | "VECTOR")
+    }
+}
+
+/// What FT.PROFILE records while a query is evaluated: the nodes met so far at the current
+/// depth; inactive outside FT.PROFILE, where every method is a no-op.
+#[derive(Debug, Default)]
+pub struct Recorder {
+    nodes: Option<Vec<ProfileNode>>,
+}
+
+/// A node being evaluated: when it started and the nodes recorded before it at its depth.
+#[derive(Debug)]
+pub struct Frame {
+    started: Instant,
+    outer: Vec<ProfileNode>,
+}
+
+impl Recorder {
+    /// A recorder that records (FT.PROFILE).
+    pub fn active() -> Recorder {
+        Recorder { nodes: Some(Vec::new()) }
+    }
+
+    /// Whether it records.
+    pub fn is_active(&self) -> bool {
+        self.nodes.is_some()
+    }
+
+    /// Starts recording the nodes a node's evaluation meets (`None` when inactive).
+    pub fn open(&mut self) -> Option<Frame> {
+        let outer = self.nodes.as_mut().map(std::mem::take)?;
+        Some(Frame { started: Instant::now(), outer })
+    }
+
+    /// Records `ast`'s node (it matched `counter` documents; `None`: it was dropped, as a
+    /// stopword) with the nodes met since [`Recorder::open`] as its children.
+    pub fn close(&mut self, frame: Option<Frame>, ast: &QueryAst, counter: Option<u64>) {
+        let Some(Frame { started, outer }) = frame else { return };
+        let children = self.nodes.replace(outer).unwrap_or_default();
+        if let (Some(c), Some(nodes)) = (counter, self.nodes.as_mut()) {
+            nodes.push(node(ast, c, started.elapsed(), children));
+        }
+    }
+
+    /// Records `kind` readers of single terms (the expansions of a word, prefix or fuzzy
+    /// term, the values of a tag clause): `count` gives the documents of one term id.
+    pub fn readers(
+        &mut self,
+        kind: &'static str,
+        terms: &[(String, u32)],
+        mut count: impl FnMut(u32) -> u64,
+    ) {
+        let Some(nodes) = self.nodes.as_mut() else { return };
+        for (t, id) in terms {
+            let started = Instant::now();
+            let n = count(*id);
+            nodes.push(reader(kind, t, n, started.elapsed()));
+        }
+    }
+
+    /// The root's node, once evaluation is over.
+    pub fn root(self) -> Option<ProfileNode> {
+        self.nodes.and_then(|mut n| n.pop())
+    }
+}
+
+/// True for nodes that are no operation of their own (field and attribute modifiers):
+/// their child stands for them.
+pub fn transparent(ast: &QueryAst) -> bool {
+    matches!(ast, QueryAst::Field(..) | QueryAst::Attrs { .. })
+}
+
+/// The node for `ast`, which matched `counter` documents in `time`, with its children.
+/// A reader that matched nothing is RediSearch's `EMPTY` (its term is not in the index).
+pub fn node(ast: &QueryAst, counter: u64, time: Duration, children: Vec<ProfileNode>) -> ProfileNode {
+    let term = |s: &str| Some(unescape(s).to_lowercase());
+    let (kind, label) = match ast {
+        QueryAst::MatchAll => ("WILDCARD", None),
+        QueryAst::Word(w) => ("TEXT", term(w)),
+        QueryAst::Prefix(w) => ("UNION", Some(format!("PREFIX - {}", unescape(w).to_lowercase()))),
+        QueryAst::Suffix(w) => ("UNION", Some(format!("SUFFIX - {}", unescape(w).to_lowercase()))),
+        QueryAst::Infix(w) => ("UNION", Some(format!("INFIX - {}", unescape(w).to_lowercase()))),
+        QueryAst::Fuzzy(w, _) => ("UNION", Some(format!("FUZZY - {}", unescape(w).to_lowercase()))),
+        QueryAst::Phrase(_) | QueryAst::And(_) => ("INTERSECT", None),
+        QueryAst::Or(items) if items.is_empty() => ("EMPTY", None),
+        QueryAst::Or(_) => ("UNION", Some("UNION".to_string())),
+        QueryAst::Not(_) => ("NOT", None),
+        QueryAst::Optional(_) => ("OPTIONAL", None),
+        QueryAst::Tag(_, terms) => match terms.as_slice() {
+            [TagTerm::Exact(v)] => ("TAG", Some(v.clone())),
+            [TagTerm::Prefix(v)] => ("UNION", Some(format!("TAG - {v}*"))),
+            [TagTerm::Suffix(v)] => ("UNION", Some(format!("TAG - *{v}"))),
+            [TagTerm::Infix(v)] => ("UNION", Some(format!("TAG - *{v}*"))),
+            _ => ("UNION", Some("TAG".to_string())),
+        },
+        QueryAst::Numeric(_, lo, hi) => ("NUMERIC", Some(format!("{} - {}", g(lo.value), g(hi.value)))),
+        QueryAst::Geo { lon, lat, radius, unit, .. } => {
+            ("GEO", Some(format!("{},{} - {} {}", g(*lon), g(*lat), g(*radius), unit.to_lowercase())))
+        }
+        QueryAst::Missing(f) => ("MISSING", Some(f.clone())),
+        // FT.SEARCH's INKEYS (an intersection child, as the other legacy filters).
+        QueryAst::Keys(_) => ("ID-LIST", None),
+        QueryAst::Knn(_) | QueryAst::VectorRange(_) => ("VECTOR", None),
+        QueryAst::Field(_, _) | QueryAst::Attrs { .. } => ("UNION", None),
+    };
+    // A word read through several expansions (stems, synonyms) is a union of them.
+    let (kind, label) =
+        if kind == "TEXT" && !children.is_empty() { ("UNION", Some("UNION".into())) } else { (kind, label) };
+    let kind = if counter == 0 && children.is_empty() && matches!(kind, "TEXT" | "TAG" | "NUMERIC" | "GEO") {
+        "EMPTY"
+    } else {
+        kind
+    };
+    let label = if kind == "EMPTY" { None } else { label };
+    let mut children = children;
+    if matches!(ast, QueryAst::And(_)) {
+        // RediSearch's intersection iterator reads its children fewest estimated results first.
+        children.sort_by_key(estimate);
+    }
+    ProfileNode { kind, label, counter, time, children }
+}
+
+/// A node's estimated number of results, as RediSearch's iterators estimate them: a union the
+/// sum of its children's, an intersection 0 (its estimate divided by its child count in
+/// integers), a negated or optional clause every document, a reader its documents.
+fn estimate(n: &ProfileNode) -> u64 {
+    match n.kind {
+        "UNION" if !n.children.is_empty() => n.children.iter().map(estimate).sum(),
+        "INTERSECT" => 0,
+        "NOT" | "OPTIONAL" | "WILDCARD" => u64::MAX,
+        _ => n.counter,
+    }
+}
+
+/// A reader of one posting list (an expansion of a prefix, suffix or fuzzy term).
+pub fn reader(kind: &'static str, term: &str, counter: u64, time: Duration) -> ProfileNode {
+    ProfileNode { kind, label: Some(term.to_string()), counter, time, children: Vec::new() }
+}
+
+/// A number as C's `%g` prints it (RediSearch's numeric range terms).
+pub(crate) fn g(v: f64) -> String {
+    if v.is_infinite() {
+        return if v > 0.0 { "inf".into() } else { "-inf".into() };
+    }
+    if v == 0.0 {
+        return "0".into();
+    }
+    let exp = v.abs().log10().floor() as i32;
+    if !(-4..6).contains(&exp) {
+        let s = format!("{v:.5e}");
+        let (mant, e) = s.split_once('e').unwrap_or((&s, "0"));
+        let mant = trim_zeros(mant);
+        let e: i32 = e.parse().unwrap_or(0);
+        return format!("{mant}e{}{:02}", if e < 0 { '-' } else { '+' }, e.abs());
+    }
+    let decimals = (5 - exp).max(0) as usize;
+    trim_zeros(&format!("{v:.decimals$}")).to_string()
+}
+
+fn trim_zeros(s: &str) -> &str {
+    if s.contains('.') {
+        s.trim_end_matches('0').trim_end_matches('.')
+    } else {
+        s
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::g;
+
+    #[test]
+    fn percent_g() {
+        assert_eq!(g(1.0), "1");
+        assert_eq!(g(2.5), "2.5");
+        assert_eq!(g(-20.0), "-20");
+        assert_eq!(g(1234567.0), "1.23457e+06");
+        assert_eq!(g(0.0001), "0.0001");
+        assert_eq!(g(0.00001), "1e-05");
+        assert_eq!(g(f64::NEG_INFINITY), "-inf");
+    }
+}
