@@ -618,7 +618,8 @@ def ties_only(servers, cmd):
         _, v = s.conn[2].call(*probe)
         if isinstance(v, Error) or not isinstance(v, list):
             return None
-        lists.append(sorted((v[k + 1], v[k]) for k in range(1, len(v) - 1, 2)))
+        # (a missing sort key is nil: order by text)
+        lists.append(sorted(((v[k + 1], v[k]) for k in range(1, len(v) - 1, 2)), key=repr))
     if lists[0] == lists[1]:
         return "ties ordered by document id"
     return None
