@@ -26,8 +26,7 @@ use crate::error::{Error, Result};
 use crate::index::docs::SortValue;
 use crate::index::text::{FieldMask, ALL_FIELDS};
 use crate::index::Index;
-use crate::query::exec::execute_profiled;
-use crate::query::exec::{execute, ExecOptions};
+use crate::query::exec::ExecOptions;
 use crate::query::score::{ScoreContext, Scorer};
 use crate::query::syntax::parse;
 use crate::query::vector::Distances;
@@ -121,15 +120,7 @@ pub(crate) fn ft_aggregate(
         blobs,
         visible: crate::commands::knn_visible(idx, &ast, docs, config)?,
     };
-    let matched = match trace.as_deref_mut() {
-        Some(t) => {
-            t.built();
-            let (m, root) = execute_profiled(idx, &ast, &opts)?;
-            t.iterators = root;
-            m
-        }
-        None => execute(idx, &ast, &opts)?,
-    };
+    let matched = crate::commands::profile::execute_traced(idx, &ast, &opts, trace.as_deref_mut())?;
     let mut ids = matched.docids;
     if !o.in_keys.is_empty() {
         let allowed: RoaringBitmap = o.in_keys.iter().filter_map(|k| idx.docs.id_of(k)).collect();

@@ -33,6 +33,24 @@ pub(crate) struct Trace {
     pub(crate) steps: Vec<(String, Duration, u64)>,
 }
 
+/// Evaluates `ast`, recording its query tree in `trace` when FT.PROFILE asked for one.
+pub(crate) fn execute_traced(
+    idx: &crate::index::Index,
+    ast: &crate::query::syntax::QueryAst,
+    opts: &crate::query::exec::ExecOptions,
+    trace: Option<&mut Trace>,
+) -> crate::error::Result<crate::query::exec::Matched> {
+    match trace {
+        Some(t) => {
+            t.built();
+            let (m, root) = crate::query::exec::execute_profiled(idx, ast, opts)?;
+            t.iterators = root;
+            Ok(m)
+        }
+        None => crate::query::exec::execute(idx, ast, opts),
+    }
+}
+
 impl Trace {
     fn new() -> Trace {
         let now = Instant::now();

@@ -22,8 +22,7 @@ use crate::index::geo::unit_factor;
 use crate::index::text::{FieldMask, ALL_FIELDS};
 use crate::index::Index;
 use crate::limits::MAX_DIALECT;
-use crate::query::exec::execute_profiled;
-use crate::query::exec::{execute, ExecOptions};
+use crate::query::exec::ExecOptions;
 use crate::query::highlight::{highlight, summarize, trim_field, Summary};
 use crate::query::score::{ScoreContext, Scorer};
 use crate::query::syntax::{parse, QueryAst};
@@ -398,15 +397,7 @@ pub(crate) fn ft_search(
         blobs: req.blobs.clone(),
         visible: knn_visible(idx, &ast, docs, config)?,
     };
-    let matched = match trace.as_deref_mut() {
-        Some(t) => {
-            t.built();
-            let (m, root) = execute_profiled(idx, &ast, &opts)?;
-            t.iterators = root;
-            m
-        }
-        None => execute(idx, &ast, &opts)?,
-    };
+    let matched = crate::commands::profile::execute_traced(idx, &ast, &opts, trace.as_deref_mut())?;
     let mut warnings = matched.warnings.clone();
     let mut ids = matched.docids;
     // What the caller may not read is neither counted nor shown.

@@ -212,23 +212,10 @@ impl<'a> Exec<'a> {
         match it {
             QueryAst::Not(_) | QueryAst::Optional(_) => self.idx.docs.live.len(),
             QueryAst::And(_) => 0,
-            QueryAst::Word(_) => {
-                let mut ids: Vec<u32> = self
-                    .out
-                    .terms
-                    .get(terms)
-                    .unwrap_or(&[])
-                    .iter()
-                    .filter(|t| t.tag_field.is_none())
-                    .flat_map(|t| t.ids.iter().copied())
-                    .collect();
-                ids.sort_unstable();
-                ids.dedup();
-                if ids.is_empty() {
-                    return result.map_or(0, RoaringBitmap::len);
-                }
-                ids.iter().map(|&id| self.idx.text.doc_freq(id)).sum()
-            }
+            QueryAst::Word(_) => match self.text_ids_in(terms) {
+                Some(ids) => ids.iter().map(|&id| self.idx.text.doc_freq(id)).sum(),
+                None => result.map_or(0, RoaringBitmap::len),
+            },
             _ => result.map_or(0, RoaringBitmap::len),
         }
     }
@@ -259,10 +246,15 @@ impl<'a> Exec<'a> {
     }
 
     fn text_ids_since(&self, start: usize) -> Option<Vec<u32>> {
+        self.text_ids_in(start..self.out.terms.len())
+    }
+
+    /// Text term ids of the score terms in `terms`, sorted, `None` when there are none.
+    fn text_ids_in(&self, terms: std::ops::Range<usize>) -> Option<Vec<u32>> {
         let mut ids: Vec<u32> = self
             .out
             .terms
-            .get(start..)
+            .get(terms)
             .unwrap_or(&[])
             .iter()
             .filter(|t| t.tag_field.is_none())
