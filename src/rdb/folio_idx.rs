@@ -24,27 +24,13 @@ pub const ENCODING_VERSION: i32 = 3;
 pub static FOLIO_IDX_TYPE: RedisType = RedisType::new(
     TYPE_NAME,
     ENCODING_VERSION,
-    raw::RedisModuleTypeMethods {
-        version: raw::REDISMODULE_TYPE_METHOD_VERSION as u64,
-        rdb_load: None,
-        rdb_save: None,
-        aof_rewrite: None,
-        mem_usage: None,
-        digest: None,
-        free: None,
-        aux_load: Some(aux_load),
-        aux_save: Some(aux_save),
-        aux_save2: Some(aux_save2),
-        aux_save_triggers: raw::REDISMODULE_AUX_BEFORE_RDB as i32,
-        free_effort: None,
-        unlink: None,
-        copy: None,
-        defrag: None,
-        copy2: None,
-        free_effort2: None,
-        mem_usage2: None,
-        unlink2: None,
-    },
+    super::aux_methods(
+        None,
+        Some(aux_load),
+        Some(aux_save),
+        Some(aux_save2),
+        raw::REDISMODULE_AUX_BEFORE_RDB,
+    ),
 );
 
 /// Writes the record; with no index outside database 0, `always` (Redis 7.0's `aux_save`)

@@ -17,27 +17,13 @@ use crate::indexing::with_state;
 pub static FT_INDEX_TYPE: RedisType = RedisType::new(
     ft_index::TYPE_NAME,
     ft_index::ENCODING_VERSION,
-    raw::RedisModuleTypeMethods {
-        version: raw::REDISMODULE_TYPE_METHOD_VERSION as u64,
-        rdb_load: Some(legacy_rdb_load),
-        rdb_save: None,
-        aof_rewrite: None,
-        mem_usage: None,
-        digest: None,
-        free: None,
-        aux_load: Some(aux_load),
-        aux_save: Some(aux_save),
-        aux_save2: Some(aux_save2),
-        aux_save_triggers: raw::REDISMODULE_AUX_BEFORE_RDB as i32,
-        free_effort: None,
-        unlink: None,
-        copy: None,
-        defrag: None,
-        copy2: None,
-        free_effort2: None,
-        mem_usage2: None,
-        unlink2: None,
-    },
+    super::aux_methods(
+        Some(legacy_rdb_load),
+        Some(aux_load),
+        Some(aux_save),
+        Some(aux_save2),
+        raw::REDISMODULE_AUX_BEFORE_RDB,
+    ),
 );
 
 /// A RediSearch 1.x index key: refused (Redis then stops loading the file).

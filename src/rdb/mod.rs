@@ -111,6 +111,39 @@ pub fn aux_result(what: &str, f: impl FnOnce() -> Result<(), String>) -> c_int {
     }
 }
 
+/// The type methods of an aux-only type: `aux_save` is Redis 7.0's callback (see [`prepare`]),
+/// `aux_save2` that of 7.2+, which writes no record when nothing is saved; `rdb_load` reads keys
+/// of the type (only RediSearch 1.x wrote any).
+pub const fn aux_methods(
+    rdb_load: raw::RedisModuleTypeLoadFunc,
+    aux_load: raw::RedisModuleTypeAuxLoadFunc,
+    aux_save: raw::RedisModuleTypeAuxSaveFunc,
+    aux_save2: raw::RedisModuleTypeAuxSaveFunc,
+    triggers: isize,
+) -> raw::RedisModuleTypeMethods {
+    raw::RedisModuleTypeMethods {
+        version: raw::REDISMODULE_TYPE_METHOD_VERSION as u64,
+        rdb_load,
+        rdb_save: None,
+        aof_rewrite: None,
+        mem_usage: None,
+        digest: None,
+        free: None,
+        aux_load,
+        aux_save,
+        aux_save2,
+        aux_save_triggers: triggers as i32,
+        free_effort: None,
+        unlink: None,
+        copy: None,
+        defrag: None,
+        copy2: None,
+        free_effort2: None,
+        mem_usage2: None,
+        unlink2: None,
+    }
+}
+
 /// The aux types, in the order their records are written.
 pub fn types() -> [&'static RedisType; 3] {
     [&ft_index0::FT_INDEX_TYPE, &folio_idx::FOLIO_IDX_TYPE, &scdtype00::SCDTYPE_TYPE]
