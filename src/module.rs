@@ -240,6 +240,7 @@ unsafe fn register(ctx: *mut raw::RedisModuleCtx) -> c_int {
     command!(ctx, c"FT.EXPLAIN", ft::ft, c"readonly", 1, 1, 1, c"search");
     command!(ctx, c"FT.EXPLAINCLI", ft::ft, c"readonly", 1, 1, 1, c"search");
     command!(ctx, c"FT.CONFIG", ft::ft, c"readonly", 0, 0, 0, c"search admin");
+    command!(ctx, c"FT.DEBUG", ft::ft, c"readonly", 0, 0, 0, c"search admin");
     command!(ctx, c"FT.SPELLCHECK", ft::ft, c"readonly", 1, 1, 1, c"search");
     command!(ctx, c"FT.DICTADD", ft::ft, c"write deny-oom", 0, 0, 0, c"search");
     command!(ctx, c"FT.DICTDEL", ft::ft, c"write", 0, 0, 0, c"search");

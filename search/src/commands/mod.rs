@@ -4,6 +4,7 @@
 mod admin;
 mod alias;
 mod config;
+mod debug;
 mod expand;
 mod explain;
 mod info;
@@ -113,6 +114,7 @@ pub(crate) fn dispatch(
         "FT.SYNUPDATE" => synonym::ft_synupdate(cat, args, docs),
         "FT.SYNDUMP" => synonym::ft_syndump(cat, args),
         "FT.SYNADD" => synonym::ft_synadd(),
+        "FT.DEBUG" => debug::ft_debug(cat, args),
         _ => Err(Error::new(format!("ERR unknown command '{cmd}'"))),
     }
 }
