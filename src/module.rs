@@ -98,14 +98,20 @@ unsafe fn create_command(
 ///
 /// # Safety
 /// `argv` holds `argc` valid strings.
-unsafe fn load_config(ctx: *mut raw::RedisModuleCtx, argv: *mut *mut raw::RedisModuleString, argc: c_int) -> bool {
+unsafe fn load_config(
+    ctx: *mut raw::RedisModuleCtx,
+    argv: *mut *mut raw::RedisModuleString,
+    argc: c_int,
+) -> bool {
     if argc <= 0 || argv.is_null() {
         return true;
     }
     // SAFETY: as promised by the caller.
     let strings = unsafe { std::slice::from_raw_parts(argv, argc as usize) };
-    let args: Vec<String> =
-        strings.iter().map(|&s| String::from_utf8_lossy(RedisString::string_as_slice(s)).into_owned()).collect();
+    let args: Vec<String> = strings
+        .iter()
+        .map(|&s| String::from_utf8_lossy(RedisString::string_as_slice(s)).into_owned())
+        .collect();
     let context = Context::new(ctx);
     match crate::indexing::with_state(&context, |state| state.config.load_args(&args)) {
         Ok(()) => true,
@@ -151,9 +157,9 @@ pub unsafe extern "C" fn RedisModule_OnLoad(
         }
         1 => {
             // The INFO sections belong to this name (Redis prefixes them with it).
-            // SAFETY: Redis passes `argc` valid strings.
             if init_name(ctx, c"search", SEARCH_VERSION)
                 && crate::info::register(&Context::new(ctx))
+                // SAFETY: Redis passes `argc` valid strings.
                 && unsafe { load_config(ctx, argv, argc) }
             {
                 raw::Status::Ok as c_int

@@ -67,8 +67,7 @@ fn get_star_lists_redisearch_options_then_folio_own() {
     let server = Server::start();
     let mut c = server.conn();
     let all = c.call(&["FT.CONFIG", "GET", "*"]);
-    let mut want: Vec<Resp> =
-        DEFAULTS.iter().map(|(n, v)| arr(vec![s(n), v.map_or(Resp::Nil, b)])).collect();
+    let mut want: Vec<Resp> = DEFAULTS.iter().map(|(n, v)| arr(vec![s(n), v.map_or(Resp::Nil, b)])).collect();
     want.push(arr(vec![s("ACL_ALL_OR_NOTHING"), b("false")]));
     assert_eq!(all, arr(want));
     // Case-insensitive lookup, canonical name in the reply.
@@ -76,7 +75,13 @@ fn get_star_lists_redisearch_options_then_folio_own() {
     // HELP: name, Description, text, Value, value.
     assert_eq!(
         c.call(&["FT.CONFIG", "HELP", "TIMEOUT"]),
-        arr(vec![arr(vec![s("TIMEOUT"), s("Description"), s("Query (search) timeout"), s("Value"), b("500")])])
+        arr(vec![arr(vec![
+            s("TIMEOUT"),
+            s("Description"),
+            s("Query (search) timeout"),
+            s("Value"),
+            b("500")
+        ])])
     );
     assert_eq!(
         c.call(&["FT.CONFIG", "HELP", "EXTLOAD"]),
@@ -123,8 +128,14 @@ fn set_accepts_and_rejects_as_redisearch() {
         (&["_FORK_GC_CLEAN_NUMERIC_EMPTY_NODES", "FALSE"], Ok("OK")),
         (&["_FORK_GC_CLEAN_NUMERIC_EMPTY_NODES", "x"], Err("Could not convert argument to expected type")),
         (&["_FORK_GC_CLEAN_NUMERIC_EMPTY_NODES"], Err("Expected an argument, but none provided")),
-        (&["_NUMERIC_RANGES_PARENTS", "3"], Err("Max depth for range cannot be higher than max depth for balance")),
-        (&["_NUMERIC_RANGES_PARENTS", "str"], Err("Max depth for range cannot be higher than max depth for balance")),
+        (
+            &["_NUMERIC_RANGES_PARENTS", "3"],
+            Err("Max depth for range cannot be higher than max depth for balance"),
+        ),
+        (
+            &["_NUMERIC_RANGES_PARENTS", "str"],
+            Err("Max depth for range cannot be higher than max depth for balance"),
+        ),
         (&["DEFAULT_DIALECT", "0"], Err("Default dialect version cannot be higher than 4")),
         (&["DEFAULT_DIALECT", "5"], Err("Default dialect version cannot be higher than 4")),
         (&["_FREE_RESOURCE_ON_THREAD", "1"], Err("Could not convert argument to expected type")),
@@ -154,7 +165,10 @@ fn set_accepts_and_rejects_as_redisearch() {
     assert_eq!(get(&mut c, "MINSTEMLEN"), one("MINSTEMLEN", "4"), "a rejected value changes nothing");
     assert_eq!(get(&mut c, "MAXSEARCHRESULTS"), one("MAXSEARCHRESULTS", "unlimited"));
     assert_eq!(get(&mut c, "MAXAGGREGATERESULTS"), one("MAXAGGREGATERESULTS", "100"));
-    assert_eq!(get(&mut c, "FORK_GC_CLEAN_NUMERIC_EMPTY_NODES"), one("FORK_GC_CLEAN_NUMERIC_EMPTY_NODES", "true"));
+    assert_eq!(
+        get(&mut c, "FORK_GC_CLEAN_NUMERIC_EMPTY_NODES"),
+        one("FORK_GC_CLEAN_NUMERIC_EMPTY_NODES", "true")
+    );
     assert_eq!(
         get(&mut c, "_PRIORITIZE_INTERSECT_UNION_CHILDREN"),
         one("_PRIORITIZE_INTERSECT_UNION_CHILDREN", "true")

@@ -46,8 +46,14 @@ fn gc_subcommands_answer_as_redisearch() {
         c.call(&["FT.DEBUG", "GC_FORCEINVOKE"]),
         Resp::Error("ERR wrong number of arguments for 'FT.DEBUG|GC_FORCEINVOKE' command".into())
     );
-    assert_eq!(debug(&mut c, "NOSUCH"), Resp::Error("ERR unknown subcommand 'NOSUCH'. Try FT.DEBUG HELP.".into()));
-    assert_eq!(c.call(&["FT.DEBUG"]), Resp::Error("ERR wrong number of arguments for 'FT.DEBUG' command".into()));
+    assert_eq!(
+        debug(&mut c, "NOSUCH"),
+        Resp::Error("ERR unknown subcommand 'NOSUCH'. Try FT.DEBUG HELP.".into())
+    );
+    assert_eq!(
+        c.call(&["FT.DEBUG"]),
+        Resp::Error("ERR wrong number of arguments for 'FT.DEBUG' command".into())
+    );
     let help = c.call(&["FT.DEBUG", "HELP"]);
     assert_eq!(help.items().len(), 28, "{help:?}");
     assert_eq!(help.items()[0], s("DUMP_INVIDX"));
@@ -62,7 +68,10 @@ fn dumps_of_terms_numeric_and_tag_indexes() {
     assert_eq!(debug(&mut c, "DUMP_TERMS idx"), arr(terms.iter().map(|t| b(t)).collect()));
     assert_eq!(debug(&mut c, "DUMP_TERMS nosuch"), Resp::Error("Can not create a search ctx".into()));
     assert_eq!(debug(&mut c, "DUMP_INVIDX idx hello"), ints(&[1, 2]));
-    assert_eq!(debug(&mut c, "DUMP_INVIDX idx nosuch"), Resp::Error("Can not find the inverted index".into()));
+    assert_eq!(
+        debug(&mut c, "DUMP_INVIDX idx nosuch"),
+        Resp::Error("Can not find the inverted index".into())
+    );
     assert_eq!(
         debug(&mut c, "NUMIDX_SUMMARY idx n"),
         arr(vec![
@@ -103,7 +112,10 @@ fn dumps_of_terms_numeric_and_tag_indexes() {
         arr(vec![arr(vec![b("a"), ints(&[1])]), arr(vec![b("b"), ints(&[1, 2])])])
     );
     assert_eq!(debug(&mut c, "DUMP_TAGIDX idx t"), Resp::Error("can not open tag field".into()));
-    assert_eq!(debug(&mut c, "DUMP_TAGIDX idx nosuch"), Resp::Error("Could not find given field in index spec".into()));
+    assert_eq!(
+        debug(&mut c, "DUMP_TAGIDX idx nosuch"),
+        Resp::Error("Could not find given field in index spec".into())
+    );
     assert_eq!(debug(&mut c, "INFO_TAGIDX idx tg"), arr(vec![s("num_values"), Resp::Int(2)]));
     assert_eq!(
         debug(&mut c, "INFO_TAGIDX idx tg count_value_entries limit 1 offset 1"),
@@ -111,7 +123,14 @@ fn dumps_of_terms_numeric_and_tag_indexes() {
             s("num_values"),
             Resp::Int(2),
             s("values"),
-            arr(vec![arr(vec![s("value"), b("b"), s("num_entries"), Resp::Int(2), s("num_blocks"), Resp::Int(1)])])
+            arr(vec![arr(vec![
+                s("value"),
+                b("b"),
+                s("num_entries"),
+                Resp::Int(2),
+                s("num_blocks"),
+                Resp::Int(1)
+            ])])
         ])
     );
     assert_eq!(
@@ -121,7 +140,10 @@ fn dumps_of_terms_numeric_and_tag_indexes() {
     );
     assert_eq!(debug(&mut c, "DUMP_SUFFIX_TRIE idx"), arr(vec![b("foo"), b("oo")]));
     assert_eq!(debug(&mut c, "DUMP_SUFFIX_TRIE idx ts"), arr(vec![b("abc"), b("bc")]));
-    assert_eq!(debug(&mut c, "DUMP_SUFFIX_TRIE idx tg"), Resp::Error("tag field does have suffix trie".into()));
+    assert_eq!(
+        debug(&mut c, "DUMP_SUFFIX_TRIE idx tg"),
+        Resp::Error("tag field does have suffix trie".into())
+    );
     assert_eq!(debug(&mut c, "DOCIDTOID idx d2"), Resp::Int(2));
     assert_eq!(debug(&mut c, "IDTODOCID idx 1"), b("d1"));
     assert_eq!(debug(&mut c, "IDTODOCID idx 99"), Resp::Error("document was removed".into()));

@@ -310,7 +310,10 @@ pub(crate) fn apply(config: &mut Config, def: &OptionDef, args: &mut Args) -> Re
             config.stored.insert("FORK_GC_CLEAN_NUMERIC_EMPTY_NODES", Some(b.clone()));
             store(config, b);
         }
-        "_NUMERIC_COMPRESS" | "_FREE_RESOURCE_ON_THREAD" | "_PRINT_PROFILE_CLOCK" | "RAW_DOCID_ENCODING"
+        "_NUMERIC_COMPRESS"
+        | "_FREE_RESOURCE_ON_THREAD"
+        | "_PRINT_PROFILE_CLOCK"
+        | "RAW_DOCID_ENCODING"
         | "_PRIORITIZE_INTERSECT_UNION_CHILDREN" => {
             let b = args.boolean()?;
             store(config, b.to_string());

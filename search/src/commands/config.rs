@@ -16,7 +16,9 @@ pub(crate) fn ft_config(config: &mut Config, args: &[&[u8]], proto: Protocol) ->
             let pairs = config.get(&opt);
             let value = |v: Option<String>| v.map_or(Reply::Nil, Reply::text);
             Ok(match proto {
-                Protocol::Resp3 => Reply::Map(pairs.into_iter().map(|(k, v)| (Reply::Simple(k), value(v))).collect()),
+                Protocol::Resp3 => {
+                    Reply::Map(pairs.into_iter().map(|(k, v)| (Reply::Simple(k), value(v))).collect())
+                }
                 Protocol::Resp2 => Reply::Array(
                     pairs.into_iter().map(|(k, v)| Reply::Array(vec![Reply::Simple(k), value(v)])).collect(),
                 ),

@@ -18,34 +18,11 @@ use crate::schema::FieldType;
 
 /// The subcommands `FT.DEBUG HELP` lists, in its order.
 const SUBCOMMANDS: &[&str] = &[
-    "DUMP_INVIDX",
-    "DUMP_NUMIDX",
-    "DUMP_NUMIDXTREE",
-    "DUMP_TAGIDX",
-    "INFO_TAGIDX",
-    "DUMP_GEOMIDX",
-    "DUMP_PREFIX_TRIE",
-    "IDTODOCID",
-    "DOCIDTOID",
-    "DOCINFO",
-    "DUMP_PHONETIC_HASH",
-    "DUMP_SUFFIX_TRIE",
-    "DUMP_TERMS",
-    "INVIDX_SUMMARY",
-    "NUMIDX_SUMMARY",
-    "GC_FORCEINVOKE",
-    "GC_FORCEBGINVOKE",
-    "GC_CLEAN_NUMERIC",
-    "GC_STOP_SCHEDULE",
-    "GC_CONTINUE_SCHEDULE",
-    "GC_WAIT_FOR_JOBS",
-    "GIT_SHA",
-    "TTL",
-    "TTL_PAUSE",
-    "TTL_EXPIRE",
-    "VECSIM_INFO",
-    "DELETE_LOCAL_CURSORS",
-    "DUMP_HNSW",
+    "DUMP_INVIDX", "DUMP_NUMIDX", "DUMP_NUMIDXTREE", "DUMP_TAGIDX", "INFO_TAGIDX", "DUMP_GEOMIDX",
+    "DUMP_PREFIX_TRIE", "IDTODOCID", "DOCIDTOID", "DOCINFO", "DUMP_PHONETIC_HASH", "DUMP_SUFFIX_TRIE",
+    "DUMP_TERMS", "INVIDX_SUMMARY", "NUMIDX_SUMMARY", "GC_FORCEINVOKE", "GC_FORCEBGINVOKE",
+    "GC_CLEAN_NUMERIC", "GC_STOP_SCHEDULE", "GC_CONTINUE_SCHEDULE", "GC_WAIT_FOR_JOBS", "GIT_SHA", "TTL",
+    "TTL_PAUSE", "TTL_EXPIRE", "VECSIM_INFO", "DELETE_LOCAL_CURSORS", "DUMP_HNSW",
 ];
 
 const NO_CTX: &str = "Can not create a search ctx";
@@ -126,7 +103,9 @@ pub(crate) fn ft_debug(cat: &Catalog, args: &[&[u8]]) -> Result<Reply> {
                 .dict
                 .scan(|_, id| tags.is_live(id), usize::MAX)
                 .into_iter()
-                .map(|(v, id)| Reply::Array(vec![Reply::text(v), ids(tags.docs(id).unwrap_or(&RoaringBitmap::new()))]))
+                .map(|(v, id)| {
+                    Reply::Array(vec![Reply::text(v), ids(tags.docs(id).unwrap_or(&RoaringBitmap::new()))])
+                })
                 .collect();
             Ok(Reply::Array(rows))
         }
@@ -196,7 +175,8 @@ pub(crate) fn ft_debug(cat: &Catalog, args: &[&[u8]]) -> Result<Reply> {
         "IDTODOCID" => {
             arity(argc == 4)?;
             let idx = index(&arg(1), NO_CTX)?;
-            let id = arg(2).parse::<u32>().ok().filter(|&n| n > 0).ok_or_else(|| Error::new("bad id given"))?;
+            let id =
+                arg(2).parse::<u32>().ok().filter(|&n| n > 0).ok_or_else(|| Error::new("bad id given"))?;
             let rec = idx.docs.get(id - 1).ok_or_else(|| Error::new("document was removed"))?;
             Ok(Reply::Bulk(rec.key.to_vec()))
         }
@@ -206,7 +186,8 @@ pub(crate) fn ft_debug(cat: &Catalog, args: &[&[u8]]) -> Result<Reply> {
             let e = e.ok_or_else(|| Error::new(UNKNOWN_INDEX))?;
             let secs = e.index.spec.temporary.ok_or_else(|| Error::new("Index is not temporary"))?;
             // Whole seconds left, rounded down as RediSearch's timer reports them.
-            let left_ms = u128::from(secs) * 1000 - e.last_used.elapsed().as_millis().min(u128::from(secs) * 1000);
+            let left_ms =
+                u128::from(secs) * 1000 - e.last_used.elapsed().as_millis().min(u128::from(secs) * 1000);
             Ok(Reply::Int((left_ms / 1000) as i64))
         }
         "VECSIM_INFO" => {
@@ -214,7 +195,11 @@ pub(crate) fn ft_debug(cat: &Catalog, args: &[&[u8]]) -> Result<Reply> {
             let idx = index(&arg(1), NO_CTX)?;
             let is_vector = idx.spec.fields.iter().any(|f| f.name == arg(2) && f.kind == FieldType::Vector);
             // RediSearch's reply is VecSim's own statistics, which folio does not keep.
-            Err(Error::new(if is_vector { "VECSIM_INFO is not supported by folio" } else { "Vector index not found" }))
+            Err(Error::new(if is_vector {
+                "VECSIM_INFO is not supported by folio"
+            } else {
+                "Vector index not found"
+            }))
         }
         _ => Err(Error::new(format!("FT.DEBUG {sub} is not supported by folio"))),
     }
