@@ -197,3 +197,35 @@ fn module_arguments_set_options_immutable_ones_included() {
     assert_eq!(get(&mut c, "MAXAGGREGATERESULTS"), one("MAXAGGREGATERESULTS", "unlimited"));
     assert_eq!(get(&mut c, "RAW_DOCID_ENCODING"), one("RAW_DOCID_ENCODING", "true"));
 }
+
+/// No result past the MAXSEARCHRESULTS-th comes back; only an explicit LIMIT is checked against
+/// it (replies measured on RediSearch 2.10.5 with the same 30 documents).
+#[test]
+fn max_search_results_clips_the_result_window() {
+    let server = Server::start();
+    let mut c = server.conn();
+    assert_eq!(c.call(&["FT.CONFIG", "SET", "MAXSEARCHRESULTS", "20"]), s("OK"));
+    assert_eq!(c.call(&["FT.CREATE", "idx", "SCHEMA", "t", "TEXT"]), s("OK"));
+    for i in 1..=30 {
+        c.call(&["HSET", &i.to_string(), "t", &i.to_string()]);
+    }
+    let page =
+        |c: &mut Conn, off: &str, n: &str| c.call(&["FT.SEARCH", "idx", "*", "NOCONTENT", "LIMIT", off, n]);
+    let ids = |r: std::ops::RangeInclusive<i32>| {
+        let mut v = vec![Resp::Int(30)];
+        v.extend(r.map(|i| b(&i.to_string())));
+        arr(v)
+    };
+    assert_eq!(page(&mut c, "1", "20"), ids(2..=20));
+    assert_eq!(page(&mut c, "15", "10"), ids(16..=20));
+    assert_eq!(page(&mut c, "20", "10"), arr(vec![Resp::Int(30)]));
+    assert_eq!(page(&mut c, "25", "10"), Resp::Error("OFFSET exceeds maximum of 20".into()));
+    assert_eq!(page(&mut c, "0", "21"), Resp::Error("LIMIT exceeds maximum of 20".into()));
+    assert_eq!(c.call(&["FT.CONFIG", "SET", "MAXSEARCHRESULTS", "0"]), s("OK"));
+    assert_eq!(
+        c.call(&["FT.SEARCH", "idx", "*", "NOCONTENT"]),
+        arr(vec![Resp::Int(30)]),
+        "default LIMIT: count only"
+    );
+    assert_eq!(page(&mut c, "0", "10"), Resp::Error("LIMIT exceeds maximum of 0".into()));
+}

@@ -64,6 +64,8 @@ struct SearchRequest {
     dialect: u32,
     /// DIALECT given explicitly.
     dialect_given: bool,
+    /// LIMIT given explicitly (only then is it checked against MAXSEARCHRESULTS).
+    limit_given: bool,
     /// FORMAT EXPAND (RESP3, JSON): values as native replies.
     expand: bool,
     timeout_ms: u64,
@@ -141,6 +143,7 @@ fn parse_request(args: &[&[u8]], config: &Config) -> Result<SearchRequest> {
         blobs: HashMap::new(),
         dialect: config.default_dialect,
         dialect_given: false,
+        limit_given: false,
         expand: false,
         timeout_ms: config.timeout_ms,
         language: None,
@@ -263,6 +266,7 @@ fn parse_request(args: &[&[u8]], config: &Config) -> Result<SearchRequest> {
         } else if a.eat("LIMIT") {
             r.offset = a.next_u64("LIMIT")?;
             r.limit = a.next_u64("LIMIT")?;
+            r.limit_given = true;
         } else if a.eat("PARAMS") {
             r.blobs = parse_params_raw(&mut a)?;
             r.params = text_params(&r.blobs);
@@ -292,12 +296,16 @@ fn parse_request(args: &[&[u8]], config: &Config) -> Result<SearchRequest> {
     if r.explain_score && !r.with_scores {
         return Err(Error::new("EXPLAINSCORE must be accompanied with WITHSCORES"));
     }
-    if r.limit > config.max_search_results {
-        return Err(Error::new(format!("LIMIT exceeds maximum of {}", config.max_search_results)));
+    let max = config.max_search_results;
+    if r.limit_given && r.limit > max {
+        return Err(Error::new(format!("LIMIT exceeds maximum of {max}")));
     }
-    if r.offset > config.max_search_results {
-        return Err(Error::new(format!("OFFSET exceeds maximum of {}", config.max_search_results)));
+    if r.limit_given && r.offset > max {
+        return Err(Error::new(format!("OFFSET exceeds maximum of {max}")));
     }
+    // No result past the MAXSEARCHRESULTS-th is returned: `LIMIT 1 20` under 20 gives 19, the
+    // default `LIMIT 0 10` under 0 only the count (as RediSearch 2.10 answers).
+    r.limit = r.limit.min(max.saturating_sub(r.offset));
     Ok(r)
 }
 
