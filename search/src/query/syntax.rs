@@ -794,6 +794,42 @@ impl<'a> Parser<'a> {
                 if self.eat('*') {
                     lead_star = true;
                 }
+                if self.dialect >= 2 && self.peek() == Some('"') {
+                    // `"…"`: the tag exactly as written, `\` escaping the next character;
+                    // a `*` after the closing quote makes it a prefix (RediSearch 2.10).
+                    self.i += 1;
+                    let mut v = String::new();
+                    loop {
+                        match self.peek() {
+                            None => return Err(self.err()),
+                            Some('\\') => {
+                                self.i += 1;
+                                if let Some(n) = self.peek() {
+                                    v.push(n);
+                                    self.i += 1;
+                                }
+                            }
+                            Some('"') => {
+                                self.i += 1;
+                                break;
+                            }
+                            Some(ch) => {
+                                v.push(ch);
+                                self.i += 1;
+                            }
+                        }
+                    }
+                    let trail = self.eat('*');
+                    self.skip_ws();
+                    out.push(TagTerm::of(v, lead_star, trail));
+                    if self.eat('}') {
+                        return Ok(out);
+                    }
+                    if !self.eat('|') {
+                        return Err(self.err());
+                    }
+                    continue;
+                }
                 loop {
                     match self.peek() {
                         None => return Err(self.err()),
