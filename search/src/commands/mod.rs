@@ -54,7 +54,8 @@ pub(crate) fn dispatch(
     };
     match upper.as_str() {
         "FT.CREATE" => {
-            arity(1)?;
+            // At least the name, SCHEMA and one field with its type (RediSearch: argc < 5).
+            arity(4)?;
             let name = text(args[0]);
             cat.create(&name, &args[1..], config, false)?;
             Ok(Reply::ok())

@@ -259,6 +259,9 @@ fn parse_request(args: &[&[u8]], config: &Config) -> Result<SearchRequest> {
             } else {
                 a.eat("ASC");
             }
+            if a.eat("MAX") {
+                return Err(Error::new("SORTBY MAX is not supported by FT.SEARCH"));
+            }
             if !a.eat("WITHCOUNT") {
                 a.eat("WITHOUTCOUNT");
             }
@@ -682,7 +685,10 @@ impl<'a> RenderCtx<'a> {
                 for rf in
                     fields.iter().filter(|rf| is_sort(rf)).chain(fields.iter().filter(|rf| !is_sort(rf)))
                 {
-                    if let Some(val) = self.load_one(key, &rf.source, json) {
+                    // `__key` is the document's key name (RediSearch's special lookup key).
+                    if rf.source == "__key" {
+                        v.push((rf.name.clone(), key.to_vec()));
+                    } else if let Some(val) = self.load_one(key, &rf.source, json) {
                         v.push((rf.name.clone(), val));
                     }
                 }
