@@ -53,3 +53,32 @@ fn cr_lf_in_simple_strings_are_escaped() {
     assert!(tag.contains(&(s("identifier"), s("unsafe\\r\\nfield"))), "{tag:?}");
     assert!(tag.contains(&(s("SEPARATOR"), s("\\n"))), "{tag:?}");
 }
+
+/// RETURN: a name already returned is returned once (read from its first source); `AS` with no
+/// name inside the count is an error (test_json.py's label redefinitions).
+#[test]
+fn return_names_are_outputs_once() {
+    let server = Server::start();
+    let mut c = server.conn();
+    let create = [
+        "FT.CREATE", "i", "ON", "JSON", "SCHEMA", "$.t", "AS", "labelT", "TEXT", "$.n", "AS", "labelN",
+        "NUMERIC",
+    ];
+    assert_eq!(c.call(&create), s("OK"));
+    assert_eq!(c.call(&["JSON.SET", "doc:1", "$", r#"{"t":"riceratops","n":9072}"#]), s("OK"));
+    let one = |name: &str, v: &str| {
+        arr(vec![Resp::Int(1), Resp::bulk("doc:1"), arr(vec![Resp::bulk(name), Resp::bulk(v)])])
+    };
+    assert_eq!(
+        c.call(&["FT.SEARCH", "i", "*", "RETURN", "4", "$.n", "AS", "labelT", "labelT"]),
+        one("labelT", "9072")
+    );
+    assert_eq!(
+        c.call(&["FT.SEARCH", "i", "*", "RETURN", "2", "labelT", "labelT"]),
+        one("labelT", "riceratops")
+    );
+    assert_eq!(
+        c.call(&["FT.SEARCH", "i", "*", "RETURN", "3", "labelN", "labelT", "AS"]),
+        Resp::Error("RETURN path AS name - must be accompanied with NAME".into())
+    );
+}

@@ -193,12 +193,20 @@ fn parse_request(args: &[&[u8]], config: &Config) -> Result<SearchRequest> {
                 let source = a.next_str("RETURN")?;
                 consumed += 1;
                 let mut name = source.clone();
-                if consumed + 2 <= n && a.peek().is_some_and(|p| p.eq_ignore_ascii_case(b"AS")) {
+                let as_next = a.peek().is_some_and(|p| p.eq_ignore_ascii_case(b"AS"));
+                if as_next && consumed + 1 == n {
+                    return Err(Error::new("RETURN path AS name - must be accompanied with NAME"));
+                }
+                if consumed + 2 <= n && as_next {
                     a.eat("AS");
                     name = a.next_str("RETURN")?;
                     consumed += 2;
                 }
-                fields.push(ReturnField { source, name });
+                // A name already returned is the same output (RediSearch's lookup keys are
+                // by name): `RETURN 4 $.n AS x x` returns x once, read from `$.n`.
+                if !fields.iter().any(|f: &ReturnField| f.name == name) {
+                    fields.push(ReturnField { source, name });
+                }
             }
             if fields.is_empty() {
                 r.no_content = true;
