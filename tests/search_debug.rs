@@ -38,8 +38,17 @@ fn gc_subcommands_answer_as_redisearch() {
     assert_eq!(debug(&mut c, "GC_FORCEINVOKE idx"), s("DONE"));
     assert_eq!(debug(&mut c, "gc_forceinvoke idx 5"), s("DONE"));
     assert_eq!(debug(&mut c, "GC_FORCEBGINVOKE idx"), s("OK"));
+    let running = Resp::Error("GC is already running periodically".into());
+    assert_eq!(debug(&mut c, "GC_CONTINUE_SCHEDULE idx"), running);
+    assert_eq!(debug(&mut c, "GC_STOP_SCHEDULE idx"), s("OK"));
     assert_eq!(debug(&mut c, "GC_STOP_SCHEDULE idx"), s("OK"));
     assert_eq!(debug(&mut c, "GC_CONTINUE_SCHEDULE idx"), s("OK"));
+    assert_eq!(debug(&mut c, "GC_CONTINUE_SCHEDULE idx"), running);
+    // Subcommands folio does not answer still check RediSearch's arity first.
+    for sub in ["DUMP_NUMIDXTREE", "DUMP_HNSW", "DOCINFO", "INVIDX_SUMMARY", "TTL_PAUSE", "TTL_EXPIRE"] {
+        let r = c.call(&["FT.DEBUG", sub]);
+        assert_eq!(r, Resp::Error(format!("ERR wrong number of arguments for 'FT.DEBUG|{sub}' command")));
+    }
     assert_eq!(debug(&mut c, "GC_WAIT_FOR_JOBS"), s("DONE"));
     assert_eq!(debug(&mut c, "GC_FORCEINVOKE nosuch"), Resp::Error("Unknown index name".into()));
     assert_eq!(
