@@ -82,3 +82,33 @@ fn return_names_are_outputs_once() {
         Resp::Error("RETURN path AS name - must be accompanied with NAME".into())
     );
 }
+
+/// `-` before a number is its sign, not a negation: `-20` is the term `-20` (which nothing
+/// indexed matches, the indexer splitting at `-`), `-20*` a prefix, `-20abc` the term `-20`
+/// then `abc` (test_issues.py test_1304; explains and results from RediSearch 2.10.5).
+#[test]
+fn minus_before_a_number_is_a_sign() {
+    let server = Server::start();
+    let mut c = server.conn();
+    assert_eq!(c.call(&["FT.CREATE", "idx", "SCHEMA", "txt1", "TEXT"]), s("OK"));
+    c.call(&["HSET", "a", "txt1", "x 20"]);
+    c.call(&["HSET", "b", "txt1", "x -20 y-20"]);
+    c.call(&["HSET", "c", "txt1", "x 30"]);
+    assert_eq!(c.call(&["FT.EXPLAIN", "idx", "-20*"]), Resp::bulk("PREFIX{-20*}\n"));
+    assert_eq!(c.call(&["FT.EXPLAIN", "idx", "-\\20*"]), Resp::bulk("NOT{\n  PREFIX{20*}\n}\n"));
+    assert_eq!(
+        c.call(&["FT.EXPLAIN", "idx", "-20", "DIALECT", "1"]),
+        Resp::bulk("UNION {\n  -20\n  +-20(expanded)\n}\n")
+    );
+    for q in ["-20", "x -20", "y-20", "-20abc", "-1e3"] {
+        for d in ["1", "2"] {
+            assert_eq!(
+                c.call(&["FT.SEARCH", "idx", q, "NOCONTENT", "DIALECT", d]),
+                arr(vec![Resp::Int(0)]),
+                "{q} {d}"
+            );
+        }
+    }
+    let not = c.call(&["FT.SEARCH", "idx", "-abc", "NOCONTENT"]);
+    assert_eq!(not.items()[0], Resp::Int(3), "a word after - is still negated");
+}
