@@ -12,7 +12,7 @@ use std::sync::atomic::{AtomicU8, Ordering};
 use std::sync::OnceLock;
 use std::time::Duration;
 
-use redis_module::{raw, redis_event_handler, Context, RedisValue};
+use redis_module::{raw, redis_event_handler, Context, RedisString, RedisValue};
 
 use crate::commands::{dispatch, ft, json, suggest};
 use crate::suggest_type::SUGGEST_TYPE;
@@ -93,6 +93,35 @@ unsafe fn create_command(
     true
 }
 
+/// Applies the module arguments as FT.CONFIG options (RediSearch's `NAME [value] ...`); a bad
+/// one is logged with RediSearch's text and fails the load, as it does.
+///
+/// # Safety
+/// `argv` holds `argc` valid strings.
+unsafe fn load_config(
+    ctx: *mut raw::RedisModuleCtx,
+    argv: *mut *mut raw::RedisModuleString,
+    argc: c_int,
+) -> bool {
+    if argc <= 0 || argv.is_null() {
+        return true;
+    }
+    // SAFETY: as promised by the caller.
+    let strings = unsafe { std::slice::from_raw_parts(argv, argc as usize) };
+    let args: Vec<String> = strings
+        .iter()
+        .map(|&s| String::from_utf8_lossy(RedisString::string_as_slice(s)).into_owned())
+        .collect();
+    let context = Context::new(ctx);
+    match crate::indexing::with_state(&context, |state| state.config.load_args(&args)) {
+        Ok(()) => true,
+        Err(e) => {
+            context.log_warning(&format!("Failed to load configuration: {e}"));
+            false
+        }
+    }
+}
+
 fn init_name(ctx: *mut raw::RedisModuleCtx, name: &CStr, version: i32) -> bool {
     // SAFETY: ctx is OnLoad's context; the name is NUL-terminated and outlives the call.
     let status = unsafe {
@@ -109,8 +138,8 @@ fn init_name(ctx: *mut raw::RedisModuleCtx, name: &CStr, version: i32) -> bool {
 #[allow(non_snake_case)]
 pub unsafe extern "C" fn RedisModule_OnLoad(
     ctx: *mut raw::RedisModuleCtx,
-    _argv: *mut *mut raw::RedisModuleString,
-    _argc: c_int,
+    argv: *mut *mut raw::RedisModuleString,
+    argc: c_int,
 ) -> c_int {
     // No allocation before Init: the allocator is Redis's, ready only after it.
     match LOADS.fetch_add(1, Ordering::SeqCst) {
@@ -119,11 +148,20 @@ pub unsafe extern "C" fn RedisModule_OnLoad(
                 return raw::Status::Err as c_int;
             }
             // SAFETY: as above.
-            unsafe { register(ctx) }
+            let status = unsafe { register(ctx) };
+            // SAFETY: Redis passes `argc` valid strings.
+            if status != raw::Status::Ok as c_int || !unsafe { load_config(ctx, argv, argc) } {
+                return raw::Status::Err as c_int;
+            }
+            status
         }
         1 => {
             // The INFO sections belong to this name (Redis prefixes them with it).
-            if init_name(ctx, c"search", SEARCH_VERSION) && crate::info::register(&Context::new(ctx)) {
+            if init_name(ctx, c"search", SEARCH_VERSION)
+                && crate::info::register(&Context::new(ctx))
+                // SAFETY: Redis passes `argc` valid strings.
+                && unsafe { load_config(ctx, argv, argc) }
+            {
                 raw::Status::Ok as c_int
             } else {
                 raw::Status::Err as c_int
@@ -208,6 +246,7 @@ unsafe fn register(ctx: *mut raw::RedisModuleCtx) -> c_int {
     command!(ctx, c"FT.EXPLAIN", ft::ft, c"readonly", 1, 1, 1, c"search");
     command!(ctx, c"FT.EXPLAINCLI", ft::ft, c"readonly", 1, 1, 1, c"search");
     command!(ctx, c"FT.CONFIG", ft::ft, c"readonly", 0, 0, 0, c"search admin");
+    command!(ctx, c"FT.DEBUG", ft::ft, c"readonly", 0, 0, 0, c"search admin");
     command!(ctx, c"FT.SPELLCHECK", ft::ft, c"readonly", 1, 1, 1, c"search");
     command!(ctx, c"FT.DICTADD", ft::ft, c"write deny-oom", 0, 0, 0, c"search");
     command!(ctx, c"FT.DICTDEL", ft::ft, c"write", 0, 0, 0, c"search");

@@ -148,8 +148,24 @@ fn simple(ctx: &Context, s: &str) {
         raw::reply_with_simple_string(ctx.ctx, c"OK".as_ptr());
         return;
     }
-    let line = resp_line(s);
+    let line = simple_line(s);
     raw::reply_with_simple_string(ctx.ctx, line.as_ptr());
+}
+
+/// Text for a simple string reply: CR and LF written as `\r` and `\n`, as RediSearch escapes
+/// names and values it sends as simple strings (index names, FT.INFO, FT.EXPLAIN lines); NUL
+/// becomes a space.
+pub fn simple_line(text: &str) -> CString {
+    let mut bytes = Vec::with_capacity(text.len());
+    for b in text.bytes() {
+        match b {
+            b'\r' => bytes.extend_from_slice(b"\\r"),
+            b'\n' => bytes.extend_from_slice(b"\\n"),
+            0 => bytes.push(b' '),
+            b => bytes.push(b),
+        }
+    }
+    CString::new(bytes).unwrap_or_default()
 }
 
 /// A double as Redis 7.2's `addReplyDouble` writes it (`fpconv_dtoa`): the shortest digits
@@ -214,6 +230,7 @@ mod tests {
         assert_eq!(resp_line("ERR Path '.nope[\"é\"]'").to_bytes(), "ERR Path '.nope[\"é\"]'".as_bytes());
         assert_eq!(resp_line("a\u{100}b\u{1F600}").to_bytes(), "a\u{100}b\u{1F600}".as_bytes());
         assert_eq!(resp_line("x\r\ny\0z").to_bytes(), b"x  y z");
+        assert_eq!(super::simple_line("x\r\ny\0z").to_bytes(), b"x\\r\\ny z");
     }
 }
 

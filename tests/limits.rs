@@ -312,7 +312,8 @@ fn max_search_results_bounds_limit() {
     alive(&mut c);
 }
 
-/// FT.AGGREGATE's LIMIT is bounded by MAXAGGREGATERESULTS (default 2^31).
+/// FT.AGGREGATE's LIMIT is bounded by MAXAGGREGATERESULTS (default unlimited, as RediSearch
+/// 2.10.5 reports and applies it: `LIMIT 0 2147483649` answers rows there).
 #[test]
 fn max_aggregate_results_bounds_limit() {
     let server = Server::start();
@@ -320,7 +321,7 @@ fn max_aggregate_results_bounds_limit() {
     search_setup(&mut c);
     let over = ((1u64 << 31) + 1).to_string();
     let r = c.call(&["FT.AGGREGATE", "idx", "*", "LIMIT", "0", &over]);
-    assert!(matches!(&r, Resp::Error(e) if e.starts_with("LIMIT exceeds maximum of")), "{r:?}");
+    assert!(!r.is_error() && r.items().len() > 1, "{r:?}");
     let r = c.call(&[
         "FT.AGGREGATE", "idx", "*", "LOAD", "1", "@n", "SORTBY", "2", "@n", "ASC", "LIMIT", "0", "1000",
     ]);

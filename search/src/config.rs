@@ -1,6 +1,7 @@
 //! Server-wide search configuration (`FT.CONFIG GET/SET`) and server-wide state (the
 //! spell-check dictionaries), owned by the glue and passed by reference to every command.
 
+use crate::config_options::{self as options, OPTIONS};
 use crate::error::{Error, Result};
 
 /// What a query does when its TIMEOUT is reached.
@@ -31,7 +32,7 @@ pub struct Config {
     pub default_dialect: u32,
     /// Minimum length of a word to be stemmed.
     pub min_stem_len: usize,
-    /// Default scorer name.
+    /// Default scorer name (not an option in RediSearch 2.10: always TFIDF).
     pub default_scorer: String,
     /// Idle time of an aggregate cursor, ms.
     pub cursor_max_idle: u64,
@@ -42,6 +43,8 @@ pub struct Config {
     /// Bit `d - 1` set once a query ran in dialect `d` (INFO's `search_dialect_statistics`;
     /// server-wide state, emptied by any flush as RediSearch does).
     pub used_dialects: std::cell::Cell<u8>,
+    /// The options folio only stores (GC, threads, encodings...): the text each reports.
+    pub stored: std::collections::BTreeMap<&'static str, Option<String>>,
     /// FT.DICTADD dictionaries: global to the server like the configuration (not an
     /// FT.CONFIG option).
     pub dictionaries: crate::dictionary::Dictionaries,
@@ -55,24 +58,18 @@ impl Default for Config {
             min_prefix: 2,
             max_expansions: 200,
             max_search_results: 1_000_000,
-            max_aggregate_results: 1 << 31,
+            max_aggregate_results: u64::MAX,
             default_dialect: 1,
             min_stem_len: crate::limits::MIN_STEM_LEN,
             default_scorer: "TFIDF".into(),
             cursor_max_idle: 300_000,
             acl_all_or_nothing: false,
             used_dialects: std::cell::Cell::new(0),
+            stored: options::stored_defaults(),
             dictionaries: crate::dictionary::Dictionaries::default(),
         }
     }
 }
-
-/// The option names FT.CONFIG knows, in `GET *` order.
-const NAMES: &[&str] = &[
-    "TIMEOUT", "ON_TIMEOUT", "MINPREFIX", "MAXEXPANSIONS", "MAXPREFIXEXPANSIONS", "MAXSEARCHRESULTS",
-    "MAXAGGREGATERESULTS", "DEFAULT_DIALECT", "MINSTEMLEN", "DEFAULT_SCORER", "CURSOR_MAX_IDLE",
-    "ACL_ALL_OR_NOTHING",
-];
 
 impl Config {
     /// Records that a query ran in dialect `d` (1-4).
@@ -82,71 +79,51 @@ impl Config {
         }
     }
 
-    /// All `(name, value)` pairs matching `pattern` (`*` or an option name, case-insensitive).
-    pub fn get(&self, pattern: &str) -> Vec<(String, String)> {
-        NAMES
+    /// All `(name, value)` pairs matching `pattern` (`*` or an option name, case-insensitive);
+    /// a `None` value is reported as null.
+    pub fn get(&self, pattern: &str) -> Vec<(String, Option<String>)> {
+        self.help(pattern).into_iter().map(|(n, _, v)| (n, v)).collect()
+    }
+
+    /// `(name, description, value)` of the options matching `pattern`, as [`Config::get`].
+    pub fn help(&self, pattern: &str) -> Vec<(String, &'static str, Option<String>)> {
+        OPTIONS
             .iter()
-            .filter(|n| pattern == "*" || n.eq_ignore_ascii_case(pattern))
-            .map(|n| (n.to_string(), self.value_of(n)))
+            .filter(|o| pattern == "*" || o.name.eq_ignore_ascii_case(pattern))
+            .map(|o| (o.name.to_string(), o.help, options::value(self, o.name)))
             .collect()
     }
 
-    fn value_of(&self, name: &str) -> String {
-        match name {
-            "TIMEOUT" => self.timeout_ms.to_string(),
-            "ON_TIMEOUT" => match self.on_timeout {
-                TimeoutPolicy::Return => "return".into(),
-                TimeoutPolicy::Fail => "fail".into(),
-            },
-            "MINPREFIX" => self.min_prefix.to_string(),
-            "MAXEXPANSIONS" | "MAXPREFIXEXPANSIONS" => self.max_expansions.to_string(),
-            "MAXSEARCHRESULTS" => self.max_search_results.to_string(),
-            "MAXAGGREGATERESULTS" => self.max_aggregate_results.to_string(),
-            "DEFAULT_DIALECT" => self.default_dialect.to_string(),
-            "MINSTEMLEN" => self.min_stem_len.to_string(),
-            "DEFAULT_SCORER" => self.default_scorer.clone(),
-            "CURSOR_MAX_IDLE" => self.cursor_max_idle.to_string(),
-            "ACL_ALL_OR_NOTHING" => self.acl_all_or_nothing.to_string(),
-            _ => String::new(),
+    /// `FT.CONFIG SET name args...`: returns whether every argument was read (RediSearch answers
+    /// `EXCESSARGS` instead of `OK` otherwise, the option being set all the same). Errors use
+    /// RediSearch's texts.
+    pub fn set_args(&mut self, name: &str, args: &[String]) -> Result<bool> {
+        let def = options::find(name).ok_or_else(|| Error::new("Invalid option"))?;
+        if def.immutable {
+            return Err(Error::new("Not modifiable at runtime"));
         }
+        let mut cursor = options::Args::new(args);
+        let mut next = self.clone();
+        options::apply(&mut next, def, &mut cursor)?;
+        *self = next;
+        Ok(cursor.at_end())
     }
 
-    /// Sets one option; errors use RediSearch's texts.
+    /// Sets one option to one value (`FT.CONFIG SET name value`).
     pub fn set(&mut self, name: &str, value: &str) -> Result<()> {
-        let num = || -> Result<u64> {
-            value.parse::<u64>().map_err(|_| Error::new(format!("Invalid value for option `{name}`")))
-        };
-        match name.to_ascii_uppercase().as_str() {
-            "TIMEOUT" => self.timeout_ms = num()?,
-            "ON_TIMEOUT" => {
-                self.on_timeout = match value.to_ascii_lowercase().as_str() {
-                    "return" => TimeoutPolicy::Return,
-                    "fail" => TimeoutPolicy::Fail,
-                    _ => return Err(Error::new("Invalid ON_TIMEOUT value")),
-                }
-            }
-            "MINPREFIX" => self.min_prefix = num()?.max(1) as usize,
-            "MAXEXPANSIONS" | "MAXPREFIXEXPANSIONS" => self.max_expansions = num()? as usize,
-            "MAXSEARCHRESULTS" => self.max_search_results = num()?,
-            "MAXAGGREGATERESULTS" => self.max_aggregate_results = num()?,
-            "DEFAULT_DIALECT" => {
-                let d = num()?;
-                if d < 1 || d > u64::from(crate::limits::MAX_DIALECT) {
-                    return Err(Error::new("DEFAULT_DIALECT: Bad value"));
-                }
-                self.default_dialect = d as u32;
-            }
-            "MINSTEMLEN" => self.min_stem_len = num()? as usize,
-            "DEFAULT_SCORER" => self.default_scorer = value.to_ascii_uppercase(),
-            "CURSOR_MAX_IDLE" => self.cursor_max_idle = num()?,
-            "ACL_ALL_OR_NOTHING" => {
-                self.acl_all_or_nothing = match value.to_ascii_lowercase().as_str() {
-                    "true" | "yes" | "1" => true,
-                    "false" | "no" | "0" => false,
-                    _ => return Err(Error::new(format!("Invalid value for option `{name}`"))),
-                }
-            }
-            _ => return Err(Error::new("Invalid option")),
+        self.set_args(name, &[value.to_string()]).map(|_| ())
+    }
+
+    /// Applies module arguments (`--loadmodule folio.so NAME [value] ...`), immutable options
+    /// included, as RediSearch reads its own; the error is the text RediSearch logs.
+    pub fn load_args(&mut self, args: &[String]) -> std::result::Result<(), String> {
+        let mut cursor = options::Args::new(args);
+        while !cursor.at_end() {
+            let name = cursor.string().map_err(|e| e.to_string())?;
+            let def = options::find(name).ok_or_else(|| format!("No such configuration option `{name}`"))?;
+            let mut rest = options::Args::new(&args[cursor.pos..]);
+            options::apply(self, def, &mut rest).map_err(|e| e.to_string())?;
+            cursor.pos += rest.pos;
         }
         Ok(())
     }
@@ -159,11 +136,14 @@ mod tests {
     #[test]
     fn get_and_set_round_trip() {
         let mut c = Config::default();
-        assert_eq!(c.get("minprefix"), vec![("MINPREFIX".into(), "2".into())]);
+        assert_eq!(c.get("minprefix"), vec![("MINPREFIX".into(), Some("2".into()))]);
         c.set("MINPREFIX", "3").unwrap();
         assert_eq!(c.min_prefix, 3);
         assert!(c.set("NOPE", "1").is_err());
         assert!(c.set("TIMEOUT", "x").is_err());
-        assert_eq!(c.get("*").len(), NAMES.len());
+        assert_eq!(c.get("*").len(), 37);
+        assert_eq!(c.set_args("FORK_GC_CLEAN_NUMERIC_EMPTY_NODES", &["x".into()]), Ok(false));
+        assert!(c.set("MINSTEMLEN", "1").is_err());
+        assert_eq!(c.min_stem_len, crate::limits::MIN_STEM_LEN);
     }
 }

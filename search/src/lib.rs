@@ -58,6 +58,7 @@ mod args;
 mod catalog;
 mod commands;
 pub mod config;
+mod config_options;
 pub mod dictionary;
 pub mod document;
 pub mod error;

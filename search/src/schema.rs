@@ -279,7 +279,7 @@ impl IndexSpec {
             return Err(Error::new("MAXTEXTFIELDS cannot be used with NOFIELDS"));
         }
         if a.is_empty() {
-            return Err(Error::new("No fields provided"));
+            return Err(Error::new("Fields arguments are missing"));
         }
         spec.add_fields(a.rest())?;
         Ok(spec)

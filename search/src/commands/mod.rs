@@ -4,6 +4,7 @@
 mod admin;
 mod alias;
 mod config;
+mod debug;
 mod expand;
 mod explain;
 mod info;
@@ -51,7 +52,8 @@ pub(crate) fn dispatch(
     };
     match upper.as_str() {
         "FT.CREATE" => {
-            arity(1)?;
+            // At least the name, SCHEMA and one field with its type (RediSearch: argc < 5).
+            arity(4)?;
             let name = text(args[0]);
             cat.create(&name, &args[1..], config, false)?;
             Ok(Reply::ok())
@@ -167,6 +169,7 @@ pub(crate) fn dispatch(
             }
             alias::ft_aliasdel(cat, &text(args[0]))
         }
+        "FT.DEBUG" => debug::ft_debug(cat, args),
         _ => Err(Error::new(format!("ERR unknown command '{cmd}'"))),
     }
 }

@@ -65,6 +65,8 @@ struct SearchRequest {
     dialect: u32,
     /// DIALECT given explicitly.
     dialect_given: bool,
+    /// LIMIT given explicitly (only then is it checked against MAXSEARCHRESULTS).
+    limit_given: bool,
     /// FORMAT EXPAND (RESP3, JSON): values as native replies.
     expand: bool,
     timeout_ms: u64,
@@ -142,6 +144,7 @@ fn parse_request(args: &[&[u8]], config: &Config) -> Result<SearchRequest> {
         blobs: HashMap::new(),
         dialect: config.default_dialect,
         dialect_given: false,
+        limit_given: false,
         expand: false,
         timeout_ms: config.timeout_ms,
         language: None,
@@ -191,12 +194,20 @@ fn parse_request(args: &[&[u8]], config: &Config) -> Result<SearchRequest> {
                 let source = a.next_str("RETURN")?;
                 consumed += 1;
                 let mut name = source.clone();
-                if consumed + 2 <= n && a.peek().is_some_and(|p| p.eq_ignore_ascii_case(b"AS")) {
+                let as_next = a.peek().is_some_and(|p| p.eq_ignore_ascii_case(b"AS"));
+                if as_next && consumed + 1 == n {
+                    return Err(Error::new("RETURN path AS name - must be accompanied with NAME"));
+                }
+                if consumed + 2 <= n && as_next {
                     a.eat("AS");
                     name = a.next_str("RETURN")?;
                     consumed += 2;
                 }
-                fields.push(ReturnField { source, name });
+                // A name already returned is the same output (RediSearch's lookup keys are
+                // by name): `RETURN 4 $.n AS x x` returns x once, read from `$.n`.
+                if !fields.iter().any(|f: &ReturnField| f.name == name) {
+                    fields.push(ReturnField { source, name });
+                }
             }
             if fields.is_empty() {
                 r.no_content = true;
@@ -257,6 +268,9 @@ fn parse_request(args: &[&[u8]], config: &Config) -> Result<SearchRequest> {
             } else {
                 a.eat("ASC");
             }
+            if a.eat("MAX") {
+                return Err(Error::new("SORTBY MAX is not supported by FT.SEARCH"));
+            }
             if !a.eat("WITHCOUNT") {
                 a.eat("WITHOUTCOUNT");
             }
@@ -264,6 +278,7 @@ fn parse_request(args: &[&[u8]], config: &Config) -> Result<SearchRequest> {
         } else if a.eat("LIMIT") {
             r.offset = a.next_u64("LIMIT")?;
             r.limit = a.next_u64("LIMIT")?;
+            r.limit_given = true;
         } else if a.eat("PARAMS") {
             r.blobs = parse_params_raw(&mut a)?;
             r.params = text_params(&r.blobs);
@@ -293,12 +308,16 @@ fn parse_request(args: &[&[u8]], config: &Config) -> Result<SearchRequest> {
     if r.explain_score && !r.with_scores {
         return Err(Error::new("EXPLAINSCORE must be accompanied with WITHSCORES"));
     }
-    if r.limit > config.max_search_results {
-        return Err(Error::new(format!("LIMIT exceeds maximum of {}", config.max_search_results)));
+    let max = config.max_search_results;
+    if r.limit_given && r.limit > max {
+        return Err(Error::new(format!("LIMIT exceeds maximum of {max}")));
     }
-    if r.offset > config.max_search_results {
-        return Err(Error::new(format!("OFFSET exceeds maximum of {}", config.max_search_results)));
+    if r.limit_given && r.offset > max {
+        return Err(Error::new(format!("OFFSET exceeds maximum of {max}")));
     }
+    // No result past the MAXSEARCHRESULTS-th is returned: `LIMIT 1 20` under 20 gives 19, the
+    // default `LIMIT 0 10` under 0 only the count (as RediSearch 2.10 answers).
+    r.limit = r.limit.min(max.saturating_sub(r.offset));
     Ok(r)
 }
 
@@ -707,7 +726,10 @@ impl<'a> RenderCtx<'a> {
                 for rf in
                     fields.iter().filter(|rf| is_sort(rf)).chain(fields.iter().filter(|rf| !is_sort(rf)))
                 {
-                    if let Some(val) = self.load_one(key, &rf.source, json) {
+                    // `__key` is the document's key name (RediSearch's special lookup key).
+                    if rf.source == "__key" {
+                        v.push((rf.name.clone(), key.to_vec()));
+                    } else if let Some(val) = self.load_one(key, &rf.source, json) {
                         v.push((rf.name.clone(), val));
                     }
                 }

@@ -56,6 +56,30 @@ fn flatten(vals: Vec<FieldValue>, out: &mut Vec<FieldValue>) {
     }
 }
 
+/// The JSON value shapes RediSearch refuses to index (the document then fails): an object as
+/// the field's one value, an array or object among a TEXT/TAG field's several values (the
+/// matches of the path, or the items of its one array match), anything but numbers and nulls
+/// among a NUMERIC field's.
+fn check_json_shape(matches: &[FieldValue], kind: FieldType) -> Result<(), String> {
+    let many: &[FieldValue] = match matches {
+        [FieldValue::Object(_)] => {
+            return Err("Invalid JSON type: Object type can represent only GEOMETRY fields".into())
+        }
+        [FieldValue::Array(items)] => items,
+        [_] | [] => return Ok(()),
+        all => all,
+    };
+    let nested = many.iter().any(|v| matches!(v, FieldValue::Array(_) | FieldValue::Object(_)));
+    if nested && matches!(kind, FieldType::Text | FieldType::Tag) {
+        return Err("TEXT/TAG fields can only contain strings or nulls".into());
+    }
+    let numeric = |v: &FieldValue| matches!(v, FieldValue::Number(..) | FieldValue::Null);
+    if kind == FieldType::Numeric && !many.iter().all(numeric) {
+        return Err("NUMERIC fields can only contain numeric or nulls".into());
+    }
+    Ok(())
+}
+
 /// Splits a tag string and normalizes (trims, case-folds) each value. Empty values are
 /// dropped unless `index_empty` (INDEXEMPTY), which keeps them as the empty tag: an empty
 /// string, a blank piece between separators, or a trailing separator.
@@ -120,7 +144,11 @@ fn extract_values(
             continue;
         }
         let mut raw = Vec::new();
-        flatten(docs.values(key, &f.path)?, &mut raw);
+        let matches = docs.values(key, &f.path)?;
+        if json {
+            check_json_shape(&matches, f.kind)?;
+        }
+        flatten(matches, &mut raw);
         let mut strings = Vec::new();
         let mut nums = Vec::new();
         let mut tags = Vec::new();

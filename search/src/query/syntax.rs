@@ -239,7 +239,11 @@ impl<'a> Parser<'a> {
         Some(match c {
             '|' => Token::Or,
             '=' if self.peek_at(1) == Some('>') => Token::Arrow,
-            '-' => Token::Minus,
+            '-' => match self.minus_number() {
+                Some(true) => Token::Affix,
+                Some(false) => Token::Number,
+                None => Token::Minus,
+            },
             '~' => Token::Tilde,
             '"' => Token::Quote,
             '(' => Token::Lp,
@@ -465,6 +469,48 @@ impl<'a> Parser<'a> {
         Ok(QueryAst::Attrs { inner: Box::new(atom), weight, slop, inorder })
     }
 
+    /// At `-` starting a negative number (`-20`, `-2.5`, `-1e3`) or a prefix of one (`-20*`):
+    /// RediSearch lexes these as one term, not as a negation (`-20abc` is `-20` then `abc`).
+    /// `Some(true)`: a prefix.
+    fn minus_number(&self) -> Option<bool> {
+        if self.peek() != Some('-') {
+            return None;
+        }
+        let n = self.number_len(1);
+        if n == 0 {
+            return None;
+        }
+        Some(self.peek_at(1 + n) == Some('*'))
+    }
+
+    /// Length of the number (`digits[.digits][e[+-]digits]`) starting `at` characters ahead.
+    fn number_len(&self, at: usize) -> usize {
+        let digits = |mut k: usize| {
+            let from = k;
+            while self.peek_at(k).is_some_and(|c| c.is_ascii_digit()) {
+                k += 1;
+            }
+            k - from
+        };
+        let mut k = at;
+        let int = digits(k);
+        if int == 0 {
+            return 0;
+        }
+        k += int;
+        if self.peek_at(k) == Some('.') && digits(k + 1) > 0 {
+            k += 1 + digits(k + 1);
+        }
+        if matches!(self.peek_at(k), Some('e' | 'E')) {
+            let sign = usize::from(matches!(self.peek_at(k + 1), Some('+' | '-')));
+            let exp = digits(k + 1 + sign);
+            if exp > 0 {
+                k += 1 + sign + exp;
+            }
+        }
+        k - at
+    }
+
     /// A run of non-special characters (escapes kept).
     fn raw_word(&mut self) -> String {
         let mut w = String::new();
@@ -596,6 +642,17 @@ impl<'a> Parser<'a> {
                 self.i += 1;
                 let v = self.param()?;
                 Ok(QueryAst::Word(escape_word(&v)))
+            }
+            '-' if self.minus_number().is_some() => {
+                let n = self.number_len(1);
+                let digits: String = (1..=n).filter_map(|j| self.peek_at(j)).collect();
+                self.i += 1 + n;
+                if self.eat('*') {
+                    Ok(QueryAst::Prefix(format!("-{digits}")))
+                } else {
+                    // Escaped so that the word stays one term with its sign.
+                    Ok(QueryAst::Word(format!("\\-{}", digits.replace('.', "\\."))))
+                }
             }
             _ if is_special(c) => Err(self.err()),
             _ => {
@@ -793,6 +850,42 @@ impl<'a> Parser<'a> {
             } else {
                 if self.eat('*') {
                     lead_star = true;
+                }
+                if self.dialect >= 2 && self.peek() == Some('"') {
+                    // `"…"`: the tag exactly as written, `\` escaping the next character;
+                    // a `*` after the closing quote makes it a prefix (RediSearch 2.10).
+                    self.i += 1;
+                    let mut v = String::new();
+                    loop {
+                        match self.peek() {
+                            None => return Err(self.err()),
+                            Some('\\') => {
+                                self.i += 1;
+                                if let Some(n) = self.peek() {
+                                    v.push(n);
+                                    self.i += 1;
+                                }
+                            }
+                            Some('"') => {
+                                self.i += 1;
+                                break;
+                            }
+                            Some(ch) => {
+                                v.push(ch);
+                                self.i += 1;
+                            }
+                        }
+                    }
+                    let trail = self.eat('*');
+                    self.skip_ws();
+                    out.push(TagTerm::of(v, lead_star, trail));
+                    if self.eat('}') {
+                        return Ok(out);
+                    }
+                    if !self.eat('|') {
+                        return Err(self.err());
+                    }
+                    continue;
                 }
                 loop {
                     match self.peek() {

@@ -1,0 +1,367 @@
+//! FT.DEBUG: RediSearch 2.10's debugging subcommands, answered from folio's own structures in
+//! RediSearch's reply shapes (measured on RediSearch 2.10.5).
+//!
+//! Document ids are RediSearch's 1-based ones: folio's id plus one (they agree while documents
+//! are only added; RediSearch gives an updated document a new id, folio keeps its id). folio
+//! has no garbage collector (deleted entries leave its postings at once), so the GC subcommands
+//! only answer as RediSearch does, and dumps show what RediSearch shows after a GC run: live
+//! terms and values only. A numeric field is one range (RediSearch splits large ones).
+
+use roaring::RoaringBitmap;
+
+use crate::catalog::Catalog;
+use crate::commands::text;
+use crate::error::{Error, Result};
+use crate::index::{FieldIndex, Index};
+use crate::reply::Reply;
+use crate::schema::FieldType;
+
+/// The subcommands `FT.DEBUG HELP` lists, in its order.
+const SUBCOMMANDS: &[&str] = &[
+    "DUMP_INVIDX", "DUMP_NUMIDX", "DUMP_NUMIDXTREE", "DUMP_TAGIDX", "INFO_TAGIDX", "DUMP_GEOMIDX",
+    "DUMP_PREFIX_TRIE", "IDTODOCID", "DOCIDTOID", "DOCINFO", "DUMP_PHONETIC_HASH", "DUMP_SUFFIX_TRIE",
+    "DUMP_TERMS", "INVIDX_SUMMARY", "NUMIDX_SUMMARY", "GC_FORCEINVOKE", "GC_FORCEBGINVOKE",
+    "GC_CLEAN_NUMERIC", "GC_STOP_SCHEDULE", "GC_CONTINUE_SCHEDULE", "GC_WAIT_FOR_JOBS", "GIT_SHA", "TTL",
+    "TTL_PAUSE", "TTL_EXPIRE", "VECSIM_INFO", "DELETE_LOCAL_CURSORS", "DUMP_HNSW",
+];
+
+thread_local! {
+    /// Index names whose (nonexistent) GC schedule GC_STOP_SCHEDULE stopped.
+    static GC_STOPPED: std::cell::RefCell<std::collections::HashSet<String>> = Default::default();
+}
+
+const NO_CTX: &str = "Can not create a search ctx";
+const NO_FIELD: &str = "Could not find given field in index spec";
+const NO_TAG: &str = "can not open tag field";
+const UNKNOWN_INDEX: &str = "Unknown index name";
+
+/// `FT.DEBUG sub args...` (`args` excludes the command name).
+pub(crate) fn ft_debug(cat: &Catalog, args: &[&[u8]]) -> Result<Reply> {
+    let Some(first) = args.first() else {
+        return Err(Error::new("ERR wrong number of arguments for 'FT.DEBUG' command"));
+    };
+    let given = text(first);
+    let Some(&sub) = SUBCOMMANDS.iter().find(|s| s.eq_ignore_ascii_case(&given)) else {
+        if given.eq_ignore_ascii_case("HELP") {
+            return Ok(Reply::Array(SUBCOMMANDS.iter().map(|s| Reply::Simple(s.to_string())).collect()));
+        }
+        return Err(Error::new(format!("ERR unknown subcommand '{given}'. Try FT.DEBUG HELP.")));
+    };
+    // Counted as RediSearch counts: the command name and the subcommand included.
+    let argc = args.len() + 1;
+    let arity = |ok: bool| {
+        if ok {
+            Ok(())
+        } else {
+            Err(Error::new(format!("ERR wrong number of arguments for 'FT.DEBUG|{sub}' command")))
+        }
+    };
+    let arg = |i: usize| args.get(i).map(|a| text(a)).unwrap_or_default();
+    let index = |name: &str, missing: &str| cat.index(name).ok_or_else(|| Error::new(missing.to_string()));
+    match sub {
+        "GC_FORCEINVOKE" => {
+            arity((3..=4).contains(&argc))?;
+            index(&arg(1), UNKNOWN_INDEX)?;
+            Ok(Reply::Simple("DONE".into()))
+        }
+        "GC_FORCEBGINVOKE" => {
+            arity(argc >= 3)?;
+            index(&arg(1), UNKNOWN_INDEX)?;
+            Ok(Reply::ok())
+        }
+        // No collector runs, but its schedule is kept per index name so the answers are
+        // RediSearch's (continuing a running schedule is an error).
+        "GC_STOP_SCHEDULE" | "GC_CONTINUE_SCHEDULE" => {
+            arity(argc >= 3)?;
+            let name = arg(1);
+            index(&name, UNKNOWN_INDEX)?;
+            GC_STOPPED.with(|stopped| {
+                let mut stopped = stopped.borrow_mut();
+                if sub == "GC_STOP_SCHEDULE" {
+                    stopped.insert(name);
+                } else if !stopped.remove(&name) {
+                    return Err(Error::new("GC is already running periodically"));
+                }
+                Ok(Reply::ok())
+            })
+        }
+        "GC_CLEAN_NUMERIC" => {
+            arity(argc == 4)?;
+            let idx = index(&arg(1), NO_CTX)?;
+            numeric_field(idx, &arg(2))?;
+            Ok(Reply::ok())
+        }
+        "GC_WAIT_FOR_JOBS" => Ok(Reply::Simple("DONE".into())),
+        "GIT_SHA" => Ok(Reply::Simple(format!("folio-{}", env!("CARGO_PKG_VERSION")))),
+        "DELETE_LOCAL_CURSORS" => {
+            arity(argc == 2)?;
+            Ok(Reply::ok())
+        }
+        "DUMP_TERMS" => {
+            arity(argc == 3)?;
+            let idx = index(&arg(1), NO_CTX)?;
+            let terms = idx.text.dict.scan(|_, id| idx.text.is_live(id), usize::MAX);
+            Ok(Reply::Array(terms.into_iter().map(|(t, _)| Reply::text(t)).collect()))
+        }
+        "DUMP_INVIDX" => {
+            arity(argc == 4)?;
+            let idx = index(&arg(1), NO_CTX)?;
+            let term = arg(2);
+            let docs = idx
+                .text
+                .dict
+                .get(&term)
+                .filter(|&id| idx.text.is_live(id))
+                .map(|id| idx.text.docs(id, crate::index::text::ALL_FIELDS))
+                .ok_or_else(|| Error::new("Can not find the inverted index"))?;
+            Ok(ids(&docs))
+        }
+        "DUMP_TAGIDX" => {
+            arity(argc == 4)?;
+            let idx = index(&arg(1), NO_CTX)?;
+            let tags = tag_field(idx, &arg(2))?;
+            let rows = tags
+                .dict
+                .scan(|_, id| tags.is_live(id), usize::MAX)
+                .into_iter()
+                .map(|(v, id)| {
+                    Reply::Array(vec![Reply::text(v), ids(tags.docs(id).unwrap_or(&RoaringBitmap::new()))])
+                })
+                .collect();
+            Ok(Reply::Array(rows))
+        }
+        "INFO_TAGIDX" => {
+            arity(argc >= 4)?;
+            let idx = index(&arg(1), NO_CTX)?;
+            info_tagidx(idx, &arg(2), &args[3..])
+        }
+        "NUMIDX_SUMMARY" => {
+            arity(argc == 4)?;
+            let idx = index(&arg(1), NO_CTX)?;
+            let (entries, docs) = numeric_docs(idx, &arg(2))?;
+            let last = docs.max().map_or(0, |d| i64::from(d) + 1);
+            Ok(Reply::Array(vec![
+                Reply::Simple("numRanges".into()),
+                Reply::Int(1),
+                Reply::Simple("numEntries".into()),
+                Reply::Int(entries as i64),
+                Reply::Simple("lastDocId".into()),
+                Reply::Int(last),
+                Reply::Simple("revisionId".into()),
+                Reply::Int(0),
+                Reply::Simple("emptyLeaves".into()),
+                Reply::Int(0),
+                Reply::Simple("RootMaxDepth".into()),
+                Reply::Int(0),
+            ]))
+        }
+        "DUMP_NUMIDX" => {
+            arity(argc >= 4)?;
+            let idx = index(&arg(1), NO_CTX)?;
+            let (entries, docs) = numeric_docs(idx, &arg(2))?;
+            let headers = arg(3).eq_ignore_ascii_case("WITH_HEADERS");
+            let range = ids(&docs);
+            if !headers {
+                return Ok(Reply::Array(vec![range]));
+            }
+            let last = docs.max().map_or(0, |d| i64::from(d) + 1);
+            let blocks = i64::from(entries > 0);
+            let efficiency = if blocks == 0 { 0.0 } else { entries as f64 };
+            let header = Reply::Array(vec![
+                Reply::Simple("numDocs".into()),
+                Reply::Int(docs.len() as i64),
+                Reply::Simple("numEntries".into()),
+                Reply::Int(entries as i64),
+                Reply::Simple("lastId".into()),
+                Reply::Int(last),
+                Reply::Simple("flags".into()),
+                Reply::Int(32),
+                Reply::Simple("numberOfBlocks".into()),
+                Reply::Int(blocks.max(1)),
+                Reply::Simple("blocks_efficiency (numEntries/numberOfBlocks)".into()),
+                Reply::Double(efficiency),
+            ]);
+            Ok(Reply::Array(vec![Reply::Array(vec![header, range])]))
+        }
+        "DUMP_SUFFIX_TRIE" => {
+            arity(argc == 3 || argc == 4)?;
+            let idx = index(&arg(1), NO_CTX)?;
+            dump_suffix_trie(idx, (argc == 4).then(|| arg(2)).as_deref())
+        }
+        "DOCIDTOID" => {
+            arity(argc == 4)?;
+            let idx = index(&arg(1), NO_CTX)?;
+            Ok(Reply::Int(idx.docs.id_of(args[2]).map_or(0, |id| i64::from(id) + 1)))
+        }
+        "IDTODOCID" => {
+            arity(argc == 4)?;
+            let idx = index(&arg(1), NO_CTX)?;
+            let id =
+                arg(2).parse::<u32>().ok().filter(|&n| n > 0).ok_or_else(|| Error::new("bad id given"))?;
+            let rec = idx.docs.get(id - 1).ok_or_else(|| Error::new("document was removed"))?;
+            Ok(Reply::Bulk(rec.key.to_vec()))
+        }
+        "TTL" => {
+            arity(argc >= 3)?;
+            let e = cat.resolve(&arg(1)).and_then(|n| cat.indexes.get(n));
+            let e = e.ok_or_else(|| Error::new(UNKNOWN_INDEX))?;
+            let secs = e.index.spec.temporary.ok_or_else(|| Error::new("Index is not temporary"))?;
+            // Whole seconds left, rounded down as RediSearch's timer reports them.
+            let left_ms =
+                u128::from(secs) * 1000 - e.last_used.elapsed().as_millis().min(u128::from(secs) * 1000);
+            Ok(Reply::Int((left_ms / 1000) as i64))
+        }
+        "VECSIM_INFO" => {
+            arity(argc == 4)?;
+            let idx = index(&arg(1), NO_CTX)?;
+            let is_vector = idx.spec.fields.iter().any(|f| f.name == arg(2) && f.kind == FieldType::Vector);
+            // RediSearch's reply is VecSim's own statistics, which folio does not keep.
+            Err(Error::new(if is_vector {
+                "VECSIM_INFO is not supported by folio"
+            } else {
+                "Vector index not found"
+            }))
+        }
+        _ => {
+            // RediSearch's arity of the subcommands folio does not answer, checked first.
+            let ok = match sub {
+                "DUMP_NUMIDXTREE" | "DUMP_HNSW" => argc >= 4,
+                "DUMP_GEOMIDX" | "DOCINFO" | "DUMP_PHONETIC_HASH" | "INVIDX_SUMMARY" => argc == 4,
+                "TTL_PAUSE" | "TTL_EXPIRE" => argc >= 3,
+                _ => true,
+            };
+            arity(ok)?;
+            Err(Error::new(format!("FT.DEBUG {sub} is not supported by folio")))
+        }
+    }
+}
+
+/// A sorted array of RediSearch document ids.
+fn ids(docs: &RoaringBitmap) -> Reply {
+    Reply::Array(docs.iter().map(|d| Reply::Int(i64::from(d) + 1)).collect())
+}
+
+/// The schema position of the field named `name`.
+fn field_pos(idx: &Index, name: &str) -> Result<usize> {
+    idx.spec.fields.iter().position(|f| f.name == name).ok_or_else(|| Error::new(NO_FIELD))
+}
+
+fn tag_field<'a>(idx: &'a Index, name: &str) -> Result<&'a crate::index::tag::TagIndex> {
+    match idx.fields.get(field_pos(idx, name)?) {
+        Some(FieldIndex::Tag(t)) => Ok(t),
+        _ => Err(Error::new(NO_TAG)),
+    }
+}
+
+fn numeric_field<'a>(idx: &'a Index, name: &str) -> Result<Option<&'a crate::index::numeric::NumericIndex>> {
+    Ok(match idx.fields.get(field_pos(idx, name)?) {
+        Some(FieldIndex::Numeric(n)) => Some(n),
+        _ => None,
+    })
+}
+
+/// Entries and documents of a numeric field; another field type reads as an empty numeric
+/// index, as RediSearch opens one under that name.
+fn numeric_docs(idx: &Index, name: &str) -> Result<(u64, RoaringBitmap)> {
+    Ok(match numeric_field(idx, name)? {
+        Some(n) => (n.records, n.range(f64::NEG_INFINITY, true, f64::INFINITY, true)),
+        None => (0, RoaringBitmap::new()),
+    })
+}
+
+/// `INFO_TAGIDX idx field [COUNT_VALUE_ENTRIES] [DUMP_ID_ENTRIES] [PREFIX p] [OFFSET n] [LIMIT n]`.
+fn info_tagidx(idx: &Index, field: &str, opts: &[&[u8]]) -> Result<Reply> {
+    let (mut count, mut dump, mut offset, mut limit) = (false, false, 0usize, 0usize);
+    let bad = || Error::new("Could not parse argument (argspec fixme)");
+    let mut i = 0;
+    while i < opts.len() {
+        let o = text(opts[i]).to_ascii_lowercase();
+        match o.as_str() {
+            "count_value_entries" => count = true,
+            "dump_id_entries" => dump = true,
+            "prefix" | "offset" | "limit" => {
+                i += 1;
+                let v = opts.get(i).map(|v| text(v)).ok_or_else(bad)?;
+                if o != "prefix" {
+                    let n = v.parse::<u32>().map_err(|_| bad())? as usize;
+                    if o == "offset" {
+                        offset = n;
+                    } else {
+                        limit = n;
+                    }
+                }
+            }
+            _ => return Err(bad()),
+        }
+        i += 1;
+    }
+    let tags = tag_field(idx, field)?;
+    let values = tags.dict.scan(|_, id| tags.is_live(id), usize::MAX);
+    let mut out = vec![Reply::Simple("num_values".into()), Reply::Int(values.len() as i64)];
+    if count || dump {
+        let rows = values.into_iter().skip(offset).take(limit).map(|(v, id)| {
+            let docs = tags.docs(id).cloned().unwrap_or_default();
+            let mut row = vec![
+                Reply::Simple("value".into()),
+                Reply::text(v),
+                Reply::Simple("num_entries".into()),
+                Reply::Int(docs.len() as i64),
+                Reply::Simple("num_blocks".into()),
+                Reply::Int(1),
+            ];
+            if dump {
+                row.push(Reply::Simple("entries".into()));
+                row.push(ids(&docs));
+            }
+            Reply::Array(row)
+        });
+        out.push(Reply::Simple("values".into()));
+        out.push(Reply::Array(rows.collect()));
+    }
+    Ok(Reply::Array(out))
+}
+
+/// Every suffix of at least two characters of each word, sorted and unique (RediSearch's
+/// suffix trie).
+fn suffixes<'a>(words: impl Iterator<Item = &'a str>) -> Reply {
+    let mut all = std::collections::BTreeSet::new();
+    for w in words {
+        let starts: Vec<usize> = w.char_indices().map(|(i, _)| i).collect();
+        for &s in &starts {
+            let rest = &w[s..];
+            if rest.chars().count() >= 2 {
+                all.insert(rest.to_string());
+            }
+        }
+    }
+    Reply::Array(all.into_iter().map(Reply::text).collect())
+}
+
+/// `DUMP_SUFFIX_TRIE idx [tag field]`: the suffixes of the WITHSUFFIXTRIE text fields' terms, or
+/// of a WITHSUFFIXTRIE tag field's values.
+fn dump_suffix_trie(idx: &Index, field: Option<&str>) -> Result<Reply> {
+    if let Some(name) = field {
+        let pos = field_pos(idx, name)?;
+        let tags = tag_field(idx, name)?;
+        if !idx.spec.fields[pos].with_suffix_trie {
+            return Err(Error::new("tag field does have suffix trie"));
+        }
+        let values = tags.dict.scan(|_, id| tags.is_live(id), usize::MAX);
+        return Ok(suffixes(values.iter().map(|(v, _)| v.as_str())));
+    }
+    let mut mask: crate::index::text::FieldMask = 0;
+    for (f, fi) in idx.spec.fields.iter().zip(&idx.fields) {
+        if let (true, FieldIndex::Text(ord)) = (f.with_suffix_trie, fi) {
+            mask |= 1 << ord;
+        }
+    }
+    if mask == 0 {
+        return Err(Error::new("Index does not have suffix trie"));
+    }
+    let stem = crate::analysis::STEM_PREFIX;
+    let terms = idx.text.dict.scan(
+        |t, id| !t.starts_with(stem) && !t.starts_with('~') && !idx.text.docs(id, mask).is_empty(),
+        usize::MAX,
+    );
+    Ok(suffixes(terms.iter().map(|(t, _)| t.as_str())))
+}

@@ -1,0 +1,114 @@
+//! Replies RediSearch 2.10.5's flow tests check (test_issues.py) and folio answered otherwise:
+//! FT.CREATE without fields, SORTBY … MAX in FT.SEARCH, RETURN __key, and names with CR/LF
+//! sent as simple strings. Every expectation was measured on RediSearch 2.10.5 (Redis 7.4.1).
+
+mod common;
+
+use common::*;
+
+fn s(x: &str) -> Resp {
+    Resp::Simple(x.into())
+}
+
+#[test]
+fn create_without_fields_and_sortby_max() {
+    let server = Server::start();
+    let mut c = server.conn();
+    let missing = Resp::Error("Fields arguments are missing".into());
+    assert_eq!(c.call(&["FT.CREATE", "idx", "ON", "HASH", "SCHEMA"]), missing);
+    assert_eq!(c.call(&["FT.CREATE", "idx", "STOPWORDS", "0", "SCHEMA"]), missing);
+    let arity = c.call(&["FT.CREATE", "idx", "SCHEMA"]);
+    assert!(arity.err().contains("wrong number of arguments"), "{arity:?}");
+    assert_eq!(c.call(&["FT.CREATE", "idx", "SCHEMA", "t", "TEXT", "SORTABLE", "n", "NUMERIC"]), s("OK"));
+    c.call(&["HSET", "doc", "t", "Hello", "n", "1"]);
+    let max = Resp::Error("SORTBY MAX is not supported by FT.SEARCH".into());
+    assert_eq!(c.call(&["FT.SEARCH", "idx", "*", "SORTBY", "t", "DESC", "MAX", "1"]), max);
+    assert_eq!(c.call(&["FT.SEARCH", "idx", "*", "SORTBY", "t", "MAX", "1"]), max);
+    let doc = |name: &str| {
+        arr(vec![Resp::Int(1), Resp::bulk("doc"), arr(vec![Resp::bulk(name), Resp::bulk("doc")])])
+    };
+    assert_eq!(c.call(&["FT.SEARCH", "idx", "*", "RETURN", "1", "__key"]), doc("__key"));
+    assert_eq!(c.call(&["FT.SEARCH", "idx", "*", "RETURN", "3", "__key", "AS", "key_name"]), doc("key_name"));
+}
+
+#[test]
+fn cr_lf_in_simple_strings_are_escaped() {
+    let server = Server::start();
+    let mut c = server.conn();
+    c.resp3();
+    let create = ["FT.CREATE", "unsafe\r\nindex", "PREFIX", "1", "unsafe\r\nvalue", "SCHEMA", "t", "TEXT"];
+    assert_eq!(c.call(&create), s("OK"));
+    assert_eq!(c.call(&["FT._LIST"]), Resp::Set(vec![s("unsafe\\r\\nindex")]));
+    assert_eq!(
+        c.call(&[
+            "FT.ALTER", "unsafe\r\nindex", "SCHEMA", "ADD", "unsafe\r\nfield", "TAG", "SEPARATOR", "\n"
+        ]),
+        s("OK")
+    );
+    let Resp::Map(info) = c.call(&["FT.INFO", "unsafe\r\nindex"]) else { panic!("FT.INFO") };
+    let get = |k: &str| info.iter().find(|(n, _)| *n == s(k)).map(|(_, v)| v.clone()).unwrap();
+    assert_eq!(get("index_name"), s("unsafe\\r\\nindex"));
+    let Resp::Array(attrs) = get("attributes") else { panic!("attributes") };
+    let Some(Resp::Map(tag)) = attrs.last() else { panic!("tag attribute") };
+    assert!(tag.contains(&(s("identifier"), s("unsafe\\r\\nfield"))), "{tag:?}");
+    assert!(tag.contains(&(s("SEPARATOR"), s("\\n"))), "{tag:?}");
+}
+
+/// RETURN: a name already returned is returned once (read from its first source); `AS` with no
+/// name inside the count is an error (test_json.py's label redefinitions).
+#[test]
+fn return_names_are_outputs_once() {
+    let server = Server::start();
+    let mut c = server.conn();
+    let create = [
+        "FT.CREATE", "i", "ON", "JSON", "SCHEMA", "$.t", "AS", "labelT", "TEXT", "$.n", "AS", "labelN",
+        "NUMERIC",
+    ];
+    assert_eq!(c.call(&create), s("OK"));
+    assert_eq!(c.call(&["JSON.SET", "doc:1", "$", r#"{"t":"riceratops","n":9072}"#]), s("OK"));
+    let one = |name: &str, v: &str| {
+        arr(vec![Resp::Int(1), Resp::bulk("doc:1"), arr(vec![Resp::bulk(name), Resp::bulk(v)])])
+    };
+    assert_eq!(
+        c.call(&["FT.SEARCH", "i", "*", "RETURN", "4", "$.n", "AS", "labelT", "labelT"]),
+        one("labelT", "9072")
+    );
+    assert_eq!(
+        c.call(&["FT.SEARCH", "i", "*", "RETURN", "2", "labelT", "labelT"]),
+        one("labelT", "riceratops")
+    );
+    assert_eq!(
+        c.call(&["FT.SEARCH", "i", "*", "RETURN", "3", "labelN", "labelT", "AS"]),
+        Resp::Error("RETURN path AS name - must be accompanied with NAME".into())
+    );
+}
+
+/// `-` before a number is its sign, not a negation: `-20` is the term `-20` (which nothing
+/// indexed matches, the indexer splitting at `-`), `-20*` a prefix, `-20abc` the term `-20`
+/// then `abc` (test_issues.py test_1304; explains and results from RediSearch 2.10.5).
+#[test]
+fn minus_before_a_number_is_a_sign() {
+    let server = Server::start();
+    let mut c = server.conn();
+    assert_eq!(c.call(&["FT.CREATE", "idx", "SCHEMA", "txt1", "TEXT"]), s("OK"));
+    c.call(&["HSET", "a", "txt1", "x 20"]);
+    c.call(&["HSET", "b", "txt1", "x -20 y-20"]);
+    c.call(&["HSET", "c", "txt1", "x 30"]);
+    assert_eq!(c.call(&["FT.EXPLAIN", "idx", "-20*"]), Resp::bulk("PREFIX{-20*}\n"));
+    assert_eq!(c.call(&["FT.EXPLAIN", "idx", "-\\20*"]), Resp::bulk("NOT{\n  PREFIX{20*}\n}\n"));
+    assert_eq!(
+        c.call(&["FT.EXPLAIN", "idx", "-20", "DIALECT", "1"]),
+        Resp::bulk("UNION {\n  -20\n  +-20(expanded)\n}\n")
+    );
+    for q in ["-20", "x -20", "y-20", "-20abc", "-1e3"] {
+        for d in ["1", "2"] {
+            assert_eq!(
+                c.call(&["FT.SEARCH", "idx", q, "NOCONTENT", "DIALECT", d]),
+                arr(vec![Resp::Int(0)]),
+                "{q} {d}"
+            );
+        }
+    }
+    let not = c.call(&["FT.SEARCH", "idx", "-abc", "NOCONTENT"]);
+    assert_eq!(not.items()[0], Resp::Int(3), "a word after - is still negated");
+}

@@ -1,0 +1,61 @@
+//! JSON values RediSearch refuses to index: the document fails (counted in FT.INFO, left out
+//! of the index). Every expectation was measured on RediSearch 2.10.5 + RedisJSON 2.8.3.
+
+mod common;
+
+use common::*;
+
+/// `(field type, path, document, indexed?, last indexing error)`.
+const CASES: &[(&str, &str, &str, bool, &str)] = &[
+    (
+        "TEXT",
+        "$.t",
+        r#"{"t":{"inner_t":"Redis"}}"#,
+        false,
+        "Invalid JSON type: Object type can represent only GEOMETRY fields",
+    ),
+    ("TAG", "$.t", r#"{"t":["good",["bad"]]}"#, false, "TEXT/TAG fields can only contain strings or nulls"),
+    (
+        "TAG",
+        "$.t[*]",
+        r#"{"t":["good",{"a":"b"}]}"#,
+        false,
+        "TEXT/TAG fields can only contain strings or nulls",
+    ),
+    (
+        "TEXT",
+        "$.t[*]",
+        r#"{"t":["good",["bad"]]}"#,
+        false,
+        "TEXT/TAG fields can only contain strings or nulls",
+    ),
+    ("TAG", "$.t[*]", r#"{"t":[["ok"]]}"#, true, "N/A"),
+    ("TAG", "$.t", r#"{"t":["a",null]}"#, true, "N/A"),
+    ("NUMERIC", "$.t", r#"{"t":["a",null]}"#, false, "NUMERIC fields can only contain numeric or nulls"),
+    ("NUMERIC", "$.t", r#"{"t":[{"a":"b"}]}"#, false, "NUMERIC fields can only contain numeric or nulls"),
+    ("NUMERIC", "$.t[*]", r#"{"t":{"a":1}}"#, true, "N/A"),
+];
+
+#[test]
+fn refused_json_shapes_fail_the_document() {
+    let server = Server::start();
+    let mut c = server.conn();
+    for (kind, path, doc, indexed, error) in CASES {
+        c.call(&["FLUSHALL"]);
+        assert_eq!(
+            c.call(&["FT.CREATE", "j", "ON", "JSON", "SCHEMA", path, "AS", "t", kind]),
+            Resp::Simple("OK".into())
+        );
+        assert_eq!(c.call(&["JSON.SET", "d", "$", doc]), Resp::Simple("OK".into()));
+        let want = if *indexed { arr(vec![Resp::Int(1), Resp::bulk("d")]) } else { arr(vec![Resp::Int(0)]) };
+        assert_eq!(c.call(&["FT.SEARCH", "j", "*", "NOCONTENT"]), want, "{kind} {path} {doc}");
+        let info = c.call(&["FT.INFO", "j"]);
+        let items = info.items();
+        let at = items
+            .iter()
+            .position(|v| *v == Resp::Simple("Index Errors".into()) || *v == Resp::bulk("Index Errors"));
+        let errors = &items[at.expect("Index Errors") + 1];
+        let last = errors.items()[3].text();
+        assert_eq!(last, *error, "{kind} {path} {doc}");
+    }
+}

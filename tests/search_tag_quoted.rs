@@ -1,0 +1,49 @@
+//! Dialect 2 quoted tag values, `@tag:{"abc:1"}`: the tag exactly as written (punctuation,
+//! spaces, `$`, `*`, `|` literal; `\` escapes the next character), `*` after the quote a
+//! prefix, before it a suffix. Results measured on RediSearch 2.10.5 with the same documents
+//! (its flow test testTagAutoescaping).
+
+mod common;
+
+use common::*;
+
+#[test]
+fn quoted_tags_match_literally_in_dialect_2() {
+    let server = Server::start();
+    let mut c = server.conn();
+    let create = ["FT.CREATE", "idx", "ON", "JSON", "SCHEMA", "$.tag", "AS", "tag", "TAG", "SEPARATOR", ","];
+    assert_eq!(c.call(&create), Resp::Simple("OK".into()));
+    let docs: &[(&str, &str)] = &[
+        ("doc:1", r#"{"tag": "abc:1"}"#),
+        ("doc:4", r#"{"tag": "abc:1-xyz:2"}"#),
+        ("doc:6", r#"{"tag": "tag with {brackets}"}"#),
+        ("doc:7", r#"{"tag": "abc:1|xyz:2"}"#),
+        ("doc:11", r#"{"tag": "a|b-c d"}"#),
+        ("doc:12", r#"{"tag": "_@12\\345"}"#),
+        ("doc:13", r#"{"tag": "$literal"}"#),
+        ("doc:14", r#"{"tag": "*literal"}"#),
+        ("doc:18", r#"{"tag": "x"}"#),
+        ("doc:19", r#"{"tag": "w"}"#),
+    ];
+    for (k, v) in docs {
+        assert_eq!(c.call(&["JSON.SET", k, "$", v]), Resp::Simple("OK".into()));
+    }
+    let cases: &[(&str, &[&str])] = &[
+        (r#"@tag:{"abc:1"}"#, &["doc:1"]),
+        (r#"@tag:{"abc:1|xyz:2"}"#, &["doc:7"]),
+        (r#"@tag:{"$literal"}"#, &["doc:13"]),
+        (r#"@tag:{"*literal"}"#, &["doc:14"]),
+        (r#"@tag:{"_@12\\345"}"#, &["doc:12"]),
+        (r#"@tag:{"a|b-c d"}"#, &["doc:11"]),
+        (r#"@tag:{"tag with {brackets\}"}"#, &["doc:6"]),
+        (r#"@tag:{"abc:"*}=>{$weight:3.4}"#, &["doc:1", "doc:4", "doc:7"]),
+        (r#"@tag:{*"literal"}"#, &["doc:13", "doc:14"]),
+        (r#"@tag:{"x" | "w"}"#, &["doc:19", "doc:18"]),
+    ];
+    for (q, want) in cases {
+        let got = c.call(&["FT.SEARCH", "idx", q, "NOCONTENT", "DIALECT", "2", "SORTBY", "tag"]);
+        let mut exp = vec![Resp::Int(want.len() as i64)];
+        exp.extend(want.iter().map(|k| Resp::bulk(k)));
+        assert_eq!(got, arr(exp), "{q}");
+    }
+}
