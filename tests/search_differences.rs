@@ -31,7 +31,10 @@ fn a_negated_field_clause_excludes_only_documents_with_the_word_in_that_field() 
     let s = Server::start();
     let mut c = s.conn();
     assert_eq!(
-        c.call(&["FT.CREATE", "i", "ON", "HASH", "PREFIX", "1", "d:", "SCHEMA", "title", "TEXT", "body", "TEXT", "n", "NUMERIC"]),
+        c.call(&[
+            "FT.CREATE", "i", "ON", "HASH", "PREFIX", "1", "d:", "SCHEMA", "title", "TEXT", "body", "TEXT",
+            "n", "NUMERIC"
+        ]),
         ok()
     );
     c.call(&["HSET", "d:1", "title", "apple", "body", "x", "n", "1"]);
@@ -45,7 +48,10 @@ fn a_negated_field_clause_excludes_only_documents_with_the_word_in_that_field() 
     assert_eq!(ids(&mut c, "i", "@n:[3 3] -@title:apple"), vec!["d:3".to_string()]);
     // The same through JSON documents and a text clause (RediSearch 2.10: d:2 only, and 1).
     assert_eq!(
-        c.call(&["FT.CREATE", "j", "ON", "JSON", "PREFIX", "1", "j:", "SCHEMA", "$.title", "AS", "title", "TEXT", "$.body", "AS", "body", "TEXT"]),
+        c.call(&[
+            "FT.CREATE", "j", "ON", "JSON", "PREFIX", "1", "j:", "SCHEMA", "$.title", "AS", "title", "TEXT",
+            "$.body", "AS", "body", "TEXT"
+        ]),
         ok()
     );
     c.call(&["JSON.SET", "j:1", "$", r#"{"title":"apple","body":"pear"}"#]);

@@ -40,7 +40,9 @@ fn a_test_suite_can_create_the_same_index_after_each_flush() {
     for (round, flush) in ["FLUSHALL", "FLUSHDB", "FLUSHALL ASYNC", "FLUSHDB SYNC"].iter().enumerate() {
         assert_eq!(create(&mut c, "idx", "d:"), ok(), "round {round}");
         assert_eq!(
-            c.call(&["FT.CREATE", "jdx", "ON", "JSON", "PREFIX", "1", "j:", "SCHEMA", "$.t", "AS", "t", "TEXT"]),
+            c.call(&[
+                "FT.CREATE", "jdx", "ON", "JSON", "PREFIX", "1", "j:", "SCHEMA", "$.t", "AS", "t", "TEXT"
+            ]),
             ok()
         );
         for i in 0..=round {

@@ -189,8 +189,7 @@ fn indexes_belong_to_their_database() {
     assert_eq!(c.call(&["FT.SEARCH", "idx", "lime"]), Resp::Error("idx: no such index".into()));
     assert_eq!(
         c.call(&[
-            "FT.CREATE", "idx", "ON", "JSON", "PREFIX", "1", "doc:", "SCHEMA", "$.name", "AS", "name",
-            "TEXT"
+            "FT.CREATE", "idx", "ON", "JSON", "PREFIX", "1", "doc:", "SCHEMA", "$.name", "AS", "name", "TEXT"
         ]),
         ok()
     );
