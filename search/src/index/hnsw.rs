@@ -292,8 +292,8 @@ impl Graph {
         ef: usize,
         level: usize,
         accept: &dyn Fn(u32) -> bool,
-        vis: &mut Visited,
     ) -> Vec<Near> {
+        let mut vis = self.visited.take(self.len());
         let mut cands: BinaryHeap<std::cmp::Reverse<Near>> = BinaryHeap::new();
         let mut res: BinaryHeap<Near> = BinaryHeap::new();
         for &ep in eps {
@@ -332,6 +332,7 @@ impl Graph {
                 }
             }
         }
+        self.visited.give(vis);
         res.into_sorted_vec()
     }
 
@@ -344,7 +345,7 @@ impl Graph {
                 break;
             }
             let v = sp.row(c.id);
-            if out.iter().all(|o| !(sp.to(*o, v) < c.d)) {
+            if out.iter().all(|o| sp.to(*o, v).partial_cmp(&c.d) != Some(Ordering::Less)) {
                 out.push(c.id);
             }
         }
@@ -373,12 +374,10 @@ impl Graph {
         let q = sp.row(row).to_vec();
         let mut ep = Near { d: sp.to(entry, &q), id: entry };
         ep = self.descend(sp, &q, ep, level);
-        let mut vis = self.visited.take(self.len());
         let mut eps = vec![ep];
         let live = |r: u32| r != row && sp.live(r);
         for l in (0..=level.min(self.top)).rev() {
-            vis.reset(self.len());
-            let found = self.search_layer(sp, &q, &eps, self.ef_construction, l, &live, &mut vis);
+            let found = self.search_layer(sp, &q, &eps, self.ef_construction, l, &live);
             // M links at every level (level 0 grows to M0 through the links back).
             let chosen = Self::select(sp, &found, self.m);
             self.set_links(row, l, &chosen);
@@ -389,7 +388,6 @@ impl Graph {
                 eps = found;
             }
         }
-        self.visited.give(vis);
         if level > self.top {
             self.entry = Some(row);
             self.top = level;
@@ -430,10 +428,7 @@ impl Graph {
     ) -> Vec<Near> {
         let Some(entry) = self.entry else { return Vec::new() };
         let ep = self.descend(sp, q, Near { d: sp.to(entry, q), id: entry }, 0);
-        let mut vis = self.visited.take(self.len());
-        let out = self.search_layer(sp, q, &[ep], ef.max(1), 0, accept, &mut vis);
-        self.visited.give(vis);
-        out
+        self.search_layer(sp, q, &[ep], ef.max(1), 0, accept)
     }
 
     /// Accepted rows within `radius` of `q`, found by VecSim's range search: a best-first
@@ -479,7 +474,8 @@ impl Graph {
     }
 
     /// Relinks every live node that points at a tombstone: its other neighbours and the
-    /// tombstone's live neighbours are the candidates of the heuristic. Picks a live entry
+    /// tombstone's live neighbours are the candidates of the heuristic, and the list is
+    /// filled up with the nearest candidates left over. Picks a live entry
     /// point if the entry is a tombstone. Tombstones keep their rows until the owner moves
     /// them away.
     pub fn repair<T: Element>(&mut self, sp: &Space<T>) {
@@ -506,7 +502,18 @@ impl Graph {
                 let v = sp.row(node);
                 let mut cands: Vec<Near> = ids.iter().map(|&id| Near { d: sp.to(id, v), id }).collect();
                 cands.sort_unstable();
-                let chosen = Self::select(sp, &cands, self.cap(l));
+                let mut chosen = Self::select(sp, &cands, self.cap(l));
+                // Then the nearest of the candidates the heuristic passed over, up to the
+                // level's capacity: a list that lost neighbours is left denser, not sparser
+                // (recall after deletions stays at, or above, a fresh build's).
+                for c in &cands {
+                    if chosen.len() >= self.cap(l) {
+                        break;
+                    }
+                    if !chosen.contains(&c.id) {
+                        chosen.push(c.id);
+                    }
+                }
                 self.set_links(node, l, &chosen);
             }
         }
@@ -534,10 +541,8 @@ impl Graph {
         let Some(entry) = self.entry else { return };
         let q = sp.row(node).to_vec();
         let ep = self.descend(sp, &q, Near { d: sp.to(entry, &q), id: entry }, 0);
-        let mut vis = self.visited.take(self.len());
         let live = |r: u32| r != node && sp.live(r);
-        let found = self.search_layer(sp, &q, &[ep], self.ef_construction, 0, &live, &mut vis);
-        self.visited.give(vis);
+        let found = self.search_layer(sp, &q, &[ep], self.ef_construction, 0, &live);
         let chosen = Self::select(sp, &found, self.m);
         if self.links(node, 0).is_empty() {
             self.set_links(node, 0, &chosen);
