@@ -8,6 +8,7 @@ pub mod filter;
 pub mod geo;
 pub mod half;
 pub mod hnsw;
+mod hnsw_repair;
 pub mod numeric;
 pub mod tag;
 pub mod termdict;
