@@ -229,3 +229,24 @@ fn range_matches_exact() {
     }
     assert!(want > 100 && found as f64 >= 0.95 * want as f64, "{found} of {want}");
 }
+
+/// Build and query speed at 128 dimensions (ignored: a measurement, run by hand).
+#[test]
+#[ignore]
+fn speed_128() {
+    let (n, dim) = (30_000u32, 128);
+    let mut mix = Mixture::new(1, 100, dim);
+    let data: Vec<Vec<f64>> = (0..n).map(|_| mix.point()).collect();
+    let mut vi = VectorIndex::new(&spec(VectorAlgo::Hnsw, VectorType::Float32, Metric::L2, dim));
+    let t = std::time::Instant::now();
+    for (doc, v) in data.iter().enumerate() {
+        vi.set(doc as u32, std::slice::from_ref(v));
+    }
+    eprintln!("SPEED insert {:.1} us", t.elapsed().as_secs_f64() * 1e6 / f64::from(n));
+    let queries: Vec<Vec<f64>> = (0..2000).map(|_| mix.point()).collect();
+    let t = std::time::Instant::now();
+    for q in &queries {
+        std::hint::black_box(vi.knn(q.clone(), 10, None));
+    }
+    eprintln!("SPEED knn {:.1} us", t.elapsed().as_secs_f64() * 1e6 / 2000.0);
+}
