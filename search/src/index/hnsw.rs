@@ -389,7 +389,9 @@ impl Graph {
         let level = self.random_level();
         let n = row as usize + 1;
         if self.levels.len() < n {
+            crate::index::vector::grow(&mut self.levels, 1);
             self.levels.resize(n, 0);
+            crate::index::vector::grow(&mut self.base, self.m0 + 1);
             self.base.resize(n * (self.m0 + 1), 0);
         }
         if let Some(l) = self.levels.get_mut(row as usize) {
