@@ -12,60 +12,65 @@ impl Graph {
     /// point if the entry is a tombstone. Tombstones keep their rows until the owner moves
     /// them away.
     pub fn repair<T: Element>(&mut self, sp: &Space<T>) {
+        // In-degrees at level 0 after the relinking, counted in the same pass (a node's
+        // list changes only while that node is visited).
+        let mut indeg = vec![0u8; self.len()];
         for node in 0..self.len() as u32 {
             if !sp.live(node) {
                 continue;
             }
             let top = self.levels.get(node as usize).map_or(0, |l| *l as usize);
             for l in 0..=top {
-                let cur = self.links(node, l);
-                if cur.iter().all(|r| sp.live(*r)) {
-                    continue;
-                }
-                let mut ids: Vec<u32> = Vec::with_capacity(cur.len() * 3);
-                for &r in cur {
-                    if sp.live(r) {
-                        ids.push(r);
-                    } else if self.levels.get(r as usize).is_some_and(|t| *t as usize >= l) {
-                        ids.extend(self.links(r, l).iter().filter(|x| **x != node && sp.live(**x)));
-                    }
-                }
-                ids.sort_unstable();
-                ids.dedup();
-                let v = sp.row(node);
-                let mut cands: Vec<Near> = ids.iter().map(|&id| Near { d: sp.to(id, v), id }).collect();
-                cands.sort_unstable();
-                let mut chosen = Self::select(sp, &cands, self.cap(l));
-                // Then the nearest of the candidates the heuristic passed over, up to the
-                // level's capacity: a list that lost neighbours is left denser, not sparser
-                // (recall after deletions stays at, or above, a fresh build's).
-                for c in &cands {
-                    if chosen.len() >= self.cap(l) {
-                        break;
-                    }
-                    if !chosen.contains(&c.id) {
-                        chosen.push(c.id);
-                    }
-                }
-                self.set_links(node, l, &chosen);
+                self.relink(sp, node, l);
             }
-        }
-        self.pick_entry(sp);
-        // Nodes no list points at any more (their only in-links came from tombstones, or
-        // were pruned) would be unreachable: link them back from their nearest nodes.
-        let mut indeg = vec![0u8; self.len()];
-        for node in (0..self.len() as u32).filter(|r| sp.live(*r)) {
             for &n in self.links(node, 0) {
                 if let Some(d) = indeg.get_mut(n as usize) {
                     *d = d.saturating_add(1);
                 }
             }
         }
+        self.pick_entry(sp);
+        // Nodes no list points at any more (their only in-links came from tombstones, or
+        // were pruned) would be unreachable: link them back from their nearest nodes.
         for node in 0..self.len() as u32 {
             if indeg.get(node as usize) == Some(&0) && sp.live(node) && self.entry != Some(node) {
                 self.reconnect(sp, node);
             }
         }
+    }
+
+    /// Replaces the tombstones in the list of `node` at `l` (nothing when it has none).
+    fn relink<T: Element>(&mut self, sp: &Space<T>, node: u32, l: usize) {
+        let cur = self.links(node, l);
+        if cur.iter().all(|r| sp.live(*r)) {
+            return;
+        }
+        let mut ids: Vec<u32> = Vec::with_capacity(cur.len() * 3);
+        for &r in cur {
+            if sp.live(r) {
+                ids.push(r);
+            } else if self.levels.get(r as usize).is_some_and(|t| *t as usize >= l) {
+                ids.extend(self.links(r, l).iter().filter(|x| **x != node && sp.live(**x)));
+            }
+        }
+        ids.sort_unstable();
+        ids.dedup();
+        let v = sp.row(node);
+        let mut cands: Vec<Near> = ids.iter().map(|&id| Near { d: sp.to(id, v), id }).collect();
+        cands.sort_unstable();
+        let mut chosen = Self::select(sp, &cands, self.cap(l));
+        // Then the nearest of the candidates the heuristic passed over, up to the
+        // level's capacity: a list that lost neighbours is left denser, not sparser
+        // (recall after deletions stays at, or above, a fresh build's).
+        for c in &cands {
+            if chosen.len() >= self.cap(l) {
+                break;
+            }
+            if !chosen.contains(&c.id) {
+                chosen.push(c.id);
+            }
+        }
+        self.set_links(node, l, &chosen);
     }
 
     /// Links `node` back from its nearest live nodes at level 0 (found by a search as an
