@@ -23,6 +23,7 @@ Python stdlib only (a raw-socket RESP client). Prints Markdown tables (BENCHMARK
     python3 benches/vector_bench.py --quick                   # 20,000 x 32, a first look
     python3 benches/vector_bench.py --datasets 200000x128:L2,1000000x96:COSINE \\
         --redisearch /path/redisearch.so --server /path/redis-server-7.4
+    (a data set written NxDIM:METRIC:folio runs on folio alone)
 """
 
 import argparse
@@ -393,6 +394,9 @@ def dataset(args, n, dim, metric, servers):
         r["lat"] = latency_ms(s.port, [knn_args("hnsw", q) for q in queries[:100]])
         reps, _ = run_queries(s.port, [knn_args("hnsw", q, filt="@t:{p1}") for q in queries])
         r["filter"] = recall([ids(x) for x in reps], exact_f)
+    if args.no_churn:
+        report(rows, servers, efs)
+        return rows
     # Churn, the same operations on every server.
     rng = random.Random(args.seed + 1)
     rewrite = [rng.randrange(n) for _ in range(n // 5)]
@@ -411,10 +415,11 @@ def dataset(args, n, dim, metric, servers):
             r["churn"].append((ef, recall([ids(x) for x in reps], exact2)))
     # Rebuild on load (folio).
     folio.client.call("FT.DROPINDEX", "exact")
-    t0 = time.time()
-    folio.client.call("DEBUG", "RELOAD")
-    wait_indexed(folio.client, "hnsw")
-    rows[folio.name]["reload"] = time.time() - t0
+    if not args.no_reload:
+        t0 = time.time()
+        folio.client.call("DEBUG", "RELOAD")
+        wait_indexed(folio.client, "hnsw")
+        rows[folio.name]["reload"] = time.time() - t0
     report(rows, servers, efs)
     return rows
 
@@ -436,11 +441,14 @@ def report(rows, servers, efs):
     for i, ef in enumerate(efs):
         line("recall@10, EF_RUNTIME %d" % ef, [rows[n]["sweep"][i][1] for n in names], "%.3f")
         line("QPS (16 clients), EF_RUNTIME %d" % ef, [rows[n]["sweep"][i][2] for n in names], "%.0f")
-    for i, ef in enumerate(efs):
-        line("recall@10 after churn, EF_RUNTIME %d" % ef, [rows[n]["churn"][i][1] for n in names], "%.3f")
-    line("churn writes (s)", [rows[n]["churn_s"] for n in names], "%.1f")
     line("recall@10, 1 % filter", [rows[n]["filter"] for n in names], "%.3f", ratio=False)
-    print("| rebuild on load, DEBUG RELOAD (s) | %.1f |%s" % (rows[names[0]]["reload"], " | |" if len(names) > 1 else ""))
+    if "churn" in rows[names[0]]:
+        for i, ef in enumerate(efs):
+            line("recall@10 after churn, EF_RUNTIME %d" % ef, [rows[n]["churn"][i][1] for n in names], "%.3f")
+        line("churn writes (s)", [rows[n]["churn_s"] for n in names], "%.1f")
+    if "reload" in rows[names[0]]:
+        print("| rebuild on load, DEBUG RELOAD (s) | %.1f |%s" % (rows[names[0]]["reload"],
+                                                                 " | |" if len(names) > 1 else ""))
     # EF_RUNTIME reaching 0.95 for each, and the QPS there.
     picks = []
     for n in names:
@@ -468,6 +476,8 @@ def main():
     ap.add_argument("--ef", default="10,20,40,80,160")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--quick", action="store_true", help="20,000 x 32 L2 and COSINE, 200 queries")
+    ap.add_argument("--no-churn", action="store_true", help="skip the replace/delete round (and the reload)")
+    ap.add_argument("--no-reload", action="store_true", help="skip DEBUG RELOAD")
     args = ap.parse_args()
     if args.quick:
         args.datasets, args.queries, args.repeat = "20000x32:L2,20000x32:COSINE", 200, 1
@@ -477,9 +487,10 @@ def main():
         servers.append(Server("RediSearch 2.10", args.server, [args.redisearch]))
     try:
         for spec in args.datasets.split(","):
-            size, metric = spec.split(":")
+            # NxDIM:METRIC, or NxDIM:METRIC:folio for folio alone.
+            size, metric, *only = spec.split(":")
             n, dim = (int(x) for x in size.split("x"))
-            dataset(args, n, dim, metric, servers)
+            dataset(args, n, dim, metric, servers[:1] if only == ["folio"] else servers)
     finally:
         for s in servers:
             s.stop()

@@ -26,7 +26,11 @@ impl Rng {
     }
 }
 
-/// A Gaussian mixture: `centers` centres in [-1, 1)^dim, points at deviation 0.15.
+/// The deviation of the points around their centre.
+const SIGMA: f64 = 0.2;
+
+/// A Gaussian mixture: `centers` centres in [-1, 1)^dim, points at deviation [`SIGMA`].
+
 struct Mixture {
     centers: Vec<Vec<f64>>,
     rng: Rng,
@@ -42,7 +46,7 @@ impl Mixture {
     fn point(&mut self) -> Vec<f64> {
         let c = (self.rng.u() * self.centers.len() as f64) as usize % self.centers.len();
         let center = self.centers[c].clone();
-        center.iter().map(|x| x + 0.15 * self.rng.gauss()).collect()
+        center.iter().map(|x| x + SIGMA * self.rng.gauss()).collect()
     }
 }
 
