@@ -30,7 +30,6 @@ impl Rng {
 const SIGMA: f64 = 0.2;
 
 /// A Gaussian mixture: `centers` centres in [-1, 1)^dim, points at deviation [`SIGMA`].
-
 struct Mixture {
     centers: Vec<Vec<f64>>,
     rng: Rng,
