@@ -6,9 +6,9 @@ use crate::index::distance::Element;
 use crate::index::hnsw::{Graph, Near, Space};
 
 impl Graph {
-    /// Relinks every live node that points at a tombstone: its other neighbours and the
-    /// tombstone's live neighbours are the candidates of the heuristic, and the list is
-    /// filled up with the nearest candidates left over. Picks a live entry
+    /// Relinks every live node that points at a tombstone: its live neighbours stay, the
+    /// tombstone's live neighbours are the candidates of the heuristic for the freed slots,
+    /// and the list is filled up with the nearest candidates left over. Picks a live entry
     /// point if the entry is a tombstone. Tombstones keep their rows until the owner moves
     /// them away.
     pub fn repair<T: Element>(&mut self, sp: &Space<T>) {
@@ -45,30 +45,43 @@ impl Graph {
         if cur.iter().all(|r| sp.live(*r)) {
             return;
         }
-        let mut ids: Vec<u32> = Vec::with_capacity(cur.len() * 3);
+        // The live neighbours stay (the heuristic chose them); the tombstones' live
+        // neighbours are the candidates for the freed slots.
+        let mut chosen: Vec<u32> = cur.iter().copied().filter(|r| sp.live(*r)).collect();
+        let mut ids: Vec<u32> = Vec::with_capacity(cur.len() * 2);
         for &r in cur {
-            if sp.live(r) {
-                ids.push(r);
-            } else if self.levels.get(r as usize).is_some_and(|t| *t as usize >= l) {
+            if !sp.live(r) && self.levels.get(r as usize).is_some_and(|t| *t as usize >= l) {
                 ids.extend(self.links(r, l).iter().filter(|x| **x != node && sp.live(**x)));
             }
         }
         ids.sort_unstable();
         ids.dedup();
+        ids.retain(|x| !chosen.contains(x));
         let v = sp.row(node);
         let mut cands: Vec<Near> = ids.iter().map(|&id| Near { d: sp.to(id, v), id }).collect();
         cands.sort_unstable();
-        let mut chosen = Self::select(sp, &cands, self.cap(l));
-        // Then the nearest of the candidates the heuristic passed over, up to the
-        // level's capacity: a list that lost neighbours is left denser, not sparser
-        // (recall after deletions stays at, or above, a fresh build's).
+        let cap = self.cap(l);
+        // The paper's heuristic against the neighbours kept so far...
+        let mut passed = Vec::new();
         for c in &cands {
-            if chosen.len() >= self.cap(l) {
+            if chosen.len() >= cap {
                 break;
             }
-            if !chosen.contains(&c.id) {
+            let u = sp.row(c.id);
+            if chosen.iter().all(|o| sp.to(*o, u).partial_cmp(&c.d) != Some(std::cmp::Ordering::Less)) {
                 chosen.push(c.id);
+            } else {
+                passed.push(c.id);
             }
+        }
+        // ...then the nearest of those it passed over, up to the level's capacity: a list
+        // that lost neighbours is left denser, not sparser (recall after deletions stays
+        // at, or above, a fresh build's).
+        for id in passed {
+            if chosen.len() >= cap {
+                break;
+            }
+            chosen.push(id);
         }
         self.set_links(node, l, &chosen);
     }
