@@ -159,9 +159,9 @@ def free_port():
 
 
 class Server:
-    def __init__(self, name, binary, modules):
+    def __init__(self, name, binary, modules, port=None):
         self.name = name
-        self.port = free_port()
+        self.port = port or free_port()
         self.dir = tempfile.mkdtemp(prefix="vector-bench-")
         argv = [binary, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
                 "--dir", self.dir, "--enable-debug-command", "local"]
@@ -475,6 +475,7 @@ def main():
     ap.add_argument("--repeat", type=int, default=2, help="passes over the queries for QPS")
     ap.add_argument("--ef", default="10,20,40,80,160")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--port", type=int, help="folio's port (RediSearch: the next one); default: free ports")
     ap.add_argument("--quick", action="store_true", help="20,000 x 32 L2 and COSINE, 200 queries")
     ap.add_argument("--no-churn", action="store_true", help="skip the replace/delete round (and the reload)")
     ap.add_argument("--no-reload", action="store_true", help="skip DEBUG RELOAD")
@@ -482,9 +483,9 @@ def main():
     if args.quick:
         args.datasets, args.queries, args.repeat = "20000x32:L2,20000x32:COSINE", 200, 1
     args.ef = [int(x) for x in args.ef.split(",")]
-    servers = [Server("folio", args.server, [args.folio])]
+    servers = [Server("folio", args.server, [args.folio], args.port)]
     if args.redisearch:
-        servers.append(Server("RediSearch 2.10", args.server, [args.redisearch]))
+        servers.append(Server("RediSearch 2.10", args.server, [args.redisearch], args.port and args.port + 1))
     try:
         for spec in args.datasets.split(","):
             # NxDIM:METRIC, or NxDIM:METRIC:folio for folio alone.
