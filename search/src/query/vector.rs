@@ -9,7 +9,7 @@ use roaring::RoaringBitmap;
 
 use crate::aggregate::value::{format_g, format_number};
 use crate::error::{Error, Result};
-use crate::index::vector::{Hit, VectorIndex};
+use crate::index::vector::{Hit, KnnParams, Policy, VectorIndex};
 use crate::index::{FieldIndex, Index};
 use crate::vector_spec::{VectorAlgo, VectorSpec};
 
@@ -27,7 +27,7 @@ pub struct KnnClause {
     /// `AS` / `$YIELD_DISTANCE_AS`: the distance field's name (default `__<field>_score`).
     pub score_as: Option<String>,
     /// The other options as given (upper-cased name, value), checked at execution against
-    /// the field's algorithm. They tune approximate search; folio's search is exact.
+    /// the field's algorithm: EF_RUNTIME, HYBRID_POLICY and BATCH_SIZE tune HNSW search.
     pub options: Vec<(String, String)>,
 }
 
@@ -207,7 +207,22 @@ pub fn knn(
     let Some((vi, vs)) = target(idx, &c.field) else { return Ok(Vec::new()) };
     check_options(&c.options, vs, false, filter.is_some())?;
     let q = query_vector(vs, &c.blob, blobs)?;
-    Ok(vi.knn(q, c.k, filter))
+    Ok(vi.knn_with(q, c.k, filter, &knn_params(&c.options)))
+}
+
+/// The runtime parameters of checked KNN options.
+fn knn_params(options: &[(String, String)]) -> KnnParams {
+    let mut p = KnnParams::default();
+    for (name, value) in options {
+        match name.as_str() {
+            "EF_RUNTIME" => p.ef_runtime = value.parse().ok(),
+            "BATCH_SIZE" => p.batch_size = value.parse().ok().filter(|n| *n > 0),
+            "HYBRID_POLICY" if value.eq_ignore_ascii_case("ADHOC_BF") => p.policy = Some(Policy::AdhocBf),
+            "HYBRID_POLICY" if value.eq_ignore_ascii_case("BATCHES") => p.policy = Some(Policy::Batches),
+            _ => {}
+        }
+    }
+    p
 }
 
 /// Runs a range clause.
@@ -221,7 +236,9 @@ pub fn range(idx: &Index, c: &RangeClause, blobs: &HashMap<String, Vec<u8>>) -> 
             format_g(c.radius, 6)
         )));
     }
-    Ok(vi.range(q, c.radius, None))
+    let epsilon =
+        c.options.iter().rev().find(|(n, _)| n == "EPSILON").and_then(|(_, v)| v.parse::<f64>().ok());
+    Ok(vi.range_with(q, c.radius, None, epsilon))
 }
 
 /// How distances print (RediSearch's `%.12g`, and `-nan` for the NaN of a zero vector
