@@ -59,3 +59,22 @@ fn a_negated_field_clause_excludes_only_documents_with_the_word_in_that_field() 
     c.call(&["JSON.SET", "j:3", "$", r#"{"title":"kiwi","body":"pear apple"}"#]);
     assert_eq!(ids(&mut c, "j", "pear -@title:apple"), vec!["j:2".to_string(), "j:3".to_string()]);
 }
+
+/// RENAME onto a key an index already holds: RediSearch 2.10 then lists the destination twice
+/// (`hello` -> 3: h:1 h:2 h:2), and after DEL of the destination still lists it, though the key
+/// no longer exists (2: h:1 h:2). The overwritten document is never removed from its index.
+#[test]
+fn rename_onto_an_indexed_key_leaves_one_document() {
+    let s = Server::start();
+    let mut c = s.conn();
+    assert_eq!(c.call(&["FT.CREATE", "ih", "ON", "HASH", "PREFIX", "1", "h:", "SCHEMA", "t", "TEXT"]), ok());
+    for i in 1..=3 {
+        c.call(&["HSET", &format!("h:{i}"), "t", "hello"]);
+    }
+    assert_eq!(c.call(&["COPY", "h:1", "h:2", "REPLACE"]), Resp::Int(1));
+    assert_eq!(ids(&mut c, "ih", "hello"), vec!["h:1", "h:2", "h:3"]);
+    assert_eq!(c.call(&["RENAME", "h:3", "h:2"]), ok());
+    assert_eq!(ids(&mut c, "ih", "hello"), vec!["h:1", "h:2"]);
+    assert_eq!(c.call(&["DEL", "h:2"]), Resp::Int(1));
+    assert_eq!(ids(&mut c, "ih", "hello"), vec!["h:1"]);
+}

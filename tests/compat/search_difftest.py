@@ -418,6 +418,11 @@ def main():
                 a, b = call_both(servers, 2, ["FT.SEARCH", idx, q, "NOCONTENT", "LIMIT", "0", "1000"])
                 if isinstance(a, Error) and isinstance(b, Error) and wf == wr:
                     continue
+                if (wf == wr and isinstance(a, list) and isinstance(b, list) and set(a[1:]) == set(b[1:])
+                        and len(set(a[1:])) == len(a[1:]) < len(b[1:])):
+                    # RediSearch lists a key it was renamed onto twice (README, search_differences.rs)
+                    explained["RediSearch lists a renamed-onto key twice"] += 1
+                    return False
                 if wf != wr or isinstance(a, Error) != isinstance(b, Error) or sorted(a[1:]) != sorted(b[1:]):
                     sig = "state after %s on %s %r" % (label, idx, q)
                     seen[sig] += 1
