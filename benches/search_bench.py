@@ -199,7 +199,7 @@ def total_of(reply):
 
 def run_shape(server, command, seconds, clients):
     """(requests per second, server CPU µs per request, requests) of `command` for ~`seconds`."""
-    n = 4 * clients
+    n = 2 * clients
     while True:  # calibration: until a run lasts at least 0.2 s (or seconds / 5)
         t = time.time()
         rps = benchlib.redis_benchmark(server.port, command, n, clients)
