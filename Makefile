@@ -6,7 +6,7 @@ MODULE := target/release/libfolio.so
 APT_PACKAGES := redis-server redis-tools libclang-dev
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all setup build run test test-unit test-e2e bench bench-json bench-search bench-vector lint fmt compat compat-search compat-rdb fuzz faults clean test-clients
+.PHONY: all setup build run test test-unit test-e2e bench bench-json bench-search bench-churn bench-vector lint fmt compat compat-search compat-rdb fuzz faults clean test-clients
 
 all: build
 
@@ -71,13 +71,22 @@ $(CLIENTS_NODE)/node_modules/.package-lock.json: $(CLIENTS_NODE)/package-lock.js
 	cd $(CLIENTS_NODE) && npm ci --no-audit --no-fund --loglevel=error
 	@touch $@
 
-## bench: criterion benches of the pure crates, the JSON load benchmark against RedisJSON, and
-## the search update-churn check.
-bench: build bench-json bench-search
+## bench: criterion benches of the pure crates, the JSON load benchmark against RedisJSON, the
+## search benchmark and the search update-churn check.
+bench: build bench-json bench-search bench-churn
 	$(CARGO) bench --workspace
 
-## bench-search: FT.SEARCH * before/after 200,000 updates of one document (ratio of medians).
-bench-search: build
+## bench-search: full-text search on 50,000 generated JSON documents (benches/search_bench.py):
+## 13 query shapes under redis-benchmark (requests/s, server CPU per request), ingest with the
+## index present, memory per document. With REDISEARCH_SERVER (a redis-server >= 7.2) folio and
+## RediSearch 2.10 + RedisJSON 2.8 both run on it, side by side. BENCH_ARGS: e.g. --quick,
+## "--docs 1000000", "--json out.json".
+bench-search: build $(if $(REDISEARCH_SERVER),$(CLIENTS_VENV)/.reference-installed,)
+	python3 benches/search_bench.py --folio $(MODULE) $(BENCH_ARGS) \
+	  $(if $(REDISEARCH_SERVER),--server $(REDISEARCH_SERVER) --redisearch "$(REFERENCE_LIB)/redisearch.so" --rejson "$(REJSON_SO)",)
+
+## bench-churn: FT.SEARCH * before/after 200,000 updates of one document (ratio of medians).
+bench-churn: build
 	python3 benches/search_churn.py --folio $(MODULE)
 
 ## bench-json: JSON speed and memory side by side with RedisJSON's rejson.so (BENCHMARKS.md);

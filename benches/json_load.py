@@ -22,13 +22,12 @@ import argparse
 import glob
 import math
 import os
-import re
 import shutil
-import socket
 import statistics
-import subprocess
 import sys
 import time
+
+import benchlib
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FIXTURES = os.path.join(ROOT, "tests", "fixtures")
@@ -56,86 +55,7 @@ def dollar(path):
 
 
 # ---------------------------------------------------------------------------------------------
-# A minimal RESP client (setup and memory figures only; load comes from redis-benchmark).
-
-class Client:
-    def __init__(self, port):
-        self.sock = socket.create_connection(("127.0.0.1", port))
-        self.buf = b""
-
-    def close(self):
-        self.sock.close()
-
-    @staticmethod
-    def encode(*args):
-        out = [b"*%d\r\n" % len(args)]
-        for a in args:
-            a = a if isinstance(a, bytes) else str(a).encode()
-            out.append(b"$%d\r\n%s\r\n" % (len(a), a))
-        return b"".join(out)
-
-    def _line(self):
-        while b"\r\n" not in self.buf:
-            chunk = self.sock.recv(1 << 16)
-            if not chunk:
-                raise ConnectionError("server closed the connection")
-            self.buf += chunk
-        line, self.buf = self.buf.split(b"\r\n", 1)
-        return line
-
-    def _exact(self, n):
-        while len(self.buf) < n + 2:
-            chunk = self.sock.recv(1 << 16)
-            if not chunk:
-                raise ConnectionError("server closed the connection")
-            self.buf += chunk
-        data, self.buf = self.buf[:n], self.buf[n + 2:]
-        return data
-
-    def read(self):
-        line = self._line()
-        kind, rest = line[:1], line[1:]
-        if kind == b"+":
-            return rest.decode()
-        if kind == b"-":
-            raise RuntimeError(rest.decode())
-        if kind == b":":
-            return int(rest)
-        if kind == b"$":
-            n = int(rest)
-            return None if n < 0 else self._exact(n)
-        if kind == b"*":
-            n = int(rest)
-            return None if n < 0 else [self.read() for _ in range(n)]
-        raise RuntimeError("unexpected reply %r" % line)
-
-    def call(self, *args):
-        self.sock.sendall(self.encode(*args))
-        return self.read()
-
-    def pipeline(self, commands, batch=1000):
-        for i in range(0, len(commands), batch):
-            part = commands[i:i + batch]
-            self.sock.sendall(b"".join(self.encode(*c) for c in part))
-            for _ in part:
-                self.read()
-
-    def used_memory(self):
-        info = self.call("INFO", "memory").decode()
-        for line in info.splitlines():
-            if line.startswith("used_memory:"):
-                return int(line.split(":")[1])
-        raise RuntimeError("no used_memory in INFO")
-
-
-# ---------------------------------------------------------------------------------------------
 # Servers.
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
 
 # With --pin, the servers run on one CPU and redis-benchmark on another (taskset), so the
 # scheduler's placement of the three processes does not differ between the two servers.
@@ -187,39 +107,18 @@ class CpuCap:
             pass
 
 
-class Server:
+class Server(benchlib.Server):
+    """redis-server from PATH with one module, on SERVER_CPU, in a CPU cap when --cap is given."""
+
     def __init__(self, name, module):
-        self.name, self.module = name, module
-        self.port = free_port()
-        self.proc = subprocess.Popen(
-            SERVER_CPU + ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
-             "--appendonly", "no", "--loadmodule", module],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        deadline = time.time() + 20
-        while True:
-            try:
-                self.client = Client(self.port)
-                self.client.call("PING")
-                break
-            except (OSError, ConnectionError):
-                if self.proc.poll() is not None or time.time() > deadline:
-                    raise RuntimeError("%s did not start (port %d)" % (name, self.port))
-                time.sleep(0.1)
+        super().__init__(name, "redis-server", [module], prefix=SERVER_CPU, timeout=20)
+        self.module = module
         self.cap = None
         if CAP[0] is not None:
             self.cap = CpuCap("folio-bench-%d" % self.proc.pid, self.proc.pid, CAP[0])
 
     def stop(self):
-        try:
-            self.client.close()
-        except OSError:
-            pass
-        self.proc.terminate()
-        try:
-            self.proc.wait(10)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait()
+        super().stop()
         if self.cap:
             self.cap.remove()
 
@@ -256,16 +155,7 @@ def bench(server, command, n, clients=16):
 
 
 def bench_rps(port, command, n, clients):
-    out = subprocess.run(
-        CLIENT_CPU + ["redis-benchmark", "-h", "127.0.0.1", "-p", str(port), "-c", str(clients), "-n", str(n),
-         "--csv"] + command,
-        capture_output=True, text=True, check=True).stdout
-    # The test name is the command line itself (quotes, newlines and all): read the numbers
-    # from the end, `"rps","avg","min","p50","p95","p99","max"`.
-    m = re.search(r'"([0-9.]+)"(?:,"[0-9.]+"){6}\s*$', out)
-    if not m:
-        raise RuntimeError("no result from redis-benchmark: %r" % out[-300:])
-    return float(m.group(1))
+    return benchlib.redis_benchmark(port, command, n, clients, prefix=CLIENT_CPU)
 
 
 def load(name):
