@@ -94,6 +94,80 @@ impl DocRecord {
         }
     }
 
+    /// Indexes into `occs` of the groups of `terms` (sorted, deduplicated term ids), each
+    /// paired with the tag `terms` gives it, ordered by group.
+    pub fn groups_of(&self, terms: &[(u32, usize)]) -> Vec<(usize, usize)> {
+        let mut out = Vec::new();
+        if terms.len() * 8 < self.occs.len() {
+            for &(term, tag) in terms {
+                let start = self.occs.partition_point(|o| o.term < term);
+                let n = self.occs.get(start..).unwrap_or(&[]).iter().take_while(|o| o.term == term).count();
+                out.extend((start..start + n).map(|i| (i, tag)));
+            }
+            out.sort_unstable();
+        } else {
+            let mut j = 0;
+            for (i, o) in self.occs.iter().enumerate() {
+                while terms.get(j).is_some_and(|t| t.0 < o.term) {
+                    j += 1;
+                }
+                out.extend(
+                    terms.get(j..).unwrap_or(&[]).iter().take_while(|t| t.0 == o.term).map(|t| (i, t.1)),
+                );
+            }
+        }
+        out
+    }
+
+    /// The positions of the occurrence groups `groups` ([`DocRecord::groups_of`]: indexes
+    /// into `occs` with a tag, ordered by index): calls `out(tag, occ, position)` for each;
+    /// the positions of other groups are skipped, not decoded.
+    pub fn positions_of(&self, groups: &[(usize, usize)], mut out: impl FnMut(usize, &TermOcc, u32)) {
+        let mut bytes = self.positions.iter();
+        let mut next = 0usize;
+        let mut buf: Vec<u32> = Vec::new();
+        for run in groups.chunk_by(|a, b| a.0 == b.0) {
+            let Some(&(gi, _)) = run.first() else { continue };
+            let Some(o) = self.occs.get(gi) else { return };
+            // Skip the groups before this one: count their varints' last bytes.
+            let mut skip: usize =
+                self.occs.get(next..gi).unwrap_or(&[]).iter().map(|o| usize::from(o.freq)).sum();
+            while skip > 0 {
+                match bytes.next() {
+                    Some(b) if b & 0x80 == 0 => skip -= 1,
+                    Some(_) => {}
+                    None => return,
+                }
+            }
+            buf.clear();
+            let mut last = 0u32;
+            for _ in 0..o.freq {
+                let mut v = 0u32;
+                let mut shift = 0u32;
+                let mut complete = false;
+                for &b in bytes.by_ref() {
+                    v |= u32::from(b & 0x7f).checked_shl(shift).unwrap_or(0);
+                    shift += 7;
+                    if b & 0x80 == 0 {
+                        complete = true;
+                        break;
+                    }
+                }
+                if !complete {
+                    return;
+                }
+                last = last.wrapping_add(v);
+                buf.push(last);
+            }
+            for &(_, tag) in run {
+                for &p in &buf {
+                    out(tag, o, p);
+                }
+            }
+            next = gi + 1;
+        }
+    }
+
     /// The sortable value of a field.
     pub fn sortable(&self, field: u16) -> Option<&SortValue> {
         self.sortables.iter().find(|(f, _)| *f == field).map(|(_, v)| v)

@@ -5,6 +5,7 @@ pub mod distance;
 pub mod docs;
 pub mod extract;
 pub mod filter;
+pub mod freqs;
 pub mod geo;
 pub mod half;
 pub mod hnsw;
@@ -34,6 +35,7 @@ use crate::synonyms::Synonyms;
 use docs::{encode_positions, DocRecord, DocTable, TermOcc};
 use extract::{extract, FieldValues};
 use filter::IndexFilter;
+use freqs::{DocNorm, Posting};
 use geo::GeoIndex;
 use numeric::NumericIndex;
 use tag::TagIndex;
@@ -141,6 +143,10 @@ impl Index {
             self.fields.push(match f.kind {
                 FieldType::Text => {
                     text_ord += 1;
+                    if text_ord > 32 {
+                        // Past 32 text fields a posting's field mask no longer fits.
+                        self.text.disable_freqs();
+                    }
                     FieldIndex::Text(text_ord - 1)
                 }
                 FieldType::Tag => FieldIndex::Tag(TagIndex::default()),
@@ -359,6 +365,8 @@ impl Index {
             missing: missing.into(),
         };
         let new_postings = rec.clone_postings();
+        let new_freqs = self.term_freqs(&rec);
+        let norm = DocNorm { max_freq: rec.max_freq.max(1), unit_score: rec.score == 1.0 };
         let (id, old) = self.docs.put(rec);
         match old {
             // An update touches only the postings that changed.
@@ -366,8 +374,23 @@ impl Index {
                 let (gone, added) = old.clone_postings().diff(new_postings);
                 self.remove_postings(id, &gone);
                 self.index_postings(id, &added);
+                let old_freqs = self.term_freqs(&old);
+                // The blocks' bounds depend on the document's norm and score: when either
+                // changed, every posting is set again.
+                let same_norm = old.max_freq.max(1) == norm.max_freq && (old.score == 1.0) == norm.unit_score;
+                let (gone, changed) = sorted_diff(&old_freqs, &new_freqs, |x| *x);
+                for (term, ..) in gone {
+                    if new_freqs.binary_search_by_key(&term, |x| x.0).is_err() {
+                        self.text.remove_freq(term, id);
+                    }
+                }
+                let set = if same_norm { changed } else { new_freqs };
+                self.set_freqs(id, &set, norm);
             }
-            None => self.index_postings(id, &new_postings),
+            None => {
+                self.index_postings(id, &new_postings);
+                self.set_freqs(id, &new_freqs, norm);
+            }
         }
         // Vectors are replaced wholesale (a field without a value keeps none).
         for (i, f) in self.fields.iter_mut().enumerate() {
@@ -395,6 +418,41 @@ impl Index {
             *slot = stem.map_or(1, |s| s + 2);
         }
         stem
+    }
+
+    /// (term, weighted frequency over all fields, field mask) of a record, by term: what
+    /// the frequency postings hold for it (the scorer's `term_freq` over the same record).
+    fn term_freqs(&self, rec: &DocRecord) -> Vec<(u32, u32, u32)> {
+        if !self.text.has_freqs() {
+            return Vec::new();
+        }
+        let mut weights = vec![(1u32, 1u32); 32];
+        for (i, f) in self.spec.fields.iter().enumerate() {
+            if let Some(w) = self.text_ord(i).and_then(|o| weights.get_mut(usize::from(o))) {
+                *w = (freq_weight(f.weight, false), freq_weight(f.weight, true));
+            }
+        }
+        let mut out: Vec<(u32, u32, u32)> = Vec::new();
+        for o in rec.occs.iter() {
+            let (word, stem) = weights.get(usize::from(o.field)).copied().unwrap_or((1, 1));
+            let w = if self.text.is_stem(o.term) { stem } else { word };
+            let add = u32::from(o.freq).saturating_mul(w);
+            let bit = 1u32.checked_shl(u32::from(o.field)).unwrap_or(0);
+            match out.last_mut() {
+                Some(last) if last.0 == o.term => {
+                    last.1 = last.1.saturating_add(add);
+                    last.2 |= bit;
+                }
+                _ => out.push((o.term, add, bit)),
+            }
+        }
+        out
+    }
+
+    fn set_freqs(&mut self, id: u32, freqs: &[(u32, u32, u32)], norm: DocNorm) {
+        for &(term, freq, fields) in freqs {
+            self.text.set_freq(term, Posting { doc: id, freq, fields }, norm);
+        }
     }
 
     fn index_postings(&mut self, id: u32, p: &Postings) {
@@ -465,6 +523,9 @@ impl Index {
         match self.docs.remove(key) {
             Some((id, rec)) => {
                 self.remove_postings(id, &rec.clone_postings());
+                for (term, ..) in self.term_freqs(&rec) {
+                    self.text.remove_freq(term, id);
+                }
                 for f in self.fields.iter_mut() {
                     if let FieldIndex::Vector(vi) = f {
                         vi.remove(id);

@@ -3,6 +3,7 @@
 
 use crate::error::{Error, Result};
 use crate::index::docs::{DocRecord, TermOcc};
+use crate::index::freqs::Cursor;
 use crate::index::{freq_weight, FieldIndex, Index};
 use crate::query::exec::{LeafKind, ScoreTerm, SlopShape};
 
@@ -83,6 +84,9 @@ pub struct ScoreContext<'a> {
     slop: &'a SlopShape,
     /// (term id, child index) of the slop children's text terms, sorted.
     slop_terms: Vec<(u32, usize)>,
+    /// Per term, per expansion id: where the last frequency lookup ended (documents are
+    /// mostly scored in id order, so lookups walk each term's postings forward).
+    cursors: Vec<Vec<Cursor>>,
 }
 
 /// Expansions of the root term a document matched (see [`SlopShape::Expansions`]).
@@ -168,7 +172,9 @@ impl<'a> ScoreContext<'a> {
             .filter(|(_, t)| t.first_only && t.ids.len() > MERGE_JOIN_THRESHOLD)
             .flat_map(|(ti, t)| t.ids.iter().enumerate().map(move |(rank, &id)| ((ti, id), rank)))
             .collect();
+        let cursors = terms.iter().map(|t| vec![Cursor::default(); t.ids.len()]).collect();
         ScoreContext {
+            cursors,
             idx,
             first_rank,
             terms,
@@ -194,11 +200,16 @@ impl<'a> ScoreContext<'a> {
             return self
                 .terms
                 .iter()
-                .map(|t| {
+                .enumerate()
+                .map(|(ti, t)| {
                     if let Some((_, docs)) = &t.leaf {
                         return if docs.contains(doc) { t.weight } else { 0.0 };
                     }
-                    let mut freqs = t.ids.iter().map(|&id| self.freq(rec, t, id));
+                    let mut freqs = t
+                        .ids
+                        .iter()
+                        .enumerate()
+                        .map(|(k, &id)| self.freq(rec, doc, t, id, self.cursor(ti, k)));
                     let f = if t.first_only {
                         freqs.find(|&f| f > 0.0).unwrap_or(0.0)
                     } else {
@@ -305,19 +316,15 @@ impl<'a> ScoreContext<'a> {
         if children.len() <= 1 {
             return 1.0;
         }
-        let child_of = |term: u32| {
-            let start = self.slop_terms.partition_point(|x| x.0 < term);
-            self.slop_terms.get(start..).unwrap_or(&[]).iter().take_while(move |x| x.0 == term).map(|x| x.1)
-        };
+        // The document's occurrence groups of the children's terms, with their child.
+        let groups = rec.groups_of(&self.slop_terms);
         // Which children the document matched (unions only; an intersection matched all).
         let matched: Vec<bool> = if union {
             let mut m: Vec<bool> =
                 children.iter().map(|c| c.docids.as_ref().is_some_and(|bm| bm.contains(doc))).collect();
-            for o in rec.occs.iter() {
-                for k in child_of(o.term) {
-                    if let (Some(slot), Some(c)) = (m.get_mut(k), children.get(k)) {
-                        *slot |= c.docids.is_none();
-                    }
+            for &(_, k) in &groups {
+                if let (Some(slot), Some(c)) = (m.get_mut(k), children.get(k)) {
+                    *slot |= c.docids.is_none();
                 }
             }
             m
@@ -339,17 +346,12 @@ impl<'a> ScoreContext<'a> {
             .collect();
         // One pass over the document's positions, kept per matched child.
         let mut pairs: Vec<(usize, u32)> = Vec::new();
-        rec.scan_positions(
-            |o| child_of(o.term).next().is_some(),
-            |o, p| {
-                for k in child_of(o.term) {
-                    let takes = chosen.get(k).copied().flatten().is_none_or(|id| id == o.term);
-                    if takes && matched.get(k).copied().unwrap_or(false) {
-                        pairs.push((k, p));
-                    }
-                }
-            },
-        );
+        rec.positions_of(&groups, |k, o, p| {
+            let takes = chosen.get(k).copied().flatten().is_none_or(|id| id == o.term);
+            if takes && matched.get(k).copied().unwrap_or(false) {
+                pairs.push((k, p));
+            }
+        });
         divisor(pairs, count)
     }
 
@@ -361,18 +363,9 @@ impl<'a> ScoreContext<'a> {
         let mut order: Vec<(u32, usize)> =
             matched.iter().filter_map(|id| t.ids.iter().position(|x| x == id).map(|k| (*id, k))).collect();
         order.sort_unstable();
-        let child = |term: u32| {
-            order.binary_search_by_key(&term, |x| x.0).ok().and_then(|i| order.get(i)).map(|x| x.1)
-        };
+        order.dedup_by_key(|x| x.0);
         let mut pairs: Vec<(usize, u32)> = Vec::new();
-        rec.scan_positions(
-            |o| child(o.term).is_some(),
-            |o, p| {
-                if let Some(k) = child(o.term) {
-                    pairs.push((k, p));
-                }
-            },
-        );
+        rec.positions_of(&rec.groups_of(&order), |k, _, p| pairs.push((k, p)));
         divisor(pairs, matched.len())
     }
 
@@ -395,8 +388,8 @@ impl<'a> ScoreContext<'a> {
             return;
         }
         if !t.first_only {
-            for (&id, &idf) in t.ids.iter().zip(idfs) {
-                add(ti, id, self.freq(rec, t, id), idf);
+            for (k, (&id, &idf)) in t.ids.iter().zip(idfs).enumerate() {
+                add(ti, id, self.freq(rec, doc, t, id, self.cursor(ti, k)), idf);
             }
             return;
         }
@@ -408,7 +401,7 @@ impl<'a> ScoreContext<'a> {
                 .filter_map(|occs| {
                     let id = occs.first()?.term;
                     let rank = *self.first_rank.get(&(ti, id))?;
-                    let f = self.freq(rec, t, id);
+                    let f = self.occs_freq(rec, t, id);
                     (f > 0.0).then_some((rank, id, f))
                 })
                 .min_by_key(|x| x.0);
@@ -417,8 +410,8 @@ impl<'a> ScoreContext<'a> {
             }
             return;
         }
-        for (&id, &idf) in t.ids.iter().zip(idfs) {
-            let f = self.freq(rec, t, id);
+        for (k, (&id, &idf)) in t.ids.iter().zip(idfs).enumerate() {
+            let f = self.freq(rec, doc, t, id, self.cursor(ti, k));
             if f > 0.0 {
                 add(ti, id, f, idf);
                 return;
@@ -426,7 +419,32 @@ impl<'a> ScoreContext<'a> {
         }
     }
 
-    fn freq(&self, rec: &DocRecord, t: &ScoreTerm, id: u32) -> f64 {
+    fn cursor(&self, ti: usize, k: usize) -> Option<&Cursor> {
+        self.cursors.get(ti).and_then(|c| c.get(k))
+    }
+
+    /// The frequency of expansion `id` of term `t` in document `doc`: from the term's
+    /// postings (walked forward with `at`) when the index keeps them, else from the record.
+    fn freq(&self, rec: &DocRecord, doc: u32, t: &ScoreTerm, id: u32, at: Option<&Cursor>) -> f64 {
+        if t.tag_field.is_none() {
+            if let (Some(list), Some(at)) = (self.idx.text.freq_list(id), at) {
+                return match list.get(doc, at) {
+                    Some(p) if t.mask & u128::from(p.fields) != 0 => {
+                        if self.idx.spec.no_freqs {
+                            1.0
+                        } else {
+                            f64::from(p.freq)
+                        }
+                    }
+                    _ => 0.0,
+                };
+            }
+        }
+        self.occs_freq(rec, t, id)
+    }
+
+    /// [`Self::freq`] from the document's record.
+    fn occs_freq(&self, rec: &DocRecord, t: &ScoreTerm, id: u32) -> f64 {
         if let Some(f) = t.tag_field {
             return if rec.tags.contains(&(f, id)) { 1.0 } else { 0.0 };
         }
