@@ -1,7 +1,7 @@
 //! Term-major frequencies: for each text term, the documents holding it in id order, each
 //! with the term's weighted frequency there (over all fields, in the units of
-//! [`super::freq_weight`]) and the fields it occurs in, in blocks of at most
-//! [`SPLIT_AT`] postings.
+//! [`super::freq_weight`]; [`FREQ_ESCAPE`] when it does not fit 16 bits, and the record
+//! then has it) and the fields it occurs in, in blocks of at most [`SPLIT_AT`] postings.
 //!
 //! The scorer reads these instead of each document's record: scoring the matches of a term
 //! walks its postings in id order (sequential reads) rather than looking the term up in
@@ -16,15 +16,18 @@ use std::cell::Cell;
 /// A block is split in two when it reaches this many postings.
 pub const SPLIT_AT: usize = 256;
 
-/// One document's entry in a term's list.
+/// A frequency of this value or more is not stored: the document's record has it.
+pub const FREQ_ESCAPE: u16 = u16::MAX;
+
+/// One document's entry in a term's list (8 bytes).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Posting {
     /// Document id.
     pub doc: u32,
-    /// Weighted frequency of the term in the document, all fields.
-    pub freq: u32,
-    /// Text field ordinals (below 32) the term occurs in.
-    pub fields: u32,
+    /// Weighted frequency of the term in the document, all fields (or [`FREQ_ESCAPE`]).
+    pub freq: u16,
+    /// Text field ordinals (below 16) the term occurs in.
+    pub fields: u16,
 }
 
 /// What a document contributes to a block's bounds.
@@ -95,7 +98,9 @@ impl FreqList {
 
     /// Sets `doc`'s posting (inserting it or replacing its frequency and fields).
     pub fn set(&mut self, p: Posting, norm: DocNorm) {
-        let b = Bound { freq: p.freq, norm: norm.max_freq.max(1), unit_score: norm.unit_score };
+        // An escaped frequency is at most the norm: bound it by the norm itself.
+        let freq = if p.freq == FREQ_ESCAPE { norm.max_freq.max(1) } else { u32::from(p.freq) };
+        let b = Bound { freq, norm: norm.max_freq.max(1), unit_score: norm.unit_score };
         if self.blocks.is_empty() {
             self.firsts.push(p.doc);
             self.blocks.push(Block { postings: vec![p], bound: b });
@@ -123,6 +128,7 @@ impl FreqList {
         block.bound = block.bound.max(b);
         if block.postings.len() >= SPLIT_AT {
             let tail = block.postings.split_off(SPLIT_AT / 2);
+            block.postings.shrink_to_fit();
             let bound = block.bound;
             if let Some(first) = tail.first().map(|x| x.doc) {
                 self.firsts.insert(bi + 1, first);
@@ -248,7 +254,7 @@ mod tests {
 
     const N: DocNorm = DocNorm { max_freq: 1, unit_score: true };
 
-    fn p(doc: u32, freq: u32) -> Posting {
+    fn p(doc: u32, freq: u16) -> Posting {
         Posting { doc, freq, fields: 1 }
     }
 
@@ -265,7 +271,7 @@ mod tests {
             if x % 5 == 0 {
                 assert_eq!(l.remove(doc), m.remove(&doc).is_some());
             } else {
-                let f = (x >> 20) as u32 % 9 + 1;
+                let f = (x >> 20) as u16 % 9 + 1;
                 l.set(p(doc, f), N);
                 m.insert(doc, f);
             }
@@ -292,7 +298,7 @@ mod tests {
         let mut l = FreqList::default();
         for doc in 0..2_000u32 {
             let norm = DocNorm { max_freq: doc % 7 + 3, unit_score: doc != 1_500 };
-            l.set(p(doc * 2, doc % 5 + 1), norm);
+            l.set(p(doc * 2, (doc % 5 + 1) as u16), norm);
         }
         let at = Cursor::default();
         for from in (0..4_000).step_by(333) {

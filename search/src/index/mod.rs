@@ -143,8 +143,8 @@ impl Index {
             self.fields.push(match f.kind {
                 FieldType::Text => {
                     text_ord += 1;
-                    if text_ord > 32 {
-                        // Past 32 text fields a posting's field mask no longer fits.
+                    if text_ord > 16 {
+                        // Past 16 text fields a posting's field mask no longer fits.
                         self.text.disable_freqs();
                     }
                     FieldIndex::Text(text_ord - 1)
@@ -422,22 +422,22 @@ impl Index {
 
     /// (term, weighted frequency over all fields, field mask) of a record, by term: what
     /// the frequency postings hold for it (the scorer's `term_freq` over the same record).
-    fn term_freqs(&self, rec: &DocRecord) -> Vec<(u32, u32, u32)> {
+    fn term_freqs(&self, rec: &DocRecord) -> Vec<(u32, u32, u16)> {
         if !self.text.has_freqs() {
             return Vec::new();
         }
-        let mut weights = vec![(1u32, 1u32); 32];
+        let mut weights = vec![(1u32, 1u32); 16];
         for (i, f) in self.spec.fields.iter().enumerate() {
             if let Some(w) = self.text_ord(i).and_then(|o| weights.get_mut(usize::from(o))) {
                 *w = (freq_weight(f.weight, false), freq_weight(f.weight, true));
             }
         }
-        let mut out: Vec<(u32, u32, u32)> = Vec::new();
+        let mut out: Vec<(u32, u32, u16)> = Vec::new();
         for o in rec.occs.iter() {
             let (word, stem) = weights.get(usize::from(o.field)).copied().unwrap_or((1, 1));
             let w = if self.text.is_stem(o.term) { stem } else { word };
             let add = u32::from(o.freq).saturating_mul(w);
-            let bit = 1u32.checked_shl(u32::from(o.field)).unwrap_or(0);
+            let bit = 1u16.checked_shl(u32::from(o.field)).unwrap_or(0);
             match out.last_mut() {
                 Some(last) if last.0 == o.term => {
                     last.1 = last.1.saturating_add(add);
@@ -449,8 +449,9 @@ impl Index {
         out
     }
 
-    fn set_freqs(&mut self, id: u32, freqs: &[(u32, u32, u32)], norm: DocNorm) {
+    fn set_freqs(&mut self, id: u32, freqs: &[(u32, u32, u16)], norm: DocNorm) {
         for &(term, freq, fields) in freqs {
+            let freq = u16::try_from(freq).unwrap_or(freqs::FREQ_ESCAPE).min(freqs::FREQ_ESCAPE);
             self.text.set_freq(term, Posting { doc: id, freq, fields }, norm);
         }
     }

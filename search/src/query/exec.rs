@@ -896,28 +896,25 @@ impl<'a> Exec<'a> {
             for l in lists.iter_mut() {
                 l.clear();
             }
+            // The document's groups of the wanted terms; a term counts when one of its
+            // groups is in a searched field, and then with all of them.
+            let mut found = rec.groups_of(&wanted);
             matched.clear();
             matched.extend(
-                rec.occs
+                found
                     .iter()
-                    .filter(|o| in_mask(o.field) && wanted.binary_search_by_key(&o.term, |w| w.0).is_ok())
+                    .filter_map(|&(oi, _)| rec.occs.get(oi))
+                    .filter(|o| in_mask(o.field))
                     .map(|o| o.term),
             );
+            matched.sort_unstable();
             matched.dedup();
-            rec.scan_positions(
-                |o| matched.contains(&o.term),
-                |o, pos| {
-                    let start = wanted.partition_point(|w| w.0 < o.term);
-                    for &(id, g) in wanted.get(start..).unwrap_or(&[]) {
-                        if id != o.term {
-                            break;
-                        }
-                        if let Some(v) = lists.get_mut(g) {
-                            v.push(pos);
-                        }
-                    }
-                },
-            );
+            found.retain(|&(oi, _)| rec.occs.get(oi).is_some_and(|o| matched.binary_search(&o.term).is_ok()));
+            rec.positions_of(&found, |g, _, pos| {
+                if let Some(v) = lists.get_mut(g) {
+                    v.push(pos);
+                }
+            });
             for l in lists.iter_mut() {
                 l.sort_unstable();
             }

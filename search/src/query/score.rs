@@ -3,7 +3,7 @@
 
 use crate::error::{Error, Result};
 use crate::index::docs::{DocRecord, TermOcc};
-use crate::index::freqs::Cursor;
+use crate::index::freqs::{Cursor, FREQ_ESCAPE};
 use crate::index::{freq_weight, FieldIndex, Index};
 use crate::query::exec::{LeafKind, ScoreTerm, SlopShape};
 
@@ -79,7 +79,10 @@ pub struct ScoreContext<'a> {
     lookup: Vec<(u32, usize, f64)>,
     /// (term index, expansion id) → rank among the term's ids, for first-only terms with
     /// many expansions.
-    first_rank: std::collections::HashMap<(usize, u32), usize>,
+    first_rank: Vec<Option<Ranks>>,
+    /// Per term: for a quick-exit term with many expansions, each document's first
+    /// expansion, read term by term from the postings ([`FirstHits`]).
+    first_hits: Vec<Option<FirstHits>>,
     /// The root's children for the slop divisor.
     slop: &'a SlopShape,
     /// (term id, child index) of the slop children's text terms, sorted.
@@ -97,6 +100,72 @@ struct ExpansionHits {
     last: Option<u32>,
     /// The matched expansion ids.
     ids: Vec<u32>,
+}
+
+/// The rank of each of a term's expansions in its `ids` (its order), for looking up the
+/// terms of a document: a bit set of the ids first, then a binary search.
+struct Ranks {
+    bits: Vec<u64>,
+    sorted: Vec<(u32, usize)>,
+}
+
+impl Ranks {
+    fn new(ids: &[u32]) -> Ranks {
+        let top = ids.iter().copied().max().unwrap_or(0) as usize;
+        let mut bits = vec![0u64; top / 64 + 1];
+        for &id in ids {
+            if let Some(w) = bits.get_mut(id as usize / 64) {
+                *w |= 1 << (id % 64);
+            }
+        }
+        let mut sorted: Vec<(u32, usize)> = ids.iter().enumerate().map(|(r, &id)| (id, r)).collect();
+        sorted.sort_unstable();
+        Ranks { bits, sorted }
+    }
+
+    fn rank(&self, id: u32) -> Option<usize> {
+        let w = self.bits.get(id as usize / 64)?;
+        if w & (1 << (id % 64)) == 0 {
+            return None;
+        }
+        let i = self.sorted.binary_search_by_key(&id, |x| x.0).ok()?;
+        self.sorted.get(i).map(|x| x.1)
+    }
+}
+
+/// For each document, the first of a quick-exit term's expansions (in `ids` order) it holds
+/// in a searched field, and the frequency there: built by reading each expansion's postings
+/// once, in order, keeping the first expansion that reaches a document.
+struct FirstHits {
+    /// Per document id: expansion rank + 1 (0: none) and frequency.
+    by_doc: Vec<(u32, u16)>,
+}
+
+impl FirstHits {
+    fn new(idx: &Index, t: &ScoreTerm) -> Option<FirstHits> {
+        let mut by_doc = vec![(0u32, 0u16); idx.docs.max_id() as usize];
+        for (rank, &id) in t.ids.iter().enumerate() {
+            let list = idx.text.freq_list(id)?;
+            for p in list.iter() {
+                if t.mask & u128::from(p.fields) == 0 {
+                    continue;
+                }
+                if let Some(slot) = by_doc.get_mut(p.doc as usize) {
+                    if slot.0 == 0 {
+                        *slot = (rank as u32 + 1, p.freq);
+                    }
+                }
+            }
+        }
+        Some(FirstHits { by_doc })
+    }
+
+    fn get(&self, doc: u32) -> Option<(usize, u16)> {
+        match self.by_doc.get(doc as usize) {
+            Some(&(r, f)) if r > 0 => Some((r as usize - 1, f)),
+            _ => None,
+        }
+    }
 }
 
 /// Above this many text expansions, scoring merge-joins instead of binary-searching.
@@ -168,12 +237,22 @@ impl<'a> ScoreContext<'a> {
         slop_terms.dedup();
         let first_rank = terms
             .iter()
-            .enumerate()
-            .filter(|(_, t)| t.first_only && t.ids.len() > MERGE_JOIN_THRESHOLD)
-            .flat_map(|(ti, t)| t.ids.iter().enumerate().map(move |(rank, &id)| ((ti, id), rank)))
+            .map(|t| (t.first_only && t.ids.len() > MERGE_JOIN_THRESHOLD).then(|| Ranks::new(&t.ids)))
             .collect();
         let cursors = terms.iter().map(|t| vec![Cursor::default(); t.ids.len()]).collect();
+        let first_hits = terms
+            .iter()
+            .map(|t| {
+                let many = t.first_only && t.ids.len() > MERGE_JOIN_THRESHOLD && t.tag_field.is_none();
+                if many {
+                    FirstHits::new(idx, t)
+                } else {
+                    None
+                }
+            })
+            .collect();
         ScoreContext {
+            first_hits,
             cursors,
             idx,
             first_rank,
@@ -316,21 +395,34 @@ impl<'a> ScoreContext<'a> {
         if children.len() <= 1 {
             return 1.0;
         }
-        // The document's occurrence groups of the children's terms, with their child.
-        let groups = rec.groups_of(&self.slop_terms);
-        // Which children the document matched (unions only; an intersection matched all).
-        let matched: Vec<bool> = if union {
-            let mut m: Vec<bool> =
-                children.iter().map(|c| c.docids.as_ref().is_some_and(|bm| bm.contains(doc))).collect();
-            for &(_, k) in &groups {
-                if let (Some(slot), Some(c)) = (m.get_mut(k), children.get(k)) {
-                    *slot |= c.docids.is_none();
-                }
-            }
-            m
+        // Which children the document matched (unions only; an intersection matched all):
+        // from their documents where known, else from the document's terms.
+        let mut matched: Vec<bool> = if union {
+            children.iter().map(|c| c.docids.as_ref().is_some_and(|bm| bm.contains(doc))).collect()
         } else {
             vec![true; children.len()]
         };
+        let by_terms = union && children.iter().any(|c| c.docids.is_none());
+        let count_now = matched.iter().filter(|m| **m).count();
+        if !by_terms {
+            if count_now <= 1 {
+                return 1.0;
+            }
+            // Fewer than two matched children with positions: no distance to measure.
+            let positioned = children.iter().zip(&matched).filter(|(c, m)| **m && c.ids.is_some()).count();
+            if positioned < 2 {
+                return count_now.saturating_sub(1).max(1) as f64;
+            }
+        }
+        // The document's occurrence groups of the children's terms, with their child.
+        let groups = rec.groups_of(&self.slop_terms);
+        if by_terms {
+            for &(_, k) in &groups {
+                if let (Some(slot), Some(c)) = (matched.get_mut(k), children.get(k)) {
+                    *slot |= c.docids.is_none();
+                }
+            }
+        }
         let count = matched.iter().filter(|m| **m).count();
         if count <= 1 {
             return 1.0;
@@ -393,6 +485,15 @@ impl<'a> ScoreContext<'a> {
             }
             return;
         }
+        if let Some(hits) = self.first_hits.get(ti).and_then(|h| h.as_ref()) {
+            if let Some((rank, freq)) = hits.get(doc) {
+                let (id, idf) =
+                    (t.ids.get(rank).copied().unwrap_or(0), idfs.get(rank).copied().unwrap_or(0.0));
+                let f = if freq == FREQ_ESCAPE { self.occs_freq(rec, t, id) } else { f64::from(freq) };
+                add(ti, id, if self.idx.spec.no_freqs { 1.0 } else { f }, idf);
+            }
+            return;
+        }
         if t.ids.len() > MERGE_JOIN_THRESHOLD {
             // Many expansions: look up the document's own terms instead (they are few).
             let first = rec
@@ -400,7 +501,7 @@ impl<'a> ScoreContext<'a> {
                 .chunk_by(|a, b| a.term == b.term)
                 .filter_map(|occs| {
                     let id = occs.first()?.term;
-                    let rank = *self.first_rank.get(&(ti, id))?;
+                    let rank = self.first_rank.get(ti)?.as_ref()?.rank(id)?;
                     let f = self.occs_freq(rec, t, id);
                     (f > 0.0).then_some((rank, id, f))
                 })
@@ -426,12 +527,18 @@ impl<'a> ScoreContext<'a> {
     /// The frequency of expansion `id` of term `t` in document `doc`: from the term's
     /// postings (walked forward with `at`) when the index keeps them, else from the record.
     fn freq(&self, rec: &DocRecord, doc: u32, t: &ScoreTerm, id: u32, at: Option<&Cursor>) -> f64 {
+        if let Some(FieldIndex::Tag(ti)) = t.tag_field.and_then(|f| self.idx.fields.get(usize::from(f))) {
+            // The tag's documents, not the record: a tag counts once.
+            return if ti.docs(id).is_some_and(|b| b.contains(doc)) { 1.0 } else { 0.0 };
+        }
         if t.tag_field.is_none() {
             if let (Some(list), Some(at)) = (self.idx.text.freq_list(id), at) {
                 return match list.get(doc, at) {
                     Some(p) if t.mask & u128::from(p.fields) != 0 => {
                         if self.idx.spec.no_freqs {
                             1.0
+                        } else if p.freq == FREQ_ESCAPE {
+                            self.occs_freq(rec, t, id)
                         } else {
                             f64::from(p.freq)
                         }
