@@ -119,7 +119,7 @@ impl Memory {
             geo: 0,
             vector: 0,
             doc: idx.docs.table_bytes(),
-            offsets: 0,
+            offsets: idx.text.position_bytes(),
             sortable: 0,
             total_offsets: 0,
             total: 0,
@@ -139,7 +139,6 @@ impl Memory {
         for d in idx.docs.live.iter() {
             if let Some(r) = idx.docs.get(d) {
                 m.doc += r.mem_bytes();
-                m.offsets += r.positions.len();
                 m.sortable += r.sortables.len() * 40;
                 m.total_offsets += r.occs.iter().map(|o| u64::from(o.freq)).sum::<u64>();
             }

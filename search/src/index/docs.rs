@@ -1,20 +1,20 @@
 //! The document table: key ↔ dense `u32` doc id, with id reuse (an update keeps its id,
-//! a delete frees it), and per-document forward information so removal and scoring
-//! never scan postings.
+//! a delete frees it), and per-document forward information (which terms, in which
+//! fields, how often) so that removal never scans postings.
 
 use std::collections::HashMap;
 
 use roaring::RoaringBitmap;
 
-/// One (term, field) occurrence group of a document (8 bytes; positions live in
-/// [`DocRecord::positions`], in occurrence order).
+/// One (term, field) occurrence group of a document (8 bytes; the term's positions are in
+/// its posting, [`super::postings`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct TermOcc {
     /// Term id in the text dictionary.
     pub term: u32,
     /// Text field ordinal.
     pub field: u16,
-    /// Occurrences in that field (saturating; that many positions are stored).
+    /// Occurrences in that field (saturating).
     pub freq: u16,
 }
 
@@ -36,9 +36,6 @@ pub struct DocRecord {
     pub score: f32,
     /// Term occurrences sorted by (term, field).
     pub occs: Box<[TermOcc]>,
-    /// Varint-encoded position deltas of all occurrences, one run of `freq` values per
-    /// occurrence group in `occs` order (empty under NOOFFSETS).
-    pub positions: Box<[u8]>,
     /// Largest term frequency (TFIDF norm).
     pub max_freq: u32,
     /// Number of tokens (TFIDF.DOCNORM / BM25 length).
@@ -64,108 +61,9 @@ impl DocRecord {
         rest.get(..len).unwrap_or(&[])
     }
 
-    /// One pass over all occurrences: calls `out(occ, position)` for every position of
-    /// the occurrences `want` selects (the others are skipped without decoding).
-    pub fn scan_positions(&self, mut want: impl FnMut(&TermOcc) -> bool, mut out: impl FnMut(&TermOcc, u32)) {
-        let mut bytes = self.positions.iter();
-        for o in self.occs.iter() {
-            let wanted = want(o);
-            let mut last = 0u32;
-            for _ in 0..o.freq {
-                let mut v = 0u32;
-                let mut shift = 0u32;
-                let mut complete = false;
-                for &b in bytes.by_ref() {
-                    v |= u32::from(b & 0x7f).checked_shl(shift).unwrap_or(0);
-                    shift += 7;
-                    if b & 0x80 == 0 {
-                        complete = true;
-                        break;
-                    }
-                }
-                if !complete {
-                    return;
-                }
-                if wanted {
-                    last = last.wrapping_add(v);
-                    out(o, last);
-                }
-            }
-        }
-    }
-
-    /// Indexes into `occs` of the groups of `terms` (sorted, deduplicated term ids), each
-    /// paired with the tag `terms` gives it, ordered by group.
-    pub fn groups_of(&self, terms: &[(u32, usize)]) -> Vec<(usize, usize)> {
-        let mut out = Vec::new();
-        if terms.len() * 8 < self.occs.len() {
-            for &(term, tag) in terms {
-                let start = self.occs.partition_point(|o| o.term < term);
-                let n = self.occs.get(start..).unwrap_or(&[]).iter().take_while(|o| o.term == term).count();
-                out.extend((start..start + n).map(|i| (i, tag)));
-            }
-            out.sort_unstable();
-        } else {
-            let mut j = 0;
-            for (i, o) in self.occs.iter().enumerate() {
-                while terms.get(j).is_some_and(|t| t.0 < o.term) {
-                    j += 1;
-                }
-                out.extend(
-                    terms.get(j..).unwrap_or(&[]).iter().take_while(|t| t.0 == o.term).map(|t| (i, t.1)),
-                );
-            }
-        }
-        out
-    }
-
-    /// The positions of the occurrence groups `groups` ([`DocRecord::groups_of`]: indexes
-    /// into `occs` with a tag, ordered by index): calls `out(tag, occ, position)` for each;
-    /// the positions of other groups are skipped, not decoded.
-    pub fn positions_of(&self, groups: &[(usize, usize)], mut out: impl FnMut(usize, &TermOcc, u32)) {
-        let mut bytes = self.positions.iter();
-        let mut next = 0usize;
-        let mut buf: Vec<u32> = Vec::new();
-        for run in groups.chunk_by(|a, b| a.0 == b.0) {
-            let Some(&(gi, _)) = run.first() else { continue };
-            let Some(o) = self.occs.get(gi) else { return };
-            // Skip the groups before this one: count their varints' last bytes.
-            let mut skip: usize =
-                self.occs.get(next..gi).unwrap_or(&[]).iter().map(|o| usize::from(o.freq)).sum();
-            while skip > 0 {
-                match bytes.next() {
-                    Some(b) if b & 0x80 == 0 => skip -= 1,
-                    Some(_) => {}
-                    None => return,
-                }
-            }
-            buf.clear();
-            let mut last = 0u32;
-            for _ in 0..o.freq {
-                let mut v = 0u32;
-                let mut shift = 0u32;
-                let mut complete = false;
-                for &b in bytes.by_ref() {
-                    v |= u32::from(b & 0x7f).checked_shl(shift).unwrap_or(0);
-                    shift += 7;
-                    if b & 0x80 == 0 {
-                        complete = true;
-                        break;
-                    }
-                }
-                if !complete {
-                    return;
-                }
-                last = last.wrapping_add(v);
-                buf.push(last);
-            }
-            for &(_, tag) in run {
-                for &p in &buf {
-                    out(tag, o, p);
-                }
-            }
-            next = gi + 1;
-        }
+    /// The distinct terms of the document, ascending.
+    pub fn terms(&self) -> impl Iterator<Item = u32> + '_ {
+        self.occs.chunk_by(|a, b| a.term == b.term).filter_map(|g| g.first().map(|o| o.term))
     }
 
     /// The sortable value of a field.
@@ -177,30 +75,11 @@ impl DocRecord {
     pub fn mem_bytes(&self) -> usize {
         self.key.len()
             + std::mem::size_of_val(&*self.occs)
-            + self.positions.len()
             + self.tags.len() * 8
             + self.numerics.len() * 16
             + self.geos.len() * 24
             + self.sortables.len() * 40
             + std::mem::size_of::<DocRecord>()
-    }
-}
-
-/// Appends sorted positions as varint deltas.
-pub fn encode_positions(out: &mut Vec<u8>, positions: &[u32]) {
-    let mut last = 0u32;
-    for &p in positions {
-        let mut d = p.wrapping_sub(last);
-        last = p;
-        loop {
-            let b = (d & 0x7f) as u8;
-            d >>= 7;
-            if d == 0 {
-                out.push(b);
-                break;
-            }
-            out.push(b | 0x80);
-        }
     }
 }
 
@@ -305,25 +184,5 @@ mod tests {
         assert_eq!(t.max_id(), 2);
         assert_eq!(t.len(), 2);
         assert_ne!(b, c);
-    }
-
-    #[test]
-    fn positions_round_trip() {
-        let mut buf = Vec::new();
-        encode_positions(&mut buf, &[2, 9]);
-        encode_positions(&mut buf, &[1, 5, 300, 70000]);
-        let r = DocRecord {
-            occs: vec![TermOcc { term: 3, field: 0, freq: 2 }, TermOcc { term: 7, field: 1, freq: 4 }].into(),
-            positions: buf.into(),
-            ..Default::default()
-        };
-        let collect = |term: u32| {
-            let mut v = Vec::new();
-            r.scan_positions(|o| o.term == term, |_, p| v.push(p));
-            v
-        };
-        assert_eq!(collect(7), vec![1, 5, 300, 70000]);
-        assert_eq!(collect(3), vec![2, 9]);
-        assert!(collect(8).is_empty());
     }
 }

@@ -5,12 +5,12 @@ pub mod distance;
 pub mod docs;
 pub mod extract;
 pub mod filter;
-pub mod freqs;
 pub mod geo;
 pub mod half;
 pub mod hnsw;
 mod hnsw_repair;
 pub mod numeric;
+pub mod postings;
 pub mod tag;
 pub mod termdict;
 pub mod text;
@@ -32,12 +32,12 @@ use crate::limits::MULTI_TEXT_SLOP;
 pub const EMPTY_TERM: &str = "";
 use crate::schema::{FieldType, IndexSpec};
 use crate::synonyms::Synonyms;
-use docs::{encode_positions, DocRecord, DocTable, TermOcc};
+use docs::{DocRecord, DocTable, TermOcc};
 use extract::{extract, FieldValues};
 use filter::IndexFilter;
-use freqs::{DocNorm, Posting};
 use geo::GeoIndex;
 use numeric::NumericIndex;
+use postings::{DocNorm, Posting};
 use tag::TagIndex;
 use text::TextIndex;
 use vector::VectorIndex;
@@ -143,10 +143,6 @@ impl Index {
             self.fields.push(match f.kind {
                 FieldType::Text => {
                     text_ord += 1;
-                    if text_ord > 16 {
-                        // Past 16 text fields a posting's field mask no longer fits.
-                        self.text.disable_freqs();
-                    }
                     FieldIndex::Text(text_ord - 1)
                 }
                 FieldType::Tag => FieldIndex::Tag(TagIndex::default()),
@@ -158,6 +154,16 @@ impl Index {
             });
             self.missing.push(RoaringBitmap::new());
         }
+    }
+
+    /// Whether the posting `p` of text term `term` has the term in a field of `mask` (the
+    /// document's record tells when the posting's mask cannot).
+    pub fn posting_in(&self, p: &Posting, term: u32, mask: text::FieldMask) -> bool {
+        p.in_fields(mask).unwrap_or_else(|| {
+            self.docs.get(p.doc).is_some_and(|r| {
+                r.occs_of(term).iter().any(|o| mask & (1u128 << (u32::from(o.field) % 128)) != 0)
+            })
+        })
     }
 
     /// Text ordinal of field `i`.
@@ -330,32 +336,31 @@ impl Index {
         }
         term_pos.sort_unstable();
         let mut occs = Vec::with_capacity(term_pos.len());
-        let mut positions = Vec::new();
-        // RediSearch's document norm: the largest weighted frequency of a term over all
-        // fields (a stem is a term of its own).
-        let mut max_freq = 0;
-        let mut term_freq = (u32::MAX, 0u32);
-        let mut pos_buf = Vec::new();
+        // Per term: (term, weighted frequency over all fields, field mask, positions), what
+        // its posting holds.
+        let mut entries: Vec<(u32, u32, u16, Vec<u32>)> = Vec::new();
         for group in term_pos.chunk_by(|a, b| (a.0, a.1) == (b.0, b.1)) {
             let Some(&(term, field, _, weight)) = group.first() else { continue };
             let freq = u16::try_from(group.len()).unwrap_or(u16::MAX);
-            if term_freq.0 != term {
-                term_freq = (term, 0);
-            }
-            term_freq.1 = term_freq.1.saturating_add(u32::from(freq).saturating_mul(weight));
-            max_freq = max_freq.max(term_freq.1);
             occs.push(TermOcc { term, field, freq });
-            if !self.spec.no_offsets {
-                pos_buf.clear();
-                pos_buf.extend(group.iter().take(usize::from(freq)).map(|g| g.2));
-                encode_positions(&mut positions, &pos_buf);
+            if entries.last().is_none_or(|e| e.0 != term) {
+                entries.push((term, 0, 0, Vec::new()));
+            }
+            if let Some(e) = entries.last_mut() {
+                e.1 = e.1.saturating_add(u32::from(freq).saturating_mul(weight));
+                e.2 |= postings::field_bit(field);
+                if !self.spec.no_offsets {
+                    e.3.extend(group.iter().take(usize::from(freq)).map(|g| g.2));
+                }
             }
         }
+        // RediSearch's document norm: the largest weighted frequency of a term over all
+        // fields (a stem is a term of its own).
+        let max_freq = entries.iter().map(|e| e.1).max().unwrap_or(0);
         let rec = DocRecord {
             key: key.into(),
             score,
             occs: occs.into(),
-            positions: positions.into(),
             max_freq,
             len,
             tags: tags.into(),
@@ -365,32 +370,27 @@ impl Index {
             missing: missing.into(),
         };
         let new_postings = rec.clone_postings();
-        let new_freqs = self.term_freqs(&rec);
         let norm = DocNorm { max_freq: rec.max_freq.max(1), unit_score: rec.score == 1.0 };
         let (id, old) = self.docs.put(rec);
         match old {
-            // An update touches only the postings that changed.
+            // An update touches only the bitmaps that changed; every posting of the new
+            // version is set (its positions, or the document's norm, may have changed).
             Some(old) => {
                 let (gone, added) = old.clone_postings().diff(new_postings);
                 self.remove_postings(id, &gone);
                 self.index_postings(id, &added);
-                let old_freqs = self.term_freqs(&old);
-                // The blocks' bounds depend on the document's norm and score: when either
-                // changed, every posting is set again.
-                let same_norm = old.max_freq.max(1) == norm.max_freq && (old.score == 1.0) == norm.unit_score;
-                let (gone, changed) = sorted_diff(&old_freqs, &new_freqs, |x| *x);
-                for (term, ..) in gone {
-                    if new_freqs.binary_search_by_key(&term, |x| x.0).is_err() {
-                        self.text.remove_freq(term, id);
+                for term in old.terms() {
+                    if entries.binary_search_by_key(&term, |e| e.0).is_err() {
+                        self.text.remove_posting(term, id);
                     }
                 }
-                let set = if same_norm { changed } else { new_freqs };
-                self.set_freqs(id, &set, norm);
             }
-            None => {
-                self.index_postings(id, &new_postings);
-                self.set_freqs(id, &new_freqs, norm);
-            }
+            None => self.index_postings(id, &new_postings),
+        }
+        for (term, freq, fields, mut positions) in entries {
+            positions.sort_unstable();
+            let freq = u16::try_from(freq).unwrap_or(postings::FREQ_ESCAPE).min(postings::FREQ_ESCAPE);
+            self.text.set_posting(term, Posting { doc: id, freq, fields }, &positions, norm);
         }
         // Vectors are replaced wholesale (a field without a value keeps none).
         for (i, f) in self.fields.iter_mut().enumerate() {
@@ -418,42 +418,6 @@ impl Index {
             *slot = stem.map_or(1, |s| s + 2);
         }
         stem
-    }
-
-    /// (term, weighted frequency over all fields, field mask) of a record, by term: what
-    /// the frequency postings hold for it (the scorer's `term_freq` over the same record).
-    fn term_freqs(&self, rec: &DocRecord) -> Vec<(u32, u32, u16)> {
-        if !self.text.has_freqs() {
-            return Vec::new();
-        }
-        let mut weights = vec![(1u32, 1u32); 16];
-        for (i, f) in self.spec.fields.iter().enumerate() {
-            if let Some(w) = self.text_ord(i).and_then(|o| weights.get_mut(usize::from(o))) {
-                *w = (freq_weight(f.weight, false), freq_weight(f.weight, true));
-            }
-        }
-        let mut out: Vec<(u32, u32, u16)> = Vec::new();
-        for o in rec.occs.iter() {
-            let (word, stem) = weights.get(usize::from(o.field)).copied().unwrap_or((1, 1));
-            let w = if self.text.is_stem(o.term) { stem } else { word };
-            let add = u32::from(o.freq).saturating_mul(w);
-            let bit = 1u16.checked_shl(u32::from(o.field)).unwrap_or(0);
-            match out.last_mut() {
-                Some(last) if last.0 == o.term => {
-                    last.1 = last.1.saturating_add(add);
-                    last.2 |= bit;
-                }
-                _ => out.push((o.term, add, bit)),
-            }
-        }
-        out
-    }
-
-    fn set_freqs(&mut self, id: u32, freqs: &[(u32, u32, u16)], norm: DocNorm) {
-        for &(term, freq, fields) in freqs {
-            let freq = u16::try_from(freq).unwrap_or(freqs::FREQ_ESCAPE).min(freqs::FREQ_ESCAPE);
-            self.text.set_freq(term, Posting { doc: id, freq, fields }, norm);
-        }
     }
 
     fn index_postings(&mut self, id: u32, p: &Postings) {
@@ -524,8 +488,8 @@ impl Index {
         match self.docs.remove(key) {
             Some((id, rec)) => {
                 self.remove_postings(id, &rec.clone_postings());
-                for (term, ..) in self.term_freqs(&rec) {
-                    self.text.remove_freq(term, id);
+                for term in rec.terms() {
+                    self.text.remove_posting(term, id);
                 }
                 for f in self.fields.iter_mut() {
                     if let FieldIndex::Vector(vi) = f {

@@ -2,7 +2,7 @@
 
 use roaring::{MultiOps, RoaringBitmap};
 
-use super::freqs::{DocNorm, FreqList, Posting};
+use super::postings::{DocNorm, Posting, PostingList};
 use super::termdict::TermDict;
 
 /// A set of text field ordinals (at most 128 TEXT fields).
@@ -21,11 +21,8 @@ pub struct TextIndex {
     stems: RoaringBitmap,
     /// Number of (term, field, doc) records.
     pub records: u64,
-    /// Per term id: its documents with frequencies, for the scorer (see [`super::freqs`]).
-    freqs: Vec<FreqList>,
-    /// Set when a text field's ordinal does not fit a posting's field mask (32 bits): the
-    /// scorer then reads frequencies from the documents' records.
-    freqs_off: bool,
+    /// Per term id: its documents with frequencies and positions (see [`super::postings`]).
+    lists: Vec<PostingList>,
 }
 
 impl TextIndex {
@@ -38,44 +35,29 @@ impl TextIndex {
         while self.postings.len() <= id as usize {
             self.postings.push(Vec::new());
         }
-        if !self.freqs_off && self.freqs.len() <= id as usize {
-            self.freqs.resize_with(id as usize + 1, FreqList::default);
+        if self.lists.len() <= id as usize {
+            self.lists.resize_with(id as usize + 1, PostingList::default);
         }
         id
     }
 
-    /// Sets the frequency posting of `term` in document `p.doc`.
-    pub fn set_freq(&mut self, term: u32, p: Posting, norm: DocNorm) {
-        if let Some(l) = self.freqs.get_mut(term as usize) {
-            l.set(p, norm);
+    /// Sets the posting of `term` in document `p.doc`, with the term's positions there.
+    pub fn set_posting(&mut self, term: u32, p: Posting, positions: &[u32], norm: DocNorm) {
+        if let Some(l) = self.lists.get_mut(term as usize) {
+            l.set(p, positions, norm);
         }
     }
 
-    /// Removes the frequency posting of `term` in `doc`.
-    pub fn remove_freq(&mut self, term: u32, doc: u32) {
-        if let Some(l) = self.freqs.get_mut(term as usize) {
+    /// Removes the posting of `term` in `doc`.
+    pub fn remove_posting(&mut self, term: u32, doc: u32) {
+        if let Some(l) = self.lists.get_mut(term as usize) {
             l.remove(doc);
         }
     }
 
-    /// The frequency postings of `term`, unless they are off ([`TextIndex::disable_freqs`]).
-    pub fn freq_list(&self, term: u32) -> Option<&FreqList> {
-        if self.freqs_off {
-            None
-        } else {
-            self.freqs.get(term as usize)
-        }
-    }
-
-    /// Whether frequency postings are kept.
-    pub fn has_freqs(&self) -> bool {
-        !self.freqs_off
-    }
-
-    /// Stops keeping frequency postings (a text field ordinal of 32 or more exists).
-    pub fn disable_freqs(&mut self) {
-        self.freqs_off = true;
-        self.freqs = Vec::new();
+    /// The postings of `term`.
+    pub fn list(&self, term: u32) -> Option<&PostingList> {
+        self.lists.get(term as usize)
     }
 
     /// Whether `term` is a stem (`+stem`) term.
@@ -140,7 +122,7 @@ impl TextIndex {
 
     /// Number of documents containing `term` (any field).
     pub fn doc_freq(&self, term: u32) -> u64 {
-        if let Some(l) = self.freq_list(term) {
+        if let Some(l) = self.list(term) {
             return u64::from(l.len());
         }
         match self.postings.get(term as usize).map(|p| p.as_slice()) {
@@ -155,10 +137,15 @@ impl TextIndex {
         self.postings.iter().filter(|p| !p.is_empty()).count() as u64
     }
 
-    /// Approximate heap bytes of the frequency postings.
-    pub fn freq_bytes(&self) -> usize {
-        self.freqs.capacity() * std::mem::size_of::<FreqList>()
-            + self.freqs.iter().map(FreqList::mem_bytes).sum::<usize>()
+    /// Approximate heap bytes of the term-major postings.
+    pub fn list_bytes(&self) -> usize {
+        self.lists.capacity() * std::mem::size_of::<PostingList>()
+            + self.lists.iter().map(PostingList::mem_bytes).sum::<usize>()
+    }
+
+    /// Bytes of the postings' position deltas ([`PostingList::position_bytes`]).
+    pub fn position_bytes(&self) -> usize {
+        self.lists.iter().map(PostingList::position_bytes).sum()
     }
 
     /// Approximate heap bytes of the postings.
@@ -168,6 +155,6 @@ impl TextIndex {
             .iter()
             .map(|p| 24 + p.iter().map(|(_, bm)| bm.serialized_size() + 8).sum::<usize>())
             .sum();
-        bitmaps + self.freq_bytes()
+        bitmaps + self.list_bytes()
     }
 }

@@ -9,6 +9,7 @@ use roaring::RoaringBitmap;
 use crate::analysis::{Language, Stemmer, STEM_PREFIX};
 use crate::error::{Error, Result};
 use crate::index::geo::unit_factor;
+use crate::index::postings::PosCursor;
 use crate::index::text::{FieldMask, ALL_FIELDS};
 use crate::index::{FieldIndex, Index, EMPTY_TERM};
 use crate::query::profile::{self, ProfileNode, Recorder};
@@ -882,39 +883,39 @@ impl<'a> Exec<'a> {
         if self.idx.spec.no_offsets {
             return cands;
         }
-        // (term id, group) pairs, sorted for lookup.
-        let mut wanted: Vec<(u32, usize)> =
-            groups.iter().enumerate().flat_map(|(g, ids)| ids.iter().map(move |&id| (id, g))).collect();
-        wanted.sort_unstable();
-        let in_mask = |f: u16| mask & (1u128 << (f as u32 % 128)) != 0;
+        // Each term once, with the groups it is in, and a cursor on its postings.
+        let mut wanted: Vec<(u32, Vec<usize>)> = Vec::new();
+        for (g, ids) in groups.iter().enumerate() {
+            for &id in ids {
+                match wanted.iter_mut().find(|w| w.0 == id) {
+                    Some(w) => w.1.push(g),
+                    None => wanted.push((id, vec![g])),
+                }
+            }
+        }
+        let cursors: Vec<PosCursor> = wanted.iter().map(|_| PosCursor::default()).collect();
         // Per group: the positions found in the current document (buffers reused).
         let mut lists: Vec<Vec<u32>> = vec![Vec::new(); groups.len()];
-        let mut matched: Vec<u32> = Vec::new();
+        let mut buf: Vec<u32> = Vec::new();
         let mut out = RoaringBitmap::new();
         for d in cands.iter() {
-            let Some(rec) = self.idx.docs.get(d) else { continue };
             for l in lists.iter_mut() {
                 l.clear();
             }
-            // The document's groups of the wanted terms; a term counts when one of its
-            // groups is in a searched field, and then with all of them.
-            let mut found = rec.groups_of(&wanted);
-            matched.clear();
-            matched.extend(
-                found
-                    .iter()
-                    .filter_map(|&(oi, _)| rec.occs.get(oi))
-                    .filter(|o| in_mask(o.field))
-                    .map(|o| o.term),
-            );
-            matched.sort_unstable();
-            matched.dedup();
-            found.retain(|&(oi, _)| rec.occs.get(oi).is_some_and(|o| matched.binary_search(&o.term).is_ok()));
-            rec.positions_of(&found, |g, _, pos| {
-                if let Some(v) = lists.get_mut(g) {
-                    v.push(pos);
+            // A term counts when it is in a searched field, and then with all its positions.
+            for ((id, gs), at) in wanted.iter().zip(&cursors) {
+                let Some(list) = self.idx.text.list(*id) else { continue };
+                buf.clear();
+                let Some(posting) = list.positions(d, at, &mut buf) else { continue };
+                if !self.idx.posting_in(&posting, *id, mask) {
+                    continue;
                 }
-            });
+                for &g in gs {
+                    if let Some(v) = lists.get_mut(g) {
+                        v.extend_from_slice(&buf);
+                    }
+                }
+            }
             for l in lists.iter_mut() {
                 l.sort_unstable();
             }

@@ -3,7 +3,7 @@
 
 use crate::error::{Error, Result};
 use crate::index::docs::{DocRecord, TermOcc};
-use crate::index::freqs::{Cursor, FREQ_ESCAPE};
+use crate::index::postings::{Cursor, PosCursor, FREQ_ESCAPE};
 use crate::index::{freq_weight, FieldIndex, Index};
 use crate::query::exec::{LeafKind, ScoreTerm, SlopShape};
 
@@ -87,6 +87,10 @@ pub struct ScoreContext<'a> {
     slop: &'a SlopShape,
     /// (term id, child index) of the slop children's text terms, sorted.
     slop_terms: Vec<(u32, usize)>,
+    /// A positions cursor per entry of `slop_terms`.
+    slop_cursors: Vec<PosCursor>,
+    /// Buffers of the slop divisor, reused from one document to the next.
+    scratch: std::cell::RefCell<Scratch>,
     /// Per term, per expansion id: where the last frequency lookup ended (documents are
     /// mostly scored in id order, so lookups walk each term's postings forward).
     cursors: Vec<Vec<Cursor>>,
@@ -145,9 +149,9 @@ impl FirstHits {
     fn new(idx: &Index, t: &ScoreTerm) -> Option<FirstHits> {
         let mut by_doc = vec![(0u32, 0u16); idx.docs.max_id() as usize];
         for (rank, &id) in t.ids.iter().enumerate() {
-            let list = idx.text.freq_list(id)?;
+            let list = idx.text.list(id)?;
             for p in list.iter() {
-                if t.mask & u128::from(p.fields) == 0 {
+                if !idx.posting_in(p, id, t.mask) {
                     continue;
                 }
                 if let Some(slot) = by_doc.get_mut(p.doc as usize) {
@@ -167,6 +171,20 @@ impl FirstHits {
         }
     }
 }
+
+/// The slop divisor's buffers: matched children, positions read, (slop term, range of its
+/// positions), (child, position) pairs.
+#[derive(Default)]
+struct Scratch {
+    matched: Vec<bool>,
+    buf: Vec<u32>,
+    found: Vec<(usize, std::ops::Range<usize>)>,
+    pairs: Vec<(usize, u32)>,
+}
+
+/// Up to this many slop terms, each one's postings are probed for a document; above, the
+/// document's own terms say which to read.
+const SLOP_PROBE_MAX: usize = 32;
 
 /// Above this many text expansions, scoring merge-joins instead of binary-searching.
 const MERGE_JOIN_THRESHOLD: usize = 8;
@@ -252,6 +270,8 @@ impl<'a> ScoreContext<'a> {
             })
             .collect();
         ScoreContext {
+            scratch: Default::default(),
+            slop_cursors: slop_terms.iter().map(|_| PosCursor::default()).collect(),
             first_hits,
             cursors,
             idx,
@@ -369,7 +389,7 @@ impl<'a> ScoreContext<'a> {
             // One expansion, or a word and its `+stem` (which sits at each of the word's
             // positions): RediSearch's measure is 1 without looking at positions.
             SlopShape::Expansions { .. } if hits.count <= 1 || (hits.count == 2 && hits.stem) => 1.0,
-            SlopShape::Expansions { term, .. } => self.expansions_divisor(rec, &hits.ids, *term),
+            SlopShape::Expansions { term, .. } => self.expansions_divisor(doc, &hits.ids, *term),
             _ => self.slop_divisor(rec, doc),
         };
         match self.scorer {
@@ -397,11 +417,14 @@ impl<'a> ScoreContext<'a> {
         }
         // Which children the document matched (unions only; an intersection matched all):
         // from their documents where known, else from the document's terms.
-        let mut matched: Vec<bool> = if union {
-            children.iter().map(|c| c.docids.as_ref().is_some_and(|bm| bm.contains(doc))).collect()
+        let mut scratch = self.scratch.borrow_mut();
+        let Scratch { matched, buf, found, pairs } = &mut *scratch;
+        matched.clear();
+        if union {
+            matched.extend(children.iter().map(|c| c.docids.as_ref().is_some_and(|bm| bm.contains(doc))));
         } else {
-            vec![true; children.len()]
-        };
+            matched.resize(children.len(), true);
+        }
         let by_terms = union && children.iter().any(|c| c.docids.is_none());
         let count_now = matched.iter().filter(|m| **m).count();
         if !by_terms {
@@ -409,15 +432,47 @@ impl<'a> ScoreContext<'a> {
                 return 1.0;
             }
             // Fewer than two matched children with positions: no distance to measure.
-            let positioned = children.iter().zip(&matched).filter(|(c, m)| **m && c.ids.is_some()).count();
+            let positioned =
+                children.iter().zip(matched.iter()).filter(|(c, m)| **m && c.ids.is_some()).count();
             if positioned < 2 {
                 return count_now.saturating_sub(1).max(1) as f64;
             }
         }
-        // The document's occurrence groups of the children's terms, with their child.
-        let groups = rec.groups_of(&self.slop_terms);
+        // The children's terms the document holds (index into `slop_terms`) and their
+        // positions, from the postings.
+        buf.clear();
+        found.clear();
+        let mut read = |j: usize, found: &mut Vec<(usize, std::ops::Range<usize>)>| {
+            let (Some(&(id, _)), Some(at)) = (self.slop_terms.get(j), self.slop_cursors.get(j)) else {
+                return;
+            };
+            let start = buf.len();
+            if self.idx.text.list(id).and_then(|l| l.positions(doc, at, buf)).is_some() {
+                found.push((j, start..buf.len()));
+            }
+        };
+        if self.slop_terms.len() <= SLOP_PROBE_MAX {
+            for j in 0..self.slop_terms.len() {
+                read(j, found);
+            }
+        } else {
+            // Many terms (expansions): the document's own terms say which to read.
+            let mut j = 0;
+            for term in rec.terms() {
+                while self.slop_terms.get(j).is_some_and(|x| x.0 < term) {
+                    j += 1;
+                }
+                let mut k = j;
+                while self.slop_terms.get(k).is_some_and(|x| x.0 == term) {
+                    read(k, found);
+                    k += 1;
+                }
+            }
+        }
+        let child_of = |j: usize| self.slop_terms.get(j).map_or((0, usize::MAX), |x| (x.0, x.1));
         if by_terms {
-            for &(_, k) in &groups {
+            for &(j, _) in found.iter() {
+                let (_, k) = child_of(j);
                 if let (Some(slot), Some(c)) = (matched.get_mut(k), children.get(k)) {
                     *slot |= c.docids.is_none();
                 }
@@ -431,25 +486,32 @@ impl<'a> ScoreContext<'a> {
         // document has, only.
         let chosen: Vec<Option<u32>> = children
             .iter()
-            .map(|c| match (&c.ids, c.first_only) {
-                (Some(ids), true) => ids.iter().copied().find(|&id| !rec.occs_of(id).is_empty()),
+            .enumerate()
+            .map(|(k, c)| match (&c.ids, c.first_only) {
+                (Some(ids), true) => found
+                    .iter()
+                    .map(|&(j, _)| child_of(j))
+                    .filter(|&(_, ck)| ck == k)
+                    .filter_map(|(id, _)| ids.iter().position(|&x| x == id).map(|r| (r, id)))
+                    .min()
+                    .map(|(_, id)| id),
                 _ => None,
             })
             .collect();
-        // One pass over the document's positions, kept per matched child.
-        let mut pairs: Vec<(usize, u32)> = Vec::new();
-        rec.positions_of(&groups, |k, o, p| {
-            let takes = chosen.get(k).copied().flatten().is_none_or(|id| id == o.term);
+        pairs.clear();
+        for (j, range) in found.drain(..) {
+            let (id, k) = child_of(j);
+            let takes = chosen.get(k).copied().flatten().is_none_or(|c| c == id);
             if takes && matched.get(k).copied().unwrap_or(false) {
-                pairs.push((k, p));
+                pairs.extend(buf.get(range).unwrap_or(&[]).iter().map(|&p| (k, p)));
             }
-        });
+        }
         divisor(pairs, count)
     }
 
     /// [`Self::slop_divisor`] for a root that is one term's expansions, knowing which of them
     /// the document matched (`matched`, from the scoring pass).
-    fn expansions_divisor(&self, rec: &DocRecord, matched: &[u32], term: usize) -> f64 {
+    fn expansions_divisor(&self, doc: u32, matched: &[u32], term: usize) -> f64 {
         let Some(t) = self.terms.get(term) else { return 1.0 };
         // (id, child index in expansion order), sorted by id.
         let mut order: Vec<(u32, usize)> =
@@ -457,8 +519,15 @@ impl<'a> ScoreContext<'a> {
         order.sort_unstable();
         order.dedup_by_key(|x| x.0);
         let mut pairs: Vec<(usize, u32)> = Vec::new();
-        rec.positions_of(&rec.groups_of(&order), |k, _, p| pairs.push((k, p)));
-        divisor(pairs, matched.len())
+        let mut buf = Vec::new();
+        for &(id, k) in &order {
+            buf.clear();
+            if let Some(l) = self.idx.text.list(id) {
+                l.positions(doc, &PosCursor::default(), &mut buf);
+            }
+            pairs.extend(buf.iter().map(|&p| (k, p)));
+        }
+        divisor(&mut pairs, matched.len())
     }
 
     /// Adds term `ti`'s expansions found in the document: all of them, or for a
@@ -532,9 +601,9 @@ impl<'a> ScoreContext<'a> {
             return if ti.docs(id).is_some_and(|b| b.contains(doc)) { 1.0 } else { 0.0 };
         }
         if t.tag_field.is_none() {
-            if let (Some(list), Some(at)) = (self.idx.text.freq_list(id), at) {
+            if let (Some(list), Some(at)) = (self.idx.text.list(id), at) {
                 return match list.get(doc, at) {
-                    Some(p) if t.mask & u128::from(p.fields) != 0 => {
+                    Some(p) if self.idx.posting_in(&p, id, t.mask) => {
                         if self.idx.spec.no_freqs {
                             1.0
                         } else if p.freq == FREQ_ESCAPE {
@@ -584,7 +653,7 @@ impl<'a> ScoreContext<'a> {
 /// The divisor from (child, position) pairs of `count` matched children: consecutive
 /// children's minimal distances, squared and summed, integer square root; `count - 1` when
 /// the sum is 0.
-fn divisor(mut pairs: Vec<(usize, u32)>, count: usize) -> f64 {
+fn divisor(pairs: &mut [(usize, u32)], count: usize) -> f64 {
     pairs.sort_unstable();
     let mut dist: u64 = 0;
     let mut prev: Option<&[(usize, u32)]> = None;
