@@ -474,7 +474,6 @@ pub(crate) fn ft_search(
             // Scoring is the long phase: check TIMEOUT every 4096 documents.
             let started = Instant::now();
             let budget = Duration::from_millis(req.timeout_ms);
-            let mut rows: Vec<(u32, f64)> = Vec::with_capacity(ids.len() as usize);
             // `*` alone under TFIDF: one virtual result of frequency 1 per document, so the
             // score is the document's score over its norm (what the general scorer computes,
             // without its per-term machinery: `FT.SEARCH idx *` reads every document).
@@ -489,27 +488,20 @@ pub(crate) fn ft_search(
                     f64::from(rec.score) / f64::from(norm.max(1))
                 })
             };
-            for (i, d) in ids.iter().enumerate() {
-                if i % 4096 == 4095 && req.timeout_ms > 0 && started.elapsed() > budget {
-                    if config.on_timeout == TimeoutPolicy::Fail {
-                        return Err(Error::new("Timeout limit was reached"));
-                    }
-                    warnings.push("Timeout limit was reached".to_string());
-                    break;
+            // Top k by score, skipping document ranges that cannot enter it (query/topk.rs).
+            let plan = if wildcard || want as u64 >= ids.len() { None } else { scorer.skip_plan() };
+            let timed_out = || req.timeout_ms > 0 && started.elapsed() > budget;
+            let top = crate::query::topk::top_k(&ids, want, plan.as_ref(), score_of, timed_out);
+            if top.stopped {
+                if config.on_timeout == TimeoutPolicy::Fail {
+                    return Err(Error::new("Timeout limit was reached"));
                 }
-                rows.push((d, score_of(d)));
+                warnings.push("Timeout limit was reached".to_string());
             }
             if let Some(t) = trace.as_deref_mut() {
-                t.step("Scorer", rows.len() as u64);
+                t.step("Scorer", top.seen);
             }
-            let cmp = |a: &(u32, f64), b: &(u32, f64)| {
-                b.1.partial_cmp(&a.1).unwrap_or(Ordering::Equal).then(a.0.cmp(&b.0))
-            };
-            if rows.len() > want {
-                rows.select_nth_unstable_by(want - 1, cmp);
-                rows.truncate(want);
-            }
-            rows.sort_by(cmp);
+            let rows = top.rows;
             page = rows.into_iter().map(|(d, s)| (d, s, None)).collect();
         } else {
             page = ids.iter().take(want).map(|d| (d, 0.0, None)).collect();

@@ -370,7 +370,7 @@ impl Index {
             missing: missing.into(),
         };
         let new_postings = rec.clone_postings();
-        let norm = DocNorm { max_freq: rec.max_freq.max(1), unit_score: rec.score == 1.0 };
+        let norm = DocNorm { max_freq: rec.max_freq.max(1), low_score: (0.0..=1.0).contains(&rec.score) };
         let (id, old) = self.docs.put(rec);
         match old {
             // An update touches only the bitmaps that changed; every posting of the new
@@ -389,7 +389,7 @@ impl Index {
         }
         for (term, freq, fields, mut positions) in entries {
             positions.sort_unstable();
-            let freq = u16::try_from(freq).unwrap_or(postings::FREQ_ESCAPE).min(postings::FREQ_ESCAPE);
+            let freq = u16::try_from(freq).unwrap_or(postings::FREQ_ESCAPE);
             self.text.set_posting(term, Posting { doc: id, freq, fields }, &positions, norm);
         }
         // Vectors are replaced wholesale (a field without a value keeps none).

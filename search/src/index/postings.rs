@@ -10,8 +10,8 @@
 //! part (8 bytes each) apart from their positions (a byte stream, varints: per posting its
 //! count of positions, then their deltas), so frequencies are read without touching
 //! positions. Each block also keeps the largest frequency-to-norm ratio of the postings it
-//! received (`freq / max_freq` of their documents) and whether all their documents had
-//! score 1, so a top-k query can tell that no document of a block can enter the current
+//! received (`freq / max_freq` of their documents) and whether all their documents had a
+//! score between 0 and 1, so a top-k query can tell that no document of a block can enter the current
 //! top k without reading it. Removals leave both as they are: they stay upper bounds.
 
 use std::cell::Cell;
@@ -73,20 +73,20 @@ impl Posting {
 pub struct DocNorm {
     /// The document's norm (largest weighted term frequency, at least 1).
     pub max_freq: u32,
-    /// The document's score is exactly 1.
-    pub unit_score: bool,
+    /// The document's score is between 0 and 1 (it can only lower a score).
+    pub low_score: bool,
 }
 
 /// The bound a block (or a range of blocks) gives: the largest `freq / max_freq` of its
-/// postings as an exact fraction, and whether every document had score 1.
+/// postings as an exact fraction, and whether every document had a score between 0 and 1.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Bound {
     /// Numerator (a frequency).
     pub freq: u32,
     /// Denominator (a norm, at least 1).
     pub norm: u32,
-    /// Every document had score 1.
-    pub unit_score: bool,
+    /// Every document had a score between 0 and 1.
+    pub low_score: bool,
 }
 
 impl Bound {
@@ -94,7 +94,7 @@ impl Bound {
     pub fn max(self, o: Bound) -> Bound {
         let bigger = u64::from(o.freq) * u64::from(self.norm) > u64::from(self.freq) * u64::from(o.norm);
         let (freq, norm) = if bigger { (o.freq, o.norm) } else { (self.freq, self.norm) };
-        Bound { freq, norm, unit_score: self.unit_score && o.unit_score }
+        Bound { freq, norm, low_score: self.low_score && o.low_score }
     }
 }
 
@@ -217,7 +217,7 @@ impl PostingList {
     pub fn set(&mut self, p: Posting, positions: &[u32], norm: DocNorm) {
         // An escaped frequency is at most the norm: bound it by the norm itself.
         let freq = if p.freq == FREQ_ESCAPE { norm.max_freq.max(1) } else { u32::from(p.freq) };
-        let b = Bound { freq, norm: norm.max_freq.max(1), unit_score: norm.unit_score };
+        let b = Bound { freq, norm: norm.max_freq.max(1), low_score: norm.low_score };
         let bytes = encode(positions);
         if self.blocks.is_empty() {
             self.firsts.push(p.doc);
@@ -425,7 +425,7 @@ impl PostingList {
 mod tests {
     use super::*;
 
-    const N: DocNorm = DocNorm { max_freq: 1, unit_score: true };
+    const N: DocNorm = DocNorm { max_freq: 1, low_score: true };
 
     fn p(doc: u32, freq: u16) -> Posting {
         Posting { doc, freq, fields: 1 }
@@ -445,7 +445,7 @@ mod tests {
             x ^= x >> 7;
             x ^= x << 17;
             let doc = (x % 3_000) as u32;
-            if x % 5 == 0 {
+            if x.is_multiple_of(5) {
                 assert_eq!(l.remove(doc), m.remove(&doc).is_some());
             } else {
                 let f = (x >> 20) as u16 % 9 + 1;
@@ -479,7 +479,7 @@ mod tests {
     fn bounds_cover_every_posting_of_a_range() {
         let mut l = PostingList::default();
         for doc in 0..2_000u32 {
-            let norm = DocNorm { max_freq: doc % 7 + 3, unit_score: doc != 1_500 };
+            let norm = DocNorm { max_freq: doc % 7 + 3, low_score: doc != 1_500 };
             l.set(p(doc * 2, (doc % 5 + 1) as u16), &[], norm);
         }
         let at = Cursor::default();
@@ -490,7 +490,7 @@ mod tests {
                 let (f, n) = (doc % 5 + 1, doc % 7 + 3);
                 assert!(u64::from(f) * u64::from(b.norm) <= u64::from(b.freq) * u64::from(n));
                 if doc == 1_500 {
-                    assert!(!b.unit_score);
+                    assert!(!b.low_score);
                 }
             }
         }

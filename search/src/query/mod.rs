@@ -8,4 +8,5 @@ pub mod highlight;
 pub mod profile;
 pub mod score;
 pub mod syntax;
+pub mod topk;
 pub mod vector;

@@ -6,6 +6,7 @@ use crate::index::docs::{DocRecord, TermOcc};
 use crate::index::postings::{Cursor, PosCursor, FREQ_ESCAPE};
 use crate::index::{freq_weight, FieldIndex, Index};
 use crate::query::exec::{LeafKind, ScoreTerm, SlopShape};
+use crate::query::topk::{BoundTerm, SkipPlan};
 
 /// A scoring function.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -285,6 +286,34 @@ impl<'a> ScoreContext<'a> {
             slop,
             slop_terms,
         }
+    }
+
+    /// What [`crate::query::topk`] may skip with: the query's terms with their postings and
+    /// `weight x idf`, when the scorer is TFIDF over text terms of whole-number weights
+    /// (the conditions under which its bounds are exact); `None` otherwise.
+    pub fn skip_plan(&self) -> Option<SkipPlan<'a>> {
+        if self.scorer != Scorer::TfIdf || self.idx.spec.no_freqs || self.terms.is_empty() {
+            return None;
+        }
+        let mut out = Vec::with_capacity(self.terms.len());
+        for (t, idfs) in self.terms.iter().zip(&self.idfs) {
+            let whole = t.weight.fract() == 0.0 && (0.0..=1e6).contains(&t.weight);
+            if t.tag_field.is_some() || t.leaf.is_some() || !whole {
+                return None;
+            }
+            let mut lists = Vec::with_capacity(t.ids.len());
+            for (&id, &idf) in t.ids.iter().zip(idfs) {
+                if idf.fract() != 0.0 || !(0.0..=1e6).contains(&idf) {
+                    return None;
+                }
+                let idx: &'a Index = self.idx;
+                if let Some(list) = idx.text.list(id) {
+                    lists.push((list, t.weight as u64 * idf as u64));
+                }
+            }
+            out.push(BoundTerm { lists, first_only: t.first_only });
+        }
+        Some(SkipPlan::new(out))
     }
 
     /// The score of document `doc`.

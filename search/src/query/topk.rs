@@ -1,0 +1,233 @@
+//! The top k documents by score, skipping ranges of documents that cannot enter it.
+//!
+//! Documents are scored in id order, in windows of [`WINDOW`] ids. Once k documents are
+//! held, a window is skipped when an upper bound of every score in it is at most the k-th
+//! best score so far: a document of the window could then at best tie with it, and ties go
+//! to the lower id, which the held documents have. The bound comes from the postings'
+//! blocks ([`crate::index::postings::Bound`]): for TFIDF, a document's score is
+//! `score x sum(weight x freq x idf) / norm / slop` with `slop >= 1`, and every block keeps
+//! the largest `freq / norm` of its postings and whether all their documents have a score
+//! between 0 and 1.
+//!
+//! The skip must never change the reply, so the bound is compared exactly. When every
+//! weight is a whole number, the numerator `sum(weight x freq x idf)` is an exact integer
+//! (IDF is a whole number under TFIDF); multiplied by a document score of at most 1,
+//! divided by the norm and by a slop of at least 1, each step rounded, it can only stay at
+//! or below the integer over the norm, because rounding is monotonic; so a score is at most
+//! the rounded bound, and the bound is compared with the k-th score as exact fractions.
+//! Queries outside these conditions (other scorers, tag or numeric terms, fractional
+//! weights, blocks holding a document scored above 1) are scored in full.
+
+use std::cmp::Ordering;
+use std::collections::BinaryHeap;
+
+use roaring::RoaringBitmap;
+
+use crate::index::postings::{Bound, Cursor, PostingList};
+
+/// Width of a window, in document ids.
+pub const WINDOW: u32 = 1024;
+
+/// A term of the query as the bound sees it.
+pub struct BoundTerm<'a> {
+    /// Its expansions' postings with `weight x idf` each.
+    pub lists: Vec<(&'a PostingList, u64)>,
+    /// Only the first expansion a document has counts (the largest bounds it).
+    pub first_only: bool,
+}
+
+/// What a top-k run can skip with.
+pub struct SkipPlan<'a> {
+    terms: Vec<BoundTerm<'a>>,
+    cursors: Vec<Vec<Cursor>>,
+}
+
+/// An exact non-negative fraction.
+#[derive(Clone, Copy)]
+struct Frac {
+    num: u128,
+    den: u128,
+}
+
+impl Frac {
+    const ZERO: Frac = Frac { num: 0, den: 1 };
+
+    fn add(self, o: Frac) -> Option<Frac> {
+        let num = self.num.checked_mul(o.den)?.checked_add(o.num.checked_mul(self.den)?)?;
+        let den = self.den.checked_mul(o.den)?;
+        let g = gcd(num, den).max(1);
+        Some(Frac { num: num / g, den: den / g })
+    }
+
+    fn max(self, o: Frac) -> Option<Frac> {
+        let a = self.num.checked_mul(o.den)?;
+        let b = o.num.checked_mul(self.den)?;
+        Some(if b > a { o } else { self })
+    }
+
+    /// `self <= t`, exactly (`None` when the arithmetic would overflow).
+    fn at_most(self, t: f64) -> Option<bool> {
+        if !t.is_finite() || t < 0.0 {
+            return None;
+        }
+        if t == 0.0 {
+            return Some(self.num == 0);
+        }
+        let bits = t.to_bits();
+        let exp = ((bits >> 52) & 0x7ff) as i32;
+        let frac = u128::from(bits & ((1u64 << 52) - 1));
+        let (mant, e) = if exp == 0 { (frac, -1074) } else { (frac | 1 << 52, exp - 1075) };
+        // num / den <= mant * 2^e
+        if e >= 0 {
+            let rhs = mant.checked_mul(self.den)?.checked_shl(e as u32)?;
+            if rhs >> e != mant.checked_mul(self.den)? {
+                return None;
+            }
+            Some(self.num <= rhs)
+        } else {
+            let shift = e.unsigned_abs();
+            if shift >= 127 || self.num.leading_zeros() <= shift {
+                return None;
+            }
+            Some(self.num << shift <= mant.checked_mul(self.den)?)
+        }
+    }
+}
+
+fn gcd(mut a: u128, mut b: u128) -> u128 {
+    while b != 0 {
+        (a, b) = (b, a % b);
+    }
+    a
+}
+
+impl<'a> SkipPlan<'a> {
+    /// A plan over `terms`.
+    pub fn new(terms: Vec<BoundTerm<'a>>) -> SkipPlan<'a> {
+        let cursors = terms.iter().map(|t| t.lists.iter().map(|_| Cursor::default()).collect()).collect();
+        SkipPlan { terms, cursors }
+    }
+
+    /// True when no document in `from..to` can score above `t` (see the module's text).
+    fn cannot_beat(&self, from: u32, to: u32, t: f64) -> bool {
+        let mut total = Frac::ZERO;
+        for (term, cursors) in self.terms.iter().zip(&self.cursors) {
+            let mut part = Frac::ZERO;
+            for ((list, c), at) in term.lists.iter().zip(cursors) {
+                let Some(Bound { freq, norm, low_score }) = list.bound_in(from, to, at) else { continue };
+                if !low_score {
+                    return false;
+                }
+                let f = Frac { num: u128::from(*c) * u128::from(freq), den: u128::from(norm.max(1)) };
+                let next = if term.first_only { part.max(f) } else { part.add(f) };
+                let Some(next) = next else { return false };
+                part = next;
+            }
+            let Some(next) = total.add(part) else { return false };
+            total = next;
+        }
+        total.at_most(t).unwrap_or(false)
+    }
+}
+
+/// A held document; the greatest is the worst (lowest score, then highest id).
+#[derive(PartialEq)]
+struct Held(f64, u32);
+
+impl Eq for Held {}
+
+impl PartialOrd for Held {
+    fn partial_cmp(&self, o: &Held) -> Option<Ordering> {
+        Some(self.cmp(o))
+    }
+}
+
+impl Ord for Held {
+    fn cmp(&self, o: &Held) -> Ordering {
+        o.0.partial_cmp(&self.0).unwrap_or(Ordering::Equal).then(self.1.cmp(&o.1))
+    }
+}
+
+/// What [`top_k`] returns: the documents kept, best first, and how many it went through
+/// (scored or skipped; fewer than all when `stop` ended it).
+pub struct TopK {
+    /// (document, score), best first.
+    pub rows: Vec<(u32, f64)>,
+    /// Documents scored or skipped.
+    pub seen: u64,
+    /// Set when `stop` ended the run.
+    pub stopped: bool,
+}
+
+/// The `k` best of `ids` by `score` (highest first, ties by lower id), skipping windows
+/// `plan` rules out; `stop` is asked every 4096 documents scored whether to stop.
+pub fn top_k(
+    ids: &RoaringBitmap,
+    k: usize,
+    plan: Option<&SkipPlan>,
+    mut score: impl FnMut(u32) -> f64,
+    mut stop: impl FnMut() -> bool,
+) -> TopK {
+    let mut heap: BinaryHeap<Held> = BinaryHeap::with_capacity(k + 1);
+    let mut it = ids.iter();
+    let (mut window_end, mut seen, mut scored, mut stopped) = (0u32, 0u64, 0u64, false);
+    while let Some(d) = it.next() {
+        if d >= window_end {
+            let from = d - d % WINDOW;
+            window_end = from.saturating_add(WINDOW);
+            if let (Some(plan), Some(worst)) = (plan, heap.peek().filter(|_| heap.len() >= k)) {
+                if plan.cannot_beat(from, window_end, worst.0) {
+                    seen += ids.range_cardinality(d..window_end);
+                    it.advance_to(window_end);
+                    continue;
+                }
+            }
+        }
+        scored += 1;
+        if scored % 4096 == 0 && stop() {
+            stopped = true;
+            break;
+        }
+        seen += 1;
+        let held = Held(score(d), d);
+        if heap.len() < k {
+            heap.push(held);
+        } else if heap.peek().is_some_and(|w| held < *w) {
+            heap.pop();
+            heap.push(held);
+        }
+    }
+    let mut rows: Vec<Held> = heap.into_vec();
+    rows.sort();
+    TopK { rows: rows.into_iter().map(|h| (h.1, h.0)).collect(), seen, stopped }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fractions_compare_exactly_with_doubles() {
+        let f = |num: u128, den: u128| Frac { num, den };
+        assert_eq!(f(2, 1).at_most(2.0), Some(true));
+        assert_eq!(f(1, 3).at_most(1.0 / 3.0), Some(false), "1/3 is above its rounding down");
+        assert_eq!(f(1, 3).at_most(0.33333333333333337), Some(true));
+        assert_eq!(f(0, 1).at_most(0.0), Some(true));
+        assert_eq!(f(7, 2).at_most(3.5), Some(true));
+        assert_eq!(f(7, 2).at_most(3.4999999999999996), Some(false));
+        assert_eq!(f(1, 1).add(f(1, 2)).and_then(|x| x.at_most(1.5)), Some(true));
+        assert_eq!(f(3, 4).max(f(2, 3)).map(|x| (x.num, x.den)), Some((3, 4)));
+    }
+
+    #[test]
+    fn top_k_without_a_plan_is_a_sort() {
+        let ids: RoaringBitmap = (0..5000u32).filter(|d| d % 3 != 0).collect();
+        let score = |d: u32| f64::from(d % 17);
+        let got = top_k(&ids, 25, None, score, || false);
+        let mut all: Vec<(u32, f64)> = ids.iter().map(|d| (d, score(d))).collect();
+        all.sort_by(|a, b| b.1.partial_cmp(&a.1).unwrap_or(Ordering::Equal).then(a.0.cmp(&b.0)));
+        all.truncate(25);
+        assert_eq!(got.rows, all);
+        assert_eq!(got.seen, ids.len());
+    }
+}
