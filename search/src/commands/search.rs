@@ -57,6 +57,8 @@ struct SearchRequest {
     inorder: bool,
     scorer: Scorer,
     sortby: Option<(String, bool)>,
+    /// SORTBY's further fields (`SORTBY <count> @a ASC @b DESC …`), tie-breakers in order.
+    sortby_more: Vec<(String, bool)>,
     offset: u64,
     limit: u64,
     params: HashMap<String, String>,
@@ -138,6 +140,7 @@ fn parse_request(args: &[&[u8]], config: &Config) -> Result<SearchRequest> {
         inorder: false,
         scorer: Scorer::parse(&config.default_scorer).unwrap_or(Scorer::TfIdf),
         sortby: None,
+        sortby_more: Vec::new(),
         offset: 0,
         limit: 10,
         params: HashMap::new(),
@@ -261,6 +264,30 @@ fn parse_request(args: &[&[u8]], config: &Config) -> Result<SearchRequest> {
                 return Err(Error::new("Multiple SORTBY steps are not allowed"));
             }
             let f = a.next_str("SORTBY")?;
+            if let Ok(n) = f.parse::<usize>() {
+                // The counted form, as FT.AGGREGATE's: `SORTBY 4 @a ASC @b DESC` (a field
+                // named by digits is then given as `@name`).
+                let mut keys: Vec<(String, bool)> = Vec::new();
+                let mut left = n;
+                while left > 0 {
+                    let tok = a.next_str("SORTBY")?;
+                    left -= 1;
+                    match tok.to_ascii_uppercase().as_str() {
+                        "ASC" | "DESC" => match keys.last_mut() {
+                            Some(k) => k.1 = tok.eq_ignore_ascii_case("ASC"),
+                            None => return Err(Error::new("Bad arguments for SORTBY: expected a property")),
+                        },
+                        _ => keys.push((tok.strip_prefix('@').unwrap_or(&tok).to_string(), true)),
+                    }
+                }
+                let mut keys = keys.into_iter();
+                let Some(first) = keys.next() else {
+                    return Err(Error::new("Bad arguments for SORTBY: expected a property"));
+                };
+                r.sortby = Some(first);
+                r.sortby_more = keys.collect();
+                continue;
+            }
             let f = f.strip_prefix('@').unwrap_or(&f).to_string();
             let mut asc = true;
             if a.eat("DESC") {
@@ -456,10 +483,28 @@ pub(crate) fn ft_search(
                     sort_key(idx, d, fi, docs)
                 }
             };
-            let mut rows: Vec<(u32, Option<Key>)> = ids.iter().map(|d| (d, key_of(d))).collect();
-            // Equal keys keep document order, reversed for DESC (as RediSearch's sorter).
-            let cmp = |a: &(u32, Option<Key>), b: &(u32, Option<Key>)| {
-                cmp_keys(&a.1, &b.1, *asc).then(if *asc { a.0.cmp(&b.0) } else { b.0.cmp(&a.0) })
+            // Further SORTBY fields: their keys break ties of the first, in order.
+            let mut more = Vec::with_capacity(req.sortby_more.len());
+            for (f, asc) in &req.sortby_more {
+                let Some((i, _)) = idx.spec.field(f) else {
+                    return Err(Error::new(format!("Property `{f}` not loaded nor in schema")));
+                };
+                more.push((i, *asc));
+            }
+            let more_keys =
+                |d: u32| more.iter().map(|&(i, _)| sort_key(idx, d, Some(i), docs)).collect::<Vec<_>>();
+            let mut rows: Vec<(u32, Option<Key>, Vec<Option<Key>>)> = ids
+                .iter()
+                .map(|d| (d, key_of(d), if more.is_empty() { Vec::new() } else { more_keys(d) }))
+                .collect();
+            // Equal keys keep document order, reversed for DESC (as RediSearch's sorter; with
+            // several fields, the first one's direction).
+            let cmp = |a: &(u32, Option<Key>, Vec<Option<Key>>), b: &(u32, Option<Key>, Vec<Option<Key>>)| {
+                let mut o = cmp_keys(&a.1, &b.1, *asc);
+                for ((ka, kb), (_, asc)) in a.2.iter().zip(&b.2).zip(&more) {
+                    o = o.then_with(|| cmp_keys(ka, kb, *asc));
+                }
+                o.then(if *asc { a.0.cmp(&b.0) } else { b.0.cmp(&a.0) })
             };
             if rows.len() > want {
                 rows.select_nth_unstable_by(want - 1, cmp);
@@ -468,7 +513,7 @@ pub(crate) fn ft_search(
             rows.sort_by(cmp);
             page = rows
                 .into_iter()
-                .map(|(d, k)| (d, if req.with_scores { scorer.score(d) } else { 0.0 }, k))
+                .map(|(d, k, _)| (d, if req.with_scores { scorer.score(d) } else { 0.0 }, k))
                 .collect();
         } else if need_scores {
             // Scoring is the long phase: check TIMEOUT every 4096 documents.
