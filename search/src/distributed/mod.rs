@@ -1,0 +1,11 @@
+//! Search on a Redis Cluster, the parts without Redis: what a shard computes for the node
+//! that took a query, and how that node merges the shards' answers. The networking (which
+//! shards, connections, blocking the client) is the glue's (`src/cluster/`).
+//!
+//! - [`stats`]: global term statistics, so scores equal a single server's;
+//! - [`search`]: FT.SEARCH's shard part and merge;
+//! - [`wire`]: the exact encoding shard answers travel in.
+
+pub mod search;
+pub mod stats;
+pub mod wire;

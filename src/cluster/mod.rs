@@ -1,0 +1,217 @@
+//! FT.* on a Redis Cluster: any node answers for the whole cluster.
+//!
+//! - Definitions (FT.CREATE, FT.ALTER, FT.DROPINDEX, FT.ALIAS*, FT.SYNUPDATE, FT.DICTADD/DEL,
+//!   FT.CONFIG SET) run locally, then go to every other master as `FT._LOCAL <command> …`,
+//!   which runs them there without sending them on (and replicates to that master's replicas);
+//!   the client gets the local reply once the peers answered. Internal commands over the
+//!   shards' own client port were chosen over cluster-bus messages because they need a reply
+//!   (the caller waits for every master, and a query needs each shard's rows), get Redis's
+//!   ACLs and flow control for free, and work the same for definitions and queries.
+//! - FT.SEARCH scatters to every master (`FT._SHARD.STATS` for global term statistics when
+//!   scores matter, then `FT._SHARD.SEARCH`) and merges (`search::distributed`).
+//! - Only the calling client waits ([`block`]); the network work runs on a thread
+//!   ([`conn`]); shards are read from `CLUSTER NODES` at each command ([`topology`]).
+
+pub mod block;
+pub mod conn;
+pub mod topology;
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use redis_module::{Context, ContextFlags};
+use search::config::TimeoutPolicy;
+use search::distributed::search as dsearch;
+use search::Reply as SearchReply;
+
+use crate::commands::ft::convert;
+use crate::indexing;
+use crate::reply::{Protocol, Reply};
+use conn::{Credentials, Failure};
+
+/// Set at load when the server runs in cluster mode.
+static ENABLED: AtomicBool = AtomicBool::new(false);
+
+/// The credentials shards use with each other (module arguments).
+static CREDENTIALS: Mutex<Option<Credentials>> = Mutex::new(None);
+
+/// Records whether the server is in cluster mode (at load).
+pub fn init(ctx: &Context) {
+    ENABLED.store(ctx.get_flags().contains(ContextFlags::CLUSTER), Ordering::Relaxed);
+}
+
+/// True in cluster mode.
+pub fn enabled() -> bool {
+    ENABLED.load(Ordering::Relaxed)
+}
+
+/// Takes the module arguments that are folio's cluster options out of `args`:
+/// `OSS_GLOBAL_PASSWORD <password>` and `OSS_ACL_USERNAME <user>` (RediSearch's
+/// coordinator's names), the credentials shards connect to each other with.
+pub fn take_module_args(args: &mut Vec<String>) {
+    let mut creds = CREDENTIALS.lock().unwrap_or_else(|e| e.into_inner());
+    let mut i = 0;
+    while i < args.len() {
+        let name = args[i].to_ascii_uppercase();
+        if (name == "OSS_GLOBAL_PASSWORD" || name == "OSS_ACL_USERNAME") && i + 1 < args.len() {
+            let value = args.remove(i + 1);
+            args.remove(i);
+            let c = creds.get_or_insert_with(Credentials::default);
+            if name == "OSS_GLOBAL_PASSWORD" {
+                c.password = Some(value);
+            } else {
+                c.user = Some(value);
+            }
+        } else {
+            i += 1;
+        }
+    }
+}
+
+fn credentials() -> Credentials {
+    CREDENTIALS.lock().unwrap_or_else(|e| e.into_inner()).clone().unwrap_or_default()
+}
+
+/// Commands applied on every master.
+pub fn is_definition(name: &str, args: &[&[u8]]) -> bool {
+    match name {
+        "FT.CREATE" | "FT.ALTER" | "FT.DROPINDEX" | "FT.DROP" | "FT.ALIASADD" | "FT.ALIASUPDATE"
+        | "FT.ALIASDEL" | "FT.SYNUPDATE" | "FT.DICTADD" | "FT.DICTDEL" | "FT._CREATEIFNX"
+        | "FT._ALTERIFNX" | "FT._DROPIFX" | "FT._DROPINDEXIFX" | "FT._ALIASADDIFNX" | "FT._ALIASDELIFX" => {
+            true
+        }
+        "FT.CONFIG" => args.first().is_some_and(|a| a.eq_ignore_ascii_case(b"SET")),
+        _ => false,
+    }
+}
+
+/// True when this command must act for the whole cluster: cluster mode, a client's command
+/// (not the replication stream or a load), at least two masters.
+pub fn acts_for_cluster(ctx: &Context) -> bool {
+    enabled() && !ctx.get_flags().intersects(ContextFlags::REPLICATED | ContextFlags::LOADING)
+}
+
+fn command(name: &str, pre: &[&[u8]], args: &[&[u8]]) -> Vec<Vec<u8>> {
+    std::iter::once(name.as_bytes().to_vec())
+        .chain(pre.iter().map(|a| a.to_vec()))
+        .chain(args.iter().map(|a| a.to_vec()))
+        .collect()
+}
+
+/// After a definition change succeeded locally: sends it to the other masters and replies
+/// `local` once they answered (or after 5 s). Peers' errors are logged.
+pub fn broadcast(ctx: &Context, name: &str, args: &[&[u8]], local: Reply) -> Reply {
+    let peers = topology::peers(ctx);
+    if peers.is_empty() {
+        return local;
+    }
+    let cmd = command("FT._LOCAL", &[name.as_bytes()], args);
+    let requests: Vec<_> = peers.iter().map(|p| (p.addr.clone(), cmd.clone())).collect();
+    let auth = credentials();
+    let shown = local.clone();
+    let work = move || {
+        let answers = conn::scatter(requests.clone(), &auth, Instant::now() + Duration::from_secs(5));
+        let problems: Vec<String> = requests
+            .iter()
+            .zip(answers)
+            .filter_map(|((addr, _), a)| match a {
+                Ok(SearchReply::Error(e)) => Some(format!("{addr}: {e}")),
+                Ok(_) => None,
+                Err(f) => Some(format!("{addr}: {f:?}")),
+            })
+            .collect();
+        Box::new(move |ctx: &Context| {
+            for p in &problems {
+                ctx.log_warning(&format!("folio: a definition change did not apply on {p}"));
+            }
+            local
+        }) as block::Finish
+    };
+    if block::cannot_block(ctx) {
+        // MULTI or a script: the peers get it in the background.
+        std::thread::spawn(move || drop(work()));
+        return shown;
+    }
+    block::run_blocked(ctx, Duration::from_secs(10), work)
+}
+
+/// FT.SEARCH for the whole cluster; None when this server is the only master (then the
+/// local search is the cluster's).
+pub fn search(ctx: &Context, args: &[&[u8]]) -> Option<Reply> {
+    let shards = topology::shards(ctx);
+    if shards.len() < 2 && shards.iter().all(|s| s.myself) {
+        return None;
+    }
+    if block::cannot_block(ctx) {
+        return Some(Reply::Error("ERR FT.SEARCH on a cluster cannot run inside MULTI or a script".into()));
+    }
+    let proto = Protocol::of(ctx);
+    let (plan, policy) = indexing::with_state(ctx, |s| (dsearch::plan(args, &s.config), s.config.on_timeout));
+    let budget = Duration::from_millis(if plan.timeout_ms == 0 { 30_000 } else { plan.timeout_ms });
+    let owned: Vec<Vec<u8>> = args.iter().map(|a| a.to_vec()).collect();
+    let auth = credentials();
+    let work = move || -> block::Finish {
+        let args: Vec<&[u8]> = owned.iter().map(|a| a.as_slice()).collect();
+        let deadline = Instant::now() + budget;
+        let mut live: Vec<String> = shards.iter().map(|s| s.addr.clone()).collect();
+        let mut timed_out = false;
+        let mut stats = Vec::new();
+        if plan.needs_stats {
+            let cmd = command("FT._SHARD.STATS", &[], &args);
+            let answers =
+                conn::scatter(live.iter().map(|a| (a.clone(), cmd.clone())).collect(), &auth, deadline);
+            let mut ok = Vec::new();
+            let mut next = Vec::new();
+            for (addr, a) in live.iter().zip(answers) {
+                match a {
+                    Ok(r) => {
+                        ok.push(r);
+                        next.push(addr.clone());
+                    }
+                    Err(Failure::Timeout) => timed_out = true,
+                    Err(Failure::Unreachable(e)) => return fail(format!("ERR shard unreachable: {e}")),
+                }
+            }
+            match dsearch::merge_stats(&ok) {
+                Ok(s) => stats = s,
+                Err(e) => return fail(e.0),
+            }
+            live = next;
+        }
+        let p = if proto.is_resp3() { &b"3"[..] } else { &b"2"[..] };
+        let cmd = command("FT._SHARD.SEARCH", &[stats.as_slice(), p], &args);
+        let answers = conn::scatter(live.iter().map(|a| (a.clone(), cmd.clone())).collect(), &auth, deadline);
+        let mut rows = Vec::new();
+        for a in answers {
+            match a {
+                Ok(r) => match dsearch::read_shard_rows(&r) {
+                    Ok(r) => rows.push(r),
+                    Err(e) => return fail(e.0),
+                },
+                Err(Failure::Timeout) => timed_out = true,
+                Err(Failure::Unreachable(e)) => return fail(format!("ERR shard unreachable: {e}")),
+            }
+        }
+        let mut warnings = Vec::new();
+        if timed_out {
+            if policy == TimeoutPolicy::Fail {
+                return fail("Timeout limit was reached".into());
+            }
+            warnings.push("Timeout limit was reached".to_string());
+        }
+        Box::new(move |ctx: &Context| {
+            let args: Vec<&[u8]> = owned.iter().map(|a| a.as_slice()).collect();
+            let sproto = if proto.is_resp3() { search::Protocol::Resp3 } else { search::Protocol::Resp2 };
+            let merged = indexing::with_state(ctx, |s| {
+                dsearch::merge_search(&args, &s.config, sproto, rows, &warnings)
+            });
+            convert(merged.unwrap_or_else(|e| SearchReply::Error(e.0)), proto)
+        })
+    };
+    Some(block::run_blocked(ctx, budget + Duration::from_secs(2), work))
+}
+
+fn fail(e: String) -> block::Finish {
+    Box::new(move |_: &Context| Reply::Error(e))
+}
