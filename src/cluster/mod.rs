@@ -153,14 +153,20 @@ pub fn search(ctx: &Context, args: &[&[u8]]) -> Option<Reply> {
     let auth = credentials();
     let work = move || -> block::Finish {
         let args: Vec<&[u8]> = owned.iter().map(|a| a.as_slice()).collect();
-        let deadline = Instant::now() + budget;
+        // The statistics round may take half the budget, so that the shards that answered
+        // it still have time for the query itself when another shard does not answer.
+        let started = Instant::now();
+        let deadline = started + budget;
         let mut live: Vec<String> = shards.iter().map(|s| s.addr.clone()).collect();
         let mut timed_out = false;
         let mut stats = Vec::new();
         if plan.needs_stats {
             let cmd = command("FT._SHARD.STATS", &[], &args);
-            let answers =
-                conn::scatter(live.iter().map(|a| (a.clone(), cmd.clone())).collect(), &auth, deadline);
+            let answers = conn::scatter(
+                live.iter().map(|a| (a.clone(), cmd.clone())).collect(),
+                &auth,
+                started + budget / 2,
+            );
             let mut ok = Vec::new();
             let mut next = Vec::new();
             for (addr, a) in live.iter().zip(answers) {

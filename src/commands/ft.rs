@@ -70,6 +70,10 @@ pub fn ft(ctx: &Context, inv: &Invocation) -> CommandResult {
         }
         if crate::cluster::is_definition(&name, inv.args) {
             let (reply, ok) = local(ctx, &name, inv.args);
+            if ok && name == "FT.CONFIG" {
+                // On a cluster the replicas (masters after a failover) keep the same settings.
+                ctx.replicate_verbatim();
+            }
             return Ok(if ok { crate::cluster::broadcast(ctx, &name, inv.args, reply) } else { reply });
         }
     }

@@ -471,7 +471,7 @@ pub(crate) fn run_search(
         t.step("Index", total);
     }
     let mut want = req.offset.saturating_add(req.limit) as usize;
-    if paging == Paging::Shard && want > 0 && matches!(ast, QueryAst::Knn(_)) {
+    if paging == Paging::Shard && matches!(ast, QueryAst::Knn(_)) {
         // The node keeps the k nearest over all shards: each sends all of its own.
         want = ids.len() as usize;
     }
