@@ -221,3 +221,55 @@ pub fn search(ctx: &Context, args: &[&[u8]]) -> Option<Reply> {
 fn fail(e: String) -> block::Finish {
     Box::new(move |_: &Context| Reply::Error(e))
 }
+
+/// FT.AGGREGATE for the whole cluster: every shard sends its matched documents with the
+/// values the pipeline reads (`FT._SHARD.AGGREGATE`), this node runs the pipeline
+/// (`search::distributed::aggregate`). None when this server is the only master.
+pub fn aggregate(ctx: &Context, args: &[&[u8]]) -> Option<Reply> {
+    let shards = topology::shards(ctx);
+    if shards.len() < 2 && shards.iter().all(|s| s.myself) {
+        return None;
+    }
+    if block::cannot_block(ctx) {
+        return Some(Reply::Error(
+            "ERR FT.AGGREGATE on a cluster cannot run inside MULTI or a script".into(),
+        ));
+    }
+    let proto = Protocol::of(ctx);
+    let (timeout_ms, policy) = indexing::with_state(ctx, |s| (s.config.timeout_ms, s.config.on_timeout));
+    let budget = Duration::from_millis(if timeout_ms == 0 { 30_000 } else { timeout_ms.max(1) });
+    let owned: Vec<Vec<u8>> = args.iter().map(|a| a.to_vec()).collect();
+    let auth = credentials();
+    let work = move || -> block::Finish {
+        let args: Vec<&[u8]> = owned.iter().map(|a| a.as_slice()).collect();
+        let cmd = command("FT._SHARD.AGGREGATE", &[], &args);
+        let requests = shards.iter().map(|s| (s.addr.clone(), cmd.clone())).collect();
+        let mut replies = Vec::new();
+        for a in conn::scatter(requests, &auth, Instant::now() + budget) {
+            match a {
+                Ok(r) => replies.push(r),
+                Err(Failure::Timeout) => {
+                    // A pipeline over part of the documents would be a wrong answer with
+                    // no sign of it: an error whatever ON_TIMEOUT says.
+                    let _ = policy;
+                    return fail("Timeout limit was reached".into());
+                }
+                Err(Failure::Unreachable(e)) => return fail(format!("ERR shard unreachable: {e}")),
+            }
+        }
+        Box::new(move |ctx: &Context| {
+            let args: Vec<&[u8]> = owned.iter().map(|a| a.as_slice()).collect();
+            let sproto = if proto.is_resp3() { search::Protocol::Resp3 } else { search::Protocol::Resp2 };
+            let db = indexing::selected_db(ctx);
+            let docs = indexing::RedisDocs::new(ctx);
+            let merged = indexing::with_state(ctx, |s| {
+                let catalog = s.catalogs.entry(db).or_insert_with(search::Catalog::new);
+                search::distributed::aggregate::merge_aggregate(
+                    catalog, &args, &docs, &s.config, sproto, &replies,
+                )
+            });
+            convert(merged.unwrap_or_else(|e| SearchReply::Error(e.0)), proto)
+        })
+    };
+    Some(block::run_blocked(ctx, budget + Duration::from_secs(2), work))
+}

@@ -68,6 +68,11 @@ pub fn ft(ctx: &Context, inv: &Invocation) -> CommandResult {
                 return Ok(r);
             }
         }
+        if name == "FT.AGGREGATE" && inv.args.len() >= 2 {
+            if let Some(r) = crate::cluster::aggregate(ctx, inv.args) {
+                return Ok(r);
+            }
+        }
         if crate::cluster::is_definition(&name, inv.args) {
             let (reply, ok) = local(ctx, &name, inv.args);
             if ok && name == "FT.CONFIG" {
@@ -97,7 +102,7 @@ pub fn ft_local(ctx: &Context, inv: &Invocation) -> CommandResult {
     Ok(reply)
 }
 
-/// `FT._SHARD.SEARCH` / `FT._SHARD.STATS`: this shard's part of a cluster query
+/// `FT._SHARD.SEARCH` / `FT._SHARD.STATS` / `FT._SHARD.AGGREGATE`: this shard's part of a cluster query
 /// (`search::distributed::search`).
 pub fn ft_shard(ctx: &Context, inv: &Invocation) -> CommandResult {
     let name = String::from_utf8_lossy(inv.name).to_ascii_uppercase();
@@ -107,6 +112,8 @@ pub fn ft_shard(ctx: &Context, inv: &Invocation) -> CommandResult {
         let catalog = state.catalogs.entry(db).or_insert_with(Catalog::new);
         if name == "FT._SHARD.STATS" {
             search::distributed::search::shard_stats(catalog, inv.args, &docs, &state.config)
+        } else if name == "FT._SHARD.AGGREGATE" {
+            search::distributed::aggregate::shard_aggregate(catalog, inv.args, &docs, &state.config)
         } else {
             search::distributed::search::shard_search(catalog, inv.args, &docs, &state.config)
         }

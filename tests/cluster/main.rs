@@ -83,7 +83,7 @@ fn definitions_apply_on_every_master() {
 }
 
 #[test]
-fn search_from_every_node_equals_a_single_server() {
+fn search_and_aggregate_from_every_node_equal_a_single_server() {
     let c = Cluster::start();
     let single = Server::start();
     let mut s = single.conn();
@@ -108,12 +108,28 @@ fn search_from_every_node_equals_a_single_server() {
         }
     }
     eprintln!("1000 queries in {:?}", started.elapsed());
-    assert!(
-        failures.is_empty(),
-        "{} of 1000 differ:\n{}",
-        failures.len(),
-        failures[..failures.len().min(10)].join("\n")
-    );
+    let shown = failures[..failures.len().min(10)].join("\n");
+    assert!(failures.is_empty(), "{} of 1000 differ:\n{shown}", failures.len());
+    let started = Instant::now();
+    let (mut errors, mut rows) = (0, 0);
+    for n in 0..500 {
+        let (args, ordered) = workload::random_aggregate(&mut rng, &words);
+        let want = s.call(&args);
+        let node = n % conns.len();
+        let got = conns[node].call(&args);
+        errors += usize::from(want.is_error());
+        rows += if want.is_error() { 0 } else { want.items().len().saturating_sub(1) };
+        let same =
+            if ordered { got == want } else { workload::sorted_rows(&got) == workload::sorted_rows(&want) };
+        if !same {
+            let text = String::from_utf8_lossy(&args.concat()).into_owned();
+            failures.push(format!("node {node}: {text:?}:\n  cluster {got:?}\n  single  {want:?}"));
+        }
+    }
+    eprintln!("500 aggregations in {:?}: {errors} errors, {rows} rows", started.elapsed());
+    assert!(errors < 25, "{errors} of 500 aggregations failed on both");
+    let shown = failures[..failures.len().min(6)].join("\n");
+    assert!(failures.is_empty(), "{} of 500 differ:\n{shown}", failures.len());
 }
 
 #[test]

@@ -365,3 +365,94 @@ fn normalize(q: &Query, r: &Resp) -> Resp {
     }
     Resp::Array(out)
 }
+
+/// One random FT.AGGREGATE (arguments) and whether its rows come in a defined order.
+pub fn random_aggregate(rng: &mut Rng, words: &[String]) -> (Vec<Vec<u8>>, bool) {
+    let mut q = Query::random(rng, words);
+    while q.knn && rng.below(2) == 0 {
+        q = Query::random(rng, words);
+    }
+    let mut a: Vec<String> = vec!["FT.AGGREGATE".into(), "idx".into(), q.query.clone()];
+    let mut ordered = false;
+    match rng.below(4) {
+        0 => {
+            a.extend(["LOAD", "3", "@title", "@n", "@price"].map(String::from));
+            a.extend(["SORTBY", "6", "@price", "ASC", "@n", "DESC", "@title", "ASC"].map(String::from));
+            a.extend(["LIMIT".into(), rng.below(20).to_string(), (1 + rng.below(15)).to_string()]);
+            ordered = true;
+        }
+        _ => {
+            if rng.below(3) == 0 {
+                a.extend(["LOAD", "1", "@price", "APPLY", "@price * 2", "AS", "p2"].map(String::from));
+            }
+            if rng.below(4) == 0 {
+                a.extend(["FILTER".into(), format!("@n > {}", rng.below(400))]);
+            }
+            let key = *rng.pick(&["@tag", "@tag", "@n", ""]);
+            if key.is_empty() {
+                a.extend(["GROUPBY", "0"].map(String::from));
+            } else {
+                a.extend(["GROUPBY".into(), "1".into(), key.into()]);
+            }
+            let reducers: [&[&str]; 10] = [
+                &["COUNT", "0", "AS", "c"],
+                &["SUM", "1", "@price", "AS", "s"],
+                &["AVG", "1", "@n", "AS", "a"],
+                &["MIN", "1", "@price", "AS", "mi"],
+                &["MAX", "1", "@n", "AS", "ma"],
+                &["COUNT_DISTINCT", "1", "@n", "AS", "cd"],
+                &["QUANTILE", "2", "@price", "0.5", "AS", "q"],
+                &["STDDEV", "1", "@n", "AS", "sd"],
+                &["COUNT_DISTINCTISH", "1", "@tag", "AS", "cdi"],
+                &["SUM", "1", "@p2", "AS", "s2"],
+            ];
+            let n = 1 + rng.below(3);
+            let mut used = Vec::new();
+            for _ in 0..n {
+                let r = *rng.pick(&reducers);
+                if used.contains(&r[r.len() - 1]) || (r[2] == "@p2" && !a.iter().any(|x| x == "p2")) {
+                    continue;
+                }
+                used.push(r[r.len() - 1]);
+                a.push("REDUCE".into());
+                a.extend(r.iter().map(|s| s.to_string()));
+            }
+            if used.is_empty() {
+                a.extend(["REDUCE", "COUNT", "0", "AS", "c"].map(String::from));
+                used.push("c");
+            }
+            if rng.below(3) == 0 {
+                a.extend(["APPLY".into(), format!("@{} + 1", used[0]), "AS".into(), "plus".into()]);
+            }
+            if !key.is_empty() && rng.below(2) == 0 {
+                a.extend(["SORTBY".into(), "2".into(), key.into(), "ASC".into()]);
+                if rng.below(2) == 0 {
+                    a.extend(["LIMIT".into(), rng.below(5).to_string(), (1 + rng.below(10)).to_string()]);
+                }
+                ordered = true;
+            }
+        }
+    }
+    let mut args: Vec<Vec<u8>> = a.into_iter().map(String::into_bytes).collect();
+    if !q.params.is_empty() {
+        args.push(b"PARAMS".to_vec());
+        args.push(b"2".to_vec());
+        args.push(q.params[0].0.clone().into_bytes());
+        args.push(q.params[0].1.clone());
+    }
+    args.push(b"DIALECT".to_vec());
+    args.push(b"2".to_vec());
+    (args, ordered)
+}
+
+/// An FT.AGGREGATE reply with its rows sorted (for pipelines whose row order is not defined).
+pub fn sorted_rows(r: &Resp) -> Resp {
+    match r {
+        Resp::Array(items) if !items.is_empty() => {
+            let mut rows = items[1..].to_vec();
+            rows.sort_by_key(|r| format!("{r:?}"));
+            Resp::Array(std::iter::once(items[0].clone()).chain(rows).collect())
+        }
+        other => other.clone(),
+    }
+}

@@ -6,6 +6,7 @@
 //! - [`search`]: FT.SEARCH's shard part and merge;
 //! - [`wire`]: the exact encoding shard answers travel in.
 
+pub mod aggregate;
 pub mod search;
 pub mod stats;
 pub mod wire;
