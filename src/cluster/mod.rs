@@ -136,6 +136,81 @@ pub fn broadcast(ctx: &Context, name: &str, args: &[&[u8]], local: Reply) -> Rep
     block::run_blocked(ctx, Duration::from_secs(10), work)
 }
 
+/// What one round of a cluster query gave.
+enum Round {
+    /// The reply.
+    Done(block::Finish),
+    /// Slots moved between shards while it ran (or are moving): run it again.
+    Moving,
+}
+
+/// The error once slots kept moving for the whole timeout (clients such as redis-py retry
+/// on `TRYAGAIN`, as they do for Redis's own multi-key commands during resharding).
+const MOVING: &str = "TRYAGAIN slots are moving between shards (resharding); try again";
+
+/// Runs `round` until it is done, again while slots move (20 ms apart), within `budget`.
+fn rounds(budget: Duration, mut round: impl FnMut(Instant) -> Round) -> block::Finish {
+    let started = Instant::now();
+    loop {
+        match round(started) {
+            Round::Done(f) => return f,
+            Round::Moving if started.elapsed() + Duration::from_millis(40) < budget => {
+                std::thread::sleep(Duration::from_millis(20))
+            }
+            Round::Moving => return fail(MOVING.into()),
+        }
+    }
+}
+
+/// Splits a shard's `[slots, answer]`; an error answer stays an error.
+fn split_state(r: SearchReply) -> Result<(String, SearchReply), String> {
+    match r {
+        SearchReply::Array(mut v) if v.len() == 2 => {
+            let answer = v.pop().unwrap_or(SearchReply::Nil);
+            match v.pop() {
+                Some(SearchReply::Bulk(b)) => Ok((String::from_utf8_lossy(&b).into_owned(), answer)),
+                _ => Err("ERR bad shard reply".into()),
+            }
+        }
+        SearchReply::Error(e) => Err(e),
+        _ => Err("ERR bad shard reply".into()),
+    }
+}
+
+/// Number of slots a [`topology::my_slots`] text names as served (ranges, not `[…]`).
+fn slot_count(state: &str) -> usize {
+    state
+        .split(' ')
+        .filter(|t| !t.is_empty() && !t.starts_with('['))
+        .map(|t| match t.split_once('-') {
+            Some((a, b)) => match (a.parse::<usize>(), b.parse::<usize>()) {
+                (Ok(a), Ok(b)) if b >= a => b - a + 1,
+                _ => 0,
+            },
+            None => usize::from(t.parse::<usize>().is_ok()),
+        })
+        .sum()
+}
+
+/// True when the answers (given with each shard's slots as it answered) form one
+/// consistent cut: no slot migrating or importing, all 16384 slots served once, and every
+/// shard still serving the same slots after all had answered (asked once more). A key
+/// moving between two shards while they answer would otherwise be counted twice or not
+/// at all.
+fn settled(states: &[(String, String)], auth: &Credentials, deadline: Instant) -> bool {
+    if states.iter().any(|(_, s)| s.contains('['))
+        || states.iter().map(|(_, s)| slot_count(s)).sum::<usize>() != 16384
+    {
+        return false;
+    }
+    let cmd = vec![b"FT._SHARD.STATE".to_vec()];
+    let again = conn::scatter(states.iter().map(|(a, _)| (a.clone(), cmd.clone())).collect(), auth, deadline);
+    states
+        .iter()
+        .zip(again)
+        .all(|((_, before), now)| matches!(now, Ok(SearchReply::Bulk(b)) if b == before.as_bytes()))
+}
+
 /// FT.SEARCH for the whole cluster; None when this server is the only master (then the
 /// local search is the cluster's).
 pub fn search(ctx: &Context, args: &[&[u8]]) -> Option<Reply> {
@@ -151,68 +226,80 @@ pub fn search(ctx: &Context, args: &[&[u8]]) -> Option<Reply> {
     let budget = Duration::from_millis(if plan.timeout_ms == 0 { 30_000 } else { plan.timeout_ms });
     let owned: Vec<Vec<u8>> = args.iter().map(|a| a.to_vec()).collect();
     let auth = credentials();
-    let work = move || -> block::Finish {
-        let args: Vec<&[u8]> = owned.iter().map(|a| a.as_slice()).collect();
-        // The statistics round may take half the budget, so that the shards that answered
-        // it still have time for the query itself when another shard does not answer.
-        let started = Instant::now();
-        let deadline = started + budget;
-        let mut live: Vec<String> = shards.iter().map(|s| s.addr.clone()).collect();
-        let mut timed_out = false;
-        let mut stats = Vec::new();
-        if plan.needs_stats {
-            let cmd = command("FT._SHARD.STATS", &[], &args);
-            let answers = conn::scatter(
-                live.iter().map(|a| (a.clone(), cmd.clone())).collect(),
-                &auth,
-                started + budget / 2,
-            );
-            let mut ok = Vec::new();
-            let mut next = Vec::new();
-            for (addr, a) in live.iter().zip(answers) {
-                match a {
-                    Ok(r) => {
-                        ok.push(r);
-                        next.push(addr.clone());
+    let work = move || {
+        rounds(budget, |started| {
+            let args: Vec<&[u8]> = owned.iter().map(|a| a.as_slice()).collect();
+            let deadline = started + budget;
+            let mut live: Vec<String> = shards.iter().map(|s| s.addr.clone()).collect();
+            let mut timed_out = false;
+            let mut stats = Vec::new();
+            if plan.needs_stats {
+                // The statistics round may take half of what is left, so that the shards that
+                // answered it still have time for the query when another shard does not answer.
+                let half = Instant::now() + deadline.saturating_duration_since(Instant::now()) / 2;
+                let cmd = command("FT._SHARD.STATS", &[], &args);
+                let answers =
+                    conn::scatter(live.iter().map(|a| (a.clone(), cmd.clone())).collect(), &auth, half);
+                let mut ok = Vec::new();
+                let mut next = Vec::new();
+                for (addr, a) in live.iter().zip(answers) {
+                    match a {
+                        Ok(r) => {
+                            ok.push(r);
+                            next.push(addr.clone());
+                        }
+                        Err(Failure::Timeout) => timed_out = true,
+                        Err(Failure::Unreachable(e)) => {
+                            return Round::Done(fail(format!("ERR shard unreachable: {e}")))
+                        }
                     }
+                }
+                match dsearch::merge_stats(&ok) {
+                    Ok(s) => stats = s,
+                    Err(e) => return Round::Done(fail(e.0)),
+                }
+                live = next;
+            }
+            let p = if proto.is_resp3() { &b"3"[..] } else { &b"2"[..] };
+            let cmd = command("FT._SHARD.SEARCH", &[stats.as_slice(), p], &args);
+            let answers =
+                conn::scatter(live.iter().map(|a| (a.clone(), cmd.clone())).collect(), &auth, deadline);
+            let mut rows = Vec::new();
+            let mut states = Vec::new();
+            for (addr, a) in live.iter().zip(answers) {
+                match a.map(split_state) {
+                    Ok(Ok((state, r))) => match dsearch::read_shard_rows(&r) {
+                        Ok(r) => {
+                            rows.push(r);
+                            states.push((addr.clone(), state));
+                        }
+                        Err(e) => return Round::Done(fail(e.0)),
+                    },
+                    Ok(Err(e)) => return Round::Done(fail(e)),
                     Err(Failure::Timeout) => timed_out = true,
-                    Err(Failure::Unreachable(e)) => return fail(format!("ERR shard unreachable: {e}")),
+                    Err(Failure::Unreachable(e)) => {
+                        return Round::Done(fail(format!("ERR shard unreachable: {e}")))
+                    }
                 }
             }
-            match dsearch::merge_stats(&ok) {
-                Ok(s) => stats = s,
-                Err(e) => return fail(e.0),
+            let mut warnings = Vec::new();
+            if timed_out {
+                if policy == TimeoutPolicy::Fail {
+                    return Round::Done(fail("Timeout limit was reached".into()));
+                }
+                warnings.push("Timeout limit was reached".to_string());
+            } else if !settled(&states, &auth, deadline) {
+                return Round::Moving;
             }
-            live = next;
-        }
-        let p = if proto.is_resp3() { &b"3"[..] } else { &b"2"[..] };
-        let cmd = command("FT._SHARD.SEARCH", &[stats.as_slice(), p], &args);
-        let answers = conn::scatter(live.iter().map(|a| (a.clone(), cmd.clone())).collect(), &auth, deadline);
-        let mut rows = Vec::new();
-        for a in answers {
-            match a {
-                Ok(r) => match dsearch::read_shard_rows(&r) {
-                    Ok(r) => rows.push(r),
-                    Err(e) => return fail(e.0),
-                },
-                Err(Failure::Timeout) => timed_out = true,
-                Err(Failure::Unreachable(e)) => return fail(format!("ERR shard unreachable: {e}")),
-            }
-        }
-        let mut warnings = Vec::new();
-        if timed_out {
-            if policy == TimeoutPolicy::Fail {
-                return fail("Timeout limit was reached".into());
-            }
-            warnings.push("Timeout limit was reached".to_string());
-        }
-        Box::new(move |ctx: &Context| {
-            let args: Vec<&[u8]> = owned.iter().map(|a| a.as_slice()).collect();
-            let sproto = if proto.is_resp3() { search::Protocol::Resp3 } else { search::Protocol::Resp2 };
-            let merged = indexing::with_state(ctx, |s| {
-                dsearch::merge_search(&args, &s.config, sproto, rows, &warnings)
-            });
-            convert(merged.unwrap_or_else(|e| SearchReply::Error(e.0)), proto)
+            let owned = owned.clone();
+            Round::Done(Box::new(move |ctx: &Context| {
+                let args: Vec<&[u8]> = owned.iter().map(|a| a.as_slice()).collect();
+                let sproto = if proto.is_resp3() { search::Protocol::Resp3 } else { search::Protocol::Resp2 };
+                let merged = indexing::with_state(ctx, |s| {
+                    dsearch::merge_search(&args, &s.config, sproto, rows, &warnings)
+                });
+                convert(merged.unwrap_or_else(|e| SearchReply::Error(e.0)), proto)
+            }))
         })
     };
     Some(block::run_blocked(ctx, budget + Duration::from_secs(2), work))
@@ -236,39 +323,49 @@ pub fn aggregate(ctx: &Context, args: &[&[u8]]) -> Option<Reply> {
         ));
     }
     let proto = Protocol::of(ctx);
-    let (timeout_ms, policy) = indexing::with_state(ctx, |s| (s.config.timeout_ms, s.config.on_timeout));
+    let timeout_ms = indexing::with_state(ctx, |s| s.config.timeout_ms);
     let budget = Duration::from_millis(if timeout_ms == 0 { 30_000 } else { timeout_ms.max(1) });
     let owned: Vec<Vec<u8>> = args.iter().map(|a| a.to_vec()).collect();
     let auth = credentials();
-    let work = move || -> block::Finish {
-        let args: Vec<&[u8]> = owned.iter().map(|a| a.as_slice()).collect();
-        let cmd = command("FT._SHARD.AGGREGATE", &[], &args);
-        let requests = shards.iter().map(|s| (s.addr.clone(), cmd.clone())).collect();
-        let mut replies = Vec::new();
-        for a in conn::scatter(requests, &auth, Instant::now() + budget) {
-            match a {
-                Ok(r) => replies.push(r),
-                Err(Failure::Timeout) => {
-                    // A pipeline over part of the documents would be a wrong answer with
-                    // no sign of it: an error whatever ON_TIMEOUT says.
-                    let _ = policy;
-                    return fail("Timeout limit was reached".into());
-                }
-                Err(Failure::Unreachable(e)) => return fail(format!("ERR shard unreachable: {e}")),
-            }
-        }
-        Box::new(move |ctx: &Context| {
+    let work = move || {
+        rounds(budget, |started| {
             let args: Vec<&[u8]> = owned.iter().map(|a| a.as_slice()).collect();
-            let sproto = if proto.is_resp3() { search::Protocol::Resp3 } else { search::Protocol::Resp2 };
-            let db = indexing::selected_db(ctx);
-            let docs = indexing::RedisDocs::new(ctx);
-            let merged = indexing::with_state(ctx, |s| {
-                let catalog = s.catalogs.entry(db).or_insert_with(search::Catalog::new);
-                search::distributed::aggregate::merge_aggregate(
-                    catalog, &args, &docs, &s.config, sproto, &replies,
-                )
-            });
-            convert(merged.unwrap_or_else(|e| SearchReply::Error(e.0)), proto)
+            let cmd = command("FT._SHARD.AGGREGATE", &[], &args);
+            let requests = shards.iter().map(|s| (s.addr.clone(), cmd.clone())).collect();
+            let mut replies = Vec::new();
+            let mut states = Vec::new();
+            for (s, a) in shards.iter().zip(conn::scatter(requests, &auth, started + budget)) {
+                match a.map(split_state) {
+                    Ok(Ok((state, r))) => {
+                        replies.push(r);
+                        states.push((s.addr.clone(), state));
+                    }
+                    Ok(Err(e)) => return Round::Done(fail(e)),
+                    // A pipeline over part of the documents would be a wrong answer with no
+                    // sign of it: an error whatever ON_TIMEOUT says.
+                    Err(Failure::Timeout) => return Round::Done(fail("Timeout limit was reached".into())),
+                    Err(Failure::Unreachable(e)) => {
+                        return Round::Done(fail(format!("ERR shard unreachable: {e}")))
+                    }
+                }
+            }
+            if !settled(&states, &auth, started + budget) {
+                return Round::Moving;
+            }
+            let owned = owned.clone();
+            Round::Done(Box::new(move |ctx: &Context| {
+                let args: Vec<&[u8]> = owned.iter().map(|a| a.as_slice()).collect();
+                let sproto = if proto.is_resp3() { search::Protocol::Resp3 } else { search::Protocol::Resp2 };
+                let db = indexing::selected_db(ctx);
+                let docs = indexing::RedisDocs::new(ctx);
+                let merged = indexing::with_state(ctx, |s| {
+                    let catalog = s.catalogs.entry(db).or_insert_with(search::Catalog::new);
+                    search::distributed::aggregate::merge_aggregate(
+                        catalog, &args, &docs, &s.config, sproto, &replies,
+                    )
+                });
+                convert(merged.unwrap_or_else(|e| SearchReply::Error(e.0)), proto)
+            }))
         })
     };
     Some(block::run_blocked(ctx, budget + Duration::from_secs(2), work))

@@ -42,6 +42,26 @@ pub fn parse_nodes(text: &str) -> Vec<Shard> {
     out
 }
 
+/// This node's slots as `CLUSTER NODES` lists them (`0-5460 [5461->-id]`: ranges, then
+/// slots migrating or importing), "" when it serves none. Shards send it with their answers
+/// so the node that asked sees slots moving while the query ran.
+pub fn my_slots(text: &str) -> String {
+    text.lines()
+        .map(|l| l.split(' ').collect::<Vec<_>>())
+        .find(|f| f.len() >= 8 && f[2].split(',').any(|x| x == "myself"))
+        .map(|f| f[8..].join(" "))
+        .unwrap_or_default()
+}
+
+/// [`my_slots`] of this server.
+pub fn own_slots(ctx: &Context) -> String {
+    match ctx.call("CLUSTER", &["NODES"]) {
+        Ok(RedisValue::SimpleString(s)) | Ok(RedisValue::BulkString(s)) => my_slots(&s),
+        Ok(RedisValue::StringBuffer(b)) => my_slots(&String::from_utf8_lossy(&b)),
+        _ => String::new(),
+    }
+}
+
 /// Every master of the cluster (empty when the server is not in cluster mode).
 pub fn shards(ctx: &Context) -> Vec<Shard> {
     match ctx.call("CLUSTER", &["NODES"]) {
@@ -74,6 +94,11 @@ e 127.0.0.1:7005@17005 master - 0 0 0 connected\n";
                 Shard { addr: "127.0.0.1:7001".into(), myself: true },
                 Shard { addr: "127.0.0.1:7002".into(), myself: false },
             ]
+        );
+        assert_eq!(my_slots(text), "0-5460");
+        assert_eq!(
+            my_slots(&text.replace("myself,master", "master").replace("2 connected", "2 myself,connected")),
+            ""
         );
     }
 }

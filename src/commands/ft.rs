@@ -102,10 +102,15 @@ pub fn ft_local(ctx: &Context, inv: &Invocation) -> CommandResult {
     Ok(reply)
 }
 
-/// `FT._SHARD.SEARCH` / `FT._SHARD.STATS` / `FT._SHARD.AGGREGATE`: this shard's part of a cluster query
+/// `FT._SHARD.SEARCH` / `FT._SHARD.STATS` / `FT._SHARD.AGGREGATE` / `FT._SHARD.STATE`: this shard's part of a cluster query
 /// (`search::distributed::search`).
 pub fn ft_shard(ctx: &Context, inv: &Invocation) -> CommandResult {
     let name = String::from_utf8_lossy(inv.name).to_ascii_uppercase();
+    // What this shard serves goes with its rows (see `cluster::settled`).
+    let slots = Reply::Bulk(crate::cluster::topology::own_slots(ctx).into_bytes());
+    if name == "FT._SHARD.STATE" {
+        return Ok(slots);
+    }
     let db = indexing::selected_db(ctx);
     let docs = RedisDocs::new(ctx);
     let r = indexing::with_state(ctx, |state| {
@@ -118,7 +123,11 @@ pub fn ft_shard(ctx: &Context, inv: &Invocation) -> CommandResult {
             search::distributed::search::shard_search(catalog, inv.args, &docs, &state.config)
         }
     });
-    Ok(convert(r.unwrap_or_else(|e| SearchReply::Error(e.0)), Protocol::Resp2))
+    Ok(match convert(r.unwrap_or_else(|e| SearchReply::Error(e.0)), Protocol::Resp2) {
+        Reply::Error(e) => Reply::Error(e),
+        r if name == "FT._SHARD.STATS" => r,
+        r => Reply::Array(vec![slots, r]),
+    })
 }
 
 /// Runs an FT command on this server alone; also says whether it succeeded.
