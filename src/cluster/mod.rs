@@ -149,12 +149,16 @@ enum Round {
 const MOVING: &str = "TRYAGAIN slots are moving between shards (resharding); try again";
 
 /// Runs `round` until it is done, again while slots move (20 ms apart), within `budget`.
-fn rounds(budget: Duration, mut round: impl FnMut(Instant) -> Round) -> block::Finish {
+/// The round is told when it is a retry: a shard that then misses the deadline did so
+/// because the retries used the time, and the answer is [`MOVING`], not a partial one.
+fn rounds(budget: Duration, mut round: impl FnMut(Instant, bool) -> Round) -> block::Finish {
     let started = Instant::now();
+    let mut retry = false;
     loop {
-        match round(started) {
+        match round(started, retry) {
             Round::Done(f) => return f,
             Round::Moving if started.elapsed() + Duration::from_millis(40) < budget => {
+                retry = true;
                 std::thread::sleep(Duration::from_millis(20))
             }
             Round::Moving => return fail(MOVING.into()),
@@ -227,7 +231,7 @@ pub fn search(ctx: &Context, args: &[&[u8]]) -> Option<Reply> {
     let owned: Vec<Vec<u8>> = args.iter().map(|a| a.to_vec()).collect();
     let auth = credentials();
     let work = move || {
-        rounds(budget, |started| {
+        rounds(budget, |started, retry| {
             let args: Vec<&[u8]> = owned.iter().map(|a| a.as_slice()).collect();
             let deadline = started + budget;
             let mut live: Vec<String> = shards.iter().map(|s| s.addr.clone()).collect();
@@ -284,6 +288,9 @@ pub fn search(ctx: &Context, args: &[&[u8]]) -> Option<Reply> {
             }
             let mut warnings = Vec::new();
             if timed_out {
+                if retry {
+                    return Round::Done(fail(MOVING.into()));
+                }
                 if policy == TimeoutPolicy::Fail {
                     return Round::Done(fail("Timeout limit was reached".into()));
                 }
@@ -328,7 +335,7 @@ pub fn aggregate(ctx: &Context, args: &[&[u8]]) -> Option<Reply> {
     let owned: Vec<Vec<u8>> = args.iter().map(|a| a.to_vec()).collect();
     let auth = credentials();
     let work = move || {
-        rounds(budget, |started| {
+        rounds(budget, |started, retry| {
             let args: Vec<&[u8]> = owned.iter().map(|a| a.as_slice()).collect();
             let cmd = command("FT._SHARD.AGGREGATE", &[], &args);
             let requests = shards.iter().map(|s| (s.addr.clone(), cmd.clone())).collect();
@@ -343,6 +350,7 @@ pub fn aggregate(ctx: &Context, args: &[&[u8]]) -> Option<Reply> {
                     Ok(Err(e)) => return Round::Done(fail(e)),
                     // A pipeline over part of the documents would be a wrong answer with no
                     // sign of it: an error whatever ON_TIMEOUT says.
+                    Err(Failure::Timeout) if retry => return Round::Done(fail(MOVING.into())),
                     Err(Failure::Timeout) => return Round::Done(fail("Timeout limit was reached".into())),
                     Err(Failure::Unreachable(e)) => {
                         return Round::Done(fail(format!("ERR shard unreachable: {e}")))

@@ -59,6 +59,22 @@ fn synced(port: u16) -> bool {
     })
 }
 
+/// `CLUSTER NODES` on `port` lists 3 masters serving slots and `replicas` replicas, none
+/// failed or in handshake.
+fn agreed(port: u16, replicas: usize) -> bool {
+    Conn::open(port).is_ok_and(|mut c| match c.call(&["CLUSTER", "NODES"]) {
+        Resp::Bulk(b) => {
+            let t = String::from_utf8_lossy(&b);
+            let ok = |l: &&str| !l.contains("fail") && !l.contains("handshake");
+            let masters =
+                t.lines().filter(ok).filter(|l| l.contains("master") && l.split(' ').count() > 8).count();
+            let slaves = t.lines().filter(ok).filter(|l| l.contains("slave")).count();
+            masters == 3 && slaves == replicas
+        }
+        _ => false,
+    })
+}
+
 impl Cluster {
     /// Starts 6 nodes and joins them as 3 masters with one replica each.
     pub fn start() -> Cluster {
@@ -116,27 +132,12 @@ impl Cluster {
         c
     }
 
-    /// Waits until every node says the cluster is ok and knows 3 masters with slots.
+    /// Waits until every node says the cluster is ok, agrees on 3 masters serving slots
+    /// and the other nodes as their replicas, and every replica is in sync.
     pub fn wait_stable(&self) {
-        let ok = wait_until(60, || {
-            self.live_ports().iter().all(|&p| {
-                state_ok(p)
-                    && Conn::open(p).is_ok_and(|mut c| match c.call(&["CLUSTER", "NODES"]) {
-                        Resp::Bulk(b) => {
-                            let t = String::from_utf8_lossy(&b);
-                            t.lines()
-                                .filter(|l| {
-                                    l.contains("master") && !l.contains("fail") && l.split(' ').count() > 8
-                                })
-                                .count()
-                                == 3
-                                && !t.contains("handshake")
-                        }
-                        _ => false,
-                    })
-                    && synced(p)
-            })
-        });
+        let ports = self.live_ports();
+        let ok =
+            wait_until(60, || ports.iter().all(|&p| state_ok(p) && agreed(p, ports.len() - 3) && synced(p)));
         assert!(ok, "cluster did not become stable");
     }
 

@@ -179,3 +179,136 @@ fn stopped_shard_answers_within_the_timeout() {
     let r = conn.cmd("FT.SEARCH idx hello NOCONTENT LIMIT 0 0");
     assert_eq!(r.items()[0], Resp::Int(60));
 }
+
+/// The node id of the server on `port`.
+fn node_id(port: u16) -> String {
+    Conn::open(port).unwrap().call(&["CLUSTER", "MYID"]).text()
+}
+
+/// What a querier saw: correct answers, clear errors, wrong answers (with the reply).
+#[derive(Default)]
+struct Seen {
+    ok: usize,
+    errors: Vec<String>,
+    wrong: Vec<String>,
+}
+
+/// Queries in a loop from every node until `stop`: a count, a sorted page and an
+/// aggregation, each with a known answer.
+fn query_loop(ports: Vec<u16>, stop: std::sync::Arc<std::sync::atomic::AtomicBool>) -> Seen {
+    let mut seen = Seen::default();
+    let mut conns: Vec<Option<Conn>> = ports.iter().map(|&p| Conn::open(p).ok()).collect();
+    let mut n = 0;
+    while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+        let i = n % conns.len();
+        n += 1;
+        let Some(conn) = conns[i].as_mut() else { continue };
+        type Check<'a> = (&'a [&'a str], fn(&Resp) -> bool);
+        let checks: [Check; 3] = [
+            (&["FT.SEARCH", "idx", "hello", "NOCONTENT", "LIMIT", "0", "0"], |r| {
+                r.items()[0] == Resp::Int(3000)
+            }),
+            (&["FT.SEARCH", "idx", "@n:[0 999]", "SORTBY", "n", "NOCONTENT", "LIMIT", "0", "3"], |r| {
+                r.items() == [Resp::Int(1000), Resp::bulk("d:0"), Resp::bulk("d:1"), Resp::bulk("d:2")]
+            }),
+            (&["FT.AGGREGATE", "idx", "*", "GROUPBY", "0", "REDUCE", "COUNT", "0", "AS", "c"], |r| {
+                r.items().get(1).is_some_and(|row| row.items()[1] == Resp::bulk("3000"))
+            }),
+        ];
+        for (cmd, good) in checks {
+            match conn.try_call(cmd) {
+                Ok(Resp::Error(e)) => seen.errors.push(format!("{e} ({} on {})", cmd[0], ports[i])),
+                Ok(r) if good(&r) => seen.ok += 1,
+                Ok(r) => seen.wrong.push(format!("{cmd:?} on {}: {r:?}", ports[i])),
+                Err(_) => {
+                    conns[i] = Conn::open(ports[i]).ok();
+                    break;
+                }
+            }
+        }
+    }
+    seen
+}
+
+#[test]
+fn resharding_and_failover_give_correct_answers_or_a_clear_error() {
+    let c = Cluster::start();
+    let masters = c.masters();
+    let mut conn = Conn::open(masters[0]).unwrap();
+    assert_eq!(
+        conn.cmd("FT.CREATE idx ON HASH PREFIX 1 d: SCHEMA t TEXT n NUMERIC SORTABLE"),
+        Resp::Simple("OK".into())
+    );
+    for port in c.live_ports() {
+        let mut conn = Conn::open(port).unwrap();
+        assert!(common::wait_until(5, || list(&mut conn) == ["idx"]), "FT._LIST on {port}");
+    }
+    let docs: Vec<Vec<Vec<u8>>> = (0..3000)
+        .map(|i| {
+            let fields = [
+                "HSET".to_string(),
+                format!("d:{i}"),
+                "t".into(),
+                format!("hello w{}", i % 10),
+                "n".into(),
+                i.to_string(),
+            ];
+            fields.map(String::into_bytes).to_vec()
+        })
+        .collect();
+    load_cluster(&c, &docs);
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let querier = {
+        let (ports, stop) = (c.live_ports(), stop.clone());
+        std::thread::spawn(move || query_loop(ports, stop))
+    };
+    // 1,000 slots from the first master to the second, while the querier runs.
+    let out = std::process::Command::new("redis-cli")
+        .args(["--cluster", "reshard", &format!("127.0.0.1:{}", masters[0])])
+        .args(["--cluster-from", &node_id(masters[0]), "--cluster-to", &node_id(masters[1])])
+        .args(["--cluster-slots", "1000", "--cluster-yes"])
+        .output()
+        .expect("redis-cli --cluster reshard");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stdout));
+    c.wait_stable();
+    // A manual failover of the third master to its replica.
+    let replica = c
+        .live_ports()
+        .into_iter()
+        .find(|&p| {
+            let info = Conn::open(p).unwrap().call(&["INFO", "replication"]).text();
+            info.contains(&format!("master_port:{}", masters[2]))
+        })
+        .expect("a replica of the third master");
+    assert_eq!(Conn::open(replica).unwrap().cmd("CLUSTER FAILOVER"), Resp::Simple("OK".into()));
+    assert!(common::wait_until(30, || c.masters().contains(&replica)), "failover did not happen");
+    c.wait_stable();
+    std::thread::sleep(Duration::from_millis(300));
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    let seen = querier.join().unwrap();
+    eprintln!(
+        "during resharding and failover: {} correct, {} errors, {} wrong",
+        seen.ok,
+        seen.errors.len(),
+        seen.wrong.len()
+    );
+    // Clear errors: slots moving (TRYAGAIN), a master gone (unreachable), and Redis's own
+    // UNBLOCKED for a query blocked on a master that became a replica.
+    let unclear: Vec<&String> = seen
+        .errors
+        .iter()
+        .filter(|e| {
+            !e.starts_with("TRYAGAIN")
+                && !e.starts_with("ERR shard unreachable")
+                && !e.starts_with("UNBLOCKED")
+        })
+        .collect();
+    assert!(seen.wrong.is_empty(), "wrong answers: {:?}", &seen.wrong[..seen.wrong.len().min(5)]);
+    assert!(unclear.is_empty(), "unclear errors: {unclear:?}");
+    assert!(seen.ok > 0, "no correct answer at all");
+    // Afterwards every node answers as before.
+    for port in c.live_ports() {
+        let r = Conn::open(port).unwrap().cmd("FT.SEARCH idx hello NOCONTENT LIMIT 0 0");
+        assert_eq!(r.items()[0], Resp::Int(3000), "{port}");
+    }
+}
