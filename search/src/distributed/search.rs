@@ -205,7 +205,12 @@ pub struct Plan {
 /// The [`Plan`] for `args`; errors in the arguments are left for the shards to report.
 pub fn plan(args: &[&[u8]], config: &Config) -> Plan {
     match parse_request(args.get(1..).unwrap_or(&[]), config) {
-        Ok(req) => Plan { needs_stats: req.with_scores || req.sortby.is_none(), timeout_ms: req.timeout_ms },
+        // `LIMIT 0 0` shows no score and orders nothing (KNN still keeps its k nearest, by
+        // distance).
+        Ok(req) => Plan {
+            needs_stats: req.with_scores || (req.sortby.is_none() && req.offset.saturating_add(req.limit) > 0),
+            timeout_ms: req.timeout_ms,
+        },
         Err(_) => Plan { needs_stats: false, timeout_ms: config.timeout_ms },
     }
 }
