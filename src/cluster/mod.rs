@@ -378,3 +378,53 @@ pub fn aggregate(ctx: &Context, args: &[&[u8]]) -> Option<Reply> {
     };
     Some(block::run_blocked(ctx, budget + Duration::from_secs(2), work))
 }
+
+/// FT.TAGVALS and FT.INFO for the whole cluster: this node's reply merged with the other
+/// masters' (`search::distributed::merge`). None when this server is the only master.
+pub fn merged_read(ctx: &Context, name: &str, args: &[&[u8]]) -> Option<Reply> {
+    let shards = topology::shards(ctx);
+    let local_is_shard = shards.iter().any(|s| s.myself);
+    let peers: Vec<_> = shards.into_iter().filter(|s| !s.myself).collect();
+    if peers.is_empty() || block::cannot_block(ctx) {
+        return None;
+    }
+    let proto = Protocol::of(ctx);
+    let sproto = if proto.is_resp3() { search::Protocol::Resp3 } else { search::Protocol::Resp2 };
+    let db = indexing::selected_db(ctx);
+    let docs = indexing::RedisDocs::new(ctx);
+    let local = indexing::with_state(ctx, |s| {
+        let catalog = s.catalogs.entry(db).or_insert_with(search::Catalog::new);
+        catalog.execute_full(name, args, &docs, &mut s.config, sproto).reply
+    });
+    if matches!(local, SearchReply::Error(_)) {
+        return Some(convert(local, proto));
+    }
+    let cmd = command("FT._SHARD.LOCAL", &[name.as_bytes()], args);
+    let requests: Vec<_> = peers.iter().map(|p| (p.addr.clone(), cmd.clone())).collect();
+    let auth = credentials();
+    let timeout_ms = indexing::with_state(ctx, |s| s.config.timeout_ms);
+    let budget = Duration::from_millis(if timeout_ms == 0 { 30_000 } else { timeout_ms });
+    let tagvals = name == "FT.TAGVALS";
+    let work = move || -> block::Finish {
+        let mut others = Vec::new();
+        for a in conn::scatter(requests, &auth, Instant::now() + budget) {
+            match a {
+                Ok(SearchReply::Bulk(b)) => match search::distributed::wire::decode(&b) {
+                    Some(r) => others.push(r),
+                    None => return fail("ERR bad shard reply".into()),
+                },
+                Ok(SearchReply::Error(e)) => return fail(e),
+                Ok(_) => return fail("ERR bad shard reply".into()),
+                Err(Failure::Timeout) => return fail("Timeout limit was reached".into()),
+                Err(Failure::Unreachable(e)) => return fail(format!("ERR shard unreachable: {e}")),
+            }
+        }
+        let merged = if tagvals {
+            search::distributed::merge::merge_tagvals(local, &others)
+        } else {
+            search::distributed::merge::merge_info(local, &others, local_is_shard)
+        };
+        Box::new(move |_: &Context| convert(merged, proto))
+    };
+    Some(block::run_blocked(ctx, budget + Duration::from_secs(2), work))
+}

@@ -68,6 +68,11 @@ pub fn ft(ctx: &Context, inv: &Invocation) -> CommandResult {
                 return Ok(r);
             }
         }
+        if matches!(name.as_str(), "FT.TAGVALS" | "FT.INFO") {
+            if let Some(r) = crate::cluster::merged_read(ctx, &name, inv.args) {
+                return Ok(r);
+            }
+        }
         if name == "FT.AGGREGATE" && inv.args.len() >= 2 {
             if let Some(r) = crate::cluster::aggregate(ctx, inv.args) {
                 return Ok(r);
@@ -115,6 +120,18 @@ pub fn ft_shard(ctx: &Context, inv: &Invocation) -> CommandResult {
     let docs = RedisDocs::new(ctx);
     let r = indexing::with_state(ctx, |state| {
         let catalog = state.catalogs.entry(db).or_insert_with(Catalog::new);
+        if name == "FT._SHARD.LOCAL" {
+            // A read command's reply tree, whole (FT.TAGVALS, FT.INFO).
+            let Some((cmd, args)) = inv.args.split_first() else {
+                return Err(search::error::Error("wrong number of arguments".into()));
+            };
+            let cmd = String::from_utf8_lossy(cmd).to_ascii_uppercase();
+            if !matches!(cmd.as_str(), "FT.TAGVALS" | "FT.INFO") {
+                return Err(search::error::Error(format!("FT._SHARD.LOCAL does not run {cmd}")));
+            }
+            let out = catalog.execute_full(&cmd, args, &docs, &mut state.config, SearchProtocol::Resp2);
+            return Ok(SearchReply::Bulk(search::distributed::wire::encode(&out.reply)));
+        }
         if name == "FT._SHARD.STATS" {
             search::distributed::search::shard_stats(catalog, inv.args, &docs, &state.config)
         } else if name == "FT._SHARD.AGGREGATE" {
@@ -125,7 +142,7 @@ pub fn ft_shard(ctx: &Context, inv: &Invocation) -> CommandResult {
     });
     Ok(match convert(r.unwrap_or_else(|e| SearchReply::Error(e.0)), Protocol::Resp2) {
         Reply::Error(e) => Reply::Error(e),
-        r if name == "FT._SHARD.STATS" => r,
+        r if name == "FT._SHARD.STATS" || name == "FT._SHARD.LOCAL" => r,
         r => Reply::Array(vec![slots, r]),
     })
 }

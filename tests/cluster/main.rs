@@ -68,11 +68,20 @@ fn definitions_apply_on_every_master() {
         let key = format!("d:{i}");
         let owners = c.slot_owners(masters[0]);
         let mut conn = Conn::open(owners[slot(key.as_bytes())]).unwrap();
-        assert_eq!(conn.call(&["HSET", &key, "t", "hello world", "g", "x"]), Resp::Int(2));
+        let g = format!("x{}", i % 3);
+        assert_eq!(conn.call(&["HSET", &key, "t", "hello world", "g", &g]), Resp::Int(2));
     }
     for port in c.live_ports() {
-        let r = Conn::open(port).unwrap().cmd("FT.SEARCH al hello NOCONTENT LIMIT 0 0");
+        let mut conn = Conn::open(port).unwrap();
+        let r = conn.cmd("FT.SEARCH al hello NOCONTENT LIMIT 0 0");
         assert_eq!(r.items()[0], Resp::Int(9), "{port}");
+        // FT.INFO counts and FT.TAGVALS values over every shard.
+        let info = conn.cmd("FT.INFO idx");
+        let items = info.items();
+        let at = items.iter().position(|i| *i == Resp::Simple("num_docs".into())).expect("num_docs");
+        assert_eq!(items[at + 1], Resp::Int(9), "{port}");
+        let tags: Vec<String> = conn.cmd("FT.TAGVALS idx g").items().iter().map(|i| i.text()).collect();
+        assert_eq!(tags, ["x0", "x1", "x2"], "{port}");
     }
     assert_eq!(first.cmd("FT.DROPINDEX idx"), Resp::Simple("OK".into()));
     for port in c.live_ports() {

@@ -4,9 +4,12 @@
 //!
 //! - [`stats`]: global term statistics, so scores equal a single server's;
 //! - [`search`]: FT.SEARCH's shard part and merge;
+//! - [`aggregate`]: FT.AGGREGATE's shard part and the pipeline over all shards' documents;
+//! - [`merge`]: FT.TAGVALS and FT.INFO;
 //! - [`wire`]: the exact encoding shard answers travel in.
 
 pub mod aggregate;
+pub mod merge;
 pub mod search;
 pub mod stats;
 pub mod wire;

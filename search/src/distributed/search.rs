@@ -208,7 +208,8 @@ pub fn plan(args: &[&[u8]], config: &Config) -> Plan {
         // `LIMIT 0 0` shows no score and orders nothing (KNN still keeps its k nearest, by
         // distance).
         Ok(req) => Plan {
-            needs_stats: req.with_scores || (req.sortby.is_none() && req.offset.saturating_add(req.limit) > 0),
+            needs_stats: req.with_scores
+                || (req.sortby.is_none() && req.offset.saturating_add(req.limit) > 0),
             timeout_ms: req.timeout_ms,
         },
         Err(_) => Plan { needs_stats: false, timeout_ms: config.timeout_ms },
