@@ -6,7 +6,7 @@ MODULE := target/release/libfolio.so
 APT_PACKAGES := redis-server redis-tools libclang-dev
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all setup build run test test-unit test-e2e bench bench-json bench-search bench-churn bench-vector lint fmt compat compat-search compat-rdb fuzz faults clean test-clients
+.PHONY: all setup build run cluster cluster-stop test test-unit test-e2e bench bench-json bench-search bench-churn bench-vector lint fmt compat compat-search compat-rdb fuzz faults clean test-clients
 
 all: build
 
@@ -29,6 +29,25 @@ build: setup
 ## run: start redis-server in the foreground with folio loaded (PORT=6379 by default).
 run: build
 	redis-server --port $(PORT) --save '' --enable-debug-command local --loadmodule $(CURDIR)/$(MODULE)
+
+## cluster: a local Redis Cluster of 3 masters and 3 replicas with folio, on ports PORT..PORT+5
+## (bus ports +10000; data and logs in target/cluster/PORT); FT.* on any node answers for the
+## whole cluster. `make cluster-stop PORT=...` shuts it down.
+CLUSTER_PORTS = $(shell seq $(PORT) $$(( $(PORT) + 5 )))
+cluster: build
+	@for p in $(CLUSTER_PORTS); do \
+	  d=$(CURDIR)/target/cluster/$(PORT)/$$p; rm -rf $$d; mkdir -p $$d; \
+	  redis-server --port $$p --bind 127.0.0.1 --dir $$d --save '' --appendonly no --daemonize yes \
+	    --cluster-enabled yes --cluster-config-file nodes.conf --cluster-node-timeout 5000 \
+	    --logfile $$d/redis.log --enable-debug-command local --loadmodule $(CURDIR)/$(MODULE) || exit 1; \
+	done
+	@for p in $(CLUSTER_PORTS); do until redis-cli -p $$p ping >/dev/null 2>&1; do sleep 0.1; done; done
+	redis-cli --cluster create $(foreach p,$(CLUSTER_PORTS),127.0.0.1:$(p)) --cluster-replicas 1 --cluster-yes
+	@until [ "$$(redis-cli -p $(PORT) cluster info | tr -d '\r' | grep cluster_state)" = cluster_state:ok ]; do sleep 0.2; done
+	@echo "cluster up: redis-cli -c -p $(PORT); stop with: make cluster-stop PORT=$(PORT)"
+
+cluster-stop:
+	@for p in $(CLUSTER_PORTS); do redis-cli -p $$p shutdown nosave >/dev/null 2>&1 || true; done
 
 ## test: unit, property and end-to-end tests (a real redis-server per test).
 test: build

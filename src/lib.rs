@@ -10,6 +10,7 @@
 
 pub mod acl;
 pub mod args;
+pub mod cluster;
 pub mod commands;
 pub mod error;
 pub mod events;

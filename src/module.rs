@@ -108,10 +108,11 @@ unsafe fn load_config(
     }
     // SAFETY: as promised by the caller.
     let strings = unsafe { std::slice::from_raw_parts(argv, argc as usize) };
-    let args: Vec<String> = strings
+    let mut args: Vec<String> = strings
         .iter()
         .map(|&s| String::from_utf8_lossy(RedisString::string_as_slice(s)).into_owned())
         .collect();
+    crate::cluster::take_module_args(&mut args);
     let context = Context::new(ctx);
     match crate::indexing::with_state(&context, |state| state.config.load_args(&args)) {
         Ok(()) => true,
@@ -198,6 +199,11 @@ unsafe fn register(ctx: *mut raw::RedisModuleCtx) -> c_int {
         }
     }
 
+    crate::cluster::init(&context);
+    // On a cluster, FT commands that name an index act for the whole cluster on any node:
+    // they declare no key (the index name is no key Redis could route by).
+    let k = if crate::cluster::enabled() { 0 } else { 1 };
+    let k2 = if crate::cluster::enabled() { 0 } else { 2 };
     // name, handler, flags, first key, last key, key step, ACL (mandatory, optional)
     command!(ctx, c"JSON.SET", json::set, c"write deny-oom", 1, 1, 1, c"json");
     command!(ctx, c"JSON.GET", json::get, c"readonly", 1, 1, 1, c"json");
@@ -230,30 +236,30 @@ unsafe fn register(ctx: *mut raw::RedisModuleCtx) -> c_int {
     // `readonly` for FT.ALIAS* and FT.DICTADD/DICTDEL, so replicas would run them). ACL
     // categories (Redis 7.2+): RediSearch 2.10 declares none; these are RediSearch 8's, the
     // first to declare any (`@search` on all, plus `@read`, `@write`, `@admin`, ...).
-    command!(ctx, c"FT.CREATE", ft::ft, c"write deny-oom", 1, 1, 1, c"search");
-    command!(ctx, c"FT.SEARCH", ft::ft, c"readonly", 1, 1, 1, c"search read");
-    command!(ctx, c"FT.AGGREGATE", ft::ft, c"readonly", 1, 1, 1, c"search read");
-    command!(ctx, c"FT.CURSOR", ft::ft, c"readonly", 2, 2, 1, c"search read");
-    command!(ctx, c"FT.INFO", ft::ft, c"readonly", 1, 1, 1, c"search");
+    command!(ctx, c"FT.CREATE", ft::ft, c"write deny-oom", k, k, k, c"search");
+    command!(ctx, c"FT.SEARCH", ft::ft, c"readonly", k, k, k, c"search read");
+    command!(ctx, c"FT.AGGREGATE", ft::ft, c"readonly", k, k, k, c"search read");
+    command!(ctx, c"FT.CURSOR", ft::ft, c"readonly", k2, k2, k, c"search read");
+    command!(ctx, c"FT.INFO", ft::ft, c"readonly", k, k, k, c"search");
     command!(ctx, c"FT._LIST", ft::ft, c"readonly", 0, 0, 0, c"search slow admin");
-    command!(ctx, c"FT.DROPINDEX", ft::ft, c"write", 1, 1, 1, c"search write slow dangerous");
-    command!(ctx, c"FT.DROP", ft::ft, c"write", 1, 1, 1, c"search write slow dangerous admin");
-    command!(ctx, c"FT.ALTER", ft::ft, c"write", 1, 1, 1, c"search");
-    command!(ctx, c"FT.ALIASADD", ft::ft, c"write", 1, 2, 1, c"search");
-    command!(ctx, c"FT.ALIASUPDATE", ft::ft, c"write", 1, 2, 1, c"search");
-    command!(ctx, c"FT.ALIASDEL", ft::ft, c"write", 1, 1, 1, c"search");
-    command!(ctx, c"FT.TAGVALS", ft::ft, c"readonly", 1, 1, 1, c"search read admin dangerous");
-    command!(ctx, c"FT.EXPLAIN", ft::ft, c"readonly", 1, 1, 1, c"search");
-    command!(ctx, c"FT.EXPLAINCLI", ft::ft, c"readonly", 1, 1, 1, c"search");
+    command!(ctx, c"FT.DROPINDEX", ft::ft, c"write", k, k, k, c"search write slow dangerous");
+    command!(ctx, c"FT.DROP", ft::ft, c"write", k, k, k, c"search write slow dangerous admin");
+    command!(ctx, c"FT.ALTER", ft::ft, c"write", k, k, k, c"search");
+    command!(ctx, c"FT.ALIASADD", ft::ft, c"write", k, k2, k, c"search");
+    command!(ctx, c"FT.ALIASUPDATE", ft::ft, c"write", k, k2, k, c"search");
+    command!(ctx, c"FT.ALIASDEL", ft::ft, c"write", k, k, k, c"search");
+    command!(ctx, c"FT.TAGVALS", ft::ft, c"readonly", k, k, k, c"search read admin dangerous");
+    command!(ctx, c"FT.EXPLAIN", ft::ft, c"readonly", k, k, k, c"search");
+    command!(ctx, c"FT.EXPLAINCLI", ft::ft, c"readonly", k, k, k, c"search");
     command!(ctx, c"FT.CONFIG", ft::ft, c"readonly", 0, 0, 0, c"search admin");
     command!(ctx, c"FT.DEBUG", ft::ft, c"readonly", 0, 0, 0, c"search admin");
-    command!(ctx, c"FT.SPELLCHECK", ft::ft, c"readonly", 1, 1, 1, c"search");
+    command!(ctx, c"FT.SPELLCHECK", ft::ft, c"readonly", k, k, k, c"search");
     command!(ctx, c"FT.DICTADD", ft::ft, c"write deny-oom", 0, 0, 0, c"search");
     command!(ctx, c"FT.DICTDEL", ft::ft, c"write", 0, 0, 0, c"search");
     command!(ctx, c"FT.DICTDUMP", ft::ft, c"readonly", 0, 0, 0, c"search");
-    command!(ctx, c"FT.SYNUPDATE", ft::ft, c"write", 1, 1, 1, c"search");
-    command!(ctx, c"FT.SYNDUMP", ft::ft, c"readonly", 1, 1, 1, c"search");
-    command!(ctx, c"FT.SYNADD", ft::ft, c"write", 1, 1, 1, c"search admin");
+    command!(ctx, c"FT.SYNUPDATE", ft::ft, c"write", k, k, k, c"search");
+    command!(ctx, c"FT.SYNDUMP", ft::ft, c"readonly", k, k, k, c"search");
+    command!(ctx, c"FT.SYNADD", ft::ft, c"write", k, k, k, c"search admin");
     // RediSearch 2.x's document commands and the internal `IFNX`/`IFX` forms it replicates;
     // key positions as RediSearch declares them (`COMMAND INFO` on RediSearch 2.10), the alias
     // forms `write` like FT.ALIASADD (see README).
@@ -262,13 +268,23 @@ unsafe fn register(ctx: *mut raw::RedisModuleCtx) -> c_int {
     command!(ctx, c"FT.DEL", ft::ft, c"write", 1, 2, 1, c"search write");
     command!(ctx, c"FT.GET", ft::ft, c"readonly", 1, 2, 1, c"search read");
     command!(ctx, c"FT.MGET", ft::ft, c"readonly", 1, -1, 1, c"search read");
-    command!(ctx, c"FT.PROFILE", ft::ft, c"readonly", 1, 1, 1, c"search read");
-    command!(ctx, c"FT._CREATEIFNX", ft::ft, c"write deny-oom", 1, 1, 1, c"search");
-    command!(ctx, c"FT._ALTERIFNX", ft::ft, c"write", 1, 1, 1, c"search");
-    command!(ctx, c"FT._DROPIFX", ft::ft, c"write", 1, 1, 1, c"search write slow dangerous admin");
-    command!(ctx, c"FT._DROPINDEXIFX", ft::ft, c"write", 1, 1, 1, c"search write slow dangerous");
-    command!(ctx, c"FT._ALIASADDIFNX", ft::ft, c"write", 1, 2, 1, c"search");
-    command!(ctx, c"FT._ALIASDELIFX", ft::ft, c"write", 1, 1, 1, c"search");
+    command!(ctx, c"FT.PROFILE", ft::ft, c"readonly", k, k, k, c"search read");
+    command!(ctx, c"FT._CREATEIFNX", ft::ft, c"write deny-oom", k, k, k, c"search");
+    command!(ctx, c"FT._ALTERIFNX", ft::ft, c"write", k, k, k, c"search");
+    command!(ctx, c"FT._DROPIFX", ft::ft, c"write", k, k, k, c"search write slow dangerous admin");
+    command!(ctx, c"FT._DROPINDEXIFX", ft::ft, c"write", k, k, k, c"search write slow dangerous");
+    command!(ctx, c"FT._ALIASADDIFNX", ft::ft, c"write", k, k2, k, c"search");
+    command!(ctx, c"FT._ALIASDELIFX", ft::ft, c"write", k, k, k, c"search");
+    // Internal, on a cluster only: a shard's part of a cluster query, a definition change
+    // from another master.
+    if crate::cluster::enabled() {
+        command!(ctx, c"FT._SHARD.SEARCH", ft::ft_shard, c"readonly", 0, 0, 0, c"search");
+        command!(ctx, c"FT._SHARD.STATS", ft::ft_shard, c"readonly", 0, 0, 0, c"search");
+        command!(ctx, c"FT._SHARD.AGGREGATE", ft::ft_shard, c"readonly", 0, 0, 0, c"search");
+        command!(ctx, c"FT._SHARD.STATE", ft::ft_shard, c"readonly", 0, 0, 0, c"search");
+        command!(ctx, c"FT._SHARD.LOCAL", ft::ft_shard, c"readonly", 0, 0, 0, c"search");
+        command!(ctx, c"FT._LOCAL", ft::ft_local, c"write deny-oom", 0, 0, 0, c"search");
+    }
     command!(ctx, c"FT.SUGADD", suggest::sugadd, c"write deny-oom", 1, 1, 1, c"search write");
     command!(ctx, c"FT.SUGGET", suggest::sugget, c"readonly", 1, 1, 1, c"search read");
     command!(ctx, c"FT.SUGDEL", suggest::sugdel, c"write", 1, 1, 1, c"search write");

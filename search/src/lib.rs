@@ -60,6 +60,7 @@ mod commands;
 pub mod config;
 mod config_options;
 pub mod dictionary;
+pub mod distributed;
 pub mod document;
 pub mod error;
 pub mod index;

@@ -38,7 +38,8 @@ fn perform(ctx: &Context, writes: &[KeyWrite]) -> i64 {
     deleted
 }
 
-fn convert(r: SearchReply, proto: Protocol) -> Reply {
+/// A search reply as the glue's reply, for the client's protocol.
+pub(crate) fn convert(r: SearchReply, proto: Protocol) -> Reply {
     match r {
         SearchReply::Nil => Reply::Nil,
         SearchReply::Int(i) => Reply::Int(i),
@@ -57,9 +58,97 @@ fn convert(r: SearchReply, proto: Protocol) -> Reply {
     }
 }
 
-/// Every FT.* command: `FT.<NAME> args…`.
+/// Every FT.* command: `FT.<NAME> args…`. On a cluster, FT.SEARCH answers for every shard
+/// and definition changes apply on every master (`crate::cluster`).
 pub fn ft(ctx: &Context, inv: &Invocation) -> CommandResult {
     let name = String::from_utf8_lossy(inv.name).to_ascii_uppercase();
+    if crate::cluster::acts_for_cluster(ctx) {
+        if name == "FT.SEARCH" && inv.args.len() >= 2 {
+            if let Some(r) = crate::cluster::search(ctx, inv.args) {
+                return Ok(r);
+            }
+        }
+        if matches!(name.as_str(), "FT.TAGVALS" | "FT.INFO") {
+            if let Some(r) = crate::cluster::merged_read(ctx, &name, inv.args) {
+                return Ok(r);
+            }
+        }
+        if name == "FT.AGGREGATE" && inv.args.len() >= 2 {
+            if let Some(r) = crate::cluster::aggregate(ctx, inv.args) {
+                return Ok(r);
+            }
+        }
+        if crate::cluster::is_definition(&name, inv.args) {
+            let (reply, ok) = local(ctx, &name, inv.args);
+            if ok && name == "FT.CONFIG" {
+                // On a cluster the replicas (masters after a failover) keep the same settings.
+                ctx.replicate_verbatim();
+            }
+            return Ok(if ok { crate::cluster::broadcast(ctx, &name, inv.args, reply) } else { reply });
+        }
+    }
+    Ok(local(ctx, &name, inv.args).0)
+}
+
+/// `FT._LOCAL <FT command> args…`: a definition change sent by another master, applied here
+/// only (and replicated to this master's replicas as it came).
+pub fn ft_local(ctx: &Context, inv: &Invocation) -> CommandResult {
+    let Some((name, args)) = inv.args.split_first() else {
+        return Ok(Reply::Error("ERR wrong number of arguments for 'ft._local' command".into()));
+    };
+    let name = String::from_utf8_lossy(name).to_ascii_uppercase();
+    if !crate::cluster::is_definition(&name, args) {
+        return Ok(Reply::Error(format!("ERR FT._LOCAL does not run {name}")));
+    }
+    let (reply, ok) = local(ctx, &name, args);
+    if ok && name == "FT.CONFIG" {
+        ctx.replicate_verbatim();
+    }
+    Ok(reply)
+}
+
+/// `FT._SHARD.SEARCH` / `FT._SHARD.STATS` / `FT._SHARD.AGGREGATE` / `FT._SHARD.STATE`: this shard's part of a cluster query
+/// (`search::distributed::search`).
+pub fn ft_shard(ctx: &Context, inv: &Invocation) -> CommandResult {
+    let name = String::from_utf8_lossy(inv.name).to_ascii_uppercase();
+    // What this shard serves goes with its rows (see `cluster::settled`).
+    let slots = Reply::Bulk(crate::cluster::topology::own_slots(ctx).into_bytes());
+    if name == "FT._SHARD.STATE" {
+        return Ok(slots);
+    }
+    let db = indexing::selected_db(ctx);
+    let docs = RedisDocs::new(ctx);
+    let r = indexing::with_state(ctx, |state| {
+        let catalog = state.catalogs.entry(db).or_insert_with(Catalog::new);
+        if name == "FT._SHARD.LOCAL" {
+            // A read command's reply tree, whole (FT.TAGVALS, FT.INFO).
+            let Some((cmd, args)) = inv.args.split_first() else {
+                return Err(search::error::Error("wrong number of arguments".into()));
+            };
+            let cmd = String::from_utf8_lossy(cmd).to_ascii_uppercase();
+            if !matches!(cmd.as_str(), "FT.TAGVALS" | "FT.INFO") {
+                return Err(search::error::Error(format!("FT._SHARD.LOCAL does not run {cmd}")));
+            }
+            let out = catalog.execute_full(&cmd, args, &docs, &mut state.config, SearchProtocol::Resp2);
+            return Ok(SearchReply::Bulk(search::distributed::wire::encode(&out.reply)));
+        }
+        if name == "FT._SHARD.STATS" {
+            search::distributed::search::shard_stats(catalog, inv.args, &docs, &state.config)
+        } else if name == "FT._SHARD.AGGREGATE" {
+            search::distributed::aggregate::shard_aggregate(catalog, inv.args, &docs, &state.config)
+        } else {
+            search::distributed::search::shard_search(catalog, inv.args, &docs, &state.config)
+        }
+    });
+    Ok(match convert(r.unwrap_or_else(|e| SearchReply::Error(e.0)), Protocol::Resp2) {
+        Reply::Error(e) => Reply::Error(e),
+        r if name == "FT._SHARD.STATS" || name == "FT._SHARD.LOCAL" => r,
+        r => Reply::Array(vec![slots, r]),
+    })
+}
+
+/// Runs an FT command on this server alone; also says whether it succeeded.
+fn local(ctx: &Context, name: &str, args: &[&[u8]]) -> (Reply, bool) {
     let proto = match Protocol::of(ctx) {
         Protocol::Resp2 => SearchProtocol::Resp2,
         Protocol::Resp3 => SearchProtocol::Resp3,
@@ -68,18 +157,18 @@ pub fn ft(ctx: &Context, inv: &Invocation) -> CommandResult {
     let docs = RedisDocs::new(ctx);
     let outcome = indexing::with_state(ctx, |state| {
         let catalog = state.catalogs.entry(db).or_insert_with(Catalog::new);
-        catalog.execute_full(&name, inv.args, &docs, &mut state.config, proto)
+        catalog.execute_full(name, args, &docs, &mut state.config, proto)
     });
     let ok = !matches!(outcome.reply, SearchReply::Error(_));
     // Writes happen outside the state lock: deleting keys fires keyspace events.
     indexing::delete_keys(ctx, &outcome.delete_keys);
     let deleted = perform(ctx, &outcome.writes);
     let reply = if ok && name == "FT.DEL" { SearchReply::Int(deleted.min(1)) } else { outcome.reply };
-    if ok && matches!(name.as_str(), "FT.CREATE" | "FT.ALTER" | "FT._CREATEIFNX" | "FT._ALTERIFNX") {
+    if ok && matches!(name, "FT.CREATE" | "FT.ALTER" | "FT._CREATEIFNX" | "FT._ALTERIFNX") {
         indexing::initial_scan(ctx);
     }
-    if ok && DEFINITION_WRITES.contains(&name.as_str()) {
+    if ok && DEFINITION_WRITES.contains(&name) {
         ctx.replicate_verbatim();
     }
-    Ok(convert(reply, Protocol::of(ctx)))
+    (convert(reply, Protocol::of(ctx)), ok)
 }

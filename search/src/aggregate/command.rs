@@ -40,7 +40,7 @@ impl From<AggError> for Error {
 }
 
 /// Milliseconds on a process-wide monotonic clock (cursor idle times).
-fn now_ms() -> u64 {
+pub(crate) fn now_ms() -> u64 {
     static START: OnceLock<Instant> = OnceLock::new();
     START.get_or_init(Instant::now).elapsed().as_millis() as u64
 }
@@ -52,7 +52,22 @@ pub(crate) fn ft_aggregate(
     docs: &dyn DocumentSource,
     config: &Config,
     proto: Protocol,
+    trace: Option<&mut Trace>,
+) -> Result<Reply> {
+    run_aggregate(cat, args, docs, config, proto, trace, None)
+}
+
+/// FT.AGGREGATE; with `ship`, a shard's part of a cluster query instead: the matched
+/// documents with the values the pipeline reads, left in `ship` for the node that asked
+/// (`distributed::aggregate`), which runs the pipeline.
+pub(crate) fn run_aggregate(
+    cat: &mut Catalog,
+    args: &[&[u8]],
+    docs: &dyn DocumentSource,
+    config: &Config,
+    proto: Protocol,
     mut trace: Option<&mut Trace>,
+    ship: Option<&mut Option<Reply>>,
 ) -> Result<Reply> {
     let started = Instant::now();
     let name = String::from_utf8_lossy(args[0]).into_owned();
@@ -169,6 +184,10 @@ pub(crate) fn ft_aggregate(
             matched_terms: (!found.is_empty()).then(|| Arc::from(found)),
         })
     });
+    if let Some(slot) = ship {
+        *slot = Some(crate::distributed::aggregate::ship(&req, hits, ids.len(), &loader));
+        return Ok(Reply::Nil);
+    }
     let mut out = plan.execute(hits, ids.len(), &loader)?;
     if let Some(t) = trace {
         t.steps.extend(out.steps.drain(..).filter(|s| !s.name.is_empty()).map(|s| (s.name, s.time, s.count)));

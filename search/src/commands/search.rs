@@ -37,12 +37,12 @@ struct ReturnField {
 }
 
 /// Parsed FT.SEARCH options.
-struct SearchRequest {
-    query: String,
-    no_content: bool,
+pub(crate) struct SearchRequest {
+    pub(crate) query: String,
+    pub(crate) no_content: bool,
     verbatim: bool,
     no_stopwords: bool,
-    with_scores: bool,
+    pub(crate) with_scores: bool,
     explain_score: bool,
     with_payloads: bool,
     with_sortkeys: bool,
@@ -56,22 +56,22 @@ struct SearchRequest {
     slop: Option<u32>,
     inorder: bool,
     scorer: Scorer,
-    sortby: Option<(String, bool)>,
+    pub(crate) sortby: Option<(String, bool)>,
     /// SORTBY's further fields (`SORTBY <count> @a ASC @b DESC …`), tie-breakers in order.
-    sortby_more: Vec<(String, bool)>,
-    offset: u64,
-    limit: u64,
-    params: HashMap<String, String>,
+    pub(crate) sortby_more: Vec<(String, bool)>,
+    pub(crate) offset: u64,
+    pub(crate) limit: u64,
+    pub(crate) params: HashMap<String, String>,
     /// PARAMS as raw bytes (vector blobs).
     blobs: HashMap<String, Vec<u8>>,
-    dialect: u32,
+    pub(crate) dialect: u32,
     /// DIALECT given explicitly.
     dialect_given: bool,
     /// LIMIT given explicitly (only then is it checked against MAXSEARCHRESULTS).
     limit_given: bool,
     /// FORMAT EXPAND (RESP3, JSON): values as native replies.
     expand: bool,
-    timeout_ms: u64,
+    pub(crate) timeout_ms: u64,
     language: Option<crate::analysis::Language>,
 }
 
@@ -118,7 +118,7 @@ fn list(a: &mut Args, what: &str) -> Result<Vec<String>> {
     (0..n).map(|_| a.next_str(what)).collect()
 }
 
-fn parse_request(args: &[&[u8]], config: &Config) -> Result<SearchRequest> {
+pub(crate) fn parse_request(args: &[&[u8]], config: &Config) -> Result<SearchRequest> {
     let mut a = Args::new(args);
     let mut r = SearchRequest {
         query: a.next_str("query")?,
@@ -358,12 +358,12 @@ fn bound(s: &str) -> Result<(f64, bool)> {
 
 /// A sort key value for ordering.
 #[derive(Debug, Clone, PartialEq)]
-enum Key {
+pub(crate) enum Key {
     Num(f64),
     Str(String),
 }
 
-fn cmp_keys(a: &Option<Key>, b: &Option<Key>, asc: bool) -> Ordering {
+pub(crate) fn cmp_keys(a: &Option<Key>, b: &Option<Key>, asc: bool) -> Ordering {
     match (a, b) {
         (None, None) => Ordering::Equal,
         (None, Some(_)) => Ordering::Greater,
@@ -384,6 +384,26 @@ fn cmp_keys(a: &Option<Key>, b: &Option<Key>, asc: bool) -> Ordering {
     }
 }
 
+/// How a search pages its results.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Paging {
+    /// As the client asked (a single server).
+    Client,
+    /// A shard's part of a cluster query: the first offset+num results (every KNN hit),
+    /// for the node that asked to merge and page.
+    Shard,
+    /// No results, only the count (a shard reporting its term statistics).
+    CountOnly,
+}
+
+/// What a search found: the request, the total, the page's rows and warnings.
+pub(crate) struct Searched {
+    pub(crate) req: SearchRequest,
+    pub(crate) total: u64,
+    pub(crate) rows: Vec<Row>,
+    pub(crate) warnings: Vec<String>,
+}
+
 /// `FT.SEARCH idx query [options…]`.
 pub(crate) fn ft_search(
     cat: &mut Catalog,
@@ -391,10 +411,35 @@ pub(crate) fn ft_search(
     docs: &dyn DocumentSource,
     config: &Config,
     proto: Protocol,
-    mut trace: Option<&mut Trace>,
+    trace: Option<&mut Trace>,
 ) -> Result<Reply> {
+    let s = run_search(cat, args, docs, config, proto, trace, Paging::Client)?;
+    Ok(render(&s.req, s.total, s.rows, &s.warnings, proto))
+}
+
+/// Runs FT.SEARCH up to its rows (see [`Paging`]).
+pub(crate) fn run_search(
+    cat: &mut Catalog,
+    args: &[&[u8]],
+    docs: &dyn DocumentSource,
+    config: &Config,
+    proto: Protocol,
+    mut trace: Option<&mut Trace>,
+    paging: Paging,
+) -> Result<Searched> {
     let name = text(args[0]);
-    let req = parse_request(&args[1..], config)?;
+    let mut req = parse_request(&args[1..], config)?;
+    match paging {
+        Paging::Client => {}
+        Paging::Shard => {
+            req.limit = req.offset.saturating_add(req.limit);
+            req.offset = 0;
+        }
+        Paging::CountOnly => {
+            req.limit = 0;
+            req.offset = 0;
+        }
+    }
     let e = cat.entry_mut(&name).ok_or_else(|| Error::new(format!("{name}: no such index")))?;
     if req.expand {
         if proto != Protocol::Resp3 {
@@ -452,11 +497,16 @@ pub(crate) fn ft_search(
     if let Some(t) = trace.as_deref_mut() {
         t.step("Index", total);
     }
-    let want = req.offset.saturating_add(req.limit) as usize;
+    let mut want = req.offset.saturating_add(req.limit) as usize;
+    if paging == Paging::Shard && matches!(ast, QueryAst::Knn(_)) {
+        // The node keeps the k nearest over all shards: each sends all of its own.
+        want = ids.len() as usize;
+    }
     let scorer = ScoreContext::new(idx, &matched.terms, &matched.slop, req.scorer);
     let dist = &matched.distances;
     let need_scores = req.with_scores || req.sortby.is_none();
     let mut page: Vec<(u32, f64, Option<Key>)> = Vec::new();
+    let mut sorted_by_key = false;
     if want > 0 {
         if let (None, Some(knn)) = (&req.sortby, &dist.knn) {
             // RediSearch 2.10 does not order KNN results by distance: each carries its
@@ -515,6 +565,7 @@ pub(crate) fn ft_search(
                 .into_iter()
                 .map(|(d, k, _)| (d, if req.with_scores { scorer.score(d) } else { 0.0 }, k))
                 .collect();
+            sorted_by_key = true;
         } else if need_scores {
             // Scoring is the long phase: check TIMEOUT every 4096 documents.
             let started = Instant::now();
@@ -577,12 +628,16 @@ pub(crate) fn ft_search(
         } else {
             None
         };
+        let distance = dist.knn.as_ref().and_then(|k| k.iter().find(|h| h.doc == d)).map(|h| h.dist);
+        let order = if sorted_by_key { key.clone() } else { None };
         rows.push(Row {
             key: rec.key.to_vec(),
             score,
             payload,
             sortkey: if req.with_sortkeys { key.or_else(|| sort_key(idx, d, None, docs)) } else { None },
             fields: if req.no_content { None } else { ctx.load(d, &rec.key) },
+            order,
+            distance,
         });
     }
     if let Some(t) = trace.filter(|_| want > 0) {
@@ -596,7 +651,7 @@ pub(crate) fn ft_search(
             t.step("Highlighter", rows.len() as u64);
         }
     }
-    Ok(render(&req, total, rows, &warnings, proto))
+    Ok(Searched { req, total, rows, warnings })
 }
 
 /// The documents a KNN query may take its nearest from, when the caller may not read every
@@ -640,12 +695,17 @@ fn sort_key(idx: &Index, d: u32, field: Option<usize>, docs: &dyn DocumentSource
     }
 }
 
-struct Row {
-    key: Vec<u8>,
-    score: f64,
-    payload: Option<Vec<u8>>,
-    sortkey: Option<Key>,
-    fields: Option<Vec<(String, Reply)>>,
+/// One result: what the reply shows of it, and what orders it among shards' results.
+pub(crate) struct Row {
+    pub(crate) key: Vec<u8>,
+    pub(crate) score: f64,
+    pub(crate) payload: Option<Vec<u8>>,
+    pub(crate) sortkey: Option<Key>,
+    pub(crate) fields: Option<Vec<(String, Reply)>>,
+    /// The SORTBY value the result was ordered by (None without SORTBY).
+    pub(crate) order: Option<Key>,
+    /// The KNN distance (KNN queries).
+    pub(crate) distance: Option<f64>,
 }
 
 struct RenderCtx<'a> {
@@ -864,7 +924,13 @@ fn sortkey_reply(k: &Option<Key>) -> Reply {
     }
 }
 
-fn render(req: &SearchRequest, total: u64, rows: Vec<Row>, warnings: &[String], proto: Protocol) -> Reply {
+pub(crate) fn render(
+    req: &SearchRequest,
+    total: u64,
+    rows: Vec<Row>,
+    warnings: &[String],
+    proto: Protocol,
+) -> Reply {
     let score_reply = |s: f64| {
         if req.explain_score {
             Reply::Array(vec![Reply::Double(s), Reply::Array(vec![Reply::text(format!("Final score {s}"))])])

@@ -199,7 +199,8 @@ impl<'a> ScoreContext<'a> {
         slop: &'a SlopShape,
         scorer: Scorer,
     ) -> ScoreContext<'a> {
-        let n = idx.docs.len();
+        // Cluster hook (distributed::stats): global figures on a shard, else the local ones.
+        let n = crate::distributed::stats::total_docs(idx.docs.len());
         let idfs = terms
             .iter()
             .map(|t| {
@@ -210,6 +211,7 @@ impl<'a> ScoreContext<'a> {
                             Some(FieldIndex::Tag(ti)) => ti.docs(id).map_or(0, |b| b.len()),
                             _ => idx.text.doc_freq(id),
                         };
+                        let df = crate::distributed::stats::doc_freq(t.tag_field, id, df);
                         if scorer == Scorer::Bm25Std {
                             bm25_idf(n, df)
                         } else {
@@ -281,7 +283,7 @@ impl<'a> ScoreContext<'a> {
             idfs,
             weights,
             scorer,
-            avg_len: idx.avg_doc_len(),
+            avg_len: crate::distributed::stats::avg_doc_len(idx.avg_doc_len()),
             lookup,
             slop,
             slop_terms,

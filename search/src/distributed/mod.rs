@@ -1,0 +1,15 @@
+//! Search on a Redis Cluster, the parts without Redis: what a shard computes for the node
+//! that took a query, and how that node merges the shards' answers. The networking (which
+//! shards, connections, blocking the client) is the glue's (`src/cluster/`).
+//!
+//! - [`stats`]: global term statistics, so scores equal a single server's;
+//! - [`search`]: FT.SEARCH's shard part and merge;
+//! - [`aggregate`]: FT.AGGREGATE's shard part and the pipeline over all shards' documents;
+//! - [`merge`]: FT.TAGVALS and FT.INFO;
+//! - [`wire`]: the exact encoding shard answers travel in.
+
+pub mod aggregate;
+pub mod merge;
+pub mod search;
+pub mod stats;
+pub mod wire;
