@@ -1,0 +1,369 @@
+//! FT.SEARCH: evaluation, ordering (score, top k or SORTBY) and paging; the request's
+//! parsing is in `request.rs`, the reply's rendering (RETURN, JSONPath projection,
+//! HIGHLIGHT/SUMMARIZE, RESP2/RESP3 shapes) in `render.rs`.
+
+use crate::args::parse_f64;
+use crate::catalog::Catalog;
+use crate::commands::profile::Trace;
+use crate::commands::text;
+use crate::config::{Config, TimeoutPolicy};
+use crate::document::{DocumentSource, FieldValue, KeyType};
+use crate::error::{Error, Result};
+use crate::index::docs::SortValue;
+use crate::index::text::{FieldMask, ALL_FIELDS};
+use crate::index::Index;
+use crate::query::exec::ExecOptions;
+use crate::query::score::{ScoreContext, Scorer};
+use crate::query::syntax::{parse, QueryAst};
+use crate::reply::{Protocol, Reply};
+use crate::schema::FieldType;
+use roaring::RoaringBitmap;
+use std::cmp::Ordering;
+use std::time::{Duration, Instant};
+
+mod render;
+mod request;
+
+use render::RenderCtx;
+pub(crate) use render::{render, Row};
+use request::ReturnField;
+pub(crate) use request::{parse_dialect, parse_params, parse_request, SearchRequest};
+
+/// A sort key value for ordering.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Key {
+    Num(f64),
+    Str(String),
+}
+
+pub(crate) fn cmp_keys(a: &Option<Key>, b: &Option<Key>, asc: bool) -> Ordering {
+    match (a, b) {
+        (None, None) => Ordering::Equal,
+        (None, Some(_)) => Ordering::Greater,
+        (Some(_), None) => Ordering::Less,
+        (Some(x), Some(y)) => {
+            let o = match (x, y) {
+                (Key::Num(p), Key::Num(q)) => p.partial_cmp(q).unwrap_or(Ordering::Equal),
+                (Key::Str(p), Key::Str(q)) => p.cmp(q),
+                (Key::Num(_), Key::Str(_)) => Ordering::Less,
+                (Key::Str(_), Key::Num(_)) => Ordering::Greater,
+            };
+            if asc {
+                o
+            } else {
+                o.reverse()
+            }
+        }
+    }
+}
+
+/// How a search pages its results.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Paging {
+    /// As the client asked (a single server).
+    Client,
+    /// A shard's part of a cluster query: the first offset+num results (every KNN hit),
+    /// for the node that asked to merge and page.
+    Shard,
+    /// No results, only the count (a shard reporting its term statistics).
+    CountOnly,
+}
+
+/// What a search found: the request, the total, the page's rows and warnings.
+pub(crate) struct Searched {
+    pub(crate) req: SearchRequest,
+    pub(crate) total: u64,
+    pub(crate) rows: Vec<Row>,
+    pub(crate) warnings: Vec<String>,
+}
+
+/// `FT.SEARCH idx query [options…]`.
+pub(crate) fn ft_search(
+    cat: &mut Catalog,
+    args: &[&[u8]],
+    docs: &dyn DocumentSource,
+    config: &Config,
+    proto: Protocol,
+    trace: Option<&mut Trace>,
+) -> Result<Reply> {
+    let s = run_search(cat, args, docs, config, proto, trace, Paging::Client)?;
+    Ok(render(&s.req, s.total, s.rows, &s.warnings, proto))
+}
+
+/// Runs FT.SEARCH up to its rows (see [`Paging`]).
+pub(crate) fn run_search(
+    cat: &mut Catalog,
+    args: &[&[u8]],
+    docs: &dyn DocumentSource,
+    config: &Config,
+    proto: Protocol,
+    mut trace: Option<&mut Trace>,
+    paging: Paging,
+) -> Result<Searched> {
+    let name = text(args[0]);
+    let mut req = parse_request(&args[1..], config)?;
+    match paging {
+        Paging::Client => {}
+        Paging::Shard => {
+            req.limit = req.offset.saturating_add(req.limit);
+            req.offset = 0;
+        }
+        Paging::CountOnly => {
+            req.limit = 0;
+            req.offset = 0;
+        }
+    }
+    let e = cat.entry_mut(&name).ok_or_else(|| Error::new(format!("{name}: no such index")))?;
+    if req.expand {
+        if proto != Protocol::Resp3 {
+            return Err(Error::new("EXPAND format is only supported with RESP3"));
+        }
+        if e.index.spec.on != KeyType::Json {
+            return Err(Error::new("EXPAND format is only supported with JSON"));
+        }
+    }
+    e.index.stats.uses += 1;
+    config.mark_dialect(req.dialect);
+    if let Some(slot) = e.dialects_used.get_mut(req.dialect.saturating_sub(1) as usize) {
+        *slot = true;
+    }
+    let idx = &e.index;
+    if req.query.len() > crate::limits::MAX_QUERY_LEN {
+        return Err(Error::new("Query string too long"));
+    }
+    let ast = crate::query::global_filters::apply(
+        parse(&req.query, req.dialect, &req.params)?,
+        &req.filters,
+        &req.geofilters,
+        req.inkeys.as_deref(),
+    );
+    if let Some(t) = trace.as_deref_mut() {
+        t.parsed();
+    }
+    let infields: FieldMask = match &req.infields {
+        None => ALL_FIELDS,
+        Some(names) => names
+            .iter()
+            .filter_map(|n| idx.spec.field(n).and_then(|(i, _)| idx.text_ord(i)))
+            .fold(0, |m, o| m | (1u128 << o)),
+    };
+    let opts = ExecOptions {
+        verbatim: req.verbatim,
+        no_stopwords: req.no_stopwords,
+        infields,
+        max_expansions: config.max_expansions,
+        min_prefix: config.min_prefix,
+        slop: req.slop,
+        inorder: req.inorder,
+        language: req.language.filter(|l| *l != idx.spec.language),
+        min_stem_len: config.min_stem_len,
+        dialect: req.dialect,
+        blobs: req.blobs.clone(),
+        visible: knn_visible(idx, &ast, docs, config)?,
+    };
+    let matched = crate::commands::profile::execute_traced(idx, &ast, &opts, trace.as_deref_mut())?;
+    let mut warnings = matched.warnings.clone();
+    let mut ids = matched.docids;
+    // What the caller may not read is neither counted nor shown.
+    crate::access::restrict_hits(idx, &mut ids, opts.visible.as_ref(), docs, config)?;
+    let total = ids.len();
+    if let Some(t) = trace.as_deref_mut() {
+        t.step("Index", total);
+    }
+    let mut want = req.offset.saturating_add(req.limit) as usize;
+    if paging == Paging::Shard && matches!(ast, QueryAst::Knn(_)) {
+        // The node keeps the k nearest over all shards: each sends all of its own.
+        want = ids.len() as usize;
+    }
+    let scorer = ScoreContext::new(idx, &matched.terms, &matched.slop, req.scorer);
+    let dist = &matched.distances;
+    let need_scores = req.with_scores || req.sortby.is_none();
+    let mut page: Vec<(u32, f64, Option<Key>)> = Vec::new();
+    let mut sorted_by_key = false;
+    if want > 0 {
+        if let (None, Some(knn)) = (&req.sortby, &dist.knn) {
+            // RediSearch 2.10 does not order KNN results by distance: each carries its
+            // filter's score (0 under `*`), highest first, then document id order.
+            let unfiltered = matches!(&ast, QueryAst::Knn(c) if matches!(*c.filter, QueryAst::MatchAll));
+            let mut rows: Vec<(u32, f64)> = knn
+                .iter()
+                .map(|h| h.doc)
+                .filter(|d| ids.contains(*d))
+                .map(|d| (d, if unfiltered { 0.0 } else { scorer.score(d) }))
+                .collect();
+            rows.sort_by(|a, b| b.1.partial_cmp(&a.1).unwrap_or(Ordering::Equal).then(a.0.cmp(&b.0)));
+            page = rows.into_iter().take(want).map(|(d, score)| (d, score, None)).collect();
+        } else if let Some((field, asc)) = &req.sortby {
+            let fi = idx.spec.field(field).map(|(i, _)| i);
+            let by_distance = fi.is_none() && dist.has(field);
+            if fi.is_none() && !by_distance {
+                return Err(Error::new(format!("Property `{field}` not loaded nor in schema")));
+            }
+            let key_of = |d: u32| {
+                if by_distance {
+                    dist.get(field, d).map(Key::Num)
+                } else {
+                    sort_key(idx, d, fi, docs)
+                }
+            };
+            // Further SORTBY fields: their keys break ties of the first, in order.
+            let mut more = Vec::with_capacity(req.sortby_more.len());
+            for (f, asc) in &req.sortby_more {
+                let Some((i, _)) = idx.spec.field(f) else {
+                    return Err(Error::new(format!("Property `{f}` not loaded nor in schema")));
+                };
+                more.push((i, *asc));
+            }
+            let more_keys =
+                |d: u32| more.iter().map(|&(i, _)| sort_key(idx, d, Some(i), docs)).collect::<Vec<_>>();
+            let mut rows: Vec<(u32, Option<Key>, Vec<Option<Key>>)> = ids
+                .iter()
+                .map(|d| (d, key_of(d), if more.is_empty() { Vec::new() } else { more_keys(d) }))
+                .collect();
+            // Equal keys keep document order, reversed for DESC (as RediSearch's sorter; with
+            // several fields, the first one's direction).
+            let cmp = |a: &(u32, Option<Key>, Vec<Option<Key>>), b: &(u32, Option<Key>, Vec<Option<Key>>)| {
+                let mut o = cmp_keys(&a.1, &b.1, *asc);
+                for ((ka, kb), (_, asc)) in a.2.iter().zip(&b.2).zip(&more) {
+                    o = o.then_with(|| cmp_keys(ka, kb, *asc));
+                }
+                o.then(if *asc { a.0.cmp(&b.0) } else { b.0.cmp(&a.0) })
+            };
+            if rows.len() > want {
+                rows.select_nth_unstable_by(want - 1, cmp);
+                rows.truncate(want);
+            }
+            rows.sort_by(cmp);
+            page = rows
+                .into_iter()
+                .map(|(d, k, _)| (d, if req.with_scores { scorer.score(d) } else { 0.0 }, k))
+                .collect();
+            sorted_by_key = true;
+        } else if need_scores {
+            // Scoring is the long phase: check TIMEOUT every 4096 documents.
+            let started = Instant::now();
+            let budget = Duration::from_millis(req.timeout_ms);
+            // `*` alone under TFIDF: one virtual result of frequency 1 per document, so the
+            // score is the document's score over its norm (what the general scorer computes,
+            // without its per-term machinery: `FT.SEARCH idx *` reads every document).
+            let wildcard = matches!(ast, QueryAst::MatchAll)
+                && matches!(req.scorer, Scorer::TfIdf | Scorer::TfIdfDocNorm);
+            let score_of = |d: u32| -> f64 {
+                if !wildcard {
+                    return scorer.score(d);
+                }
+                idx.docs.get(d).map_or(0.0, |rec| {
+                    let norm = if req.scorer == Scorer::TfIdf { rec.max_freq } else { rec.len };
+                    f64::from(rec.score) / f64::from(norm.max(1))
+                })
+            };
+            // Top k by score, skipping document ranges that cannot enter it (query/topk.rs).
+            let plan = if wildcard || want as u64 >= ids.len() { None } else { scorer.skip_plan() };
+            let timed_out = || req.timeout_ms > 0 && started.elapsed() > budget;
+            let top = crate::query::topk::top_k(&ids, want, plan.as_ref(), score_of, timed_out);
+            if top.stopped {
+                if config.on_timeout == TimeoutPolicy::Fail {
+                    return Err(Error::new("Timeout limit was reached"));
+                }
+                warnings.push("Timeout limit was reached".to_string());
+            }
+            if let Some(t) = trace.as_deref_mut() {
+                t.step("Scorer", top.seen);
+            }
+            let rows = top.rows;
+            page = rows.into_iter().map(|(d, s)| (d, s, None)).collect();
+        } else {
+            page = ids.iter().take(want).map(|d| (d, 0.0, None)).collect();
+        }
+    }
+    let page: Vec<_> = page.into_iter().skip(req.offset as usize).collect();
+    if let Some(t) = trace.as_deref_mut() {
+        if want == 0 {
+            // LIMIT 0 0: a counter passes the count on.
+            t.step("Counter", 1);
+        } else {
+            t.step("Sorter", page.len() as u64);
+            if req.offset > 0 {
+                t.step("Pager/Limiter", page.len() as u64);
+            }
+        }
+    }
+    let dialect = if req.expand { req.dialect.max(3) } else { req.dialect };
+    let ctx = RenderCtx { idx, req: &req, docs, highlight_terms: &matched.highlight, dialect, dist };
+    let mut rows = Vec::with_capacity(page.len());
+    for (d, score, key) in page {
+        let Some(rec) = idx.docs.get(d) else { continue };
+        let payload = if req.with_payloads && !idx.spec.payload_field.is_empty() {
+            docs.values(&rec.key, &idx.spec.payload_field).ok().and_then(|v| match v.into_iter().next() {
+                Some(FieldValue::String(s)) => Some(s.into_bytes()),
+                _ => None,
+            })
+        } else {
+            None
+        };
+        let distance = dist.knn.as_ref().and_then(|k| k.iter().find(|h| h.doc == d)).map(|h| h.dist);
+        let order = if sorted_by_key { key.clone() } else { None };
+        rows.push(Row {
+            key: rec.key.to_vec(),
+            score,
+            payload,
+            sortkey: if req.with_sortkeys { key.or_else(|| sort_key(idx, d, None, docs)) } else { None },
+            fields: if req.no_content { None } else { ctx.load(d, &rec.key) },
+            order,
+            distance,
+        });
+    }
+    if let Some(t) = trace.filter(|_| want > 0) {
+        // Sortable values RETURNed come from the document table (no loader in RediSearch).
+        let sortable = |rf: &ReturnField| idx.spec.field(&rf.source).is_some_and(|(_, f)| f.sortable);
+        let from_table = req.returns.as_ref().is_some_and(|r| r.iter().all(sortable));
+        if !req.no_content && !from_table {
+            t.step("Loader", rows.len() as u64);
+        }
+        if req.highlight.is_some() || req.summarize.is_some() {
+            t.step("Highlighter", rows.len() as u64);
+        }
+    }
+    Ok(Searched { req, total, rows, warnings })
+}
+
+/// The documents a KNN query may take its nearest from, when the caller may not read every
+/// one (KNN is a top-level clause).
+pub(crate) fn knn_visible(
+    idx: &Index,
+    ast: &QueryAst,
+    docs: &dyn DocumentSource,
+    config: &Config,
+) -> Result<Option<RoaringBitmap>> {
+    if matches!(ast, QueryAst::Knn(_)) {
+        crate::access::visible(idx, docs, config)
+    } else {
+        Ok(None)
+    }
+}
+
+fn sort_key(idx: &Index, d: u32, field: Option<usize>, docs: &dyn DocumentSource) -> Option<Key> {
+    let fi = field?;
+    let rec = idx.docs.get(d)?;
+    if let Some(v) = rec.sortable(fi as u16) {
+        return Some(match v {
+            SortValue::Num(n) => Key::Num(*n),
+            SortValue::Str(s) => Key::Str(s.clone()),
+        });
+    }
+    let f = idx.spec.fields.get(fi)?;
+    let vals = docs.values(&rec.key, &f.path).ok()?;
+    let first = vals.into_iter().find(|v| !matches!(v, FieldValue::Null))?;
+    match (first, f.kind) {
+        (FieldValue::Number(n, _), _) => Some(Key::Num(n)),
+        (FieldValue::String(s), FieldType::Numeric) => parse_f64(s.trim()).map(Key::Num),
+        (FieldValue::String(s), _) => Some(Key::Str(if f.unf { s } else { s.to_lowercase() })),
+        (FieldValue::Bool(b), _) => Some(Key::Str(b.to_string())),
+        (FieldValue::Array(items), _) => items.into_iter().find_map(|v| match v {
+            FieldValue::Number(n, _) => Some(Key::Num(n)),
+            FieldValue::String(s) => Some(Key::Str(s)),
+            _ => None,
+        }),
+        _ => None,
+    }
+}

@@ -1,0 +1,323 @@
+//! FT.SEARCH's reply: a page's rows with their fields (RETURN, JSONPath projection, FORMAT
+//! EXPAND), HIGHLIGHT/SUMMARIZE, sort keys, payloads, scores, in RESP2 and RESP3 shapes.
+
+use crate::aggregate::value::format_g;
+use crate::commands::expand::expand_json;
+use crate::document::{DocumentSource, FieldValue, KeyType};
+use crate::index::Index;
+use crate::query::highlight::{highlight, summarize, trim_field};
+use crate::query::vector::{format_distance, Distances};
+use crate::reply::{Protocol, Reply};
+use crate::schema::FieldType;
+
+use super::request::{ReturnField, SearchRequest};
+use super::Key;
+
+/// One result: what the reply shows of it, and what orders it among shards' results.
+pub(crate) struct Row {
+    pub(crate) key: Vec<u8>,
+    pub(crate) score: f64,
+    pub(crate) payload: Option<Vec<u8>>,
+    pub(crate) sortkey: Option<Key>,
+    pub(crate) fields: Option<Vec<(String, Reply)>>,
+    /// The SORTBY value the result was ordered by (None without SORTBY).
+    pub(crate) order: Option<Key>,
+    /// The KNN distance (KNN queries).
+    pub(crate) distance: Option<f64>,
+}
+
+pub(super) struct RenderCtx<'a> {
+    pub(super) idx: &'a Index,
+    pub(super) req: &'a SearchRequest,
+    pub(super) docs: &'a dyn DocumentSource,
+    pub(super) highlight_terms: &'a std::collections::HashSet<String>,
+    /// The dialect values are read with (EXPAND reads as dialect 3 at least).
+    pub(super) dialect: u32,
+    /// Vector distances of the query.
+    pub(super) dist: &'a Distances,
+}
+
+impl<'a> RenderCtx<'a> {
+    /// FORMAT EXPAND: each returned field as the array of its matches, expanded.
+    pub(super) fn load_expanded(&self, key: &[u8]) -> Option<Vec<(String, Reply)>> {
+        self.docs.key_type(key)?;
+        let sources: Vec<(String, String)> = match &self.req.returns {
+            None => vec![("$".to_string(), "$".to_string())],
+            Some(fields) => fields
+                .iter()
+                .map(|rf| {
+                    let path =
+                        self.idx.spec.field(&rf.source).map_or(rf.source.clone(), |(_, f)| f.path.clone());
+                    (rf.name.clone(), path)
+                })
+                .collect(),
+        };
+        let mut out = Vec::new();
+        for (name, path) in sources {
+            let Some(matches) = self.docs.json_at(key, &path) else { continue };
+            if !matches.is_empty() {
+                out.push((name, Reply::Array(matches.iter().map(|m| expand_json(m)).collect())));
+            }
+        }
+        Some(out)
+    }
+
+    /// The (name, value) pairs to return for document `d`, or None when the key vanished:
+    /// its distance fields first (those RETURN names, when given), then its fields.
+    pub(super) fn load(&self, d: u32, key: &[u8]) -> Option<Vec<(String, Reply)>> {
+        let fields = self.load_fields(key)?;
+        let mut out: Vec<(String, Reply)> = Vec::new();
+        for (name, _) in &self.dist.fields {
+            let Some(v) = self.dist.get(name, d) else { continue };
+            let shown = match &self.req.returns {
+                None => Some(name.clone()),
+                Some(rs) => rs.iter().find(|r| r.source == *name).map(|r| r.name.clone()),
+            };
+            if let Some(shown) = shown {
+                out.push((shown, self.distance_reply(v)));
+            }
+        }
+        out.extend(fields);
+        Some(out)
+    }
+
+    /// A distance as a reply: text (`%.12g`), or under FORMAT EXPAND a number (an integer
+    /// when integral, as RediSearch sends it).
+    fn distance_reply(&self, v: f64) -> Reply {
+        if !self.req.expand {
+            return Reply::text(format_distance(v));
+        }
+        if v.is_finite() && v.fract() == 0.0 && v.abs() < 9.2e18 {
+            Reply::Int(v as i64)
+        } else {
+            Reply::Double(v)
+        }
+    }
+
+    /// The document's own (name, value) pairs.
+    fn load_fields(&self, key: &[u8]) -> Option<Vec<(String, Reply)>> {
+        if self.req.expand {
+            return self.load_expanded(key);
+        }
+        let json = self.idx.spec.on == KeyType::Json;
+        let mut out: Vec<(String, Vec<u8>)> = match &self.req.returns {
+            None => {
+                // The SORTBY attribute comes first (RediSearch loads it for the sorter), under its
+                // name, then the document's own fields without a second copy of that name.
+                let mut out = Vec::new();
+                if let Some((field, _)) = &self.req.sortby {
+                    if let Some((_, spec)) = self.idx.spec.field(field) {
+                        let value = if json {
+                            self.load_json_first(key, &spec.path)
+                        } else {
+                            self.load_one(key, field, false)
+                        };
+                        if let Some(v) = value {
+                            out.push((spec.name.clone(), v));
+                        }
+                    }
+                }
+                for (k, v) in self.docs.whole(key)? {
+                    // From DIALECT 3 a JSON document comes back as the array of its matches.
+                    let v = if json && self.dialect >= 3 { [&b"["[..], &v, b"]"].concat() } else { v };
+                    let k = String::from_utf8_lossy(&k).into_owned();
+                    if !out.iter().any(|(name, _)| *name == k) && !self.idx.spec.is_rule_field(&k) {
+                        out.push((k, v));
+                    }
+                }
+                out
+            }
+            Some(fields) => {
+                let mut v = Vec::new();
+                // A returned SORTBY attribute comes first (RediSearch loads it for the sorter);
+                // the others keep RETURN's order.
+                let sort_attr =
+                    self.req.sortby.as_ref().and_then(|(f, _)| self.idx.spec.field(f)).map(|(_, s)| &s.name);
+                let is_sort = |rf: &ReturnField| {
+                    sort_attr.is_some_and(|a| {
+                        rf.name == *a || self.idx.spec.field(&rf.source).is_some_and(|(_, s)| s.name == *a)
+                    })
+                };
+                for rf in
+                    fields.iter().filter(|rf| is_sort(rf)).chain(fields.iter().filter(|rf| !is_sort(rf)))
+                {
+                    // `__key` is the document's key name (RediSearch's special lookup key).
+                    if rf.source == "__key" {
+                        v.push((rf.name.clone(), key.to_vec()));
+                    } else if let Some(val) = self.load_one(key, &rf.source, json) {
+                        v.push((rf.name.clone(), val));
+                    }
+                }
+                v
+            }
+        };
+        if self.req.highlight.is_some() || self.req.summarize.is_some() {
+            for (name, val) in out.iter_mut() {
+                let Some(src) = self.returned_field(name) else { continue };
+                let Some((_, spec)) = self.idx.spec.field(&src) else { continue };
+                if spec.kind != FieldType::Text {
+                    continue;
+                }
+                let s = String::from_utf8_lossy(val).into_owned();
+                let mut s2 = s.clone();
+                // Without byte offsets (NOHL) RediSearch cannot place tags: SUMMARIZE returns
+                // the trimmed head of the field and HIGHLIGHT leaves it as it is.
+                let no_hl = self.idx.spec.no_hl || self.idx.spec.no_offsets;
+                if let Some((fields, sm)) = &self.req.summarize {
+                    if fields.as_ref().is_none_or(|f| f.contains(&src) || f.contains(name)) {
+                        s2 = if no_hl {
+                            trim_field(&s2, sm)
+                        } else {
+                            summarize(&s2, self.highlight_terms, &self.idx.stemmer, sm)
+                        };
+                    }
+                }
+                if let Some((fields, open, close)) = &self.req.highlight {
+                    if !no_hl && fields.as_ref().is_none_or(|f| f.contains(&src) || f.contains(name)) {
+                        s2 = highlight(&s2, self.highlight_terms, &self.idx.stemmer, open, close);
+                    }
+                }
+                if s2 != s {
+                    *val = s2.into_bytes();
+                }
+            }
+        }
+        Some(out.into_iter().map(|(k, v)| (k, Reply::Bulk(v))).collect())
+    }
+
+    /// The schema attribute behind a returned name.
+    fn returned_field(&self, name: &str) -> Option<String> {
+        match &self.req.returns {
+            Some(fields) => fields.iter().find(|f| f.name == name).map(|f| f.source.clone()),
+            None => {
+                // hash field names are paths; map to the attribute name
+                self.idx.spec.fields.iter().find(|f| f.path == name || f.name == name).map(|f| f.name.clone())
+            }
+        }
+    }
+
+    /// The first match of a JSONPath as RediSearch's `jsonIterToValue` gives it: a string as
+    /// its text (`RETURN 1 $.t` gives `riceratops`, not `"riceratops"`), a boolean as 1 or 0,
+    /// anything else as JSON.
+    fn load_json_first(&self, key: &[u8], path: &str) -> Option<Vec<u8>> {
+        match self.docs.values(key, path).ok()?.into_iter().next() {
+            Some(FieldValue::String(s)) => Some(s.into_bytes()),
+            Some(FieldValue::Bool(b)) => Some(if b { b"1".to_vec() } else { b"0".to_vec() }),
+            _ => self.docs.json_at(key, path)?.into_iter().next().map(String::into_bytes),
+        }
+    }
+
+    fn load_one(&self, key: &[u8], source: &str, json: bool) -> Option<Vec<u8>> {
+        let attr = self.idx.spec.field(source).map(|(_, f)| f);
+        if json {
+            let path = attr.map_or(source, |f| f.path.as_str());
+            let matches = self.docs.json_at(key, path)?;
+            if matches.is_empty() {
+                return None;
+            }
+            // Before DIALECT 3 only the first match comes back; from DIALECT 3 every match
+            // comes back, as a JSON array.
+            if self.dialect < 3 {
+                return self.load_json_first(key, path);
+            }
+            Some(format!("[{}]", matches.join(",")).into_bytes())
+        } else {
+            let path = attr.map(|f| f.path.as_str()).unwrap_or(source);
+            let vals = self.docs.values(key, path).ok()?;
+            match vals.into_iter().next()? {
+                FieldValue::String(s) => Some(s.into_bytes()),
+                FieldValue::Number(_, t) => Some(t.into_bytes()),
+                FieldValue::Bool(b) => Some(b.to_string().into_bytes()),
+                _ => None,
+            }
+        }
+    }
+}
+
+fn sortkey_reply(k: &Option<Key>) -> Reply {
+    match k {
+        None => Reply::Nil,
+        Some(Key::Num(n)) => Reply::text(format!("#{}", format_g(*n, 17))),
+        Some(Key::Str(s)) => Reply::text(format!("${s}")),
+    }
+}
+
+pub(crate) fn render(
+    req: &SearchRequest,
+    total: u64,
+    rows: Vec<Row>,
+    warnings: &[String],
+    proto: Protocol,
+) -> Reply {
+    let score_reply = |s: f64| {
+        if req.explain_score {
+            Reply::Array(vec![Reply::Double(s), Reply::Array(vec![Reply::text(format!("Final score {s}"))])])
+        } else {
+            Reply::Double(s)
+        }
+    };
+    match proto {
+        Protocol::Resp2 => {
+            let mut out = vec![Reply::Int(total as i64)];
+            for r in rows {
+                out.push(Reply::Bulk(r.key));
+                if req.with_scores {
+                    out.push(score_reply(r.score));
+                }
+                if req.with_payloads {
+                    out.push(r.payload.clone().map_or(Reply::Nil, Reply::Bulk));
+                }
+                if req.with_sortkeys {
+                    out.push(sortkey_reply(&r.sortkey));
+                }
+                if !req.no_content {
+                    out.push(match r.fields {
+                        Some(f) => {
+                            Reply::Array(f.into_iter().flat_map(|(k, v)| [Reply::text(k), v]).collect())
+                        }
+                        None => Reply::Nil,
+                    });
+                }
+            }
+            Reply::Array(out)
+        }
+        Protocol::Resp3 => {
+            let results = rows
+                .into_iter()
+                .map(|r| {
+                    let mut m = vec![("id", Reply::Bulk(r.key))];
+                    if req.with_scores {
+                        m.push(("score", score_reply(r.score)));
+                    }
+                    if req.with_payloads {
+                        m.push(("payload", r.payload.clone().map_or(Reply::Nil, Reply::Bulk)));
+                    }
+                    if req.with_sortkeys {
+                        m.push(("sortkey", sortkey_reply(&r.sortkey)));
+                    }
+                    if !req.no_content {
+                        m.push((
+                            "extra_attributes",
+                            match r.fields {
+                                Some(f) => {
+                                    Reply::Map(f.into_iter().map(|(k, v)| (Reply::text(k), v)).collect())
+                                }
+                                None => Reply::Nil,
+                            },
+                        ));
+                    }
+                    m.push(("values", Reply::Array(Vec::new())));
+                    Reply::map(m)
+                })
+                .collect();
+            // RediSearch 2.10's key order (not alphabetical).
+            Reply::map(vec![
+                ("attributes", Reply::Array(Vec::new())),
+                ("total_results", Reply::Int(total as i64)),
+                ("format", Reply::Simple(if req.expand { "EXPAND" } else { "STRING" }.into())),
+                ("results", Reply::Array(results)),
+                ("warning", Reply::Array(warnings.iter().map(|w| Reply::Simple(w.clone())).collect())),
+            ])
+        }
+    }
+}
