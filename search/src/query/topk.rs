@@ -1,6 +1,6 @@
 //! The top k documents by score, skipping ranges of documents that cannot enter it.
 //!
-//! Documents are scored in id order, in windows of [`WINDOW`] ids. Once k documents are
+//! Documents are scored in id order, in windows of [`WINDOW`] ids or more. Once k documents are
 //! held, a window is skipped when an upper bound of every score in it is at most the k-th
 //! best score so far: a document of the window could then at best tie with it, and ties go
 //! to the lower id, which the held documents have. The bound comes from the postings'
@@ -25,8 +25,12 @@ use roaring::RoaringBitmap;
 
 use crate::index::postings::{Bound, Cursor, PostingList};
 
-/// Width of a window, in document ids.
+/// Width of a window, in document ids; after a skipped window the next is twice as wide, up
+/// to [`MAX_WINDOW`] (a run of hopeless windows is crossed in few steps).
 pub const WINDOW: u32 = 1024;
+
+/// The widest window.
+pub const MAX_WINDOW: u32 = 1 << 16;
 
 /// A term of the query as the bound sees it.
 pub struct BoundTerm<'a> {
@@ -53,8 +57,17 @@ impl Frac {
     const ZERO: Frac = Frac { num: 0, den: 1 };
 
     fn add(self, o: Frac) -> Option<Frac> {
+        if self.num == 0 {
+            return Some(o);
+        }
+        if o.num == 0 {
+            return Some(self);
+        }
         let num = self.num.checked_mul(o.den)?.checked_add(o.num.checked_mul(self.den)?)?;
         let den = self.den.checked_mul(o.den)?;
+        if den >> 64 == 0 {
+            return Some(Frac { num, den });
+        }
         let g = gcd(num, den).max(1);
         Some(Frac { num: num / g, den: den / g })
     }
@@ -170,25 +183,24 @@ pub fn top_k(
 ) -> TopK {
     let mut heap: BinaryHeap<Held> = BinaryHeap::with_capacity(k + 1);
     let mut it = ids.iter();
-    let (mut window_end, mut seen, mut scored, mut stopped) = (0u32, 0u64, 0u64, false);
+    let (mut window_end, mut width, mut scored, mut stopped_at) = (0u32, WINDOW, 0u64, None);
     while let Some(d) = it.next() {
         if d >= window_end {
-            let from = d - d % WINDOW;
-            window_end = from.saturating_add(WINDOW);
+            window_end = d.saturating_add(width);
             if let (Some(plan), Some(worst)) = (plan, heap.peek().filter(|_| heap.len() >= k)) {
-                if plan.cannot_beat(from, window_end, worst.0) {
-                    seen += ids.range_cardinality(d..window_end);
+                if plan.cannot_beat(d, window_end, worst.0) {
+                    width = width.saturating_mul(2).min(MAX_WINDOW);
                     it.advance_to(window_end);
                     continue;
                 }
             }
+            width = WINDOW;
         }
         scored += 1;
         if scored % 4096 == 0 && stop() {
-            stopped = true;
+            stopped_at = Some(d);
             break;
         }
-        seen += 1;
         let held = Held(score(d), d);
         if heap.len() < k {
             heap.push(held);
@@ -197,6 +209,12 @@ pub fn top_k(
             heap.push(held);
         }
     }
+    // Every document before the stop was scored or skipped.
+    let seen = match stopped_at {
+        Some(d) => ids.range_cardinality(..d),
+        None => ids.len(),
+    };
+    let stopped = stopped_at.is_some();
     let mut rows: Vec<Held> = heap.into_vec();
     rows.sort();
     TopK { rows: rows.into_iter().map(|h| (h.1, h.0)).collect(), seen, stopped }
