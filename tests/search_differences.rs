@@ -94,7 +94,10 @@ fn rename_onto_an_indexed_key_leaves_one_document() {
 fn a_numeric_clause_adds_no_distance_to_the_score() {
     let s = Server::start();
     let mut c = s.conn();
-    assert_eq!(c.call(&["FT.CREATE", "i", "ON", "HASH", "PREFIX", "1", "d:", "SCHEMA", "t", "TEXT", "n", "NUMERIC"]), ok());
+    assert_eq!(
+        c.call(&["FT.CREATE", "i", "ON", "HASH", "PREFIX", "1", "d:", "SCHEMA", "t", "TEXT", "n", "NUMERIC"]),
+        ok()
+    );
     for k in 0..6000 {
         let t = match k {
             0 => "a b c d e f g h i word",
