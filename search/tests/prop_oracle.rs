@@ -8,7 +8,7 @@ mod common;
 
 use std::collections::BTreeMap;
 
-use common::{Doc, View};
+use common::{Doc, Rng, View};
 use proptest::prelude::*;
 use proptest::test_runner::{Config as PtConfig, RngSeed};
 use search::{Catalog, Config, Protocol, Reply};
@@ -16,23 +16,6 @@ use search::{Catalog, Config, Protocol, Reply};
 /// Three-letter words (below MINSTEMLEN, so stemming never applies) and no stopwords.
 const VOCAB: [&str; 10] = ["abc", "abd", "abx", "bcd", "cde", "xyz", "xya", "foo", "fob", "zzz"];
 const TAGS: [&str; 5] = ["red", "green", "blue", "x y", "Mixed"];
-
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-    fn pick<'a>(&mut self, v: &[&'a str]) -> &'a str {
-        v[self.below(v.len() as u64) as usize]
-    }
-}
 
 #[derive(Clone, Debug)]
 struct TestDoc {

@@ -14,7 +14,7 @@ mod common;
 
 use std::collections::BTreeMap;
 
-use common::{Doc, View};
+use common::{Doc, Rng, View};
 use proptest::prelude::*;
 use proptest::test_runner::{Config as PtConfig, RngSeed};
 use search::{Catalog, Config, Protocol, Reply};
@@ -26,20 +26,6 @@ const VOCAB: [&str; 18] = [
 ];
 /// Field names and weights (`freq_weight`: an occurrence counts `max(1, (u32)weight)`).
 const FIELDS: [(&str, u32); 2] = [("t1", 1), ("t2", 3)];
-
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-}
 
 type TestDoc = [Vec<&'static str>; 2];
 

@@ -7,21 +7,10 @@ mod common;
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use common::{ids, Db};
+use common::{ids, Db, Rng};
 use search::Reply;
 
 /// A small deterministic generator (xorshift).
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self, n: u64) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0 % n
-    }
-}
-
 fn lev(a: &str, b: &str) -> usize {
     let b: Vec<char> = b.chars().collect();
     let mut p: Vec<usize> = (0..=b.len()).collect();
@@ -49,8 +38,8 @@ fn walk_yields(t: &str, q: &str, d: usize) -> bool {
 }
 
 fn word(r: &mut Rng) -> String {
-    let len = 2 + r.next(3) as usize;
-    (0..len).map(|_| (b'a' + r.next(4) as u8) as char).collect()
+    let len = 2 + r.below(3) as usize;
+    (0..len).map(|_| (b'a' + r.below(4) as u8) as char).collect()
 }
 
 #[test]
@@ -60,15 +49,15 @@ fn spellcheck_matches_brute_force_levenshtein() {
         let mut db = Db::new();
         db.cmd(&["FT.CREATE", "i", "ON", "HASH", "PREFIX", "1", "k:", "SCHEMA", "t", "TEXT", "NOSTEM"]);
         let mut docs: Vec<BTreeSet<String>> = Vec::new();
-        for d in 0..(3 + r.next(8)) {
-            let words: Vec<String> = (0..(1 + r.next(4))).map(|_| word(&mut r)).collect();
+        for d in 0..(3 + r.below(8)) {
+            let words: Vec<String> = (0..(1 + r.below(4))).map(|_| word(&mut r)).collect();
             db.hset(&format!("k:{d}"), &[("t", &words.join(" "))]);
             docs.push(words.into_iter().collect());
         }
         let vocab: BTreeSet<&String> = docs.iter().flatten().collect();
         for _ in 0..10 {
             let q = word(&mut r);
-            let dist = 1 + r.next(2) as usize;
+            let dist = 1 + r.below(2) as usize;
             let reply = db.cmd(&["FT.SPELLCHECK", "i", &q, "DISTANCE", &dist.to_string()]);
             let Reply::Array(terms) = reply else { panic!("{reply:?}") };
             if vocab.contains(&q) {
@@ -122,8 +111,8 @@ fn synonym_queries_match_the_union_of_their_groups() {
         let mut docs: Vec<BTreeSet<String>> = Vec::new();
         let add_group =
             |db: &mut Db, r: &mut Rng, groups: &mut BTreeMap<String, BTreeSet<String>>, skip: bool| {
-                let g = format!("g{}", r.next(3));
-                let words: Vec<String> = (0..(1 + r.next(3))).map(|_| word(r)).collect();
+                let g = format!("g{}", r.below(3));
+                let words: Vec<String> = (0..(1 + r.below(3))).map(|_| word(r)).collect();
                 let mut args = vec!["FT.SYNUPDATE".to_string(), "i".into(), g.clone()];
                 if skip {
                     args.push("SKIPINITIALSCAN".into());
@@ -134,11 +123,11 @@ fn synonym_queries_match_the_union_of_their_groups() {
                 groups.entry(g).or_default().extend(words);
             };
         add_group(&mut db, &mut r, &mut groups, false);
-        for d in 0..(3 + r.next(8)) {
-            let words: Vec<String> = (0..(1 + r.next(4))).map(|_| word(&mut r)).collect();
+        for d in 0..(3 + r.below(8)) {
+            let words: Vec<String> = (0..(1 + r.below(4))).map(|_| word(&mut r)).collect();
             db.hset(&format!("k:{d}"), &[("t", &words.join(" "))]);
             docs.push(words.into_iter().collect());
-            if r.next(3) == 0 {
+            if r.below(3) == 0 {
                 add_group(&mut db, &mut r, &mut groups, false);
             }
         }

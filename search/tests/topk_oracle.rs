@@ -10,34 +10,21 @@ mod common;
 
 use std::collections::BTreeMap;
 
-use common::{Doc, View};
+use common::{Doc, Rng, View};
 use proptest::prelude::*;
 use proptest::test_runner::{Config as PtConfig, RngSeed};
 use search::{Catalog, Config, Protocol, Reply};
 
 const VOCAB: [&str; 12] = ["aa", "ab", "ac", "ad", "ba", "bb", "bc", "ca", "cb", "da", "db", "dd"];
 
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-    /// A word, the first ones far more often.
-    fn word(&mut self) -> &'static str {
-        let i = (self.below(VOCAB.len() as u64) * self.below(VOCAB.len() as u64)) / VOCAB.len() as u64;
-        VOCAB[i as usize]
-    }
+/// A word, the first ones far more often.
+fn word(r: &mut Rng) -> &'static str {
+    let i = (r.below(VOCAB.len() as u64) * r.below(VOCAB.len() as u64)) / VOCAB.len() as u64;
+    VOCAB[i as usize]
 }
 
 fn gen_doc(r: &mut Rng) -> Doc {
-    let text = |r: &mut Rng, n: u64| (0..1 + r.below(n)).map(|_| r.word()).collect::<Vec<_>>().join(" ");
+    let text = |r: &mut Rng, n: u64| (0..1 + r.below(n)).map(|_| word(r)).collect::<Vec<_>>().join(" ");
     let mut fields = vec![("t1".to_string(), text(r, 4)), ("t2".to_string(), text(r, 8))];
     if r.below(10) == 0 {
         // A document score other than 1 in a few documents.
@@ -89,7 +76,7 @@ fn run_case(seed: u64) -> Result<(), TestCaseError> {
         }
     }
     for _ in 0..24 {
-        let (a, b, c) = (r.word(), r.word(), r.word());
+        let (a, b, c) = (word(&mut r), word(&mut r), word(&mut r));
         let q = match r.below(8) {
             0 | 1 => a.to_string(),
             2 => format!("{a} {b}"),

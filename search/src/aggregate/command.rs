@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 
 use roaring::RoaringBitmap;
 
-use super::pipeline::{DocHit, DocRef, FieldInfo, FieldLoader, LoadRequest, Plan};
+use super::pipeline::{AggOutput, DocHit, DocRef, FieldInfo, FieldLoader, LoadRequest, Plan};
 use super::reply::{render, Chunk};
 use super::request::{AggregateRequest, RequestLimits};
 use super::value::Value;
@@ -192,22 +192,27 @@ pub(crate) fn run_aggregate(
     if let Some(t) = trace {
         t.steps.extend(out.steps.drain(..).filter(|s| !s.name.is_empty()).map(|s| (s.name, s.time, s.count)));
     }
+    deliver(cat, &req, index_name, out, docs.caller(), config, proto)
+}
+
+/// An aggregation's rows to the client: at most MAXAGGREGATERESULTS of them in the reply, or,
+/// WITHCURSOR, a cursor on `index` owned by `owner` holding them all.
+pub(crate) fn deliver(
+    cat: &mut Catalog,
+    req: &AggregateRequest,
+    index: Option<String>,
+    mut out: AggOutput,
+    owner: Option<String>,
+    config: &Config,
+    proto: Protocol,
+) -> Result<Reply> {
     if req.cursor.is_none() {
-        // A reply sends at most MAXAGGREGATERESULTS rows.
         out.rows.truncate(usize::try_from(config.max_aggregate_results).unwrap_or(usize::MAX));
     }
-    match (req.cursor, index_name) {
+    match (req.cursor, index) {
         (Some(copts), Some(index)) => {
             cat.cursors.max_idle_cap_ms = config.cursor_max_idle;
-            Ok(cat.cursors.start_owned(
-                &index,
-                docs.caller(),
-                out,
-                copts,
-                req.format_expand,
-                proto,
-                now_ms(),
-            )?)
+            Ok(cat.cursors.start_owned(&index, owner, out, copts, req.format_expand, proto, now_ms())?)
         }
         _ => Ok(render(&Chunk::of(&out, req.format_expand), proto)),
     }

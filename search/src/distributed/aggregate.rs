@@ -14,7 +14,6 @@ use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 use crate::aggregate::pipeline::{DocHit, DocRef, FieldInfo, FieldLoader, LoadRequest, Plan};
-use crate::aggregate::reply::{render, Chunk};
 use crate::aggregate::request::{AggregateRequest, RequestLimits, Step};
 use crate::aggregate::{query_seed, Value};
 use crate::catalog::Catalog;
@@ -317,24 +316,7 @@ pub fn merge_aggregate(
     let loader = Shipped { schema: &e.index.spec, yielded, docs };
     let seed = query_seed(args[0], args[1], &args[2..]);
     let plan = Plan::new(&req, &loader, seed)?;
-    let mut out = plan.execute(hits.into_iter(), total, &loader)?;
+    let out = plan.execute(hits.into_iter(), total, &loader)?;
     let index_name = cat.resolve(&name).map(str::to_string);
-    if req.cursor.is_none() {
-        out.rows.truncate(usize::try_from(config.max_aggregate_results).unwrap_or(usize::MAX));
-    }
-    match (req.cursor, index_name) {
-        (Some(copts), Some(index)) => {
-            cat.cursors.max_idle_cap_ms = config.cursor_max_idle;
-            Ok(cat.cursors.start_owned(
-                &index,
-                docs_source.caller(),
-                out,
-                copts,
-                req.format_expand,
-                proto,
-                crate::aggregate::command::now_ms(),
-            )?)
-        }
-        _ => Ok(render(&Chunk::of(&out, req.format_expand), proto)),
-    }
+    crate::aggregate::command::deliver(cat, &req, index_name, out, docs_source.caller(), config, proto)
 }

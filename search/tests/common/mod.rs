@@ -203,6 +203,28 @@ fn compact(json: &str) -> String {
     out
 }
 
+/// A seeded xorshift generator for the property tests (the same sequence on every machine).
+pub struct Rng(pub u64);
+
+impl Rng {
+    pub fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+
+    /// A value below `n`.
+    pub fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+
+    /// An element of `v`.
+    pub fn pick<'a>(&mut self, v: &[&'a str]) -> &'a str {
+        v[self.below(v.len() as u64) as usize]
+    }
+}
+
 /// Shorthands for expected replies.
 pub fn b(s: &str) -> Reply {
     Reply::Bulk(s.as_bytes().to_vec())
