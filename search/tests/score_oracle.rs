@@ -6,7 +6,9 @@
 //! document, each weighted by its field's WEIGHT (when one of them is in a searched field),
 //! `idf = floor(log2(1 + (N + 1) / df))`, `norm` is the document's largest such frequency,
 //! and a prefix takes its first expansion, in term order, the document holds in a searched
-//! field. The frequencies the scorer reads are the term-major postings (index/freqs.rs):
+//! field. Exact phrases of distinct words are scored the same way, divided by RediSearch's
+//! slop divisor computed here from the words' positions (which run on from one field to
+//! the next). The frequencies the scorer reads are the term-major postings (index/freqs.rs):
 //! this checks them after updates and deletes, and both quick-exit paths (few and many
 //! expansions).
 
@@ -62,6 +64,40 @@ fn expected(truth: &BTreeMap<String, TestDoc>, words: &[&str], fields: &[usize])
     out
 }
 
+/// Expected scores of the exact phrase `words` (distinct words, both fields): documents
+/// where the words follow each other, positions running on from `t1` into `t2`; the score
+/// is the words' summed `freq x idf / norm`, divided by `isqrt(sum of squared minimal
+/// distances between consecutive words' positions)`.
+fn expected_phrase(truth: &BTreeMap<String, TestDoc>, words: &[&str]) -> BTreeMap<String, f64> {
+    let mut out = BTreeMap::new();
+    for (k, d) in truth {
+        let tokens: Vec<&str> = d[0].iter().chain(d[1].iter()).copied().collect();
+        if !tokens.windows(words.len()).any(|w| w == words) {
+            continue;
+        }
+        let at = |w: &str| -> Vec<i64> {
+            (0..tokens.len()).filter(|&i| tokens[i] == w).map(|i| i as i64).collect()
+        };
+        let dist: i64 = words
+            .windows(2)
+            .map(|p| {
+                let (a, b) = (at(p[0]), at(p[1]));
+                let m = a.iter().flat_map(|x| b.iter().map(move |y| (x - y).abs())).min().unwrap_or(0);
+                m * m
+            })
+            .sum();
+        let divisor = if dist == 0 {
+            (words.len() - 1).max(1) as f64
+        } else {
+            ((dist as f64).sqrt() as i64).max(1) as f64
+        };
+        let raw: f64 =
+            words.iter().map(|w| f64::from(freq(d, w, &[0, 1]).unwrap_or(0)) * idf(truth, w)).sum();
+        out.insert(k.clone(), raw / f64::from(norm(d)) / divisor);
+    }
+    out
+}
+
 fn search(
     cat: &mut Catalog,
     store: &BTreeMap<Vec<u8>, Doc>,
@@ -108,6 +144,38 @@ fn run_case(seed: u64) -> Result<(), TestCaseError> {
         }
     }
     for _ in 0..30 {
+        if r.below(5) == 0 {
+            // An exact phrase of 2 to 5 distinct words, taken from a document when one has
+            // such a run (so that phrases match), else random.
+            let len = 2 + r.below(4) as usize;
+            let runs: Vec<Vec<&str>> = truth
+                .values()
+                .flat_map(|d| {
+                    let tokens: Vec<&str> = d[0].iter().chain(d[1].iter()).copied().collect();
+                    tokens.windows(len).map(|w| w.to_vec()).collect::<Vec<_>>()
+                })
+                .filter(|w| (1..w.len()).all(|i| !w[..i].contains(&w[i])))
+                .collect();
+            let words: Vec<&str> = match runs.len() {
+                0 => VOCAB[..len].to_vec(),
+                n => runs[r.below(n as u64) as usize].clone(),
+            };
+            let q = format!("\"{}\"", words.join(" "));
+            let want = expected_phrase(&truth, &words);
+            let got = search(&mut cat, &store, &q)?;
+            prop_assert!(runs.is_empty() || !want.is_empty(), "{} matches its own document", q);
+            prop_assert_eq!(
+                got.keys().collect::<Vec<_>>(),
+                want.keys().collect::<Vec<_>>(),
+                "documents of {}",
+                q
+            );
+            for (k, s) in &want {
+                let g = got.get(k).copied().unwrap_or(f64::NAN);
+                prop_assert!((g - s).abs() < 1e-9, "{}: {} scores {} (expected {})", q, k, g, s);
+            }
+            continue;
+        }
         let (q, words, fields): (String, Vec<&str>, Vec<usize>) = match r.below(4) {
             0 => {
                 let w = VOCAB[r.below(VOCAB.len() as u64) as usize];

@@ -83,11 +83,33 @@ impl DocRecord {
     }
 }
 
+/// What scoring reads of every matching document, kept apart from the records (16 bytes a
+/// document, in id order) so that scoring many matches does not read each record.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct DocHot {
+    /// Document score (SCORE / SCORE_FIELD).
+    pub score: f32,
+    /// Largest term frequency (TFIDF norm).
+    pub max_freq: u32,
+    /// Number of tokens (TFIDF.DOCNORM / BM25 length).
+    pub len: u32,
+    /// The id holds a document.
+    pub live: bool,
+}
+
+impl DocHot {
+    fn of(rec: &DocRecord) -> DocHot {
+        DocHot { score: rec.score, max_freq: rec.max_freq, len: rec.len, live: true }
+    }
+}
+
 /// Keys ↔ ids and the records.
 #[derive(Default)]
 pub struct DocTable {
     ids: HashMap<Box<[u8]>, u32>,
     records: Vec<Option<DocRecord>>,
+    /// Per id: the record's scoring figures ([`DocHot`]).
+    hot: Vec<DocHot>,
     free: Vec<u32>,
     /// Ids of live documents.
     pub live: RoaringBitmap,
@@ -104,10 +126,19 @@ impl DocTable {
         self.records.get(id as usize).and_then(|r| r.as_ref())
     }
 
+    /// The scoring figures of a live id.
+    pub fn hot(&self, id: u32) -> Option<DocHot> {
+        self.hot.get(id as usize).copied().filter(|h| h.live)
+    }
+
     /// Stores `rec` under its key: keeps the key's id, else reuses a freed id.
     /// Returns the id and the previous record (to unindex).
     pub fn put(&mut self, rec: DocRecord) -> (u32, Option<DocRecord>) {
+        let hot = DocHot::of(&rec);
         if let Some(&id) = self.ids.get(&rec.key) {
+            if let Some(h) = self.hot.get_mut(id as usize) {
+                *h = hot;
+            }
             let old = self.records.get_mut(id as usize).and_then(|slot| slot.replace(rec));
             return (id, old);
         }
@@ -115,9 +146,13 @@ impl DocTable {
             Some(id) => id,
             None => {
                 self.records.push(None);
+                self.hot.push(DocHot::default());
                 (self.records.len() - 1) as u32
             }
         };
+        if let Some(h) = self.hot.get_mut(id as usize) {
+            *h = hot;
+        }
         self.ids.insert(rec.key.clone(), id);
         if let Some(slot) = self.records.get_mut(id as usize) {
             *slot = Some(rec);
@@ -130,6 +165,9 @@ impl DocTable {
     pub fn remove(&mut self, key: &[u8]) -> Option<(u32, DocRecord)> {
         let id = self.ids.remove(key)?;
         let rec = self.records.get_mut(id as usize).and_then(|s| s.take())?;
+        if let Some(h) = self.hot.get_mut(id as usize) {
+            h.live = false;
+        }
         self.live.remove(id);
         self.free.push(id);
         Some((id, rec))
@@ -159,6 +197,7 @@ impl DocTable {
     pub fn table_bytes(&self) -> usize {
         self.ids.keys().map(|k| k.len() + 32).sum::<usize>()
             + self.records.capacity() * std::mem::size_of::<Option<DocRecord>>()
+            + self.hot.capacity() * std::mem::size_of::<DocHot>()
     }
 }
 

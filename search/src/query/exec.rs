@@ -99,6 +99,11 @@ pub enum SlopShape {
     Single,
     /// An intersection (implicit AND, phrase): every child matched.
     Intersect(Vec<SlopChild>),
+    /// An exact phrase of this many distinct words, each with no expansion, and positions
+    /// checked: consecutive words sit next to each other in every match and no two words
+    /// share a position, so each minimal distance is 1 and the divisor is known without
+    /// reading positions again.
+    Phrase(usize),
     /// A union (`|`): the children a document matched count.
     Union(Vec<SlopChild>),
     /// The expansions of one query term (a word with its stems, a prefix, a fuzzy term): a
@@ -847,7 +852,7 @@ impl<'a> Exec<'a> {
                     self.expansion_root(&ids, stem);
                 }
                 _ => {
-                    let children = toks
+                    let children: Vec<SlopChild> = toks
                         .iter()
                         .map(|t| SlopChild {
                             ids: Some(self.expand_token(t, mask)),
@@ -855,7 +860,11 @@ impl<'a> Exec<'a> {
                             first_only: false,
                         })
                         .collect();
-                    self.out.slop = SlopShape::Intersect(children);
+                    self.out.slop = if self.exact_words(toks, &children, p) {
+                        SlopShape::Phrase(children.len())
+                    } else {
+                        SlopShape::Intersect(children)
+                    };
                 }
             }
         }
@@ -874,6 +883,23 @@ impl<'a> Exec<'a> {
             return acc;
         }
         self.verify(acc, &groups, mask, p)
+    }
+
+    /// Whether a phrase's `children` (one per token of `toks`) are distinct words, each its
+    /// own term only (no stem, synonym or other expansion: those share positions), checked
+    /// for adjacency in order ([`SlopShape::Phrase`]).
+    fn exact_words(&self, toks: &[String], children: &[SlopChild], p: Prox) -> bool {
+        if self.idx.spec.no_offsets || p.slop != 0 || !p.inorder {
+            return false;
+        }
+        let mut seen = Vec::with_capacity(children.len());
+        toks.iter().zip(children).all(|(tok, c)| match c.ids.as_deref() {
+            Some(&[id]) if self.idx.text.dict.get(tok) == Some(id) && !seen.contains(&id) => {
+                seen.push(id);
+                true
+            }
+            _ => false,
+        })
     }
 
     /// Keeps candidates whose groups occur within the proximity. As in RediSearch, a term
@@ -897,7 +923,7 @@ impl<'a> Exec<'a> {
         // Per group: the positions found in the current document (buffers reused).
         let mut lists: Vec<Vec<u32>> = vec![Vec::new(); groups.len()];
         let mut buf: Vec<u32> = Vec::new();
-        let mut out = RoaringBitmap::new();
+        let mut out = Vec::new();
         for d in cands.iter() {
             for l in lists.iter_mut() {
                 l.clear();
@@ -920,10 +946,11 @@ impl<'a> Exec<'a> {
                 l.sort_unstable();
             }
             if within(&lists, p.slop, p.inorder) {
-                out.insert(d);
+                out.push(d);
             }
         }
-        out
+        // Candidates come in ascending order.
+        RoaringBitmap::from_sorted_iter(out).unwrap_or_default()
     }
 
     fn tag(&mut self, fields: &[String], terms: &[TagTerm]) -> Result<RoaringBitmap> {

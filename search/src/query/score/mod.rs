@@ -103,6 +103,21 @@ pub struct ScoreContext<'a> {
     cursors: Vec<Vec<Cursor>>,
 }
 
+/// A document being scored: its record (a cache miss of its own; the scoring figures come
+/// from [`crate::index::docs::DocHot`]) is read only when a path needs it.
+pub(super) struct Doc<'a> {
+    id: u32,
+    idx: &'a Index,
+    rec: std::cell::OnceCell<Option<&'a DocRecord>>,
+}
+
+impl<'a> Doc<'a> {
+    /// The document's record.
+    pub(super) fn rec(&self) -> Option<&'a DocRecord> {
+        *self.rec.get_or_init(|| self.idx.docs.get(self.id))
+    }
+}
+
 /// Expansions of the root term a document matched (see [`SlopShape::Expansions`]).
 #[derive(Default)]
 struct ExpansionHits {
@@ -173,7 +188,7 @@ impl<'a> ScoreContext<'a> {
             .collect();
         lookup.sort_by_key(|x| (x.0, x.1));
         let mut slop_terms: Vec<(u32, usize)> = match slop {
-            SlopShape::Single => Vec::new(),
+            SlopShape::Single | SlopShape::Phrase(_) => Vec::new(),
             SlopShape::Intersect(c) | SlopShape::Union(c) | SlopShape::Expansions { children: c, .. } => c
                 .iter()
                 .enumerate()
@@ -246,10 +261,11 @@ impl<'a> ScoreContext<'a> {
 
     /// The score of document `doc`.
     pub fn score(&self, doc: u32) -> f64 {
-        let Some(rec) = self.idx.docs.get(doc) else { return 0.0 };
+        let Some(hot) = self.idx.docs.hot(doc) else { return 0.0 };
         if self.scorer == Scorer::DocScore {
-            return f64::from(rec.score);
+            return f64::from(hot.score);
         }
+        let d = Doc { id: doc, idx: self.idx, rec: std::cell::OnceCell::new() };
         if self.scorer == Scorer::DisMax {
             // DISMAX: a term's expansions are a union (the largest frequency counts); the
             // terms of the query add up.
@@ -261,11 +277,8 @@ impl<'a> ScoreContext<'a> {
                     if let Some((_, docs)) = &t.leaf {
                         return if docs.contains(doc) { t.weight } else { 0.0 };
                     }
-                    let mut freqs = t
-                        .ids
-                        .iter()
-                        .enumerate()
-                        .map(|(k, &id)| self.freq(rec, doc, t, id, self.cursor(ti, k)));
+                    let mut freqs =
+                        t.ids.iter().enumerate().map(|(k, &id)| self.freq(&d, t, id, self.cursor(ti, k)));
                     let f = if t.first_only {
                         freqs.find(|&f| f > 0.0).unwrap_or(0.0)
                     } else {
@@ -275,7 +288,7 @@ impl<'a> ScoreContext<'a> {
                 })
                 .sum();
         }
-        if rec.score == 0.0 {
+        if hot.score == 0.0 {
             return 0.0;
         }
         let mut raw = 0.0;
@@ -304,14 +317,15 @@ impl<'a> ScoreContext<'a> {
                     Scorer::TfIdf | Scorer::TfIdfDocNorm => f * idf,
                     Scorer::Bm25 => idf * f / (f + bm25_len_factor(self.avg_len)),
                     Scorer::Bm25Std => {
-                        idf * f * f64::from(K1 + 1.0) / (f + bm25std_len_factor(rec.len, self.avg_len))
+                        idf * f * f64::from(K1 + 1.0) / (f + bm25std_len_factor(hot.len, self.avg_len))
                     }
                     Scorer::DisMax | Scorer::DocScore => f,
                 };
         };
         if self.lookup.len() > MERGE_JOIN_THRESHOLD && !self.idx.spec.no_freqs {
             let mut j = 0;
-            for occs in rec.occs.chunk_by(|a, b| a.term == b.term) {
+            let occs_all = d.rec().map_or(&[][..], |r| &r.occs);
+            for occs in occs_all.chunk_by(|a, b| a.term == b.term) {
                 let Some(term) = occs.first().map(|o| o.term) else { continue };
                 while self.lookup.get(j).is_some_and(|l| l.0 < term) {
                     j += 1;
@@ -334,24 +348,24 @@ impl<'a> ScoreContext<'a> {
                 .enumerate()
                 .filter(|(_, (t, _))| t.tag_field.is_some() || t.first_only || t.leaf.is_some())
             {
-                self.add_term(rec, doc, ti, t, idfs, &mut add);
+                self.add_term(&d, ti, t, idfs, &mut add);
             }
         } else {
             for (ti, (t, idfs)) in self.terms.iter().zip(&self.idfs).enumerate() {
-                self.add_term(rec, doc, ti, t, idfs, &mut add);
+                self.add_term(&d, ti, t, idfs, &mut add);
             }
         }
-        let score = f64::from(rec.score);
+        let score = f64::from(hot.score);
         let slop = |hits: &ExpansionHits| match self.slop {
             // One expansion, or a word and its `+stem` (which sits at each of the word's
             // positions): RediSearch's measure is 1 without looking at positions.
             SlopShape::Expansions { .. } if hits.count <= 1 || (hits.count == 2 && hits.stem) => 1.0,
             SlopShape::Expansions { term, .. } => self.expansions_divisor(doc, &hits.ids, *term),
-            _ => self.slop_divisor(rec, doc),
+            _ => self.slop_divisor(&d),
         };
         match self.scorer {
-            Scorer::TfIdf => score * raw / f64::from(rec.max_freq.max(1)) / slop(&hits),
-            Scorer::TfIdfDocNorm => score * raw / f64::from(rec.len.max(1)) / slop(&hits),
+            Scorer::TfIdf => score * raw / f64::from(hot.max_freq.max(1)) / slop(&hits),
+            Scorer::TfIdfDocNorm => score * raw / f64::from(hot.len.max(1)) / slop(&hits),
             Scorer::Bm25 => score * raw / slop(&hits),
             Scorer::Bm25Std => score * raw,
             Scorer::DisMax | Scorer::DocScore => raw,
@@ -362,8 +376,7 @@ impl<'a> ScoreContext<'a> {
     /// [`ScoreTerm::first_only`] term the first one (in `ids` order) the document contains.
     fn add_term(
         &self,
-        rec: &DocRecord,
-        doc: u32,
+        d: &Doc,
         ti: usize,
         t: &ScoreTerm,
         idfs: &[f64],
@@ -371,35 +384,36 @@ impl<'a> ScoreContext<'a> {
     ) {
         if let Some((kind, docs)) = &t.leaf {
             // Frequency 1 without IDF; BM25STD counts `*` only.
-            if docs.contains(doc) && (*kind == LeafKind::Virtual || self.scorer != Scorer::Bm25Std) {
+            if docs.contains(d.id) && (*kind == LeafKind::Virtual || self.scorer != Scorer::Bm25Std) {
                 add(ti, u32::MAX, 1.0, 1.0);
             }
             return;
         }
         if !t.first_only {
             for (k, (&id, &idf)) in t.ids.iter().zip(idfs).enumerate() {
-                add(ti, id, self.freq(rec, doc, t, id, self.cursor(ti, k)), idf);
+                add(ti, id, self.freq(d, t, id, self.cursor(ti, k)), idf);
             }
             return;
         }
         if let Some(hits) = self.first_hits.get(ti).and_then(|h| h.as_ref()) {
-            if let Some((rank, freq)) = hits.get(doc) {
+            if let Some((rank, freq)) = hits.get(d.id) {
                 let (id, idf) =
                     (t.ids.get(rank).copied().unwrap_or(0), idfs.get(rank).copied().unwrap_or(0.0));
-                let f = if freq == FREQ_ESCAPE { self.occs_freq(rec, t, id) } else { f64::from(freq) };
+                let f = if freq == FREQ_ESCAPE { self.occs_freq(d, t, id) } else { f64::from(freq) };
                 add(ti, id, if self.idx.spec.no_freqs { 1.0 } else { f }, idf);
             }
             return;
         }
         if t.ids.len() > MERGE_JOIN_THRESHOLD {
             // Many expansions: look up the document's own terms instead (they are few).
-            let first = rec
-                .occs
+            let first = d
+                .rec()
+                .map_or(&[][..], |r| &r.occs)
                 .chunk_by(|a, b| a.term == b.term)
                 .filter_map(|occs| {
                     let id = occs.first()?.term;
                     let rank = self.first_rank.get(ti)?.as_ref()?.rank(id)?;
-                    let f = self.occs_freq(rec, t, id);
+                    let f = self.occs_freq(d, t, id);
                     (f > 0.0).then_some((rank, id, f))
                 })
                 .min_by_key(|x| x.0);
@@ -409,7 +423,7 @@ impl<'a> ScoreContext<'a> {
             return;
         }
         for (k, (&id, &idf)) in t.ids.iter().zip(idfs).enumerate() {
-            let f = self.freq(rec, doc, t, id, self.cursor(ti, k));
+            let f = self.freq(d, t, id, self.cursor(ti, k));
             if f > 0.0 {
                 add(ti, id, f, idf);
                 return;
@@ -423,7 +437,8 @@ impl<'a> ScoreContext<'a> {
 
     /// The frequency of expansion `id` of term `t` in document `doc`: from the term's
     /// postings (walked forward with `at`) when the index keeps them, else from the record.
-    fn freq(&self, rec: &DocRecord, doc: u32, t: &ScoreTerm, id: u32, at: Option<&Cursor>) -> f64 {
+    fn freq(&self, d: &Doc, t: &ScoreTerm, id: u32, at: Option<&Cursor>) -> f64 {
+        let doc = d.id;
         if let Some(FieldIndex::Tag(ti)) = t.tag_field.and_then(|f| self.idx.fields.get(usize::from(f))) {
             // The tag's documents, not the record: a tag counts once.
             return if ti.docs(id).is_some_and(|b| b.contains(doc)) { 1.0 } else { 0.0 };
@@ -435,7 +450,7 @@ impl<'a> ScoreContext<'a> {
                         if self.idx.spec.no_freqs {
                             1.0
                         } else if p.freq == FREQ_ESCAPE {
-                            self.occs_freq(rec, t, id)
+                            self.occs_freq(d, t, id)
                         } else {
                             f64::from(p.freq)
                         }
@@ -444,11 +459,12 @@ impl<'a> ScoreContext<'a> {
                 };
             }
         }
-        self.occs_freq(rec, t, id)
+        self.occs_freq(d, t, id)
     }
 
     /// [`Self::freq`] from the document's record.
-    fn occs_freq(&self, rec: &DocRecord, t: &ScoreTerm, id: u32) -> f64 {
+    fn occs_freq(&self, d: &Doc, t: &ScoreTerm, id: u32) -> f64 {
+        let Some(rec) = d.rec() else { return 0.0 };
         if let Some(f) = t.tag_field {
             return if rec.tags.contains(&(f, id)) { 1.0 } else { 0.0 };
         }

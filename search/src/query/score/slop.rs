@@ -4,7 +4,7 @@
 
 use std::ops::Range;
 
-use super::ScoreContext;
+use super::{Doc, ScoreContext};
 use crate::index::docs::DocRecord;
 use crate::index::postings::PosCursor;
 use crate::query::exec::SlopShape;
@@ -29,9 +29,12 @@ impl ScoreContext<'_> {
     /// and summed; the integer square root of the sum, or (when it is 0) the number of
     /// children minus one; 1 for a single term. A union counts the children the document
     /// matched.
-    pub(super) fn slop_divisor(&self, rec: &DocRecord, doc: u32) -> f64 {
+    pub(super) fn slop_divisor(&self, d: &Doc) -> f64 {
+        let doc = d.id;
         let (children, union) = match self.slop {
             SlopShape::Single => return 1.0,
+            // n - 1 distances of 1 each: the integer square root of n - 1.
+            SlopShape::Phrase(n) => return ((n.saturating_sub(1) as f64).sqrt() as i64).max(1) as f64,
             SlopShape::Intersect(c) => (c, false),
             SlopShape::Union(c) | SlopShape::Expansions { children: c, .. } => (c, true),
         };
@@ -81,7 +84,7 @@ impl ScoreContext<'_> {
         } else {
             // Many terms (expansions): the document's own terms say which to read.
             let mut j = 0;
-            for term in rec.terms() {
+            for term in d.rec().into_iter().flat_map(DocRecord::terms) {
                 while self.slop_terms.get(j).is_some_and(|x| x.0 < term) {
                     j += 1;
                 }
