@@ -175,8 +175,11 @@ pub(crate) fn run_aggregate(
     };
     let hits = order.into_iter().filter_map(|d| {
         let rec = idx.docs.get(d)?;
-        let found: Vec<String> =
-            terms.iter().filter(|(_, id)| !rec.occs_of(*id).is_empty()).map(|(t, _)| t.clone()).collect();
+        let found: Vec<String> = terms
+            .iter()
+            .filter(|(_, id)| rec.occs_of(*id).next().is_some())
+            .map(|(t, _)| t.clone())
+            .collect();
         Some(DocHit {
             key: Arc::from(&rec.key[..]),
             id: d,

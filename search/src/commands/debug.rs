@@ -112,7 +112,7 @@ pub(crate) fn ft_debug(cat: &Catalog, args: &[&[u8]]) -> Result<Reply> {
                 .dict
                 .get(&term)
                 .filter(|&id| idx.text.is_live(id))
-                .map(|id| idx.text.docs(id, crate::index::text::ALL_FIELDS))
+                .map(|id| idx.term_docs(id, crate::index::text::ALL_FIELDS))
                 .ok_or_else(|| Error::new("Can not find the inverted index"))?;
             Ok(ids(&docs))
         }
@@ -359,9 +359,9 @@ fn dump_suffix_trie(idx: &Index, field: Option<&str>) -> Result<Reply> {
         return Err(Error::new("Index does not have suffix trie"));
     }
     let stem = crate::analysis::STEM_PREFIX;
-    let terms = idx.text.dict.scan(
-        |t, id| !t.starts_with(stem) && !t.starts_with('~') && !idx.text.docs(id, mask).is_empty(),
-        usize::MAX,
-    );
+    let terms = idx
+        .text
+        .dict
+        .scan(|t, id| !t.starts_with(stem) && !t.starts_with('~') && idx.term_in(id, mask), usize::MAX);
     Ok(suffixes(terms.iter().map(|(t, _)| t.as_str())))
 }

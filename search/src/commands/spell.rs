@@ -266,16 +266,15 @@ impl Seen<'_> {
         let text = &self.idx.text;
         match self.visible {
             None => text.is_live(id),
-            Some(v) => text.is_live(id) && !text.docs(id, ALL_FIELDS).is_disjoint(v),
+            Some(v) => text.is_live(id) && !self.idx.term_docs(id, ALL_FIELDS).is_disjoint(v),
         }
     }
 
     /// True when no document the caller may read has the term in a field of `mask`.
     fn absent_in(&self, id: u32, mask: FieldMask) -> bool {
-        let docs = self.idx.text.docs(id, mask);
         match self.visible {
-            None => docs.is_empty(),
-            Some(v) => docs.is_disjoint(v),
+            None => !self.idx.term_in(id, mask),
+            Some(v) => self.idx.term_docs(id, mask).is_disjoint(v),
         }
     }
 
@@ -284,7 +283,7 @@ impl Seen<'_> {
         let text = &self.idx.text;
         match self.visible {
             None => text.doc_freq(id),
-            Some(v) => text.docs(id, ALL_FIELDS).intersection_len(v),
+            Some(v) => self.idx.term_docs(id, ALL_FIELDS).intersection_len(v),
         }
     }
 }

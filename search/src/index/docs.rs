@@ -6,6 +6,8 @@ use std::collections::HashMap;
 
 use roaring::RoaringBitmap;
 
+use super::forward::ForwardList;
+
 /// One (term, field) occurrence group of a document (8 bytes; the term's positions are in
 /// its posting, [`super::postings`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -35,7 +37,7 @@ pub struct DocRecord {
     /// Document score (SCORE / SCORE_FIELD).
     pub score: f32,
     /// Term occurrences sorted by (term, field).
-    pub occs: Box<[TermOcc]>,
+    pub occs: ForwardList,
     /// Largest term frequency (TFIDF norm).
     pub max_freq: u32,
     /// Number of tokens (TFIDF.DOCNORM / BM25 length).
@@ -54,16 +56,14 @@ pub struct DocRecord {
 
 impl DocRecord {
     /// All occurrences of `term`, any field.
-    pub fn occs_of(&self, term: u32) -> &[TermOcc] {
-        let start = self.occs.partition_point(|o| o.term < term);
-        let rest = self.occs.get(start..).unwrap_or(&[]);
-        let len = rest.iter().take_while(|o| o.term == term).count();
-        rest.get(..len).unwrap_or(&[])
+    pub fn occs_of(&self, term: u32) -> impl Iterator<Item = TermOcc> + Clone + '_ {
+        self.occs.iter().skip_while(move |o| o.term < term).take_while(move |o| o.term == term)
     }
 
     /// The distinct terms of the document, ascending.
     pub fn terms(&self) -> impl Iterator<Item = u32> + '_ {
-        self.occs.chunk_by(|a, b| a.term == b.term).filter_map(|g| g.first().map(|o| o.term))
+        let mut last = None;
+        self.occs.iter().filter_map(move |o| (last.replace(o.term) != Some(o.term)).then_some(o.term))
     }
 
     /// The sortable value of a field.
@@ -74,7 +74,7 @@ impl DocRecord {
     /// Approximate heap bytes.
     pub fn mem_bytes(&self) -> usize {
         self.key.len()
-            + std::mem::size_of_val(&*self.occs)
+            + self.occs.bytes()
             + self.tags.len() * 8
             + self.numerics.len() * 16
             + self.geos.len() * 24

@@ -5,6 +5,7 @@ pub mod distance;
 pub mod docs;
 pub mod extract;
 pub mod filter;
+pub mod forward;
 pub mod geo;
 pub mod half;
 pub mod hnsw;
@@ -13,7 +14,9 @@ pub mod numeric;
 pub mod postings;
 pub mod tag;
 pub mod termdict;
+mod terms;
 pub mod text;
+pub mod varint;
 pub mod vector;
 pub mod vector_extract;
 mod vector_graph;
@@ -154,16 +157,6 @@ impl Index {
             });
             self.missing.push(RoaringBitmap::new());
         }
-    }
-
-    /// Whether the posting `p` of text term `term` has the term in a field of `mask` (the
-    /// document's record tells when the posting's mask cannot).
-    pub fn posting_in(&self, p: &Posting, term: u32, mask: text::FieldMask) -> bool {
-        p.in_fields(mask).unwrap_or_else(|| {
-            self.docs.get(p.doc).is_some_and(|r| {
-                r.occs_of(term).iter().any(|o| mask & (1u128 << (u32::from(o.field) % 128)) != 0)
-            })
-        })
     }
 
     /// Text ordinal of field `i`.
@@ -360,7 +353,7 @@ impl Index {
         let rec = DocRecord {
             key: key.into(),
             score,
-            occs: occs.into(),
+            occs: forward::ForwardList::encode(&occs),
             max_freq,
             len,
             tags: tags.into(),
@@ -390,7 +383,8 @@ impl Index {
         for (term, freq, fields, mut positions) in entries {
             positions.sort_unstable();
             let freq = u16::try_from(freq).unwrap_or(postings::FREQ_ESCAPE);
-            self.text.set_posting(term, Posting { doc: id, freq, fields }, &positions, norm);
+            let live = self.docs.len();
+            self.text.set_posting(term, Posting { doc: id, freq, fields }, &positions, norm, live);
         }
         // Vectors are replaced wholesale (a field without a value keeps none).
         for (i, f) in self.fields.iter_mut().enumerate() {
@@ -421,9 +415,7 @@ impl Index {
     }
 
     fn index_postings(&mut self, id: u32, p: &Postings) {
-        for (term, field) in &p.terms {
-            self.text.add(*term, *field, id);
-        }
+        self.text.records += p.terms.len() as u64;
         for (f, tid) in &p.tags {
             if let Some(FieldIndex::Tag(ti)) = self.fields.get_mut(*f as usize) {
                 ti.add(*tid, id);
@@ -448,9 +440,7 @@ impl Index {
     }
 
     fn remove_postings(&mut self, id: u32, p: &Postings) {
-        for (term, field) in &p.terms {
-            self.text.remove(*term, *field, id);
-        }
+        self.text.records = self.text.records.saturating_sub(p.terms.len() as u64);
         for (f, tid) in &p.tags {
             if let Some(FieldIndex::Tag(ti)) = self.fields.get_mut(*f as usize) {
                 ti.remove(*tid, id);

@@ -16,6 +16,8 @@
 
 use std::cell::Cell;
 
+use super::varint::{get_varint, put_varint};
+
 /// A block is split in two when it reaches this many postings.
 pub const SPLIT_AT: usize = 256;
 
@@ -104,34 +106,6 @@ struct Block {
     /// Per posting, in order: varint count, then that many varint position deltas.
     positions: Vec<u8>,
     bound: Bound,
-}
-
-/// Appends `v` as a varint.
-fn put_varint(out: &mut Vec<u8>, mut v: u32) {
-    loop {
-        let b = (v & 0x7f) as u8;
-        v >>= 7;
-        if v == 0 {
-            out.push(b);
-            return;
-        }
-        out.push(b | 0x80);
-    }
-}
-
-/// Reads a varint at `*at`, advancing it.
-fn get_varint(bytes: &[u8], at: &mut usize) -> Option<u32> {
-    let mut v = 0u32;
-    let mut shift = 0u32;
-    while let Some(&b) = bytes.get(*at) {
-        *at += 1;
-        v |= u32::from(b & 0x7f).checked_shl(shift).unwrap_or(0);
-        shift += 7;
-        if b & 0x80 == 0 {
-            return Some(v);
-        }
-    }
-    None
 }
 
 /// The byte length of the posting whose positions start at `at`.

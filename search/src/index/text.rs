@@ -1,6 +1,9 @@
-//! Full-text postings: for each term id, one bitmap of doc ids per text field.
+//! The full-text index: the term dictionary and, per term id, its postings
+//! ([`super::postings`]); a term's documents are read from them (see [`super::terms`]).
 
-use roaring::{MultiOps, RoaringBitmap};
+use std::collections::HashMap;
+
+use roaring::RoaringBitmap;
 
 use super::postings::{DocNorm, Posting, PostingList};
 use super::termdict::TermDict;
@@ -16,14 +19,24 @@ pub const ALL_FIELDS: FieldMask = u128::MAX;
 pub struct TextIndex {
     /// Term strings → ids.
     pub dict: TermDict,
-    postings: Vec<Vec<(u16, RoaringBitmap)>>,
     /// Ids of stem terms (`+stem`): their occurrences weigh less in frequencies.
     stems: RoaringBitmap,
-    /// Number of (term, field, doc) records.
+    /// Number of (term, field, doc) records (kept by [`super::Index`]).
     pub records: u64,
     /// Per term id: its documents with frequencies and positions (see [`super::postings`]).
     lists: Vec<PostingList>,
+    /// The documents of the terms that are in many of them ([`DENSE_SHARE`]), as bitmaps:
+    /// a query matching such a term takes its documents without reading every posting,
+    /// and the bitmaps are small (mostly one bit per document id).
+    dense: HashMap<u32, RoaringBitmap>,
 }
+
+/// A term is kept as a bitmap too while at least one document in this many holds it
+/// (and [`DENSE_MIN`] documents do).
+pub const DENSE_SHARE: u64 = 16;
+
+/// The fewest documents of a term kept as a bitmap too.
+pub const DENSE_MIN: u32 = 1024;
 
 impl TextIndex {
     /// Id of a term, inserting it.
@@ -32,19 +45,26 @@ impl TextIndex {
         if term.starts_with(crate::analysis::STEM_PREFIX) {
             self.stems.insert(id);
         }
-        while self.postings.len() <= id as usize {
-            self.postings.push(Vec::new());
-        }
         if self.lists.len() <= id as usize {
             self.lists.resize_with(id as usize + 1, PostingList::default);
         }
         id
     }
 
-    /// Sets the posting of `term` in document `p.doc`, with the term's positions there.
-    pub fn set_posting(&mut self, term: u32, p: Posting, positions: &[u32], norm: DocNorm) {
-        if let Some(l) = self.lists.get_mut(term as usize) {
-            l.set(p, positions, norm);
+    /// Sets the posting of `term` in document `p.doc`, with the term's positions there;
+    /// `live` is the index's number of documents.
+    pub fn set_posting(&mut self, term: u32, p: Posting, positions: &[u32], norm: DocNorm, live: u64) {
+        let Some(l) = self.lists.get_mut(term as usize) else { return };
+        l.set(p, positions, norm);
+        match self.dense.get_mut(&term) {
+            Some(bm) => {
+                bm.insert(p.doc);
+            }
+            None if l.len() >= DENSE_MIN && u64::from(l.len()) * DENSE_SHARE >= live => {
+                let docs = RoaringBitmap::from_sorted_iter(l.iter().map(|p| p.doc)).unwrap_or_default();
+                self.dense.insert(term, docs);
+            }
+            None => {}
         }
     }
 
@@ -52,7 +72,18 @@ impl TextIndex {
     pub fn remove_posting(&mut self, term: u32, doc: u32) {
         if let Some(l) = self.lists.get_mut(term as usize) {
             l.remove(doc);
+            if let Some(bm) = self.dense.get_mut(&term) {
+                bm.remove(doc);
+                if l.len() < DENSE_MIN / 2 {
+                    self.dense.remove(&term);
+                }
+            }
         }
+    }
+
+    /// All documents of `term` when it is kept as a bitmap too ([`DENSE_SHARE`]).
+    pub fn dense_docs(&self, term: u32) -> Option<&RoaringBitmap> {
+        self.dense.get(&term)
     }
 
     /// The postings of `term`.
@@ -65,59 +96,9 @@ impl TextIndex {
         self.stems.contains(term)
     }
 
-    /// Records that `doc` contains `term` in `field`.
-    pub fn add(&mut self, term: u32, field: u16, doc: u32) {
-        if let Some(p) = self.postings.get_mut(term as usize) {
-            let inserted = match p.iter_mut().find(|(f, _)| *f == field) {
-                Some((_, bm)) => bm.insert(doc),
-                None => {
-                    let mut bm = RoaringBitmap::new();
-                    bm.insert(doc);
-                    p.push((field, bm));
-                    true
-                }
-            };
-            if inserted {
-                self.records += 1;
-            }
-        }
-    }
-
-    /// Forgets that `doc` contains `term` in `field`.
-    pub fn remove(&mut self, term: u32, field: u16, doc: u32) {
-        if let Some(p) = self.postings.get_mut(term as usize) {
-            if let Some(i) = p.iter().position(|(f, _)| *f == field) {
-                if let Some((_, bm)) = p.get_mut(i) {
-                    if bm.remove(doc) {
-                        self.records = self.records.saturating_sub(1);
-                    }
-                    if bm.is_empty() {
-                        p.swap_remove(i);
-                    }
-                }
-            }
-        }
-    }
-
     /// True when the term has at least one document.
     pub fn is_live(&self, term: u32) -> bool {
-        self.postings.get(term as usize).is_some_and(|p| !p.is_empty())
-    }
-
-    /// Documents containing `term` in any field of `mask`.
-    pub fn docs(&self, term: u32, mask: FieldMask) -> RoaringBitmap {
-        let Some(p) = self.postings.get(term as usize) else {
-            return RoaringBitmap::new();
-        };
-        let mut it = p.iter().filter(|(f, _)| mask & (1u128 << (*f as u32 % 128)) != 0);
-        match (it.next(), it.next()) {
-            (None, _) => RoaringBitmap::new(),
-            (Some((_, a)), None) => a.clone(),
-            (Some((_, a)), Some((_, b))) => {
-                let rest = it.map(|(_, bm)| bm);
-                [a, b].into_iter().chain(rest).union()
-            }
-        }
+        self.list(term).is_some_and(|l| !l.is_empty())
     }
 
     /// Number of documents containing `term` (any field).
@@ -128,7 +109,7 @@ impl TextIndex {
 
     /// Number of live terms.
     pub fn live_terms(&self) -> u64 {
-        self.postings.iter().filter(|p| !p.is_empty()).count() as u64
+        self.lists.iter().filter(|l| !l.is_empty()).count() as u64
     }
 
     /// Approximate heap bytes of the term-major postings.
@@ -142,13 +123,58 @@ impl TextIndex {
         self.lists.iter().map(PostingList::position_bytes).sum()
     }
 
+    /// Approximate heap bytes of the bitmaps of frequent terms.
+    pub fn dense_bytes(&self) -> usize {
+        self.dense.values().map(|bm| bm.serialized_size() + 32).sum()
+    }
+
     /// Approximate heap bytes of the postings.
     pub fn mem_bytes(&self) -> usize {
-        let bitmaps: usize = self
-            .postings
-            .iter()
-            .map(|p| 24 + p.iter().map(|(_, bm)| bm.serialized_size() + 8).sum::<usize>())
-            .sum();
-        bitmaps + self.list_bytes()
+        self.list_bytes() + self.dense_bytes()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bitmaps_of_frequent_terms_follow_their_postings() {
+        let mut t = TextIndex::default();
+        let (a, b) = (t.term_id("a"), t.term_id("b"));
+        let norm = DocNorm { max_freq: 1, low_score: true };
+        let mut x: u64 = 11;
+        let mut live = std::collections::BTreeSet::new();
+        for _ in 0..40_000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let doc = (x % 6_000) as u32;
+            if x % 7 < 2 {
+                t.remove_posting(a, doc);
+                t.remove_posting(b, doc);
+                live.remove(&doc);
+            } else {
+                live.insert(doc);
+                t.set_posting(a, Posting { doc, freq: 1, fields: 1 }, &[], norm, live.len() as u64);
+                if doc % 50 == 0 {
+                    t.set_posting(b, Posting { doc, freq: 1, fields: 1 }, &[], norm, live.len() as u64);
+                }
+            }
+            for term in [a, b] {
+                if let Some(bm) = t.dense_docs(term) {
+                    let docs: Vec<u32> =
+                        t.list(term).map(|l| l.iter().map(|p| p.doc).collect()).unwrap_or_default();
+                    assert_eq!(bm.iter().collect::<Vec<_>>(), docs);
+                }
+            }
+        }
+        // "a" is in most documents, "b" in one in fifty: only "a" is kept as a bitmap.
+        assert!(t.dense_docs(a).is_some());
+        assert!(t.dense_docs(b).is_none());
+        for doc in 0..6_000 {
+            t.remove_posting(a, doc);
+        }
+        assert!(t.dense_docs(a).is_none());
     }
 }

@@ -406,7 +406,7 @@ impl<'a> Exec<'a> {
     fn docs_of(&self, ids: &[u32], mask: FieldMask) -> RoaringBitmap {
         let mut bm = RoaringBitmap::new();
         for &id in ids {
-            bm |= self.idx.text.docs(id, mask);
+            bm |= self.idx.term_docs(id, mask);
         }
         bm
     }
@@ -435,7 +435,7 @@ impl<'a> Exec<'a> {
         let mut named = self.idx.text.dict.scan(|_, id| ids.contains(&id), ids.len());
         named.sort_by_key(|(_, id)| ids.iter().position(|x| x == id));
         let (idx, prof) = (self.idx, &mut self.prof);
-        prof.readers("TEXT", &named, |id| idx.text.docs(id, mask).len());
+        prof.readers("TEXT", &named, |id| idx.term_docs(id, mask).len());
     }
 
     fn eval_node(
@@ -695,7 +695,7 @@ impl<'a> Exec<'a> {
         let ids: Vec<u32> = found.iter().map(|(_, id)| *id).collect();
         // FT.PROFILE: each expansion is a child reader of the union.
         let (idx, prof) = (self.idx, &mut self.prof);
-        prof.readers("TEXT", &found, |id| idx.text.docs(id, mask).len());
+        prof.readers("TEXT", &found, |id| idx.term_docs(id, mask).len());
         for (t, _) in found {
             self.out.highlight.insert(t);
         }

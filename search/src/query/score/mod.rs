@@ -324,7 +324,7 @@ impl<'a> ScoreContext<'a> {
         };
         if self.lookup.len() > MERGE_JOIN_THRESHOLD && !self.idx.spec.no_freqs {
             let mut j = 0;
-            let occs_all = d.rec().map_or(&[][..], |r| &r.occs);
+            let occs_all = d.rec().map_or_else(Vec::new, |r| r.occs.to_vec());
             for occs in occs_all.chunk_by(|a, b| a.term == b.term) {
                 let Some(term) = occs.first().map(|o| o.term) else { continue };
                 while self.lookup.get(j).is_some_and(|l| l.0 < term) {
@@ -336,7 +336,7 @@ impl<'a> ScoreContext<'a> {
                         break;
                     }
                     if let Some(t) = self.terms.get(ti) {
-                        add(ti, id, self.term_freq(occs, t.mask, id), idf);
+                        add(ti, id, self.term_freq(occs.iter().copied(), t.mask, id), idf);
                     }
                     k += 1;
                 }
@@ -406,9 +406,8 @@ impl<'a> ScoreContext<'a> {
         }
         if t.ids.len() > MERGE_JOIN_THRESHOLD {
             // Many expansions: look up the document's own terms instead (they are few).
-            let first = d
-                .rec()
-                .map_or(&[][..], |r| &r.occs)
+            let occs = d.rec().map_or_else(Vec::new, |r| r.occs.to_vec());
+            let first = occs
                 .chunk_by(|a, b| a.term == b.term)
                 .filter_map(|occs| {
                     let id = occs.first()?.term;
@@ -471,7 +470,7 @@ impl<'a> ScoreContext<'a> {
         let occs = rec.occs_of(id);
         if self.idx.spec.no_freqs {
             // NOFREQS: a document either has the term (frequency 1) or not.
-            let hit = occs.iter().any(|o| t.mask & (1u128 << (o.field as u32 % 128)) != 0);
+            let hit = occs.clone().any(|o| t.mask & (1u128 << (o.field as u32 % 128)) != 0);
             return if hit { 1.0 } else { 0.0 };
         }
         self.term_freq(occs, t.mask, id)
@@ -480,17 +479,16 @@ impl<'a> ScoreContext<'a> {
     /// The frequency of term `id` in a document, given its occurrences there (`occs`, one per
     /// field), as RediSearch's index record holds it: the weighted count over ALL fields,
     /// when at least one field is in `mask` (the record matches as a whole), else 0.
-    fn term_freq(&self, occs: &[TermOcc], mask: u128, id: u32) -> f64 {
-        if !occs.iter().any(|o| mask & (1u128 << (o.field as u32 % 128)) != 0) {
+    fn term_freq(&self, occs: impl Iterator<Item = TermOcc> + Clone, mask: u128, id: u32) -> f64 {
+        if !occs.clone().any(|o| mask & (1u128 << (o.field as u32 % 128)) != 0) {
             return 0.0;
         }
         let stem = self.idx.text.is_stem(id);
-        occs.iter()
-            .map(|o| {
-                let (word, stemmed) = self.weights.get(o.field as usize).copied().unwrap_or((1.0, 1.0));
-                f64::from(o.freq) * if stem { stemmed } else { word }
-            })
-            .sum()
+        occs.map(|o| {
+            let (word, stemmed) = self.weights.get(o.field as usize).copied().unwrap_or((1.0, 1.0));
+            f64::from(o.freq) * if stem { stemmed } else { word }
+        })
+        .sum()
     }
 }
 

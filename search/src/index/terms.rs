@@ -1,0 +1,48 @@
+//! A text term's documents, read from its postings: the matching side of the text index
+//! (the scorer reads the same postings for frequencies and positions).
+
+use roaring::RoaringBitmap;
+
+use super::postings::Posting;
+use super::text::{FieldMask, ALL_FIELDS};
+use super::Index;
+
+impl Index {
+    /// Whether the posting `p` of text term `term` has the term in a field of `mask` (the
+    /// document's record tells when the posting's mask cannot).
+    pub fn posting_in(&self, p: &Posting, term: u32, mask: FieldMask) -> bool {
+        if mask == ALL_FIELDS {
+            return true;
+        }
+        p.in_fields(mask).unwrap_or_else(|| {
+            self.docs
+                .get(p.doc)
+                .is_some_and(|r| r.occs_of(term).any(|o| mask & (1u128 << (u32::from(o.field) % 128)) != 0))
+        })
+    }
+
+    /// The documents holding text term `term` in a field of `mask`.
+    pub fn term_docs(&self, term: u32, mask: FieldMask) -> RoaringBitmap {
+        if let Some(bm) = self.text.dense_docs(term).filter(|_| self.covers_all_text(mask)) {
+            return bm.clone();
+        }
+        let Some(list) = self.text.list(term) else { return RoaringBitmap::new() };
+        let docs = list.iter().filter(|p| self.posting_in(p, term, mask)).map(|p| p.doc);
+        // Postings are in document order.
+        RoaringBitmap::from_sorted_iter(docs).unwrap_or_default()
+    }
+
+    /// Whether `mask` has every TEXT field of the index.
+    fn covers_all_text(&self, mask: FieldMask) -> bool {
+        mask == ALL_FIELDS
+            || self.fields.iter().all(|f| match f {
+                super::FieldIndex::Text(o) => mask & (1u128 << (u32::from(*o) % 128)) != 0,
+                _ => true,
+            })
+    }
+
+    /// Whether some document holds text term `term` in a field of `mask`.
+    pub fn term_in(&self, term: u32, mask: FieldMask) -> bool {
+        self.text.list(term).is_some_and(|l| l.iter().any(|p| self.posting_in(p, term, mask)))
+    }
+}
