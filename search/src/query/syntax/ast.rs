@@ -1,7 +1,8 @@
 //! The syntax tree a query parses to: [`QueryAst`] and its parts (tag terms, numeric
-//! bounds). Plain data, no index knowledge; [`crate::query::exec`] evaluates it.
+//! bounds, vector clauses). Plain data, no index knowledge; [`crate::query::exec`] evaluates
+//! it ([`crate::query::vector`] the vector clauses).
 
-use crate::query::vector::{KnnClause, RangeClause};
+use crate::error::{Error, Result};
 
 /// One value in a tag clause.
 #[derive(Debug, Clone, PartialEq)]
@@ -101,4 +102,81 @@ pub enum QueryAst {
         /// `$inorder`.
         inorder: Option<bool>,
     },
+}
+
+/// `=>[KNN k @field $blob [EF_RUNTIME x] [EPSILON e] [HYBRID_POLICY p] [BATCH_SIZE n] [AS d]]`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct KnnClause {
+    /// The filter (the query before `=>`; `*` for none).
+    pub filter: Box<QueryAst>,
+    /// K.
+    pub k: usize,
+    /// The VECTOR attribute.
+    pub field: String,
+    /// Name of the PARAMS entry holding the query blob.
+    pub blob: String,
+    /// `AS` / `$YIELD_DISTANCE_AS`: the distance field's name (default `__<field>_score`).
+    pub score_as: Option<String>,
+    /// The other options as given (upper-cased name, value), checked at execution against
+    /// the field's algorithm: EF_RUNTIME, HYBRID_POLICY and BATCH_SIZE tune HNSW search.
+    pub options: Vec<(String, String)>,
+}
+
+impl Default for KnnClause {
+    fn default() -> KnnClause {
+        KnnClause {
+            filter: Box::new(QueryAst::MatchAll),
+            k: 0,
+            field: String::new(),
+            blob: String::new(),
+            score_as: None,
+            options: Vec::new(),
+        }
+    }
+}
+
+/// `@field:[VECTOR_RANGE radius $blob]=>{$YIELD_DISTANCE_AS: d; $EPSILON: e}`.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct RangeClause {
+    /// The VECTOR attribute.
+    pub field: String,
+    /// The radius (distances up to it match).
+    pub radius: f64,
+    /// Name of the PARAMS entry holding the query blob.
+    pub blob: String,
+    /// `$YIELD_DISTANCE_AS`.
+    pub yield_as: Option<String>,
+    /// The other attributes as given (upper-cased name, value), checked at execution.
+    pub options: Vec<(String, String)>,
+}
+
+impl KnnClause {
+    /// Sets one option (inside `[…]`, or a `$name` attribute after it).
+    pub fn set(&mut self, name: &str, value: String) -> Result<()> {
+        let upper = name.to_ascii_uppercase();
+        if upper == "AS" || upper == "YIELD_DISTANCE_AS" {
+            self.score_as = Some(value);
+        } else {
+            self.options.push((upper, value));
+        }
+        Ok(())
+    }
+
+    /// The name of the distance field this clause yields.
+    pub fn score_name(&self) -> String {
+        self.score_as.clone().unwrap_or_else(|| format!("__{}_score", self.field))
+    }
+}
+
+impl RangeClause {
+    /// Sets one `$name` attribute.
+    pub fn set(&mut self, name: &str, value: String) -> Result<()> {
+        let upper = name.to_ascii_uppercase();
+        match upper.as_str() {
+            "YIELD_DISTANCE_AS" => self.yield_as = Some(value),
+            "EPSILON" | "EF_RUNTIME" | "HYBRID_POLICY" | "BATCH_SIZE" => self.options.push((upper, value)),
+            _ => return Err(Error::new(format!("Invalid attribute {name}"))),
+        }
+        Ok(())
+    }
 }

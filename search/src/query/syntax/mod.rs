@@ -1,6 +1,5 @@
 //! The query language parser (dialects 1–4) producing a [`QueryAst`]. Depends only on
-//! `error`, `limits` and `args` (with the vector clauses' types from
-//! [`crate::query::vector`]); never panics; nesting is bounded by
+//! `error`, `limits` and `args`; never panics; nesting is bounded by
 //! [`MAX_QUERY_DEPTH`](crate::limits::MAX_QUERY_DEPTH).
 //!
 //! ```text
@@ -43,8 +42,7 @@ mod vector;
 #[cfg(test)]
 mod tests;
 
-pub use crate::query::vector::{KnnClause, RangeClause};
-pub use ast::{NumBound, QueryAst, TagTerm};
+pub use ast::{KnnClause, NumBound, QueryAst, RangeClause, TagTerm};
 pub use scanner::unescape;
 
 use scanner::Parser;

@@ -1,12 +1,11 @@
 //! Vector clauses (dialect ≥ 2): `filter=>[KNN k @v $blob …]` at the query's root and
 //! `@v:[VECTOR_RANGE r $blob]` as a field clause, each with optional `=>{$name: value}`
-//! attributes, parsed into [`crate::query::vector`]'s clause types.
+//! attributes, parsed into [`KnnClause`] and [`RangeClause`].
 
-use super::ast::QueryAst;
+use super::ast::{KnnClause, QueryAst, RangeClause};
 use super::scanner::{unescape, Parser};
 use crate::error::{Error, Result};
 use crate::limits::MAX_KNN_K;
-use crate::query::vector::{KnnClause, RangeClause};
 
 impl Parser<'_> {
     /// How many characters ahead the first non-whitespace after an `=>` here stands.
