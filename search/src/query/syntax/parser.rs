@@ -61,13 +61,7 @@ impl Parser<'_> {
                     }
                     chain += 1;
                     chain_text &= is_text(&right);
-                    left = match left {
-                        QueryAst::Or(mut alts) => {
-                            alts.push(right);
-                            QueryAst::Or(alts)
-                        }
-                        l => QueryAst::Or(vec![l, right]),
-                    };
+                    left = join(left, right, true);
                     combined = true;
                 }
                 Token::Arrow if g.token(Token::Arrow) > min => left = self.attrs(left)?,
@@ -75,13 +69,7 @@ impl Parser<'_> {
                 t if g.token(t) > min => {
                     chain = 0;
                     let right = self.expr(g.and)?;
-                    left = match left {
-                        QueryAst::And(mut items) => {
-                            items.push(right);
-                            QueryAst::And(items)
-                        }
-                        l => QueryAst::And(vec![l, right]),
-                    };
+                    left = join(left, right, false);
                     combined = true;
                 }
                 _ => break,
@@ -232,6 +220,23 @@ fn is_text(q: &QueryAst) -> bool {
         QueryAst::Not(inner) | QueryAst::Optional(inner) => is_text(inner),
         QueryAst::Attrs { inner, .. } => is_text(inner),
         _ => false,
+    }
+}
+
+/// `left` joined with `right` by `|` (`or`) or by intersection: `right` appended when `left`
+/// is already that combination (every rule is left-associative), else a new one of both.
+fn join(left: QueryAst, right: QueryAst, or: bool) -> QueryAst {
+    match (left, or) {
+        (QueryAst::Or(mut items), true) => {
+            items.push(right);
+            QueryAst::Or(items)
+        }
+        (QueryAst::And(mut items), false) => {
+            items.push(right);
+            QueryAst::And(items)
+        }
+        (l, true) => QueryAst::Or(vec![l, right]),
+        (l, false) => QueryAst::And(vec![l, right]),
     }
 }
 
