@@ -12,7 +12,7 @@
 //! fails instead, with the NOPERM text RediSearch 8 sends when a user's key patterns do not
 //! cover an index.
 //!
-//! How a command uses it: `ExecOptions::visible` ← `commands::knn_visible(idx, &ast, docs,
+//! How a command uses it: `ExecOptions::visible` ← [`knn_visible`]`(idx, &ast, docs,
 //! config)?` (KNN takes its nearest among readable documents), then hits →
 //! [`restrict_hits`]`(idx, &mut ids, opts.visible.as_ref(), docs, config)?` before they are
 //! counted; one key → `docs.may_read(key)`; figures over the whole index (tag values, term
@@ -24,6 +24,7 @@ use crate::config::Config;
 use crate::document::DocumentSource;
 use crate::error::{Error, Result};
 use crate::index::Index;
+use crate::query::syntax::QueryAst;
 
 /// RediSearch 8's reply when a user may not read every document of an index.
 pub const NOPERM: &str = "NOPERM User does not have the required permissions to query the index";
@@ -83,6 +84,21 @@ pub fn visible(idx: &Index, docs: &dyn DocumentSource, config: &Config) -> Resul
 /// True when the caller may read document `d` of `idx` (a vanished id is not readable).
 fn readable(idx: &Index, d: u32, docs: &dyn DocumentSource) -> bool {
     idx.docs.get(d).is_some_and(|rec| docs.may_read(&rec.key))
+}
+
+/// The documents a KNN query may take its nearest from, when the caller may not read every
+/// one (KNN is a top-level clause).
+pub(crate) fn knn_visible(
+    idx: &Index,
+    ast: &QueryAst,
+    docs: &dyn DocumentSource,
+    config: &Config,
+) -> Result<Option<RoaringBitmap>> {
+    if matches!(ast, QueryAst::Knn(_)) {
+        visible(idx, docs, config)
+    } else {
+        Ok(None)
+    }
 }
 
 #[cfg(test)]

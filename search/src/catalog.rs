@@ -1,31 +1,18 @@
-//! The [`Catalog`]: every index and alias of one database, command dispatch, keyspace
-//! hooks, initial-scan bookkeeping, TEMPORARY expiry and definition persistence.
+//! The [`Catalog`]: every index and alias of one database, and the open cursors, with the
+//! keyspace hooks, initial-scan bookkeeping, TEMPORARY expiry and definition persistence
+//! that keep them. Plain data below the commands: FT.* dispatch
+//! ([`Catalog::execute`](crate::Catalog::execute)) lives in `commands`, above it.
 
 use std::collections::{BTreeMap, HashMap};
 use std::time::{Duration, Instant};
 
-use crate::commands;
-pub use crate::commands::legacy::KeyWrite;
+use crate::codec::{put_bytes, put_u32, Reader};
 use crate::config::Config;
 use crate::document::DocumentSource;
 use crate::error::{Error, Result};
 use crate::index::Index;
-use crate::reply::{Protocol, Reply};
 use crate::schema::IndexSpec;
 use crate::synonyms::Synonyms;
-
-/// What a command produced: the reply plus side effects the glue must perform.
-#[derive(Debug, Clone, PartialEq)]
-pub struct ExecOutcome {
-    /// The reply.
-    pub reply: Reply,
-    /// Keys to delete (FT.DROPINDEX … DD).
-    pub delete_keys: Vec<Vec<u8>>,
-    /// Writes to perform, in order, as the Redis commands they are (FT.ADD's HSET, after a
-    /// DEL for REPLACE; FT.DEL's DEL), propagated to replicas and the AOF. FT.DEL's reply
-    /// is the number of keys its DEL removed, which only the glue knows.
-    pub writes: Vec<KeyWrite>,
-}
 
 /// Initial-scan state of an index.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -61,33 +48,6 @@ impl Catalog {
     /// An empty catalog.
     pub fn new() -> Catalog {
         Catalog::default()
-    }
-
-    /// Runs an FT.* command (`cmd` without arguments, any case; `args` after it).
-    pub fn execute(
-        &mut self,
-        cmd: &str,
-        args: &[&[u8]],
-        docs: &dyn DocumentSource,
-        config: &mut Config,
-        proto: Protocol,
-    ) -> Reply {
-        self.execute_full(cmd, args, docs, config, proto).reply
-    }
-
-    /// Like [`Catalog::execute`], also returning side effects (keys to delete).
-    pub fn execute_full(
-        &mut self,
-        cmd: &str,
-        args: &[&[u8]],
-        docs: &dyn DocumentSource,
-        config: &mut Config,
-        proto: Protocol,
-    ) -> ExecOutcome {
-        let mut delete_keys = Vec::new();
-        let mut writes = Vec::new();
-        let r = commands::dispatch(self, cmd, args, docs, config, proto, &mut delete_keys, &mut writes);
-        ExecOutcome { reply: r.unwrap_or_else(|e| Reply::Error(e.0)), delete_keys, writes }
     }
 
     /// Resolves an index name or alias.
@@ -223,33 +183,29 @@ impl Catalog {
     /// Serializes index definitions and aliases (for RDB aux data).
     pub fn to_definitions(&self) -> Vec<u8> {
         let mut out = DEFS_MAGIC.to_vec();
-        let put = |out: &mut Vec<u8>, b: &[u8]| {
-            out.extend_from_slice(&(b.len() as u32).to_le_bytes());
-            out.extend_from_slice(b);
-        };
-        out.extend_from_slice(&(self.indexes.len() as u32).to_le_bytes());
+        put_u32(&mut out, self.indexes.len() as u32);
         for (name, e) in &self.indexes {
-            out.extend_from_slice(&(e.create_args.len() as u32 + 1).to_le_bytes());
-            put(&mut out, name.as_bytes());
+            put_u32(&mut out, e.create_args.len() as u32 + 1);
+            put_bytes(&mut out, name.as_bytes());
             for a in &e.create_args {
-                put(&mut out, a);
+                put_bytes(&mut out, a);
             }
         }
         let mut aliases: Vec<_> = self.aliases.iter().collect();
         aliases.sort();
-        out.extend_from_slice(&(aliases.len() as u32).to_le_bytes());
+        put_u32(&mut out, aliases.len() as u32);
         for (a, i) in aliases {
-            put(&mut out, a.as_bytes());
-            put(&mut out, i.as_bytes());
+            put_bytes(&mut out, a.as_bytes());
+            put_bytes(&mut out, i.as_bytes());
         }
         // Synonym groups follow (absent from definitions saved before FT.SYNUPDATE existed).
         let with_synonyms: Vec<_> =
             self.indexes.iter().filter(|(_, e)| !e.index.synonyms.is_empty()).collect();
         if !with_synonyms.is_empty() {
             out.extend_from_slice(SYNONYMS_MAGIC);
-            out.extend_from_slice(&(with_synonyms.len() as u32).to_le_bytes());
+            put_u32(&mut out, with_synonyms.len() as u32);
             for (name, e) in with_synonyms {
-                put(&mut out, name.as_bytes());
+                put_bytes(&mut out, name.as_bytes());
                 e.index.synonyms.write(&mut out);
             }
         }
@@ -313,43 +269,5 @@ impl Catalog {
     pub fn index(&self, name: &str) -> Option<&Index> {
         let real = self.resolve(name)?;
         self.indexes.get(real).map(|e| &e.index)
-    }
-}
-
-/// Reads the length-prefixed little-endian format of the persisted definitions.
-pub(crate) struct Reader<'a> {
-    b: &'a [u8],
-    pos: usize,
-}
-
-impl<'a> Reader<'a> {
-    /// A reader at the start of `b`.
-    pub(crate) fn new(b: &'a [u8]) -> Reader<'a> {
-        Reader { b, pos: 0 }
-    }
-
-    /// True when every byte was read.
-    pub(crate) fn at_end(&self) -> bool {
-        self.pos >= self.b.len()
-    }
-
-    pub(crate) fn take(&mut self, n: usize) -> std::result::Result<&'a [u8], String> {
-        let s = self
-            .b
-            .get(self.pos..self.pos.saturating_add(n))
-            .ok_or_else(|| "truncated search definitions".to_string())?;
-        self.pos += n;
-        Ok(s)
-    }
-
-    pub(crate) fn u32(&mut self) -> std::result::Result<u32, String> {
-        let s = self.take(4)?;
-        let arr: [u8; 4] = s.try_into().map_err(|_| "truncated search definitions".to_string())?;
-        Ok(u32::from_le_bytes(arr))
-    }
-
-    pub(crate) fn bytes(&mut self) -> std::result::Result<&'a [u8], String> {
-        let n = self.u32()? as usize;
-        self.take(n)
     }
 }

@@ -10,6 +10,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use crate::codec::{put_bytes, put_u32};
 use crate::limits::{DICT_TERM_MAX_BYTES, DICT_TERM_MAX_CHARS};
 
 /// Every dictionary of the server, by name.
@@ -150,16 +151,12 @@ impl Dictionaries {
     /// Serializes every dictionary (for RDB aux data).
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut out = MAGIC.to_vec();
-        let put = |out: &mut Vec<u8>, b: &[u8]| {
-            out.extend_from_slice(&(b.len() as u32).to_le_bytes());
-            out.extend_from_slice(b);
-        };
-        out.extend_from_slice(&(self.dicts.len() as u32).to_le_bytes());
+        put_u32(&mut out, self.dicts.len() as u32);
         for (name, terms) in &self.dicts {
-            put(&mut out, name.as_bytes());
-            out.extend_from_slice(&(terms.len() as u32).to_le_bytes());
+            put_bytes(&mut out, name.as_bytes());
+            put_u32(&mut out, terms.len() as u32);
             for t in terms {
-                put(&mut out, t.as_bytes());
+                put_bytes(&mut out, t.as_bytes());
             }
         }
         out
@@ -167,7 +164,7 @@ impl Dictionaries {
 
     /// Restores what [`Dictionaries::to_bytes`] wrote.
     pub fn from_bytes(bytes: &[u8]) -> Result<Dictionaries, String> {
-        let mut r = crate::catalog::Reader::new(bytes);
+        let mut r = crate::codec::Reader::new(bytes);
         if r.take(MAGIC.len())? != MAGIC {
             return Err("bad dictionaries header".into());
         }

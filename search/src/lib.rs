@@ -45,9 +45,10 @@
 //!
 //! Layout: `schema` (definitions), `analysis/` (tokenizer, stopwords, stemmer), `index/`
 //! (doc table with id reuse, term dictionary, text/tag/numeric/geo indexes, extraction,
-//! FILTER), `query/` (syntax → exec → score, highlight), `commands/` (one file per command
-//! family), `catalog` (indexes, aliases, hooks, persistence), `rdb/` (RediSearch's RDB aux
-//! encodings over a small reader/writer trait).
+//! FILTER), `query/` (syntax → exec → score, highlight), `catalog` (plain data: indexes,
+//! aliases, cursors, with hooks and persistence), `commands/` (above the catalog: one file
+//! per command family, `dispatch` routing them), `codec` (folio's own persisted byte format),
+//! `rdb/` (RediSearch's RDB aux encodings over a small reader/writer trait).
 
 #![warn(missing_docs)]
 
@@ -56,6 +57,7 @@ pub mod aggregate;
 pub mod analysis;
 mod args;
 mod catalog;
+mod codec;
 mod commands;
 pub mod config;
 mod config_options;
@@ -74,7 +76,8 @@ pub mod suggest;
 pub mod synonyms;
 pub mod vector_spec;
 
-pub use catalog::{Catalog, ExecOutcome, KeyWrite};
+pub use catalog::Catalog;
+pub use commands::{ExecOutcome, KeyWrite};
 pub use config::Config;
 pub use document::{DocumentSource, FieldValue, KeyType};
 pub use reply::{Protocol, Reply};

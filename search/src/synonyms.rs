@@ -9,6 +9,8 @@
 
 use std::collections::BTreeMap;
 
+use crate::codec::{put_bytes, put_u32};
+
 /// Prefix of the index term that stands for a synonym group.
 pub const SYNONYM_PREFIX: char = '~';
 
@@ -67,22 +69,18 @@ impl Synonyms {
 
     /// Appends the persisted form to `out`: word count, then each word and its group ids.
     pub(crate) fn write(&self, out: &mut Vec<u8>) {
-        let put = |out: &mut Vec<u8>, b: &[u8]| {
-            out.extend_from_slice(&(b.len() as u32).to_le_bytes());
-            out.extend_from_slice(b);
-        };
-        out.extend_from_slice(&(self.terms.len() as u32).to_le_bytes());
+        put_u32(out, self.terms.len() as u32);
         for (w, groups) in &self.terms {
-            put(out, w.as_bytes());
-            out.extend_from_slice(&(groups.len() as u32).to_le_bytes());
+            put_bytes(out, w.as_bytes());
+            put_u32(out, groups.len() as u32);
             for g in groups {
-                put(out, g.as_bytes());
+                put_bytes(out, g.as_bytes());
             }
         }
     }
 
     /// Reads what [`Synonyms::write`] wrote.
-    pub(crate) fn read(r: &mut crate::catalog::Reader<'_>) -> Result<Synonyms, String> {
+    pub(crate) fn read(r: &mut crate::codec::Reader<'_>) -> Result<Synonyms, String> {
         let mut out = Synonyms::default();
         for _ in 0..r.u32()? {
             let word = String::from_utf8_lossy(r.bytes()?).into_owned();
@@ -111,7 +109,7 @@ mod tests {
         assert!(s.groups_of("Hello").is_empty());
         let mut bytes = Vec::new();
         s.write(&mut bytes);
-        let back = Synonyms::read(&mut crate::catalog::Reader::new(&bytes)).unwrap();
+        let back = Synonyms::read(&mut crate::codec::Reader::new(&bytes)).unwrap();
         assert_eq!(back, s);
     }
 }

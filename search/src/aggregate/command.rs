@@ -19,7 +19,6 @@ use super::request::{AggregateRequest, RequestLimits};
 use super::value::Value;
 use super::{query_seed, AggError};
 use crate::catalog::Catalog;
-use crate::commands::profile::Trace;
 use crate::config::{Config, TimeoutPolicy};
 use crate::document::{DocumentSource, FieldValue, KeyType};
 use crate::error::{Error, Result};
@@ -29,6 +28,7 @@ use crate::index::Index;
 use crate::query::exec::ExecOptions;
 use crate::query::score::{ScoreContext, Scorer};
 use crate::query::syntax::parse;
+use crate::query::trace::{execute_traced, Trace};
 use crate::query::vector::Distances;
 use crate::reply::{Protocol, Reply};
 use crate::schema::{FieldSpec, FieldType};
@@ -133,9 +133,9 @@ pub(crate) fn run_aggregate(
         min_stem_len: config.min_stem_len,
         dialect,
         blobs,
-        visible: crate::commands::knn_visible(idx, &ast, docs, config)?,
+        visible: crate::access::knn_visible(idx, &ast, docs, config)?,
     };
-    let matched = crate::commands::profile::execute_traced(idx, &ast, &opts, trace.as_deref_mut())?;
+    let matched = execute_traced(idx, &ast, &opts, trace.as_deref_mut())?;
     let mut ids = matched.docids;
     if !o.in_keys.is_empty() {
         let allowed: RoaringBitmap = o.in_keys.iter().filter_map(|k| idx.docs.id_of(k)).collect();

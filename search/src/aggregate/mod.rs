@@ -2,8 +2,8 @@
 //! replies and cursors.
 //!
 //! Contract: everything but `command.rs` is independent of the index. A
-//! caller (here `command.rs`, reached from the catalog's FT.AGGREGATE and
-//! FT.CURSOR) runs, in order: [`AggregateRequest::parse_with`] on the
+//! caller (here `command.rs`, reached from the FT.AGGREGATE and FT.CURSOR
+//! of `commands`' dispatch) runs, in order: [`AggregateRequest::parse_with`] on the
 //! arguments after the query string; the query engine with the request's
 //! [`request::QueryOptions`]; [`Plan::new`] with a [`FieldLoader`] over the
 //! index; [`Plan::execute`] with the matching documents; then

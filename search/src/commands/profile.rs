@@ -6,7 +6,7 @@
 //! ([`crate::query::profile`]); the result processors are folio's steps under RediSearch's
 //! names. Times are measured, in whole milliseconds as RediSearch prints them.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use crate::catalog::Catalog;
 use crate::commands::legacy::arity_error;
@@ -16,75 +16,11 @@ use crate::config::Config;
 use crate::document::DocumentSource;
 use crate::error::{Error, Result};
 use crate::query::profile::ProfileNode;
+use crate::query::trace::Trace;
 use crate::reply::{Protocol, Reply};
 
 /// RediSearch's timeout warning.
 const TIMEOUT: &str = "Timeout limit was reached";
-
-/// What FT.SEARCH / FT.AGGREGATE record while they run under FT.PROFILE.
-pub(crate) struct Trace {
-    started: Instant,
-    last: Instant,
-    parse: Duration,
-    build: Duration,
-    /// The query tree as evaluated.
-    pub(crate) iterators: Option<ProfileNode>,
-    /// Result processors: name, time, rows passed on.
-    pub(crate) steps: Vec<(String, Duration, u64)>,
-}
-
-/// Evaluates `ast`, recording its query tree in `trace` when FT.PROFILE asked for one.
-pub(crate) fn execute_traced(
-    idx: &crate::index::Index,
-    ast: &crate::query::syntax::QueryAst,
-    opts: &crate::query::exec::ExecOptions,
-    trace: Option<&mut Trace>,
-) -> crate::error::Result<crate::query::exec::Matched> {
-    match trace {
-        Some(t) => {
-            t.built();
-            let (m, root) = crate::query::exec::execute_profiled(idx, ast, opts)?;
-            t.iterators = root;
-            Ok(m)
-        }
-        None => crate::query::exec::execute(idx, ast, opts),
-    }
-}
-
-impl Trace {
-    fn new() -> Trace {
-        let now = Instant::now();
-        Trace {
-            started: now,
-            last: now,
-            parse: Duration::ZERO,
-            build: Duration::ZERO,
-            iterators: None,
-            steps: Vec::new(),
-        }
-    }
-
-    fn lap(&mut self) -> Duration {
-        let now = Instant::now();
-        std::mem::replace(&mut self.last, now).elapsed()
-    }
-
-    /// The request and its query are parsed.
-    pub(crate) fn parsed(&mut self) {
-        self.parse = self.lap();
-    }
-
-    /// The execution is set up; evaluation starts.
-    pub(crate) fn built(&mut self) {
-        self.build = self.lap();
-    }
-
-    /// A result processor finished, having passed `count` rows on.
-    pub(crate) fn step(&mut self, name: &str, count: u64) {
-        let t = self.lap();
-        self.steps.push((name.to_string(), t, count));
-    }
-}
 
 /// `FT.PROFILE idx SEARCH|AGGREGATE [LIMITED] QUERY q [args…]`.
 pub(crate) fn ft_profile(

@@ -1,5 +1,6 @@
 //! Vector clauses of the query language: KNN (`filter=>[KNN k @v $blob …]`) and range
-//! (`@v:[VECTOR_RANGE r $blob]`), their attributes, and their evaluation against a
+//! (`@v:[VECTOR_RANGE r $blob]`), parsed by [`crate::query::syntax`] into [`KnnClause`] and
+//! [`RangeClause`] (re-exported here), their attributes checked and evaluated against a
 //! field's [`VectorIndex`]. The query blob is read raw from PARAMS (it is binary) and must
 //! be exactly DIM × element-size bytes.
 
@@ -11,84 +12,8 @@ use crate::aggregate::value::{format_g, format_number};
 use crate::error::{Error, Result};
 use crate::index::vector::{Hit, KnnParams, Policy, VectorIndex};
 use crate::index::{FieldIndex, Index};
+pub use crate::query::syntax::{KnnClause, RangeClause};
 use crate::vector_spec::{VectorAlgo, VectorSpec};
-
-/// `=>[KNN k @field $blob [EF_RUNTIME x] [EPSILON e] [HYBRID_POLICY p] [BATCH_SIZE n] [AS d]]`.
-#[derive(Debug, Clone, PartialEq)]
-pub struct KnnClause {
-    /// The filter (the query before `=>`; `*` for none).
-    pub filter: Box<super::syntax::QueryAst>,
-    /// K.
-    pub k: usize,
-    /// The VECTOR attribute.
-    pub field: String,
-    /// Name of the PARAMS entry holding the query blob.
-    pub blob: String,
-    /// `AS` / `$YIELD_DISTANCE_AS`: the distance field's name (default `__<field>_score`).
-    pub score_as: Option<String>,
-    /// The other options as given (upper-cased name, value), checked at execution against
-    /// the field's algorithm: EF_RUNTIME, HYBRID_POLICY and BATCH_SIZE tune HNSW search.
-    pub options: Vec<(String, String)>,
-}
-
-impl Default for KnnClause {
-    fn default() -> KnnClause {
-        KnnClause {
-            filter: Box::new(super::syntax::QueryAst::MatchAll),
-            k: 0,
-            field: String::new(),
-            blob: String::new(),
-            score_as: None,
-            options: Vec::new(),
-        }
-    }
-}
-
-/// `@field:[VECTOR_RANGE radius $blob]=>{$YIELD_DISTANCE_AS: d; $EPSILON: e}`.
-#[derive(Debug, Clone, PartialEq, Default)]
-pub struct RangeClause {
-    /// The VECTOR attribute.
-    pub field: String,
-    /// The radius (distances up to it match).
-    pub radius: f64,
-    /// Name of the PARAMS entry holding the query blob.
-    pub blob: String,
-    /// `$YIELD_DISTANCE_AS`.
-    pub yield_as: Option<String>,
-    /// The other attributes as given (upper-cased name, value), checked at execution.
-    pub options: Vec<(String, String)>,
-}
-
-impl KnnClause {
-    /// Sets one option (inside `[…]`, or a `$name` attribute after it).
-    pub fn set(&mut self, name: &str, value: String) -> Result<()> {
-        let upper = name.to_ascii_uppercase();
-        if upper == "AS" || upper == "YIELD_DISTANCE_AS" {
-            self.score_as = Some(value);
-        } else {
-            self.options.push((upper, value));
-        }
-        Ok(())
-    }
-
-    /// The name of the distance field this clause yields.
-    pub fn score_name(&self) -> String {
-        self.score_as.clone().unwrap_or_else(|| format!("__{}_score", self.field))
-    }
-}
-
-impl RangeClause {
-    /// Sets one `$name` attribute.
-    pub fn set(&mut self, name: &str, value: String) -> Result<()> {
-        let upper = name.to_ascii_uppercase();
-        match upper.as_str() {
-            "YIELD_DISTANCE_AS" => self.yield_as = Some(value),
-            "EPSILON" | "EF_RUNTIME" | "HYBRID_POLICY" | "BATCH_SIZE" => self.options.push((upper, value)),
-            _ => return Err(Error::new(format!("Invalid attribute {name}"))),
-        }
-        Ok(())
-    }
-}
 
 /// RediSearch's `Error parsing vector similarity parameters: …`.
 fn param_error(what: &str) -> Error {

@@ -4,7 +4,6 @@
 
 use crate::args::parse_f64;
 use crate::catalog::Catalog;
-use crate::commands::profile::Trace;
 use crate::commands::text;
 use crate::config::{Config, TimeoutPolicy};
 use crate::document::{DocumentSource, FieldValue, KeyType};
@@ -15,9 +14,9 @@ use crate::index::Index;
 use crate::query::exec::ExecOptions;
 use crate::query::score::{ScoreContext, Scorer};
 use crate::query::syntax::{parse, QueryAst};
+use crate::query::trace::{execute_traced, Trace};
 use crate::reply::{Protocol, Reply};
 use crate::schema::FieldType;
-use roaring::RoaringBitmap;
 use std::cmp::Ordering;
 use std::time::{Duration, Instant};
 
@@ -159,9 +158,9 @@ pub(crate) fn run_search(
         min_stem_len: config.min_stem_len,
         dialect: req.dialect,
         blobs: req.blobs.clone(),
-        visible: knn_visible(idx, &ast, docs, config)?,
+        visible: crate::access::knn_visible(idx, &ast, docs, config)?,
     };
-    let matched = crate::commands::profile::execute_traced(idx, &ast, &opts, trace.as_deref_mut())?;
+    let matched = execute_traced(idx, &ast, &opts, trace.as_deref_mut())?;
     let mut warnings = matched.warnings.clone();
     let mut ids = matched.docids;
     // What the caller may not read is neither counted nor shown.
@@ -325,21 +324,6 @@ pub(crate) fn run_search(
         }
     }
     Ok(Searched { req, total, rows, warnings })
-}
-
-/// The documents a KNN query may take its nearest from, when the caller may not read every
-/// one (KNN is a top-level clause).
-pub(crate) fn knn_visible(
-    idx: &Index,
-    ast: &QueryAst,
-    docs: &dyn DocumentSource,
-    config: &Config,
-) -> Result<Option<RoaringBitmap>> {
-    if matches!(ast, QueryAst::Knn(_)) {
-        crate::access::visible(idx, docs, config)
-    } else {
-        Ok(None)
-    }
 }
 
 fn sort_key(idx: &Index, d: u32, field: Option<usize>, docs: &dyn DocumentSource) -> Option<Key> {

@@ -1,0 +1,185 @@
+//! `@field` clauses: the field list (`@a|b`), then a comparison (`@n>=3`, dialect ≥ 2), a
+//! tag list (`:{…}`, see [`super::tags`]), a numeric or geo range (`:[…]`), a vector range
+//! (`:[VECTOR_RANGE …]`, see [`super::vector`]), or a modified expression (`:x`).
+
+use super::ast::{NumBound, QueryAst};
+use super::scanner::{unescape, Parser};
+use crate::error::{Error, Result};
+
+impl Parser<'_> {
+    /// `@field…` (at the `@`).
+    pub(super) fn field_clause(&mut self) -> Result<QueryAst> {
+        let at = self.i;
+        self.i += 1;
+        if self.text_only > 0 {
+            let name = self.word();
+            self.i = at;
+            return Err(Error::syntax(self.offset(), &name));
+        }
+        let mut fields = Vec::new();
+        loop {
+            let f = self.field_name();
+            if f.is_empty() {
+                self.i = at;
+                return Err(self.err());
+            }
+            fields.push(unescape(&f));
+            if !self.eat('|') {
+                break;
+            }
+        }
+        self.skip_ws();
+        if self.dialect >= 2 {
+            if let Some(cmp) = self.comparison(&fields)? {
+                return Ok(cmp);
+            }
+        }
+        if !self.eat(':') {
+            return Err(self.err());
+        }
+        self.skip_ws();
+        match self.peek() {
+            Some('{') => {
+                self.i += 1;
+                let open = self.i;
+                let mut tags = self.tag_list()?;
+                if self.dialect < 2 {
+                    self.v1_tag_tail(&mut tags, open)?;
+                }
+                Ok(QueryAst::Tag(fields, tags))
+            }
+            Some('[') => {
+                self.i += 1;
+                if self.dialect < 2 && self.at_keyword("VECTOR_RANGE") {
+                    self.skip_ws();
+                    return Err(self.err());
+                }
+                if self.dialect >= 2 && self.at_keyword("VECTOR_RANGE") {
+                    let field = fields.into_iter().next().unwrap_or_default();
+                    return self.vector_range(field);
+                }
+                self.range(fields)
+            }
+            _ => {
+                self.enter()?;
+                let inner = self.expr(self.grammar().modifier)?;
+                self.depth -= 1;
+                Ok(QueryAst::Field(fields, Box::new(inner)))
+            }
+        }
+    }
+
+    /// `@n==v`, `@n!=v`, `@n>v`, `@n>=v`, `@n<v`, `@n<=v` (dialect ≥ 2).
+    fn comparison(&mut self, fields: &[String]) -> Result<Option<QueryAst>> {
+        let start = self.i;
+        let op = match (self.peek(), self.peek_at(1)) {
+            (Some('='), Some('=')) => "==",
+            (Some('!'), Some('=')) => "!=",
+            (Some('>'), Some('=')) => ">=",
+            (Some('<'), Some('=')) => "<=",
+            (Some('>'), _) => ">",
+            (Some('<'), _) => "<",
+            _ => return Ok(None),
+        };
+        self.i += op.len();
+        self.skip_ws();
+        let text = if self.eat('$') {
+            self.param()?
+        } else {
+            let mut t = String::new();
+            while let Some(c) = self.peek() {
+                if c.is_whitespace() || c == ')' || c == '|' {
+                    break;
+                }
+                t.push(c);
+                self.i += 1;
+            }
+            t
+        };
+        let Some(v) = crate::args::parse_f64(&text) else {
+            self.i = start;
+            return Err(self.err());
+        };
+        let field = fields.first().cloned().unwrap_or_default();
+        let b = |value: f64, inclusive: bool| NumBound { value, inclusive };
+        let (inf, ninf) = (f64::INFINITY, f64::NEG_INFINITY);
+        Ok(Some(match op {
+            "==" => QueryAst::Numeric(field, b(v, true), b(v, true)),
+            "!=" => QueryAst::Not(Box::new(QueryAst::Numeric(field, b(v, true), b(v, true)))),
+            ">" => QueryAst::Numeric(field, b(v, false), b(inf, true)),
+            ">=" => QueryAst::Numeric(field, b(v, true), b(inf, true)),
+            "<" => QueryAst::Numeric(field, b(ninf, true), b(v, false)),
+            _ => QueryAst::Numeric(field, b(ninf, true), b(v, true)),
+        }))
+    }
+
+    /// One bound of `[…]` (`(` kept; a `$param` replaced by its value), or `None` at the `]`.
+    fn range_token(&mut self) -> Result<Option<String>> {
+        self.skip_ws();
+        if self.peek() == Some(']') || self.at_end() {
+            return Ok(None);
+        }
+        let mut t = String::new();
+        if self.eat('(') {
+            t.push('(');
+        }
+        if self.eat('$') {
+            t.push_str(&self.param()?);
+            return Ok(Some(t));
+        }
+        while let Some(c) = self.peek() {
+            if c.is_whitespace() || c == ']' || c == ',' {
+                break;
+            }
+            t.push(c);
+            self.i += 1;
+        }
+        self.skip_ws();
+        self.eat(',');
+        Ok(Some(t))
+    }
+
+    /// `[min max]`, `[v]` (dialect ≥ 2) or `[lon lat radius unit]` after the `[`.
+    fn range(&mut self, fields: Vec<String>) -> Result<QueryAst> {
+        let start = self.i;
+        let mut toks = Vec::new();
+        while let Some(t) = self.range_token()? {
+            toks.push(t);
+            if toks.len() > 4 {
+                return Err(self.err());
+            }
+        }
+        if !self.eat(']') {
+            return Err(self.err());
+        }
+        let field = fields.into_iter().next().unwrap_or_default();
+        let bound = |t: &str| -> Option<NumBound> {
+            let (incl, v) = match t.strip_prefix('(') {
+                Some(rest) => (false, rest),
+                None => (true, t),
+            };
+            crate::args::parse_f64(v).map(|value| NumBound { value, inclusive: incl })
+        };
+        let fail = |p: &mut Self| {
+            p.i = start;
+            p.err()
+        };
+        match toks.as_slice() {
+            [a, b] => match (bound(a), bound(b)) {
+                (Some(lo), Some(hi)) => Ok(QueryAst::Numeric(field, lo, hi)),
+                _ => Err(fail(self)),
+            },
+            [a] if self.dialect >= 2 => match bound(a) {
+                Some(v) if v.inclusive => Ok(QueryAst::Numeric(field, v, v)),
+                _ => Err(fail(self)),
+            },
+            [lon, lat, r, unit] => match (lon.parse::<f64>(), lat.parse::<f64>(), r.parse::<f64>()) {
+                (Ok(lon), Ok(lat), Ok(radius)) => {
+                    Ok(QueryAst::Geo { field, lon, lat, radius, unit: unit.clone() })
+                }
+                _ => Err(fail(self)),
+            },
+            _ => Err(fail(self)),
+        }
+    }
+}

@@ -1,0 +1,68 @@
+//! The query language parser (dialects 1–4) producing a [`QueryAst`]. Depends only on
+//! `error`, `limits` and `args`; never panics; nesting is bounded by
+//! [`MAX_QUERY_DEPTH`](crate::limits::MAX_QUERY_DEPTH).
+//!
+//! ```text
+//! query     := union
+//! union     := intersect ( '|' intersect )*            (dialect ≥ 2)
+//! intersect := unary+
+//! unary     := '-' unary | '~' unary | atom [ '=>' attrs ]
+//! (dialect 1: RediSearch's v1 precedences instead, see `Parser::expr`)
+//! atom      := '(' union ')' | '"' phrase '"' | '""' | "''" (dialect ≥ 2: the empty string)
+//!            | '@' field ('|' field)* ':' modified
+//!            | '*' | word | word '*' | '*' word | '*' word '*' | '%'{1,3} word '%'{1,3}
+//!            | '$' param | 'ismissing(' '@' field ')'
+//!            | '@' field ( '==' | '!=' | '>' | '>=' | '<' | '<=' ) num   (dialect ≥ 2)
+//! modified  := '{' tag ('|' tag)* '}' | '[' num num ']' | '[' num ']'   (tag may be '""')
+//!            | '[' lon lat radius unit ']' | unary
+//! attrs     := '{' ( '$' name ':' value ';'? )* '}'
+//! num       := ['('] ( number | inf | -inf | +inf | '$' param )
+//! ```
+//!
+//! One stage a file: `scanner` (the cursor over the text: characters, words, numbers,
+//! escapes, `$param` values), `grammar` (the tokens that continue an expression and each
+//! dialect's precedences), `parser` (precedence climbing: union, intersection, negation,
+//! optional; atoms), `field` (`@field` clauses: comparisons, numeric and geo ranges),
+//! `tags` (tag lists), `attributes` (`=>{$weight; $slop; $inorder}`), `vector` (KNN and
+//! VECTOR_RANGE clauses); the tree they build is `ast`.
+
+use std::collections::HashMap;
+
+use crate::error::Result;
+
+mod ast;
+mod attributes;
+mod field;
+mod grammar;
+mod parser;
+mod scanner;
+mod tags;
+mod vector;
+
+#[cfg(test)]
+mod tests;
+
+pub use ast::{KnnClause, NumBound, QueryAst, RangeClause, TagTerm};
+pub use scanner::unescape;
+
+use scanner::Parser;
+
+/// Parses `text` under `dialect` with `params` (`$name` values).
+pub fn parse(text: &str, dialect: u32, params: &HashMap<String, String>) -> Result<QueryAst> {
+    let mut p = Parser::new(text, dialect, params);
+    p.skip_ws();
+    if p.at_end() {
+        // RediSearch's grammar accepts the empty query; it matches nothing.
+        return Ok(QueryAst::Or(Vec::new()));
+    }
+    let mut ast = p.union()?;
+    p.skip_ws();
+    if p.at_vector_arrow() {
+        ast = p.knn(ast)?;
+        p.skip_ws();
+    }
+    if !p.at_end() {
+        return Err(p.err());
+    }
+    Ok(ast)
+}

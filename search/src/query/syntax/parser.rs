@@ -1,0 +1,250 @@
+//! The expression grammar: precedence climbing over [`super::grammar`]'s tables (union,
+//! intersection, negation, optional) down to atoms (groups, phrases, words and their
+//! affixes, fuzzy terms, parameters, `ismissing`), handing `@field:` clauses to
+//! [`super::field`].
+
+use super::ast::QueryAst;
+use super::grammar::Token;
+use super::scanner::{escape_word, is_special, unescape, Parser};
+use crate::error::{Error, Result};
+use crate::limits::MAX_FUZZY_DISTANCE;
+
+impl Parser<'_> {
+    /// A whole expression (the query, or inside parentheses).
+    pub(super) fn union(&mut self) -> Result<QueryAst> {
+        self.expr(0)
+    }
+
+    /// RediSearch's query grammars (LALR with precedences: `v1/parser.y` for dialect 1,
+    /// `v2/parser.y` from dialect 2), parsed by precedence climbing over their `%left`
+    /// tables ([`Grammar`]). `min` is the precedence of the rule whose operand this is: a
+    /// following token extends the operand only when its precedence is higher (every rule is
+    /// left-associative). Dialect 1: runs of words bind first, then `|`, then intersection
+    /// (`a b | c d` = `(a b) | (c d)`, `(a) b | c` = `(a) (b | c)`); `-` and `~` take what
+    /// binds tighter after them (`-a b` = `-(a b)`); `@f:` takes a following union only
+    /// (`@f:(a) | b` = `@f:(a | b)`). Dialect 2: intersection binds tighter than `|`; `-`,
+    /// `~` and `@f:` take only a following prefix, fuzzy term, number or parameter
+    /// (`@f:john smi*` = `@f:(john smi*)`, `-a b` = `(-a) b`).
+    pub(super) fn expr(&mut self, min: u8) -> Result<QueryAst> {
+        self.enter()?;
+        let g = self.grammar();
+        let mut left = self.prefix()?;
+        let mut combined = false;
+        // Alternatives joined by `|` in this loop, and whether all are text.
+        let (mut chain, mut chain_text) = (0usize, true);
+        while let Some(tok) = self.token() {
+            if tok == Token::Arrow && self.at_vector_arrow() {
+                // `filter=>[KNN …]`: the query rule takes a single clause (or `*`); an arrow
+                // that would attach inside a compound is v2's syntax error at the `[`.
+                if g.arrow > min && (min > 0 || combined) {
+                    return Err(self.arrow_error());
+                }
+                if min == 0 && self.depth > 1 {
+                    return Err(Error::syntax(self.offset(), ">["));
+                }
+                break;
+            }
+            match tok {
+                Token::Or if g.or > min => {
+                    self.i += 1;
+                    // v2's grammar: once two text alternatives are joined (a text union), a
+                    // further alternative must be text too: `a | b | @f:x` is its syntax
+                    // error, `a | @f:x | b` is not.
+                    let text_union = self.dialect >= 2 && chain >= 2 && chain_text;
+                    self.text_only += usize::from(text_union);
+                    let right = self.expr(g.or);
+                    self.text_only -= usize::from(text_union);
+                    let right = right?;
+                    if chain == 0 {
+                        chain = 1;
+                        chain_text = is_text(&left);
+                    }
+                    chain += 1;
+                    chain_text &= is_text(&right);
+                    left = join(left, right, true);
+                    combined = true;
+                }
+                Token::Arrow if g.token(Token::Arrow) > min => left = self.attrs(left)?,
+                Token::Or | Token::Arrow => break,
+                t if g.token(t) > min => {
+                    chain = 0;
+                    let right = self.expr(g.and)?;
+                    left = join(left, right, false);
+                    combined = true;
+                }
+                _ => break,
+            }
+        }
+        self.depth -= 1;
+        Ok(left)
+    }
+
+    /// An expression's first part: a prefix operator with its operand, or an atom (in
+    /// dialect 1 a run of words is one term list).
+    fn prefix(&mut self) -> Result<QueryAst> {
+        let g = self.grammar();
+        match self.token() {
+            Some(Token::Minus) => {
+                self.i += 1;
+                Ok(QueryAst::Not(Box::new(self.expr(g.minus)?)))
+            }
+            Some(Token::Tilde) => {
+                self.i += 1;
+                Ok(QueryAst::Optional(Box::new(self.expr(g.tilde)?)))
+            }
+            Some(Token::Term | Token::Number) if self.dialect < 2 => {
+                let mut words = vec![self.atom()?];
+                while matches!(self.token(), Some(Token::Term | Token::Number)) {
+                    words.push(self.atom()?);
+                }
+                Ok(collapse_and(words))
+            }
+            Some(_) => self.atom(),
+            None => Err(self.err()),
+        }
+    }
+
+    /// One operand: a group, a phrase, a field clause, a word with its affixes, a fuzzy
+    /// term, a parameter, a negative number or `ismissing(@f)`.
+    fn atom(&mut self) -> Result<QueryAst> {
+        self.skip_ws();
+        let Some(c) = self.peek() else { return Err(self.err()) };
+        match c {
+            '(' => {
+                self.i += 1;
+                let inner = self.union()?;
+                self.skip_ws();
+                if !self.eat(')') {
+                    return Err(self.err());
+                }
+                Ok(inner)
+            }
+            '"' | '\'' if self.dialect >= 2 && self.peek_at(1) == Some(c) => {
+                // `""` / `''`: the empty string (INDEXEMPTY fields).
+                self.i += 2;
+                Ok(QueryAst::Word(String::new()))
+            }
+            '"' => {
+                // The raw text between the quotes, escapes kept for the tokenizer.
+                self.i += 1;
+                let (text, _) = self.scan_until(|ch| ch == '"', true)?;
+                self.i += 1;
+                Ok(QueryAst::Phrase(text))
+            }
+            '@' => self.field_clause(),
+            '*' => {
+                self.i += 1;
+                let w = self.word();
+                if w.is_empty() {
+                    return Ok(QueryAst::MatchAll);
+                }
+                if self.eat('*') {
+                    Ok(QueryAst::Infix(w))
+                } else {
+                    Ok(QueryAst::Suffix(w))
+                }
+            }
+            '%' => {
+                let start = self.i;
+                let mut n = 0;
+                while self.eat('%') {
+                    n += 1;
+                }
+                let w = self.word();
+                let mut m = 0;
+                while m < n && self.eat('%') {
+                    m += 1;
+                }
+                if w.is_empty() || m != n || n > MAX_FUZZY_DISTANCE {
+                    self.i = start;
+                    return Err(self.err());
+                }
+                Ok(QueryAst::Fuzzy(w, n))
+            }
+            '$' => {
+                self.i += 1;
+                let v = self.param()?;
+                Ok(QueryAst::Word(escape_word(&v)))
+            }
+            '-' if self.minus_number().is_some() => {
+                let n = self.number_len(1);
+                let digits: String = (1..=n).filter_map(|j| self.peek_at(j)).collect();
+                self.i += 1 + n;
+                if self.eat('*') {
+                    Ok(QueryAst::Prefix(format!("-{digits}")))
+                } else {
+                    // Escaped so that the word stays one term with its sign.
+                    Ok(QueryAst::Word(format!("\\-{}", digits.replace('.', "\\."))))
+                }
+            }
+            _ if is_special(c) => Err(self.err()),
+            _ => {
+                let w = self.word();
+                if w.is_empty() {
+                    return Err(self.err());
+                }
+                if self.dialect >= 2 && w.eq_ignore_ascii_case("ismissing") && self.peek() == Some('(') {
+                    self.i += 1;
+                    self.skip_ws();
+                    if !self.eat('@') {
+                        return Err(self.err());
+                    }
+                    let f = self.word();
+                    self.skip_ws();
+                    if f.is_empty() || !self.eat(')') {
+                        return Err(self.err());
+                    }
+                    return Ok(QueryAst::Missing(unescape(&f)));
+                }
+                if self.eat('*') {
+                    Ok(QueryAst::Prefix(w))
+                } else {
+                    Ok(QueryAst::Word(w))
+                }
+            }
+        }
+    }
+}
+
+/// Whether v2's grammar holds `q` as a text expression (terms, affixes, fuzzy terms and
+/// phrases, combined or negated), as opposed to one with field modifiers, `*` or ismissing.
+fn is_text(q: &QueryAst) -> bool {
+    match q {
+        QueryAst::Word(_)
+        | QueryAst::Prefix(_)
+        | QueryAst::Suffix(_)
+        | QueryAst::Infix(_)
+        | QueryAst::Fuzzy(..)
+        | QueryAst::Phrase(_) => true,
+        QueryAst::And(items) | QueryAst::Or(items) => items.iter().all(is_text),
+        QueryAst::Not(inner) | QueryAst::Optional(inner) => is_text(inner),
+        QueryAst::Attrs { inner, .. } => is_text(inner),
+        _ => false,
+    }
+}
+
+/// `left` joined with `right` by `|` (`or`) or by intersection: `right` appended when `left`
+/// is already that combination (every rule is left-associative), else a new one of both.
+fn join(left: QueryAst, right: QueryAst, or: bool) -> QueryAst {
+    match (left, or) {
+        (QueryAst::Or(mut items), true) => {
+            items.push(right);
+            QueryAst::Or(items)
+        }
+        (QueryAst::And(mut items), false) => {
+            items.push(right);
+            QueryAst::And(items)
+        }
+        (l, true) => QueryAst::Or(vec![l, right]),
+        (l, false) => QueryAst::And(vec![l, right]),
+    }
+}
+
+/// The words of a dialect-1 term list: one alone, or their intersection.
+fn collapse_and(mut items: Vec<QueryAst>) -> QueryAst {
+    if items.len() == 1 {
+        items.pop().unwrap_or(QueryAst::MatchAll)
+    } else {
+        QueryAst::And(items)
+    }
+}

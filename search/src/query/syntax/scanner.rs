@@ -1,0 +1,274 @@
+//! The parser's cursor over the query text, and its lexical pieces: characters, words
+//! (escapes kept), numbers, `$param` values, delimited text, keywords, and backslash
+//! escapes. The grammar's stages ([`super::parser`] and the clause files) read the text
+//! only through these.
+
+use std::collections::HashMap;
+
+use crate::error::{Error, Result};
+use crate::limits::MAX_QUERY_DEPTH;
+
+/// The parser's state: the text as characters with their byte offsets, the position, the
+/// dialect, the `$name` values, and how deeply it has nested.
+pub(super) struct Parser<'a> {
+    /// The query text.
+    pub(super) s: &'a str,
+    /// Its characters with their byte offsets.
+    pub(super) chars: Vec<(usize, char)>,
+    /// The position in `chars`.
+    pub(super) i: usize,
+    /// The query dialect (1–4).
+    pub(super) dialect: u32,
+    /// PARAMS: the values of `$name`.
+    pub(super) params: &'a HashMap<String, String>,
+    /// Nesting depth, bounded by [`MAX_QUERY_DEPTH`].
+    pub(super) depth: usize,
+    /// Inside an alternative that v2's grammar only accepts as text (no field modifiers).
+    pub(super) text_only: usize,
+}
+
+/// Characters with a meaning in queries (end a word).
+pub(super) fn is_special(c: char) -> bool {
+    c.is_whitespace() || "()|{}[]@\"~*%$:-=".contains(c)
+}
+
+impl<'a> Parser<'a> {
+    /// A parser at the start of `text`.
+    pub(super) fn new(text: &'a str, dialect: u32, params: &'a HashMap<String, String>) -> Parser<'a> {
+        Parser {
+            s: text,
+            chars: text.char_indices().collect(),
+            i: 0,
+            dialect,
+            params,
+            depth: 0,
+            text_only: 0,
+        }
+    }
+
+    /// Past the last character.
+    pub(super) fn at_end(&self) -> bool {
+        self.i >= self.chars.len()
+    }
+
+    /// The current character.
+    pub(super) fn peek(&self) -> Option<char> {
+        self.chars.get(self.i).map(|&(_, c)| c)
+    }
+
+    /// The character `k` ahead.
+    pub(super) fn peek_at(&self, k: usize) -> Option<char> {
+        self.chars.get(self.i + k).map(|&(_, c)| c)
+    }
+
+    /// The byte offset of the current character (the text's length at the end).
+    pub(super) fn offset(&self) -> usize {
+        self.chars.get(self.i).map(|&(o, _)| o).unwrap_or(self.s.len())
+    }
+
+    /// `Syntax error at offset N near X` at the current character.
+    pub(super) fn err(&self) -> Error {
+        let off = self.offset();
+        let rest = self.s.get(off..).unwrap_or("");
+        let near: String = rest.chars().take_while(|c| !c.is_whitespace()).collect();
+        Error::syntax(off, &near)
+    }
+
+    /// Skips whitespace.
+    pub(super) fn skip_ws(&mut self) {
+        while self.peek().is_some_and(char::is_whitespace) {
+            self.i += 1;
+        }
+    }
+
+    /// Consumes `c` if it is the current character.
+    pub(super) fn eat(&mut self, c: char) -> bool {
+        if self.peek() == Some(c) {
+            self.i += 1;
+            true
+        } else {
+            false
+        }
+    }
+
+    /// One level deeper (the caller decrements `depth` on its way out).
+    pub(super) fn enter(&mut self) -> Result<()> {
+        self.depth += 1;
+        if self.depth > MAX_QUERY_DEPTH {
+            return Err(Error::new(format!(
+                "Syntax error at offset {}: query nested deeper than {MAX_QUERY_DEPTH}",
+                self.offset()
+            )));
+        }
+        Ok(())
+    }
+
+    /// At `-` starting a negative number (`-20`, `-2.5`, `-1e3`) or a prefix of one (`-20*`):
+    /// RediSearch lexes these as one term, not as a negation (`-20abc` is `-20` then `abc`).
+    /// `Some(true)`: a prefix.
+    pub(super) fn minus_number(&self) -> Option<bool> {
+        if self.peek() != Some('-') {
+            return None;
+        }
+        let n = self.number_len(1);
+        if n == 0 {
+            return None;
+        }
+        Some(self.peek_at(1 + n) == Some('*'))
+    }
+
+    /// Length of the number (`digits[.digits][e[+-]digits]`) starting `at` characters ahead.
+    pub(super) fn number_len(&self, at: usize) -> usize {
+        let digits = |mut k: usize| {
+            let from = k;
+            while self.peek_at(k).is_some_and(|c| c.is_ascii_digit()) {
+                k += 1;
+            }
+            k - from
+        };
+        let mut k = at;
+        let int = digits(k);
+        if int == 0 {
+            return 0;
+        }
+        k += int;
+        if self.peek_at(k) == Some('.') && digits(k + 1) > 0 {
+            k += 1 + digits(k + 1);
+        }
+        if matches!(self.peek_at(k), Some('e' | 'E')) {
+            let sign = usize::from(matches!(self.peek_at(k + 1), Some('+' | '-')));
+            let exp = digits(k + 1 + sign);
+            if exp > 0 {
+                k += 1 + sign + exp;
+            }
+        }
+        k - at
+    }
+
+    /// A run of characters up to a special one or one that `stop` accepts, a `\` kept with
+    /// the character after it (a `\` that ends the text is dropped).
+    fn word_until(&mut self, stop: impl Fn(char) -> bool) -> String {
+        let mut w = String::new();
+        while let Some(c) = self.peek() {
+            if c == '\\' {
+                if let Some(n) = self.peek_at(1) {
+                    w.push('\\');
+                    w.push(n);
+                    self.i += 2;
+                    continue;
+                }
+                self.i += 1;
+                continue;
+            }
+            if is_special(c) || stop(c) {
+                break;
+            }
+            w.push(c);
+            self.i += 1;
+        }
+        w
+    }
+
+    /// A word: a run of non-special characters (escapes kept).
+    pub(super) fn word(&mut self) -> String {
+        self.word_until(|_| false)
+    }
+
+    /// A word that also stops at `;` (an attribute's name or value).
+    pub(super) fn raw_word(&mut self) -> String {
+        self.word_until(|c| c == ';')
+    }
+
+    /// A field name: a word that also stops at comparison operators.
+    pub(super) fn field_name(&mut self) -> String {
+        self.word_until(|c| "<>!".contains(c))
+    }
+
+    /// The value of `$name` (after the `$`); parameters are dialect 2's.
+    pub(super) fn param(&mut self) -> Result<String> {
+        let name = self.word();
+        if self.dialect < 2 {
+            return Err(self.err());
+        }
+        self.params.get(&name).cloned().ok_or_else(|| Error::new(format!("No such parameter `{name}`")))
+    }
+
+    /// The text up to the first unescaped character that `stop` accepts (left unconsumed),
+    /// `\` escaping the character after it (the `\` itself kept in the text when
+    /// `keep_escapes`), and whether the text's last character was escaped. The text ending
+    /// before a stop is a syntax error there. Quoted phrases and tags, and plain tags.
+    pub(super) fn scan_until(
+        &mut self,
+        stop: impl Fn(char) -> bool,
+        keep_escapes: bool,
+    ) -> Result<(String, bool)> {
+        let mut text = String::new();
+        let mut last_escaped = false;
+        loop {
+            match self.peek() {
+                None => return Err(self.err()),
+                Some('\\') => {
+                    self.i += 1;
+                    if let Some(n) = self.peek() {
+                        if keep_escapes {
+                            text.push('\\');
+                        }
+                        text.push(n);
+                        self.i += 1;
+                        last_escaped = true;
+                    }
+                }
+                Some(c) if stop(c) => return Ok((text, last_escaped)),
+                Some(c) => {
+                    text.push(c);
+                    self.i += 1;
+                    last_escaped = false;
+                }
+            }
+        }
+    }
+
+    /// At the word `kw` (case-insensitive) followed by a non-word character.
+    pub(super) fn at_keyword(&self, kw: &str) -> bool {
+        let mut k = 0;
+        while self.peek_at(k).is_some_and(char::is_whitespace) {
+            k += 1;
+        }
+        for (j, c) in kw.chars().enumerate() {
+            if !self.peek_at(k + j).is_some_and(|p| p.eq_ignore_ascii_case(&c)) {
+                return false;
+            }
+        }
+        self.peek_at(k + kw.len()).is_none_or(is_special)
+    }
+}
+
+/// Removes backslash escapes.
+pub fn unescape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut esc = false;
+    for c in s.chars() {
+        if esc {
+            out.push(c);
+            esc = false;
+        } else if c == '\\' {
+            esc = true;
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// A `$param` value as a word: every character but letters, digits, `_` and whitespace
+/// escaped, so that its punctuation is text, not query syntax.
+pub(super) fn escape_word(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        if !c.is_alphanumeric() && c != '_' && !c.is_whitespace() {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
+}

@@ -1,0 +1,125 @@
+//! The parser's unit tests: dialect differences in precedence, each construct, and errors
+//! with their offsets.
+
+use super::*;
+use QueryAst::*;
+
+fn p(q: &str, d: u32) -> Result<QueryAst> {
+    parse(q, d, &HashMap::new())
+}
+
+fn w(s: &str) -> QueryAst {
+    Word(s.into())
+}
+
+#[test]
+fn dialect_differences() {
+    assert_eq!(p("@f:a b", 1).unwrap(), Field(vec!["f".into()], Box::new(And(vec![w("a"), w("b")]))));
+    assert_eq!(p("@f:a b", 2).unwrap(), And(vec![Field(vec!["f".into()], Box::new(w("a"))), w("b")]));
+    // Dialect 1 after a group: the modifier takes the group only (RediSearch 2.10's EXPLAIN).
+    assert_eq!(p("@f:(a) b", 1).unwrap(), And(vec![Field(vec!["f".into()], Box::new(w("a"))), w("b")]));
+    assert_eq!(p("-a b", 1).unwrap(), Not(Box::new(And(vec![w("a"), w("b")]))));
+    assert_eq!(p("-a b", 2).unwrap(), And(vec![Not(Box::new(w("a"))), w("b")]));
+    // RediSearch 2.10's FT.EXPLAIN of each dialect-1 query: runs of words bind first,
+    // then `|`, then intersection; `-`, `~` and `@f:` as their precedences say.
+    let (a, b, c, d) = (w("a"), w("b"), w("c"), w("d"));
+    let and = |v: Vec<QueryAst>| And(v);
+    let or = |v: Vec<QueryAst>| Or(v);
+    let f = |x: QueryAst| Field(vec!["f".into()], Box::new(x));
+    assert_eq!(
+        p("a b | c d", 1).unwrap(),
+        or(vec![and(vec![a.clone(), b.clone()]), and(vec![c.clone(), d.clone()])])
+    );
+    assert_eq!(p("a -b c", 1).unwrap(), and(vec![a.clone(), Not(Box::new(and(vec![b.clone(), c.clone()])))]));
+    assert_eq!(p("(a) b | c", 1).unwrap(), and(vec![a.clone(), or(vec![b.clone(), c.clone()])]));
+    assert_eq!(p("a* b | c", 1).unwrap(), and(vec![Prefix("a".into()), or(vec![b.clone(), c.clone()])]));
+    assert_eq!(p("-a | b", 1).unwrap(), Not(Box::new(or(vec![a.clone(), b.clone()]))));
+    assert_eq!(p("@f:(a) | b", 1).unwrap(), f(or(vec![a.clone(), b.clone()])));
+    assert_eq!(p("@f:a b | c", 1).unwrap(), f(or(vec![and(vec![a.clone(), b.clone()]), c.clone()])));
+    assert_eq!(
+        p("@t:{a} | b", 1).unwrap(),
+        Tag(vec!["t".into()], vec![TagTerm::Exact("a".into()), TagTerm::Exact("b".into())])
+    );
+    assert_eq!(p("@t:{a} | @u:b", 1).unwrap_err().to_string(), "Syntax error at offset 9 near u");
+    // The reference names the tag before the bad token.
+    assert_eq!(p("@t:{a} | b | (c)", 1).unwrap_err().to_string(), "Syntax error at offset 13 near b");
+    assert_eq!(
+        p(r"@tag:{Dark|x\-y} | %runner%", 1).unwrap_err().to_string(),
+        r"Syntax error at offset 19 near x\-y"
+    );
+    // v2: after a union of two text alternatives, a third must be text too.
+    let err = |q: &str| p(q, 2).unwrap_err().to_string();
+    assert_eq!(err("a1 | b1 | @title:x"), "Syntax error at offset 10 near title");
+    assert_eq!(err("a1 | b1 | -@title:x"), "Syntax error at offset 11 near title");
+    assert_eq!(err("a1 b1 | c1 | @num:[1 2]"), "Syntax error at offset 13 near num");
+    assert!(p("a1 | @title:x | b1", 2).is_ok());
+    assert!(p("(a1 | b1) | @title:x", 2).is_ok());
+    assert_eq!(p("a b | c d", 2).unwrap(), Or(vec![And(vec![w("a"), w("b")]), And(vec![w("c"), w("d")])]));
+}
+
+#[test]
+fn constructs() {
+    assert_eq!(p("*", 2).unwrap(), MatchAll);
+    assert_eq!(p("hel*", 2).unwrap(), Prefix("hel".into()));
+    assert_eq!(p("%%hlo%%", 2).unwrap(), Fuzzy("hlo".into(), 2));
+    assert_eq!(p("\"a b\"", 2).unwrap(), Phrase("a b".into()));
+    assert_eq!(
+        p("@t:{ foo bar | b\\,z* }", 2).unwrap(),
+        Tag(vec!["t".into()], vec![TagTerm::Exact("foo bar".into()), TagTerm::Prefix("b,z".into())])
+    );
+    let n = p("@n:[(1 +inf]", 2).unwrap();
+    assert_eq!(
+        n,
+        Numeric(
+            "n".into(),
+            NumBound { value: 1.0, inclusive: false },
+            NumBound { value: f64::INFINITY, inclusive: true }
+        )
+    );
+    assert!(matches!(p("@g:[2.3 48.8 10 km]", 2).unwrap(), Geo { .. }));
+    let mut params = HashMap::new();
+    params.insert("x".to_string(), "5".to_string());
+    assert_eq!(
+        parse("@n:[$x $x]", 2, &params).unwrap(),
+        Numeric(
+            "n".into(),
+            NumBound { value: 5.0, inclusive: true },
+            NumBound { value: 5.0, inclusive: true }
+        )
+    );
+    assert_eq!(parse("@n:[$y 1]", 2, &params).unwrap_err().0, "No such parameter `y`");
+    assert_eq!(p("ismissing(@f)", 2).unwrap(), Missing("f".into()));
+    let ge = NumBound { value: 3.0, inclusive: true };
+    let inf = NumBound { value: f64::INFINITY, inclusive: true };
+    assert_eq!(p("@n>=3", 2).unwrap(), Numeric("n".into(), ge, inf));
+    assert_eq!(p("@n != 3", 2).unwrap(), Not(Box::new(Numeric("n".into(), ge, ge))));
+    assert!(p("@n>=x", 2).is_err());
+    assert!(p("@n>=3", 1).is_err());
+    assert!(matches!(p("\"a b\"=>{$slop:1; $inorder:true}", 2).unwrap(), Attrs { slop: Some(1), .. }));
+    // The empty string: `""`/`''` in dialect 2+, as a term and as a tag.
+    assert_eq!(p("@t:\"\"", 2).unwrap(), Field(vec!["t".into()], Box::new(w(""))));
+    assert_eq!(p("''", 2).unwrap(), w(""));
+    assert_eq!(p("\"\"", 1).unwrap(), Phrase(String::new()));
+    assert_eq!(
+        p("@t:{ \"\" | x }", 2).unwrap(),
+        Tag(vec!["t".into()], vec![TagTerm::Exact(String::new()), TagTerm::Exact("x".into())])
+    );
+    assert_eq!(p("@t:{''}", 2).unwrap(), Tag(vec!["t".into()], vec![TagTerm::Exact(String::new())]));
+    let mut empty = HashMap::new();
+    empty.insert("e".to_string(), String::new());
+    assert_eq!(
+        parse("@t:{$e}", 2, &empty).unwrap(),
+        Tag(vec!["t".into()], vec![TagTerm::Exact(String::new())])
+    );
+}
+
+#[test]
+fn syntax_errors_carry_offsets() {
+    assert_eq!(p("foo (bar", 2).unwrap_err().0, "Syntax error at offset 8 near ");
+    assert_eq!(p("foo )", 2).unwrap_err().0, "Syntax error at offset 4 near )");
+    assert_eq!(p("@f:{a", 2).unwrap_err().0, "Syntax error at offset 5 near ");
+    assert!(p("@:x", 2).is_err());
+    assert!(p("%%%%a%%%%", 2).is_err());
+    let deep = "(".repeat(10_000) + "a" + &")".repeat(10_000);
+    assert!(p(&deep, 2).is_err());
+}
