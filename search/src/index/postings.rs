@@ -284,8 +284,17 @@ impl PostingList {
             i = 0;
         }
         let ps = &self.blocks.get(bi)?.postings;
-        if ps.get(i).is_none_or(|p| p.doc > doc) {
-            i = 0;
+        match ps.get(i) {
+            // Between the last posting looked at and the one before it: not in the list
+            // (lookups of documents the term does not have, in order, stay here).
+            Some(p) if p.doc > doc => {
+                if i == 0 || ps.get(i - 1).is_some_and(|q| q.doc < doc) {
+                    return None;
+                }
+                i = 0;
+            }
+            None => i = 0,
+            Some(_) => {}
         }
         // The next few postings first (lookups in document order mostly move a little).
         for k in i..(i + 4).min(ps.len()) {
