@@ -167,10 +167,12 @@ def shapes(corpus):
 # Measurements.
 
 def ingest(server, batches, n):
-    """FT.CREATE, then the documents pipelined (two batches in flight). (docs/s, bytes per doc)."""
+    """FT.CREATE, then the documents pipelined (two batches in flight).
+    (docs/s, bytes per doc, server CPU µs per doc)."""
     c = server.client
     c.call(*SCHEMA)
     before = c.used_memory()
+    cpu = cpu_seconds(c)
     start = time.time()
     pending = collections.deque()
     for payload, count in batches:
@@ -183,10 +185,11 @@ def ingest(server, batches, n):
         for _ in range(pending.popleft()):
             c.read()
     elapsed = time.time() - start
+    cpu = cpu_seconds(c) - cpu
     docs = int(ft_info(c, INDEX)["num_docs"])
     if docs != n:
         raise RuntimeError("%s indexed %d documents of %d" % (server.name, docs, n))
-    return n / elapsed, (c.used_memory() - before) / n
+    return n / elapsed, (c.used_memory() - before) / n, cpu * 1e6 / n
 
 
 def cpu_seconds(client):
@@ -279,10 +282,13 @@ def report(args, corpus, names, results, ingests):
         print("| ingest with the index present (docs/s) | %s | %s | %.2f |" %
               (format(round(fa["docs_per_s"]), ","), format(round(fb["docs_per_s"]), ","),
                fa["docs_per_s"] / fb["docs_per_s"]))
+        print("| ingest, server CPU per document (µs; ratio %s / %s) | %.1f | %.1f | %.2f |" %
+              (names[1], a, fa["cpu_us_per_doc"], fb["cpu_us_per_doc"], fb["cpu_us_per_doc"] / fa["cpu_us_per_doc"]))
     else:
         f = ingests[a]
-        print("Memory per document: %s bytes (used_memory growth); ingest with the index present: %s docs/s" %
-              (format(round(f["bytes_per_doc"]), ","), format(round(f["docs_per_s"]), ",")))
+        print("Memory per document: %s bytes (used_memory growth); ingest with the index present: %s docs/s, "
+              "%.1f µs of server CPU per document" %
+              (format(round(f["bytes_per_doc"]), ","), format(round(f["docs_per_s"]), ","), f["cpu_us_per_doc"]))
     print("\nWords picked:")
     for r in results:
         print("- %s: %s" % (r["shape"], r["why"]))
@@ -332,9 +338,10 @@ def main():
         names = [s.name for s in servers]
         ingests = {}
         for s in servers:
-            rate, per_doc = ingest(s, batches, args.docs)
-            ingests[s.name] = {"docs_per_s": rate, "bytes_per_doc": per_doc}
-            print("%s: ingest %.0f docs/s, %.0f bytes/doc" % (s.name, rate, per_doc), file=sys.stderr)
+            rate, per_doc, cpu = ingest(s, batches, args.docs)
+            ingests[s.name] = {"docs_per_s": rate, "bytes_per_doc": per_doc, "cpu_us_per_doc": cpu}
+            print("%s: ingest %.0f docs/s, %.0f bytes/doc, %.1f µs CPU/doc" % (s.name, rate, per_doc, cpu),
+                  file=sys.stderr)
         results = []
         for i, (name, command, why) in enumerate(shapes(corpus)):
             r = {"shape": name, "command": command, "why": why, "total": {}, "rps": {}, "cpu_us": {}, "requests": {}}

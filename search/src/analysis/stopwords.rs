@@ -12,7 +12,7 @@ pub const DEFAULT_STOPWORDS: [&str; 33] = [
 /// A set of stopwords (lowercase).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Stopwords {
-    words: HashSet<String>,
+    words: HashSet<String, foldhash::fast::RandomState>,
     /// True when the list is the default one (FT.INFO hides default lists).
     pub is_default: bool,
 }

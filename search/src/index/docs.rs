@@ -106,7 +106,7 @@ impl DocHot {
 /// Keys ↔ ids and the records.
 #[derive(Default)]
 pub struct DocTable {
-    ids: HashMap<Box<[u8]>, u32>,
+    ids: HashMap<Box<[u8]>, u32, foldhash::fast::RandomState>,
     records: Vec<Option<DocRecord>>,
     /// Per id: the record's scoring figures ([`DocHot`]).
     hot: Vec<DocHot>,

@@ -130,13 +130,18 @@ fn entry_len(bytes: &[u8], at: usize) -> usize {
 /// The encoding of sorted `positions`.
 fn encode(positions: &[u32]) -> Vec<u8> {
     let mut out = Vec::with_capacity(positions.len() + 1);
-    put_varint(&mut out, positions.len() as u32);
+    encode_into(&mut out, positions);
+    out
+}
+
+/// Appends one posting's positions (count, then deltas) to `out`.
+fn encode_into(out: &mut Vec<u8>, positions: &[u32]) {
+    put_varint(out, positions.len() as u32);
     let mut last = 0;
     for &p in positions {
-        put_varint(&mut out, p.wrapping_sub(last));
+        put_varint(out, p.wrapping_sub(last));
         last = p;
     }
-    out
 }
 
 impl Block {
@@ -192,13 +197,32 @@ impl PostingList {
         // An escaped frequency is at most the norm: bound it by the norm itself.
         let freq = if p.freq == FREQ_ESCAPE { norm.max_freq.max(1) } else { u32::from(p.freq) };
         let b = Bound { freq, norm: norm.max_freq.max(1), low_score: norm.low_score };
-        let bytes = encode(positions);
-        if self.blocks.is_empty() {
-            self.firsts.push(p.doc);
-            self.blocks.push(Block { postings: vec![p], positions: bytes, bound: b });
-            self.len = 1;
+        // After the last posting (a new document): onto the last block, or a new one when
+        // that is full, so that documents written in id order fill their blocks.
+        let last = self.blocks.last().and_then(|b| b.postings.last()).map(|l| l.doc);
+        if last.is_none_or(|l| l < p.doc) {
+            match self.blocks.last_mut() {
+                Some(block) if block.postings.len() < SPLIT_AT - 1 => {
+                    block.postings.push(p);
+                    encode_into(&mut block.positions, positions);
+                    block.bound = block.bound.max(b);
+                    if block.postings.len() == SPLIT_AT - 1 {
+                        // Full: it only changes by updates and deletes from now on.
+                        block.postings.shrink_to_fit();
+                        block.positions.shrink_to_fit();
+                    }
+                }
+                _ => {
+                    let mut bytes = Vec::new();
+                    encode_into(&mut bytes, positions);
+                    self.firsts.push(p.doc);
+                    self.blocks.push(Block { postings: vec![p], positions: bytes, bound: b });
+                }
+            }
+            self.len += 1;
             return;
         }
+        let bytes = encode(positions);
         let bi = self.block_of(p.doc);
         let Some(block) = self.blocks.get_mut(bi) else { return };
         let appending = block.postings.last().is_some_and(|l| l.doc < p.doc);

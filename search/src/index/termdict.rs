@@ -14,7 +14,7 @@ use crate::limits::TERMDICT_DELTA_MERGE;
 /// The dictionary.
 #[derive(Default)]
 pub struct TermDict {
-    exact: HashMap<Box<str>, u32>,
+    exact: HashMap<Box<str>, u32, foldhash::fast::RandomState>,
     frozen: Map<Vec<u8>>,
     delta: BTreeMap<String, u32>,
     next_id: u32,
