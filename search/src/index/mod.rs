@@ -56,7 +56,7 @@ pub enum FieldIndex {
     /// A GEO field.
     Geo(GeoIndex),
     /// A VECTOR field.
-    Vector(VectorIndex),
+    Vector(Box<VectorIndex>),
 }
 
 /// Indexing failures of an index or of one field (FT.INFO `Index Errors`).
@@ -152,7 +152,7 @@ impl Index {
                 FieldType::Numeric => FieldIndex::Numeric(NumericIndex::default()),
                 FieldType::Geo => FieldIndex::Geo(GeoIndex::default()),
                 FieldType::Vector => {
-                    FieldIndex::Vector(VectorIndex::new(&f.vector.clone().unwrap_or_default()))
+                    FieldIndex::Vector(Box::new(VectorIndex::new(&f.vector.clone().unwrap_or_default())))
                 }
             });
             self.missing.push(RoaringBitmap::new());

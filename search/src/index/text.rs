@@ -157,7 +157,7 @@ mod tests {
             } else {
                 live.insert(doc);
                 t.set_posting(a, Posting { doc, freq: 1, fields: 1 }, &[], norm, live.len() as u64);
-                if doc % 50 == 0 {
+                if doc.is_multiple_of(50) {
                     t.set_posting(b, Posting { doc, freq: 1, fields: 1 }, &[], norm, live.len() as u64);
                 }
             }

@@ -1,0 +1,136 @@
+//! Intersections (implicit AND): children in RediSearch's order, proximity (SLOP,
+//! INORDER) checked on the candidates, the root's slop shape.
+
+use roaring::RoaringBitmap;
+
+use crate::error::Result;
+use crate::index::text::FieldMask;
+use crate::query::syntax::QueryAst;
+
+use super::{Exec, Prox, SlopChild, SlopShape};
+
+impl<'a> Exec<'a> {
+    pub(super) fn and(
+        &mut self,
+        items: &[QueryAst],
+        mask: FieldMask,
+        prox: Option<Prox>,
+    ) -> Result<Option<RoaringBitmap>> {
+        let mut pos: Vec<RoaringBitmap> = Vec::new();
+        let mut neg: Vec<RoaringBitmap> = Vec::new();
+        // INORDER without SLOP still orders the terms (RediSearch: slop becomes unlimited).
+        let prox = prox.or(match (self.opts.slop, self.opts.inorder) {
+            (Some(slop), inorder) => Some(Prox { slop, inorder }),
+            (None, true) => Some(Prox { slop: u32::MAX / 4, inorder: true }),
+            (None, false) => None,
+        });
+        self.check_order(mask)?;
+        let mut prox_groups: Vec<Vec<u32>> = Vec::new();
+        let mut saw_optional = false;
+        let root = self.take_root();
+        let mut children = Vec::new();
+        // Per child: where its score terms and its result start (for its estimate).
+        let mut starts = Vec::new();
+        for it in items {
+            let start = self.out.terms.len();
+            starts.push((start, pos.len()));
+            match it {
+                QueryAst::Not(inner) => {
+                    // As in a lone NOT: negated words are not expanded.
+                    let frame = self.prof.open();
+                    self.negated += 1;
+                    self.unexpanded += 1;
+                    let r = self.eval(inner, mask, None);
+                    self.unexpanded -= 1;
+                    self.negated -= 1;
+                    let r = r?;
+                    let counter =
+                        r.as_ref().map(|bm| self.idx.docs.live.len() - (&self.idx.docs.live & bm).len());
+                    self.prof.close(frame, it, counter);
+                    if let Some(bm) = r {
+                        neg.push(bm);
+                    }
+                }
+                QueryAst::Optional(inner) => {
+                    let frame = self.prof.open();
+                    self.unexpanded += 1;
+                    let r = self.eval(inner, mask, None);
+                    self.unexpanded -= 1;
+                    r?;
+                    // An optional clause matches every document.
+                    self.prof.close(frame, it, Some(self.idx.docs.live.len()));
+                    saw_optional = true;
+                }
+                QueryAst::Word(w) if prox.is_some() => {
+                    let toks = self.tokens(w);
+                    if let [t] = toks.as_slice() {
+                        let frame = self.prof.open();
+                        let ids = self.expand_token(t, mask);
+                        self.profile_expansions(&ids, mask);
+                        let bm = self.docs_of(&ids, mask);
+                        self.prof.close(frame, it, Some(bm.len()));
+                        pos.push(bm);
+                        prox_groups.push(ids.clone());
+                        self.record(ids, mask, None);
+                    } else if let Some(bm) = self.eval(it, mask, prox)? {
+                        pos.push(bm);
+                    }
+                }
+                _ => {
+                    if let Some(bm) = self.eval(it, mask, prox)? {
+                        pos.push(bm);
+                    }
+                }
+            }
+            if root {
+                children.push(self.slop_child(start, None));
+            }
+        }
+        if root {
+            // RediSearch sorts an intersection's children by their estimated number of
+            // results, fewest first (unless in order), and its slop measure pairs them in
+            // that order: with three or more terms the order changes the score.
+            if children.len() >= 3 && !prox.is_some_and(|p| p.inorder) {
+                let ends: Vec<usize> =
+                    starts.iter().skip(1).map(|s| s.0).chain([self.out.terms.len()]).collect();
+                let est: Vec<u64> = items
+                    .iter()
+                    .zip(starts.iter().zip(ends))
+                    .map(|(it, (&(start, at), end))| self.estimate(it, start..end, pos.get(at)))
+                    .collect();
+                let mut order: Vec<usize> = (0..children.len()).collect();
+                order.sort_by_key(|&i| est[i]);
+                let mut taken: Vec<Option<SlopChild>> = children.into_iter().map(Some).collect();
+                children = order.into_iter().filter_map(|i| taken[i].take()).collect();
+            }
+            self.out.slop = SlopShape::Intersect(children);
+        }
+        if pos.is_empty() && neg.is_empty() {
+            return Ok(saw_optional.then(|| self.universe()));
+        }
+        pos.sort_by_key(|b| b.len());
+        let mut acc = match pos.len() {
+            0 => self.universe(),
+            _ => {
+                let mut it = pos.into_iter();
+                let mut a = it.next().unwrap_or_default();
+                for b in it {
+                    if a.is_empty() {
+                        break;
+                    }
+                    a &= b;
+                }
+                a
+            }
+        };
+        for n in neg {
+            acc -= n;
+        }
+        if let Some(p) = prox {
+            if prox_groups.len() > 1 {
+                acc = self.verify(acc, &prox_groups, mask, p);
+            }
+        }
+        Ok(Some(acc))
+    }
+}

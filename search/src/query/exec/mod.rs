@@ -1,0 +1,370 @@
+//! Evaluates a [`QueryAst`] against an [`Index`]: bitmap algebra over postings, term
+//! expansion (stems, prefixes, fuzzy), phrase/proximity verification on candidates only,
+//! and collection of the positive terms the scorer needs.
+//!
+//! The stages, one file each: [`node`] walks the tree (unions, negation, fields, ranges),
+//! [`intersect`] intersects children, [`text`] expands words and checks phrases against
+//! positions ([`proximity`]), [`tags`] reads tag values.
+
+use std::collections::{HashMap, HashSet};
+
+use roaring::RoaringBitmap;
+
+use crate::analysis::{Language, Stemmer};
+use crate::error::{Error, Result};
+use crate::index::text::{FieldMask, ALL_FIELDS};
+use crate::index::Index;
+use crate::query::profile::{ProfileNode, Recorder};
+use crate::query::syntax::QueryAst;
+use crate::query::vector::Distances;
+
+mod intersect;
+mod node;
+mod proximity;
+mod tags;
+mod text;
+
+pub use proximity::within;
+
+/// Options that change evaluation.
+#[derive(Debug, Clone)]
+pub struct ExecOptions {
+    /// No stem expansion.
+    pub verbatim: bool,
+    /// Keep stopwords in the query.
+    pub no_stopwords: bool,
+    /// Text fields searched (INFIELDS).
+    pub infields: FieldMask,
+    /// Expansion cap for prefix/fuzzy/pattern terms.
+    pub max_expansions: usize,
+    /// Minimum prefix length.
+    pub min_prefix: usize,
+    /// Query-level SLOP.
+    pub slop: Option<u32>,
+    /// Query-level INORDER.
+    pub inorder: bool,
+    /// Query LANGUAGE (stemming of query terms), when it differs from the index's.
+    pub language: Option<Language>,
+    /// MINSTEMLEN.
+    pub min_stem_len: usize,
+    /// Query DIALECT (fuzzy terms reach the empty term only from dialect 2).
+    pub dialect: u32,
+    /// PARAMS as raw bytes (vector blobs are binary).
+    pub blobs: HashMap<String, Vec<u8>>,
+    /// The documents the caller may read, when not every one ([`crate::access::visible`]): a
+    /// KNN clause takes its k nearest among them. Other hits are filtered after evaluation.
+    pub visible: Option<RoaringBitmap>,
+}
+
+/// A positive term to score: its expansions and where they count.
+#[derive(Debug, Clone)]
+pub struct ScoreTerm {
+    /// Expanded term ids (text) or tag value ids (tag).
+    pub ids: Vec<u32>,
+    /// Text fields where occurrences count (text terms).
+    pub mask: FieldMask,
+    /// Tag field index (tag terms).
+    pub tag_field: Option<u16>,
+    /// Query weight.
+    pub weight: f64,
+    /// Only the first of `ids` a document contains counts (RediSearch's "quick exit" union
+    /// of prefix, suffix/infix and fuzzy expansions); `ids` are then in term order.
+    pub first_only: bool,
+    /// A leaf without terms (`*`, a numeric or geo range) that counts as frequency 1 in the
+    /// documents it matched (RediSearch's virtual and numeric results); `ids` is empty.
+    pub leaf: Option<(LeafKind, RoaringBitmap)>,
+}
+
+/// What kind of term-less result a [`ScoreTerm::leaf`] is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LeafKind {
+    /// `*`: every document.
+    Virtual,
+    /// A numeric or geo range.
+    Numeric,
+}
+
+/// One child of the query's root node, as RediSearch's slop measure sees it: the text term
+/// ids whose positions are the child's offsets (`None`: a child without offsets, such as a
+/// tag, numeric or negated clause).
+#[derive(Debug, Clone)]
+pub struct SlopChild {
+    /// Term ids whose occurrences give the child's positions.
+    pub ids: Option<Vec<u32>>,
+    /// Documents the child matches (union roots only: which children a document matched).
+    pub docids: Option<RoaringBitmap>,
+    /// The child is a quick-exit union (prefix, fuzzy, …): only the first of `ids` (in this
+    /// order) the document contains gives positions, as RediSearch's union yields that one.
+    pub first_only: bool,
+}
+
+/// The shape of the root result the scorers divide by "slop" (RediSearch's
+/// `IndexResult_MinOffsetDelta`): TFIDF and BM25 scores are divided by the integer square
+/// root of the summed squared minimal distances between consecutive children.
+#[derive(Debug, Clone, Default)]
+pub enum SlopShape {
+    /// A single term (or no aggregate): no division.
+    #[default]
+    Single,
+    /// An intersection (implicit AND, phrase): every child matched.
+    Intersect(Vec<SlopChild>),
+    /// An exact phrase of this many distinct words, each with no expansion, and positions
+    /// checked: consecutive words sit next to each other in every match and no two words
+    /// share a position, so each minimal distance is 1 and the divisor is known without
+    /// reading positions again.
+    Phrase(usize),
+    /// A union (`|`): the children a document matched count.
+    Union(Vec<SlopChild>),
+    /// The expansions of one query term (a word with its stems, a prefix, a fuzzy term): a
+    /// union whose children are the ids of score term `term`.
+    Expansions {
+        /// Index of the root's [`ScoreTerm`] in [`Matched::terms`].
+        term: usize,
+        /// The `+stem` id among them (the word's other forms sit at its positions).
+        stem: Option<u32>,
+        /// One child per id.
+        children: Vec<SlopChild>,
+    },
+}
+
+/// The result of evaluation.
+#[derive(Debug, Default)]
+pub struct Matched {
+    /// Matching doc ids.
+    pub docids: RoaringBitmap,
+    /// Terms for scoring.
+    pub terms: Vec<ScoreTerm>,
+    /// The root's children for the slop measure.
+    pub slop: SlopShape,
+    /// Dictionary strings that matched (for highlighting).
+    pub highlight: HashSet<String>,
+    /// Warnings (RESP3 `warning`).
+    pub warnings: Vec<String>,
+    /// Vector distances (KNN, YIELD_DISTANCE_AS) and the KNN order.
+    pub distances: Distances,
+}
+
+/// Evaluates `ast`.
+pub fn execute(idx: &Index, ast: &QueryAst, opts: &ExecOptions) -> Result<Matched> {
+    run(idx, ast, opts, Recorder::default()).map(|(m, _)| m)
+}
+
+/// Evaluates `ast` and records every node evaluated (FT.PROFILE): the root's node, if any.
+pub fn execute_profiled(
+    idx: &Index,
+    ast: &QueryAst,
+    opts: &ExecOptions,
+) -> Result<(Matched, Option<ProfileNode>)> {
+    run(idx, ast, opts, Recorder::active()).map(|(m, prof)| (m, prof.root()))
+}
+
+fn run(idx: &Index, ast: &QueryAst, opts: &ExecOptions, prof: Recorder) -> Result<(Matched, Recorder)> {
+    let mut ex = Exec {
+        prof,
+        idx,
+        opts,
+        out: Matched::default(),
+        negated: 0,
+        unexpanded: 0,
+        weight: 1.0,
+        query_stemmer: opts.language.map(|l| Stemmer::new(l, opts.min_stem_len)),
+        root_pending: true,
+        field_modifiers: 0,
+        empty_tag_ok: false,
+        stem_ids: Vec::new(),
+        explicit_prox: 0,
+    };
+    // NOFIELDS: the index keeps no field flags, so field restrictions on text are void.
+    let mask = if idx.spec.no_fields { ALL_FIELDS } else { opts.infields };
+    let bm = ex.eval(ast, mask, None)?;
+    let mut m = ex.out;
+    m.docids = bm.unwrap_or_default();
+    Ok((m, ex.prof))
+}
+
+struct Exec<'a> {
+    /// FT.PROFILE: the nodes evaluated so far (inactive outside it).
+    prof: Recorder,
+    idx: &'a Index,
+    opts: &'a ExecOptions,
+    out: Matched,
+    negated: usize,
+    /// Depth of nodes RediSearch's expander does not enter (NOT, OPTIONAL, exact phrases):
+    /// words there get no synonyms.
+    unexpanded: usize,
+    weight: f64,
+    query_stemmer: Option<Stemmer>,
+    /// True until the root aggregate node (the slop measure's subject) has been met.
+    root_pending: bool,
+    /// Nesting depth of `@field:` modifiers.
+    field_modifiers: usize,
+    /// Set once a tag clause on an INDEXEMPTY field was met: RediSearch's validation then
+    /// accepts `{""}` on any later tag clause (its flag is per query, not per clause).
+    empty_tag_ok: bool,
+    /// `+stem` term ids met while expanding tokens.
+    stem_ids: Vec<u32>,
+    /// Depth of `=>{$slop/$inorder}` attributes (SLOP/INORDER given for the nodes inside).
+    explicit_prox: usize,
+}
+
+/// RediSearch's error for `""` on fields that do not index empty values.
+const NO_INDEXEMPTY: &str =
+    "Use `INDEXEMPTY` in field creation in order to index and query for empty strings";
+
+/// Proximity constraint.
+#[derive(Clone, Copy)]
+struct Prox {
+    slop: u32,
+    inorder: bool,
+}
+
+impl<'a> Exec<'a> {
+    /// RediSearch's estimate of an intersection child's number of results (its iterator's
+    /// `NumEstimated`): a word, the documents of each of its expansions summed; a nested
+    /// intersection 0 (RediSearch divides its estimate by its child count in integers); a
+    /// negated or optional clause every document; anything else the documents it matched.
+    fn estimate(&self, it: &QueryAst, terms: std::ops::Range<usize>, result: Option<&RoaringBitmap>) -> u64 {
+        match it {
+            QueryAst::Not(_) | QueryAst::Optional(_) => self.idx.docs.live.len(),
+            QueryAst::And(_) => 0,
+            QueryAst::Word(_) => match self.text_ids_in(terms) {
+                Some(ids) => ids.iter().map(|&id| self.idx.text.doc_freq(id)).sum(),
+                None => result.map_or(0, RoaringBitmap::len),
+            },
+            _ => result.map_or(0, RoaringBitmap::len),
+        }
+    }
+
+    fn universe(&self) -> RoaringBitmap {
+        self.idx.docs.live.clone()
+    }
+
+    fn warn(&mut self, w: &str) {
+        if !self.out.warnings.iter().any(|x| x == w) {
+            self.out.warnings.push(w.to_string());
+        }
+    }
+
+    /// Claims the root for the slop measure: true for the first aggregate node met.
+    fn take_root(&mut self) -> bool {
+        std::mem::replace(&mut self.root_pending, false)
+    }
+
+    /// Text term ids recorded since `start` (a child's offsets), `None` when there are none.
+    /// The slop child for the score terms recorded since `start`: a lone quick-exit term
+    /// keeps its expansions in term order and is marked first-only.
+    fn slop_child(&self, start: usize, docids: Option<RoaringBitmap>) -> SlopChild {
+        match self.out.terms.get(start..).unwrap_or(&[]) {
+            [t] if t.first_only => SlopChild { ids: Some(t.ids.clone()), docids, first_only: true },
+            _ => SlopChild { ids: self.text_ids_since(start), docids, first_only: false },
+        }
+    }
+
+    fn text_ids_since(&self, start: usize) -> Option<Vec<u32>> {
+        self.text_ids_in(start..self.out.terms.len())
+    }
+
+    /// Text term ids of the score terms in `terms`, sorted, `None` when there are none.
+    fn text_ids_in(&self, terms: std::ops::Range<usize>) -> Option<Vec<u32>> {
+        let mut ids: Vec<u32> = self
+            .out
+            .terms
+            .get(terms)
+            .unwrap_or(&[])
+            .iter()
+            .filter(|t| t.tag_field.is_none())
+            .flat_map(|t| t.ids.iter().copied())
+            .collect();
+        ids.sort_unstable();
+        ids.dedup();
+        (!ids.is_empty()).then_some(ids)
+    }
+
+    /// SLOP/INORDER (given on the query or as attributes) on an intersection or phrase
+    /// over a JSON TEXT field without a defined value order is an error (RediSearch).
+    fn check_order(&self, mask: FieldMask) -> Result<()> {
+        if self.explicit_prox == 0 && self.opts.slop.is_none() && !self.opts.inorder {
+            return Ok(());
+        }
+        for (i, f) in self.idx.spec.fields.iter().enumerate() {
+            if f.undefined_order && self.idx.text_ord(i).is_some_and(|o| mask & (1u128 << o) != 0) {
+                return Err(Error::new(format!(
+                    "slop/inorder are not supported for field `{}` since it has undefined ordering",
+                    f.name
+                )));
+            }
+        }
+        Ok(())
+    }
+
+    /// A union of expansions at the root (recorded next as score term): each expansion is
+    /// a child.
+    fn expansion_root(&mut self, ids: &[u32], stem: Option<u32>) {
+        if self.take_root() && ids.len() > 1 {
+            self.out.slop = SlopShape::Expansions {
+                term: self.out.terms.len(),
+                stem,
+                children: ids
+                    .iter()
+                    .map(|&id| SlopChild { ids: Some(vec![id]), docids: None, first_only: false })
+                    .collect(),
+            };
+        }
+    }
+
+    /// The `+stem` id among a token's expansions.
+    fn stem_of(&self, ids: &[u32]) -> Option<u32> {
+        ids.iter().copied().find(|&id| self.stem_ids.contains(&id))
+    }
+
+    /// `""` on text: allowed without a field modifier; with one, some TEXT field named must
+    /// be INDEXEMPTY (naming no TEXT field at all is no error, it just matches nothing).
+    fn check_empty_text(&self, mask: FieldMask) -> Result<()> {
+        if self.field_modifiers == 0 {
+            return Ok(());
+        }
+        let mut any_text = false;
+        for (i, f) in self.idx.spec.fields.iter().enumerate() {
+            let Some(o) = self.idx.text_ord(i) else { continue };
+            if mask & (1u128 << o) == 0 {
+                continue;
+            }
+            if f.index_empty {
+                return Ok(());
+            }
+            any_text = true;
+        }
+        if any_text {
+            Err(Error::new(NO_INDEXEMPTY))
+        } else {
+            Ok(())
+        }
+    }
+
+    /// Records a term-less leaf matching `docs` for scoring.
+    fn record_leaf(&mut self, kind: LeafKind, docs: &RoaringBitmap) {
+        if self.negated == 0 {
+            self.out.terms.push(ScoreTerm {
+                ids: Vec::new(),
+                mask: 0,
+                tag_field: None,
+                weight: self.weight,
+                first_only: false,
+                leaf: Some((kind, docs.clone())),
+            });
+        }
+    }
+
+    fn record(&mut self, ids: Vec<u32>, mask: FieldMask, tag_field: Option<u16>) {
+        if self.negated == 0 && !ids.is_empty() {
+            self.out.terms.push(ScoreTerm {
+                ids,
+                mask,
+                tag_field,
+                weight: self.weight,
+                first_only: false,
+                leaf: None,
+            });
+        }
+    }
+}

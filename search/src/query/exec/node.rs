@@ -1,0 +1,289 @@
+//! The walk over the query tree: one node evaluated to its documents.
+
+use roaring::RoaringBitmap;
+
+use crate::error::{Error, Result};
+use crate::index::geo::unit_factor;
+use crate::index::text::FieldMask;
+use crate::index::{FieldIndex, EMPTY_TERM};
+use crate::query::profile;
+use crate::query::syntax::{unescape, QueryAst};
+use crate::query::vector;
+use crate::schema::FieldType;
+
+use super::{Exec, LeafKind, Prox, SlopShape};
+
+impl<'a> Exec<'a> {
+    /// Evaluates one node; when profiling, records it with the nodes its evaluation met.
+    pub(super) fn eval(
+        &mut self,
+        ast: &QueryAst,
+        mask: FieldMask,
+        prox: Option<Prox>,
+    ) -> Result<Option<RoaringBitmap>> {
+        if !self.prof.is_active() || profile::transparent(ast) {
+            return self.eval_node(ast, mask, prox);
+        }
+        let frame = self.prof.open();
+        let r = self.eval_node(ast, mask, prox);
+        let counter = r.as_ref().ok().and_then(|bm| bm.as_ref().map(|bm| bm.len()));
+        self.prof.close(frame, ast, counter);
+        r
+    }
+
+    /// FT.PROFILE: the expansions of one word (its stems, synonyms) as readers of a union.
+    pub(super) fn profile_expansions(&mut self, ids: &[u32], mask: FieldMask) {
+        if !self.prof.is_active() || ids.len() < 2 {
+            return;
+        }
+        let mut named = self.idx.text.dict.scan(|_, id| ids.contains(&id), ids.len());
+        named.sort_by_key(|(_, id)| ids.iter().position(|x| x == id));
+        let (idx, prof) = (self.idx, &mut self.prof);
+        prof.readers("TEXT", &named, |id| idx.term_docs(id, mask).len());
+    }
+
+    pub(super) fn eval_node(
+        &mut self,
+        ast: &QueryAst,
+        mask: FieldMask,
+        prox: Option<Prox>,
+    ) -> Result<Option<RoaringBitmap>> {
+        // Leaves without offsets (and negations) are the root themselves when met first;
+        // modifiers pass the root down, aggregates claim it where they are evaluated.
+        if !matches!(
+            ast,
+            QueryAst::Attrs { .. }
+                | QueryAst::Field(..)
+                | QueryAst::And(_)
+                | QueryAst::Or(_)
+                | QueryAst::Word(_)
+                | QueryAst::Phrase(_)
+                | QueryAst::Prefix(_)
+                | QueryAst::Suffix(_)
+                | QueryAst::Infix(_)
+                | QueryAst::Fuzzy(..)
+        ) {
+            self.take_root();
+        }
+        Ok(match ast {
+            QueryAst::MatchAll => {
+                let all = self.universe();
+                self.record_leaf(LeafKind::Virtual, &all);
+                Some(all)
+            }
+            QueryAst::Word(w) if w.is_empty() => {
+                // `""`: documents whose (INDEXEMPTY) TEXT field is the empty string.
+                self.check_empty_text(mask)?;
+                self.take_root();
+                let ids: Vec<u32> = self.idx.text.dict.get(EMPTY_TERM).into_iter().collect();
+                self.out.highlight.insert(EMPTY_TERM.to_string());
+                let bm = self.docs_of(&ids, mask);
+                self.record(ids, mask, None);
+                Some(bm)
+            }
+            QueryAst::Word(w) => {
+                let toks = self.tokens(w);
+                match toks.as_slice() {
+                    [] => None,
+                    [tok] => {
+                        let ids = self.expand_token(tok, mask);
+                        self.profile_expansions(&ids, mask);
+                        let bm = self.docs_of(&ids, mask);
+                        let stem = self.stem_of(&ids);
+                        self.expansion_root(&ids, stem);
+                        self.record(ids, mask, None);
+                        Some(bm)
+                    }
+                    _ => Some(self.phrase(&toks, mask, Prox { slop: 0, inorder: true })),
+                }
+            }
+            QueryAst::Phrase(text) => {
+                self.check_order(mask)?;
+                let toks = self.tokens(text);
+                // A quoted phrase is exact whatever SLOP, INORDER or `$slop` say (RediSearch).
+                let _ = prox;
+                let p = Prox { slop: 0, inorder: true };
+                if toks.is_empty() {
+                    None
+                } else {
+                    self.unexpanded += 1;
+                    let r = self.phrase(&toks, mask, p);
+                    self.unexpanded -= 1;
+                    Some(r)
+                }
+            }
+            QueryAst::Prefix(w) => {
+                let p = unescape(w).to_lowercase();
+                if p.chars().count() < self.opts.min_prefix {
+                    return Ok(Some(RoaringBitmap::new()));
+                }
+                let text = &self.idx.text;
+                let found = text.dict.prefix(&p, |id| text.is_live(id), self.opts.max_expansions + 1);
+                self.expanded(found, mask)
+            }
+            QueryAst::Suffix(w) | QueryAst::Infix(w) => {
+                let p = unescape(w).to_lowercase();
+                // MINPREFIX bounds suffix and infix terms too (RediSearch 2.10).
+                if p.chars().count() < self.opts.min_prefix {
+                    return Ok(Some(RoaringBitmap::new()));
+                }
+                let suffix = matches!(ast, QueryAst::Suffix(_));
+                let text = &self.idx.text;
+                // Stem terms (`+index`) take part, as in RediSearch's suffix trie: `*ndex`
+                // finds a document with "indexing".
+                let found = text.dict.scan(
+                    |t, id| (if suffix { t.ends_with(&p) } else { t.contains(&p) }) && text.is_live(id),
+                    self.opts.max_expansions + 1,
+                );
+                self.expanded(found, mask)
+            }
+            QueryAst::Fuzzy(w, d) => {
+                let p = unescape(w).to_lowercase();
+                let text = &self.idx.text;
+                let found = text.dict.fuzzy(&p, *d, |id| text.is_live(id), usize::MAX);
+                // Stem terms (`+index`) are within reach, as in RediSearch's trie walk: `%index%`
+                // finds a document with "indexing". The empty term (INDEXEMPTY) is, from dialect 2.
+                let found: Vec<_> =
+                    found.into_iter().filter(|(t, _)| self.opts.dialect >= 2 || t != EMPTY_TERM).collect();
+                self.expanded(found, mask)
+            }
+            QueryAst::And(items) => self.and(items, mask, prox)?,
+            QueryAst::Or(items) => {
+                let root = self.take_root();
+                let mut children = Vec::new();
+                let mut acc: Option<RoaringBitmap> = None;
+                for it in items {
+                    let start = self.out.terms.len();
+                    let r = self.eval(it, mask, prox)?;
+                    if root {
+                        children.push(self.slop_child(start, r.clone()));
+                    }
+                    if let Some(bm) = r {
+                        acc = Some(match acc {
+                            Some(mut a) => {
+                                a |= bm;
+                                a
+                            }
+                            None => bm,
+                        });
+                    }
+                }
+                if root {
+                    self.out.slop = SlopShape::Union(children);
+                }
+                acc
+            }
+            QueryAst::Not(inner) => {
+                self.negated += 1;
+                self.unexpanded += 1;
+                let r = self.eval(inner, mask, prox);
+                self.unexpanded -= 1;
+                self.negated -= 1;
+                r?.map(|bm| self.universe() - bm)
+            }
+            QueryAst::Optional(inner) => {
+                // Optional never constrains: it matches everything and only adds score.
+                self.unexpanded += 1;
+                let r = self.eval(inner, mask, prox);
+                self.unexpanded -= 1;
+                r?;
+                Some(self.universe())
+            }
+            QueryAst::Field(fields, inner) => {
+                let named = self.field_mask(fields);
+                // NOFIELDS: a text field restriction matches every text field.
+                let m = if self.idx.spec.no_fields && named != 0 { mask } else { named & mask };
+                self.field_modifiers += 1;
+                let r = self.eval(inner, m, prox);
+                self.field_modifiers -= 1;
+                r?
+            }
+            QueryAst::Tag(fields, terms) => Some(self.tag(fields, terms)?),
+            QueryAst::Numeric(field, lo, hi) => {
+                let bm = match self.field(field) {
+                    Some((_, FieldIndex::Numeric(ni))) => {
+                        ni.range(lo.value, lo.inclusive, hi.value, hi.inclusive)
+                    }
+                    _ => RoaringBitmap::new(),
+                };
+                self.record_leaf(LeafKind::Numeric, &bm);
+                Some(bm)
+            }
+            // INKEYS: RediSearch's id-list result has no positions and frequency 0, so it
+            // adds nothing to a score but counts as a child of the intersection.
+            QueryAst::Keys(keys) => Some(keys.iter().filter_map(|k| self.idx.docs.id_of(k)).collect()),
+            QueryAst::Geo { field, lon, lat, radius, unit } => {
+                let f = unit_factor(unit).ok_or_else(|| Error::new("Invalid GeoFilter unit"))?;
+                let bm = match self.field(field) {
+                    Some((_, FieldIndex::Geo(gi))) => gi.radius(*lon, *lat, radius * f),
+                    _ => RoaringBitmap::new(),
+                };
+                self.record_leaf(LeafKind::Numeric, &bm);
+                Some(bm)
+            }
+            QueryAst::Knn(c) => {
+                let mut filter = match c.filter.as_ref() {
+                    QueryAst::MatchAll => None,
+                    f => Some(self.eval(f, mask, prox)?.unwrap_or_default()),
+                };
+                if let Some(v) = &self.opts.visible {
+                    filter = Some(filter.map_or_else(|| v.clone(), |f| f & v));
+                }
+                let hits = vector::knn(self.idx, c, filter.as_ref(), &self.opts.blobs)?;
+                let bm: RoaringBitmap = hits.iter().map(|h| h.doc).collect();
+                self.out.distances.add(c.score_name(), &hits);
+                self.out.distances.knn = Some(hits);
+                Some(bm)
+            }
+            QueryAst::VectorRange(c) => {
+                let hits = vector::range(self.idx, c, &self.opts.blobs)?;
+                let bm: RoaringBitmap = hits.iter().map(|h| h.doc).collect();
+                if let Some(name) = &c.yield_as {
+                    self.out.distances.add(name.clone(), &hits);
+                }
+                Some(bm)
+            }
+            QueryAst::Missing(field) => match self.idx.spec.field(field) {
+                Some((i, f)) if f.index_missing => self.idx.missing.get(i).cloned(),
+                _ => return Err(Error::new("'ismissing' requires field to be defined with 'INDEXMISSING'")),
+            },
+            QueryAst::Attrs { inner, weight, slop, inorder } => {
+                let saved = self.weight;
+                if let Some(w) = weight {
+                    self.weight *= w;
+                }
+                let given = slop.is_some() || inorder.is_some();
+                let p = if given {
+                    Some(Prox { slop: slop.unwrap_or(u32::MAX / 4), inorder: inorder.unwrap_or(false) })
+                } else {
+                    prox
+                };
+                self.explicit_prox += usize::from(given);
+                let r = self.eval(inner, mask, p);
+                self.explicit_prox -= usize::from(given);
+                self.weight = saved;
+                r?
+            }
+        })
+    }
+
+    pub(super) fn field(&self, name: &str) -> Option<(usize, &'a FieldIndex)> {
+        let idx = self.idx;
+        let (i, _) = idx.spec.field(name)?;
+        idx.fields.get(i).map(|f| (i, f))
+    }
+
+    pub(super) fn field_mask(&self, fields: &[String]) -> FieldMask {
+        let mut m = 0;
+        for f in fields {
+            if let Some((i, spec)) = self.idx.spec.field(f) {
+                if spec.kind == FieldType::Text {
+                    if let Some(o) = self.idx.text_ord(i) {
+                        m |= 1u128 << o;
+                    }
+                }
+            }
+        }
+        m
+    }
+}

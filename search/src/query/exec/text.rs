@@ -1,0 +1,226 @@
+//! Words: their expansions (stems, synonyms, prefixes), their documents, and exact
+//! phrases checked against positions.
+
+use std::collections::HashSet;
+
+use roaring::RoaringBitmap;
+
+use crate::analysis::STEM_PREFIX;
+use crate::index::postings::PosCursor;
+use crate::index::text::FieldMask;
+
+use super::{within, Exec, Prox, ScoreTerm, SlopChild, SlopShape};
+
+impl<'a> Exec<'a> {
+    /// Term ids a single token expands to (exact, `+stem`, stem).
+    pub(super) fn expand_token(&mut self, tok: &str, mask: FieldMask) -> Vec<u32> {
+        let dict = &self.idx.text.dict;
+        let mut ids = Vec::new();
+        let push = |s: &str, ids: &mut Vec<u32>, hl: &mut HashSet<String>| {
+            if let Some(id) = dict.get(s) {
+                if !ids.contains(&id) {
+                    ids.push(id);
+                }
+            }
+            hl.insert(s.to_string());
+        };
+        push(tok, &mut ids, &mut self.out.highlight);
+        if !self.opts.verbatim && self.unexpanded == 0 {
+            // RediSearch's synonym expander: the word's groups, indexed as `~<group>`; every
+            // word of those groups is highlighted.
+            let synonyms = &self.idx.synonyms;
+            for g in synonyms.group_terms(tok) {
+                if let Some(id) = dict.get(&g) {
+                    if !ids.contains(&id) {
+                        ids.push(id);
+                    }
+                }
+            }
+            self.out.highlight.extend(synonyms.same_group(tok).map(str::to_string));
+        }
+        // RediSearch's expander skips exact phrases and what `-` or `~` apply to.
+        let stemmable = !self.opts.verbatim && self.unexpanded == 0 && self.idx.stems_in(mask);
+        if stemmable {
+            let stemmer = self.query_stemmer.as_ref().unwrap_or(&self.idx.stemmer);
+            if let Some(st) = stemmer.stem_always(tok) {
+                let marked = format!("{STEM_PREFIX}{st}");
+                if let Some(id) = dict.get(&marked) {
+                    self.stem_ids.push(id);
+                }
+                push(&marked, &mut ids, &mut self.out.highlight);
+                if st != tok {
+                    push(&st, &mut ids, &mut self.out.highlight);
+                }
+            }
+        }
+        ids
+    }
+
+    pub(super) fn docs_of(&self, ids: &[u32], mask: FieldMask) -> RoaringBitmap {
+        let mut bm = RoaringBitmap::new();
+        for &id in ids {
+            bm |= self.idx.term_docs(id, mask);
+        }
+        bm
+    }
+
+    pub(super) fn tokens(&self, raw: &str) -> Vec<String> {
+        self.idx.query_words(raw, self.opts.no_stopwords)
+    }
+
+    pub(super) fn expanded(
+        &mut self,
+        mut found: Vec<(String, u32)>,
+        mask: FieldMask,
+    ) -> Option<RoaringBitmap> {
+        if found.len() > self.opts.max_expansions {
+            found.truncate(self.opts.max_expansions);
+            self.warn("Max prefix expansions limit was reached");
+        }
+        // RediSearch reads these expansions as a "quick exit" union, in term order: a document
+        // scores by the first expansion it contains, and the root result has that one child
+        // (no slop divisor).
+        found.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+        let ids: Vec<u32> = found.iter().map(|(_, id)| *id).collect();
+        // FT.PROFILE: each expansion is a child reader of the union.
+        let (idx, prof) = (self.idx, &mut self.prof);
+        prof.readers("TEXT", &found, |id| idx.term_docs(id, mask).len());
+        for (t, _) in found {
+            self.out.highlight.insert(t);
+        }
+        let bm = self.docs_of(&ids, mask);
+        self.take_root();
+        if self.negated == 0 && !ids.is_empty() {
+            self.out.terms.push(ScoreTerm {
+                ids,
+                mask,
+                tag_field: None,
+                weight: self.weight,
+                first_only: true,
+                leaf: None,
+            });
+        }
+        Some(bm)
+    }
+
+    pub(super) fn phrase(&mut self, toks: &[String], mask: FieldMask, p: Prox) -> RoaringBitmap {
+        let mut groups = Vec::with_capacity(toks.len());
+        let mut acc: Option<RoaringBitmap> = None;
+        if self.take_root() {
+            // A phrase is an intersection of its words (each with its expansions); a
+            // one-word phrase is that word's expansions.
+            match toks {
+                [one] => {
+                    let ids = self.expand_token(one, mask);
+                    self.root_pending = true;
+                    let stem = self.stem_of(&ids);
+                    self.expansion_root(&ids, stem);
+                }
+                _ => {
+                    let children: Vec<SlopChild> = toks
+                        .iter()
+                        .map(|t| SlopChild {
+                            ids: Some(self.expand_token(t, mask)),
+                            docids: None,
+                            first_only: false,
+                        })
+                        .collect();
+                    self.out.slop = if self.exact_words(toks, &children, p) {
+                        SlopShape::Phrase(children.len())
+                    } else {
+                        SlopShape::Intersect(children)
+                    };
+                }
+            }
+        }
+        for t in toks {
+            let ids = self.expand_token(t, mask);
+            let bm = self.docs_of(&ids, mask);
+            acc = Some(match acc {
+                Some(a) => a & bm,
+                None => bm,
+            });
+            groups.push(ids.clone());
+            self.record(ids, mask, None);
+        }
+        let acc = acc.unwrap_or_default();
+        if groups.len() < 2 {
+            return acc;
+        }
+        self.verify(acc, &groups, mask, p)
+    }
+
+    /// Whether a phrase's `children` (one per token of `toks`) are distinct words, each its
+    /// own term only (no stem, synonym or other expansion: those share positions), checked
+    /// for adjacency in order ([`SlopShape::Phrase`]).
+    pub(super) fn exact_words(&self, toks: &[String], children: &[SlopChild], p: Prox) -> bool {
+        if self.idx.spec.no_offsets || p.slop != 0 || !p.inorder {
+            return false;
+        }
+        let mut seen = Vec::with_capacity(children.len());
+        toks.iter().zip(children).all(|(tok, c)| match c.ids.as_deref() {
+            Some(&[id]) if self.idx.text.dict.get(tok) == Some(id) && !seen.contains(&id) => {
+                seen.push(id);
+                true
+            }
+            _ => false,
+        })
+    }
+
+    /// Keeps candidates whose groups occur within the proximity. As in RediSearch, a term
+    /// takes part when it occurs in a searched field, and then with all its positions in the
+    /// document (positions run on across fields, so a phrase can span two fields).
+    pub(super) fn verify(
+        &self,
+        cands: RoaringBitmap,
+        groups: &[Vec<u32>],
+        mask: FieldMask,
+        p: Prox,
+    ) -> RoaringBitmap {
+        if self.idx.spec.no_offsets {
+            return cands;
+        }
+        // Each term once, with the groups it is in, and a cursor on its postings.
+        let mut wanted: Vec<(u32, Vec<usize>)> = Vec::new();
+        for (g, ids) in groups.iter().enumerate() {
+            for &id in ids {
+                match wanted.iter_mut().find(|w| w.0 == id) {
+                    Some(w) => w.1.push(g),
+                    None => wanted.push((id, vec![g])),
+                }
+            }
+        }
+        let cursors: Vec<PosCursor> = wanted.iter().map(|_| PosCursor::default()).collect();
+        // Per group: the positions found in the current document (buffers reused).
+        let mut lists: Vec<Vec<u32>> = vec![Vec::new(); groups.len()];
+        let mut buf: Vec<u32> = Vec::new();
+        let mut out = Vec::new();
+        for d in cands.iter() {
+            for l in lists.iter_mut() {
+                l.clear();
+            }
+            // A term counts when it is in a searched field, and then with all its positions.
+            for ((id, gs), at) in wanted.iter().zip(&cursors) {
+                let Some(list) = self.idx.text.list(*id) else { continue };
+                buf.clear();
+                let Some(posting) = list.positions(d, at, &mut buf) else { continue };
+                if !self.idx.posting_in(&posting, *id, mask) {
+                    continue;
+                }
+                for &g in gs {
+                    if let Some(v) = lists.get_mut(g) {
+                        v.extend_from_slice(&buf);
+                    }
+                }
+            }
+            for l in lists.iter_mut() {
+                l.sort_unstable();
+            }
+            if within(&lists, p.slop, p.inorder) {
+                out.push(d);
+            }
+        }
+        // Candidates come in ascending order.
+        RoaringBitmap::from_sorted_iter(out).unwrap_or_default()
+    }
+}
