@@ -46,7 +46,7 @@ const REDUCERS: &[&str] = &[
 /// A random splittable pipeline; the aliases of sample and list reducers.
 fn pipeline(rng: &mut Rng) -> (Vec<String>, Vec<String>) {
     let mut a: Vec<String> = Vec::new();
-    let mut push = |a: &mut Vec<String>, s: &str| a.extend(s.split(' ').map(String::from));
+    let push = |a: &mut Vec<String>, s: &str| a.extend(s.split(' ').map(String::from));
     if rng.below(3) == 0 {
         push(&mut a, "LOAD 1 @x APPLY @x*2 AS x2");
     }
@@ -181,7 +181,7 @@ fn a_sample_split_over_shards_is_uniform() {
         let mut groups = Vec::new();
         for range in [0..10, 10..30, 30..100] {
             let plan = Plan::new(&req, &src, q).unwrap();
-            groups.extend(plan.execute_partial(hits[range].to_vec().into_iter(), &src).unwrap());
+            groups.extend(plan.execute_partial(hits[range].iter().cloned(), &src).unwrap());
         }
         let out = Plan::new(&req, &src, q).unwrap().execute_merged(groups.iter(), 100, &src).unwrap();
         let Some(Value::Array(sample)) = out.rows[0].get(0) else { panic!("{:?}", out.rows) };

@@ -379,8 +379,9 @@ pub fn aggregate(ctx: &Context, args: &[&[u8]]) -> Option<Reply> {
     Some(block::run_blocked(ctx, budget + Duration::from_secs(2), work))
 }
 
-/// FT.TAGVALS and FT.INFO for the whole cluster: this node's reply merged with the other
-/// masters' (`search::distributed::merge`). None when this server is the only master.
+/// FT.TAGVALS, FT.INFO and FT.SPELLCHECK for the whole cluster: this node's reply merged with
+/// the other masters' (`search::distributed::merge`, `search::distributed::spell`; shards
+/// answer FT.SPELLCHECK in its FULLSCOREINFO form). None when this server is the only master.
 pub fn merged_read(ctx: &Context, name: &str, args: &[&[u8]]) -> Option<Reply> {
     let shards = topology::shards(ctx);
     let local_is_shard = shards.iter().any(|s| s.myself);
@@ -390,16 +391,23 @@ pub fn merged_read(ctx: &Context, name: &str, args: &[&[u8]]) -> Option<Reply> {
     }
     let proto = Protocol::of(ctx);
     let sproto = if proto.is_resp3() { search::Protocol::Resp3 } else { search::Protocol::Resp2 };
+    let spell = name == "FT.SPELLCHECK";
+    let mut shard_args: Vec<&[u8]> = args.to_vec();
+    if spell {
+        shard_args.push(b"FULLSCOREINFO");
+    }
     let db = indexing::selected_db(ctx);
     let docs = indexing::RedisDocs::new(ctx);
     let local = indexing::with_state(ctx, |s| {
         let catalog = s.catalogs.entry(db).or_insert_with(search::Catalog::new);
-        catalog.execute_full(name, args, &docs, &mut s.config, sproto).reply
+        let (a, p) = if spell { (&shard_args[..], search::Protocol::Resp2) } else { (args, sproto) };
+        catalog.execute_full(name, a, &docs, &mut s.config, p).reply
     });
     if matches!(local, SearchReply::Error(_)) {
         return Some(convert(local, proto));
     }
-    let cmd = command("FT._SHARD.LOCAL", &[name.as_bytes()], args);
+    let cmd = command("FT._SHARD.LOCAL", &[name.as_bytes()], &shard_args);
+    let owned: Vec<Vec<u8>> = args.iter().map(|a| a.to_vec()).collect();
     let requests: Vec<_> = peers.iter().map(|p| (p.addr.clone(), cmd.clone())).collect();
     let auth = credentials();
     let timeout_ms = indexing::with_state(ctx, |s| s.config.timeout_ms);
@@ -418,6 +426,20 @@ pub fn merged_read(ctx: &Context, name: &str, args: &[&[u8]]) -> Option<Reply> {
                 Err(Failure::Timeout) => return fail("Timeout limit was reached".into()),
                 Err(Failure::Unreachable(e)) => return fail(format!("ERR shard unreachable: {e}")),
             }
+        }
+        if spell {
+            // The dictionaries' order is the node's: merged on the main thread.
+            return Box::new(move |ctx: &Context| {
+                let mut replies = others;
+                if local_is_shard {
+                    replies.insert(0, local);
+                }
+                let args: Vec<&[u8]> = owned.iter().map(|a| a.as_slice()).collect();
+                let merged = indexing::with_state(ctx, |s| {
+                    search::distributed::spell::merge_spellcheck(&args, &s.config, sproto, &replies)
+                });
+                convert(merged.unwrap_or_else(|e| SearchReply::Error(e.0)), proto)
+            });
         }
         let merged = if tagvals {
             search::distributed::merge::merge_tagvals(local, &others)

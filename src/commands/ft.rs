@@ -68,7 +68,7 @@ pub fn ft(ctx: &Context, inv: &Invocation) -> CommandResult {
                 return Ok(r);
             }
         }
-        if matches!(name.as_str(), "FT.TAGVALS" | "FT.INFO") {
+        if matches!(name.as_str(), "FT.TAGVALS" | "FT.INFO" | "FT.SPELLCHECK") {
             if let Some(r) = crate::cluster::merged_read(ctx, &name, inv.args) {
                 return Ok(r);
             }
@@ -121,12 +121,12 @@ pub fn ft_shard(ctx: &Context, inv: &Invocation) -> CommandResult {
     let r = indexing::with_state(ctx, |state| {
         let catalog = state.catalogs.entry(db).or_insert_with(Catalog::new);
         if name == "FT._SHARD.LOCAL" {
-            // A read command's reply tree, whole (FT.TAGVALS, FT.INFO).
+            // A read command's reply tree, whole (FT.TAGVALS, FT.INFO, FT.SPELLCHECK).
             let Some((cmd, args)) = inv.args.split_first() else {
                 return Err(search::error::Error("wrong number of arguments".into()));
             };
             let cmd = String::from_utf8_lossy(cmd).to_ascii_uppercase();
-            if !matches!(cmd.as_str(), "FT.TAGVALS" | "FT.INFO") {
+            if !matches!(cmd.as_str(), "FT.TAGVALS" | "FT.INFO" | "FT.SPELLCHECK") {
                 return Err(search::error::Error(format!("FT._SHARD.LOCAL does not run {cmd}")));
             }
             let out = catalog.execute_full(&cmd, args, &docs, &mut state.config, SearchProtocol::Resp2);

@@ -142,6 +142,25 @@ fn search_and_aggregate_from_every_node_equal_a_single_server() {
     assert!(errors < 25, "{errors} of 500 aggregations failed on both");
     let shown = failures[..failures.len().min(6)].join("\n");
     assert!(failures.is_empty(), "{} of 500 differ:\n{shown}", failures.len());
+    // FT.SPELLCHECK: suggestions scored over all shards' documents, in a single server's order.
+    let dict = ["FT.DICTADD", "dict", &words[3], "zzzz", &words[7].to_uppercase(), "bakab"];
+    assert_eq!(s.call(&dict), Resp::Int(4));
+    assert_eq!(conns[1].call(&dict), Resp::Int(4));
+    let mut suggested = 0;
+    for n in 0..200 {
+        let args = workload::random_spellcheck(&mut rng, &words);
+        let want = s.call(&args);
+        let node = n % conns.len();
+        let got = conns[node].call(&args);
+        suggested += format!("{want:?}").matches("Bulk").count();
+        if got != want {
+            let text = String::from_utf8_lossy(&args.join(&b' ')).into_owned();
+            failures.push(format!("node {node}: {text}:\n  cluster {got:?}\n  single  {want:?}"));
+        }
+    }
+    let shown = failures[..failures.len().min(6)].join("\n");
+    assert!(failures.is_empty(), "{} of 200 spellchecks differ:\n{shown}", failures.len());
+    assert!(suggested > 400, "only {suggested} words and suggestions");
 }
 
 #[test]

@@ -515,3 +515,42 @@ pub fn unordered_values(r: &Resp) -> Resp {
     });
     Resp::Array(rows.collect())
 }
+
+/// One random FT.SPELLCHECK: words of the vocabulary with an edit or two, or as they are,
+/// some restricted to a field, with DISTANCE, TERMS INCLUDE/EXCLUDE and FULLSCOREINFO.
+pub fn random_spellcheck(rng: &mut Rng, words: &[String]) -> Vec<Vec<u8>> {
+    let letters = b"abdefgiklmnoprstuvz";
+    let mut query = Vec::new();
+    for _ in 0..1 + rng.below(3) {
+        let mut w = words[rng.below(words.len() as u64) as usize].clone().into_bytes();
+        for _ in 0..rng.below(3) {
+            let at = rng.below(w.len() as u64) as usize;
+            match rng.below(3) {
+                0 => w[at] = letters[rng.below(letters.len() as u64) as usize],
+                1 if w.len() > 2 => {
+                    w.remove(at);
+                }
+                _ => w.insert(at, letters[rng.below(letters.len() as u64) as usize]),
+            }
+        }
+        let w = String::from_utf8(w).unwrap_or_default();
+        query.push(match rng.below(5) {
+            0 => format!("@title:{w}"),
+            1 => format!("@body:{w}"),
+            _ => w,
+        });
+    }
+    let mut a: Vec<String> = vec!["FT.SPELLCHECK".into(), "idx".into(), query.join(" ")];
+    if rng.below(3) == 0 {
+        a.extend(["DISTANCE".into(), (1 + rng.below(2)).to_string()]);
+    }
+    match rng.below(4) {
+        0 => a.extend(["TERMS", "INCLUDE", "dict"].map(String::from)),
+        1 => a.extend(["TERMS", "EXCLUDE", "dict"].map(String::from)),
+        _ => {}
+    }
+    if rng.below(4) == 0 {
+        a.push("FULLSCOREINFO".into());
+    }
+    a.into_iter().map(String::into_bytes).collect()
+}

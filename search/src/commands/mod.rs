@@ -11,7 +11,7 @@ mod info;
 pub(crate) mod legacy;
 pub(crate) mod profile;
 pub(crate) mod search;
-mod spell;
+pub(crate) mod spell;
 mod synonym;
 
 pub(crate) use info::Memory;
