@@ -14,6 +14,7 @@
 
 pub mod block;
 pub mod conn;
+pub mod profile;
 pub mod topology;
 
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -215,9 +216,44 @@ fn settled(states: &[(String, String)], auth: &Credentials, deadline: Instant) -
         .all(|((_, before), now)| matches!(now, Ok(SearchReply::Bulk(b)) if b == before.as_bytes()))
 }
 
+/// FT.PROFILE for the whole cluster (`profile`); None when this server is the only master
+/// or the arguments do not parse (the local command answers).
+pub fn profile(ctx: &Context, args: &[&[u8]]) -> Option<Reply> {
+    let (search, inner) = profile::inner_args(args)?;
+    let inner: Vec<&[u8]> = inner.iter().map(|a| a.as_slice()).collect();
+    let shards = topology::shards(ctx);
+    let timeout_ms = indexing::with_state(ctx, |s| s.config.timeout_ms);
+    let p = profile::Profiling {
+        search,
+        args: args.iter().map(|a| a.to_vec()).collect(),
+        shards: shards.iter().map(|s| s.addr.clone()).collect(),
+        auth: credentials(),
+        budget: Duration::from_millis(if timeout_ms == 0 { 30_000 } else { timeout_ms }),
+        proto: Protocol::of(ctx),
+    };
+    if search {
+        self::search(ctx, &inner, Some(p))
+    } else {
+        aggregate(ctx, &inner, Some(p))
+    }
+}
+
+/// Runs `work` with the blocked client; profiled (`profile`) when `p` says so.
+fn run(
+    ctx: &Context,
+    backstop: Duration,
+    p: Option<profile::Profiling>,
+    work: impl FnOnce() -> block::Finish + Send + 'static,
+) -> Reply {
+    match p {
+        Some(p) => block::run_blocked(ctx, backstop + p.budget, profile::wrap(p, work)),
+        None => block::run_blocked(ctx, backstop, work),
+    }
+}
+
 /// FT.SEARCH for the whole cluster; None when this server is the only master (then the
-/// local search is the cluster's).
-pub fn search(ctx: &Context, args: &[&[u8]]) -> Option<Reply> {
+/// local search is the cluster's). `profiled`: FT.PROFILE SEARCH.
+pub fn search(ctx: &Context, args: &[&[u8]], profiled: Option<profile::Profiling>) -> Option<Reply> {
     let shards = topology::shards(ctx);
     if shards.len() < 2 && shards.iter().all(|s| s.myself) {
         return None;
@@ -309,7 +345,7 @@ pub fn search(ctx: &Context, args: &[&[u8]]) -> Option<Reply> {
             }))
         })
     };
-    Some(block::run_blocked(ctx, budget + Duration::from_secs(2), work))
+    Some(run(ctx, budget + Duration::from_secs(2), profiled, work))
 }
 
 fn fail(e: String) -> block::Finish {
@@ -319,7 +355,8 @@ fn fail(e: String) -> block::Finish {
 /// FT.AGGREGATE for the whole cluster: every shard sends its matched documents with the
 /// values the pipeline reads (`FT._SHARD.AGGREGATE`), this node runs the pipeline
 /// (`search::distributed::aggregate`). None when this server is the only master.
-pub fn aggregate(ctx: &Context, args: &[&[u8]]) -> Option<Reply> {
+/// `profiled`: FT.PROFILE AGGREGATE.
+pub fn aggregate(ctx: &Context, args: &[&[u8]], profiled: Option<profile::Profiling>) -> Option<Reply> {
     let shards = topology::shards(ctx);
     if shards.len() < 2 && shards.iter().all(|s| s.myself) {
         return None;
@@ -376,7 +413,7 @@ pub fn aggregate(ctx: &Context, args: &[&[u8]]) -> Option<Reply> {
             }))
         })
     };
-    Some(block::run_blocked(ctx, budget + Duration::from_secs(2), work))
+    Some(run(ctx, budget + Duration::from_secs(2), profiled, work))
 }
 
 /// FT.TAGVALS, FT.INFO and FT.SPELLCHECK for the whole cluster: this node's reply merged with

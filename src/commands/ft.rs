@@ -64,7 +64,7 @@ pub fn ft(ctx: &Context, inv: &Invocation) -> CommandResult {
     let name = String::from_utf8_lossy(inv.name).to_ascii_uppercase();
     if crate::cluster::acts_for_cluster(ctx) {
         if name == "FT.SEARCH" && inv.args.len() >= 2 {
-            if let Some(r) = crate::cluster::search(ctx, inv.args) {
+            if let Some(r) = crate::cluster::search(ctx, inv.args, None) {
                 return Ok(r);
             }
         }
@@ -74,7 +74,12 @@ pub fn ft(ctx: &Context, inv: &Invocation) -> CommandResult {
             }
         }
         if name == "FT.AGGREGATE" && inv.args.len() >= 2 {
-            if let Some(r) = crate::cluster::aggregate(ctx, inv.args) {
+            if let Some(r) = crate::cluster::aggregate(ctx, inv.args, None) {
+                return Ok(r);
+            }
+        }
+        if name == "FT.PROFILE" {
+            if let Some(r) = crate::cluster::profile(ctx, inv.args) {
                 return Ok(r);
             }
         }
@@ -126,10 +131,15 @@ pub fn ft_shard(ctx: &Context, inv: &Invocation) -> CommandResult {
                 return Err(search::error::Error("wrong number of arguments".into()));
             };
             let cmd = String::from_utf8_lossy(cmd).to_ascii_uppercase();
-            if !matches!(cmd.as_str(), "FT.TAGVALS" | "FT.INFO" | "FT.SPELLCHECK") {
+            // FT.PROFILE answers in the client's protocol, named with a `/RESP3` suffix.
+            let (cmd, proto) = match cmd.strip_suffix("/RESP3") {
+                Some(c) => (c.to_string(), SearchProtocol::Resp3),
+                None => (cmd, SearchProtocol::Resp2),
+            };
+            if !matches!(cmd.as_str(), "FT.TAGVALS" | "FT.INFO" | "FT.SPELLCHECK" | "FT.PROFILE") {
                 return Err(search::error::Error(format!("FT._SHARD.LOCAL does not run {cmd}")));
             }
-            let out = catalog.execute_full(&cmd, args, &docs, &mut state.config, SearchProtocol::Resp2);
+            let out = catalog.execute_full(&cmd, args, &docs, &mut state.config, proto);
             return Ok(SearchReply::Bulk(search::distributed::wire::encode(&out.reply)));
         }
         if name == "FT._SHARD.STATS" {

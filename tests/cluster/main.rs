@@ -82,6 +82,40 @@ fn definitions_apply_on_every_master() {
         assert_eq!(items[at + 1], Resp::Int(9), "{port}");
         let tags: Vec<String> = conn.cmd("FT.TAGVALS idx g").items().iter().map(|i| i.text()).collect();
         assert_eq!(tags, ["x0", "x1", "x2"], "{port}");
+        // FT.PROFILE: the cluster's results, then each shard's profile and the coordinator's
+        // times (RediSearch's coordinator shape, RESP2).
+        let r = conn.cmd("FT.PROFILE idx SEARCH QUERY hello NOCONTENT");
+        let (results, profile) = (&r.items()[0], r.items()[1].items());
+        assert_eq!(results.items()[0], Resp::Int(9), "{port}: {r:?}");
+        let names: Vec<String> = profile
+            .iter()
+            .filter_map(|i| match i {
+                Resp::Simple(s) if s.starts_with("Shard #") || s == "Coordinator" => Some(s.clone()),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(names, ["Shard #1", "Shard #2", "Shard #3", "Coordinator"], "{port}: {r:?}");
+        // Each shard's index iterator counted its own documents: 9 over the three.
+        let text = format!("{profile:?}");
+        let counted: i64 = text
+            .split("Simple(\"Iterators profile\")")
+            .skip(1)
+            .filter_map(|s| {
+                s.split("Simple(\"Counter\"), Int(").nth(1)?.split(')').next()?.parse::<i64>().ok()
+            })
+            .sum();
+        assert_eq!(counted, 9, "{port}: {text}");
+        let r = conn.cmd("FT.PROFILE idx AGGREGATE QUERY hello GROUPBY 0 REDUCE COUNT 0 AS c");
+        assert_eq!(r.items()[0].items()[1].items()[1].text(), "9", "{port}: {r:?}");
+        let shape: Vec<String> = r.items()[1]
+            .items()
+            .iter()
+            .filter_map(|i| match i {
+                Resp::Simple(s) => Some(s.clone()),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(shape, ["Shards", "Coordinator"], "{port}: {r:?}");
     }
     assert_eq!(first.cmd("FT.DROPINDEX idx"), Resp::Simple("OK".into()));
     for port in c.live_ports() {
