@@ -267,6 +267,7 @@ pub fn search(ctx: &Context, args: &[&[u8]], profiled: Option<profile::Profiling
     let owned: Vec<Vec<u8>> = args.iter().map(|a| a.to_vec()).collect();
     let auth = credentials();
     let work = move || {
+        let mut filled = false;
         rounds(budget, |started, retry| {
             let args: Vec<&[u8]> = owned.iter().map(|a| a.as_slice()).collect();
             let deadline = started + budget;
@@ -284,6 +285,12 @@ pub fn search(ctx: &Context, args: &[&[u8]], profiled: Option<profile::Profiling
                 let mut next = Vec::new();
                 for (addr, a) in live.iter().zip(answers) {
                     match a {
+                        Ok(SearchReply::Error(e))
+                            if !filled && fill_definitions(addr, &e, &auth, deadline) =>
+                        {
+                            filled = true;
+                            return Round::Moving;
+                        }
                         Ok(r) => {
                             ok.push(r);
                             next.push(addr.clone());
@@ -315,6 +322,10 @@ pub fn search(ctx: &Context, args: &[&[u8]], profiled: Option<profile::Profiling
                         }
                         Err(e) => return Round::Done(fail(e.0)),
                     },
+                    Ok(Err(e)) if !filled && fill_definitions(addr, &e, &auth, deadline) => {
+                        filled = true;
+                        return Round::Moving;
+                    }
                     Ok(Err(e)) => return Round::Done(fail(e)),
                     Err(Failure::Timeout) => timed_out = true,
                     Err(Failure::Unreachable(e)) => {
@@ -348,6 +359,31 @@ pub fn search(ctx: &Context, args: &[&[u8]], profiled: Option<profile::Profiling
     Some(run(ctx, budget + Duration::from_secs(2), profiled, work))
 }
 
+/// A shard that answered `<index>: no such index`: a master added to the cluster (or one
+/// whose data is gone) may have no definitions. Sends it this node's (`FT._LOCAL.DEFS`, which
+/// a master with indexes of its own refuses) and says whether it took them: the round then
+/// runs again.
+fn fill_definitions(addr: &str, error: &str, auth: &Credentials, deadline: Instant) -> bool {
+    if !error.ends_with(": no such index") {
+        return false;
+    }
+    let defs = {
+        let tsc = redis_module::ThreadSafeContext::new();
+        let ctx = tsc.lock();
+        indexing::definitions_for_peer(&ctx)
+    };
+    let Some((defs, dicts)) = defs else { return false };
+    let cmd = vec![b"FT._LOCAL.DEFS".to_vec(), defs, dicts];
+    let taken = matches!(
+        conn::scatter(vec![(addr.to_string(), cmd)], auth, deadline).pop(),
+        Some(Ok(SearchReply::Int(1)))
+    );
+    if taken {
+        crate::rdb::log("notice", &format!("folio: sent the index definitions to {addr}, which had none"));
+    }
+    taken
+}
+
 fn fail(e: String) -> block::Finish {
     Box::new(move |_: &Context| Reply::Error(e))
 }
@@ -372,6 +408,7 @@ pub fn aggregate(ctx: &Context, args: &[&[u8]], profiled: Option<profile::Profil
     let owned: Vec<Vec<u8>> = args.iter().map(|a| a.to_vec()).collect();
     let auth = credentials();
     let work = move || {
+        let mut filled = false;
         rounds(budget, |started, retry| {
             let args: Vec<&[u8]> = owned.iter().map(|a| a.as_slice()).collect();
             let cmd = command("FT._SHARD.AGGREGATE", &[], &args);
@@ -383,6 +420,10 @@ pub fn aggregate(ctx: &Context, args: &[&[u8]], profiled: Option<profile::Profil
                     Ok(Ok((state, r))) => {
                         replies.push(r);
                         states.push((s.addr.clone(), state));
+                    }
+                    Ok(Err(e)) if !filled && fill_definitions(&s.addr, &e, &auth, started + budget) => {
+                        filled = true;
+                        return Round::Moving;
                     }
                     Ok(Err(e)) => return Round::Done(fail(e)),
                     // A pipeline over part of the documents would be a wrong answer with no

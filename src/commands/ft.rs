@@ -112,6 +112,24 @@ pub fn ft_local(ctx: &Context, inv: &Invocation) -> CommandResult {
     Ok(reply)
 }
 
+/// `FT._LOCAL.DEFS <definitions> <dictionaries>`: another master's index definitions and
+/// dictionaries, taken (and replicated to this master's replicas) only when this server has
+/// no index in database 0: 1 when taken, else 0.
+pub fn ft_local_defs(ctx: &Context, inv: &Invocation) -> CommandResult {
+    let [defs, dicts] = inv.args else {
+        return Ok(Reply::Error("ERR wrong number of arguments for 'ft._local.defs' command".into()));
+    };
+    match indexing::take_peer_definitions(ctx, defs, dicts) {
+        Ok(true) => {
+            indexing::initial_scan(ctx);
+            ctx.replicate_verbatim();
+            Ok(Reply::Int(1))
+        }
+        Ok(false) => Ok(Reply::Int(0)),
+        Err(e) => Ok(Reply::Error(format!("ERR {e}"))),
+    }
+}
+
 /// `FT._SHARD.SEARCH` / `FT._SHARD.STATS` / `FT._SHARD.AGGREGATE` / `FT._SHARD.STATE`: this shard's part of a cluster query
 /// (`search::distributed::search`).
 pub fn ft_shard(ctx: &Context, inv: &Invocation) -> CommandResult {

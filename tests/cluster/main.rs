@@ -126,6 +126,38 @@ fn definitions_apply_on_every_master() {
 }
 
 #[test]
+fn a_master_added_later_gets_the_definitions() {
+    let mut c = Cluster::start();
+    let masters = c.masters();
+    let mut conn = Conn::open(masters[0]).unwrap();
+    assert_eq!(conn.cmd("FT.CREATE idx ON HASH PREFIX 1 d: SCHEMA t TEXT"), Resp::Simple("OK".into()));
+    assert_eq!(conn.cmd("FT.DICTADD dict helo"), Resp::Int(1));
+    let docs: Vec<Vec<Vec<u8>>> = (0..300)
+        .map(|i| {
+            ["HSET", &format!("d:{i}"), "t", "hello world"].iter().map(|s| s.as_bytes().to_vec()).collect()
+        })
+        .collect();
+    load_cluster(&c, &docs);
+    // A new master gets slots, with their keys, before it has any definition.
+    let added = c.add_master();
+    c.reshard(masters[0], added, 3000);
+    let mut fresh = Conn::open(added).unwrap();
+    let keys = fresh.call(&["DBSIZE"]).int();
+    assert!(keys > 0, "no keys moved");
+    assert!(list(&mut fresh).is_empty());
+    // The first query from another node hands it the definitions (and the dictionaries),
+    // and it indexes the keys it has: every total is right from the first answer on.
+    for port in c.live_ports() {
+        let r = Conn::open(port).unwrap().cmd("FT.SEARCH idx hello LIMIT 0 0");
+        assert_eq!(r.items()[0], Resp::Int(300), "{port}: {r:?}");
+    }
+    assert_eq!(list(&mut fresh), ["idx"]);
+    assert_eq!(fresh.cmd("FT.DICTDUMP dict").items().len(), 1);
+    let r = fresh.cmd("FT.AGGREGATE idx * GROUPBY 0 REDUCE COUNT 0 AS c");
+    assert_eq!(r.items()[1].items()[1].text(), "300", "{r:?}");
+}
+
+#[test]
 fn search_and_aggregate_from_every_node_equal_a_single_server() {
     let c = Cluster::start();
     let single = Server::start();
