@@ -188,12 +188,14 @@ pub fn shard_aggregate(
         return Err(Error::new("wrong number of arguments"));
     }
     let mut shipped = None;
+    // The protocol only decides the reply, which the node renders (FORMAT EXPAND is
+    // checked there against its client's).
     crate::aggregate::command::run_aggregate(
         cat,
         args,
         docs,
         config,
-        Protocol::Resp2,
+        Protocol::Resp3,
         None,
         Some(&mut shipped),
     )?;
@@ -297,6 +299,9 @@ pub fn merge_aggregate(
         max_search_results: config.max_search_results,
     };
     let req = AggregateRequest::parse_with(&args[2..], limits)?;
+    if req.format_expand && proto != Protocol::Resp3 {
+        return Err(Error::new("EXPAND format is only supported with RESP3"));
+    }
     let mut total = 0;
     let mut yielded = Vec::new();
     let mut docs = Vec::new();
