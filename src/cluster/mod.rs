@@ -286,7 +286,7 @@ pub fn search(ctx: &Context, args: &[&[u8]], profiled: Option<profile::Profiling
                 for (addr, a) in live.iter().zip(answers) {
                     match a {
                         Ok(SearchReply::Error(e))
-                            if !filled && fill_definitions(addr, &e, &auth, deadline) =>
+                            if !filled && fill_definitions(addr, &e, &live, &auth, deadline) =>
                         {
                             filled = true;
                             return Round::Moving;
@@ -322,7 +322,7 @@ pub fn search(ctx: &Context, args: &[&[u8]], profiled: Option<profile::Profiling
                         }
                         Err(e) => return Round::Done(fail(e.0)),
                     },
-                    Ok(Err(e)) if !filled && fill_definitions(addr, &e, &auth, deadline) => {
+                    Ok(Err(e)) if !filled && fill_definitions(addr, &e, &live, &auth, deadline) => {
                         filled = true;
                         return Round::Moving;
                     }
@@ -360,18 +360,36 @@ pub fn search(ctx: &Context, args: &[&[u8]], profiled: Option<profile::Profiling
 }
 
 /// A shard that answered `<index>: no such index`: a master added to the cluster (or one
-/// whose data is gone) may have no definitions. Sends it this node's (`FT._LOCAL.DEFS`, which
-/// a master with indexes of its own refuses) and says whether it took them: the round then
-/// runs again.
-fn fill_definitions(addr: &str, error: &str, auth: &Credentials, deadline: Instant) -> bool {
+/// whose data is gone) may have no definitions. Sends it this node's, or when this node has
+/// none (it is that master), those of the first of `shards` that has some
+/// (`FT._SHARD.DEFS`), as `FT._LOCAL.DEFS`, which a master with indexes of its own refuses;
+/// says whether it took them: the round then runs again.
+fn fill_definitions(
+    addr: &str,
+    error: &str,
+    shards: &[String],
+    auth: &Credentials,
+    deadline: Instant,
+) -> bool {
     if !error.ends_with(": no such index") {
         return false;
     }
-    let defs = {
+    let mut defs = {
         let tsc = redis_module::ThreadSafeContext::new();
         let ctx = tsc.lock();
         indexing::definitions_for_peer(&ctx)
     };
+    if defs.is_none() {
+        let cmd = vec![b"FT._SHARD.DEFS".to_vec()];
+        let peers: Vec<_> = shards.iter().filter(|s| *s != addr).map(|s| (s.clone(), cmd.clone())).collect();
+        defs = conn::scatter(peers, auth, deadline).into_iter().find_map(|a| match a {
+            Ok(SearchReply::Array(v)) => match &v[..] {
+                [SearchReply::Bulk(d), SearchReply::Bulk(t)] => Some((d.clone(), t.clone())),
+                _ => None,
+            },
+            _ => None,
+        });
+    }
     let Some((defs, dicts)) = defs else { return false };
     let cmd = vec![b"FT._LOCAL.DEFS".to_vec(), defs, dicts];
     let taken = matches!(
@@ -412,6 +430,7 @@ pub fn aggregate(ctx: &Context, args: &[&[u8]], profiled: Option<profile::Profil
         rounds(budget, |started, retry| {
             let args: Vec<&[u8]> = owned.iter().map(|a| a.as_slice()).collect();
             let cmd = command("FT._SHARD.AGGREGATE", &[], &args);
+            let addrs: Vec<String> = shards.iter().map(|s| s.addr.clone()).collect();
             let requests = shards.iter().map(|s| (s.addr.clone(), cmd.clone())).collect();
             let mut replies = Vec::new();
             let mut states = Vec::new();
@@ -421,7 +440,9 @@ pub fn aggregate(ctx: &Context, args: &[&[u8]], profiled: Option<profile::Profil
                         replies.push(r);
                         states.push((s.addr.clone(), state));
                     }
-                    Ok(Err(e)) if !filled && fill_definitions(&s.addr, &e, &auth, started + budget) => {
+                    Ok(Err(e))
+                        if !filled && fill_definitions(&s.addr, &e, &addrs, &auth, started + budget) =>
+                    {
                         filled = true;
                         return Round::Moving;
                     }

@@ -130,6 +130,15 @@ pub fn ft_local_defs(ctx: &Context, inv: &Invocation) -> CommandResult {
     }
 }
 
+/// `FT._SHARD.DEFS`: this server's index definitions of database 0 and its dictionaries, for
+/// a master that has none (`[definitions, dictionaries]`, nil without indexes).
+pub fn ft_shard_defs(ctx: &Context, _inv: &Invocation) -> CommandResult {
+    Ok(match indexing::definitions_for_peer(ctx) {
+        Some((d, t)) => Reply::Array(vec![Reply::Bulk(d), Reply::Bulk(t)]),
+        None => Reply::Nil,
+    })
+}
+
 /// `FT._SHARD.SEARCH` / `FT._SHARD.STATS` / `FT._SHARD.AGGREGATE` / `FT._SHARD.STATE`: this shard's part of a cluster query
 /// (`search::distributed::search`).
 pub fn ft_shard(ctx: &Context, inv: &Invocation) -> CommandResult {
