@@ -42,4 +42,5 @@ text, scored, 10 results with content|FT.SEARCH	idx	ban	LIMIT	0	10
 tag + numeric, SORTBY n, 10 results|FT.SEARCH	idx	@tag:{t3} @n:[100 400]	SORTBY	n	LIMIT	0	10
 numeric range, count only (LIMIT 0 0)|FT.SEARCH	idx	@n:[0 250]	LIMIT	0	0
 FT.AGGREGATE tag filter, GROUPBY @n, COUNT|FT.AGGREGATE	idx	@tag:{t3}	GROUPBY	1	@n	REDUCE	COUNT	0	AS	c
+FT.AGGREGATE *, GROUPBY @tag, COUNT, AVG, QUANTILE|FT.AGGREGATE	idx	*	GROUPBY	1	@tag	REDUCE	COUNT	0	AS	c	REDUCE	AVG	1	@n	AS	a	REDUCE	QUANTILE	2	@n	0.5	AS	q
 SHAPES

@@ -421,6 +421,33 @@ pub fn definitions(ctx: &Context) -> Vec<(i32, Vec<u8>)> {
     })
 }
 
+/// Database 0's index definitions and the dictionaries, when it has indexes (a cluster node
+/// handing its definitions to a master that has none).
+pub fn definitions_for_peer(ctx: &Context) -> Option<(Vec<u8>, Vec<u8>)> {
+    with_state(ctx, |s| {
+        let c = s.catalogs.get(&0).filter(|c| !c.is_empty())?;
+        Some((c.to_definitions(), s.config.dictionaries.to_bytes()))
+    })
+}
+
+/// `FT._LOCAL.DEFS`: takes a peer's definitions ([`definitions_for_peer`]) when database 0
+/// has no index (a master added to the cluster, or one whose data is gone), and its
+/// dictionaries when it has none; true when it took them (their scans then index the keys
+/// already here).
+pub fn take_peer_definitions(ctx: &Context, defs: &[u8], dicts: &[u8]) -> Result<bool, String> {
+    with_state(ctx, |s| {
+        if s.catalogs.get(&0).is_some_and(|c| !c.is_empty()) {
+            return Ok(false);
+        }
+        let cat = Catalog::from_definitions(defs, &s.config)?;
+        if s.config.dictionaries.is_empty() {
+            s.config.dictionaries = search::dictionary::Dictionaries::from_bytes(dicts)?;
+        }
+        s.catalogs.insert(0, cat);
+        Ok(true)
+    })
+}
+
 /// Restores the catalogs of the databases in `defs` (folio-idx aux data), and the dictionaries
 /// when `dicts` has them (folio-idx version 2); the indexes fill as the keys load (each key's
 /// `loaded` event) and their scans end when loading ends.

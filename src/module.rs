@@ -284,6 +284,8 @@ unsafe fn register(ctx: *mut raw::RedisModuleCtx) -> c_int {
         command!(ctx, c"FT._SHARD.STATE", ft::ft_shard, c"readonly", 0, 0, 0, c"search");
         command!(ctx, c"FT._SHARD.LOCAL", ft::ft_shard, c"readonly", 0, 0, 0, c"search");
         command!(ctx, c"FT._LOCAL", ft::ft_local, c"write deny-oom", 0, 0, 0, c"search");
+        command!(ctx, c"FT._SHARD.DEFS", ft::ft_shard_defs, c"readonly", 0, 0, 0, c"search");
+        command!(ctx, c"FT._LOCAL.DEFS", ft::ft_local_defs, c"write deny-oom", 0, 0, 0, c"search");
     }
     command!(ctx, c"FT.SUGADD", suggest::sugadd, c"write deny-oom", 1, 1, 1, c"search write");
     command!(ctx, c"FT.SUGGET", suggest::sugget, c"readonly", 1, 1, 1, c"search read");

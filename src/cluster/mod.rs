@@ -14,6 +14,7 @@
 
 pub mod block;
 pub mod conn;
+pub mod profile;
 pub mod topology;
 
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -215,9 +216,44 @@ fn settled(states: &[(String, String)], auth: &Credentials, deadline: Instant) -
         .all(|((_, before), now)| matches!(now, Ok(SearchReply::Bulk(b)) if b == before.as_bytes()))
 }
 
+/// FT.PROFILE for the whole cluster (`profile`); None when this server is the only master
+/// or the arguments do not parse (the local command answers).
+pub fn profile(ctx: &Context, args: &[&[u8]]) -> Option<Reply> {
+    let (search, inner) = profile::inner_args(args)?;
+    let inner: Vec<&[u8]> = inner.iter().map(|a| a.as_slice()).collect();
+    let shards = topology::shards(ctx);
+    let timeout_ms = indexing::with_state(ctx, |s| s.config.timeout_ms);
+    let p = profile::Profiling {
+        search,
+        args: args.iter().map(|a| a.to_vec()).collect(),
+        shards: shards.iter().map(|s| s.addr.clone()).collect(),
+        auth: credentials(),
+        budget: Duration::from_millis(if timeout_ms == 0 { 30_000 } else { timeout_ms }),
+        proto: Protocol::of(ctx),
+    };
+    if search {
+        self::search(ctx, &inner, Some(p))
+    } else {
+        aggregate(ctx, &inner, Some(p))
+    }
+}
+
+/// Runs `work` with the blocked client; profiled (`profile`) when `p` says so.
+fn run(
+    ctx: &Context,
+    backstop: Duration,
+    p: Option<profile::Profiling>,
+    work: impl FnOnce() -> block::Finish + Send + 'static,
+) -> Reply {
+    match p {
+        Some(p) => block::run_blocked(ctx, backstop + p.budget, profile::wrap(p, work)),
+        None => block::run_blocked(ctx, backstop, work),
+    }
+}
+
 /// FT.SEARCH for the whole cluster; None when this server is the only master (then the
-/// local search is the cluster's).
-pub fn search(ctx: &Context, args: &[&[u8]]) -> Option<Reply> {
+/// local search is the cluster's). `profiled`: FT.PROFILE SEARCH.
+pub fn search(ctx: &Context, args: &[&[u8]], profiled: Option<profile::Profiling>) -> Option<Reply> {
     let shards = topology::shards(ctx);
     if shards.len() < 2 && shards.iter().all(|s| s.myself) {
         return None;
@@ -231,6 +267,7 @@ pub fn search(ctx: &Context, args: &[&[u8]]) -> Option<Reply> {
     let owned: Vec<Vec<u8>> = args.iter().map(|a| a.to_vec()).collect();
     let auth = credentials();
     let work = move || {
+        let mut filled = false;
         rounds(budget, |started, retry| {
             let args: Vec<&[u8]> = owned.iter().map(|a| a.as_slice()).collect();
             let deadline = started + budget;
@@ -248,6 +285,12 @@ pub fn search(ctx: &Context, args: &[&[u8]]) -> Option<Reply> {
                 let mut next = Vec::new();
                 for (addr, a) in live.iter().zip(answers) {
                     match a {
+                        Ok(SearchReply::Error(e))
+                            if !filled && fill_definitions(addr, &e, &live, &auth, deadline) =>
+                        {
+                            filled = true;
+                            return Round::Moving;
+                        }
                         Ok(r) => {
                             ok.push(r);
                             next.push(addr.clone());
@@ -279,6 +322,10 @@ pub fn search(ctx: &Context, args: &[&[u8]]) -> Option<Reply> {
                         }
                         Err(e) => return Round::Done(fail(e.0)),
                     },
+                    Ok(Err(e)) if !filled && fill_definitions(addr, &e, &live, &auth, deadline) => {
+                        filled = true;
+                        return Round::Moving;
+                    }
                     Ok(Err(e)) => return Round::Done(fail(e)),
                     Err(Failure::Timeout) => timed_out = true,
                     Err(Failure::Unreachable(e)) => {
@@ -309,7 +356,50 @@ pub fn search(ctx: &Context, args: &[&[u8]]) -> Option<Reply> {
             }))
         })
     };
-    Some(block::run_blocked(ctx, budget + Duration::from_secs(2), work))
+    Some(run(ctx, budget + Duration::from_secs(2), profiled, work))
+}
+
+/// A shard that answered `<index>: no such index`: a master added to the cluster (or one
+/// whose data is gone) may have no definitions. Sends it this node's, or when this node has
+/// none (it is that master), those of the first of `shards` that has some
+/// (`FT._SHARD.DEFS`), as `FT._LOCAL.DEFS`, which a master with indexes of its own refuses;
+/// says whether it took them: the round then runs again.
+fn fill_definitions(
+    addr: &str,
+    error: &str,
+    shards: &[String],
+    auth: &Credentials,
+    deadline: Instant,
+) -> bool {
+    if !error.ends_with(": no such index") {
+        return false;
+    }
+    let mut defs = {
+        let tsc = redis_module::ThreadSafeContext::new();
+        let ctx = tsc.lock();
+        indexing::definitions_for_peer(&ctx)
+    };
+    if defs.is_none() {
+        let cmd = vec![b"FT._SHARD.DEFS".to_vec()];
+        let peers: Vec<_> = shards.iter().filter(|s| *s != addr).map(|s| (s.clone(), cmd.clone())).collect();
+        defs = conn::scatter(peers, auth, deadline).into_iter().find_map(|a| match a {
+            Ok(SearchReply::Array(v)) => match &v[..] {
+                [SearchReply::Bulk(d), SearchReply::Bulk(t)] => Some((d.clone(), t.clone())),
+                _ => None,
+            },
+            _ => None,
+        });
+    }
+    let Some((defs, dicts)) = defs else { return false };
+    let cmd = vec![b"FT._LOCAL.DEFS".to_vec(), defs, dicts];
+    let taken = matches!(
+        conn::scatter(vec![(addr.to_string(), cmd)], auth, deadline).pop(),
+        Some(Ok(SearchReply::Int(1)))
+    );
+    if taken {
+        crate::rdb::log("notice", &format!("folio: sent the index definitions to {addr}, which had none"));
+    }
+    taken
 }
 
 fn fail(e: String) -> block::Finish {
@@ -319,7 +409,8 @@ fn fail(e: String) -> block::Finish {
 /// FT.AGGREGATE for the whole cluster: every shard sends its matched documents with the
 /// values the pipeline reads (`FT._SHARD.AGGREGATE`), this node runs the pipeline
 /// (`search::distributed::aggregate`). None when this server is the only master.
-pub fn aggregate(ctx: &Context, args: &[&[u8]]) -> Option<Reply> {
+/// `profiled`: FT.PROFILE AGGREGATE.
+pub fn aggregate(ctx: &Context, args: &[&[u8]], profiled: Option<profile::Profiling>) -> Option<Reply> {
     let shards = topology::shards(ctx);
     if shards.len() < 2 && shards.iter().all(|s| s.myself) {
         return None;
@@ -335,9 +426,11 @@ pub fn aggregate(ctx: &Context, args: &[&[u8]]) -> Option<Reply> {
     let owned: Vec<Vec<u8>> = args.iter().map(|a| a.to_vec()).collect();
     let auth = credentials();
     let work = move || {
+        let mut filled = false;
         rounds(budget, |started, retry| {
             let args: Vec<&[u8]> = owned.iter().map(|a| a.as_slice()).collect();
             let cmd = command("FT._SHARD.AGGREGATE", &[], &args);
+            let addrs: Vec<String> = shards.iter().map(|s| s.addr.clone()).collect();
             let requests = shards.iter().map(|s| (s.addr.clone(), cmd.clone())).collect();
             let mut replies = Vec::new();
             let mut states = Vec::new();
@@ -346,6 +439,12 @@ pub fn aggregate(ctx: &Context, args: &[&[u8]]) -> Option<Reply> {
                     Ok(Ok((state, r))) => {
                         replies.push(r);
                         states.push((s.addr.clone(), state));
+                    }
+                    Ok(Err(e))
+                        if !filled && fill_definitions(&s.addr, &e, &addrs, &auth, started + budget) =>
+                    {
+                        filled = true;
+                        return Round::Moving;
                     }
                     Ok(Err(e)) => return Round::Done(fail(e)),
                     // A pipeline over part of the documents would be a wrong answer with no
@@ -376,11 +475,12 @@ pub fn aggregate(ctx: &Context, args: &[&[u8]]) -> Option<Reply> {
             }))
         })
     };
-    Some(block::run_blocked(ctx, budget + Duration::from_secs(2), work))
+    Some(run(ctx, budget + Duration::from_secs(2), profiled, work))
 }
 
-/// FT.TAGVALS and FT.INFO for the whole cluster: this node's reply merged with the other
-/// masters' (`search::distributed::merge`). None when this server is the only master.
+/// FT.TAGVALS, FT.INFO and FT.SPELLCHECK for the whole cluster: this node's reply merged with
+/// the other masters' (`search::distributed::merge`, `search::distributed::spell`; shards
+/// answer FT.SPELLCHECK in its FULLSCOREINFO form). None when this server is the only master.
 pub fn merged_read(ctx: &Context, name: &str, args: &[&[u8]]) -> Option<Reply> {
     let shards = topology::shards(ctx);
     let local_is_shard = shards.iter().any(|s| s.myself);
@@ -390,16 +490,23 @@ pub fn merged_read(ctx: &Context, name: &str, args: &[&[u8]]) -> Option<Reply> {
     }
     let proto = Protocol::of(ctx);
     let sproto = if proto.is_resp3() { search::Protocol::Resp3 } else { search::Protocol::Resp2 };
+    let spell = name == "FT.SPELLCHECK";
+    let mut shard_args: Vec<&[u8]> = args.to_vec();
+    if spell {
+        shard_args.push(b"FULLSCOREINFO");
+    }
     let db = indexing::selected_db(ctx);
     let docs = indexing::RedisDocs::new(ctx);
     let local = indexing::with_state(ctx, |s| {
         let catalog = s.catalogs.entry(db).or_insert_with(search::Catalog::new);
-        catalog.execute_full(name, args, &docs, &mut s.config, sproto).reply
+        let (a, p) = if spell { (&shard_args[..], search::Protocol::Resp2) } else { (args, sproto) };
+        catalog.execute_full(name, a, &docs, &mut s.config, p).reply
     });
     if matches!(local, SearchReply::Error(_)) {
         return Some(convert(local, proto));
     }
-    let cmd = command("FT._SHARD.LOCAL", &[name.as_bytes()], args);
+    let cmd = command("FT._SHARD.LOCAL", &[name.as_bytes()], &shard_args);
+    let owned: Vec<Vec<u8>> = args.iter().map(|a| a.to_vec()).collect();
     let requests: Vec<_> = peers.iter().map(|p| (p.addr.clone(), cmd.clone())).collect();
     let auth = credentials();
     let timeout_ms = indexing::with_state(ctx, |s| s.config.timeout_ms);
@@ -418,6 +525,20 @@ pub fn merged_read(ctx: &Context, name: &str, args: &[&[u8]]) -> Option<Reply> {
                 Err(Failure::Timeout) => return fail("Timeout limit was reached".into()),
                 Err(Failure::Unreachable(e)) => return fail(format!("ERR shard unreachable: {e}")),
             }
+        }
+        if spell {
+            // The dictionaries' order is the node's: merged on the main thread.
+            return Box::new(move |ctx: &Context| {
+                let mut replies = others;
+                if local_is_shard {
+                    replies.insert(0, local);
+                }
+                let args: Vec<&[u8]> = owned.iter().map(|a| a.as_slice()).collect();
+                let merged = indexing::with_state(ctx, |s| {
+                    search::distributed::spell::merge_spellcheck(&args, &s.config, sproto, &replies)
+                });
+                convert(merged.unwrap_or_else(|e| SearchReply::Error(e.0)), proto)
+            });
         }
         let merged = if tagvals {
             search::distributed::merge::merge_tagvals(local, &others)

@@ -64,17 +64,22 @@ pub fn ft(ctx: &Context, inv: &Invocation) -> CommandResult {
     let name = String::from_utf8_lossy(inv.name).to_ascii_uppercase();
     if crate::cluster::acts_for_cluster(ctx) {
         if name == "FT.SEARCH" && inv.args.len() >= 2 {
-            if let Some(r) = crate::cluster::search(ctx, inv.args) {
+            if let Some(r) = crate::cluster::search(ctx, inv.args, None) {
                 return Ok(r);
             }
         }
-        if matches!(name.as_str(), "FT.TAGVALS" | "FT.INFO") {
+        if matches!(name.as_str(), "FT.TAGVALS" | "FT.INFO" | "FT.SPELLCHECK") {
             if let Some(r) = crate::cluster::merged_read(ctx, &name, inv.args) {
                 return Ok(r);
             }
         }
         if name == "FT.AGGREGATE" && inv.args.len() >= 2 {
-            if let Some(r) = crate::cluster::aggregate(ctx, inv.args) {
+            if let Some(r) = crate::cluster::aggregate(ctx, inv.args, None) {
+                return Ok(r);
+            }
+        }
+        if name == "FT.PROFILE" {
+            if let Some(r) = crate::cluster::profile(ctx, inv.args) {
                 return Ok(r);
             }
         }
@@ -107,6 +112,33 @@ pub fn ft_local(ctx: &Context, inv: &Invocation) -> CommandResult {
     Ok(reply)
 }
 
+/// `FT._LOCAL.DEFS <definitions> <dictionaries>`: another master's index definitions and
+/// dictionaries, taken (and replicated to this master's replicas) only when this server has
+/// no index in database 0: 1 when taken, else 0.
+pub fn ft_local_defs(ctx: &Context, inv: &Invocation) -> CommandResult {
+    let [defs, dicts] = inv.args else {
+        return Ok(Reply::Error("ERR wrong number of arguments for 'ft._local.defs' command".into()));
+    };
+    match indexing::take_peer_definitions(ctx, defs, dicts) {
+        Ok(true) => {
+            indexing::initial_scan(ctx);
+            ctx.replicate_verbatim();
+            Ok(Reply::Int(1))
+        }
+        Ok(false) => Ok(Reply::Int(0)),
+        Err(e) => Ok(Reply::Error(format!("ERR {e}"))),
+    }
+}
+
+/// `FT._SHARD.DEFS`: this server's index definitions of database 0 and its dictionaries, for
+/// a master that has none (`[definitions, dictionaries]`, nil without indexes).
+pub fn ft_shard_defs(ctx: &Context, _inv: &Invocation) -> CommandResult {
+    Ok(match indexing::definitions_for_peer(ctx) {
+        Some((d, t)) => Reply::Array(vec![Reply::Bulk(d), Reply::Bulk(t)]),
+        None => Reply::Nil,
+    })
+}
+
 /// `FT._SHARD.SEARCH` / `FT._SHARD.STATS` / `FT._SHARD.AGGREGATE` / `FT._SHARD.STATE`: this shard's part of a cluster query
 /// (`search::distributed::search`).
 pub fn ft_shard(ctx: &Context, inv: &Invocation) -> CommandResult {
@@ -121,15 +153,20 @@ pub fn ft_shard(ctx: &Context, inv: &Invocation) -> CommandResult {
     let r = indexing::with_state(ctx, |state| {
         let catalog = state.catalogs.entry(db).or_insert_with(Catalog::new);
         if name == "FT._SHARD.LOCAL" {
-            // A read command's reply tree, whole (FT.TAGVALS, FT.INFO).
+            // A read command's reply tree, whole (FT.TAGVALS, FT.INFO, FT.SPELLCHECK).
             let Some((cmd, args)) = inv.args.split_first() else {
                 return Err(search::error::Error("wrong number of arguments".into()));
             };
             let cmd = String::from_utf8_lossy(cmd).to_ascii_uppercase();
-            if !matches!(cmd.as_str(), "FT.TAGVALS" | "FT.INFO") {
+            // FT.PROFILE answers in the client's protocol, named with a `/RESP3` suffix.
+            let (cmd, proto) = match cmd.strip_suffix("/RESP3") {
+                Some(c) => (c.to_string(), SearchProtocol::Resp3),
+                None => (cmd, SearchProtocol::Resp2),
+            };
+            if !matches!(cmd.as_str(), "FT.TAGVALS" | "FT.INFO" | "FT.SPELLCHECK" | "FT.PROFILE") {
                 return Err(search::error::Error(format!("FT._SHARD.LOCAL does not run {cmd}")));
             }
-            let out = catalog.execute_full(&cmd, args, &docs, &mut state.config, SearchProtocol::Resp2);
+            let out = catalog.execute_full(&cmd, args, &docs, &mut state.config, proto);
             return Ok(SearchReply::Bulk(search::distributed::wire::encode(&out.reply)));
         }
         if name == "FT._SHARD.STATS" {

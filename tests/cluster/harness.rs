@@ -83,35 +83,40 @@ impl Cluster {
         let _ = std::fs::remove_dir_all(&dir);
         let mut nodes = Vec::new();
         for port in base..base + 6 {
-            let d = dir.join(port.to_string());
-            std::fs::create_dir_all(&d).unwrap();
-            let child = Command::new("redis-server")
-                .args([
-                    "--port",
-                    &port.to_string(),
-                    "--bind",
-                    "127.0.0.1",
-                    "--save",
-                    "",
-                    "--appendonly",
-                    "no",
-                ])
-                .args(["--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf"])
-                .args(["--cluster-node-timeout", "3000", "--enable-debug-command", "local"])
-                .args(["--repl-diskless-sync-delay", "0"])
-                .arg("--dir")
-                .arg(&d)
-                .arg("--logfile")
-                .arg(d.join("redis.log"))
-                .arg("--loadmodule")
-                .arg(module_path())
-                .stdout(Stdio::null())
-                .stderr(Stdio::null())
-                .spawn()
-                .expect("start redis-server (make test installs it)");
-            nodes.push(Node { child: Some(child), port });
+            nodes.push(Node { child: Some(spawn(&dir, port)), port });
         }
         let c = Cluster { nodes, dir };
+        c.join();
+        c
+    }
+}
+
+/// Starts a cluster-enabled folio server on `port`, its files in `dir`/`port`.
+fn spawn(dir: &std::path::Path, port: u16) -> Child {
+    let d = dir.join(port.to_string());
+    std::fs::create_dir_all(&d).unwrap();
+    Command::new("redis-server")
+        .args(["--port", &port.to_string(), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"])
+        .args(["--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf"])
+        .args(["--cluster-node-timeout", "3000", "--enable-debug-command", "local"])
+        .args(["--repl-diskless-sync-delay", "0"])
+        .arg("--dir")
+        .arg(&d)
+        .arg("--logfile")
+        .arg(d.join("redis.log"))
+        .arg("--loadmodule")
+        .arg(module_path())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start redis-server (make test installs it)")
+}
+
+impl Cluster {
+    /// Waits for the six started nodes, joins them as 3 masters with a replica each and waits
+    /// until the cluster is stable.
+    fn join(&self) {
+        let c = self;
         for n in &c.nodes {
             assert!(
                 wait_until(20, || Conn::open(n.port)
@@ -129,7 +134,46 @@ impl Cluster {
             .expect("run redis-cli --cluster create");
         assert!(out.status.success(), "cluster create failed: {}", String::from_utf8_lossy(&out.stdout));
         c.wait_stable();
-        c
+    }
+
+    /// Starts one more node and adds it to the cluster as a master without slots; returns its
+    /// port once every node knows it.
+    pub fn add_master(&mut self) -> u16 {
+        let port = base_port(1);
+        self.nodes.push(Node { child: Some(spawn(&self.dir, port)), port });
+        assert!(wait_until(20, || Conn::open(port).is_ok()), "node {port} did not start");
+        let out = Command::new("redis-cli")
+            .args([
+                "--cluster",
+                "add-node",
+                &format!("127.0.0.1:{port}"),
+                &format!("127.0.0.1:{}", self.nodes[0].port),
+            ])
+            .output()
+            .expect("run redis-cli --cluster add-node");
+        assert!(out.status.success(), "add-node failed: {}", String::from_utf8_lossy(&out.stdout));
+        let n = self.nodes.len();
+        let ports = self.live_ports();
+        let known = |p: u16| {
+            Conn::open(p).is_ok_and(|mut c| match c.call(&["CLUSTER", "NODES"]) {
+                Resp::Bulk(b) => String::from_utf8_lossy(&b).lines().count() == n,
+                _ => false,
+            })
+        };
+        assert!(wait_until(30, || ports.iter().all(|&p| known(p) && state_ok(p))), "{port} not known");
+        port
+    }
+
+    /// Moves `slots` slots (and their keys) from the master on `from` to the one on `to`.
+    pub fn reshard(&self, from: u16, to: u16, slots: usize) {
+        let id = |p: u16| Conn::open(p).unwrap().call(&["CLUSTER", "MYID"]).text();
+        let out = Command::new("redis-cli")
+            .args(["--cluster", "reshard", &format!("127.0.0.1:{from}")])
+            .args(["--cluster-from", &id(from), "--cluster-to", &id(to)])
+            .args(["--cluster-slots", &slots.to_string(), "--cluster-yes"])
+            .output()
+            .expect("run redis-cli --cluster reshard");
+        assert!(out.status.success(), "reshard failed: {}", String::from_utf8_lossy(&out.stdout));
     }
 
     /// Waits until every node says the cluster is ok, agrees on 3 masters serving slots

@@ -82,6 +82,40 @@ fn definitions_apply_on_every_master() {
         assert_eq!(items[at + 1], Resp::Int(9), "{port}");
         let tags: Vec<String> = conn.cmd("FT.TAGVALS idx g").items().iter().map(|i| i.text()).collect();
         assert_eq!(tags, ["x0", "x1", "x2"], "{port}");
+        // FT.PROFILE: the cluster's results, then each shard's profile and the coordinator's
+        // times (RediSearch's coordinator shape, RESP2).
+        let r = conn.cmd("FT.PROFILE idx SEARCH QUERY hello NOCONTENT");
+        let (results, profile) = (&r.items()[0], r.items()[1].items());
+        assert_eq!(results.items()[0], Resp::Int(9), "{port}: {r:?}");
+        let names: Vec<String> = profile
+            .iter()
+            .filter_map(|i| match i {
+                Resp::Simple(s) if s.starts_with("Shard #") || s == "Coordinator" => Some(s.clone()),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(names, ["Shard #1", "Shard #2", "Shard #3", "Coordinator"], "{port}: {r:?}");
+        // Each shard's index iterator counted its own documents: 9 over the three.
+        let text = format!("{profile:?}");
+        let counted: i64 = text
+            .split("Simple(\"Iterators profile\")")
+            .skip(1)
+            .filter_map(|s| {
+                s.split("Simple(\"Counter\"), Int(").nth(1)?.split(')').next()?.parse::<i64>().ok()
+            })
+            .sum();
+        assert_eq!(counted, 9, "{port}: {text}");
+        let r = conn.cmd("FT.PROFILE idx AGGREGATE QUERY hello GROUPBY 0 REDUCE COUNT 0 AS c");
+        assert_eq!(r.items()[0].items()[1].items()[1].text(), "9", "{port}: {r:?}");
+        let shape: Vec<String> = r.items()[1]
+            .items()
+            .iter()
+            .filter_map(|i| match i {
+                Resp::Simple(s) => Some(s.clone()),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(shape, ["Shards", "Coordinator"], "{port}: {r:?}");
     }
     assert_eq!(first.cmd("FT.DROPINDEX idx"), Resp::Simple("OK".into()));
     for port in c.live_ports() {
@@ -89,6 +123,42 @@ fn definitions_apply_on_every_master() {
         assert!(common::wait_until(5, || list(&mut conn).is_empty()), "FT._LIST on {port} after drop");
         assert_eq!(conn.cmd("FT.SEARCH idx hello").err(), "idx: no such index");
     }
+}
+
+#[test]
+fn a_master_added_later_gets_the_definitions() {
+    let mut c = Cluster::start();
+    let masters = c.masters();
+    let mut conn = Conn::open(masters[0]).unwrap();
+    assert_eq!(conn.cmd("FT.CREATE idx ON HASH PREFIX 1 d: SCHEMA t TEXT"), Resp::Simple("OK".into()));
+    assert_eq!(conn.cmd("FT.DICTADD dict helo"), Resp::Int(1));
+    let docs: Vec<Vec<Vec<u8>>> = (0..300)
+        .map(|i| {
+            ["HSET", &format!("d:{i}"), "t", "hello world"].iter().map(|s| s.as_bytes().to_vec()).collect()
+        })
+        .collect();
+    load_cluster(&c, &docs);
+    // A new master gets slots, with their keys, before it has any definition.
+    let added = c.add_master();
+    c.reshard(masters[0], added, 3000);
+    let mut fresh = Conn::open(added).unwrap();
+    let keys = fresh.call(&["DBSIZE"]).int();
+    assert!(keys > 0, "no keys moved");
+    assert!(list(&mut fresh).is_empty());
+    // The first query hands it the definitions (and the dictionaries) of a master that has
+    // them, even when it is the node asked, and it indexes the keys it has: every total is
+    // right from the first answer on.
+    let mut ports = c.live_ports();
+    ports.rotate_right(1);
+    assert_eq!(ports[0], added);
+    for port in ports {
+        let r = Conn::open(port).unwrap().cmd("FT.SEARCH idx hello LIMIT 0 0");
+        assert_eq!(r.items()[0], Resp::Int(300), "{port}: {r:?}");
+    }
+    assert_eq!(list(&mut fresh), ["idx"]);
+    assert_eq!(fresh.cmd("FT.DICTDUMP dict").items().len(), 1);
+    let r = fresh.cmd("FT.AGGREGATE idx * GROUPBY 0 REDUCE COUNT 0 AS c");
+    assert_eq!(r.items()[1].items()[1].text(), "300", "{r:?}");
 }
 
 #[test]
@@ -128,8 +198,11 @@ fn search_and_aggregate_from_every_node_equal_a_single_server() {
         let got = conns[node].call(&args);
         errors += usize::from(want.is_error());
         rows += if want.is_error() { 0 } else { want.items().len().saturating_sub(1) };
-        let same =
-            if ordered { got == want } else { workload::sorted_rows(&got) == workload::sorted_rows(&want) };
+        let same = if ordered {
+            workload::unordered_values(&got) == workload::unordered_values(&want)
+        } else {
+            workload::sorted_rows(&got) == workload::sorted_rows(&want)
+        };
         if !same {
             let text = String::from_utf8_lossy(&args.concat()).into_owned();
             failures.push(format!("node {node}: {text:?}:\n  cluster {got:?}\n  single  {want:?}"));
@@ -139,6 +212,25 @@ fn search_and_aggregate_from_every_node_equal_a_single_server() {
     assert!(errors < 25, "{errors} of 500 aggregations failed on both");
     let shown = failures[..failures.len().min(6)].join("\n");
     assert!(failures.is_empty(), "{} of 500 differ:\n{shown}", failures.len());
+    // FT.SPELLCHECK: suggestions scored over all shards' documents, in a single server's order.
+    let dict = ["FT.DICTADD", "dict", &words[3], "zzzz", &words[7].to_uppercase(), "bakab"];
+    assert_eq!(s.call(&dict), Resp::Int(4));
+    assert_eq!(conns[1].call(&dict), Resp::Int(4));
+    let mut suggested = 0;
+    for n in 0..200 {
+        let args = workload::random_spellcheck(&mut rng, &words);
+        let want = s.call(&args);
+        let node = n % conns.len();
+        let got = conns[node].call(&args);
+        suggested += format!("{want:?}").matches("Bulk").count();
+        if got != want {
+            let text = String::from_utf8_lossy(&args.join(&b' ')).into_owned();
+            failures.push(format!("node {node}: {text}:\n  cluster {got:?}\n  single  {want:?}"));
+        }
+    }
+    let shown = failures[..failures.len().min(6)].join("\n");
+    assert!(failures.is_empty(), "{} of 200 spellchecks differ:\n{shown}", failures.len());
+    assert!(suggested > 400, "only {suggested} words and suggestions");
 }
 
 #[test]

@@ -394,19 +394,34 @@ pub fn random_aggregate(rng: &mut Rng, words: &[String]) -> (Vec<Vec<u8>>, bool)
             } else {
                 a.extend(["GROUPBY".into(), "1".into(), key.into()]);
             }
-            let reducers: [&[&str]; 10] = [
+            // Every reducer of RediSearch 2.10. FIRST_VALUE's ties go to the earlier indexed
+            // document on a single server and to the smallest key on a cluster: its value is
+            // the BY value itself, or BY @price (ties rare) within the small groups of @n.
+            let mut reducers: Vec<&[&str]> = vec![
                 &["COUNT", "0", "AS", "c"],
                 &["SUM", "1", "@price", "AS", "s"],
                 &["AVG", "1", "@n", "AS", "a"],
                 &["MIN", "1", "@price", "AS", "mi"],
                 &["MAX", "1", "@n", "AS", "ma"],
                 &["COUNT_DISTINCT", "1", "@n", "AS", "cd"],
+                &["COUNT_DISTINCT", "1", "@tag", "AS", "cdt"],
                 &["QUANTILE", "2", "@price", "0.5", "AS", "q"],
+                &["QUANTILE", "2", "@n", "0.9", "AS", "q9"],
                 &["STDDEV", "1", "@n", "AS", "sd"],
+                &["STDDEV", "1", "@price", "AS", "sdp"],
                 &["COUNT_DISTINCTISH", "1", "@tag", "AS", "cdi"],
+                &["COUNT_DISTINCTISH", "1", "@price", "AS", "cdip"],
+                &["TOLIST", "1", "@tag", "AS", "tl"],
+                &["FIRST_VALUE", "4", "@price", "BY", "@price", "DESC", "AS", "fv"],
+                &["FIRST_VALUE", "3", "@n", "BY", "@n", "AS", "fvn"],
+                &["RANDOM_SAMPLE", "2", "@n", "5", "AS", "rs"],
                 &["SUM", "1", "@p2", "AS", "s2"],
             ];
-            let n = 1 + rng.below(3);
+            if key == "@n" {
+                reducers.push(&["FIRST_VALUE", "4", "@title", "BY", "@price", "DESC", "AS", "fvt"]);
+                reducers.push(&["TOLIST", "1", "@price", "AS", "tlp"]);
+            }
+            let n = 1 + rng.below(4);
             let mut used = Vec::new();
             for _ in 0..n {
                 let r = *rng.pick(&reducers);
@@ -421,8 +436,20 @@ pub fn random_aggregate(rng: &mut Rng, words: &[String]) -> (Vec<Vec<u8>>, bool)
                 a.extend(["REDUCE", "COUNT", "0", "AS", "c"].map(String::from));
                 used.push("c");
             }
-            if rng.below(3) == 0 {
-                a.extend(["APPLY".into(), format!("@{} + 1", used[0]), "AS".into(), "plus".into()]);
+            let numeric = used.iter().find(|u| !UNORDERED.contains(u) && **u != "fvt").copied();
+            match (rng.below(6), numeric) {
+                (0 | 1, Some(u)) => {
+                    a.extend(["APPLY".into(), format!("@{u} + 1"), "AS".into(), "plus".into()])
+                }
+                (2, Some(u)) => a.extend(["FILTER".into(), format!("@{u} > 2")]),
+                (3, Some(u)) => {
+                    a.extend(["GROUPBY", "0", "REDUCE", "SUM", "1"].map(String::from));
+                    a.extend([format!("@{u}"), "AS".into(), "total".into()]);
+                    a.extend(["REDUCE", "COUNT", "0", "AS", "groups"].map(String::from));
+                    // One row: nothing more to order.
+                    return finish(a, &q, true);
+                }
+                _ => {}
             }
             if !key.is_empty() && rng.below(2) == 0 {
                 a.extend(["SORTBY".into(), "2".into(), key.into(), "ASC".into()]);
@@ -433,6 +460,15 @@ pub fn random_aggregate(rng: &mut Rng, words: &[String]) -> (Vec<Vec<u8>>, bool)
             }
         }
     }
+    finish(a, &q, ordered)
+}
+
+/// Reducers whose value is an array whose order (TOLIST) or draw (RANDOM_SAMPLE) depends on
+/// the order documents come in.
+const UNORDERED: [&str; 3] = ["tl", "tlp", "rs"];
+
+/// The arguments of `a` with `q`'s parameters and the dialect.
+fn finish(a: Vec<String>, q: &Query, ordered: bool) -> (Vec<Vec<u8>>, bool) {
     let mut args: Vec<Vec<u8>> = a.into_iter().map(String::into_bytes).collect();
     if !q.params.is_empty() {
         args.push(b"PARAMS".to_vec());
@@ -447,12 +483,74 @@ pub fn random_aggregate(rng: &mut Rng, words: &[String]) -> (Vec<Vec<u8>>, bool)
 
 /// An FT.AGGREGATE reply with its rows sorted (for pipelines whose row order is not defined).
 pub fn sorted_rows(r: &Resp) -> Resp {
-    match r {
+    match unordered_values(r) {
         Resp::Array(items) if !items.is_empty() => {
             let mut rows = items[1..].to_vec();
             rows.sort_by_key(|r| format!("{r:?}"));
             Resp::Array(std::iter::once(items[0].clone()).chain(rows).collect())
         }
-        other => other.clone(),
+        other => other,
     }
+}
+
+/// An FT.AGGREGATE reply with the values of TOLIST sorted and a full RANDOM_SAMPLE (5 of
+/// more values, drawn differently) replaced by its length: what may differ on a cluster.
+pub fn unordered_values(r: &Resp) -> Resp {
+    let Resp::Array(items) = r else { return r.clone() };
+    let rows = items.iter().enumerate().map(|(i, row)| match row {
+        Resp::Array(flat) if i > 0 => {
+            let mut flat = flat.clone();
+            for p in (0..flat.len().saturating_sub(1)).step_by(2) {
+                let name = flat[p].text();
+                if let (true, Resp::Array(vals)) = (UNORDERED.contains(&name.as_str()), &flat[p + 1]) {
+                    let mut vals = vals.clone();
+                    vals.sort_by_key(|v| format!("{v:?}"));
+                    flat[p + 1] =
+                        if name == "rs" && vals.len() == 5 { Resp::Int(5) } else { Resp::Array(vals) };
+                }
+            }
+            Resp::Array(flat)
+        }
+        other => other.clone(),
+    });
+    Resp::Array(rows.collect())
+}
+
+/// One random FT.SPELLCHECK: words of the vocabulary with an edit or two, or as they are,
+/// some restricted to a field, with DISTANCE, TERMS INCLUDE/EXCLUDE and FULLSCOREINFO.
+pub fn random_spellcheck(rng: &mut Rng, words: &[String]) -> Vec<Vec<u8>> {
+    let letters = b"abdefgiklmnoprstuvz";
+    let mut query = Vec::new();
+    for _ in 0..1 + rng.below(3) {
+        let mut w = words[rng.below(words.len() as u64) as usize].clone().into_bytes();
+        for _ in 0..rng.below(3) {
+            let at = rng.below(w.len() as u64) as usize;
+            match rng.below(3) {
+                0 => w[at] = letters[rng.below(letters.len() as u64) as usize],
+                1 if w.len() > 2 => {
+                    w.remove(at);
+                }
+                _ => w.insert(at, letters[rng.below(letters.len() as u64) as usize]),
+            }
+        }
+        let w = String::from_utf8(w).unwrap_or_default();
+        query.push(match rng.below(5) {
+            0 => format!("@title:{w}"),
+            1 => format!("@body:{w}"),
+            _ => w,
+        });
+    }
+    let mut a: Vec<String> = vec!["FT.SPELLCHECK".into(), "idx".into(), query.join(" ")];
+    if rng.below(3) == 0 {
+        a.extend(["DISTANCE".into(), (1 + rng.below(2)).to_string()]);
+    }
+    match rng.below(4) {
+        0 => a.extend(["TERMS", "INCLUDE", "dict"].map(String::from)),
+        1 => a.extend(["TERMS", "EXCLUDE", "dict"].map(String::from)),
+        _ => {}
+    }
+    if rng.below(4) == 0 {
+        a.push("FULLSCOREINFO".into());
+    }
+    a.into_iter().map(String::into_bytes).collect()
 }

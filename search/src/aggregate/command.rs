@@ -188,7 +188,8 @@ pub(crate) fn run_aggregate(
         })
     });
     if let Some(slot) = ship {
-        *slot = Some(crate::distributed::aggregate::ship(&req, hits, ids.len(), &loader));
+        let knn = matches!(ast, crate::query::syntax::QueryAst::Knn(_));
+        *slot = Some(crate::distributed::aggregate::ship(&req, plan, knn, hits, ids.len(), &loader)?);
         return Ok(Reply::Nil);
     }
     let mut out = plan.execute(hits, ids.len(), &loader)?;

@@ -5,6 +5,10 @@
 //! multi-valued field counts each value; missing values and empty arrays
 //! group as NULL); [`Grouper::finish`] returns one row per group, in
 //! first-seen order, with the key values and each reducer's result.
+//!
+//! Split over a cluster ([`Grouper::split`]): a shard's grouper ends with
+//! [`Grouper::finish_partial`] (each group's key values and reducers' partials), the node's
+//! takes those with [`Grouper::merge`] and ends with [`Grouper::finish`].
 
 use super::hash::FxHashMap;
 use super::reducers::{Accumulator, Reducer};
@@ -23,7 +27,12 @@ pub(super) struct Grouper<'p> {
     index: FxHashMap<Vec<ValueKey>, usize>,
     groups: Vec<Group>,
     scratch: Vec<ValueKey>,
+    /// Accumulators from [`Reducer::split_accumulator`].
+    split: bool,
 }
+
+/// A group's key values and its reducers' partials, as a shard sends them.
+pub type PartialGroup = (Vec<Value>, Vec<Value>);
 
 impl<'p> Grouper<'p> {
     pub(super) fn new(keys: &'p [usize], reducers: &'p [(Box<dyn Reducer>, usize)]) -> Self {
@@ -33,7 +42,36 @@ impl<'p> Grouper<'p> {
             index: FxHashMap::default(),
             groups: Vec::new(),
             scratch: Vec::with_capacity(keys.len()),
+            split: false,
         }
+    }
+
+    /// A grouper whose groups are split over shards (see the module docs).
+    pub(super) fn split(mut self) -> Self {
+        self.split = true;
+        self
+    }
+
+    /// Folds in a shard's group.
+    pub(super) fn merge(&mut self, (keys, partials): &PartialGroup) {
+        self.scratch.clear();
+        self.scratch.extend(keys.iter().map(|k| ValueKey(k.clone())));
+        let g = self.group();
+        if let Some((_, accs)) = self.groups.get_mut(g) {
+            for (acc, p) in accs.iter_mut().zip(partials) {
+                acc.merge(p);
+            }
+        }
+    }
+
+    /// Every group's key values and partials, in first-seen order.
+    pub(super) fn finish_partial(self) -> Vec<PartialGroup> {
+        self.groups
+            .into_iter()
+            .map(|(vals, mut accs)| {
+                (vals.into_iter().map(|v| v.0).collect(), accs.iter_mut().map(|a| a.partial()).collect())
+            })
+            .collect()
     }
 
     fn key_value(row: &Row, slot: usize) -> &Value {
@@ -77,17 +115,27 @@ impl<'p> Grouper<'p> {
         }
     }
 
-    /// Adds `row` to the group of the key in `scratch`.
-    fn feed(&mut self, row: &Row) {
-        let g = match self.index.get(self.scratch.as_slice()) {
+    /// The group of the key in `scratch`, created when new.
+    fn group(&mut self) -> usize {
+        match self.index.get(self.scratch.as_slice()) {
             Some(&g) => g,
             None => {
-                let accs = self.reducers.iter().map(|(r, _)| r.accumulator()).collect();
+                let split = self.split;
+                let accs = self
+                    .reducers
+                    .iter()
+                    .map(|(r, _)| if split { r.split_accumulator() } else { r.accumulator() })
+                    .collect();
                 self.groups.push((self.scratch.clone(), accs));
                 self.index.insert(self.scratch.clone(), self.groups.len() - 1);
                 self.groups.len() - 1
             }
-        };
+        }
+    }
+
+    /// Adds `row` to the group of the key in `scratch`.
+    fn feed(&mut self, row: &Row) {
+        let g = self.group();
         if let Some((_, accs)) = self.groups.get_mut(g) {
             for acc in accs {
                 acc.add(row);

@@ -32,7 +32,7 @@ pub mod value;
 
 pub use cursor::CursorTable;
 pub use error::{AggError, AggResult};
-pub use pipeline::{AggOutput, DocHit, DocRef, FieldInfo, FieldLoader, LoadRequest, Plan};
+pub use pipeline::{AggOutput, DocHit, DocRef, FieldInfo, FieldLoader, LoadRequest, PartialGroup, Plan};
 pub use reply::{AggReply, Protocol};
 pub use request::AggregateRequest;
 pub use row::Row;

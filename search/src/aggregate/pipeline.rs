@@ -9,7 +9,7 @@
 //! row and stop early once a LIMIT is satisfied; GROUPBY and SORTBY consume
 //! their whole input. An evaluation error before the first output row fails
 //! the query; after it, the rows so far are returned with a warning, as
-//! RediSearch does.
+//! RediSearch does. On a cluster the pipeline splits at its first GROUPBY (`split.rs`).
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -24,6 +24,10 @@ use super::request::{AggregateRequest, ArrangeStep, GroupStep, LoadStep, Step};
 use super::row::Row;
 use super::sort::sort_rows;
 use super::value::Value;
+
+mod split;
+
+pub use super::group::PartialGroup;
 
 /// What the schema says about an attribute.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -483,15 +487,21 @@ impl Plan {
 
     /// Runs the plan over the matching documents (`total_docs` of them).
     pub fn execute(
-        mut self,
+        self,
         docs: impl Iterator<Item = DocHit>,
         total_docs: u64,
         source: &dyn FieldLoader,
     ) -> Result<AggOutput, AggError> {
+        let input = self.rows(docs);
+        self.run(input, total_docs, source, None)
+    }
+
+    /// The pipeline's first rows: one per document.
+    fn rows<'d>(&self, docs: impl Iterator<Item = DocHit> + 'd) -> Box<dyn Iterator<Item = Row> + 'd> {
         let width = self.root.names.len();
         let score_slot = self.score_slot;
         let mut read = 0u64;
-        let mut input: Box<dyn Iterator<Item = Row> + '_> = Box::new(docs.map(move |d| {
+        Box::new(docs.map(move |d| {
             read += 1;
             let mut row = Row {
                 seq: read,
@@ -505,10 +515,21 @@ impl Plan {
                 row.set(s, Value::Number(d.score));
             }
             row
-        }));
-        let mut total = total_docs;
-        let mut grouped = false;
-        let mut blocking = false;
+        }))
+    }
+
+    /// Runs the plan's steps over `input`; `groups`: the input is the groups of a GROUPBY
+    /// already done (that many), which the plan's steps follow.
+    fn run(
+        mut self,
+        mut input: Box<dyn Iterator<Item = Row> + '_>,
+        total_docs: u64,
+        source: &dyn FieldLoader,
+        groups: Option<u64>,
+    ) -> Result<AggOutput, AggError> {
+        let mut total = groups.unwrap_or(total_docs);
+        let mut grouped = groups.is_some();
+        let mut blocking = groups.is_some();
         let ops = std::mem::take(&mut self.ops);
         let mut steps: Vec<StepStat> = if self.profiled {
             ops.iter().map(|op| StepStat { name: op.profile_name(), ..StepStat::default() }).collect()

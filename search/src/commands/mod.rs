@@ -13,7 +13,7 @@ mod info;
 pub(crate) mod legacy;
 mod profile;
 pub(crate) mod search;
-mod spell;
+pub(crate) mod spell;
 mod synonym;
 
 pub use dispatch::ExecOutcome;

@@ -65,11 +65,11 @@ fn arg_pos(args: &[&[u8]], kw: &str, from: usize) -> Option<usize> {
 }
 
 /// A parsed FT.SPELLCHECK request.
-struct Request {
-    distance: u32,
-    include: Vec<String>,
-    exclude: Vec<String>,
-    full_score_info: bool,
+pub(crate) struct Request {
+    pub(crate) distance: u32,
+    pub(crate) include: Vec<String>,
+    pub(crate) exclude: Vec<String>,
+    pub(crate) full_score_info: bool,
 }
 
 /// `FT.SPELLCHECK index query [DISTANCE d] [TERMS INCLUDE|EXCLUDE dict [term…]]… [DIALECT d]`.
@@ -123,13 +123,19 @@ pub(crate) fn ft_spellcheck(
             results.push((word.clone(), r));
         }
     }
-    // FULLSCOREINFO (the cluster coordinator's form): raw frequencies and the document count.
-    let divisor = if req.full_score_info { 1.0 } else { total.max(1) as f64 };
+    Ok(render(results, total, req.full_score_info, proto))
+}
+
+/// The reply: each word's suggestions (raw scores: document frequency, -1 for a dictionary
+/// word the index has not) scored over `total` documents; FULLSCOREINFO (the cluster
+/// coordinator's form): raw frequencies and the document count.
+pub(crate) fn render(results: Vec<(String, WordResult)>, total: u64, full: bool, proto: Protocol) -> Reply {
+    let divisor = if full { 1.0 } else { total.max(1) as f64 };
     let score = |raw: f64| if raw < 0.0 { 0.0 } else { raw / divisor };
-    Ok(match proto {
+    match proto {
         Protocol::Resp2 => {
             let mut out = Vec::new();
-            if req.full_score_info {
+            if full {
                 out.push(Reply::Int(total as i64));
             }
             for (word, r) in results {
@@ -156,7 +162,7 @@ pub(crate) fn ft_spellcheck(
         }
         Protocol::Resp3 => {
             let mut root = Vec::new();
-            if req.full_score_info {
+            if full {
                 root.push(("total_docs", Reply::Int(total as i64)));
             }
             let terms = results
@@ -176,14 +182,14 @@ pub(crate) fn ft_spellcheck(
             root.push(("results", Reply::Map(terms)));
             Reply::map(root)
         }
-    })
+    }
 }
 
 /// RediSearch's FULLSCOREINFO marker for a word the index has.
-const FOUND_IN_INDEX: &str = "term exists in index";
+pub(crate) const FOUND_IN_INDEX: &str = "term exists in index";
 
 /// DISTANCE, TERMS and FULLSCOREINFO, found anywhere in the arguments as RediSearch does.
-fn parse_options(args: &[&[u8]]) -> Result<Request> {
+pub(crate) fn parse_options(args: &[&[u8]]) -> Result<Request> {
     let mut req = Request { distance: 1, include: Vec::new(), exclude: Vec::new(), full_score_info: false };
     if let Some(p) = arg_pos(args, "DISTANCE", 0) {
         let v =
@@ -246,7 +252,7 @@ fn collect_words(idx: &Index, ast: &QueryAst, mask: FieldMask, out: &mut Vec<(St
 }
 
 /// What FT.SPELLCHECK reports for one word.
-enum WordResult {
+pub(crate) enum WordResult {
     /// FULLSCOREINFO only: the index has the word.
     InIndex,
     /// Suggestions with their raw scores (document frequency, -1 for dictionary-only words).

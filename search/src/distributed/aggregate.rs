@@ -1,19 +1,30 @@
-//! FT.AGGREGATE over shards. Each shard runs the query and sends the documents it matched
-//! with every value the pipeline may read of them (the attributes and paths the request
-//! names, the query's distances, every field under `LOAD *`); the node that took the query
-//! runs the whole pipeline over all shards' documents with a loader that reads those values
-//! ([`Shipped`]). Every reducer is then exact (COUNT_DISTINCT, QUANTILE, TOLIST and
-//! FIRST_VALUE included) and every step behaves as on a single server; what differs is the
-//! order documents enter the pipeline (shard by shard, then by document id), which shows
-//! only where a single server's output depends on indexing order (groups of a pipeline
-//! without SORTBY, TOLIST's order, FIRST_VALUE/SORTBY ties, RANDOM_SAMPLE). The price:
-//! documents travel to the node, where a split into partial and final reducers would send
-//! one row per group (not done yet). ADDSCORES scores with each shard's own statistics.
+//! FT.AGGREGATE over shards, in one of two ways, which the shard chooses from the request
+//! and tells in its answer:
+//!
+//! - **Split at the first GROUPBY** when the steps before it go row by row (LOAD, APPLY,
+//!   FILTER) and the query is no KNN: each shard runs those steps and the GROUPBY over its
+//!   own documents and sends one row per group, its key values and each reducer's partial
+//!   state (`aggregate::reducers`: COUNT and SUM add, AVG is a sum and a count, STDDEV
+//!   Welford's state, COUNT_DISTINCT/QUANTILE/TOLIST their values, COUNT_DISTINCTISH its
+//!   hashes or HyperLogLog registers, FIRST_VALUE its candidate with its sort value and key,
+//!   RANDOM_SAMPLE its sample and how many values it saw); the node merges the groups, ends
+//!   the reducers and runs the rest of the pipeline (`pipeline/split.rs`).
+//! - **Documents** otherwise (no GROUPBY, a SORTBY or LIMIT before it, KNN, whose k nearest
+//!   are over all shards): each shard sends the documents it matched with every value the
+//!   pipeline may read of them (the attributes and paths the request names, the query's
+//!   distances, every field under `LOAD *`); the node runs the whole pipeline over all
+//!   shards' documents with a loader that reads those values ([`Shipped`]).
+//!
+//! Either way every reducer is exact and every step behaves as on a single server; what
+//! differs is the order rows meet (shard by shard), which shows only where a single server's
+//! output depends on indexing order: groups of a pipeline without SORTBY, TOLIST's order,
+//! FIRST_VALUE's ties (the smallest key when split), SORTBY ties, RANDOM_SAMPLE's draws.
+//! ADDSCORES scores with each shard's own statistics. Cursors live on the node.
 
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
-use crate::aggregate::pipeline::{DocHit, DocRef, FieldInfo, FieldLoader, LoadRequest, Plan};
+use crate::aggregate::pipeline::{DocHit, DocRef, FieldInfo, FieldLoader, LoadRequest, PartialGroup, Plan};
 use crate::aggregate::request::{AggregateRequest, RequestLimits, Step};
 use crate::aggregate::{query_seed, Value};
 use crate::catalog::Catalog;
@@ -82,16 +93,40 @@ fn opt_reply(v: Option<Value>) -> Reply {
     }
 }
 
-/// A shard's documents for `req` (see the module docs): wire-ready
+/// Marks a shard's answer split at the first GROUPBY.
+const GROUPS: &str = "groups";
+
+/// A shard's part of `req` planned as `plan` (see the module docs), wire-ready: split,
+/// `[total, [yielded name…], [[[key value…], [partial…]]…], "groups"]`; else its documents,
 /// `[total, [yielded name…], [[key, score, [yielded…], [kind, name, value]…, all|nil]…]]`.
 pub(crate) fn ship(
     req: &AggregateRequest,
+    plan: Plan,
+    knn: bool,
     hits: impl Iterator<Item = DocHit>,
     total: u64,
     loader: &dyn FieldLoader,
-) -> Reply {
-    let (names, all) = referenced(req);
+) -> Result<Reply> {
     let yielded = loader.yielded();
+    if !knn && plan.split_point().is_some() {
+        let groups = plan
+            .execute_partial(hits, loader)?
+            .into_iter()
+            .map(|(keys, partials)| {
+                Reply::Array(vec![
+                    Reply::Array(keys.iter().map(value_reply).collect()),
+                    Reply::Array(partials.iter().map(value_reply).collect()),
+                ])
+            })
+            .collect();
+        return Ok(Reply::Array(vec![
+            Reply::Int(total as i64),
+            Reply::Array(yielded.iter().map(Reply::text).collect()),
+            Reply::Array(groups),
+            Reply::Simple(GROUPS.into()),
+        ]));
+    }
+    let (names, all) = referenced(req);
     let docs = hits
         .map(|h| {
             let doc = DocRef { key: &h.key, id: h.id };
@@ -129,11 +164,17 @@ pub(crate) fn ship(
             ])
         })
         .collect();
-    Reply::Array(vec![
+    Ok(Reply::Array(vec![
         Reply::Int(total as i64),
         Reply::Array(yielded.iter().map(Reply::text).collect()),
         Reply::Array(docs),
-    ])
+    ]))
+}
+
+fn read_group(r: Reply) -> Option<PartialGroup> {
+    let Reply::Array(items) = r else { return None };
+    let [Reply::Array(keys), Reply::Array(partials)] = &items[..] else { return None };
+    Some((keys.iter().map(reply_value).collect(), partials.iter().map(reply_value).collect()))
 }
 
 /// `FT._SHARD.AGGREGATE idx query [steps…]`: this shard's documents, wire-encoded.
@@ -147,12 +188,14 @@ pub fn shard_aggregate(
         return Err(Error::new("wrong number of arguments"));
     }
     let mut shipped = None;
+    // The protocol only decides the reply, which the node renders (FORMAT EXPAND is
+    // checked there against its client's).
     crate::aggregate::command::run_aggregate(
         cat,
         args,
         docs,
         config,
-        Protocol::Resp2,
+        Protocol::Resp3,
         None,
         Some(&mut shipped),
     )?;
@@ -256,9 +299,14 @@ pub fn merge_aggregate(
         max_search_results: config.max_search_results,
     };
     let req = AggregateRequest::parse_with(&args[2..], limits)?;
+    if req.format_expand && proto != Protocol::Resp3 {
+        return Err(Error::new("EXPAND format is only supported with RESP3"));
+    }
     let mut total = 0;
     let mut yielded = Vec::new();
     let mut docs = Vec::new();
+    let mut groups = Vec::new();
+    let mut split = None;
     for r in shards {
         let bytes = match r {
             Reply::Bulk(b) => b,
@@ -272,6 +320,10 @@ pub fn merge_aggregate(
         else {
             return Err(bad());
         };
+        let grouped = matches!(it.next(), Some(Reply::Simple(s)) if s == GROUPS);
+        if *split.get_or_insert(grouped) != grouped {
+            return Err(bad());
+        }
         total += t as u64;
         yielded = y
             .iter()
@@ -284,8 +336,28 @@ pub fn merge_aggregate(
             })
             .collect();
         for d in d {
-            docs.push(read_doc(d).ok_or_else(bad)?);
+            if grouped {
+                groups.push(read_group(d).ok_or_else(bad)?);
+            } else {
+                docs.push(read_doc(d).ok_or_else(bad)?);
+            }
         }
+    }
+    let seed = query_seed(args[0], args[1], &args[2..]);
+    if split == Some(true) {
+        let e = cat.entry_mut(&name).ok_or_else(|| Error::new(format!("{name}: no such index")))?;
+        let loader = Shipped { schema: &e.index.spec, yielded, docs: Vec::new() };
+        let out = Plan::new(&req, &loader, seed)?.execute_merged(groups.iter(), total, &loader)?;
+        let index_name = cat.resolve(&name).map(str::to_string);
+        return crate::aggregate::command::deliver(
+            cat,
+            &req,
+            index_name,
+            out,
+            docs_source.caller(),
+            config,
+            proto,
+        );
     }
     // KNN: the k nearest over all shards, nearest first (a single server's row order).
     let dialect = req.dialect.map_or(config.default_dialect, |d| d as u32);
@@ -314,7 +386,6 @@ pub fn merge_aggregate(
         .map(|(i, d)| DocHit { key: d.key.clone(), id: i as u32, score: d.score, matched_terms: None })
         .collect();
     let loader = Shipped { schema: &e.index.spec, yielded, docs };
-    let seed = query_seed(args[0], args[1], &args[2..]);
     let plan = Plan::new(&req, &loader, seed)?;
     let out = plan.execute(hits.into_iter(), total, &loader)?;
     let index_name = cat.resolve(&name).map(str::to_string);

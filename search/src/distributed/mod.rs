@@ -6,10 +6,12 @@
 //! - [`search`]: FT.SEARCH's shard part and merge;
 //! - [`aggregate`]: FT.AGGREGATE's shard part and the pipeline over all shards' documents;
 //! - [`merge`]: FT.TAGVALS and FT.INFO;
+//! - [`spell`]: FT.SPELLCHECK over shards;
 //! - [`wire`]: the exact encoding shard answers travel in.
 
 pub mod aggregate;
 pub mod merge;
 pub mod search;
+pub mod spell;
 pub mod stats;
 pub mod wire;

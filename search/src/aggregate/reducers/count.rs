@@ -1,6 +1,6 @@
 //! `COUNT 0`: rows in the group.
 
-use super::{Accumulator, FnReducer, Reducer, ReducerArgs};
+use super::{num, Accumulator, FnReducer, Reducer, ReducerArgs};
 use crate::aggregate::error::AggError;
 use crate::aggregate::row::Row;
 use crate::aggregate::value::Value;
@@ -13,6 +13,12 @@ impl Accumulator for Count {
     }
     fn finish(&mut self) -> Value {
         Value::Number(self.0 as f64)
+    }
+    fn partial(&mut self) -> Value {
+        Value::Number(self.0 as f64)
+    }
+    fn merge(&mut self, partial: &Value) {
+        self.0 += num(partial) as u64;
     }
 }
 

@@ -2,7 +2,7 @@
 
 use crate::aggregate::hash::FxHashSet;
 
-use super::{single_key, Accumulator, KeyResolver, Reducer, ReducerArgs};
+use super::{items, single_key, Accumulator, KeyResolver, Reducer, ReducerArgs};
 use crate::aggregate::error::AggError;
 use crate::aggregate::row::Row;
 use crate::aggregate::value::{Value, ValueKey};
@@ -23,6 +23,15 @@ impl Accumulator for CountDistinct {
     }
     fn finish(&mut self) -> Value {
         Value::Number(self.seen.len() as f64)
+    }
+    /// The distinct values.
+    fn partial(&mut self) -> Value {
+        Value::array(self.seen.drain().map(|k| k.0).collect())
+    }
+    fn merge(&mut self, partial: &Value) {
+        for v in items(partial) {
+            self.seen.insert(ValueKey(v.clone()));
+        }
     }
 }
 

@@ -22,6 +22,15 @@ impl Accumulator for Extreme {
     fn finish(&mut self) -> Value {
         Value::Number(if self.best.is_infinite() { 0.0 } else { self.best })
     }
+    /// The extreme itself, infinite when there was none (the wire keeps a double's bits).
+    fn partial(&mut self) -> Value {
+        Value::Number(self.best)
+    }
+    fn merge(&mut self, partial: &Value) {
+        if let Value::Number(n) = partial {
+            self.best = (self.pick)(self.best, *n);
+        }
+    }
 }
 
 /// `MIN`.

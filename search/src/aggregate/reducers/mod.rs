@@ -5,6 +5,16 @@
 //! a [`Reducer`]; the grouper asks it for one [`Accumulator`] per group, feeds
 //! every row of the group with [`Accumulator::add`] and reads the result
 //! with [`Accumulator::finish`].
+//!
+//! On a cluster a GROUPBY splits in two: each shard feeds its rows to accumulators from
+//! [`Reducer::split_accumulator`] and sends [`Accumulator::partial`] per group; the node that
+//! took the query folds the shards' partials of a group with [`Accumulator::merge`] into a
+//! fresh split accumulator and reads [`Accumulator::finish`]. Every partial merges exactly:
+//! counts and sums add, MIN/MAX compare, AVG is a sum and a count, STDDEV a count, mean and
+//! sum of squared deviations (Chan's parallel update of Welford's), COUNT_DISTINCT, TOLIST
+//! and QUANTILE their values, COUNT_DISTINCTISH its exact hashes or its HyperLogLog
+//! registers, FIRST_VALUE its candidate with its sort value and document key, RANDOM_SAMPLE
+//! its sample with the number of values it saw.
 
 mod avg;
 mod count;
@@ -26,6 +36,12 @@ use super::value::Value;
 pub trait Reducer: Send + Sync {
     /// A fresh accumulator for a new group.
     fn accumulator(&self) -> Box<dyn Accumulator>;
+    /// A fresh accumulator for a group split over shards (see the module docs): the same as
+    /// [`Reducer::accumulator`] except where a single server's result depends on the order
+    /// rows come in (FIRST_VALUE's ties then go to the smallest document key).
+    fn split_accumulator(&self) -> Box<dyn Accumulator> {
+        self.accumulator()
+    }
 }
 
 /// Per-group state of a reducer.
@@ -34,6 +50,10 @@ pub trait Accumulator: Send {
     fn add(&mut self, row: &Row);
     /// The group's result.
     fn finish(&mut self) -> Value;
+    /// The state so far, for another node's [`Accumulator::merge`].
+    fn partial(&mut self) -> Value;
+    /// Folds in another accumulator's [`Accumulator::partial`] of the same group.
+    fn merge(&mut self, partial: &Value);
 }
 
 /// Resolves a reducer's property argument (without `@`) to a row slot, or
@@ -172,6 +192,22 @@ where
 {
     fn accumulator(&self) -> Box<dyn Accumulator> {
         (self.0)()
+    }
+}
+
+/// A partial's number (0 for anything else).
+fn num(v: &Value) -> f64 {
+    match v {
+        Value::Number(n) => *n,
+        _ => 0.0,
+    }
+}
+
+/// A partial's elements (none for anything but an array).
+fn items(v: &Value) -> &[Value] {
+    match v {
+        Value::Array(items) => items,
+        _ => &[],
     }
 }
 

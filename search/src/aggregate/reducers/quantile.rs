@@ -3,7 +3,7 @@
 //! there is none. RediSearch answers from an approximate stream; this is
 //! exact (the rank rule is the one its stream applies when it is exact).
 
-use super::{for_each_number, Accumulator, FnReducer, KeyResolver, Reducer, ReducerArgs};
+use super::{for_each_number, items, num, Accumulator, FnReducer, KeyResolver, Reducer, ReducerArgs};
 use crate::aggregate::error::AggError;
 use crate::aggregate::limits::MAX_SAMPLE_SIZE;
 use crate::aggregate::row::Row;
@@ -29,6 +29,13 @@ impl Accumulator for Quantile {
         let n = self.values.len();
         let rank = ((self.q * n as f64).ceil() as usize).clamp(1, n);
         Value::Number(self.values[rank - 1])
+    }
+    /// Every value.
+    fn partial(&mut self) -> Value {
+        Value::array(std::mem::take(&mut self.values).into_iter().map(Value::Number).collect())
+    }
+    fn merge(&mut self, partial: &Value) {
+        self.values.extend(items(partial).iter().map(num));
     }
 }
 

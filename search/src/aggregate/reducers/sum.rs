@@ -1,6 +1,6 @@
 //! `SUM 1 @p`: sum of the values that convert to numbers.
 
-use super::{single_key, Accumulator, KeyResolver, Reducer, ReducerArgs};
+use super::{num, single_key, Accumulator, KeyResolver, Reducer, ReducerArgs};
 use crate::aggregate::error::AggError;
 use crate::aggregate::row::Row;
 use crate::aggregate::value::Value;
@@ -18,6 +18,12 @@ impl Accumulator for Sum {
     }
     fn finish(&mut self) -> Value {
         Value::Number(self.total)
+    }
+    fn partial(&mut self) -> Value {
+        Value::Number(self.total)
+    }
+    fn merge(&mut self, partial: &Value) {
+        self.total += num(partial);
     }
 }
 

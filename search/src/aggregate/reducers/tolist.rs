@@ -3,7 +3,7 @@
 
 use crate::aggregate::hash::FxHashSet;
 
-use super::{single_key, Accumulator, KeyResolver, Reducer, ReducerArgs};
+use super::{items, single_key, Accumulator, KeyResolver, Reducer, ReducerArgs};
 use crate::aggregate::error::AggError;
 use crate::aggregate::row::Row;
 use crate::aggregate::value::{Value, ValueKey};
@@ -34,6 +34,13 @@ impl Accumulator for ToList {
     }
     fn finish(&mut self) -> Value {
         Value::array(std::mem::take(&mut self.order))
+    }
+    /// The distinct values, in first-seen order.
+    fn partial(&mut self) -> Value {
+        self.finish()
+    }
+    fn merge(&mut self, partial: &Value) {
+        items(partial).iter().for_each(|v| self.push(v));
     }
 }
 
