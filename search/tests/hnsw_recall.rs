@@ -233,25 +233,47 @@ fn range_matches_exact() {
     assert!(want > 100 && found as f64 >= 0.95 * want as f64, "{found} of {want}");
 }
 
-/// Build and query speed at 128 dimensions (ignored: a measurement, run by hand).
+/// Nanoseconds this thread has run on a CPU (so that a measurement on a shared machine
+/// counts this thread's work only).
+fn cpu_ns() -> u64 {
+    std::fs::read_to_string("/proc/thread-self/schedstat")
+        .ok()
+        .and_then(|s| s.split_whitespace().next().and_then(|n| n.parse().ok()))
+        .unwrap_or(0)
+}
+
+/// Build and query speed at 128 dimensions, CPU time of this thread (ignored: a measurement,
+/// run by hand; `HNSW_SPEED_N` vectors, 30,000 by default).
 #[test]
 #[ignore]
 fn speed_128() {
-    let (n, dim) = (30_000u32, 128);
+    let n: u32 = std::env::var("HNSW_SPEED_N").ok().and_then(|v| v.parse().ok()).unwrap_or(30_000);
+    let dim = 128;
     let mut mix = Mixture::new(1, 100, dim);
     let data: Vec<Vec<f64>> = (0..n).map(|_| mix.point()).collect();
-    let mut vi = VectorIndex::new(&spec(VectorAlgo::Hnsw, VectorType::Float32, Metric::L2, dim));
-    let t = std::time::Instant::now();
+    let mut pair = Pair::new(VectorType::Float32, Metric::L2, dim);
+    let t = cpu_ns();
     for (doc, v) in data.iter().enumerate() {
-        vi.set(doc as u32, std::slice::from_ref(v));
+        pair.hnsw.set(doc as u32, std::slice::from_ref(v));
     }
-    eprintln!("SPEED insert {:.1} us", t.elapsed().as_secs_f64() * 1e6 / f64::from(n));
+    eprintln!("SPEED insert {:.1} us", (cpu_ns() - t) as f64 / 1e3 / f64::from(n));
+    for (doc, v) in data.iter().enumerate() {
+        pair.flat.set(doc as u32, std::slice::from_ref(v));
+    }
     let queries: Vec<Vec<f64>> = (0..2000).map(|_| mix.point()).collect();
-    let t = std::time::Instant::now();
-    for q in &queries {
-        std::hint::black_box(vi.knn(q.clone(), 10, None));
+    for e in [10, 80] {
+        let mut best = f64::INFINITY;
+        for _ in 0..3 {
+            let t = cpu_ns();
+            for q in &queries {
+                std::hint::black_box(pair.hnsw.knn_with(q.clone(), 10, None, &ef(e)));
+            }
+            best = best.min((cpu_ns() - t) as f64 / 1e3 / queries.len() as f64);
+        }
+        let r = pair.recall(&queries[..200], 10, &ef(e), None);
+        eprintln!("SPEED knn ef {e}: {best:.1} us, recall@10 {r:.3}");
     }
-    eprintln!("SPEED knn {:.1} us", t.elapsed().as_secs_f64() * 1e6 / 2000.0);
+    let vi = &mut pair.hnsw;
     // The write that triggers a repair (the 256th tombstone) pays for it.
     let mut worst = 0f64;
     let t = std::time::Instant::now();

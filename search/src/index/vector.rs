@@ -53,7 +53,7 @@ pub struct VectorIndex {
     /// The HNSW graph (HNSW fields only).
     pub(super) graph: Option<Graph>,
     /// Tombstone rows (HNSW fields only).
-    dead: usize,
+    pub(super) dead: usize,
     /// HNSW: M, the default EF_RUNTIME and EPSILON.
     pub(super) m: usize,
     pub(super) ef_runtime: usize,
@@ -462,10 +462,48 @@ const EXACT_RANGE_ROWS: usize = 10_000;
 
 /// Makes room for `n` more elements in `v`, growing by an eighth (at least 1,024 times
 /// `n`) rather than doubling: a large slab then wastes at most 12.5 % of its capacity.
-pub(crate) fn grow<T>(v: &mut Vec<T>, n: usize) {
+/// A buffer of at least [`HUGE_BYTES`] is moved into a fresh allocation marked for
+/// transparent huge pages before it is written ([`advise_huge`]).
+pub(crate) fn grow<T: Copy>(v: &mut Vec<T>, n: usize) {
     if v.capacity() - v.len() < n {
-        v.reserve_exact((v.len() / 8).max(n * 1024));
+        let extra = (v.len() / 8).max(n * 1024);
+        let cap = v.len() + extra;
+        if cap * std::mem::size_of::<T>() >= HUGE_BYTES {
+            let mut fresh: Vec<T> = Vec::with_capacity(cap);
+            advise_huge(fresh.as_ptr().cast(), fresh.capacity() * std::mem::size_of::<T>());
+            fresh.extend_from_slice(v);
+            *v = fresh;
+        } else {
+            v.reserve_exact(extra);
+        }
     }
+}
+
+/// Buffers from this size on are backed by huge pages where the system allows it.
+const HUGE_BYTES: usize = 4 << 20;
+
+#[cfg(target_os = "linux")]
+extern "C" {
+    fn madvise(addr: *mut std::ffi::c_void, len: usize, advice: i32) -> i32;
+}
+
+/// Marks the whole pages of `[p, p + len)` (memory not yet written) for transparent huge
+/// pages (Linux `MADV_HUGEPAGE`; a hint: nothing happens where THP is off or elsewhere).
+fn advise_huge(p: *const u8, len: usize) {
+    #[cfg(target_os = "linux")]
+    {
+        const MADV_HUGEPAGE: i32 = 14;
+        const PAGE: usize = 4096;
+        let start = (p as usize).div_ceil(PAGE) * PAGE;
+        let end = (p as usize + len) / PAGE * PAGE;
+        if end > start {
+            // SAFETY: the range lies inside an allocation this process owns (whole pages of
+            // it); MADV_HUGEPAGE changes how its pages are backed, never their contents.
+            unsafe { madvise(start as *mut std::ffi::c_void, end - start, MADV_HUGEPAGE) };
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = (p, len);
 }
 
 /// A graph's view of one slab.
