@@ -491,33 +491,53 @@ impl Graph {
         self.search_layer(sp, q, &[ep], ef.max(1), 0, accept)
     }
 
-    /// Accepted rows within `radius` of `q`, found by VecSim's range search: a best-first
-    /// walk of level 0 that stops at candidates farther than the nearest distance seen so
-    /// far (but at least `radius`) times `1 + epsilon`.
-    pub fn range<T: Element>(&self, sp: &Space<T>, q: &[T], radius: f64, epsilon: f64) -> Vec<Near> {
+    /// Live rows within `radius` of `q`. The walk first finds the `ef` nodes nearest to
+    /// `q` (the beam search of a KNN query, so that it starts from the nearest region of
+    /// the graph rather than from wherever a greedy descent stops), then continues as
+    /// VecSim's range search does: best first over level 0 from those nodes, expanding the
+    /// candidates within the nearest distance seen so far (but at least `radius`) times
+    /// `1 + epsilon`. Every row returned is within the radius; the epsilon widens the walk,
+    /// so a larger one misses fewer.
+    pub fn range<T: Element>(
+        &self,
+        sp: &Space<T>,
+        q: &[T],
+        radius: f64,
+        epsilon: f64,
+        ef: usize,
+    ) -> Vec<Near> {
         let Some(entry) = self.entry else { return Vec::new() };
         let ep = self.descend(sp, q, Near { d: sp.to(entry, q), id: entry }, 0);
+        let seeds = self.search_layer(sp, q, &[ep], ef.max(1), 0, &|_| true);
         let mut vis = self.visited.take(self.len());
         let mut out = Vec::new();
-        let mut dynamic = ep.d.max(radius);
         let widen = |r: f64| if r >= 0.0 { r * (1.0 + epsilon) } else { r * (1.0 - epsilon) };
+        let nearest = seeds.first().map_or(f64::INFINITY, |s| s.d);
+        let mut dynamic = nearest.max(radius);
         let mut boundary = widen(dynamic);
-        let mut cands: BinaryHeap<std::cmp::Reverse<Near>> = BinaryHeap::new();
-        vis.insert(ep.id);
-        if ep.d <= radius && sp.live(ep.id) {
-            out.push(ep);
+        let mut cands: BinaryHeap<std::cmp::Reverse<Near>> = BinaryHeap::with_capacity(seeds.len() * 2);
+        for s in seeds {
+            vis.insert(s.id);
+            if s.d <= radius && sp.live(s.id) {
+                out.push(s);
+            }
+            cands.push(std::cmp::Reverse(s));
         }
-        cands.push(std::cmp::Reverse(ep));
+        let mut fresh: Vec<u32> = Vec::with_capacity(self.m0);
         while let Some(std::cmp::Reverse(c)) = cands.pop() {
             if c.d > boundary {
                 break;
             }
+            fresh.clear();
             for &n in self.links(c.id, 0) {
-                if !vis.insert(n) {
-                    continue;
+                if vis.insert(n) {
+                    sp.prefetch(n);
+                    fresh.push(n);
                 }
+            }
+            for &n in &fresh {
                 let d = sp.to(n, q);
-                if d < boundary {
+                if d <= boundary {
                     cands.push(std::cmp::Reverse(Near { d, id: n }));
                     if d <= radius && sp.live(n) {
                         out.push(Near { d, id: n });

@@ -400,9 +400,7 @@ impl VectorIndex {
             return Vec::new();
         }
         let query = self.prepared(query);
-        // A small HNSW field is answered exactly: its graph walk can stop short of vectors
-        // within the radius, and a scan of this many rows costs about a millisecond at most.
-        if self.graph.is_some() && self.len() > EXACT_RANGE_ROWS {
+        if self.graph.is_some() {
             return self.graph_range(&query, radius, filter, epsilon.unwrap_or(self.epsilon));
         }
         let mut out = Vec::new();
@@ -456,9 +454,6 @@ impl VectorIndex {
         }
     }
 }
-
-/// HNSW fields with at most this many vectors answer range queries by a scan.
-const EXACT_RANGE_ROWS: usize = 10_000;
 
 /// Makes room for `n` more elements in `v`, growing by an eighth (at least 1,024 times
 /// `n`) rather than doubling: a large slab then wastes at most 12.5 % of its capacity.

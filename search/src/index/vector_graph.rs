@@ -16,6 +16,9 @@ use crate::index::distance::Element;
 use crate::index::hnsw::{Near, DEAD};
 use crate::index::vector::{space, Hit, Slab, VectorIndex};
 
+/// The least beam of the search that starts a range walk ([`VectorIndex::graph_range`]).
+const RANGE_BEAM: usize = 32;
+
 /// HYBRID_POLICY.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Policy {
@@ -245,12 +248,15 @@ impl VectorIndex {
         epsilon: f64,
     ) -> Vec<Hit> {
         let Some(g) = self.graph.as_ref() else { return Vec::new() };
+        // The beam that finds where the walk starts: the index's EF_RUNTIME, at least
+        // RANGE_BEAM (range queries take no EF_RUNTIME of their own).
+        let ef = self.ef_runtime.max(RANGE_BEAM);
         let rows = match &self.slab {
             Slab::F32(s) => {
                 let qf: Vec<f32> = q.iter().map(|x| *x as f32).collect();
-                g.range(&space(s, self.dim, self.metric, &self.owners), &qf, radius, epsilon)
+                g.range(&space(s, self.dim, self.metric, &self.owners), &qf, radius, epsilon, ef)
             }
-            Slab::F64(s) => g.range(&space(s, self.dim, self.metric, &self.owners), q, radius, epsilon),
+            Slab::F64(s) => g.range(&space(s, self.dim, self.metric, &self.owners), q, radius, epsilon, ef),
         };
         let mut found = HashMap::new();
         self.docs_of(&rows, q, &|doc| filter.is_none_or(|f| f.contains(doc)), &mut found);
