@@ -176,6 +176,9 @@ proptest! {
                 let got = pair.hnsw.knn_with(q.clone(), k, None, &ef(n as usize));
                 prop_assert_eq!(got, pair.flat.knn(q.clone(), k, None));
             }
+            // Any EF_RUNTIME a query may give (room is made for the graph, not for it).
+            let got = pair.hnsw.knn_with(q.clone(), 10, None, &ef(usize::MAX));
+            prop_assert_eq!(got, pair.flat.knn(q.clone(), 10, None));
             let all = pair.flat.knn(q.clone(), 10, None);
             for radius in all.iter().map(|h| h.dist).filter(|d| d.is_finite()) {
                 let got = pair.hnsw.range_with(q.clone(), radius, None, Some(0.01));
