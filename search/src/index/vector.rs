@@ -458,16 +458,19 @@ impl VectorIndex {
 /// Makes room for `n` more elements in `v`, growing by an eighth (at least 1,024 times
 /// `n`) rather than doubling: a large slab then wastes at most 12.5 % of its capacity.
 /// A buffer of at least [`HUGE_BYTES`] is moved into a fresh allocation marked for
-/// transparent huge pages before it is written ([`advise_huge`]).
+/// transparent huge pages before it is written ([`advise`]); the buffer it leaves is
+/// unmarked before it goes back to the allocator, which may reuse it for anything.
 pub(crate) fn grow<T: Copy>(v: &mut Vec<T>, n: usize) {
     if v.capacity() - v.len() < n {
         let extra = (v.len() / 8).max(n * 1024);
         let cap = v.len() + extra;
-        if cap * std::mem::size_of::<T>() >= HUGE_BYTES {
+        let size = std::mem::size_of::<T>();
+        if cap * size >= HUGE_BYTES {
             let mut fresh: Vec<T> = Vec::with_capacity(cap);
-            advise_huge(fresh.as_ptr().cast(), fresh.capacity() * std::mem::size_of::<T>());
+            advise(fresh.as_ptr().cast(), fresh.capacity() * size, true);
             fresh.extend_from_slice(v);
-            *v = fresh;
+            let old = std::mem::replace(v, fresh);
+            advise(old.as_ptr().cast(), old.capacity() * size, false);
         } else {
             v.reserve_exact(extra);
         }
@@ -482,23 +485,27 @@ extern "C" {
     fn madvise(addr: *mut std::ffi::c_void, len: usize, advice: i32) -> i32;
 }
 
-/// Marks the whole pages of `[p, p + len)` (memory not yet written) for transparent huge
-/// pages (Linux `MADV_HUGEPAGE`; a hint: nothing happens where THP is off or elsewhere).
-fn advise_huge(p: *const u8, len: usize) {
+/// Marks the whole pages of `[p, p + len)` for transparent huge pages, or unmarks them
+/// (Linux `MADV_HUGEPAGE` / `MADV_NOHUGEPAGE`; a hint: nothing happens where THP is off
+/// or elsewhere).
+fn advise(p: *const u8, len: usize, huge: bool) {
     #[cfg(target_os = "linux")]
     {
         const MADV_HUGEPAGE: i32 = 14;
+        const MADV_NOHUGEPAGE: i32 = 15;
         const PAGE: usize = 4096;
         let start = (p as usize).div_ceil(PAGE) * PAGE;
         let end = (p as usize + len) / PAGE * PAGE;
         if end > start {
+            let advice = if huge { MADV_HUGEPAGE } else { MADV_NOHUGEPAGE };
             // SAFETY: the range lies inside an allocation this process owns (whole pages of
-            // it); MADV_HUGEPAGE changes how its pages are backed, never their contents.
-            unsafe { madvise(start as *mut std::ffi::c_void, end - start, MADV_HUGEPAGE) };
+            // it, still allocated); these advices change how its pages are backed, never
+            // their contents.
+            unsafe { madvise(start as *mut std::ffi::c_void, end - start, advice) };
         }
     }
     #[cfg(not(target_os = "linux"))]
-    let _ = (p, len);
+    let _ = (p, len, huge);
 }
 
 /// A graph's view of one slab.
