@@ -53,7 +53,7 @@ pub struct VectorIndex {
     /// The HNSW graph (HNSW fields only).
     pub(super) graph: Option<Graph>,
     /// Tombstone rows (HNSW fields only).
-    dead: usize,
+    pub(super) dead: usize,
     /// HNSW: M, the default EF_RUNTIME and EPSILON.
     pub(super) m: usize,
     pub(super) ef_runtime: usize,
@@ -400,9 +400,7 @@ impl VectorIndex {
             return Vec::new();
         }
         let query = self.prepared(query);
-        // A small HNSW field is answered exactly: its graph walk can stop short of vectors
-        // within the radius, and a scan of this many rows costs about a millisecond at most.
-        if self.graph.is_some() && self.len() > EXACT_RANGE_ROWS {
+        if self.graph.is_some() {
             return self.graph_range(&query, radius, filter, epsilon.unwrap_or(self.epsilon));
         }
         let mut out = Vec::new();
@@ -457,15 +455,57 @@ impl VectorIndex {
     }
 }
 
-/// HNSW fields with at most this many vectors answer range queries by a scan.
-const EXACT_RANGE_ROWS: usize = 10_000;
-
 /// Makes room for `n` more elements in `v`, growing by an eighth (at least 1,024 times
 /// `n`) rather than doubling: a large slab then wastes at most 12.5 % of its capacity.
-pub(crate) fn grow<T>(v: &mut Vec<T>, n: usize) {
+/// A buffer of at least [`HUGE_BYTES`] is moved into a fresh allocation marked for
+/// transparent huge pages before it is written ([`advise`]); the buffer it leaves is
+/// unmarked before it goes back to the allocator, which may reuse it for anything.
+pub(crate) fn grow<T: Copy>(v: &mut Vec<T>, n: usize) {
     if v.capacity() - v.len() < n {
-        v.reserve_exact((v.len() / 8).max(n * 1024));
+        let extra = (v.len() / 8).max(n * 1024);
+        let cap = v.len() + extra;
+        let size = std::mem::size_of::<T>();
+        if cap * size >= HUGE_BYTES {
+            let mut fresh: Vec<T> = Vec::with_capacity(cap);
+            advise(fresh.as_ptr().cast(), fresh.capacity() * size, true);
+            fresh.extend_from_slice(v);
+            let old = std::mem::replace(v, fresh);
+            advise(old.as_ptr().cast(), old.capacity() * size, false);
+        } else {
+            v.reserve_exact(extra);
+        }
     }
+}
+
+/// Buffers from this size on are backed by huge pages where the system allows it.
+const HUGE_BYTES: usize = 4 << 20;
+
+#[cfg(target_os = "linux")]
+extern "C" {
+    fn madvise(addr: *mut std::ffi::c_void, len: usize, advice: i32) -> i32;
+}
+
+/// Marks the whole pages of `[p, p + len)` for transparent huge pages, or unmarks them
+/// (Linux `MADV_HUGEPAGE` / `MADV_NOHUGEPAGE`; a hint: nothing happens where THP is off
+/// or elsewhere).
+fn advise(p: *const u8, len: usize, huge: bool) {
+    #[cfg(target_os = "linux")]
+    {
+        const MADV_HUGEPAGE: i32 = 14;
+        const MADV_NOHUGEPAGE: i32 = 15;
+        const PAGE: usize = 4096;
+        let start = (p as usize).div_ceil(PAGE) * PAGE;
+        let end = (p as usize + len) / PAGE * PAGE;
+        if end > start {
+            let advice = if huge { MADV_HUGEPAGE } else { MADV_NOHUGEPAGE };
+            // SAFETY: the range lies inside an allocation this process owns (whole pages of
+            // it, still allocated); these advices change how its pages are backed, never
+            // their contents.
+            unsafe { madvise(start as *mut std::ffi::c_void, end - start, advice) };
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = (p, len, huge);
 }
 
 /// A graph's view of one slab.

@@ -16,6 +16,9 @@ use crate::index::distance::Element;
 use crate::index::hnsw::{Near, DEAD};
 use crate::index::vector::{space, Hit, Slab, VectorIndex};
 
+/// The least beam of the search that starts a range walk ([`VectorIndex::graph_range`]).
+const RANGE_BEAM: usize = 32;
+
 /// HYBRID_POLICY.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Policy {
@@ -67,7 +70,7 @@ pub fn prefer_adhoc(size: usize, subset: usize, k: usize, dim: usize, m: usize) 
 
 impl VectorIndex {
     /// Rows of `q`'s `ef` nearest accepted rows (query prepared, in the slab's type).
-    fn rows_near(&self, q: &[f64], ef: usize, accept: &dyn Fn(u32) -> bool) -> Vec<Near> {
+    fn rows_near<A: Fn(u32) -> bool>(&self, q: &[f64], ef: usize, accept: &A) -> Vec<Near> {
         let Some(g) = self.graph.as_ref() else { return Vec::new() };
         match &self.slab {
             Slab::F32(s) => {
@@ -121,6 +124,17 @@ impl VectorIndex {
         added
     }
 
+    /// The rows of `rows` (nearest first) that can hold the `k` nearest documents: all of
+    /// them for multi-vector documents, else the first `k` and any tied with the last.
+    fn enough<'r>(&self, rows: &'r [Near], k: usize) -> &'r [Near] {
+        if !self.more.is_empty() || rows.len() <= k {
+            return rows;
+        }
+        let last = rows.get(k - 1).map_or(f64::NAN, |r| r.d);
+        let end = k + rows.get(k..).map_or(0, |rest| rest.iter().take_while(|r| r.d == last).count());
+        rows.get(..end).unwrap_or(rows)
+    }
+
     /// The `k` nearest documents of `found`, nearest first.
     fn best(found: HashMap<u32, f64>, k: usize) -> Vec<Hit> {
         let mut hits: Vec<Hit> = found.into_iter().map(|(doc, dist)| Hit { doc, dist }).collect();
@@ -138,7 +152,9 @@ impl VectorIndex {
         p: &KnnParams,
     ) -> Vec<Hit> {
         let ef = p.ef_runtime.unwrap_or(self.ef_runtime).max(k);
-        let live = |r: u32| self.owners.get(r as usize).is_some_and(|o| *o != DEAD);
+        // Without tombstones every row is live (no lookup of its owner per result).
+        let clean = self.dead == 0;
+        let live = |r: u32| clean || self.owners.get(r as usize).is_some_and(|o| *o != DEAD);
         let Some(filter) = filter else {
             // Multi-vector documents may take several of the rows found: widen until K
             // documents are found or the graph is exhausted.
@@ -146,7 +162,7 @@ impl VectorIndex {
             loop {
                 let rows = self.rows_near(q, ef, &live);
                 let mut found = HashMap::new();
-                self.docs_of(&rows, q, &|_| true, &mut found);
+                self.docs_of(self.enough(&rows, k), q, &|_| true, &mut found);
                 if found.len() >= k || rows.len() < ef || ef >= self.len() {
                     return Self::best(found, k);
                 }
@@ -232,12 +248,15 @@ impl VectorIndex {
         epsilon: f64,
     ) -> Vec<Hit> {
         let Some(g) = self.graph.as_ref() else { return Vec::new() };
+        // The beam that finds where the walk starts: the index's EF_RUNTIME, at least
+        // RANGE_BEAM (range queries take no EF_RUNTIME of their own).
+        let ef = self.ef_runtime.max(RANGE_BEAM);
         let rows = match &self.slab {
             Slab::F32(s) => {
                 let qf: Vec<f32> = q.iter().map(|x| *x as f32).collect();
-                g.range(&space(s, self.dim, self.metric, &self.owners), &qf, radius, epsilon)
+                g.range(&space(s, self.dim, self.metric, &self.owners), &qf, radius, epsilon, ef)
             }
-            Slab::F64(s) => g.range(&space(s, self.dim, self.metric, &self.owners), q, radius, epsilon),
+            Slab::F64(s) => g.range(&space(s, self.dim, self.metric, &self.owners), q, radius, epsilon, ef),
         };
         let mut found = HashMap::new();
         self.docs_of(&rows, q, &|doc| filter.is_none_or(|f| f.contains(doc)), &mut found);
