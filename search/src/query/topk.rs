@@ -15,6 +15,11 @@
 //! divided by the norm and by a slop of at least 1, each step rounded, it can only stay at
 //! or below the integer over the norm, because rounding is monotonic; so a score is at most
 //! the rounded bound, and the bound is compared with the k-th score as exact fractions.
+//!
+//! Within a window that cannot be skipped, a union goes further (MaxScore): the terms whose
+//! bounds add up to at most the k-th score are not essential, and a document holding none
+//! of the other terms is not scored (its score is bounded by theirs).
+//!
 //! Queries outside these conditions (other scorers, tag or numeric terms, fractional
 //! weights, blocks holding a document scored above 1) are scored in full.
 
@@ -38,6 +43,9 @@ pub struct BoundTerm<'a> {
     pub lists: Vec<(&'a PostingList, u64)>,
     /// Only the first expansion a document has counts (the largest bounds it).
     pub first_only: bool,
+    /// The documents the term scores in (given for unions, where documents hold some terms
+    /// only).
+    pub docs: Option<RoaringBitmap>,
 }
 
 /// What a top-k run can skip with.
@@ -121,26 +129,70 @@ impl<'a> SkipPlan<'a> {
         SkipPlan { terms, cursors }
     }
 
-    /// True when no document in `from..to` can score above `t` (see the module's text).
-    fn cannot_beat(&self, from: u32, to: u32, t: f64) -> bool {
-        let mut total = Frac::ZERO;
+    /// Per term, a bound of what it adds to the score of a document in `from..to`; `None`
+    /// when some document there is not bounded (a score above 1, an overflow).
+    fn parts(&self, from: u32, to: u32) -> Option<Vec<Frac>> {
+        let mut out = Vec::with_capacity(self.terms.len());
         for (term, cursors) in self.terms.iter().zip(&self.cursors) {
             let mut part = Frac::ZERO;
             for ((list, c), at) in term.lists.iter().zip(cursors) {
                 let Some(Bound { freq, norm, low_score }) = list.bound_in(from, to, at) else { continue };
                 if !low_score {
-                    return false;
+                    return None;
                 }
                 let f = Frac { num: u128::from(*c) * u128::from(freq), den: u128::from(norm.max(1)) };
-                let next = if term.first_only { part.max(f) } else { part.add(f) };
-                let Some(next) = next else { return false };
-                part = next;
+                part = if term.first_only { part.max(f) } else { part.add(f) }?;
             }
-            let Some(next) = total.add(part) else { return false };
-            total = next;
+            out.push(part);
         }
-        total.at_most(t).unwrap_or(false)
+        Some(out)
     }
+
+    /// What a window `from..to` gives when the k-th score is `t`: skipped whole, or the
+    /// documents of the essential terms only (module text), or everything.
+    fn window(&self, from: u32, to: u32, t: f64) -> Window<'_> {
+        let Some(parts) = self.parts(from, to) else { return Window::All };
+        let total = parts.iter().try_fold(Frac::ZERO, |a, p| a.add(*p));
+        match total.and_then(|f| f.at_most(t)) {
+            Some(true) => return Window::Skip,
+            None => return Window::All,
+            Some(false) => {}
+        }
+        if self.terms.len() < 2 || self.terms.iter().any(|t| t.docs.is_none()) {
+            return Window::All;
+        }
+        // The smallest parts first, as many as stay at most `t` together.
+        let mut order: Vec<usize> = (0..parts.len()).collect();
+        order.sort_by(|&a, &b| {
+            let (x, y) = (parts[a], parts[b]);
+            (x.num * y.den).cmp(&(y.num * x.den))
+        });
+        let mut sum = Frac::ZERO;
+        let mut spare = 0;
+        for &i in &order {
+            let Some(next) = sum.add(parts[i]) else { break };
+            if next.at_most(t) != Some(true) {
+                break;
+            }
+            sum = next;
+            spare += 1;
+        }
+        if spare == 0 {
+            return Window::All;
+        }
+        let essential = order[spare..].iter().filter_map(|&i| self.terms.get(i)?.docs.as_ref()).collect();
+        Window::Essential(essential)
+    }
+}
+
+/// How [`top_k`] reads a window.
+enum Window<'p> {
+    /// Every document is scored.
+    All,
+    /// No document can enter the top k.
+    Skip,
+    /// Only documents of these terms can.
+    Essential(Vec<&'p RoaringBitmap>),
 }
 
 /// A held document; the greatest is the worst (lowest score, then highest id).
@@ -184,17 +236,26 @@ pub fn top_k(
     let mut heap: BinaryHeap<Held> = BinaryHeap::with_capacity(k + 1);
     let mut it = ids.iter();
     let (mut window_end, mut width, mut scored, mut stopped_at) = (0u32, WINDOW, 0u64, None);
+    let mut essential: Vec<&RoaringBitmap> = Vec::new();
     while let Some(d) = it.next() {
         if d >= window_end {
             window_end = d.saturating_add(width);
+            essential.clear();
             if let (Some(plan), Some(worst)) = (plan, heap.peek().filter(|_| heap.len() >= k)) {
-                if plan.cannot_beat(d, window_end, worst.0) {
-                    width = width.saturating_mul(2).min(MAX_WINDOW);
-                    it.advance_to(window_end);
-                    continue;
+                match plan.window(d, window_end, worst.0) {
+                    Window::Skip => {
+                        width = width.saturating_mul(2).min(MAX_WINDOW);
+                        it.advance_to(window_end);
+                        continue;
+                    }
+                    Window::Essential(e) => essential = e,
+                    Window::All => {}
                 }
             }
             width = WINDOW;
+        }
+        if !essential.is_empty() && !essential.iter().any(|bm| bm.contains(d)) {
+            continue;
         }
         scored += 1;
         if scored % 4096 == 0 && stop() {

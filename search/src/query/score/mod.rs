@@ -1,6 +1,8 @@
 //! Scorers (TFIDF, TFIDF.DOCNORM, BM25, DISMAX, DOCSCORE) computed for candidate documents
 //! only, following RediSearch's formulas (`logb` IDF, max-frequency normalization).
 
+use roaring::RoaringBitmap;
+
 use crate::error::{Error, Result};
 use crate::index::docs::{DocRecord, TermOcc};
 use crate::index::postings::{Cursor, PosCursor, FREQ_ESCAPE};
@@ -254,7 +256,15 @@ impl<'a> ScoreContext<'a> {
                     lists.push((list, t.weight as u64 * idf as u64));
                 }
             }
-            out.push(BoundTerm { lists, first_only: t.first_only });
+            // A union's documents hold some of its terms only: which ones, for MaxScore.
+            let docs = matches!(self.slop, SlopShape::Union(_)).then(|| {
+                let mut bm = RoaringBitmap::new();
+                for &id in &t.ids {
+                    bm |= self.idx.term_docs(id, t.mask);
+                }
+                bm
+            });
+            out.push(BoundTerm { lists, first_only: t.first_only, docs });
         }
         Some(SkipPlan::new(out))
     }
