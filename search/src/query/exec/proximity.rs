@@ -11,8 +11,16 @@ pub fn within(lists: &[Vec<u32>], slop: u32, inorder: bool) -> bool {
     }
     let slop = i64::from(slop);
     let n = lists.len();
-    // Per list: the index of its current position.
-    let mut cur = vec![0usize; n];
+    // Per list: the index of its current position (on the stack for up to 16 lists: this
+    // runs once per candidate document).
+    let mut small = [0usize; 16];
+    let mut large = Vec::new();
+    let cur: &mut [usize] = if n <= small.len() {
+        &mut small[..n]
+    } else {
+        large.resize(n, 0);
+        &mut large
+    };
     let at = |k: usize, cur: &[usize]| lists.get(k).and_then(|l| l.get(cur[k]).copied());
     if inorder {
         let mut first = 0usize;

@@ -100,6 +100,8 @@ pub struct ScoreContext<'a> {
     slop_cursors: Vec<PosCursor>,
     /// Buffers of the slop divisor, reused from one document to the next.
     scratch: std::cell::RefCell<Scratch>,
+    /// The record's forward entries of the document being scored (merge-join path).
+    occs_buf: std::cell::RefCell<Vec<TermOcc>>,
     /// Per term, per expansion id: where the last frequency lookup ended (documents are
     /// mostly scored in id order, so lookups walk each term's postings forward).
     cursors: Vec<Vec<Cursor>>,
@@ -217,6 +219,7 @@ impl<'a> ScoreContext<'a> {
             .collect();
         ScoreContext {
             scratch: Default::default(),
+            occs_buf: Default::default(),
             slop_cursors: slop_terms.iter().map(|_| PosCursor::default()).collect(),
             first_hits,
             cursors,
@@ -334,7 +337,9 @@ impl<'a> ScoreContext<'a> {
         };
         if self.lookup.len() > MERGE_JOIN_THRESHOLD && !self.idx.spec.no_freqs {
             let mut j = 0;
-            let occs_all = d.rec().map_or_else(Vec::new, |r| r.occs.to_vec());
+            let mut occs_all = self.occs_buf.borrow_mut();
+            occs_all.clear();
+            occs_all.extend(d.rec().into_iter().flat_map(|r| r.occs.iter()));
             for occs in occs_all.chunk_by(|a, b| a.term == b.term) {
                 let Some(term) = occs.first().map(|o| o.term) else { continue };
                 while self.lookup.get(j).is_some_and(|l| l.0 < term) {
@@ -416,11 +421,11 @@ impl<'a> ScoreContext<'a> {
         }
         if t.ids.len() > MERGE_JOIN_THRESHOLD {
             // Many expansions: look up the document's own terms instead (they are few).
-            let occs = d.rec().map_or_else(Vec::new, |r| r.occs.to_vec());
-            let first = occs
-                .chunk_by(|a, b| a.term == b.term)
-                .filter_map(|occs| {
-                    let id = occs.first()?.term;
+            let first = d
+                .rec()
+                .into_iter()
+                .flat_map(DocRecord::terms)
+                .filter_map(|id| {
                     let rank = self.first_rank.get(ti)?.as_ref()?.rank(id)?;
                     let f = self.occs_freq(d, t, id);
                     (f > 0.0).then_some((rank, id, f))

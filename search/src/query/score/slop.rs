@@ -10,9 +10,12 @@ use crate::index::postings::PosCursor;
 use crate::query::exec::SlopShape;
 
 /// The slop divisor's buffers: matched children, positions read, (slop term, range of its
-/// positions), (child, position) pairs.
+/// positions), (child, position) pairs, the expansion chosen per child, (expansion, child)
+/// pairs of a root's expansions.
 #[derive(Default)]
 pub(super) struct Scratch {
+    chosen: Vec<Option<u32>>,
+    order: Vec<(u32, usize)>,
     matched: Vec<bool>,
     buf: Vec<u32>,
     found: Vec<(usize, Range<usize>)>,
@@ -44,7 +47,7 @@ impl ScoreContext<'_> {
         // Which children the document matched (unions only; an intersection matched all):
         // from their documents where known, else from the document's terms.
         let mut scratch = self.scratch.borrow_mut();
-        let Scratch { matched, buf, found, pairs } = &mut *scratch;
+        let Scratch { chosen, matched, buf, found, pairs, .. } = &mut *scratch;
         matched.clear();
         if union {
             matched.extend(children.iter().map(|c| c.docids.as_ref().is_some_and(|bm| bm.contains(doc))));
@@ -110,10 +113,9 @@ impl ScoreContext<'_> {
         }
         // A quick-exit child (prefix, fuzzy) gives the positions of its first expansion the
         // document has, only.
-        let chosen: Vec<Option<u32>> = children
-            .iter()
-            .enumerate()
-            .map(|(k, c)| match (&c.ids, c.first_only) {
+        chosen.clear();
+        chosen.extend(children.iter().enumerate().map(|(k, c)| {
+            match (&c.ids, c.first_only) {
                 (Some(ids), true) => found
                     .iter()
                     .map(|&(j, _)| child_of(j))
@@ -122,8 +124,8 @@ impl ScoreContext<'_> {
                     .min()
                     .map(|(_, id)| id),
                 _ => None,
-            })
-            .collect();
+            }
+        }));
         pairs.clear();
         for (j, range) in found.drain(..) {
             let (id, k) = child_of(j);
@@ -139,21 +141,22 @@ impl ScoreContext<'_> {
     /// the document matched (`matched`, from the scoring pass).
     pub(super) fn expansions_divisor(&self, doc: u32, matched: &[u32], term: usize) -> f64 {
         let Some(t) = self.terms.get(term) else { return 1.0 };
+        let mut scratch = self.scratch.borrow_mut();
+        let Scratch { order, buf, pairs, .. } = &mut *scratch;
         // (id, child index in expansion order), sorted by id.
-        let mut order: Vec<(u32, usize)> =
-            matched.iter().filter_map(|id| t.ids.iter().position(|x| x == id).map(|k| (*id, k))).collect();
+        order.clear();
+        order.extend(matched.iter().filter_map(|id| t.ids.iter().position(|x| x == id).map(|k| (*id, k))));
         order.sort_unstable();
         order.dedup_by_key(|x| x.0);
-        let mut pairs: Vec<(usize, u32)> = Vec::new();
-        let mut buf = Vec::new();
-        for &(id, k) in &order {
+        pairs.clear();
+        for &(id, k) in order.iter() {
             buf.clear();
             if let Some(l) = self.idx.text.list(id) {
-                l.positions(doc, &PosCursor::default(), &mut buf);
+                l.positions(doc, &PosCursor::default(), buf);
             }
             pairs.extend(buf.iter().map(|&p| (k, p)));
         }
-        divisor(&mut pairs, matched.len())
+        divisor(pairs, matched.len())
     }
 }
 
