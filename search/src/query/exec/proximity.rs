@@ -29,10 +29,10 @@ pub fn within(lists: &[Vec<u32>], slop: u32, inorder: bool) -> bool {
             first += 1;
             let (mut last, mut span, mut ok) = (i64::from(p0), 0i64, true);
             for k in 1..n {
-                while at(k, &cur).is_some_and(|p| i64::from(p) < last) {
+                while at(k, cur).is_some_and(|p| i64::from(p) < last) {
                     cur[k] += 1;
                 }
-                let Some(p) = at(k, &cur) else { return false };
+                let Some(p) = at(k, cur) else { return false };
                 span += i64::from(p) - last - 1;
                 last = i64::from(p);
                 if span > slop {
@@ -45,10 +45,10 @@ pub fn within(lists: &[Vec<u32>], slop: u32, inorder: bool) -> bool {
             }
         }
     }
-    let Some(mut max) = (0..n).filter_map(|k| at(k, &cur)).max() else { return false };
+    let Some(mut max) = (0..n).filter_map(|k| at(k, cur)).max() else { return false };
     loop {
         let Some((min_k, min)) =
-            (0..n).filter_map(|k| at(k, &cur).map(|p| (k, p))).min_by_key(|&(k, p)| (p, k))
+            (0..n).filter_map(|k| at(k, cur).map(|p| (k, p))).min_by_key(|&(k, p)| (p, k))
         else {
             return false;
         };
@@ -56,7 +56,7 @@ pub fn within(lists: &[Vec<u32>], slop: u32, inorder: bool) -> bool {
             return true;
         }
         cur[min_k] += 1;
-        match at(min_k, &cur) {
+        match at(min_k, cur) {
             None => return false,
             Some(p) if p > max => max = p,
             Some(_) => {}
