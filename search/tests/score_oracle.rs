@@ -118,6 +118,20 @@ fn search(
     Ok(out)
 }
 
+/// The same documents with the same scores (to 1e-9).
+fn same_scores(
+    q: &str,
+    got: &BTreeMap<String, f64>,
+    want: &BTreeMap<String, f64>,
+) -> Result<(), TestCaseError> {
+    prop_assert_eq!(got.keys().collect::<Vec<_>>(), want.keys().collect::<Vec<_>>(), "documents of {}", q);
+    for (k, s) in want {
+        let g = got.get(k).copied().unwrap_or(f64::NAN);
+        prop_assert!((g - s).abs() < 1e-9, "{}: {} scores {} (expected {})", q, k, g, s);
+    }
+    Ok(())
+}
+
 fn run_case(seed: u64) -> Result<(), TestCaseError> {
     let mut r = Rng(seed | 1);
     let mut store: BTreeMap<Vec<u8>, Doc> = BTreeMap::new();
@@ -164,16 +178,7 @@ fn run_case(seed: u64) -> Result<(), TestCaseError> {
             let want = expected_phrase(&truth, &words);
             let got = search(&mut cat, &store, &q)?;
             prop_assert!(runs.is_empty() || !want.is_empty(), "{} matches its own document", q);
-            prop_assert_eq!(
-                got.keys().collect::<Vec<_>>(),
-                want.keys().collect::<Vec<_>>(),
-                "documents of {}",
-                q
-            );
-            for (k, s) in &want {
-                let g = got.get(k).copied().unwrap_or(f64::NAN);
-                prop_assert!((g - s).abs() < 1e-9, "{}: {} scores {} (expected {})", q, k, g, s);
-            }
+            same_scores(&q, &got, &want)?;
             continue;
         }
         let (q, words, fields): (String, Vec<&str>, Vec<usize>) = match r.below(4) {
@@ -201,16 +206,7 @@ fn run_case(seed: u64) -> Result<(), TestCaseError> {
         sorted.sort_unstable();
         let want = expected(&truth, &sorted, &fields);
         let got = search(&mut cat, &store, &q)?;
-        prop_assert_eq!(
-            got.keys().collect::<Vec<_>>(),
-            want.keys().collect::<Vec<_>>(),
-            "documents of {}",
-            q
-        );
-        for (k, s) in &want {
-            let g = got.get(k).copied().unwrap_or(f64::NAN);
-            prop_assert!((g - s).abs() < 1e-9, "{}: {} scores {} (expected {})", q, k, g, s);
-        }
+        same_scores(&q, &got, &want)?;
     }
     Ok(())
 }
