@@ -109,6 +109,8 @@ pub struct Query {
     pub text: bool,
     pub params: Vec<(String, Vec<u8>)>,
     pub sortby: Option<(String, bool)>,
+    /// A second SORTBY field (folio's `SORTBY 4 @a ASC @b DESC`).
+    pub sortby_then: Option<(String, bool)>,
     pub offset: u64,
     pub num: u64,
     pub withscores: bool,
@@ -128,6 +130,7 @@ impl Query {
             text: true,
             params: Vec::new(),
             sortby: None,
+            sortby_then: None,
             offset: *rng.pick(&[0, 0, 0, 3, 10, 40]),
             num: *rng.pick(&[10, 10, 3, 25, 0, 100]),
             withscores: rng.below(2) == 0,
@@ -186,7 +189,12 @@ impl Query {
             }
         };
         if !q.knn && rng.below(3) == 0 {
-            q.sortby = Some((rng.pick(&["n", "price"]).to_string(), rng.below(2) == 0));
+            let first = *rng.pick(&["n", "price"]);
+            q.sortby = Some((first.to_string(), rng.below(2) == 0));
+            if rng.below(3) == 0 {
+                let then = if first == "n" { "price" } else { "n" };
+                q.sortby_then = Some((then.to_string(), rng.below(2) == 0));
+            }
         }
         if !q.nocontent && rng.below(2) == 0 {
             let all = ["title", "n", "tag", "price", "__v_score"];
@@ -207,8 +215,16 @@ impl Query {
             vec![b"FT.SEARCH".to_vec(), b"idx".to_vec(), self.query.clone().into_bytes()];
         let mut push = |s: &str| a.push(s.as_bytes().to_vec());
         if probe {
-            push("NOCONTENT");
             push(if self.sortby.is_some() { "WITHSORTKEYS" } else { "WITHSCORES" });
+            match &self.sortby_then {
+                // The second sort field's value is part of the order value.
+                Some((g, _)) => {
+                    push("RETURN");
+                    push("1");
+                    push(g);
+                }
+                None => push("NOCONTENT"),
+            }
         } else {
             if self.nocontent {
                 push("NOCONTENT");
@@ -234,10 +250,22 @@ impl Query {
             push("SCORER");
             push(s);
         }
-        if let Some((f, asc)) = &self.sortby {
-            push("SORTBY");
-            push(f);
-            push(if *asc { "ASC" } else { "DESC" });
+        let dir = |asc: bool| if asc { "ASC" } else { "DESC" };
+        match (&self.sortby, &self.sortby_then) {
+            (Some((f, asc)), Some((g, then_asc))) => {
+                push("SORTBY");
+                push("4");
+                push(&format!("@{f}"));
+                push(dir(*asc));
+                push(&format!("@{g}"));
+                push(dir(*then_asc));
+            }
+            (Some((f, asc)), None) => {
+                push("SORTBY");
+                push(f);
+                push(dir(*asc));
+            }
+            _ => {}
         }
         push("LIMIT");
         if probe {
@@ -263,7 +291,7 @@ impl Query {
     /// Items per result in the reply.
     fn width(&self, probe: bool) -> usize {
         if probe {
-            2
+            2 + usize::from(self.sortby_then.is_some())
         } else {
             1 + usize::from(self.withscores) + usize::from(!self.nocontent)
         }
@@ -305,8 +333,8 @@ pub fn compare(q: &Query, got: &Resp, want: &Resp, single: &mut Conn) -> Result<
         return Err(format!("total/count: cluster {gt}/{} vs single {wt}/{}", grows.len(), wrows.len()));
     }
     let probe = single.call(&q.args(true));
-    let (_, prows) = rows(&probe, 2);
-    let order: HashMap<Vec<u8>, Resp> = prows.into_iter().map(|(k, mut v)| (k, v.remove(0))).collect();
+    let (_, prows) = rows(&probe, q.width(true));
+    let order: HashMap<Vec<u8>, Vec<Resp>> = prows.into_iter().collect();
     let wmap: HashMap<&Vec<u8>, &Vec<Resp>> = wrows.iter().map(|(k, v)| (k, v)).collect();
     let mut seen = std::collections::HashSet::new();
     for (i, ((gk, grest), (wk, _))) in grows.iter().zip(&wrows).enumerate() {

@@ -111,6 +111,7 @@ fn encode_row(r: Row) -> Reply {
             None => Reply::Nil,
             Some(f) => Reply::Array(f.into_iter().flat_map(|(k, v)| [Reply::text(k), v]).collect()),
         },
+        Reply::Array(r.order_more.iter().map(key_reply).collect()),
     ])
 }
 
@@ -140,7 +141,11 @@ fn decode_row(r: Reply) -> Option<Row> {
         }
         _ => None,
     };
-    Some(Row { key, score, payload, sortkey, fields, order, distance })
+    let order_more = match it.next() {
+        Some(Reply::Array(keys)) => keys.iter().map(reply_key).collect(),
+        _ => Vec::new(),
+    };
+    Some(Row { key, score, payload, sortkey, fields, order, order_more, distance })
 }
 
 /// One shard's answer to [`shard_search`].
@@ -261,7 +266,14 @@ pub fn merge_search(
         total = total.min(rows.len() as u64);
     }
     match &req.sortby {
-        Some((_, asc)) => rows.sort_by(|a, b| cmp_keys(&a.order, &b.order, *asc).then_with(|| by_key(a, b))),
+        Some((_, asc)) => rows.sort_by(|a, b| {
+            let mut o = cmp_keys(&a.order, &b.order, *asc);
+            // Further SORTBY fields break ties of the first, in order.
+            for ((ka, kb), (_, asc)) in a.order_more.iter().zip(&b.order_more).zip(&req.sortby_more) {
+                o = o.then_with(|| cmp_keys(ka, kb, *asc));
+            }
+            o.then_with(|| by_key(a, b))
+        }),
         None => rows.sort_by(|a, b| {
             b.score.partial_cmp(&a.score).unwrap_or(Ordering::Equal).then_with(|| by_key(a, b))
         }),

@@ -302,6 +302,14 @@ pub(crate) fn run_search(
         };
         let distance = dist.knn.as_ref().and_then(|k| k.iter().find(|h| h.doc == d)).map(|h| h.dist);
         let order = if sorted_by_key { key.clone() } else { None };
+        let order_more = if sorted_by_key {
+            req.sortby_more
+                .iter()
+                .map(|(f, _)| idx.spec.field(f).and_then(|(i, _)| sort_key(idx, d, Some(i), docs)))
+                .collect()
+        } else {
+            Vec::new()
+        };
         rows.push(Row {
             key: rec.key.to_vec(),
             score,
@@ -309,6 +317,7 @@ pub(crate) fn run_search(
             sortkey: if req.with_sortkeys { key.or_else(|| sort_key(idx, d, None, docs)) } else { None },
             fields: if req.no_content { None } else { ctx.load(d, &rec.key) },
             order,
+            order_more,
             distance,
         });
     }

@@ -22,6 +22,8 @@ pub(crate) struct Row {
     pub(crate) fields: Option<Vec<(String, Reply)>>,
     /// The SORTBY value the result was ordered by (None without SORTBY).
     pub(crate) order: Option<Key>,
+    /// The values of the further SORTBY fields (`SORTBY 4 @a ASC @b DESC`), in order.
+    pub(crate) order_more: Vec<Option<Key>>,
     /// The KNN distance (KNN queries).
     pub(crate) distance: Option<f64>,
 }
