@@ -161,12 +161,12 @@ impl<'a> SkipPlan<'a> {
         if self.terms.len() < 2 || self.terms.iter().any(|t| t.docs.is_none()) {
             return Window::All;
         }
-        // The smallest parts first, as many as stay at most `t` together.
+        // The smallest parts first, as many as stay at most `t` together. The order only
+        // chooses which terms to try; the sum below is exact, so an approximate (and total:
+        // no overflow in a product of two u128) order is enough.
+        let approx = |f: &Frac| f.num as f64 / f.den as f64;
         let mut order: Vec<usize> = (0..parts.len()).collect();
-        order.sort_by(|&a, &b| {
-            let (x, y) = (parts[a], parts[b]);
-            (x.num * y.den).cmp(&(y.num * x.den))
-        });
+        order.sort_by(|&a, &b| approx(&parts[a]).total_cmp(&approx(&parts[b])));
         let mut sum = Frac::ZERO;
         let mut spare = 0;
         for &i in &order {
