@@ -83,7 +83,7 @@ pub fn visible(idx: &Index, docs: &dyn DocumentSource, config: &Config) -> Resul
 
 /// True when the caller may read document `d` of `idx` (a vanished id is not readable).
 fn readable(idx: &Index, d: u32, docs: &dyn DocumentSource) -> bool {
-    idx.docs.get(d).is_some_and(|rec| docs.may_read(&rec.key))
+    idx.docs.get(d).is_some_and(|rec| docs.may_read(rec.key()))
 }
 
 /// The documents a KNN query may take its nearest from, when the caller may not read every

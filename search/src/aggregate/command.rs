@@ -22,7 +22,7 @@ use crate::catalog::Catalog;
 use crate::config::{Config, TimeoutPolicy};
 use crate::document::{DocumentSource, FieldValue, KeyType};
 use crate::error::{Error, Result};
-use crate::index::docs::SortValue;
+use crate::index::docs::SortRef;
 use crate::index::text::{FieldMask, ALL_FIELDS};
 use crate::index::Index;
 use crate::query::exec::ExecOptions;
@@ -181,7 +181,7 @@ pub(crate) fn run_aggregate(
             .map(|(t, _)| t.clone())
             .collect();
         Some(DocHit {
-            key: Arc::from(&rec.key[..]),
+            key: Arc::from(rec.key()),
             id: d,
             score: scores.as_ref().map_or(0.0, |s| s.score(d)),
             matched_terms: (!found.is_empty()).then(|| Arc::from(found)),
@@ -356,8 +356,8 @@ impl IndexLoader<'_> {
             let rec = self.idx.docs.get(id)?;
             if let Some(v) = rec.sortable(fi as u16) {
                 return Some(match v {
-                    SortValue::Num(n) => Value::Number(*n),
-                    SortValue::Str(s) => Value::str(s),
+                    SortRef::Num(n) => Value::Number(n),
+                    SortRef::Str(s) => Value::str(s),
                 });
             }
         }

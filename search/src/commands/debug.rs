@@ -199,7 +199,7 @@ pub(crate) fn ft_debug(cat: &Catalog, args: &[&[u8]]) -> Result<Reply> {
             let id =
                 arg(2).parse::<u32>().ok().filter(|&n| n > 0).ok_or_else(|| Error::new("bad id given"))?;
             let rec = idx.docs.get(id - 1).ok_or_else(|| Error::new("document was removed"))?;
-            Ok(Reply::Bulk(rec.key.to_vec()))
+            Ok(Reply::Bulk(rec.key().to_vec()))
         }
         "TTL" => {
             arity(argc >= 3)?;

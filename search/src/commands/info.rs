@@ -139,8 +139,8 @@ impl Memory {
         for d in idx.docs.live.iter() {
             if let Some(r) = idx.docs.get(d) {
                 m.doc += r.mem_bytes();
-                m.sortable += r.sortables.len() * 40;
-                m.total_offsets += r.occs.iter().map(|o| u64::from(o.freq)).sum::<u64>();
+                m.sortable += r.sortable_bytes();
+                m.total_offsets += r.occs().iter().map(|o| u64::from(o.freq)).sum::<u64>();
             }
         }
         m.total = m.text + m.dict + m.tag + m.numeric + m.geo + m.doc;

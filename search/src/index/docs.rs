@@ -2,11 +2,12 @@
 //! a delete frees it), and per-document forward information (which terms, in which
 //! fields, how often) so that removal never scans postings.
 
-use std::collections::HashMap;
+use std::hash::BuildHasher;
 
+use hashbrown::HashTable;
 use roaring::RoaringBitmap;
 
-use super::forward::ForwardList;
+pub use super::record::{DocRecord, RecordParts, SortRef};
 
 /// One (term, field) occurrence group of a document (8 bytes; the term's positions are in
 /// its posting, [`super::postings`]).
@@ -29,60 +30,6 @@ pub enum SortValue {
     Str(String),
 }
 
-/// Everything the index knows about one document.
-#[derive(Debug, Clone, Default)]
-pub struct DocRecord {
-    /// The Redis key.
-    pub key: Box<[u8]>,
-    /// Document score (SCORE / SCORE_FIELD).
-    pub score: f32,
-    /// Term occurrences sorted by (term, field).
-    pub occs: ForwardList,
-    /// Largest term frequency (TFIDF norm).
-    pub max_freq: u32,
-    /// Number of tokens (TFIDF.DOCNORM / BM25 length).
-    pub len: u32,
-    /// (tag field index, tag id) pairs.
-    pub tags: Box<[(u16, u32)]>,
-    /// (numeric field index, value) pairs.
-    pub numerics: Box<[(u16, f64)]>,
-    /// (geo field index, lon, lat).
-    pub geos: Box<[(u16, f64, f64)]>,
-    /// (field index, value) for SORTABLE fields.
-    pub sortables: Box<[(u16, SortValue)]>,
-    /// Field indexes with no value (INDEXMISSING fields only).
-    pub missing: Box<[u16]>,
-}
-
-impl DocRecord {
-    /// All occurrences of `term`, any field.
-    pub fn occs_of(&self, term: u32) -> impl Iterator<Item = TermOcc> + Clone + '_ {
-        self.occs.iter().skip_while(move |o| o.term < term).take_while(move |o| o.term == term)
-    }
-
-    /// The distinct terms of the document, ascending.
-    pub fn terms(&self) -> impl Iterator<Item = u32> + '_ {
-        let mut last = None;
-        self.occs.iter().filter_map(move |o| (last.replace(o.term) != Some(o.term)).then_some(o.term))
-    }
-
-    /// The sortable value of a field.
-    pub fn sortable(&self, field: u16) -> Option<&SortValue> {
-        self.sortables.iter().find(|(f, _)| *f == field).map(|(_, v)| v)
-    }
-
-    /// Approximate heap bytes.
-    pub fn mem_bytes(&self) -> usize {
-        self.key.len()
-            + self.occs.bytes()
-            + self.tags.len() * 8
-            + self.numerics.len() * 16
-            + self.geos.len() * 24
-            + self.sortables.len() * 40
-            + std::mem::size_of::<DocRecord>()
-    }
-}
-
 /// What scoring reads of every matching document, kept apart from the records (16 bytes a
 /// document, in id order) so that scoring many matches does not read each record.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
@@ -99,14 +46,16 @@ pub struct DocHot {
 
 impl DocHot {
     fn of(rec: &DocRecord) -> DocHot {
-        DocHot { score: rec.score, max_freq: rec.max_freq, len: rec.len, live: true }
+        DocHot { score: rec.score(), max_freq: rec.max_freq(), len: rec.len(), live: true }
     }
 }
 
 /// Keys ↔ ids and the records.
 #[derive(Default)]
 pub struct DocTable {
-    ids: HashMap<Box<[u8]>, u32, foldhash::fast::RandomState>,
+    /// The ids of the live keys, hashed by key (the key itself is in the record).
+    ids: HashTable<u32>,
+    hasher: foldhash::fast::RandomState,
     records: Vec<Option<DocRecord>>,
     /// Per id: the record's scoring figures ([`DocHot`]).
     hot: Vec<DocHot>,
@@ -118,7 +67,8 @@ pub struct DocTable {
 impl DocTable {
     /// The id of `key`.
     pub fn id_of(&self, key: &[u8]) -> Option<u32> {
-        self.ids.get(key).copied()
+        let records = &self.records;
+        self.ids.find(self.hasher.hash_one(key), |&id| key_of(records, id) == Some(key)).copied()
     }
 
     /// The record of a live id.
@@ -135,7 +85,7 @@ impl DocTable {
     /// Returns the id and the previous record (to unindex).
     pub fn put(&mut self, rec: DocRecord) -> (u32, Option<DocRecord>) {
         let hot = DocHot::of(&rec);
-        if let Some(&id) = self.ids.get(&rec.key) {
+        if let Some(id) = self.id_of(rec.key()) {
             if let Some(h) = self.hot.get_mut(id as usize) {
                 *h = hot;
             }
@@ -153,17 +103,22 @@ impl DocTable {
         if let Some(h) = self.hot.get_mut(id as usize) {
             *h = hot;
         }
-        self.ids.insert(rec.key.clone(), id);
+        let hash = self.hasher.hash_one(rec.key());
         if let Some(slot) = self.records.get_mut(id as usize) {
             *slot = Some(rec);
         }
+        let (records, hasher) = (&self.records, &self.hasher);
+        self.ids.insert_unique(hash, id, |&i| hasher.hash_one(key_of(records, i).unwrap_or_default()));
         self.live.insert(id);
         (id, None)
     }
 
     /// Removes `key`; returns its id and record.
     pub fn remove(&mut self, key: &[u8]) -> Option<(u32, DocRecord)> {
-        let id = self.ids.remove(key)?;
+        let records = &self.records;
+        let entry =
+            self.ids.find_entry(self.hasher.hash_one(key), |&id| key_of(records, id) == Some(key)).ok()?;
+        let (id, _) = entry.remove();
         let rec = self.records.get_mut(id as usize).and_then(|s| s.take())?;
         if let Some(h) = self.hot.get_mut(id as usize) {
             h.live = false;
@@ -190,15 +145,20 @@ impl DocTable {
 
     /// All live keys.
     pub fn keys(&self) -> impl Iterator<Item = &[u8]> {
-        self.ids.keys().map(|k| &**k)
+        self.ids.iter().filter_map(|&id| key_of(&self.records, id))
     }
 
     /// Approximate heap bytes of the table (records excluded).
     pub fn table_bytes(&self) -> usize {
-        self.ids.keys().map(|k| k.len() + 32).sum::<usize>()
+        self.ids.capacity() * (std::mem::size_of::<u32>() + 1)
             + self.records.capacity() * std::mem::size_of::<Option<DocRecord>>()
             + self.hot.capacity() * std::mem::size_of::<DocHot>()
     }
+}
+
+/// The key of record `id`.
+fn key_of(records: &[Option<DocRecord>], id: u32) -> Option<&[u8]> {
+    records.get(id as usize).and_then(|r| r.as_ref()).map(DocRecord::key)
 }
 
 #[cfg(test)]
@@ -206,7 +166,7 @@ mod tests {
     use super::*;
 
     fn rec(key: &str) -> DocRecord {
-        DocRecord { key: key.as_bytes().into(), ..Default::default() }
+        DocRecord::encode(&RecordParts { key: key.as_bytes().into(), ..Default::default() })
     }
 
     #[test]

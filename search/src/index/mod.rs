@@ -12,6 +12,7 @@ pub mod hnsw;
 mod hnsw_repair;
 pub mod numeric;
 pub mod postings;
+pub mod record;
 mod record_postings;
 pub mod tag;
 pub mod termdict;
@@ -36,7 +37,7 @@ use crate::limits::MULTI_TEXT_SLOP;
 pub const EMPTY_TERM: &str = "";
 use crate::schema::{FieldType, IndexSpec};
 use crate::synonyms::Synonyms;
-use docs::{DocRecord, DocTable, TermOcc};
+use docs::{DocRecord, DocTable, RecordParts, TermOcc};
 use extract::{extract, FieldValues};
 use filter::IndexFilter;
 use geo::GeoIndex;
@@ -352,21 +353,21 @@ impl Index {
         // RediSearch's document norm: the largest weighted frequency of a term over all
         // fields (a stem is a term of its own).
         let max_freq = entries.iter().map(|e| e.1).max().unwrap_or(0);
-        let rec = DocRecord {
+        let parts = RecordParts {
             key: key.into(),
             score,
-            occs: forward::ForwardList::encode(&occs),
+            occs,
             max_freq,
             len,
-            tags: tags.into(),
-            numerics: numerics.into(),
-            geos: geos.into(),
-            sortables: sortables.into(),
-            missing: missing.into(),
+            tags,
+            numerics,
+            geos,
+            sortables,
+            missing,
         };
-        let new_postings = rec.clone_postings();
-        let norm = DocNorm { max_freq: rec.max_freq.max(1), low_score: (0.0..=1.0).contains(&rec.score) };
-        let (id, old) = self.docs.put(rec);
+        let new_postings = Postings::of(&parts);
+        let norm = DocNorm { max_freq: max_freq.max(1), low_score: (0.0..=1.0).contains(&score) };
+        let (id, old) = self.docs.put(DocRecord::encode(&parts));
         match old {
             // An update touches only the bitmaps that changed; every posting of the new
             // version is set (its positions, or the document's norm, may have changed).

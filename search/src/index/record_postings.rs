@@ -2,7 +2,7 @@
 //! numbers, geo points, missing fields), copied out of the record so that an update can
 //! touch only what changed ([`Postings::diff`]).
 
-use super::docs::DocRecord;
+use super::docs::{DocRecord, RecordParts};
 use super::numeric;
 
 /// The postings a record contributes (copied out before the record moves into the table).
@@ -15,21 +15,45 @@ pub(super) struct Postings {
     pub(super) len: u32,
 }
 
-impl DocRecord {
-    pub(super) fn clone_postings(&self) -> Postings {
-        let mut tags = self.tags.to_vec();
+impl Postings {
+    /// What a new record contributes.
+    pub(super) fn of(p: &RecordParts) -> Postings {
+        Postings::sorted(
+            p.occs.iter().map(|o| (o.term, o.field)).collect(),
+            p.tags.clone(),
+            p.numerics.clone(),
+            p.geos.clone(),
+            p.missing.clone(),
+            p.len,
+        )
+    }
+
+    fn sorted(
+        terms: Vec<(u32, u16)>,
+        mut tags: Vec<(u16, u32)>,
+        mut numerics: Vec<(u16, f64)>,
+        geos: Vec<(u16, f64, f64)>,
+        missing: Vec<u16>,
+        len: u32,
+    ) -> Postings {
         tags.sort_unstable();
-        let mut numerics = self.numerics.to_vec();
         numerics.sort_unstable_by_key(|a| (a.0, numeric::order_key(a.1)));
         numerics.dedup_by(|a, b| (a.0, numeric::order_key(a.1)) == (b.0, numeric::order_key(b.1)));
-        Postings {
-            terms: self.occs.iter().map(|o| (o.term, o.field)).collect(),
-            tags,
-            numerics,
-            geos: self.geos.to_vec(),
-            missing: self.missing.to_vec(),
-            len: self.len,
-        }
+        Postings { terms, tags, numerics, geos, missing, len }
+    }
+}
+
+impl DocRecord {
+    pub(super) fn clone_postings(&self) -> Postings {
+        let v = self.values();
+        Postings::sorted(
+            self.occs().iter().map(|o| (o.term, o.field)).collect(),
+            v.tags,
+            v.numerics,
+            v.geos,
+            v.missing,
+            self.len(),
+        )
     }
 }
 

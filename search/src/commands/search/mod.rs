@@ -8,7 +8,7 @@ use crate::commands::text;
 use crate::config::{Config, TimeoutPolicy};
 use crate::document::{DocumentSource, FieldValue, KeyType};
 use crate::error::{Error, Result};
-use crate::index::docs::SortValue;
+use crate::index::docs::SortRef;
 use crate::index::text::{FieldMask, ALL_FIELDS};
 use crate::index::Index;
 use crate::query::exec::ExecOptions;
@@ -252,8 +252,8 @@ pub(crate) fn run_search(
                     return scorer.score(d);
                 }
                 idx.docs.get(d).map_or(0.0, |rec| {
-                    let norm = if req.scorer == Scorer::TfIdf { rec.max_freq } else { rec.len };
-                    f64::from(rec.score) / f64::from(norm.max(1))
+                    let norm = if req.scorer == Scorer::TfIdf { rec.max_freq() } else { rec.len() };
+                    f64::from(rec.score()) / f64::from(norm.max(1))
                 })
             };
             // Top k by score, skipping document ranges that cannot enter it (query/topk.rs).
@@ -293,7 +293,7 @@ pub(crate) fn run_search(
     for (d, score, key) in page {
         let Some(rec) = idx.docs.get(d) else { continue };
         let payload = if req.with_payloads && !idx.spec.payload_field.is_empty() {
-            docs.values(&rec.key, &idx.spec.payload_field).ok().and_then(|v| match v.into_iter().next() {
+            docs.values(rec.key(), &idx.spec.payload_field).ok().and_then(|v| match v.into_iter().next() {
                 Some(FieldValue::String(s)) => Some(s.into_bytes()),
                 _ => None,
             })
@@ -311,11 +311,11 @@ pub(crate) fn run_search(
             Vec::new()
         };
         rows.push(Row {
-            key: rec.key.to_vec(),
+            key: rec.key().to_vec(),
             score,
             payload,
             sortkey: if req.with_sortkeys { key.or_else(|| sort_key(idx, d, None, docs)) } else { None },
-            fields: if req.no_content { None } else { ctx.load(d, &rec.key) },
+            fields: if req.no_content { None } else { ctx.load(d, rec.key()) },
             order,
             order_more,
             distance,
@@ -340,12 +340,12 @@ fn sort_key(idx: &Index, d: u32, field: Option<usize>, docs: &dyn DocumentSource
     let rec = idx.docs.get(d)?;
     if let Some(v) = rec.sortable(fi as u16) {
         return Some(match v {
-            SortValue::Num(n) => Key::Num(*n),
-            SortValue::Str(s) => Key::Str(s.clone()),
+            SortRef::Num(n) => Key::Num(n),
+            SortRef::Str(s) => Key::Str(s.to_string()),
         });
     }
     let f = idx.spec.fields.get(fi)?;
-    let vals = docs.values(&rec.key, &f.path).ok()?;
+    let vals = docs.values(rec.key(), &f.path).ok()?;
     let first = vals.into_iter().find(|v| !matches!(v, FieldValue::Null))?;
     match (first, f.kind) {
         (FieldValue::Number(n, _), _) => Some(Key::Num(n)),

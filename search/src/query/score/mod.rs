@@ -339,7 +339,7 @@ impl<'a> ScoreContext<'a> {
             let mut j = 0;
             let mut occs_all = self.occs_buf.borrow_mut();
             occs_all.clear();
-            occs_all.extend(d.rec().into_iter().flat_map(|r| r.occs.iter()));
+            occs_all.extend(d.rec().into_iter().flat_map(|r| r.occs().iter()));
             for occs in occs_all.chunk_by(|a, b| a.term == b.term) {
                 let Some(term) = occs.first().map(|o| o.term) else { continue };
                 while self.lookup.get(j).is_some_and(|l| l.0 < term) {
@@ -480,7 +480,7 @@ impl<'a> ScoreContext<'a> {
     fn occs_freq(&self, d: &Doc, t: &ScoreTerm, id: u32) -> f64 {
         let Some(rec) = d.rec() else { return 0.0 };
         if let Some(f) = t.tag_field {
-            return if rec.tags.contains(&(f, id)) { 1.0 } else { 0.0 };
+            return if rec.has_tag(f, id) { 1.0 } else { 0.0 };
         }
         let occs = rec.occs_of(id);
         if self.idx.spec.no_freqs {
