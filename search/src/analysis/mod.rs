@@ -7,4 +7,4 @@ pub mod tokenizer;
 
 pub use stemmer::{Language, Stemmer, STEM_PREFIX};
 pub use stopwords::Stopwords;
-pub use tokenizer::{tokenize, Token};
+pub use tokenizer::{tokenize, Token, Tokens};

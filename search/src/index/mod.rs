@@ -27,7 +27,7 @@ use std::time::Instant;
 
 use roaring::RoaringBitmap;
 
-use crate::analysis::tokenizer::tokenize;
+use crate::analysis::tokenizer::{tokenize, Tokens};
 use crate::analysis::{Stemmer, STEM_PREFIX};
 use crate::document::DocumentSource;
 use crate::limits::MULTI_TEXT_SLOP;
@@ -284,28 +284,29 @@ impl Index {
                             term_pos.push((self.text.term_id(EMPTY_TERM), ord, pos, raw_weight));
                             continue;
                         }
-                        for tok in tokenize(s) {
-                            if self.spec.stopwords.contains(&tok.text) {
+                        let mut toks = Tokens::new(s);
+                        while let Some((tok, _, _)) = toks.next_token() {
+                            if self.spec.stopwords.contains(tok) {
                                 continue;
                             }
                             pos += 1;
                             len += raw_weight;
-                            let id = self.text.term_id(&tok.text);
+                            let id = self.text.term_id(tok);
                             term_pos.push((id, ord, pos, raw_weight));
                             if !nostem {
                                 let sid = match &doc_stemmer {
                                     // The per-term stem cache is for the index language only.
                                     Some(st) => st
-                                        .stem(&tok.text)
+                                        .stem(tok)
                                         .map(|stem| self.text.term_id(&format!("{STEM_PREFIX}{stem}"))),
-                                    None => self.stem_id(id, &tok.text),
+                                    None => self.stem_id(id, tok),
                                 };
                                 if let Some(sid) = sid {
                                     term_pos.push((sid, ord, pos, stem_weight));
                                 }
                             }
                             if !self.synonyms.is_empty() {
-                                for g in self.synonyms.group_terms(&tok.text) {
+                                for g in self.synonyms.group_terms(tok) {
                                     term_pos.push((self.text.term_id(&g), ord, pos, raw_weight));
                                 }
                             }
@@ -332,21 +333,24 @@ impl Index {
         }
         term_pos.sort_unstable();
         let mut occs = Vec::with_capacity(term_pos.len());
-        // Per term: (term, weighted frequency over all fields, field mask, positions), what
-        // its posting holds.
-        let mut entries: Vec<(u32, u32, u16, Vec<u32>)> = Vec::new();
+        // Per term: (term, weighted frequency over all fields, field mask, its range in
+        // `positions`), what its posting holds.
+        let mut entries: Vec<(u32, u32, u16, std::ops::Range<usize>)> = Vec::new();
+        let mut positions: Vec<u32> =
+            Vec::with_capacity(if self.spec.no_offsets { 0 } else { term_pos.len() });
         for group in term_pos.chunk_by(|a, b| (a.0, a.1) == (b.0, b.1)) {
             let Some(&(term, field, _, weight)) = group.first() else { continue };
             let freq = u16::try_from(group.len()).unwrap_or(u16::MAX);
             occs.push(TermOcc { term, field, freq });
             if entries.last().is_none_or(|e| e.0 != term) {
-                entries.push((term, 0, 0, Vec::new()));
+                entries.push((term, 0, 0, positions.len()..positions.len()));
             }
             if let Some(e) = entries.last_mut() {
                 e.1 = e.1.saturating_add(u32::from(freq).saturating_mul(weight));
                 e.2 |= postings::field_bit(field);
                 if !self.spec.no_offsets {
-                    e.3.extend(group.iter().take(usize::from(freq)).map(|g| g.2));
+                    positions.extend(group.iter().take(usize::from(freq)).map(|g| g.2));
+                    e.3.end = positions.len();
                 }
             }
         }
@@ -383,11 +387,15 @@ impl Index {
             }
             None => self.index_postings(id, &new_postings),
         }
-        for (term, freq, fields, mut positions) in entries {
-            positions.sort_unstable();
+        let live = self.docs.len();
+        for (term, freq, fields, range) in entries {
+            let Some(at) = positions.get_mut(range) else { continue };
+            // A term's positions come field by field: in order unless it is in several.
+            if !at.is_sorted() {
+                at.sort_unstable();
+            }
             let freq = u16::try_from(freq).unwrap_or(postings::FREQ_ESCAPE);
-            let live = self.docs.len();
-            self.text.set_posting(term, Posting { doc: id, freq, fields }, &positions, norm, live);
+            self.text.set_posting(term, Posting { doc: id, freq, fields }, at, norm, live);
         }
         // Vectors are replaced wholesale (a field without a value keeps none).
         for (i, f) in self.fields.iter_mut().enumerate() {

@@ -1,20 +1,51 @@
-//! Term dictionary: string → dense u32 id. Exact lookups go through a hash map; the
-//! ordered view used for expansion is a frozen `fst::Map` plus a `BTreeMap` delta of
+//! Term dictionary: string → dense u32 id. Exact lookups go through a hash table whose
+//! entries hold terms of up to [`INLINE`] bytes themselves (a lookup reads no other
+//! memory; longer terms are kept aside, [`TermDict::long`]); the ordered view used for expansion is a frozen `fst::Map` plus a `BTreeMap` delta of
 //! recent insertions, merged into the fst when it grows. Ids are never reused; callers
 //! skip terms whose postings are empty. Prefix, fuzzy and pattern expansion run over both
 //! parts and return ids in lexicographic order.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
+use std::hash::BuildHasher;
+
+use hashbrown::HashTable;
 
 use fst::automaton::Levenshtein;
 use fst::{IntoStreamer, Map, MapBuilder, Streamer};
 
 use crate::limits::TERMDICT_DELTA_MERGE;
 
+/// Terms of up to this many bytes are stored in their hash table entry.
+const INLINE: usize = 11;
+
+/// A hash table entry: a short term's bytes and length (last byte), or for a longer
+/// term [`LONG`] in the last byte and its index in [`TermDict::long`] in the first four.
+#[derive(Clone, Copy)]
+struct Entry {
+    key: [u8; INLINE + 1],
+    id: u32,
+}
+
+const LONG: u8 = 0xFF;
+
+/// The packed key of a short term.
+fn inline_key(term: &[u8]) -> Option<[u8; INLINE + 1]> {
+    let mut key = [0u8; INLINE + 1];
+    key.get_mut(..term.len())?.copy_from_slice(term);
+    if term.len() > INLINE {
+        return None;
+    }
+    key[INLINE] = term.len() as u8;
+    Some(key)
+}
+
 /// The dictionary.
 #[derive(Default)]
 pub struct TermDict {
-    exact: HashMap<Box<str>, u32, foldhash::fast::RandomState>,
+    exact: HashTable<Entry>,
+    hasher: foldhash::fast::RandomState,
+    /// Terms longer than [`INLINE`] bytes.
+    long: Vec<Box<str>>,
     frozen: Map<Vec<u8>>,
     delta: BTreeMap<String, u32>,
     next_id: u32,
@@ -23,7 +54,28 @@ pub struct TermDict {
 impl TermDict {
     /// The id of `term`, if present.
     pub fn get(&self, term: &str) -> Option<u32> {
-        self.exact.get(term).copied()
+        let hash = self.hasher.hash_one(term.as_bytes());
+        match inline_key(term.as_bytes()) {
+            Some(key) => self.exact.find(hash, |e| e.key == key),
+            None => self.exact.find(hash, |e| e.key[INLINE] == LONG && self.long_of(e) == Some(term)),
+        }
+        .map(|e| e.id)
+    }
+
+    /// The long term an entry stands for.
+    fn long_of(&self, e: &Entry) -> Option<&str> {
+        let i = u32::from_le_bytes([e.key[0], e.key[1], e.key[2], e.key[3]]);
+        self.long.get(i as usize).map(|t| &**t)
+    }
+
+    /// The term bytes of an entry.
+    fn bytes_of<'a>(long: &'a [Box<str>], e: &'a Entry) -> &'a [u8] {
+        if e.key[INLINE] == LONG {
+            let i = u32::from_le_bytes([e.key[0], e.key[1], e.key[2], e.key[3]]);
+            long.get(i as usize).map_or(&[], |t| t.as_bytes())
+        } else {
+            e.key.get(..usize::from(e.key[INLINE])).unwrap_or_default()
+        }
     }
 
     /// The id of `term`, inserting it when new.
@@ -34,7 +86,17 @@ impl TermDict {
         let id = self.next_id;
         self.next_id += 1;
         self.delta.insert(term.to_string(), id);
-        self.exact.insert(term.into(), id);
+        let key = inline_key(term.as_bytes()).unwrap_or_else(|| {
+            let mut key = [0u8; INLINE + 1];
+            key[..4].copy_from_slice(&(self.long.len() as u32).to_le_bytes());
+            key[INLINE] = LONG;
+            self.long.push(term.into());
+            key
+        });
+        let (long, hasher) = (&self.long, &self.hasher);
+        self.exact.insert_unique(hasher.hash_one(term.as_bytes()), Entry { key, id }, |e| {
+            hasher.hash_one(Self::bytes_of(long, e))
+        });
         if self.delta.len() >= TERMDICT_DELTA_MERGE.max(self.frozen.len() / 8) {
             self.merge();
         }
@@ -55,7 +117,8 @@ impl TermDict {
     pub fn mem_bytes(&self) -> usize {
         self.frozen.as_fst().as_bytes().len()
             + self.delta.keys().map(|k| k.len() + 48).sum::<usize>()
-            + self.exact.keys().map(|k| k.len() + 32).sum::<usize>()
+            + self.exact.capacity() * (std::mem::size_of::<Entry>() + 1)
+            + self.long.iter().map(|t| t.len() + 16).sum::<usize>()
     }
 
     /// Moves the delta into the fst.
@@ -251,6 +314,48 @@ mod tests {
         assert_eq!(f, ["hello", "help"]);
         let f = d.fuzzy("w1", 1, |_| true, 1000);
         assert!(f.iter().any(|x| x.0 == "w12") && f.iter().any(|x| x.0 == "w1"));
+    }
+
+    #[test]
+    fn short_and_long_terms_are_told_apart() {
+        let mut d = TermDict::default();
+        let terms = [
+            "",
+            "a",
+            "a\0",
+            "\0",
+            "abcdefghijk",
+            "abcdefghijkl",
+            "abcdefghijklm",
+            "abcdefghijk\0",
+            "ééééé",
+            "éééééé",
+            "+stem",
+            "a very long term indeed, longer than inline",
+        ];
+        let mut ids = Vec::new();
+        for round in 0..3 {
+            for (i, t) in terms.iter().enumerate() {
+                let id = d.get_or_insert(t);
+                if round == 0 {
+                    ids.push(id);
+                }
+                assert_eq!(id, ids[i], "{t:?}");
+            }
+        }
+        // Enough terms to grow (rehash) the table several times, then every one found again.
+        for i in 0..5_000 {
+            d.get_or_insert(&format!("{}{i}", "x".repeat(i % 20)));
+        }
+        for (i, t) in terms.iter().enumerate() {
+            assert_eq!(d.get(t), Some(ids[i]), "{t:?}");
+        }
+        for i in 0..5_000 {
+            assert!(d.get(&format!("{}{i}", "x".repeat(i % 20))).is_some());
+        }
+        assert_eq!(d.get("abcdefghij"), None);
+        assert_eq!(d.get("a very long term indeed, longer than inlinE"), None);
+        assert_eq!(d.len(), terms.len() + 5_000);
     }
 
     #[test]
