@@ -46,7 +46,7 @@ pub struct DocHot {
 
 impl DocHot {
     fn of(rec: &DocRecord) -> DocHot {
-        DocHot { score: rec.score(), max_freq: rec.max_freq(), len: rec.len(), live: true }
+        DocHot { score: rec.score(), max_freq: rec.max_freq(), len: rec.doc_len(), live: true }
     }
 }
 

@@ -150,7 +150,7 @@ impl DocRecord {
     }
 
     /// Number of tokens (TFIDF.DOCNORM / BM25 length).
-    pub fn len(&self) -> u32 {
+    pub fn doc_len(&self) -> u32 {
         get_u32(&self.0, 8)
     }
 
@@ -290,7 +290,7 @@ mod tests {
             missing: vec![6, 300],
         };
         let r = DocRecord::encode(&p);
-        assert_eq!((r.score(), r.max_freq(), r.len()), (0.5, 7, 12));
+        assert_eq!((r.score(), r.max_freq(), r.doc_len()), (0.5, 7, 12));
         assert_eq!(r.key(), b"doc:1");
         assert_eq!(r.occs().to_vec(), p.occs);
         assert_eq!(r.terms().collect::<Vec<_>>(), [3, 900]);

@@ -52,7 +52,7 @@ impl DocRecord {
             v.numerics,
             v.geos,
             v.missing,
-            self.len(),
+            self.doc_len(),
         )
     }
 }

@@ -252,7 +252,7 @@ pub(crate) fn run_search(
                     return scorer.score(d);
                 }
                 idx.docs.get(d).map_or(0.0, |rec| {
-                    let norm = if req.scorer == Scorer::TfIdf { rec.max_freq() } else { rec.len() };
+                    let norm = if req.scorer == Scorer::TfIdf { rec.max_freq() } else { rec.doc_len() };
                     f64::from(rec.score()) / f64::from(norm.max(1))
                 })
             };
