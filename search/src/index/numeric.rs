@@ -155,7 +155,7 @@ mod tests {
             x ^= x >> 7;
             x ^= x << 17;
             let (v, doc) = ((x % 40) as f64 / 4.0, (x >> 8) as u32 % 300);
-            if x % 3 == 0 {
+            if x.is_multiple_of(3) {
                 n.remove(v, doc);
                 pairs.remove(&(order_key(v), doc));
             } else {
