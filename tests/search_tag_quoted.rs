@@ -47,3 +47,41 @@ fn quoted_tags_match_literally_in_dialect_2() {
         assert_eq!(got, arr(exp), "{q}");
     }
 }
+
+/// `$param` values inside a tag list: whitespace after the parameter is skipped, and words
+/// after it join the tag. Replies measured on RediSearch 2.10.5 (redis-server 7.4.1) with
+/// these documents and parameters.
+#[test]
+fn parameters_in_tag_lists_take_the_whitespace_after_them() {
+    let server = Server::start();
+    let mut c = server.conn();
+    assert_eq!(
+        c.call(&["FT.CREATE", "ti", "ON", "HASH", "PREFIX", "1", "h:", "SCHEMA", "t", "TAG"]),
+        Resp::Simple("OK".into())
+    );
+    for (k, v) in [("h:1", "a b"), ("h:2", "x"), ("h:3", "x y")] {
+        assert_eq!(c.call(&["HSET", k, "t", v]), Resp::Int(1));
+    }
+    let cases: &[(&str, &[&str])] = &[
+        ("@t:{$x }", &["h:2"]),
+        ("@t:{ $x }", &["h:2"]),
+        ("@t:{$x  }", &["h:2"]),
+        ("@t:{$x | b}", &["h:2"]),
+        ("@t:{$x |$y}", &["h:1", "h:2"]),
+        ("@t:{$x }|@t:{$y }", &["h:1", "h:2"]),
+        ("@t:{$x } foo", &[]),
+        ("@t:{$x y}", &["h:3"]),
+        ("@t:{$x $y}", &[]),
+    ];
+    for (q, want) in cases {
+        let got = c.call(&[
+            "FT.SEARCH", "ti", q, "PARAMS", "4", "x", "x", "y", "a b", "NOCONTENT", "DIALECT", "2", "SORTBY",
+            "t",
+        ]);
+        let mut exp = vec![Resp::Int(want.len() as i64)];
+        exp.extend(want.iter().map(|k| Resp::bulk(k)));
+        assert_eq!(got, arr(exp), "{q}");
+    }
+    let err = c.call(&["FT.SEARCH", "ti", "@t:{$z }", "PARAMS", "2", "x", "x", "DIALECT", "2"]);
+    assert_eq!(err, Resp::Error("No such parameter `z`".into()));
+}

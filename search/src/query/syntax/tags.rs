@@ -21,8 +21,8 @@ impl Parser<'_> {
         }
     }
 
-    /// One value of a tag list, up to its separator (whitespace after a quoted or empty
-    /// value skipped; after a `$param`'s not).
+    /// One value of a tag list, up to its separator (whitespace after a quoted, empty or
+    /// `$param` value skipped).
     fn tag(&mut self) -> Result<TagTerm> {
         let quote = self.peek().filter(|&q| q == '"' || q == '\'');
         if self.dialect >= 2 && quote.is_some() && self.peek_at(1) == quote {
@@ -34,14 +34,21 @@ impl Parser<'_> {
         if self.peek() == Some('$') && self.dialect >= 2 {
             self.i += 1;
             let raw = self.param()?;
+            self.skip_ws();
             if raw.is_empty() {
                 // An empty parameter asks for the empty tag.
-                self.skip_ws();
                 return Ok(TagTerm::Exact(String::new()));
             }
             let v = raw.trim().to_string();
             if v.is_empty() {
                 return Err(self.err());
+            }
+            if matches!(self.peek(), Some(c) if c != '|' && c != '}') {
+                // Words after the parameter belong to the same tag: `{$x y}` is `x y`.
+                return match self.tag()? {
+                    TagTerm::Exact(rest) => Ok(TagTerm::Exact(format!("{v} {rest}"))),
+                    _ => Err(self.err()),
+                };
             }
             return Ok(TagTerm::Exact(v));
         }
