@@ -1,29 +1,80 @@
 //! A document's forward list: its (term, field, frequency) entries in (term, field) order,
-//! delta-coded: per entry a varint of the term id's increase, then one byte holding the
-//! field ordinal (high nibble) and the frequency (low nibble) when the field is below 15
-//! and the frequency 1-15, else an escape byte ([`ESCAPE`]) and two varints. About 3 bytes
-//! an entry where a plain array takes 8. Removing or updating a document reads it to know
-//! which postings to touch; it lives inside the document's record ([`super::record`]).
+//! delta-coded. The list starts with the two fields most of its entries are in (`F0`, `F1`,
+//! varints); then per entry one varint of `term increase x 4 + code`, the code saying what
+//! follows: 0 nothing (field `F0`, frequency 1), 1 nothing (`F1`, frequency 1), 2 a varint
+//! frequency (field `F0`), 3 a varint field and a varint frequency. About 2 bytes an entry
+//! where a plain array takes 8. Removing or updating a document reads it to know which
+//! postings to touch; it lives inside the document's record ([`super::record`]).
 
 use super::docs::TermOcc;
 use super::varint::{get_varint, put_varint};
 
-/// The byte that announces a field and a frequency as two varints.
-const ESCAPE: u8 = 0xF0;
+fn put_varint64(out: &mut Vec<u8>, mut v: u64) {
+    loop {
+        let b = (v & 0x7f) as u8;
+        v >>= 7;
+        if v == 0 {
+            out.push(b);
+            return;
+        }
+        out.push(b | 0x80);
+    }
+}
+
+fn get_varint64(bytes: &[u8], at: &mut usize) -> Option<u64> {
+    let mut v = 0u64;
+    let mut shift = 0u32;
+    while let Some(&b) = bytes.get(*at) {
+        *at += 1;
+        v |= u64::from(b & 0x7f).checked_shl(shift).unwrap_or(0);
+        shift += 7;
+        if b & 0x80 == 0 {
+            return Some(v);
+        }
+    }
+    None
+}
+
+/// The two fields most entries of `occs` are in (the first the most).
+fn common_fields(occs: &[TermOcc]) -> (u16, u16) {
+    let mut counts: Vec<(u16, u32)> = Vec::new();
+    for o in occs {
+        match counts.iter_mut().find(|c| c.0 == o.field) {
+            Some(c) => c.1 += 1,
+            None => counts.push((o.field, 1)),
+        }
+    }
+    counts.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+    let f0 = counts.first().map_or(0, |c| c.0);
+    let f1 = counts.get(1).map_or(f0, |c| c.0);
+    (f0, f1)
+}
 
 /// Appends the encoding of `occs` (sorted by (term, field)) to `out`.
 pub fn encode_into(out: &mut Vec<u8>, occs: &[TermOcc]) {
+    if occs.is_empty() {
+        return;
+    }
+    let (f0, f1) = common_fields(occs);
+    put_varint(out, u32::from(f0));
+    put_varint(out, u32::from(f1));
     let mut last = 0u32;
     for o in occs {
-        put_varint(out, o.term.wrapping_sub(last));
-        if o.field < 15 && (1..=15).contains(&o.freq) {
-            out.push((o.field as u8) << 4 | o.freq as u8);
-        } else {
-            out.push(ESCAPE);
-            put_varint(out, u32::from(o.field));
-            put_varint(out, u32::from(o.freq));
-        }
+        let delta = u64::from(o.term.wrapping_sub(last)) << 2;
         last = o.term;
+        match (o.field, o.freq) {
+            (f, 1) if f == f0 => put_varint64(out, delta),
+            (f, 1) if f == f1 => put_varint64(out, delta | 1),
+            (f, freq) if f == f0 => {
+                put_varint64(out, delta | 2);
+                put_varint(out, u32::from(freq));
+            }
+            (f, freq) => {
+                put_varint64(out, delta | 3);
+                put_varint(out, u32::from(f));
+                put_varint(out, u32::from(freq));
+            }
+        }
     }
 }
 
@@ -34,7 +85,10 @@ pub struct Forward<'a>(pub(super) &'a [u8]);
 impl<'a> Forward<'a> {
     /// The entries, in (term, field) order.
     pub fn iter(&self) -> Entries<'a> {
-        Entries { bytes: self.0, at: 0, term: 0 }
+        let mut at = 0;
+        let f0 = get_varint(self.0, &mut at).unwrap_or(0) as u16;
+        let f1 = get_varint(self.0, &mut at).unwrap_or(0) as u16;
+        Entries { bytes: self.0, at, term: 0, f0, f1 }
     }
 
     /// The entries decoded.
@@ -54,22 +108,23 @@ pub struct Entries<'a> {
     bytes: &'a [u8],
     at: usize,
     term: u32,
+    f0: u16,
+    f1: u16,
 }
 
 impl Iterator for Entries<'_> {
     type Item = TermOcc;
 
     fn next(&mut self) -> Option<TermOcc> {
-        let delta = get_varint(self.bytes, &mut self.at)?;
-        let b = *self.bytes.get(self.at)?;
-        self.at += 1;
-        let (field, freq) = if b == ESCAPE {
-            (get_varint(self.bytes, &mut self.at)?, get_varint(self.bytes, &mut self.at)?)
-        } else {
-            (u32::from(b >> 4), u32::from(b & 15))
+        let v = get_varint64(self.bytes, &mut self.at)?;
+        self.term = self.term.wrapping_add((v >> 2) as u32);
+        let (field, freq) = match v & 3 {
+            0 => (self.f0, 1),
+            1 => (self.f1, 1),
+            2 => (self.f0, get_varint(self.bytes, &mut self.at)? as u16),
+            _ => (get_varint(self.bytes, &mut self.at)? as u16, get_varint(self.bytes, &mut self.at)? as u16),
         };
-        self.term = self.term.wrapping_add(delta);
-        Some(TermOcc { term: self.term, field: field as u16, freq: freq as u16 })
+        Some(TermOcc { term: self.term, field, freq })
     }
 }
 
@@ -77,23 +132,52 @@ impl Iterator for Entries<'_> {
 mod tests {
     use super::*;
 
+    fn round_trip(occs: &[TermOcc]) -> usize {
+        let mut out = Vec::new();
+        encode_into(&mut out, occs);
+        let f = Forward(&out);
+        assert_eq!(f.to_vec(), occs);
+        f.bytes()
+    }
+
     #[test]
     fn entries_round_trip() {
         let occs = vec![
             TermOcc { term: 0, field: 0, freq: 1 },
             TermOcc { term: 0, field: 3, freq: 2 },
-            TermOcc { term: 5, field: 14, freq: 15 },
+            TermOcc { term: 5, field: 3, freq: 1 },
             TermOcc { term: 6, field: 15, freq: 1 },
-            TermOcc { term: 7, field: 1, freq: 16 },
+            TermOcc { term: 7, field: 3, freq: 16 },
             TermOcc { term: 8, field: 1, freq: 0 },
-            TermOcc { term: 200, field: 1, freq: u16::MAX },
-            TermOcc { term: 1 << 30, field: 127, freq: 300 },
+            TermOcc { term: 200, field: 3, freq: u16::MAX },
+            TermOcc { term: u32::MAX, field: u16::MAX, freq: 300 },
         ];
-        let mut out = Vec::new();
-        encode_into(&mut out, &occs);
-        let f = Forward(&out);
-        assert_eq!(f.to_vec(), occs);
-        assert_eq!(f.bytes(), 2 + 2 + 2 + 4 + 4 + 4 + (2 + 1 + 1 + 3) + (5 + 1 + 1 + 2));
-        assert_eq!(Forward(&[]).to_vec(), vec![]);
+        // Fields 3 (four entries) and 0 are F0 and F1.
+        let n = round_trip(&occs);
+        // Header 2; then 1, 1 + 1, 1, 1 + 1 + 1, 1 + 1, 1 + 1 + 1, 2 + 3, 5 + 3 + 2.
+        assert_eq!(n, 2 + 1 + 2 + 1 + 3 + 2 + 3 + 5 + 10);
+        assert_eq!(round_trip(&[]), 0);
+        assert_eq!(round_trip(&[TermOcc { term: 9, field: 7, freq: 1 }]), 3);
+    }
+
+    #[test]
+    fn random_lists_round_trip() {
+        let mut x: u64 = 5;
+        for _ in 0..2_000 {
+            let mut occs = Vec::new();
+            let mut term = 0u32;
+            for _ in 0..(x % 40) {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                term = term.saturating_add((x % 3) as u32 * (1 + (x >> 40) as u32 % 50_000));
+                let field = [0u16, 1, 1, 2, 20][(x >> 8) as usize % 5];
+                let freq = [1u16, 1, 1, 2, 7, 900][(x >> 12) as usize % 6];
+                occs.push(TermOcc { term, field, freq });
+            }
+            occs.sort_by_key(|o| (o.term, o.field));
+            occs.dedup_by_key(|o| (o.term, o.field));
+            round_trip(&occs);
+        }
     }
 }
