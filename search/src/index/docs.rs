@@ -45,8 +45,9 @@ pub struct DocHot {
 }
 
 impl DocHot {
-    fn of(rec: &DocRecord) -> DocHot {
-        DocHot { score: rec.score(), max_freq: rec.max_freq(), len: rec.doc_len(), live: true }
+    /// The figures of a live document.
+    pub fn new(score: f32, max_freq: u32, len: u32) -> DocHot {
+        DocHot { score, max_freq, len, live: true }
     }
 }
 
@@ -83,14 +84,11 @@ impl DocTable {
 
     /// Stores `rec` under its key: keeps the key's id, else reuses a freed id.
     /// Returns the id and the previous record (to unindex).
-    pub fn put(&mut self, rec: DocRecord) -> (u32, Option<DocRecord>) {
-        let hot = DocHot::of(&rec);
+    pub fn put(&mut self, rec: DocRecord, hot: DocHot) -> (u32, Option<(DocRecord, DocHot)>) {
         if let Some(id) = self.id_of(rec.key()) {
-            if let Some(h) = self.hot.get_mut(id as usize) {
-                *h = hot;
-            }
+            let old_hot = self.hot.get_mut(id as usize).map(|h| std::mem::replace(h, hot));
             let old = self.records.get_mut(id as usize).and_then(|slot| slot.replace(rec));
-            return (id, old);
+            return (id, old.zip(old_hot));
         }
         let id = match self.free.pop() {
             Some(id) => id,
@@ -113,19 +111,17 @@ impl DocTable {
         (id, None)
     }
 
-    /// Removes `key`; returns its id and record.
-    pub fn remove(&mut self, key: &[u8]) -> Option<(u32, DocRecord)> {
+    /// Removes `key`; returns its id, record and scoring figures.
+    pub fn remove(&mut self, key: &[u8]) -> Option<(u32, DocRecord, DocHot)> {
         let records = &self.records;
         let entry =
             self.ids.find_entry(self.hasher.hash_one(key), |&id| key_of(records, id) == Some(key)).ok()?;
         let (id, _) = entry.remove();
         let rec = self.records.get_mut(id as usize).and_then(|s| s.take())?;
-        if let Some(h) = self.hot.get_mut(id as usize) {
-            h.live = false;
-        }
+        let hot = self.hot.get_mut(id as usize).map(|h| std::mem::replace(h, DocHot::default()))?;
         self.live.remove(id);
         self.free.push(id);
-        Some((id, rec))
+        Some((id, rec, hot))
     }
 
     /// Number of live documents.
@@ -172,13 +168,13 @@ mod tests {
     #[test]
     fn ids_are_kept_on_update_and_reused_after_delete() {
         let mut t = DocTable::default();
-        let (a, _) = t.put(rec("a"));
-        let (b, _) = t.put(rec("b"));
-        let (a2, old) = t.put(rec("a"));
+        let (a, _) = t.put(rec("a"), DocHot::new(1.0, 1, 1));
+        let (b, _) = t.put(rec("b"), DocHot::new(1.0, 1, 1));
+        let (a2, old) = t.put(rec("a"), DocHot::new(1.0, 1, 1));
         assert_eq!(a, a2);
         assert!(old.is_some());
         t.remove(b"a");
-        let (c, _) = t.put(rec("c"));
+        let (c, _) = t.put(rec("c"), DocHot::new(1.0, 1, 1));
         assert_eq!(c, a);
         assert_eq!(t.max_id(), 2);
         assert_eq!(t.len(), 2);

@@ -37,7 +37,7 @@ use crate::limits::MULTI_TEXT_SLOP;
 pub const EMPTY_TERM: &str = "";
 use crate::schema::{FieldType, IndexSpec};
 use crate::synonyms::Synonyms;
-use docs::{DocRecord, DocTable, RecordParts, TermOcc};
+use docs::{DocHot, DocRecord, DocTable, RecordParts, TermOcc};
 use extract::{extract, FieldValues};
 use filter::IndexFilter;
 use geo::GeoIndex;
@@ -357,26 +357,15 @@ impl Index {
         // RediSearch's document norm: the largest weighted frequency of a term over all
         // fields (a stem is a term of its own).
         let max_freq = entries.iter().map(|e| e.1).max().unwrap_or(0);
-        let parts = RecordParts {
-            key: key.into(),
-            score,
-            occs,
-            max_freq,
-            len,
-            tags,
-            numerics,
-            geos,
-            sortables,
-            missing,
-        };
-        let new_postings = Postings::of(&parts);
+        let parts = RecordParts { key: key.into(), occs, tags, numerics, geos, sortables, missing };
+        let new_postings = Postings::of(&parts, len);
         let norm = DocNorm { max_freq: max_freq.max(1), low_score: (0.0..=1.0).contains(&score) };
-        let (id, old) = self.docs.put(DocRecord::encode(&parts));
+        let (id, old) = self.docs.put(DocRecord::encode(&parts), DocHot::new(score, max_freq, len));
         match old {
             // An update touches only the bitmaps that changed; every posting of the new
             // version is set (its positions, or the document's norm, may have changed).
-            Some(old) => {
-                let (gone, added) = old.clone_postings().diff(new_postings);
+            Some((old, old_hot)) => {
+                let (gone, added) = old.clone_postings(old_hot.len).diff(new_postings);
                 self.remove_postings(id, &gone);
                 self.index_postings(id, &added);
                 for term in old.terms() {
@@ -487,8 +476,8 @@ impl Index {
     /// Removes `key` from the index; true when it was there.
     pub fn remove(&mut self, key: &[u8]) -> bool {
         match self.docs.remove(key) {
-            Some((id, rec)) => {
-                self.remove_postings(id, &rec.clone_postings());
+            Some((id, rec, hot)) => {
+                self.remove_postings(id, &rec.clone_postings(hot.len));
                 for term in rec.terms() {
                     self.text.remove_posting(term, id);
                 }

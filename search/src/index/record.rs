@@ -1,10 +1,10 @@
-//! One document's record, encoded in a single allocation: the scoring figures, the key,
-//! the sortable values, the forward list ([`super::forward`]), tags, numbers, geo points
+//! One document's record, encoded in a single allocation: the key, the sortable values, the forward list ([`super::forward`]), tags, numbers, geo points
 //! and the fields without a value. A document costs its bytes and one allocation, instead
 //! of a 128-byte struct and one allocation per kind of value.
 //!
-//! Layout: `score` (f32), `max_freq`, `len` (u32, little endian), then sections, each a
-//! varint length or count and its contents:
+//! The scoring figures (score, norm, length) are in the document table's per-id
+//! [`super::docs::DocHot`], not here. Layout: sections, each a varint length or count and
+//! its contents:
 //! - the key;
 //! - the sortables, their byte length, then per value a varint field, a kind byte (0 a
 //!   number, 8 bytes; 1 a string, varint length and UTF-8);
@@ -23,14 +23,8 @@ use super::varint::{get_varint, put_varint};
 pub struct RecordParts {
     /// The Redis key.
     pub key: Vec<u8>,
-    /// Document score (SCORE / SCORE_FIELD).
-    pub score: f32,
     /// Term occurrences sorted by (term, field).
     pub occs: Vec<TermOcc>,
-    /// Largest term frequency (TFIDF norm).
-    pub max_freq: u32,
-    /// Number of tokens (TFIDF.DOCNORM / BM25 length).
-    pub len: u32,
     /// (tag field index, tag id) pairs.
     pub tags: Vec<(u16, u32)>,
     /// (numeric field index, value) pairs.
@@ -56,8 +50,6 @@ pub enum SortRef<'a> {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DocRecord(Box<[u8]>);
 
-const HEADER: usize = 12;
-
 fn put_f64(out: &mut Vec<u8>, v: f64) {
     out.extend_from_slice(&v.to_le_bytes());
 }
@@ -66,10 +58,6 @@ fn get_f64(bytes: &[u8], at: &mut usize) -> Option<f64> {
     let b = bytes.get(*at..*at + 8)?;
     *at += 8;
     Some(f64::from_le_bytes(b.try_into().ok()?))
-}
-
-fn get_u32(bytes: &[u8], at: usize) -> u32 {
-    bytes.get(at..at + 4).and_then(|b| b.try_into().ok()).map_or(0, u32::from_le_bytes)
 }
 
 fn put_len(out: &mut Vec<u8>, n: usize) {
@@ -88,11 +76,8 @@ impl DocRecord {
     /// Encodes `p` (its `occs` sorted by (term, field)).
     pub fn encode(p: &RecordParts) -> DocRecord {
         let mut out = Vec::with_capacity(
-            HEADER + 8 + p.key.len() + p.occs.len() * 3 + p.tags.len() * 4 + p.numerics.len() * 9 + 32,
+            8 + p.key.len() + p.occs.len() * 3 + p.tags.len() * 4 + p.numerics.len() * 9 + 32,
         );
-        out.extend_from_slice(&p.score.to_le_bytes());
-        out.extend_from_slice(&p.max_freq.to_le_bytes());
-        out.extend_from_slice(&p.len.to_le_bytes());
         put_len(&mut out, p.key.len());
         out.extend_from_slice(&p.key);
         let mut sort = Vec::new();
@@ -139,29 +124,14 @@ impl DocRecord {
         DocRecord(out.into_boxed_slice())
     }
 
-    /// Document score (SCORE / SCORE_FIELD).
-    pub fn score(&self) -> f32 {
-        f32::from_bits(get_u32(&self.0, 0))
-    }
-
-    /// Largest term frequency (TFIDF norm).
-    pub fn max_freq(&self) -> u32 {
-        get_u32(&self.0, 4)
-    }
-
-    /// Number of tokens (TFIDF.DOCNORM / BM25 length).
-    pub fn doc_len(&self) -> u32 {
-        get_u32(&self.0, 8)
-    }
-
     /// The Redis key.
     pub fn key(&self) -> &[u8] {
-        section(&self.0, &mut HEADER.clone())
+        section(&self.0, &mut 0)
     }
 
     /// (sortables, forward list, offset of the tags).
     fn middle(&self) -> (&[u8], &[u8], usize) {
-        let mut at = HEADER;
+        let mut at = 0;
         section(&self.0, &mut at);
         let sort = section(&self.0, &mut at);
         let fwd = section(&self.0, &mut at);
@@ -275,14 +245,11 @@ mod tests {
     fn parts_round_trip() {
         let p = RecordParts {
             key: b"doc:1".to_vec(),
-            score: 0.5,
             occs: vec![
                 TermOcc { term: 3, field: 0, freq: 1 },
                 TermOcc { term: 3, field: 1, freq: 2 },
                 TermOcc { term: 900, field: 1, freq: 40 },
             ],
-            max_freq: 7,
-            len: 12,
             tags: vec![(2, 5), (2, 70_000)],
             numerics: vec![(3, 1.5), (4, -0.0), (4, f64::MAX)],
             geos: vec![(5, 2.35, 48.85)],
@@ -290,7 +257,6 @@ mod tests {
             missing: vec![6, 300],
         };
         let r = DocRecord::encode(&p);
-        assert_eq!((r.score(), r.max_freq(), r.doc_len()), (0.5, 7, 12));
         assert_eq!(r.key(), b"doc:1");
         assert_eq!(r.occs().to_vec(), p.occs);
         assert_eq!(r.terms().collect::<Vec<_>>(), [3, 900]);
@@ -304,6 +270,6 @@ mod tests {
         let empty = DocRecord::encode(&RecordParts::default());
         assert_eq!(empty.key(), b"");
         assert_eq!(empty.values(), Values::default());
-        assert_eq!(empty.mem_bytes(), HEADER + 7 + 16);
+        assert_eq!(empty.mem_bytes(), 7 + 16);
     }
 }

@@ -17,14 +17,14 @@ pub(super) struct Postings {
 
 impl Postings {
     /// What a new record contributes.
-    pub(super) fn of(p: &RecordParts) -> Postings {
+    pub(super) fn of(p: &RecordParts, len: u32) -> Postings {
         Postings::sorted(
             p.occs.iter().map(|o| (o.term, o.field)).collect(),
             p.tags.clone(),
             p.numerics.clone(),
             p.geos.clone(),
             p.missing.clone(),
-            p.len,
+            len,
         )
     }
 
@@ -44,7 +44,8 @@ impl Postings {
 }
 
 impl DocRecord {
-    pub(super) fn clone_postings(&self) -> Postings {
+    /// What the record contributes; `len` is the document's length (its [`super::docs::DocHot`]).
+    pub(super) fn clone_postings(&self, len: u32) -> Postings {
         let v = self.values();
         Postings::sorted(
             self.occs().iter().map(|o| (o.term, o.field)).collect(),
@@ -52,7 +53,7 @@ impl DocRecord {
             v.numerics,
             v.geos,
             v.missing,
-            self.doc_len(),
+            len,
         )
     }
 }

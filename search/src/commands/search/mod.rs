@@ -251,9 +251,9 @@ pub(crate) fn run_search(
                 if !wildcard {
                     return scorer.score(d);
                 }
-                idx.docs.get(d).map_or(0.0, |rec| {
-                    let norm = if req.scorer == Scorer::TfIdf { rec.max_freq() } else { rec.doc_len() };
-                    f64::from(rec.score()) / f64::from(norm.max(1))
+                idx.docs.hot(d).map_or(0.0, |hot| {
+                    let norm = if req.scorer == Scorer::TfIdf { hot.max_freq } else { hot.len };
+                    f64::from(hot.score) / f64::from(norm.max(1))
                 })
             };
             // Top k by score, skipping document ranges that cannot enter it (query/topk.rs).
