@@ -118,7 +118,7 @@ impl DocTable {
             self.ids.find_entry(self.hasher.hash_one(key), |&id| key_of(records, id) == Some(key)).ok()?;
         let (id, _) = entry.remove();
         let rec = self.records.get_mut(id as usize).and_then(|s| s.take())?;
-        let hot = self.hot.get_mut(id as usize).map(|h| std::mem::replace(h, DocHot::default()))?;
+        let hot = self.hot.get_mut(id as usize).map(std::mem::take)?;
         self.live.remove(id);
         self.free.push(id);
         Some((id, rec, hot))
