@@ -125,12 +125,23 @@ pub struct PosCursor {
 }
 
 /// One term's postings.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct PostingList {
     /// First document id of each block.
     firsts: Vec<u32>,
+    /// The blocks but the last.
     blocks: Vec<Block>,
+    /// The last block (empty when the list is): kept in the list itself, so that appending
+    /// a document (what ingest does) reads no block header from elsewhere in memory, and a
+    /// term of one block allocates no vector of blocks.
+    tail: Block,
     len: u32,
+}
+
+impl Default for PostingList {
+    fn default() -> Self {
+        PostingList { firsts: Vec::new(), blocks: Vec::new(), tail: Block::empty(), len: 0 }
+    }
 }
 
 impl PostingList {
@@ -142,6 +153,30 @@ impl PostingList {
     /// True when no document holds the term.
     pub fn is_empty(&self) -> bool {
         self.len == 0
+    }
+
+    /// Block `bi`.
+    fn block(&self, bi: usize) -> Option<&Block> {
+        match self.blocks.get(bi) {
+            Some(b) => Some(b),
+            None if bi == self.blocks.len() && self.tail.len() > 0 => Some(&self.tail),
+            None => None,
+        }
+    }
+
+    /// Block `bi`, to change.
+    fn block_mut(&mut self, bi: usize) -> Option<&mut Block> {
+        let n = self.blocks.len();
+        match self.blocks.get_mut(bi) {
+            Some(b) => Some(b),
+            None if bi == n && self.tail.len() > 0 => Some(&mut self.tail),
+            None => None,
+        }
+    }
+
+    /// The blocks in order.
+    fn all_blocks(&self) -> impl Iterator<Item = &Block> {
+        self.blocks.iter().chain(std::iter::once(&self.tail).filter(|t| t.len() > 0))
     }
 
     /// The block that holds (or would hold) `doc`.
@@ -156,52 +191,62 @@ impl PostingList {
         let b = Bound { freq, norm: norm.max_freq.max(1), low_score: norm.low_score };
         // After the last posting (a new document): onto the last block, or a new one when
         // that is full, so that documents written in id order fill their blocks.
-        let last = self.blocks.last().and_then(Block::last_doc);
-        if last.is_none_or(|l| l < p.doc) {
-            match self.blocks.last_mut() {
-                Some(block) if block.len() < SPLIT_AT - 1 => {
-                    block.push(p, positions);
-                    block.bound = block.bound.max(b);
-                    if block.len() == SPLIT_AT - 1 {
-                        // Full: it only changes by updates and deletes from now on.
-                        block.shrink();
-                    }
+        let tail = &mut self.tail;
+        if tail.last_doc().is_none_or(|l| l < p.doc) {
+            if tail.len() == 0 {
+                reserve_one(&mut self.firsts);
+                self.firsts.push(p.doc);
+                *tail = Block::new(p, positions, b);
+            } else if tail.len() < SPLIT_AT - 1 {
+                tail.push(p, positions);
+                tail.bound = tail.bound.max(b);
+                if tail.len() == SPLIT_AT - 1 {
+                    // Full: it only changes by updates and deletes from now on.
+                    tail.shrink();
                 }
-                _ => {
-                    reserve_one(&mut self.firsts);
-                    reserve_one(&mut self.blocks);
-                    self.firsts.push(p.doc);
-                    self.blocks.push(Block::new(p, positions, b));
-                }
+            } else {
+                reserve_one(&mut self.firsts);
+                reserve_one(&mut self.blocks);
+                self.firsts.push(p.doc);
+                let full = std::mem::replace(tail, Block::new(p, positions, b));
+                self.blocks.push(full);
             }
             self.len += 1;
             return;
         }
         let bi = self.block_of(p.doc);
-        let Some(block) = self.blocks.get_mut(bi) else { return };
+        let Some(block) = self.block_mut(bi) else { return };
         let n = block.len();
         let appending = block.last_doc().is_some_and(|l| l < p.doc);
         let found = if appending { Err(n) } else { block.search(0, n, p.doc) };
-        match found {
-            Ok(i) => block.replace(i, p, positions),
+        let first = match found {
+            Ok(i) => {
+                block.replace(i, p, positions);
+                None
+            }
             Err(i) => {
                 block.insert(i, p, positions);
-                self.len += 1;
-                if i == 0 {
-                    if let Some(f) = self.firsts.get_mut(bi) {
-                        *f = p.doc;
-                    }
-                }
+                (i == 0).then_some(p.doc)
             }
-        }
+        };
         block.bound = block.bound.max(b);
-        if block.len() >= SPLIT_AT {
-            let tail = block.split_off(SPLIT_AT / 2);
-            if tail.len() > 0 {
-                reserve_one(&mut self.firsts);
-                reserve_one(&mut self.blocks);
-                self.firsts.insert(bi + 1, tail.doc(0));
-                self.blocks.insert(bi + 1, tail);
+        let split = (block.len() >= SPLIT_AT).then(|| block.split_off(SPLIT_AT / 2));
+        if found.is_err() {
+            self.len += 1;
+        }
+        if let (Some(f), Some(slot)) = (first, self.firsts.get_mut(bi)) {
+            *slot = f;
+        }
+        if let Some(second) = split.filter(|t| t.len() > 0) {
+            reserve_one(&mut self.firsts);
+            reserve_one(&mut self.blocks);
+            self.firsts.insert(bi + 1, second.doc(0));
+            if bi == self.blocks.len() {
+                // The tail split: its first half joins the others.
+                let head = std::mem::replace(&mut self.tail, second);
+                self.blocks.push(head);
+            } else {
+                self.blocks.insert(bi + 1, second);
             }
         }
     }
@@ -209,15 +254,25 @@ impl PostingList {
     /// Removes `doc`'s posting; true when it was there.
     pub fn remove(&mut self, doc: u32) -> bool {
         let bi = self.block_of(doc);
-        let Some(block) = self.blocks.get_mut(bi) else { return false };
+        let Some(block) = self.block_mut(bi) else { return false };
         let Ok(i) = block.search(0, block.len(), doc) else { return false };
         block.remove(i);
+        let first = (block.len() > 0).then(|| block.doc(0));
         self.len -= 1;
-        if block.len() == 0 {
-            self.blocks.remove(bi);
-            self.firsts.remove(bi);
-        } else if let Some(f) = self.firsts.get_mut(bi) {
-            *f = block.doc(0);
+        match first {
+            None => {
+                self.firsts.remove(bi);
+                if bi == self.blocks.len() {
+                    self.tail = self.blocks.pop().unwrap_or_else(Block::empty);
+                } else {
+                    self.blocks.remove(bi);
+                }
+            }
+            Some(first) => {
+                if let Some(f) = self.firsts.get_mut(bi) {
+                    *f = first;
+                }
+            }
         }
         true
     }
@@ -235,7 +290,7 @@ impl PostingList {
             bi = (bi + 1..bi + 4).find(|&b| in_block(b)).unwrap_or_else(|| self.block_of(doc));
             i = 0;
         }
-        let block = self.blocks.get(bi)?;
+        let block = self.block(bi)?;
         let n = block.len();
         if i < n {
             // Between the last posting looked at and the one before it: not in the list
@@ -282,13 +337,13 @@ impl PostingList {
     /// `doc`'s posting (see [`PostingList::find`] for `at`).
     pub fn get(&self, doc: u32, at: &Cursor) -> Option<Posting> {
         let (bi, i) = self.find(doc, at)?;
-        Some(self.blocks.get(bi)?.posting(i))
+        Some(self.block(bi)?.posting(i))
     }
 
     /// `doc`'s posting, its positions appended to `out` (absolute, ascending).
     pub fn positions(&self, doc: u32, at: &PosCursor, out: &mut Vec<u32>) -> Option<Posting> {
         let (bi, i) = self.find(doc, &at.at)?;
-        let block = self.blocks.get(bi)?;
+        let block = self.block(bi)?;
         // The byte offset: from the last one read when it is in this block and not after.
         let (lb, li, lo) = at.bytes.get();
         let (from, off) =
@@ -312,7 +367,7 @@ impl PostingList {
         at.0.set((bi, 0));
         let mut out: Option<Bound> = None;
         let mut b = bi as usize;
-        while let (Some(&first), Some(block)) = (self.firsts.get(b), self.blocks.get(b)) {
+        while let (Some(&first), Some(block)) = (self.firsts.get(b), self.block(b)) {
             if first >= to {
                 break;
             }
@@ -327,19 +382,20 @@ impl PostingList {
 
     /// Iterates the postings in document order.
     pub fn iter(&self) -> impl Iterator<Item = Posting> + '_ {
-        self.blocks.iter().flat_map(|b| (0..b.len()).map(|i| b.posting(i)))
+        self.all_blocks().flat_map(|b| (0..b.len()).map(|i| b.posting(i)))
     }
 
     /// Bytes of the position deltas: RediSearch's "offset vectors" size.
     pub fn position_bytes(&self) -> usize {
-        self.blocks.iter().map(Block::position_bytes).sum()
+        self.all_blocks().map(Block::position_bytes).sum()
     }
 
-    /// Heap bytes (the capacities of the vectors).
+    /// Heap bytes (the capacities of the vectors; the list itself, with its last block, is
+    /// counted by its owner).
     pub fn mem_bytes(&self) -> usize {
         self.firsts.capacity() * 4
             + self.blocks.capacity() * std::mem::size_of::<Block>()
-            + self.blocks.iter().map(Block::mem_bytes).sum::<usize>()
+            + self.blocks.iter().chain(std::iter::once(&self.tail)).map(Block::mem_bytes).sum::<usize>()
     }
 }
 
@@ -394,7 +450,7 @@ mod tests {
             l.positions(doc, &pat, &mut v);
             assert_eq!(v, m.get(&doc).map_or(Vec::new(), |&f| positions_for(doc, f)), "doc {doc}");
         }
-        assert!(l.blocks.iter().all(|b| b.len() > 0 && b.len() < SPLIT_AT));
+        assert!(l.all_blocks().all(|b| b.len() > 0 && b.len() < SPLIT_AT));
     }
 
     #[test]
@@ -442,14 +498,14 @@ mod tests {
             assert_eq!(l.positions(doc, &pat, &mut v), m.get(&doc).map(|v| v.0), "doc {doc}");
             assert_eq!(v, m.get(&doc).map_or(Vec::new(), |w| w.1.clone()), "doc {doc}");
         }
-        assert!(l.blocks.iter().all(|b| b.len() > 0 && b.len() < SPLIT_AT));
+        assert!(l.all_blocks().all(|b| b.len() > 0 && b.len() < SPLIT_AT));
         assert!(l.blocks.len() > 10);
-        let first: Vec<u32> = l.blocks.iter().map(|b| b.doc(0)).collect();
+        let first: Vec<u32> = l.all_blocks().map(|b| b.doc(0)).collect();
         assert_eq!(first, l.firsts);
         for doc in m.keys().copied().collect::<Vec<_>>() {
             assert!(l.remove(doc));
         }
-        assert!(l.is_empty() && l.blocks.is_empty() && l.firsts.is_empty());
+        assert!(l.is_empty() && l.blocks.is_empty() && l.firsts.is_empty() && l.tail.len() == 0);
     }
 
     #[test]
@@ -461,7 +517,7 @@ mod tests {
             let q = Posting { doc: k * 5 + k % 3, freq: (k % 2 + 1) as u16, fields: 1 << (k % 2) };
             l.set(q, &positions_for(k, q.freq), N);
         }
-        assert_eq!(l.blocks.len(), 11);
+        assert_eq!(l.all_blocks().count(), 11);
         let full = &l.blocks[0];
         assert_eq!(full.len(), SPLIT_AT - 1);
         // Offsets under 1,280: 11 bits, a bit for the frequency, one for the fields.

@@ -138,6 +138,12 @@ fn entry_len(bytes: &[u8], at: usize, count: u32) -> usize {
 }
 
 impl Block {
+    /// A block of no posting (allocating nothing).
+    pub(super) fn empty() -> Block {
+        let bound = Bound { freq: 0, norm: 1, low_score: true };
+        Block { bits: Vec::new(), positions: Vec::new(), bound, base: [0; 4], width: [0; 4], row_bits: 0, n: 0 }
+    }
+
     /// A block of one posting.
     pub(super) fn new(p: Posting, positions: &[u32], bound: Bound) -> Block {
         let mut b = Block::packed(&[row_of(p, positions.len() as u32)], Vec::new(), bound, false);
