@@ -472,7 +472,7 @@ mod tests {
                 _ => (x >> 40) as u32 % 1_500,
             };
             docs.push(doc);
-            if x % 6 == 0 {
+            if x.is_multiple_of(6) {
                 assert_eq!(l.remove(doc), m.remove(&doc).is_some());
                 continue;
             }
@@ -481,7 +481,7 @@ mod tests {
                 1 => (x >> 16) as u16,
                 _ => 1,
             };
-            let fields = if (x >> 10) % 2 == 0 { (x >> 24) as u16 } else { 1 };
+            let fields = if (x >> 10).is_multiple_of(2) { (x >> 24) as u16 } else { 1 };
             let n = (x >> 56) as u32 % 5;
             let positions: Vec<u32> = (0..n).map(|k| k * ((x >> 20) as u32 % 100_000 + 1)).collect();
             let q = Posting { doc, freq, fields };

@@ -1,6 +1,6 @@
 //! One block of a term's postings ([`super`]), bit-packed. Each posting is a row of four
-//! columns: its document id, its frequency, its field mask, and its count of positions
-//! xor its frequency (0 when they agree, as with fields of weight 1). A column is stored
+//! columns: its document id, its frequency, its field mask, and its frequency less its
+//! count of positions (0 when they agree, as with fields of weight 1). A column is stored
 //! as each value's offset from the block's smallest, in the fewest bits that hold the
 //! largest offset (frame of reference), so a block of documents a few ids apart with
 //! frequency 1 in one field takes a few bits a posting. Row `i` starts at bit
@@ -23,8 +23,15 @@ use super::{Bound, Posting};
 /// Zero bytes after the last row, so that a u64 load at any row's byte stays in bounds.
 const PAD: usize = 7;
 
-/// The columns of a row: document, frequency, field mask, count of positions xor frequency.
+/// The columns of a row: document, frequency, field mask, and frequency less count of
+/// positions ([`count_column`]).
 type Row = [u32; 4];
+
+/// The count column's value: `freq - count` as a signed number, mapped to u32 in order
+/// (0 with weight-1 fields, 1 with a weight-2 field holding the term once).
+fn count_column(freq: u32, count: u32) -> u32 {
+    freq.wrapping_sub(count) ^ (1 << 31)
+}
 
 /// One block of postings (fewer than [`super::SPLIT_AT`]).
 #[derive(Debug, Clone)]
@@ -48,7 +55,7 @@ pub(super) struct Block {
 /// The row of a posting with `count` positions.
 fn row_of(p: Posting, count: u32) -> Row {
     let freq = u32::from(p.freq);
-    [p.doc, freq, u32::from(p.fields), count ^ freq]
+    [p.doc, freq, u32::from(p.fields), count_column(freq, count)]
 }
 
 /// The low `w` bits (`w` at most 32).
@@ -141,7 +148,15 @@ impl Block {
     /// A block of no posting (allocating nothing).
     pub(super) fn empty() -> Block {
         let bound = Bound { freq: 0, norm: 1, low_score: true };
-        Block { bits: Vec::new(), positions: Vec::new(), bound, base: [0; 4], width: [0; 4], row_bits: 0, n: 0 }
+        Block {
+            bits: Vec::new(),
+            positions: Vec::new(),
+            bound,
+            base: [0; 4],
+            width: [0; 4],
+            row_bits: 0,
+            n: 0,
+        }
     }
 
     /// A block of one posting.
@@ -205,8 +220,8 @@ impl Block {
     fn columns(&self, i: usize, k: usize) -> Row {
         let mut at = i * usize::from(self.row_bits);
         let mut r = [0; 4];
-        for c in 0..k.min(4) {
-            r[c] = load(&self.bits, at, self.width[c]).wrapping_add(self.base[c]);
+        for (c, slot) in r.iter_mut().enumerate().take(k) {
+            *slot = load(&self.bits, at, self.width[c]).wrapping_add(self.base[c]);
             at += usize::from(self.width[c]);
         }
         r
@@ -222,7 +237,7 @@ impl Block {
     /// Posting `i`'s count of positions.
     fn count(&self, i: usize) -> u32 {
         let r = self.columns(i, 4);
-        r[3] ^ r[1]
+        r[1].wrapping_sub(r[3] ^ (1 << 31))
     }
 
     /// All rows.
@@ -233,8 +248,8 @@ impl Block {
     /// Writes row `i` (which fits the frame).
     fn put_row(&mut self, i: usize, r: &Row) {
         let mut at = i * usize::from(self.row_bits);
-        for c in 0..4 {
-            store(&mut self.bits, at, self.width[c], r[c].wrapping_sub(self.base[c]));
+        for (c, &v) in r.iter().enumerate() {
+            store(&mut self.bits, at, self.width[c], v.wrapping_sub(self.base[c]));
             at += usize::from(self.width[c]);
         }
     }
@@ -435,13 +450,14 @@ mod tests {
         // (the other columns none: one frequency, one field, one position each).
         assert_eq!(widths, vec![0, 1, 2, 4, 9, 17, 24]);
         // Rows that fit the frame do not widen it; a second frequency takes a bit, and
-        // two positions then a count column bit (2 xor 2, 1 xor 1, 2 xor 1).
+        // two positions with frequency 1 then a count column bit (frequency less count
+        // -1 beside 0).
         b.push(q((1 << 24) + 1, 1, 1), &[0]);
         assert_eq!(b.row_bits(), 24);
         b.push(q((1 << 24) + 2, 2, 1), &[0, 1]);
         assert_eq!(b.row_bits(), 25);
         b.push(q((1 << 24) + 3, 1, 1), &[0, 1]);
-        assert_eq!(b.row_bits(), 27);
+        assert_eq!(b.row_bits(), 26);
         assert_eq!(contents(&b).last().map(|c| c.1.clone()), Some(vec![0, 1]));
     }
 
@@ -463,7 +479,7 @@ mod tests {
         assert_eq!(contents(&b), rows.to_vec());
         assert_eq!(b.search(0, b.len(), u32::MAX), Ok(3));
         assert_eq!(b.search(0, b.len(), 5), Err(1));
-        // The widest row: 32 + 16 + 16 + 16 bits (count 300 xor frequency).
+        // The widest row: 32 + 16 + 16 + 16 bits (frequency less count from 1 to 65,532).
         assert_eq!(b.row_bits(), 80);
         b.remove(0);
         assert_eq!(contents(&b), rows[1..].to_vec());
@@ -490,7 +506,7 @@ mod tests {
             // Mostly small values (rows that fit), sometimes wide ones (re-packs).
             let wide = r % 11 == 0;
             let freq = if wide { (r >> 40) as u16 } else { (r >> 40) as u16 % 3 + 1 };
-            let fields = if wide { (r >> 24) as u16 } else { 1 << (r >> 30) % 2 };
+            let fields = if wide { (r >> 24) as u16 } else { 1 << ((r >> 30) % 2) };
             let n = (r >> 50) as u32 % 4;
             let positions: Vec<u32> = (0..n).map(|k| k * if wide { 70_000 } else { 3 } + round).collect();
             match r % 4 {
