@@ -113,8 +113,30 @@ fn reserve_one<T>(v: &mut Vec<T>) {
 
 /// A lookup position kept between calls ([`PostingList::get`]): documents asked for in
 /// increasing order are found by a short forward walk.
-#[derive(Debug, Default, Clone)]
-pub struct Cursor(Cell<(u32, u32)>);
+#[derive(Debug, Clone)]
+pub struct Cursor {
+    /// (block, posting) where the last lookup ended.
+    at: Cell<(u32, u32)>,
+    /// What the last lookup learnt: no posting of a document in `lo..hi`, and when `hit`,
+    /// `hi`'s posting is at `at` (so lookups of documents the term does not have, in order,
+    /// mostly decode nothing).
+    known: Cell<(u32, u32, bool)>,
+}
+
+impl Default for Cursor {
+    fn default() -> Self {
+        Cursor { at: Cell::new((0, 0)), known: Cell::new((1, 0, false)) }
+    }
+}
+
+impl Cursor {
+    /// Leaves the cursor at `(bi, i)` knowing `lo..hi` (see the fields); the posting when `hit`.
+    fn settle(&self, bi: usize, i: usize, (lo, hi): (u32, u32), hit: bool) -> Option<(usize, usize)> {
+        self.at.set((bi as u32, i as u32));
+        self.known.set((lo, hi, hit));
+        hit.then_some((bi, i))
+    }
+}
 
 /// Like [`Cursor`], also keeping the byte offset of the posting's positions.
 #[derive(Debug, Default, Clone)]
@@ -280,7 +302,17 @@ impl PostingList {
     /// (block, index) of `doc`'s posting if present; `at` remembers where the last lookup
     /// ended, so that increasing documents are found by walking forward.
     fn find(&self, doc: u32, at: &Cursor) -> Option<(usize, usize)> {
-        let (bi, i) = at.0.get();
+        let (lo, hi, hit) = at.known.get();
+        if lo <= doc && doc <= hi {
+            if doc < hi {
+                return None;
+            }
+            if hit {
+                let (bi, i) = at.at.get();
+                return Some((bi as usize, i as usize));
+            }
+        }
+        let (bi, i) = at.at.get();
         let (mut bi, mut i) = (bi as usize, i as usize);
         let in_block = |b: usize| {
             self.firsts.get(b).is_some_and(|&f| f <= doc) && self.firsts.get(b + 1).is_none_or(|&n| doc < n)
@@ -293,11 +325,11 @@ impl PostingList {
         let block = self.block(bi)?;
         let n = block.len();
         if i < n {
-            // Between the last posting looked at and the one before it: not in the list
-            // (lookups of documents the term does not have, in order, stay here).
-            if block.doc(i) > doc {
+            // Between the last posting looked at and the one before it: not in the list.
+            let here = block.doc(i);
+            if here > doc {
                 if i == 0 || block.doc(i - 1) < doc {
-                    return None;
+                    return at.settle(bi, i, (doc, here), true).and(None);
                 }
                 i = 0;
             }
@@ -306,16 +338,11 @@ impl PostingList {
         }
         // The next few postings first (lookups in document order mostly move a little).
         for k in i..(i + 4).min(n) {
-            match block.doc(k).cmp(&doc) {
+            let d = block.doc(k);
+            match d.cmp(&doc) {
                 std::cmp::Ordering::Less => {}
-                std::cmp::Ordering::Equal => {
-                    at.0.set((bi as u32, k as u32));
-                    return Some((bi, k));
-                }
-                std::cmp::Ordering::Greater => {
-                    at.0.set((bi as u32, k as u32));
-                    return None;
-                }
+                std::cmp::Ordering::Equal => return at.settle(bi, k, (doc, doc), true),
+                std::cmp::Ordering::Greater => return at.settle(bi, k, (doc, d), true).and(None),
             }
         }
         // Gallop from the last position.
@@ -326,12 +353,15 @@ impl PostingList {
             step *= 2;
         }
         let hi = (hi + 1).min(n);
-        let (found, end) = match block.search(lo, hi, doc) {
-            Ok(k) => (true, k),
-            Err(k) => (false, k),
-        };
-        at.0.set((bi as u32, end as u32));
-        found.then_some((bi, end))
+        match block.search(lo, hi, doc) {
+            Ok(k) => at.settle(bi, k, (doc, doc), true),
+            Err(k) if k < n => at.settle(bi, k, (doc, block.doc(k)), true).and(None),
+            // After the block's last posting: none before the next block's first.
+            Err(k) => {
+                let next = self.firsts.get(bi + 1).copied().unwrap_or(u32::MAX);
+                at.settle(bi, k, (doc, next), false)
+            }
+        }
     }
 
     /// `doc`'s posting (see [`PostingList::find`] for `at`).
@@ -357,14 +387,15 @@ impl PostingList {
     /// The bound over the blocks that may hold documents in `from..to`, or `None` when no
     /// block does; `at` walks forward like [`PostingList::get`]'s.
     pub fn bound_in(&self, from: u32, to: u32, at: &Cursor) -> Option<Bound> {
-        let (mut bi, _) = at.0.get();
+        let (mut bi, _) = at.at.get();
         if self.firsts.get(bi as usize).is_none_or(|&f| f > from) {
             bi = self.block_of(from) as u32;
         }
         while self.firsts.get(bi as usize + 1).is_some_and(|&n| n <= from) {
             bi += 1;
         }
-        at.0.set((bi, 0));
+        at.at.set((bi, 0));
+        at.known.set((1, 0, false));
         let mut out: Option<Bound> = None;
         let mut b = bi as usize;
         while let (Some(&first), Some(block)) = (self.firsts.get(b), self.block(b)) {
@@ -490,7 +521,17 @@ mod tests {
         }
         assert_eq!(l.len() as usize, m.len());
         assert_eq!(l.iter().collect::<Vec<_>>(), m.values().map(|v| v.0).collect::<Vec<_>>());
+        // Lookups in any order, then in order (with repeats), and of absent neighbours.
+        let at = Cursor::default();
+        for &doc in docs.iter().rev() {
+            assert_eq!(l.get(doc, &at), m.get(&doc).map(|v| v.0), "doc {doc}");
+        }
         docs.sort_unstable();
+        for &doc in &docs {
+            for d in [doc.saturating_sub(1), doc, doc.saturating_add(1)] {
+                assert_eq!(l.get(d, &at), m.get(&d).map(|v| v.0), "doc {d}");
+            }
+        }
         let (at, pat) = (Cursor::default(), PosCursor::default());
         for &doc in &docs {
             assert_eq!(l.get(doc, &at), m.get(&doc).map(|v| v.0), "doc {doc}");

@@ -48,6 +48,8 @@ pub(super) struct Block {
     width: [u8; 4],
     /// Bits of a row (the sum of `width`).
     row_bits: u8,
+    /// Per column, its first bit in a row.
+    offs: [u8; 4],
     /// Number of rows.
     n: u16,
 }
@@ -128,8 +130,26 @@ fn encode_into(out: &mut Vec<u8>, positions: &[u32]) {
 
 /// The byte length of `count` varints from `at`.
 fn entry_len(bytes: &[u8], at: usize, count: u32) -> usize {
+    skip(bytes, at, count as usize)
+}
+
+/// The byte length of `count` varints from `at` (eight bytes at a time while they do not
+/// hold the last one).
+fn skip(bytes: &[u8], at: usize, count: usize) -> usize {
     let mut i = at;
     let mut left = count;
+    while left >= 8 {
+        let Some(w) = bytes.get(i..i + 8).and_then(|s| <[u8; 8]>::try_from(s).ok()).map(u64::from_le_bytes) else {
+            break;
+        };
+        // Bytes with the high bit clear end a varint.
+        let ends = (!w & 0x8080_8080_8080_8080).count_ones() as usize;
+        if ends >= left {
+            break;
+        }
+        left -= ends;
+        i += 8;
+    }
     while left > 0 {
         match bytes.get(i) {
             Some(b) => {
@@ -155,6 +175,7 @@ impl Block {
             base: [0; 4],
             width: [0; 4],
             row_bits: 0,
+            offs: [0; 4],
             n: 0,
         }
     }
@@ -183,10 +204,11 @@ impl Block {
             width[c] = (32 - (hi[c] - lo[c]).leading_zeros()) as u8;
         }
         let row_bits = width.iter().sum();
+        let offs = [0, width[0], width[0] + width[1], width[0] + width[1] + width[2]];
         let len = bytes_for(rows.len(), row_bits);
         let mut bits = Vec::with_capacity(if growing { len + len / 4 + 8 } else { len });
         bits.resize(len, 0);
-        let mut b = Block { bits, positions, bound, base: lo, width, row_bits, n: rows.len() as u16 };
+        let mut b = Block { bits, positions, bound, base: lo, width, row_bits, offs, n: rows.len() as u16 };
         for (i, r) in rows.iter().enumerate() {
             b.put_row(i, r);
         }
@@ -234,10 +256,26 @@ impl Block {
         Posting { doc: r[0], freq: r[1] as u16, fields: r[2] as u16 }
     }
 
+    /// Column `c` of row `i`.
+    #[inline]
+    fn column(&self, i: usize, c: usize) -> u32 {
+        let at = i * usize::from(self.row_bits) + usize::from(self.offs[c]);
+        load(&self.bits, at, self.width[c]).wrapping_add(self.base[c])
+    }
+
     /// Posting `i`'s count of positions.
+    #[inline]
     fn count(&self, i: usize) -> u32 {
-        let r = self.columns(i, 4);
-        r[1].wrapping_sub(r[3] ^ (1 << 31))
+        self.column(i, 1).wrapping_sub(self.column(i, 3) ^ (1 << 31))
+    }
+
+    /// The counts of positions of postings `from..to`, summed.
+    fn counts(&self, from: usize, to: usize) -> usize {
+        if self.width[1] == 0 && self.width[3] == 0 {
+            // Every posting has the same count.
+            return to.saturating_sub(from) * self.base[1].wrapping_sub(self.base[3] ^ (1 << 31)) as usize;
+        }
+        (from..to).map(|k| self.count(k) as usize).sum()
     }
 
     /// All rows.
@@ -277,12 +315,12 @@ impl Block {
         if i >= self.len() {
             return self.positions.len();
         }
-        (0..i).fold(0, |at, k| at + entry_len(&self.positions, at, self.count(k)))
+        skip(&self.positions, 0, self.counts(0, i))
     }
 
     /// The byte offset of posting `i`'s positions given that of posting `from` (at most `i`).
     pub(super) fn offset_from(&self, from: usize, off: usize, i: usize) -> usize {
-        (from..i).fold(off, |at, k| at + entry_len(&self.positions, at, self.count(k)))
+        off + skip(&self.positions, off, self.counts(from, i))
     }
 
     /// Appends posting `i`'s positions, which start at byte `off`, to `out` (absolute).
