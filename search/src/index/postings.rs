@@ -139,11 +139,18 @@ impl Cursor {
 }
 
 /// Like [`Cursor`], also keeping the byte offset of the posting's positions.
-#[derive(Debug, Default, Clone)]
+#[derive(Debug, Clone)]
 pub struct PosCursor {
     at: Cursor,
-    /// (block, posting, byte offset) of the last positions read.
-    bytes: Cell<(u32, u32, u32)>,
+    /// (block, posting, byte offset of its positions, byte offset after them) of the last
+    /// positions read.
+    bytes: Cell<(u32, u32, u32, u32)>,
+}
+
+impl Default for PosCursor {
+    fn default() -> Self {
+        PosCursor { at: Cursor::default(), bytes: Cell::new((u32::MAX, 0, 0, 0)) }
+    }
 }
 
 /// One term's postings.
@@ -314,6 +321,22 @@ impl PostingList {
         }
         let (bi, i) = at.at.get();
         let (mut bi, mut i) = (bi as usize, i as usize);
+        if hit && doc > hi {
+            // After the posting at the cursor: the next few of its block, if they reach it.
+            if let Some(block) = self.block(bi) {
+                let end = (i + 5).min(block.len());
+                for k in i + 1..end {
+                    let d = block.doc(k);
+                    match d.cmp(&doc) {
+                        std::cmp::Ordering::Less => {}
+                        std::cmp::Ordering::Equal => return at.settle(bi, k, (doc, doc), true),
+                        std::cmp::Ordering::Greater => return at.settle(bi, k, (doc, d), true).and(None),
+                    }
+                }
+                // All before it: go on from the last one looked at.
+                i = end.saturating_sub(1).max(i);
+            }
+        }
         let in_block = |b: usize| {
             self.firsts.get(b).is_some_and(|&f| f <= doc) && self.firsts.get(b + 1).is_none_or(|&n| doc < n)
         };
@@ -365,6 +388,7 @@ impl PostingList {
     }
 
     /// `doc`'s posting (see [`PostingList::find`] for `at`).
+    #[inline]
     pub fn get(&self, doc: u32, at: &Cursor) -> Option<Posting> {
         let (bi, i) = self.find(doc, at)?;
         Some(self.block(bi)?.posting(i))
@@ -375,12 +399,16 @@ impl PostingList {
         let (bi, i) = self.find(doc, &at.at)?;
         let block = self.block(bi)?;
         // The byte offset: from the last one read when it is in this block and not after.
-        let (lb, li, lo) = at.bytes.get();
-        let (from, off) =
-            if lb as usize == bi && li as usize <= i { (li as usize, lo as usize) } else { (0, 0) };
-        let off = block.offset_from(from, off, i);
-        at.bytes.set((bi as u32, i as u32, off as u32));
-        block.read_positions(i, off, out)?;
+        let (lb, li, lo, le) = at.bytes.get();
+        let (li, lo, le) = (li as usize, lo as usize, le as usize);
+        let off = match () {
+            _ if lb as usize != bi || li > i => block.offset_from(0, 0, i),
+            _ if li == i => lo,
+            // From the posting after it (lookups in order mostly want that one).
+            _ => block.offset_from(li + 1, le, i),
+        };
+        let end = block.read_positions(i, off, out)?;
+        at.bytes.set((bi as u32, i as u32, off as u32, end as u32));
         Some(block.posting(i))
     }
 

@@ -66,10 +66,19 @@ fn mask(w: u8) -> u64 {
 }
 
 /// The `w`-bit value at bit `at` of `bytes`.
+#[inline(always)]
 fn load(bytes: &[u8], at: usize, w: u8) -> u32 {
     let b = at / 8;
     let word = bytes.get(b..b + 8).and_then(|s| <[u8; 8]>::try_from(s).ok()).map_or(0, u64::from_le_bytes);
     ((word >> (at % 8)) & mask(w)) as u32
+}
+
+/// The 57 or more bits from bit `at` of `bytes` (0 past their end).
+#[inline(always)]
+fn load64(bytes: &[u8], at: usize) -> u64 {
+    let b = at / 8;
+    let word = bytes.get(b..b + 8).and_then(|s| <[u8; 8]>::try_from(s).ok()).map_or(0, u64::from_le_bytes);
+    word >> (at % 8)
 }
 
 /// Writes the low `w` bits of `v` at bit `at` of `bytes`.
@@ -139,7 +148,8 @@ fn skip(bytes: &[u8], at: usize, count: usize) -> usize {
     let mut i = at;
     let mut left = count;
     while left >= 8 {
-        let Some(w) = bytes.get(i..i + 8).and_then(|s| <[u8; 8]>::try_from(s).ok()).map(u64::from_le_bytes) else {
+        let Some(w) = bytes.get(i..i + 8).and_then(|s| <[u8; 8]>::try_from(s).ok()).map(u64::from_le_bytes)
+        else {
             break;
         };
         // Bytes with the high bit clear end a varint.
@@ -227,7 +237,7 @@ impl Block {
     }
 
     /// The document of posting `i`.
-    #[inline]
+    #[inline(always)]
     pub(super) fn doc(&self, i: usize) -> u32 {
         load(&self.bits, i * usize::from(self.row_bits), self.width[0]).wrapping_add(self.base[0])
     }
@@ -238,7 +248,7 @@ impl Block {
     }
 
     /// Columns `0..k` of row `i` (the others 0).
-    #[inline]
+    #[inline(always)]
     fn columns(&self, i: usize, k: usize) -> Row {
         let mut at = i * usize::from(self.row_bits);
         let mut r = [0; 4];
@@ -250,21 +260,35 @@ impl Block {
     }
 
     /// Posting `i`.
-    #[inline]
+    #[inline(always)]
     pub(super) fn posting(&self, i: usize) -> Posting {
+        let at = i * usize::from(self.row_bits);
+        let [w0, w1, w2, _] = self.width;
+        if w0 + w1 + w2 <= 56 {
+            // The three columns with one load.
+            let r = load64(&self.bits, at);
+            let doc = (r & mask(w0)) as u32;
+            let freq = ((r >> w0) & mask(w1)) as u32;
+            let fields = ((r >> (w0 + w1)) & mask(w2)) as u32;
+            return Posting {
+                doc: doc.wrapping_add(self.base[0]),
+                freq: freq.wrapping_add(self.base[1]) as u16,
+                fields: fields.wrapping_add(self.base[2]) as u16,
+            };
+        }
         let r = self.columns(i, 3);
         Posting { doc: r[0], freq: r[1] as u16, fields: r[2] as u16 }
     }
 
     /// Column `c` of row `i`.
-    #[inline]
+    #[inline(always)]
     fn column(&self, i: usize, c: usize) -> u32 {
         let at = i * usize::from(self.row_bits) + usize::from(self.offs[c]);
         load(&self.bits, at, self.width[c]).wrapping_add(self.base[c])
     }
 
     /// Posting `i`'s count of positions.
-    #[inline]
+    #[inline(always)]
     fn count(&self, i: usize) -> u32 {
         self.column(i, 1).wrapping_sub(self.column(i, 3) ^ (1 << 31))
     }
@@ -323,15 +347,16 @@ impl Block {
         off + skip(&self.positions, off, self.counts(from, i))
     }
 
-    /// Appends posting `i`'s positions, which start at byte `off`, to `out` (absolute).
-    pub(super) fn read_positions(&self, i: usize, off: usize, out: &mut Vec<u32>) -> Option<()> {
+    /// Appends posting `i`'s positions, which start at byte `off`, to `out` (absolute);
+    /// the byte offset after them.
+    pub(super) fn read_positions(&self, i: usize, off: usize, out: &mut Vec<u32>) -> Option<usize> {
         let mut k = off;
         let mut last = 0u32;
         for _ in 0..self.count(i) {
             last = last.wrapping_add(get_varint(&self.positions, &mut k)?);
             out.push(last);
         }
-        Some(())
+        Some(k)
     }
 
     /// Appends a posting after the last one (its document the largest).
