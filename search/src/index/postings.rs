@@ -404,12 +404,14 @@ impl PostingList {
         let off = match () {
             _ if lb as usize != bi || li > i => block.offset_from(0, 0, i),
             _ if li == i => lo,
+            _ if li + 1 == i => le,
             // From the posting after it (lookups in order mostly want that one).
             _ => block.offset_from(li + 1, le, i),
         };
-        let end = block.read_positions(i, off, out)?;
+        let (posting, n) = block.posting_and_count(i);
+        let end = block.read_n_positions(n, off, out)?;
         at.bytes.set((bi as u32, i as u32, off as u32, end as u32));
-        Some(block.posting(i))
+        Some(posting)
     }
 
     /// The bound over the blocks that may hold documents in `from..to`, or `None` when no

@@ -280,6 +280,24 @@ impl Block {
         Posting { doc: r[0], freq: r[1] as u16, fields: r[2] as u16 }
     }
 
+    /// Posting `i` and its count of positions.
+    #[inline(always)]
+    pub(super) fn posting_and_count(&self, i: usize) -> (Posting, u32) {
+        let r = if self.row_bits <= 56 {
+            // The whole row with one load.
+            let w = load64(&self.bits, i * usize::from(self.row_bits));
+            let mut r = [0u32; 4];
+            for (c, slot) in r.iter_mut().enumerate() {
+                *slot = ((w >> self.offs[c]) & mask(self.width[c])) as u32;
+                *slot = slot.wrapping_add(self.base[c]);
+            }
+            r
+        } else {
+            self.columns(i, 4)
+        };
+        (Posting { doc: r[0], freq: r[1] as u16, fields: r[2] as u16 }, r[1].wrapping_sub(r[3] ^ (1 << 31)))
+    }
+
     /// Column `c` of row `i`.
     #[inline(always)]
     fn column(&self, i: usize, c: usize) -> u32 {
@@ -347,12 +365,19 @@ impl Block {
         off + skip(&self.positions, off, self.counts(from, i))
     }
 
+    #[cfg(test)]
     /// Appends posting `i`'s positions, which start at byte `off`, to `out` (absolute);
     /// the byte offset after them.
     pub(super) fn read_positions(&self, i: usize, off: usize, out: &mut Vec<u32>) -> Option<usize> {
+        self.read_n_positions(self.count(i), off, out)
+    }
+
+    /// Appends `n` positions starting at byte `off` to `out` (absolute); the byte offset
+    /// after them.
+    pub(super) fn read_n_positions(&self, n: u32, off: usize, out: &mut Vec<u32>) -> Option<usize> {
         let mut k = off;
         let mut last = 0u32;
-        for _ in 0..self.count(i) {
+        for _ in 0..n {
             last = last.wrapping_add(get_varint(&self.positions, &mut k)?);
             out.push(last);
         }
