@@ -7,8 +7,9 @@
 //! The scorer and the proximity checks read these instead of each document's record:
 //! scoring the matches of a term walks its postings in id order (sequential reads) rather
 //! than looking the term up in every matching document. A block keeps its postings' fixed
-//! part (8 bytes each) apart from their positions (a byte stream, varints: per posting its
-//! count of positions, then their deltas), so frequencies are read without touching
+//! part bit-packed (document, frequency, fields and count of positions, each column in the
+//! bits its range in the block needs: a few bits a posting, see [`block`]) apart from their
+//! positions (a byte stream of varint deltas), so frequencies are read without touching
 //! positions. Each block also keeps the largest frequency-to-norm ratio of the postings it
 //! received (`freq / max_freq` of their documents) and whether all their documents had a
 //! score between 0 and 1, so a top-k query can tell that no document of a block can enter the current
@@ -16,7 +17,9 @@
 
 use std::cell::Cell;
 
-use super::varint::{get_varint, put_varint};
+mod block;
+
+use block::Block;
 
 /// A block is split in two when it reaches this many postings.
 pub const SPLIT_AT: usize = 256;
@@ -43,7 +46,8 @@ pub fn posting_mask(mask: u128) -> u16 {
     }
 }
 
-/// One document's entry in a term's list (8 bytes; its positions are in the block's stream).
+/// One document's entry in a term's list, decoded (blocks keep it packed, its positions in
+/// the block's stream).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Posting {
     /// Document id.
@@ -100,80 +104,73 @@ impl Bound {
     }
 }
 
-#[derive(Debug, Clone)]
-struct Block {
-    postings: Vec<Posting>,
-    /// Per posting, in order: varint count, then that many varint position deltas.
-    positions: Vec<u8>,
-    bound: Bound,
-}
-
-/// The byte length of the posting whose positions start at `at`.
-fn entry_len(bytes: &[u8], at: usize) -> usize {
-    let mut i = at;
-    let Some(n) = get_varint(bytes, &mut i) else { return bytes.len().saturating_sub(at) };
-    let mut left = n;
-    while left > 0 {
-        match bytes.get(i) {
-            Some(b) => {
-                i += 1;
-                if b & 0x80 == 0 {
-                    left -= 1;
-                }
-            }
-            None => break,
-        }
-    }
-    i - at
-}
-
-/// The encoding of sorted `positions`.
-fn encode(positions: &[u32]) -> Vec<u8> {
-    let mut out = Vec::with_capacity(positions.len() + 1);
-    encode_into(&mut out, positions);
-    out
-}
-
-/// Appends one posting's positions (count, then deltas) to `out`.
-fn encode_into(out: &mut Vec<u8>, positions: &[u32]) {
-    put_varint(out, positions.len() as u32);
-    let mut last = 0;
-    for &p in positions {
-        put_varint(out, p.wrapping_sub(last));
-        last = p;
-    }
-}
-
-impl Block {
-    /// Byte offset of posting `i`'s positions.
-    fn offset_of(&self, i: usize) -> usize {
-        if i >= self.postings.len() {
-            return self.positions.len();
-        }
-        (0..i).fold(0, |at, _| at + entry_len(&self.positions, at))
+/// Makes room for one more element, growing by half (most lists have a block or two).
+fn reserve_one<T>(v: &mut Vec<T>) {
+    if v.len() == v.capacity() {
+        v.reserve_exact((v.len() / 2).max(1));
     }
 }
 
 /// A lookup position kept between calls ([`PostingList::get`]): documents asked for in
 /// increasing order are found by a short forward walk.
-#[derive(Debug, Default, Clone)]
-pub struct Cursor(Cell<(u32, u32)>);
+#[derive(Debug, Clone)]
+pub struct Cursor {
+    /// (block, posting) where the last lookup ended.
+    at: Cell<(u32, u32)>,
+    /// What the last lookup learnt: no posting of a document in `lo..hi`, and when `hit`,
+    /// `hi`'s posting is at `at` (so lookups of documents the term does not have, in order,
+    /// mostly decode nothing).
+    known: Cell<(u32, u32, bool)>,
+}
+
+impl Default for Cursor {
+    fn default() -> Self {
+        Cursor { at: Cell::new((0, 0)), known: Cell::new((1, 0, false)) }
+    }
+}
+
+impl Cursor {
+    /// Leaves the cursor at `(bi, i)` knowing `lo..hi` (see the fields); the posting when `hit`.
+    fn settle(&self, bi: usize, i: usize, (lo, hi): (u32, u32), hit: bool) -> Option<(usize, usize)> {
+        self.at.set((bi as u32, i as u32));
+        self.known.set((lo, hi, hit));
+        hit.then_some((bi, i))
+    }
+}
 
 /// Like [`Cursor`], also keeping the byte offset of the posting's positions.
-#[derive(Debug, Default, Clone)]
+#[derive(Debug, Clone)]
 pub struct PosCursor {
     at: Cursor,
-    /// (block, posting, byte offset) of the last positions read.
-    bytes: Cell<(u32, u32, u32)>,
+    /// (block, posting, byte offset of its positions, byte offset after them) of the last
+    /// positions read.
+    bytes: Cell<(u32, u32, u32, u32)>,
+}
+
+impl Default for PosCursor {
+    fn default() -> Self {
+        PosCursor { at: Cursor::default(), bytes: Cell::new((u32::MAX, 0, 0, 0)) }
+    }
 }
 
 /// One term's postings.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct PostingList {
     /// First document id of each block.
     firsts: Vec<u32>,
+    /// The blocks but the last.
     blocks: Vec<Block>,
+    /// The last block (empty when the list is): kept in the list itself, so that appending
+    /// a document (what ingest does) reads no block header from elsewhere in memory, and a
+    /// term of one block allocates no vector of blocks.
+    tail: Block,
     len: u32,
+}
+
+impl Default for PostingList {
+    fn default() -> Self {
+        PostingList { firsts: Vec::new(), blocks: Vec::new(), tail: Block::empty(), len: 0 }
+    }
 }
 
 impl PostingList {
@@ -185,6 +182,30 @@ impl PostingList {
     /// True when no document holds the term.
     pub fn is_empty(&self) -> bool {
         self.len == 0
+    }
+
+    /// Block `bi`.
+    fn block(&self, bi: usize) -> Option<&Block> {
+        match self.blocks.get(bi) {
+            Some(b) => Some(b),
+            None if bi == self.blocks.len() && self.tail.len() > 0 => Some(&self.tail),
+            None => None,
+        }
+    }
+
+    /// Block `bi`, to change.
+    fn block_mut(&mut self, bi: usize) -> Option<&mut Block> {
+        let n = self.blocks.len();
+        match self.blocks.get_mut(bi) {
+            Some(b) => Some(b),
+            None if bi == n && self.tail.len() > 0 => Some(&mut self.tail),
+            None => None,
+        }
+    }
+
+    /// The blocks in order.
+    fn all_blocks(&self) -> impl Iterator<Item = &Block> {
+        self.blocks.iter().chain(std::iter::once(&self.tail).filter(|t| t.len() > 0))
     }
 
     /// The block that holds (or would hold) `doc`.
@@ -199,73 +220,62 @@ impl PostingList {
         let b = Bound { freq, norm: norm.max_freq.max(1), low_score: norm.low_score };
         // After the last posting (a new document): onto the last block, or a new one when
         // that is full, so that documents written in id order fill their blocks.
-        let last = self.blocks.last().and_then(|b| b.postings.last()).map(|l| l.doc);
-        if last.is_none_or(|l| l < p.doc) {
-            match self.blocks.last_mut() {
-                Some(block) if block.postings.len() < SPLIT_AT - 1 => {
-                    block.postings.push(p);
-                    encode_into(&mut block.positions, positions);
-                    block.bound = block.bound.max(b);
-                    if block.postings.len() == SPLIT_AT - 1 {
-                        // Full: it only changes by updates and deletes from now on.
-                        block.postings.shrink_to_fit();
-                        block.positions.shrink_to_fit();
-                    }
+        let tail = &mut self.tail;
+        if tail.last_doc().is_none_or(|l| l < p.doc) {
+            if tail.len() == 0 {
+                reserve_one(&mut self.firsts);
+                self.firsts.push(p.doc);
+                *tail = Block::new(p, positions, b);
+            } else if tail.len() < SPLIT_AT - 1 {
+                tail.push(p, positions);
+                tail.bound = tail.bound.max(b);
+                if tail.len() == SPLIT_AT - 1 {
+                    // Full: it only changes by updates and deletes from now on.
+                    tail.shrink();
                 }
-                _ => {
-                    let mut bytes = Vec::new();
-                    encode_into(&mut bytes, positions);
-                    self.firsts.push(p.doc);
-                    self.blocks.push(Block { postings: vec![p], positions: bytes, bound: b });
-                }
+            } else {
+                reserve_one(&mut self.firsts);
+                reserve_one(&mut self.blocks);
+                self.firsts.push(p.doc);
+                let full = std::mem::replace(tail, Block::new(p, positions, b));
+                self.blocks.push(full);
             }
             self.len += 1;
             return;
         }
-        let bytes = encode(positions);
         let bi = self.block_of(p.doc);
-        let Some(block) = self.blocks.get_mut(bi) else { return };
-        let appending = block.postings.last().is_some_and(|l| l.doc < p.doc);
-        let found = if appending {
-            Err(block.postings.len())
-        } else {
-            block.postings.binary_search_by_key(&p.doc, |x| x.doc)
-        };
-        match found {
+        let Some(block) = self.block_mut(bi) else { return };
+        let n = block.len();
+        let appending = block.last_doc().is_some_and(|l| l < p.doc);
+        let found = if appending { Err(n) } else { block.search(0, n, p.doc) };
+        let first = match found {
             Ok(i) => {
-                let at = block.offset_of(i);
-                let old = entry_len(&block.positions, at);
-                if block.positions.get(at..at + old) != Some(&bytes[..]) {
-                    block.positions.splice(at..at + old, bytes);
-                }
-                if let Some(slot) = block.postings.get_mut(i) {
-                    *slot = p;
-                }
+                block.replace(i, p, positions);
+                None
             }
             Err(i) => {
-                let at = block.offset_of(i);
-                block.positions.splice(at..at, bytes);
-                block.postings.insert(i, p);
-                self.len += 1;
-                if i == 0 {
-                    if let Some(f) = self.firsts.get_mut(bi) {
-                        *f = p.doc;
-                    }
-                }
+                block.insert(i, p, positions);
+                (i == 0).then_some(p.doc)
             }
-        }
+        };
         block.bound = block.bound.max(b);
-        if block.postings.len() >= SPLIT_AT {
-            let half = SPLIT_AT / 2;
-            let at = block.offset_of(half);
-            let tail = block.postings.split_off(half);
-            let tail_pos = block.positions.split_off(at);
-            block.postings.shrink_to_fit();
-            block.positions.shrink_to_fit();
-            let bound = block.bound;
-            if let Some(first) = tail.first().map(|x| x.doc) {
-                self.firsts.insert(bi + 1, first);
-                self.blocks.insert(bi + 1, Block { postings: tail, positions: tail_pos, bound });
+        let split = (block.len() >= SPLIT_AT).then(|| block.split_off(SPLIT_AT / 2));
+        if found.is_err() {
+            self.len += 1;
+        }
+        if let (Some(f), Some(slot)) = (first, self.firsts.get_mut(bi)) {
+            *slot = f;
+        }
+        if let Some(second) = split.filter(|t| t.len() > 0) {
+            reserve_one(&mut self.firsts);
+            reserve_one(&mut self.blocks);
+            self.firsts.insert(bi + 1, second.doc(0));
+            if bi == self.blocks.len() {
+                // The tail split: its first half joins the others.
+                let head = std::mem::replace(&mut self.tail, second);
+                self.blocks.push(head);
+            } else {
+                self.blocks.insert(bi + 1, second);
             }
         }
     }
@@ -273,17 +283,19 @@ impl PostingList {
     /// Removes `doc`'s posting; true when it was there.
     pub fn remove(&mut self, doc: u32) -> bool {
         let bi = self.block_of(doc);
-        let Some(block) = self.blocks.get_mut(bi) else { return false };
-        let Ok(i) = block.postings.binary_search_by_key(&doc, |x| x.doc) else { return false };
-        let at = block.offset_of(i);
-        let n = entry_len(&block.positions, at);
-        block.positions.drain(at..at + n);
-        block.postings.remove(i);
+        let Some(block) = self.block_mut(bi) else { return false };
+        let Ok(i) = block.search(0, block.len(), doc) else { return false };
+        block.remove(i);
+        let first = (block.len() > 0).then(|| block.doc(0));
         self.len -= 1;
-        match block.postings.first().map(|x| x.doc) {
+        match first {
             None => {
-                self.blocks.remove(bi);
                 self.firsts.remove(bi);
+                if bi == self.blocks.len() {
+                    self.tail = self.blocks.pop().unwrap_or_else(Block::empty);
+                } else {
+                    self.blocks.remove(bi);
+                }
             }
             Some(first) => {
                 if let Some(f) = self.firsts.get_mut(bi) {
@@ -297,8 +309,34 @@ impl PostingList {
     /// (block, index) of `doc`'s posting if present; `at` remembers where the last lookup
     /// ended, so that increasing documents are found by walking forward.
     fn find(&self, doc: u32, at: &Cursor) -> Option<(usize, usize)> {
-        let (bi, i) = at.0.get();
+        let (lo, hi, hit) = at.known.get();
+        if lo <= doc && doc <= hi {
+            if doc < hi {
+                return None;
+            }
+            if hit {
+                let (bi, i) = at.at.get();
+                return Some((bi as usize, i as usize));
+            }
+        }
+        let (bi, i) = at.at.get();
         let (mut bi, mut i) = (bi as usize, i as usize);
+        if hit && doc > hi {
+            // After the posting at the cursor: the next few of its block, if they reach it.
+            if let Some(block) = self.block(bi) {
+                let end = (i + 5).min(block.len());
+                for k in i + 1..end {
+                    let d = block.doc(k);
+                    match d.cmp(&doc) {
+                        std::cmp::Ordering::Less => {}
+                        std::cmp::Ordering::Equal => return at.settle(bi, k, (doc, doc), true),
+                        std::cmp::Ordering::Greater => return at.settle(bi, k, (doc, d), true).and(None),
+                    }
+                }
+                // All before it: go on from the last one looked at.
+                i = end.saturating_sub(1).max(i);
+            }
+        }
         let in_block = |b: usize| {
             self.firsts.get(b).is_some_and(|&f| f <= doc) && self.firsts.get(b + 1).is_none_or(|&n| doc < n)
         };
@@ -307,96 +345,94 @@ impl PostingList {
             bi = (bi + 1..bi + 4).find(|&b| in_block(b)).unwrap_or_else(|| self.block_of(doc));
             i = 0;
         }
-        let ps = &self.blocks.get(bi)?.postings;
-        match ps.get(i) {
-            // Between the last posting looked at and the one before it: not in the list
-            // (lookups of documents the term does not have, in order, stay here).
-            Some(p) if p.doc > doc => {
-                if i == 0 || ps.get(i - 1).is_some_and(|q| q.doc < doc) {
-                    return None;
+        let block = self.block(bi)?;
+        let n = block.len();
+        if i < n {
+            // Between the last posting looked at and the one before it: not in the list.
+            let here = block.doc(i);
+            if here > doc {
+                if i == 0 || block.doc(i - 1) < doc {
+                    return at.settle(bi, i, (doc, here), true).and(None);
                 }
                 i = 0;
             }
-            None => i = 0,
-            Some(_) => {}
+        } else {
+            i = 0;
         }
         // The next few postings first (lookups in document order mostly move a little).
-        for k in i..(i + 4).min(ps.len()) {
-            match ps.get(k).map(|p| p.doc.cmp(&doc)) {
-                Some(std::cmp::Ordering::Less) => {}
-                Some(std::cmp::Ordering::Equal) => {
-                    at.0.set((bi as u32, k as u32));
-                    return Some((bi, k));
-                }
-                _ => {
-                    at.0.set((bi as u32, k as u32));
-                    return None;
-                }
+        for k in i..(i + 4).min(n) {
+            let d = block.doc(k);
+            match d.cmp(&doc) {
+                std::cmp::Ordering::Less => {}
+                std::cmp::Ordering::Equal => return at.settle(bi, k, (doc, doc), true),
+                std::cmp::Ordering::Greater => return at.settle(bi, k, (doc, d), true).and(None),
             }
         }
         // Gallop from the last position.
         let (mut lo, mut hi, mut step) = (i, i, 1);
-        while ps.get(hi).is_some_and(|p| p.doc < doc) {
+        while hi < n && block.doc(hi) < doc {
             lo = hi;
             hi += step;
             step *= 2;
         }
-        let hi = (hi + 1).min(ps.len());
-        let (found, end) = match ps.get(lo..hi).map(|s| s.binary_search_by_key(&doc, |p| p.doc)) {
-            Some(Ok(k)) => (true, lo + k),
-            Some(Err(k)) => (false, lo + k),
-            None => (false, lo),
-        };
-        at.0.set((bi as u32, end as u32));
-        found.then_some((bi, end))
+        let hi = (hi + 1).min(n);
+        match block.search(lo, hi, doc) {
+            Ok(k) => at.settle(bi, k, (doc, doc), true),
+            Err(k) if k < n => at.settle(bi, k, (doc, block.doc(k)), true).and(None),
+            // After the block's last posting: none before the next block's first.
+            Err(k) => {
+                let next = self.firsts.get(bi + 1).copied().unwrap_or(u32::MAX);
+                at.settle(bi, k, (doc, next), false)
+            }
+        }
     }
 
     /// `doc`'s posting (see [`PostingList::find`] for `at`).
+    #[inline]
     pub fn get(&self, doc: u32, at: &Cursor) -> Option<Posting> {
         let (bi, i) = self.find(doc, at)?;
-        self.blocks.get(bi)?.postings.get(i).copied()
+        Some(self.block(bi)?.posting(i))
     }
 
     /// `doc`'s posting, its positions appended to `out` (absolute, ascending).
     pub fn positions(&self, doc: u32, at: &PosCursor, out: &mut Vec<u32>) -> Option<Posting> {
         let (bi, i) = self.find(doc, &at.at)?;
-        let block = self.blocks.get(bi)?;
+        let block = self.block(bi)?;
         // The byte offset: from the last one read when it is in this block and not after.
-        let (lb, li, lo) = at.bytes.get();
-        let mut off = if lb as usize == bi && li as usize <= i { lo as usize } else { 0 };
-        let from = if lb as usize == bi && li as usize <= i { li as usize } else { 0 };
-        for _ in from..i {
-            off += entry_len(&block.positions, off);
-        }
-        at.bytes.set((bi as u32, i as u32, off as u32));
-        let mut k = off;
-        let n = get_varint(&block.positions, &mut k)?;
-        let mut last = 0u32;
-        for _ in 0..n {
-            last = last.wrapping_add(get_varint(&block.positions, &mut k)?);
-            out.push(last);
-        }
-        block.postings.get(i).copied()
+        let (lb, li, lo, le) = at.bytes.get();
+        let (li, lo, le) = (li as usize, lo as usize, le as usize);
+        let off = match () {
+            _ if lb as usize != bi || li > i => block.offset_from(0, 0, i),
+            _ if li == i => lo,
+            _ if li + 1 == i => le,
+            // From the posting after it (lookups in order mostly want that one).
+            _ => block.offset_from(li + 1, le, i),
+        };
+        let (posting, n) = block.posting_and_count(i);
+        let end = block.read_n_positions(n, off, out)?;
+        at.bytes.set((bi as u32, i as u32, off as u32, end as u32));
+        Some(posting)
     }
 
     /// The bound over the blocks that may hold documents in `from..to`, or `None` when no
     /// block does; `at` walks forward like [`PostingList::get`]'s.
     pub fn bound_in(&self, from: u32, to: u32, at: &Cursor) -> Option<Bound> {
-        let (mut bi, _) = at.0.get();
+        let (mut bi, _) = at.at.get();
         if self.firsts.get(bi as usize).is_none_or(|&f| f > from) {
             bi = self.block_of(from) as u32;
         }
         while self.firsts.get(bi as usize + 1).is_some_and(|&n| n <= from) {
             bi += 1;
         }
-        at.0.set((bi, 0));
+        at.at.set((bi, 0));
+        at.known.set((1, 0, false));
         let mut out: Option<Bound> = None;
         let mut b = bi as usize;
-        while let (Some(&first), Some(block)) = (self.firsts.get(b), self.blocks.get(b)) {
+        while let (Some(&first), Some(block)) = (self.firsts.get(b), self.block(b)) {
             if first >= to {
                 break;
             }
-            let last = block.postings.last().map_or(first, |p| p.doc);
+            let last = block.last_doc().unwrap_or(first);
             if last >= from {
                 out = Some(out.map_or(block.bound, |o| o.max(block.bound)));
             }
@@ -406,25 +442,21 @@ impl PostingList {
     }
 
     /// Iterates the postings in document order.
-    pub fn iter(&self) -> impl Iterator<Item = &Posting> {
-        self.blocks.iter().flat_map(|b| b.postings.iter())
+    pub fn iter(&self) -> impl Iterator<Item = Posting> + '_ {
+        self.all_blocks().flat_map(|b| (0..b.len()).map(|i| b.posting(i)))
     }
 
-    /// Bytes of the position deltas (the streams less each posting's count, one byte below
-    /// 128 positions): RediSearch's "offset vectors" size.
+    /// Bytes of the position deltas: RediSearch's "offset vectors" size.
     pub fn position_bytes(&self) -> usize {
-        self.blocks.iter().map(|b| b.positions.len().saturating_sub(b.postings.len())).sum()
+        self.all_blocks().map(Block::position_bytes).sum()
     }
 
-    /// Approximate heap bytes.
+    /// Heap bytes (the capacities of the vectors; the list itself, with its last block, is
+    /// counted by its owner).
     pub fn mem_bytes(&self) -> usize {
         self.firsts.capacity() * 4
             + self.blocks.capacity() * std::mem::size_of::<Block>()
-            + self
-                .blocks
-                .iter()
-                .map(|b| b.postings.capacity() * std::mem::size_of::<Posting>() + b.positions.capacity())
-                .sum::<usize>()
+            + self.blocks.iter().chain(std::iter::once(&self.tail)).map(Block::mem_bytes).sum::<usize>()
     }
 }
 
@@ -479,7 +511,90 @@ mod tests {
             l.positions(doc, &pat, &mut v);
             assert_eq!(v, m.get(&doc).map_or(Vec::new(), |&f| positions_for(doc, f)), "doc {doc}");
         }
-        assert!(l.blocks.iter().all(|b| !b.postings.is_empty() && b.postings.len() < SPLIT_AT));
+        assert!(l.all_blocks().all(|b| b.len() > 0 && b.len() < SPLIT_AT));
+    }
+
+    #[test]
+    fn packed_values_of_any_range_agree_with_a_map() {
+        // Documents over the whole u32 range (clusters and huge gaps), any frequency up to
+        // the escape, any field mask, counts of positions unrelated to the frequency: every
+        // column's width grows, blocks re-pack, split, and change in the middle.
+        let mut l = PostingList::default();
+        let mut m: std::collections::BTreeMap<u32, (Posting, Vec<u32>)> = Default::default();
+        let mut x: u64 = 12_345;
+        let mut docs = Vec::new();
+        for _ in 0..30_000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let doc = match x % 4 {
+                0 => (x >> 32) as u32,
+                1 => u32::MAX - (x >> 40) as u32 % 600,
+                _ => (x >> 40) as u32 % 1_500,
+            };
+            docs.push(doc);
+            if x.is_multiple_of(6) {
+                assert_eq!(l.remove(doc), m.remove(&doc).is_some());
+                continue;
+            }
+            let freq = match (x >> 8) % 3 {
+                0 => FREQ_ESCAPE,
+                1 => (x >> 16) as u16,
+                _ => 1,
+            };
+            let fields = if (x >> 10).is_multiple_of(2) { (x >> 24) as u16 } else { 1 };
+            let n = (x >> 56) as u32 % 5;
+            let positions: Vec<u32> = (0..n).map(|k| k * ((x >> 20) as u32 % 100_000 + 1)).collect();
+            let q = Posting { doc, freq, fields };
+            l.set(q, &positions, N);
+            m.insert(doc, (q, positions));
+        }
+        assert_eq!(l.len() as usize, m.len());
+        assert_eq!(l.iter().collect::<Vec<_>>(), m.values().map(|v| v.0).collect::<Vec<_>>());
+        // Lookups in any order, then in order (with repeats), and of absent neighbours.
+        let at = Cursor::default();
+        for &doc in docs.iter().rev() {
+            assert_eq!(l.get(doc, &at), m.get(&doc).map(|v| v.0), "doc {doc}");
+        }
+        docs.sort_unstable();
+        for &doc in &docs {
+            for d in [doc.saturating_sub(1), doc, doc.saturating_add(1)] {
+                assert_eq!(l.get(d, &at), m.get(&d).map(|v| v.0), "doc {d}");
+            }
+        }
+        let (at, pat) = (Cursor::default(), PosCursor::default());
+        for &doc in &docs {
+            assert_eq!(l.get(doc, &at), m.get(&doc).map(|v| v.0), "doc {doc}");
+            let mut v = Vec::new();
+            assert_eq!(l.positions(doc, &pat, &mut v), m.get(&doc).map(|v| v.0), "doc {doc}");
+            assert_eq!(v, m.get(&doc).map_or(Vec::new(), |w| w.1.clone()), "doc {doc}");
+        }
+        assert!(l.all_blocks().all(|b| b.len() > 0 && b.len() < SPLIT_AT));
+        assert!(l.blocks.len() > 10);
+        let first: Vec<u32> = l.all_blocks().map(|b| b.doc(0)).collect();
+        assert_eq!(first, l.firsts);
+        for doc in m.keys().copied().collect::<Vec<_>>() {
+            assert!(l.remove(doc));
+        }
+        assert!(l.is_empty() && l.blocks.is_empty() && l.firsts.is_empty() && l.tail.len() == 0);
+    }
+
+    #[test]
+    fn a_posting_takes_a_few_bytes() {
+        // Documents a few ids apart with frequency 1 or 2 in one of two fields: a few bits a
+        // posting, and a full block's vectors hold no spare capacity.
+        let mut l = PostingList::default();
+        for k in 0..2_560u32 {
+            let q = Posting { doc: k * 5 + k % 3, freq: (k % 2 + 1) as u16, fields: 1 << (k % 2) };
+            l.set(q, &positions_for(k, q.freq), N);
+        }
+        assert_eq!(l.all_blocks().count(), 11);
+        let full = &l.blocks[0];
+        assert_eq!(full.len(), SPLIT_AT - 1);
+        // Offsets under 1,280: 11 bits, a bit for the frequency, one for the fields.
+        assert_eq!(full.row_bits(), 13);
+        // 255 rows of 13 bits and the padding of a u64 load: 1.65 bytes a posting.
+        assert_eq!(full.mem_bytes(), (255 * 13usize).div_ceil(8) + 7 + full.position_bytes());
     }
 
     #[test]

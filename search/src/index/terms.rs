@@ -43,6 +43,6 @@ impl Index {
 
     /// Whether some document holds text term `term` in a field of `mask`.
     pub fn term_in(&self, term: u32, mask: FieldMask) -> bool {
-        self.text.list(term).is_some_and(|l| l.iter().any(|p| self.posting_in(p, term, mask)))
+        self.text.list(term).is_some_and(|l| l.iter().any(|p| self.posting_in(&p, term, mask)))
     }
 }

@@ -49,7 +49,7 @@ impl FirstHits {
         for (rank, &id) in t.ids.iter().enumerate() {
             let list = idx.text.list(id)?;
             for p in list.iter() {
-                if !idx.posting_in(p, id, t.mask) {
+                if !idx.posting_in(&p, id, t.mask) {
                     continue;
                 }
                 if let Some(slot) = by_doc.get_mut(p.doc as usize) {

@@ -1,0 +1,636 @@
+//! One block of a term's postings ([`super`]), bit-packed. Each posting is a row of four
+//! columns: its document id, its frequency, its field mask, and its frequency less its
+//! count of positions (0 when they agree, as with fields of weight 1). A column is stored
+//! as each value's offset from the block's smallest, in the fewest bits that hold the
+//! largest offset (frame of reference), so a block of documents a few ids apart with
+//! frequency 1 in one field takes a few bits a posting. Row `i` starts at bit
+//! `i * row width` and each of its columns (at most 32 bits) is read with one unaligned
+//! u64 load, so lookups search the packed document ids directly (the byte vector ends with
+//! [`PAD`] zero bytes for those loads).
+//!
+//! Appending a row that fits the block's frame writes its bits after the last row; a row
+//! that does not (a larger offset, a value below a base) re-packs the block at the frame
+//! of all its rows, which happens a few times a block (widths only grow while documents
+//! are appended in order). Inserting, replacing or removing a row in the middle moves the
+//! rows after it in place (re-packing only when the new row does not fit). Positions are
+//! a separate byte stream: per posting, the varint deltas of its positions (their count
+//! is the row's).
+
+use crate::index::varint::{get_varint, put_varint};
+
+use super::{Bound, Posting};
+
+/// Zero bytes after the last row, so that a u64 load at any row's byte stays in bounds.
+const PAD: usize = 7;
+
+/// The columns of a row: document, frequency, field mask, and frequency less count of
+/// positions ([`count_column`]).
+type Row = [u32; 4];
+
+/// The count column's value: `freq - count` as a signed number, mapped to u32 in order
+/// (0 with weight-1 fields, 1 with a weight-2 field holding the term once).
+fn count_column(freq: u32, count: u32) -> u32 {
+    freq.wrapping_sub(count) ^ (1 << 31)
+}
+
+/// One block of postings (fewer than [`super::SPLIT_AT`]).
+#[derive(Debug, Clone)]
+pub(super) struct Block {
+    /// The rows, packed, then [`PAD`] zero bytes.
+    bits: Vec<u8>,
+    /// Per posting, in order: the varint deltas of its positions.
+    positions: Vec<u8>,
+    /// The bound of the postings the block received ([`super`]).
+    pub(super) bound: Bound,
+    /// Per column, the value its offsets are from.
+    base: [u32; 4],
+    /// Per column, its bits.
+    width: [u8; 4],
+    /// Bits of a row (the sum of `width`).
+    row_bits: u8,
+    /// Per column, its first bit in a row.
+    offs: [u8; 4],
+    /// Number of rows.
+    n: u16,
+}
+
+/// The row of a posting with `count` positions.
+fn row_of(p: Posting, count: u32) -> Row {
+    let freq = u32::from(p.freq);
+    [p.doc, freq, u32::from(p.fields), count_column(freq, count)]
+}
+
+/// The low `w` bits (`w` at most 32).
+fn mask(w: u8) -> u64 {
+    (1u64 << w) - 1
+}
+
+/// The `w`-bit value at bit `at` of `bytes`.
+#[inline(always)]
+fn load(bytes: &[u8], at: usize, w: u8) -> u32 {
+    let b = at / 8;
+    let word = bytes.get(b..b + 8).and_then(|s| <[u8; 8]>::try_from(s).ok()).map_or(0, u64::from_le_bytes);
+    ((word >> (at % 8)) & mask(w)) as u32
+}
+
+/// The 57 or more bits from bit `at` of `bytes` (0 past their end).
+#[inline(always)]
+fn load64(bytes: &[u8], at: usize) -> u64 {
+    let b = at / 8;
+    let word = bytes.get(b..b + 8).and_then(|s| <[u8; 8]>::try_from(s).ok()).map_or(0, u64::from_le_bytes);
+    word >> (at % 8)
+}
+
+/// Writes the low `w` bits of `v` at bit `at` of `bytes`.
+fn store(bytes: &mut [u8], at: usize, w: u8, v: u32) {
+    if w == 0 {
+        return;
+    }
+    let b = at / 8;
+    let Some(word) = bytes.get_mut(b..b + 8).and_then(|s| <&mut [u8; 8]>::try_from(s).ok()) else { return };
+    let sh = at % 8;
+    let m = mask(w) << sh;
+    let v = (u64::from_le_bytes(*word) & !m) | ((u64::from(v) << sh) & m);
+    *word = v.to_le_bytes();
+}
+
+/// Bytes holding `n` rows of `bits` bits, with the padding.
+fn bytes_for(n: usize, bits: u8) -> usize {
+    (n * usize::from(bits)).div_ceil(8) + PAD
+}
+
+/// Makes room for `more` bytes after `v`'s end, growing by a quarter (a growing block's
+/// spare capacity is memory every term's last block holds).
+fn reserve(v: &mut Vec<u8>, more: usize) {
+    if v.capacity() - v.len() < more {
+        v.reserve_exact(more.max(v.len() / 4 + 8));
+    }
+}
+
+/// Zero-extends `v` to `len` bytes (growing its capacity as [`reserve`] does).
+fn grow_to(v: &mut Vec<u8>, len: usize) {
+    reserve(v, len.saturating_sub(v.len()));
+    v.resize(len, 0);
+}
+
+/// Bytes of `v` as a varint.
+fn varint_len(v: u32) -> usize {
+    (32 - v.leading_zeros()).max(1).div_ceil(7) as usize
+}
+
+/// Appends the deltas of sorted `positions` to `out`.
+fn encode_into(out: &mut Vec<u8>, positions: &[u32]) {
+    let mut last = 0u32;
+    let len: usize = positions
+        .iter()
+        .map(|&p| {
+            let d = p.wrapping_sub(last);
+            last = p;
+            varint_len(d)
+        })
+        .sum();
+    reserve(out, len);
+    let mut last = 0;
+    for &p in positions {
+        put_varint(out, p.wrapping_sub(last));
+        last = p;
+    }
+}
+
+/// The byte length of `count` varints from `at`.
+fn entry_len(bytes: &[u8], at: usize, count: u32) -> usize {
+    skip(bytes, at, count as usize)
+}
+
+/// The byte length of `count` varints from `at` (eight bytes at a time while they do not
+/// hold the last one).
+fn skip(bytes: &[u8], at: usize, count: usize) -> usize {
+    let mut i = at;
+    let mut left = count;
+    while left >= 8 {
+        let Some(w) = bytes.get(i..i + 8).and_then(|s| <[u8; 8]>::try_from(s).ok()).map(u64::from_le_bytes)
+        else {
+            break;
+        };
+        // Bytes with the high bit clear end a varint.
+        let ends = (!w & 0x8080_8080_8080_8080).count_ones() as usize;
+        if ends >= left {
+            break;
+        }
+        left -= ends;
+        i += 8;
+    }
+    while left > 0 {
+        match bytes.get(i) {
+            Some(b) => {
+                i += 1;
+                if b & 0x80 == 0 {
+                    left -= 1;
+                }
+            }
+            None => break,
+        }
+    }
+    i - at
+}
+
+impl Block {
+    /// A block of no posting (allocating nothing).
+    pub(super) fn empty() -> Block {
+        let bound = Bound { freq: 0, norm: 1, low_score: true };
+        Block {
+            bits: Vec::new(),
+            positions: Vec::new(),
+            bound,
+            base: [0; 4],
+            width: [0; 4],
+            row_bits: 0,
+            offs: [0; 4],
+            n: 0,
+        }
+    }
+
+    /// A block of one posting.
+    pub(super) fn new(p: Posting, positions: &[u32], bound: Bound) -> Block {
+        let mut b = Block::packed(&[row_of(p, positions.len() as u32)], Vec::new(), bound, false);
+        encode_into(&mut b.positions, positions);
+        b
+    }
+
+    /// A block of `rows` in their own frame, with a quarter more capacity when `growing`.
+    fn packed(rows: &[Row], positions: Vec<u8>, bound: Bound, growing: bool) -> Block {
+        let (mut lo, mut hi) = ([u32::MAX; 4], [0u32; 4]);
+        for r in rows {
+            for c in 0..4 {
+                lo[c] = lo[c].min(r[c]);
+                hi[c] = hi[c].max(r[c]);
+            }
+        }
+        if rows.is_empty() {
+            lo = [0; 4];
+        }
+        let mut width = [0u8; 4];
+        for c in 0..4 {
+            width[c] = (32 - (hi[c] - lo[c]).leading_zeros()) as u8;
+        }
+        let row_bits = width.iter().sum();
+        let offs = [0, width[0], width[0] + width[1], width[0] + width[1] + width[2]];
+        let len = bytes_for(rows.len(), row_bits);
+        let mut bits = Vec::with_capacity(if growing { len + len / 4 + 8 } else { len });
+        bits.resize(len, 0);
+        let mut b = Block { bits, positions, bound, base: lo, width, row_bits, offs, n: rows.len() as u16 };
+        for (i, r) in rows.iter().enumerate() {
+            b.put_row(i, r);
+        }
+        b
+    }
+
+    /// Re-packs the block as `rows` (the block's positions unchanged), in their frame.
+    fn repack(&mut self, rows: &[Row], growing: bool) {
+        let positions = std::mem::take(&mut self.positions);
+        *self = Block::packed(rows, positions, self.bound, growing);
+    }
+
+    /// Number of postings.
+    pub(super) fn len(&self) -> usize {
+        usize::from(self.n)
+    }
+
+    /// The document of posting `i`.
+    #[inline(always)]
+    pub(super) fn doc(&self, i: usize) -> u32 {
+        load(&self.bits, i * usize::from(self.row_bits), self.width[0]).wrapping_add(self.base[0])
+    }
+
+    /// The last posting's document.
+    pub(super) fn last_doc(&self) -> Option<u32> {
+        self.len().checked_sub(1).map(|i| self.doc(i))
+    }
+
+    /// Columns `0..k` of row `i` (the others 0).
+    #[inline(always)]
+    fn columns(&self, i: usize, k: usize) -> Row {
+        let mut at = i * usize::from(self.row_bits);
+        let mut r = [0; 4];
+        for (c, slot) in r.iter_mut().enumerate().take(k) {
+            *slot = load(&self.bits, at, self.width[c]).wrapping_add(self.base[c]);
+            at += usize::from(self.width[c]);
+        }
+        r
+    }
+
+    /// Posting `i`.
+    #[inline(always)]
+    pub(super) fn posting(&self, i: usize) -> Posting {
+        let at = i * usize::from(self.row_bits);
+        let [w0, w1, w2, _] = self.width;
+        if w0 + w1 + w2 <= 56 {
+            // The three columns with one load.
+            let r = load64(&self.bits, at);
+            let doc = (r & mask(w0)) as u32;
+            let freq = ((r >> w0) & mask(w1)) as u32;
+            let fields = ((r >> (w0 + w1)) & mask(w2)) as u32;
+            return Posting {
+                doc: doc.wrapping_add(self.base[0]),
+                freq: freq.wrapping_add(self.base[1]) as u16,
+                fields: fields.wrapping_add(self.base[2]) as u16,
+            };
+        }
+        let r = self.columns(i, 3);
+        Posting { doc: r[0], freq: r[1] as u16, fields: r[2] as u16 }
+    }
+
+    /// Posting `i` and its count of positions.
+    #[inline(always)]
+    pub(super) fn posting_and_count(&self, i: usize) -> (Posting, u32) {
+        let r = if self.row_bits <= 56 {
+            // The whole row with one load.
+            let w = load64(&self.bits, i * usize::from(self.row_bits));
+            let mut r = [0u32; 4];
+            for (c, slot) in r.iter_mut().enumerate() {
+                *slot = ((w >> self.offs[c]) & mask(self.width[c])) as u32;
+                *slot = slot.wrapping_add(self.base[c]);
+            }
+            r
+        } else {
+            self.columns(i, 4)
+        };
+        (Posting { doc: r[0], freq: r[1] as u16, fields: r[2] as u16 }, r[1].wrapping_sub(r[3] ^ (1 << 31)))
+    }
+
+    /// Column `c` of row `i`.
+    #[inline(always)]
+    fn column(&self, i: usize, c: usize) -> u32 {
+        let at = i * usize::from(self.row_bits) + usize::from(self.offs[c]);
+        load(&self.bits, at, self.width[c]).wrapping_add(self.base[c])
+    }
+
+    /// Posting `i`'s count of positions.
+    #[inline(always)]
+    fn count(&self, i: usize) -> u32 {
+        self.column(i, 1).wrapping_sub(self.column(i, 3) ^ (1 << 31))
+    }
+
+    /// The counts of positions of postings `from..to`, summed.
+    fn counts(&self, from: usize, to: usize) -> usize {
+        if self.width[1] == 0 && self.width[3] == 0 {
+            // Every posting has the same count.
+            return to.saturating_sub(from) * self.base[1].wrapping_sub(self.base[3] ^ (1 << 31)) as usize;
+        }
+        (from..to).map(|k| self.count(k) as usize).sum()
+    }
+
+    /// All rows.
+    fn rows(&self) -> Vec<Row> {
+        (0..self.len()).map(|i| self.columns(i, 4)).collect()
+    }
+
+    /// Writes row `i` (which fits the frame).
+    fn put_row(&mut self, i: usize, r: &Row) {
+        let mut at = i * usize::from(self.row_bits);
+        for (c, &v) in r.iter().enumerate() {
+            store(&mut self.bits, at, self.width[c], v.wrapping_sub(self.base[c]));
+            at += usize::from(self.width[c]);
+        }
+    }
+
+    /// Whether `r` fits the frame.
+    fn fits(&self, r: &Row) -> bool {
+        (0..4).all(|c| r[c] >= self.base[c] && u64::from(r[c] - self.base[c]) >> self.width[c] == 0)
+    }
+
+    /// The index of `doc` among postings `lo..hi`, or where it would go.
+    pub(super) fn search(&self, mut lo: usize, mut hi: usize, doc: u32) -> Result<usize, usize> {
+        while lo < hi {
+            let mid = lo + (hi - lo) / 2;
+            match self.doc(mid).cmp(&doc) {
+                std::cmp::Ordering::Less => lo = mid + 1,
+                std::cmp::Ordering::Equal => return Ok(mid),
+                std::cmp::Ordering::Greater => hi = mid,
+            }
+        }
+        Err(lo)
+    }
+
+    /// Byte offset of posting `i`'s positions.
+    fn offset_of(&self, i: usize) -> usize {
+        if i >= self.len() {
+            return self.positions.len();
+        }
+        skip(&self.positions, 0, self.counts(0, i))
+    }
+
+    /// The byte offset of posting `i`'s positions given that of posting `from` (at most `i`).
+    pub(super) fn offset_from(&self, from: usize, off: usize, i: usize) -> usize {
+        off + skip(&self.positions, off, self.counts(from, i))
+    }
+
+    #[cfg(test)]
+    /// Appends posting `i`'s positions, which start at byte `off`, to `out` (absolute);
+    /// the byte offset after them.
+    pub(super) fn read_positions(&self, i: usize, off: usize, out: &mut Vec<u32>) -> Option<usize> {
+        self.read_n_positions(self.count(i), off, out)
+    }
+
+    /// Appends `n` positions starting at byte `off` to `out` (absolute); the byte offset
+    /// after them.
+    pub(super) fn read_n_positions(&self, n: u32, off: usize, out: &mut Vec<u32>) -> Option<usize> {
+        let mut k = off;
+        let mut last = 0u32;
+        for _ in 0..n {
+            last = last.wrapping_add(get_varint(&self.positions, &mut k)?);
+            out.push(last);
+        }
+        Some(k)
+    }
+
+    /// Appends a posting after the last one (its document the largest).
+    pub(super) fn push(&mut self, p: Posting, positions: &[u32]) {
+        let r = row_of(p, positions.len() as u32);
+        let n = self.len();
+        if self.fits(&r) {
+            grow_to(&mut self.bits, bytes_for(n + 1, self.row_bits));
+            self.put_row(n, &r);
+            self.n += 1;
+        } else {
+            let mut rows = self.rows();
+            rows.push(r);
+            self.repack(&rows, true);
+        }
+        encode_into(&mut self.positions, positions);
+    }
+
+    /// Inserts a posting as posting `i`.
+    pub(super) fn insert(&mut self, i: usize, p: Posting, positions: &[u32]) {
+        let r = row_of(p, positions.len() as u32);
+        let at = self.offset_of(i);
+        let n = self.len();
+        if self.fits(&r) {
+            grow_to(&mut self.bits, bytes_for(n + 1, self.row_bits));
+            for k in (i..n).rev() {
+                let row = self.columns(k, 4);
+                self.put_row(k + 1, &row);
+            }
+            self.put_row(i, &r);
+            self.n += 1;
+        } else {
+            let mut rows = self.rows();
+            rows.insert(i.min(n), r);
+            self.repack(&rows, false);
+        }
+        let mut bytes = Vec::new();
+        encode_into(&mut bytes, positions);
+        self.positions.splice(at..at, bytes);
+    }
+
+    /// Replaces posting `i` (same document).
+    pub(super) fn replace(&mut self, i: usize, p: Posting, positions: &[u32]) {
+        let at = self.offset_of(i);
+        let old = entry_len(&self.positions, at, self.count(i));
+        let mut bytes = Vec::new();
+        encode_into(&mut bytes, positions);
+        if self.positions.get(at..at + old) != Some(&bytes[..]) {
+            self.positions.splice(at..at + old, bytes);
+        }
+        let r = row_of(p, positions.len() as u32);
+        if self.fits(&r) {
+            self.put_row(i, &r);
+        } else {
+            let mut rows = self.rows();
+            if let Some(slot) = rows.get_mut(i) {
+                *slot = r;
+            }
+            self.repack(&rows, false);
+        }
+    }
+
+    /// Removes posting `i`.
+    pub(super) fn remove(&mut self, i: usize) {
+        let n = self.len();
+        if i >= n {
+            return;
+        }
+        let at = self.offset_of(i);
+        let len = entry_len(&self.positions, at, self.count(i));
+        self.positions.drain(at..at + len);
+        // Every remaining row still fits the frame: move the later ones down.
+        for k in i + 1..n {
+            let row = self.columns(k, 4);
+            self.put_row(k - 1, &row);
+        }
+        let base = self.base;
+        self.put_row(n - 1, &base);
+        self.n -= 1;
+        self.bits.truncate(bytes_for(n - 1, self.row_bits));
+    }
+
+    /// Splits off postings `at..` as a block of their own (both re-packed, exactly sized).
+    pub(super) fn split_off(&mut self, at: usize) -> Block {
+        let rows = self.rows();
+        let off = self.offset_of(at);
+        let tail_pos = self.positions.split_off(off);
+        self.positions.shrink_to_fit();
+        let (head, tail) = rows.split_at(at.min(rows.len()));
+        let tail = Block::packed(tail, tail_pos, self.bound, false);
+        self.repack(head, false);
+        tail
+    }
+
+    /// Releases spare capacity (a full block only changes by updates and deletes).
+    pub(super) fn shrink(&mut self) {
+        self.bits.shrink_to_fit();
+        self.positions.shrink_to_fit();
+    }
+
+    /// Bytes of the position deltas.
+    pub(super) fn position_bytes(&self) -> usize {
+        self.positions.len()
+    }
+
+    /// Heap bytes.
+    pub(super) fn mem_bytes(&self) -> usize {
+        self.bits.capacity() + self.positions.capacity()
+    }
+
+    /// The bits of a row (tests).
+    #[cfg(test)]
+    pub(super) fn row_bits(&self) -> u8 {
+        self.row_bits
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const B: Bound = Bound { freq: 1, norm: 1, low_score: true };
+
+    /// A block's postings with their positions.
+    fn contents(b: &Block) -> Vec<(Posting, Vec<u32>)> {
+        (0..b.len())
+            .map(|i| {
+                let mut v = Vec::new();
+                b.read_positions(i, b.offset_of(i), &mut v);
+                (b.posting(i), v)
+            })
+            .collect()
+    }
+
+    fn q(doc: u32, freq: u16, fields: u16) -> Posting {
+        Posting { doc, freq, fields }
+    }
+
+    #[test]
+    fn widths_grow_on_append_and_rows_read_back() {
+        let mut b = Block::new(q(10, 1, 1), &[4], B);
+        // One row: every column in 0 bits.
+        assert_eq!(b.row_bits(), 0);
+        let mut want = vec![(q(10, 1, 1), vec![4])];
+        let mut widths = vec![0];
+        for (k, doc) in [11u32, 13, 20, 300, 70_000, 1 << 24].into_iter().enumerate() {
+            let p = q(doc, 1, 1);
+            b.push(p, &[k as u32]);
+            want.push((p, vec![k as u32]));
+            assert_eq!(contents(&b), want);
+            widths.push(b.row_bits());
+        }
+        // Document offsets 1, 3, 10, 290, 69_990, 2^24 - 10 need 1, 2, 4, 9, 17 and 24 bits
+        // (the other columns none: one frequency, one field, one position each).
+        assert_eq!(widths, vec![0, 1, 2, 4, 9, 17, 24]);
+        // Rows that fit the frame do not widen it; a second frequency takes a bit, and
+        // two positions with frequency 1 then a count column bit (frequency less count
+        // -1 beside 0).
+        b.push(q((1 << 24) + 1, 1, 1), &[0]);
+        assert_eq!(b.row_bits(), 24);
+        b.push(q((1 << 24) + 2, 2, 1), &[0, 1]);
+        assert_eq!(b.row_bits(), 25);
+        b.push(q((1 << 24) + 3, 1, 1), &[0, 1]);
+        assert_eq!(b.row_bits(), 26);
+        assert_eq!(contents(&b).last().map(|c| c.1.clone()), Some(vec![0, 1]));
+    }
+
+    #[test]
+    fn extreme_values_round_trip() {
+        // Huge document gaps (the whole u32 range), frequencies up to the escape, all 16
+        // field bits, many positions with a frequency that differs from their count.
+        let many: Vec<u32> = (0..300).map(|k| k * 1_000_003).collect();
+        let rows = [
+            (q(0, 1, 1), vec![]),
+            (q(1 << 31, FREQ_ESCAPE, u16::MAX), many.clone()),
+            (q(u32::MAX - 1, 2, 1 << 15), vec![u32::MAX]),
+            (q(u32::MAX, FREQ_ESCAPE - 1, 0x5555), vec![0, 7]),
+        ];
+        let mut b = Block::new(rows[0].0, &rows[0].1, B);
+        for (p, v) in &rows[1..] {
+            b.push(*p, v);
+        }
+        assert_eq!(contents(&b), rows.to_vec());
+        assert_eq!(b.search(0, b.len(), u32::MAX), Ok(3));
+        assert_eq!(b.search(0, b.len(), 5), Err(1));
+        // The widest row: 32 + 16 + 16 + 16 bits (frequency less count from 1 to 65,532).
+        assert_eq!(b.row_bits(), 80);
+        b.remove(0);
+        assert_eq!(contents(&b), rows[1..].to_vec());
+        b.insert(0, rows[0].0, &rows[0].1);
+        assert_eq!(contents(&b), rows.to_vec());
+    }
+
+    use crate::index::postings::FREQ_ESCAPE;
+
+    #[test]
+    fn middle_changes_agree_with_a_vector() {
+        let mut x: u64 = 99;
+        let mut next = move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        let mut b = Block::new(q(1_000, 1, 1), &[1], B);
+        let mut want = vec![(q(1_000, 1, 1), vec![1])];
+        for round in 0..3_000 {
+            let r = next();
+            let i = (r as usize >> 8) % (want.len() + 1);
+            // Mostly small values (rows that fit), sometimes wide ones (re-packs).
+            let wide = r % 11 == 0;
+            let freq = if wide { (r >> 40) as u16 } else { (r >> 40) as u16 % 3 + 1 };
+            let fields = if wide { (r >> 24) as u16 } else { 1 << ((r >> 30) % 2) };
+            let n = (r >> 50) as u32 % 4;
+            let positions: Vec<u32> = (0..n).map(|k| k * if wide { 70_000 } else { 3 } + round).collect();
+            match r % 4 {
+                // Insert a new document between its neighbours, when there is room.
+                0 | 1 => {
+                    let lo = if i == 0 { 0 } else { want[i - 1].0.doc + 1 };
+                    let hi = want.get(i).map_or(u32::MAX, |w| w.0.doc);
+                    if lo < hi {
+                        let doc = lo + ((r >> 12) as u32 % (hi - lo).min(if wide { u32::MAX } else { 50 }));
+                        let p = q(doc, freq, fields);
+                        if i == want.len() {
+                            b.push(p, &positions);
+                        } else {
+                            b.insert(i, p, &positions);
+                        }
+                        want.insert(i, (p, positions));
+                    }
+                }
+                2 if i < want.len() => {
+                    let p = q(want[i].0.doc, freq, fields);
+                    b.replace(i, p, &positions);
+                    want[i] = (p, positions);
+                }
+                3 if i < want.len() && want.len() > 1 => {
+                    b.remove(i);
+                    want.remove(i);
+                }
+                _ => {}
+            }
+            if want.len() > 200 {
+                let tail = b.split_off(100);
+                let tail_want = want.split_off(100);
+                assert_eq!(contents(&tail), tail_want);
+            }
+            assert_eq!(contents(&b), want, "round {round}");
+            assert_eq!(b.last_doc(), want.last().map(|w| w.0.doc));
+        }
+    }
+}
