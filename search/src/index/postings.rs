@@ -441,6 +441,16 @@ impl PostingList {
         out
     }
 
+    /// The postings of the documents in `from..to`, in document order.
+    pub fn range(&self, from: u32, to: u32) -> impl Iterator<Item = Posting> + '_ {
+        (self.block_of(from)..=self.blocks.len())
+            .map_while(move |bi| self.block(bi).filter(|b| b.len() > 0 && b.doc(0) < to))
+            .flat_map(move |b| {
+                let (Ok(start) | Err(start)) = b.search(0, b.len(), from);
+                (start..b.len()).map(move |i| b.posting(i)).take_while(move |p| p.doc < to)
+            })
+    }
+
     /// Iterates the postings in document order.
     pub fn iter(&self) -> impl Iterator<Item = Posting> + '_ {
         self.all_blocks().flat_map(|b| (0..b.len()).map(|i| b.posting(i)))
@@ -595,6 +605,20 @@ mod tests {
         assert_eq!(full.row_bits(), 13);
         // 255 rows of 13 bits and the padding of a u64 load: 1.65 bytes a posting.
         assert_eq!(full.mem_bytes(), (255 * 13usize).div_ceil(8) + 7 + full.position_bytes());
+    }
+
+    #[test]
+    fn ranges_list_the_postings_between_two_documents() {
+        let mut l = PostingList::default();
+        let docs: Vec<u32> = (0..3_000u32).map(|i| i * 7 + (i % 5)).collect();
+        for &d in &docs {
+            l.set(p(d, 1), &[], N);
+        }
+        for (from, to) in [(0, 10), (5, 5_000), (1_000, 1_001), (20_000, 30_000), (0, u32::MAX), (700, 699)] {
+            let got: Vec<u32> = l.range(from, to).map(|q| q.doc).collect();
+            let want: Vec<u32> = docs.iter().copied().filter(|&d| d >= from && d < to).collect();
+            assert_eq!(got, want, "{from}..{to}");
+        }
     }
 
     #[test]

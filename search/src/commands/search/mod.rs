@@ -249,7 +249,7 @@ pub(crate) fn run_search(
                 && matches!(req.scorer, Scorer::TfIdf | Scorer::TfIdfDocNorm);
             let score_of = |d: u32| -> f64 {
                 if !wildcard {
-                    return scorer.score(d);
+                    return scorer.score_in_order(d);
                 }
                 idx.docs.hot(d).map_or(0.0, |hot| {
                     let norm = if req.scorer == Scorer::TfIdf { hot.max_freq } else { hot.len };

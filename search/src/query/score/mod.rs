@@ -12,6 +12,7 @@ use crate::query::topk::{BoundTerm, SkipPlan};
 
 mod expansions;
 mod slop;
+mod window;
 
 use expansions::{FirstHits, Ranks};
 use slop::Scratch;
@@ -105,6 +106,8 @@ pub struct ScoreContext<'a> {
     /// Per term, per expansion id: where the last frequency lookup ended (documents are
     /// mostly scored in id order, so lookups walk each term's postings forward).
     cursors: Vec<Vec<Cursor>>,
+    /// Term-at-a-time sums of a window, for unions scored in document order ([`window`]).
+    window: window::Windowed,
 }
 
 /// A document being scored: its record (a cache miss of its own; the scoring figures come
@@ -217,7 +220,8 @@ impl<'a> ScoreContext<'a> {
                 }
             })
             .collect();
-        ScoreContext {
+        let mut ctx = ScoreContext {
+            window: None,
             scratch: Default::default(),
             occs_buf: Default::default(),
             slop_cursors: slop_terms.iter().map(|_| PosCursor::default()).collect(),
@@ -233,7 +237,11 @@ impl<'a> ScoreContext<'a> {
             lookup,
             slop,
             slop_terms,
+        };
+        if ctx.windowed() {
+            ctx.window = Some(std::cell::RefCell::default());
         }
+        ctx
     }
 
     /// What [`crate::query::topk`] may skip with: the query's terms with their postings and
