@@ -390,6 +390,21 @@ impl PostingList {
     /// `doc`'s posting (see [`PostingList::find`] for `at`).
     #[inline]
     pub fn get(&self, doc: u32, at: &Cursor) -> Option<Posting> {
+        // The commonest cases inline: a document known absent, or the next posting.
+        let (lo, hi, hit) = at.known.get();
+        if lo <= doc && doc < hi {
+            return None;
+        }
+        if hit && doc > hi {
+            let (bi, i) = at.at.get();
+            let (bi, k) = (bi as usize, i as usize + 1);
+            if let Some(block) = self.block(bi).filter(|b| k < b.len()) {
+                let p = block.posting(k);
+                if p.doc >= doc {
+                    return at.settle(bi, k, (doc, p.doc), true).and((p.doc == doc).then_some(p));
+                }
+            }
+        }
         let (bi, i) = self.find(doc, at)?;
         Some(self.block(bi)?.posting(i))
     }
