@@ -390,6 +390,21 @@ impl PostingList {
     /// `doc`'s posting (see [`PostingList::find`] for `at`).
     #[inline]
     pub fn get(&self, doc: u32, at: &Cursor) -> Option<Posting> {
+        // The commonest cases inline: a document known absent, or the next posting.
+        let (lo, hi, hit) = at.known.get();
+        if lo <= doc && doc < hi {
+            return None;
+        }
+        if hit && doc > hi {
+            let (bi, i) = at.at.get();
+            let (bi, k) = (bi as usize, i as usize + 1);
+            if let Some(block) = self.block(bi).filter(|b| k < b.len()) {
+                let p = block.posting(k);
+                if p.doc >= doc {
+                    return at.settle(bi, k, (doc, p.doc), true).and((p.doc == doc).then_some(p));
+                }
+            }
+        }
         let (bi, i) = self.find(doc, at)?;
         Some(self.block(bi)?.posting(i))
     }
@@ -471,188 +486,4 @@ impl PostingList {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    const N: DocNorm = DocNorm { max_freq: 1, low_score: true };
-
-    fn p(doc: u32, freq: u16) -> Posting {
-        Posting { doc, freq, fields: 1 }
-    }
-
-    fn positions_for(doc: u32, freq: u16) -> Vec<u32> {
-        (0..u32::from(freq)).map(|k| doc * 3 + k * 200).collect()
-    }
-
-    #[test]
-    fn set_get_remove_agree_with_a_map() {
-        let mut l = PostingList::default();
-        let mut m = std::collections::BTreeMap::new();
-        let mut x: u64 = 7;
-        for _ in 0..20_000 {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            let doc = (x % 3_000) as u32;
-            if x.is_multiple_of(5) {
-                assert_eq!(l.remove(doc), m.remove(&doc).is_some());
-            } else {
-                let f = (x >> 20) as u16 % 9 + 1;
-                l.set(p(doc, f), &positions_for(doc, f), N);
-                m.insert(doc, f);
-            }
-        }
-        assert_eq!(l.len() as usize, m.len());
-        let listed: Vec<(u32, u16)> = l.iter().map(|q| (q.doc, q.freq)).collect();
-        assert_eq!(listed, m.iter().map(|(a, b)| (*a, *b)).collect::<Vec<_>>());
-        let (at, pat) = (Cursor::default(), PosCursor::default());
-        for doc in 0..3_000 {
-            assert_eq!(l.get(doc, &at).map(|q| q.freq), m.get(&doc).copied(), "doc {doc}");
-            let mut v = Vec::new();
-            let got = l.positions(doc, &pat, &mut v).map(|q| q.freq);
-            assert_eq!(got, m.get(&doc).copied(), "doc {doc}");
-            assert_eq!(v, m.get(&doc).map_or(Vec::new(), |&f| positions_for(doc, f)), "doc {doc}");
-        }
-        // Out of order lookups restart the walk.
-        let (at, pat) = (Cursor::default(), PosCursor::default());
-        for doc in (0..3_000).rev().step_by(7) {
-            assert_eq!(l.get(doc, &at).map(|q| q.freq), m.get(&doc).copied(), "doc {doc}");
-            let mut v = Vec::new();
-            l.positions(doc, &pat, &mut v);
-            assert_eq!(v, m.get(&doc).map_or(Vec::new(), |&f| positions_for(doc, f)), "doc {doc}");
-        }
-        assert!(l.all_blocks().all(|b| b.len() > 0 && b.len() < SPLIT_AT));
-    }
-
-    #[test]
-    fn packed_values_of_any_range_agree_with_a_map() {
-        // Documents over the whole u32 range (clusters and huge gaps), any frequency up to
-        // the escape, any field mask, counts of positions unrelated to the frequency: every
-        // column's width grows, blocks re-pack, split, and change in the middle.
-        let mut l = PostingList::default();
-        let mut m: std::collections::BTreeMap<u32, (Posting, Vec<u32>)> = Default::default();
-        let mut x: u64 = 12_345;
-        let mut docs = Vec::new();
-        for _ in 0..30_000 {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            let doc = match x % 4 {
-                0 => (x >> 32) as u32,
-                1 => u32::MAX - (x >> 40) as u32 % 600,
-                _ => (x >> 40) as u32 % 1_500,
-            };
-            docs.push(doc);
-            if x.is_multiple_of(6) {
-                assert_eq!(l.remove(doc), m.remove(&doc).is_some());
-                continue;
-            }
-            let freq = match (x >> 8) % 3 {
-                0 => FREQ_ESCAPE,
-                1 => (x >> 16) as u16,
-                _ => 1,
-            };
-            let fields = if (x >> 10).is_multiple_of(2) { (x >> 24) as u16 } else { 1 };
-            let n = (x >> 56) as u32 % 5;
-            let positions: Vec<u32> = (0..n).map(|k| k * ((x >> 20) as u32 % 100_000 + 1)).collect();
-            let q = Posting { doc, freq, fields };
-            l.set(q, &positions, N);
-            m.insert(doc, (q, positions));
-        }
-        assert_eq!(l.len() as usize, m.len());
-        assert_eq!(l.iter().collect::<Vec<_>>(), m.values().map(|v| v.0).collect::<Vec<_>>());
-        // Lookups in any order, then in order (with repeats), and of absent neighbours.
-        let at = Cursor::default();
-        for &doc in docs.iter().rev() {
-            assert_eq!(l.get(doc, &at), m.get(&doc).map(|v| v.0), "doc {doc}");
-        }
-        docs.sort_unstable();
-        for &doc in &docs {
-            for d in [doc.saturating_sub(1), doc, doc.saturating_add(1)] {
-                assert_eq!(l.get(d, &at), m.get(&d).map(|v| v.0), "doc {d}");
-            }
-        }
-        let (at, pat) = (Cursor::default(), PosCursor::default());
-        for &doc in &docs {
-            assert_eq!(l.get(doc, &at), m.get(&doc).map(|v| v.0), "doc {doc}");
-            let mut v = Vec::new();
-            assert_eq!(l.positions(doc, &pat, &mut v), m.get(&doc).map(|v| v.0), "doc {doc}");
-            assert_eq!(v, m.get(&doc).map_or(Vec::new(), |w| w.1.clone()), "doc {doc}");
-        }
-        assert!(l.all_blocks().all(|b| b.len() > 0 && b.len() < SPLIT_AT));
-        assert!(l.blocks.len() > 10);
-        let first: Vec<u32> = l.all_blocks().map(|b| b.doc(0)).collect();
-        assert_eq!(first, l.firsts);
-        for doc in m.keys().copied().collect::<Vec<_>>() {
-            assert!(l.remove(doc));
-        }
-        assert!(l.is_empty() && l.blocks.is_empty() && l.firsts.is_empty() && l.tail.len() == 0);
-    }
-
-    #[test]
-    fn a_posting_takes_a_few_bytes() {
-        // Documents a few ids apart with frequency 1 or 2 in one of two fields: a few bits a
-        // posting, and a full block's vectors hold no spare capacity.
-        let mut l = PostingList::default();
-        for k in 0..2_560u32 {
-            let q = Posting { doc: k * 5 + k % 3, freq: (k % 2 + 1) as u16, fields: 1 << (k % 2) };
-            l.set(q, &positions_for(k, q.freq), N);
-        }
-        assert_eq!(l.all_blocks().count(), 11);
-        let full = &l.blocks[0];
-        assert_eq!(full.len(), SPLIT_AT - 1);
-        // Offsets under 1,280: 11 bits, a bit for the frequency, one for the fields.
-        assert_eq!(full.row_bits(), 13);
-        // 255 rows of 13 bits and the padding of a u64 load: 1.65 bytes a posting.
-        assert_eq!(full.mem_bytes(), (255 * 13usize).div_ceil(8) + 7 + full.position_bytes());
-    }
-
-    #[test]
-    fn ranges_list_the_postings_between_two_documents() {
-        let mut l = PostingList::default();
-        let docs: Vec<u32> = (0..3_000u32).map(|i| i * 7 + (i % 5)).collect();
-        for &d in &docs {
-            l.set(p(d, 1), &[], N);
-        }
-        for (from, to) in [(0, 10), (5, 5_000), (1_000, 1_001), (20_000, 30_000), (0, u32::MAX), (700, 699)] {
-            let got: Vec<u32> = l.range(from, to).map(|q| q.doc).collect();
-            let want: Vec<u32> = docs.iter().copied().filter(|&d| d >= from && d < to).collect();
-            assert_eq!(got, want, "{from}..{to}");
-        }
-    }
-
-    #[test]
-    fn bounds_cover_every_posting_of_a_range() {
-        let mut l = PostingList::default();
-        for doc in 0..2_000u32 {
-            let norm = DocNorm { max_freq: doc % 7 + 3, low_score: doc != 1_500 };
-            l.set(p(doc * 2, (doc % 5 + 1) as u16), &[], norm);
-        }
-        let at = Cursor::default();
-        for from in (0..4_000).step_by(333) {
-            let to = from + 333;
-            let b = l.bound_in(from, to, &at).expect("postings in range");
-            for doc in (from..to).filter(|d| d % 2 == 0).map(|d| d / 2) {
-                let (f, n) = (doc % 5 + 1, doc % 7 + 3);
-                assert!(u64::from(f) * u64::from(b.norm) <= u64::from(b.freq) * u64::from(n));
-                if doc == 1_500 {
-                    assert!(!b.low_score);
-                }
-            }
-        }
-        assert_eq!(l.bound_in(5_000, 6_000, &Cursor::default()), None);
-    }
-
-    #[test]
-    fn field_masks_share_their_last_bit() {
-        assert_eq!(field_bit(3), 8);
-        assert_eq!(field_bit(15), 1 << 15);
-        assert_eq!(field_bit(40), 1 << 15);
-        let q = Posting { doc: 0, freq: 1, fields: field_bit(2) | field_bit(20) };
-        assert_eq!(q.in_fields(1 << 2), Some(true));
-        assert_eq!(q.in_fields(1 << 3), Some(false));
-        assert_eq!(q.in_fields(1 << 20), None);
-        assert_eq!(q.in_fields(1 << 99), None);
-        assert_eq!(Posting { fields: field_bit(1), ..q }.in_fields(1 << 99), Some(false));
-    }
-}
+mod tests;

@@ -46,6 +46,12 @@ impl TextIndex {
             self.stems.insert(id);
         }
         if self.lists.len() <= id as usize {
+            // Growing by a quarter: a list (with its last block inline) is 144 bytes, and
+            // doubling would leave up to half of a large vocabulary's slots unused.
+            let more = (id as usize + 1 - self.lists.len()).max(self.lists.len() / 4 + 16);
+            if self.lists.capacity() < id as usize + 1 {
+                self.lists.reserve_exact(more);
+            }
             self.lists.resize_with(id as usize + 1, PostingList::default);
         }
         id
