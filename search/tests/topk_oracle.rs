@@ -99,7 +99,8 @@ fn run_case(seed: u64) -> Result<(), TestCaseError> {
         // Sorted by a field, the page's scores come from the document-at-a-time scorer; the
         // top k's come from the term-at-a-time one for unions (query/score/window.rs): the
         // same documents must have the same scores.
-        let sorted = search(&mut cat, &store, &[&base[..], &["SORTBY", "t1", "LIMIT", "0", "100000"]].concat())?;
+        let sorted =
+            search(&mut cat, &store, &[&base[..], &["SORTBY", "t1", "LIMIT", "0", "100000"]].concat())?;
         let by_key = |r: &[Reply]| -> BTreeMap<String, String> {
             r.get(1..)
                 .unwrap_or_default()
@@ -107,7 +108,13 @@ fn run_case(seed: u64) -> Result<(), TestCaseError> {
                 .map(|c| (format!("{:?}", c.first()), format!("{:?}", c.get(1))))
                 .collect()
         };
-        prop_assert_eq!(by_key(&sorted), by_key(&full), "{} SORTBY t1 against the top k, SCORER {}", q, scorer);
+        prop_assert_eq!(
+            by_key(&sorted),
+            by_key(&full),
+            "{} SORTBY t1 against the top k, SCORER {}",
+            q,
+            scorer
+        );
     }
     Ok(())
 }
