@@ -119,6 +119,18 @@ pub struct Index {
     pub stats: IndexStats,
     /// Synonym groups (FT.SYNUPDATE): a word of a group is also indexed as `~<group>`.
     pub synonyms: Synonyms,
+    /// Buffers of the indexer, kept from one document to the next.
+    scratch: IngestScratch,
+}
+
+/// What [`Index::insert_in_language`] builds for each document: (term, text field ordinal,
+/// position, frequency weight) per token; per term (term, weighted frequency, field mask,
+/// range in `positions`); the terms' positions.
+#[derive(Default)]
+struct IngestScratch {
+    term_pos: Vec<(u32, u16, u32, u32)>,
+    entries: Vec<(u32, u32, u16, std::ops::Range<usize>)>,
+    positions: Vec<u32>,
 }
 
 impl Index {
@@ -129,6 +141,7 @@ impl Index {
         let mut idx = Index {
             filter,
             stem_cache: Vec::new(),
+            scratch: IngestScratch::default(),
             spec,
             docs: DocTable::default(),
             text: TextIndex::default(),
@@ -240,7 +253,8 @@ impl Index {
         let doc_stemmer = language.map(|l| Stemmer::new(l, self.stemmer.min_len()));
         // Build the forward record (term ids are assigned here).
         // (term, text field ordinal, position, frequency weight of the field for the term).
-        let mut term_pos: Vec<(u32, u16, u32, u32)> = Vec::new();
+        let mut term_pos = std::mem::take(&mut self.scratch.term_pos);
+        term_pos.clear();
         let mut len = 0u32;
         let mut tags = Vec::new();
         let mut numerics = Vec::new();
@@ -335,9 +349,10 @@ impl Index {
         let mut occs = Vec::with_capacity(term_pos.len());
         // Per term: (term, weighted frequency over all fields, field mask, its range in
         // `positions`), what its posting holds.
-        let mut entries: Vec<(u32, u32, u16, std::ops::Range<usize>)> = Vec::new();
-        let mut positions: Vec<u32> =
-            Vec::with_capacity(if self.spec.no_offsets { 0 } else { term_pos.len() });
+        let mut entries = std::mem::take(&mut self.scratch.entries);
+        entries.clear();
+        let mut positions = std::mem::take(&mut self.scratch.positions);
+        positions.clear();
         for group in term_pos.chunk_by(|a, b| (a.0, a.1) == (b.0, b.1)) {
             let Some(&(term, field, _, weight)) = group.first() else { continue };
             let freq = u16::try_from(group.len()).unwrap_or(u16::MAX);
@@ -377,7 +392,7 @@ impl Index {
             None => self.index_postings(id, &new_postings),
         }
         let live = self.docs.len();
-        for (term, freq, fields, range) in entries {
+        for (term, freq, fields, range) in entries.drain(..) {
             let Some(at) = positions.get_mut(range) else { continue };
             // A term's positions come field by field: in order unless it is in several.
             if !at.is_sorted() {
@@ -386,6 +401,7 @@ impl Index {
             let freq = u16::try_from(freq).unwrap_or(postings::FREQ_ESCAPE);
             self.text.set_posting(term, Posting { doc: id, freq, fields }, at, norm, live);
         }
+        self.scratch = IngestScratch { term_pos, entries, positions };
         // Vectors are replaced wholesale (a field without a value keeps none).
         for (i, f) in self.fields.iter_mut().enumerate() {
             if let FieldIndex::Vector(vi) = f {
@@ -508,6 +524,7 @@ impl Index {
             stemmer,
             filter,
             stem_cache: Vec::new(),
+            scratch: IngestScratch::default(),
             stats,
             synonyms,
         };
