@@ -39,16 +39,33 @@ impl Parser<'_> {
                 // An empty parameter asks for the empty tag.
                 return Ok(TagTerm::Exact(String::new()));
             }
-            let v = raw.trim().to_string();
+            let mut v = raw.trim().to_string();
             if v.is_empty() {
                 return Err(self.err());
             }
-            if matches!(self.peek(), Some(c) if c != '|' && c != '}') {
-                // Words after the parameter belong to the same tag: `{$x y}` is `x y`.
-                return match self.tag()? {
-                    TagTerm::Exact(rest) => Ok(TagTerm::Exact(format!("{v} {rest}"))),
-                    _ => Err(self.err()),
-                };
+            // Words after the parameter belong to the same tag: `{$x y}` is `x y`, `{$x $y}`
+            // both values. A loop, not a call per parameter: a query can hold many.
+            while matches!(self.peek(), Some(c) if c != '|' && c != '}') {
+                if self.peek() != Some('$') {
+                    match self.tag()? {
+                        TagTerm::Exact(rest) => v = format!("{v} {rest}"),
+                        _ => return Err(self.err()),
+                    }
+                    break;
+                }
+                self.i += 1;
+                let raw = self.param()?;
+                self.skip_ws();
+                if raw.is_empty() {
+                    // An empty parameter ends the tag.
+                    v.push(' ');
+                    break;
+                }
+                let next = raw.trim();
+                if next.is_empty() {
+                    return Err(self.err());
+                }
+                v = format!("{v} {next}");
             }
             return Ok(TagTerm::Exact(v));
         }

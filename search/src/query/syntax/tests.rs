@@ -88,6 +88,18 @@ fn constructs() {
         )
     );
     assert_eq!(parse("@n:[$y 1]", 2, &params).unwrap_err().0, "No such parameter `y`");
+    // Parameters after a parameter join its tag: `x y` from `{$x y}`, each value in turn
+    // (a long run of them parses without a call per parameter).
+    params.insert("t".to_string(), "a b".to_string());
+    let tag = |q: &str| match parse(q, 2, &params) {
+        Ok(Tag(_, terms)) => Ok(terms),
+        other => Err(format!("{other:?}")),
+    };
+    assert_eq!(tag("@g:{$x y}"), Ok(vec![TagTerm::Exact("5 y".into())]));
+    assert_eq!(tag("@g:{$x $t | z}"), Ok(vec![TagTerm::Exact("5 a b".into()), TagTerm::Exact("z".into())]));
+    let many = format!("@g:{{{}}}", "$x ".repeat(200_000));
+    let joined = vec!["5"; 200_000].join(" ");
+    assert_eq!(tag(&many), Ok(vec![TagTerm::Exact(joined)]));
     assert_eq!(p("ismissing(@f)", 2).unwrap(), Missing("f".into()));
     let ge = NumBound { value: 3.0, inclusive: true };
     let inf = NumBound { value: f64::INFINITY, inclusive: true };
