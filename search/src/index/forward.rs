@@ -7,33 +7,7 @@
 //! postings to touch; it lives inside the document's record ([`super::record`]).
 
 use super::docs::TermOcc;
-use super::varint::{get_varint, put_varint};
-
-fn put_varint64(out: &mut Vec<u8>, mut v: u64) {
-    loop {
-        let b = (v & 0x7f) as u8;
-        v >>= 7;
-        if v == 0 {
-            out.push(b);
-            return;
-        }
-        out.push(b | 0x80);
-    }
-}
-
-fn get_varint64(bytes: &[u8], at: &mut usize) -> Option<u64> {
-    let mut v = 0u64;
-    let mut shift = 0u32;
-    while let Some(&b) = bytes.get(*at) {
-        *at += 1;
-        v |= u64::from(b & 0x7f).checked_shl(shift).unwrap_or(0);
-        shift += 7;
-        if b & 0x80 == 0 {
-            return Some(v);
-        }
-    }
-    None
-}
+use super::varint::{get_varint, get_varint64, put_varint, put_varint64};
 
 /// The two fields most entries of `occs` are in (the first the most).
 fn common_fields(occs: &[TermOcc]) -> (u16, u16) {

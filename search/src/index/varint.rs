@@ -2,7 +2,20 @@
 //! last (positions in [`super::postings`], forward lists in [`super::forward`]).
 
 /// Appends `v` as a varint.
-pub fn put_varint(out: &mut Vec<u8>, mut v: u32) {
+#[inline]
+pub fn put_varint(out: &mut Vec<u8>, v: u32) {
+    put_varint64(out, u64::from(v));
+}
+
+/// Reads a varint at `*at`, advancing it; `None` at the end of `bytes` (bits past the
+/// 32nd are dropped).
+#[inline]
+pub fn get_varint(bytes: &[u8], at: &mut usize) -> Option<u32> {
+    get_varint64(bytes, at).map(|v| v as u32)
+}
+
+/// Appends `v` as a varint (up to 10 bytes).
+pub fn put_varint64(out: &mut Vec<u8>, mut v: u64) {
     loop {
         let b = (v & 0x7f) as u8;
         v >>= 7;
@@ -14,13 +27,13 @@ pub fn put_varint(out: &mut Vec<u8>, mut v: u32) {
     }
 }
 
-/// Reads a varint at `*at`, advancing it; `None` at the end of `bytes`.
-pub fn get_varint(bytes: &[u8], at: &mut usize) -> Option<u32> {
-    let mut v = 0u32;
+/// Reads a varint of up to 64 bits at `*at`, advancing it; `None` at the end of `bytes`.
+pub fn get_varint64(bytes: &[u8], at: &mut usize) -> Option<u64> {
+    let mut v = 0u64;
     let mut shift = 0u32;
     while let Some(&b) = bytes.get(*at) {
         *at += 1;
-        v |= u32::from(b & 0x7f).checked_shl(shift).unwrap_or(0);
+        v |= u64::from(b & 0x7f).checked_shl(shift).unwrap_or(0);
         shift += 7;
         if b & 0x80 == 0 {
             return Some(v);
