@@ -373,9 +373,10 @@ impl Index {
         // fields (a stem is a term of its own).
         let max_freq = entries.iter().map(|e| e.1).max().unwrap_or(0);
         let parts = RecordParts { key: key.into(), occs, tags, numerics, geos, sortables, missing };
-        let new_postings = Postings::of(&parts, len);
+        let rec = DocRecord::encode(&parts);
+        let new_postings = Postings::of(parts, len);
         let norm = DocNorm { max_freq: max_freq.max(1), low_score: (0.0..=1.0).contains(&score) };
-        let (id, old) = self.docs.put(DocRecord::encode(&parts), DocHot::new(score, max_freq, len));
+        let (id, old) = self.docs.put(rec, DocHot::new(score, max_freq, len));
         match old {
             // An update touches only the bitmaps that changed; every posting of the new
             // version is set (its positions, or the document's norm, may have changed).

@@ -16,14 +16,14 @@ pub(super) struct Postings {
 }
 
 impl Postings {
-    /// What a new record contributes.
-    pub(super) fn of(p: &RecordParts, len: u32) -> Postings {
+    /// What a new record contributes (its parts, once encoded into the record).
+    pub(super) fn of(p: RecordParts, len: u32) -> Postings {
         Postings::sorted(
             p.occs.iter().map(|o| (o.term, o.field)).collect(),
-            p.tags.clone(),
-            p.numerics.clone(),
-            p.geos.clone(),
-            p.missing.clone(),
+            p.tags,
+            p.numerics,
+            p.geos,
+            p.missing,
             len,
         )
     }
