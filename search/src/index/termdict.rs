@@ -57,15 +57,11 @@ impl TermDict {
         let hash = self.hasher.hash_one(term.as_bytes());
         match inline_key(term.as_bytes()) {
             Some(key) => self.exact.find(hash, |e| e.key == key),
-            None => self.exact.find(hash, |e| e.key[INLINE] == LONG && self.long_of(e) == Some(term)),
+            None => self
+                .exact
+                .find(hash, |e| e.key[INLINE] == LONG && Self::bytes_of(&self.long, e) == term.as_bytes()),
         }
         .map(|e| e.id)
-    }
-
-    /// The long term an entry stands for.
-    fn long_of(&self, e: &Entry) -> Option<&str> {
-        let i = u32::from_le_bytes([e.key[0], e.key[1], e.key[2], e.key[3]]);
-        self.long.get(i as usize).map(|t| &**t)
     }
 
     /// The term bytes of an entry.
