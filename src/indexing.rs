@@ -10,56 +10,17 @@
 
 use std::cell::RefCell;
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::LazyLock;
 
 use json::path::JsonPath;
 use json::Value;
 use redis_module::key::RedisKey;
-use redis_module::{raw, Context, RedisGILGuard, RedisString};
+use redis_module::{raw, Context, RedisString};
 use search::document::{DocumentSource, FieldValue, KeyType};
-use search::{Catalog, Config};
+use search::Catalog;
 
 use crate::types::JSON_TYPE;
 
-/// Search state: the configuration and one catalog per database number.
-#[derive(Default)]
-pub struct SearchState {
-    /// FT.CONFIG values.
-    pub config: Config,
-    /// Indexes per database.
-    pub catalogs: HashMap<i32, Catalog>,
-}
-
-static STATE: LazyLock<RedisGILGuard<SearchState>> =
-    LazyLock::new(|| RedisGILGuard::new(SearchState::default()));
-
-/// Runs `f` with the search state. The caller holds the GIL (every command, event and timer
-/// callback does). Must not be re-entered: code running inside `f` must not trigger keyspace
-/// events (no writes), so callers collect work and perform writes after `f` returns.
-pub fn with_state<R>(ctx: &Context, f: impl FnOnce(&mut SearchState) -> R) -> R {
-    let mut guard = STATE.lock(ctx);
-    let out = f(&mut guard);
-    ANY_CATALOG.store(!guard.catalogs.is_empty(), Ordering::Relaxed);
-    crate::rdb::arm(crate::rdb::Contents {
-        indexes_db0: guard.catalogs.get(&0).is_some_and(|c| !c.is_empty()),
-        indexes_other: guard.catalogs.iter().any(|(db, c)| *db != 0 && !c.is_empty()),
-        dictionaries: !guard.config.dictionaries.is_empty(),
-    });
-    out
-}
-
-/// Runs `f` with the search state outside a command (the INFO callback). The caller holds the
-/// GIL and runs on the main thread, never inside [`with_state`].
-pub fn peek_state<R>(f: impl FnOnce(&SearchState) -> R) -> R {
-    let ctx = Context::new(std::ptr::null_mut());
-    let guard = STATE.lock(&ctx);
-    f(&guard)
-}
-
-/// False while no database has a catalog: key changes then skip the state entirely (the common
-/// case of a server used for JSON only). Updated after every [`with_state`].
-static ANY_CATALOG: AtomicBool = AtomicBool::new(false);
+pub use crate::state::{peek_state, with_state, SearchState};
 
 /// The database selected in `ctx`.
 pub fn selected_db(ctx: &Context) -> i32 {
@@ -208,19 +169,10 @@ impl DocumentSource for RedisDocs<'_> {
 
 /// A key of the selected database changed in some way: re-evaluate it against every index.
 pub fn key_event(ctx: &Context, key: &[u8]) {
-    if !ANY_CATALOG.load(Ordering::Relaxed) {
+    if !crate::state::any_catalog() {
         return;
     }
-    let db = selected_db(ctx);
-    let docs = RedisDocs::new(ctx);
-    with_state(ctx, |state| {
-        let Some(catalog) = state.catalogs.get_mut(&db) else { return };
-        if docs.key_type(key).is_some() {
-            catalog.on_key_changed(key, &docs);
-        } else {
-            catalog.on_key_removed(key);
-        }
-    });
+    crate::state::key_changed(ctx, selected_db(ctx), key, &RedisDocs::new(ctx));
 }
 
 /// FLUSHDB (one database) or FLUSHALL (`db == -1`), as RediSearch does it: the flushed databases'
@@ -326,7 +278,12 @@ fn continue_scan(ctx: &Context, db: i32) {
 
 /// Runs one slice of the scan of `db` (selected in `ctx`); true when more remains.
 fn scan_slice(ctx: &Context, db: i32) -> bool {
-    let pending = with_state(ctx, |s| s.catalogs.get(&db).map(|c| c.scan_prefixes()).unwrap_or_default());
+    // While queries hold the indexes, the scan waits for its next tick rather than for them.
+    let Some(pending) =
+        crate::state::try_with_state(ctx, |s| s.catalogs.get(&db).map(|c| c.scan_prefixes()).unwrap_or_default())
+    else {
+        return SCANS.with(|s| s.borrow().contains_key(&db));
+    };
     if pending.is_empty() {
         SCANS.with(|s| s.borrow_mut().remove(&db));
         return false;

@@ -119,6 +119,19 @@ fn write(ctx: *mut raw::RedisModuleInfoCtx, s: &ServerStats, config: &search::Co
     );
     int(ctx, "gc_scan_size", 100);
     int(ctx, "min_phonetic_term_length", 3);
+
+    // folio's own: the query workers and how long the main thread waited for them.
+    section(ctx, "threads");
+    let (queued, busy) = crate::workers::pool::load();
+    int(ctx, "workers", crate::workers::pool::size() as i64);
+    int(ctx, "workers_queued", queued as i64);
+    int(ctx, "workers_busy", busy as i64);
+    let waits = &crate::state::LOCK_WAITS;
+    let load = |a: &std::sync::atomic::AtomicU64| a.load(std::sync::atomic::Ordering::Relaxed) as i64;
+    int(ctx, "main_thread_lock_waits", load(&waits.count));
+    int(ctx, "main_thread_lock_wait_total_us", load(&waits.total_us));
+    int(ctx, "main_thread_lock_wait_max_us", load(&waits.max_us));
+    int(ctx, "writes_deferred", load(&waits.deferred));
 }
 
 /// `major.minor.patch` of the running server.

@@ -10,6 +10,7 @@
 
 pub mod acl;
 pub mod args;
+pub mod blocked;
 pub mod cluster;
 pub mod commands;
 pub mod error;
@@ -18,10 +19,12 @@ pub mod indexing;
 pub mod info;
 pub mod keys;
 pub mod rdb;
+pub mod state;
 pub mod reply;
 pub mod suggest_type;
 pub mod text_cache;
 pub mod types;
+pub mod workers;
 
 /// RedisJSON feature level folio implements, reported as the `ReJSON` module version.
 pub const REJSON_VERSION: i32 = 20803;

@@ -104,6 +104,7 @@ unsafe fn load_config(
     argc: c_int,
 ) -> bool {
     if argc <= 0 || argv.is_null() {
+        crate::workers::configure(crate::indexing::with_state(&Context::new(ctx), |s| s.config.workers));
         return true;
     }
     // SAFETY: as promised by the caller.
@@ -115,7 +116,10 @@ unsafe fn load_config(
     crate::cluster::take_module_args(&mut args);
     let context = Context::new(ctx);
     match crate::indexing::with_state(&context, |state| state.config.load_args(&args)) {
-        Ok(()) => true,
+        Ok(()) => {
+            crate::workers::configure(crate::indexing::with_state(&context, |s| s.config.workers));
+            true
+        }
         Err(e) => {
             context.log_warning(&format!("Failed to load configuration: {e}"));
             false

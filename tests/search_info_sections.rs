@@ -43,9 +43,10 @@ fn lines(v: &[&str]) -> Vec<String> {
     v.iter().map(|s| s.to_string()).collect()
 }
 
-const NAMES: [&str; 8] = [
+/// RediSearch 2.10's sections, then folio's own `search_threads` (the query workers).
+const NAMES: [&str; 9] = [
     "search_version", "search_index", "search_fields_statistics", "search_memory", "search_cursors",
-    "search_gc", "search_dialect_statistics", "search_runtime_configurations",
+    "search_gc", "search_dialect_statistics", "search_runtime_configurations", "search_threads",
 ];
 
 #[test]

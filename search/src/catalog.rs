@@ -4,13 +4,15 @@
 //! ([`Catalog::execute`](crate::Catalog::execute)) lives in `commands`, above it.
 
 use std::collections::{BTreeMap, HashMap};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 use crate::codec::{put_bytes, put_u32, Reader};
 use crate::config::Config;
 use crate::document::DocumentSource;
 use crate::error::{Error, Result};
-use crate::index::Index;
+use crate::index::{Index, KeyChange};
 use crate::schema::IndexSpec;
 use crate::synonyms::Synonyms;
 
@@ -27,8 +29,61 @@ pub(crate) struct Entry {
     /// FT.CREATE arguments after the name, with FT.ALTER field definitions appended.
     pub(crate) create_args: Vec<Vec<u8>>,
     pub(crate) scan: ScanState,
-    pub(crate) last_used: Instant,
-    pub(crate) dialects_used: [bool; 4],
+    /// What queries update through a shared reference (they may run on worker threads, beside
+    /// each other, under a read lock of the catalog).
+    pub(crate) usage: Usage,
+}
+
+/// An index's use by queries: the time of the last one (TEMPORARY expiry), how many ran
+/// (FT.INFO `number_of_uses`) and in which dialects.
+pub(crate) struct Usage {
+    last_used: Mutex<Instant>,
+    pub(crate) uses: AtomicU64,
+    dialects: [AtomicBool; 4],
+}
+
+impl Usage {
+    fn new() -> Usage {
+        Usage { last_used: Mutex::new(Instant::now()), uses: AtomicU64::new(0), dialects: Default::default() }
+    }
+
+    /// Marks a use now.
+    pub(crate) fn touch(&self) {
+        *lock(&self.last_used) = Instant::now();
+    }
+
+    pub(crate) fn last_used(&self) -> Instant {
+        *lock(&self.last_used)
+    }
+
+    /// Counts one query, run in `dialect`.
+    pub(crate) fn count_query(&self, dialect: u32) {
+        self.uses.fetch_add(1, Ordering::Relaxed);
+        self.mark_dialect(dialect);
+    }
+
+    /// Records that a command ran in `dialect` (1-4).
+    pub(crate) fn mark_dialect(&self, dialect: u32) {
+        if let Some(d) = self.dialects.get(dialect.saturating_sub(1) as usize) {
+            d.store(true, Ordering::Relaxed);
+        }
+    }
+
+    pub(crate) fn dialect_used(&self, dialect: usize) -> bool {
+        self.dialects.get(dialect.wrapping_sub(1)).is_some_and(|d| d.load(Ordering::Relaxed))
+    }
+}
+
+/// Locks a mutex, whether or not a panicking holder poisoned it (the data under folio's
+/// mutexes stays valid across a panic: each update is a single assignment or push).
+pub(crate) fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+/// A key's change for every index of a catalog ([`Catalog::prepare_key_change`]).
+pub struct PreparedChange {
+    key: Vec<u8>,
+    changes: Vec<(String, KeyChange)>,
 }
 
 /// All indexes and aliases of one database.
@@ -36,8 +91,8 @@ pub(crate) struct Entry {
 pub struct Catalog {
     pub(crate) indexes: BTreeMap<String, Entry>,
     pub(crate) aliases: HashMap<String, String>,
-    /// Open FT.AGGREGATE cursors.
-    pub(crate) cursors: crate::aggregate::CursorTable,
+    /// Open FT.AGGREGATE cursors (queries on worker threads open them).
+    pub(crate) cursors: Mutex<crate::aggregate::CursorTable>,
 }
 
 const DEFS_MAGIC: &[u8] = b"FOLIOFT1";
@@ -61,8 +116,20 @@ impl Catalog {
     pub(crate) fn entry_mut(&mut self, name: &str) -> Option<&mut Entry> {
         let real = self.resolve(name)?.to_string();
         let e = self.indexes.get_mut(&real)?;
-        e.last_used = Instant::now();
+        e.usage.touch();
         Some(e)
+    }
+
+    /// The entry of an index by name or alias, marked as used now (a query's view).
+    pub(crate) fn entry(&self, name: &str) -> Option<&Entry> {
+        let e = self.indexes.get(self.resolve(name)?)?;
+        e.usage.touch();
+        Some(e)
+    }
+
+    /// The open cursors.
+    pub(crate) fn cursors(&self) -> MutexGuard<'_, crate::aggregate::CursorTable> {
+        lock(&self.cursors)
     }
 
     /// Adds an index (FT.CREATE / definitions load).
@@ -84,8 +151,7 @@ impl Catalog {
                 index: Index::new(spec, config.min_stem_len)?,
                 create_args: args.iter().map(|a| a.to_vec()).collect(),
                 scan: ScanState { pending, percent: if pending { 0.0 } else { 1.0 } },
-                last_used: Instant::now(),
-                dialects_used: [false; 4],
+                usage: Usage::new(),
             },
         );
         Ok(())
@@ -96,6 +162,33 @@ impl Catalog {
     pub fn on_key_changed(&mut self, key: &[u8], docs: &dyn DocumentSource) {
         for e in self.indexes.values_mut() {
             e.index.upsert(key, docs);
+        }
+    }
+
+    /// What [`Catalog::on_key_changed`] would do, read from the document now and applied
+    /// later by [`Catalog::apply`] (the glue prepares while queries share the catalog).
+    pub fn prepare_key_change(&self, key: &[u8], docs: &dyn DocumentSource) -> PreparedChange {
+        let exists = docs.key_type(key).is_some();
+        PreparedChange {
+            key: key.to_vec(),
+            changes: self
+                .indexes
+                .iter()
+                .map(|(name, e)| {
+                    let change = if exists { e.index.prepare(key, docs) } else { KeyChange::Remove };
+                    (name.clone(), change)
+                })
+                .collect(),
+        }
+    }
+
+    /// Applies a prepared change; the catalog holds the indexes it was prepared with (every
+    /// change to them is applied after the changes prepared before it).
+    pub fn apply(&mut self, prepared: PreparedChange) {
+        for (name, change) in prepared.changes {
+            if let Some(e) = self.indexes.get_mut(&name) {
+                e.index.apply(&prepared.key, change);
+            }
         }
     }
 
@@ -161,7 +254,7 @@ impl Catalog {
                 e.index
                     .spec
                     .temporary
-                    .is_some_and(|s| now.saturating_duration_since(e.last_used) >= Duration::from_secs(s))
+                    .is_some_and(|s| now.saturating_duration_since(e.usage.last_used()) >= Duration::from_secs(s))
             })
             .map(|(k, _)| k.clone())
             .collect();

@@ -40,9 +40,12 @@ pub struct Config {
     /// hide a document the caller may not read fails with RediSearch 8's NOPERM error instead
     /// (see [`crate::access`]).
     pub acl_all_or_nothing: bool,
+    /// `WORKERS`: threads that run queries beside Redis's main thread (0: none, queries run on
+    /// it). The glue runs the pool.
+    pub workers: usize,
     /// Bit `d - 1` set once a query ran in dialect `d` (INFO's `search_dialect_statistics`;
     /// server-wide state, emptied by any flush as RediSearch does).
-    pub used_dialects: std::cell::Cell<u8>,
+    pub used_dialects: DialectSet,
     /// The options folio only stores (GC, threads, encodings...): the text each reports.
     pub stored: std::collections::BTreeMap<&'static str, Option<String>>,
     /// FT.DICTADD dictionaries: global to the server like the configuration (not an
@@ -64,18 +67,30 @@ impl Default for Config {
             default_scorer: "TFIDF".into(),
             cursor_max_idle: 300_000,
             acl_all_or_nothing: false,
-            used_dialects: std::cell::Cell::new(0),
+            workers: default_workers(),
+            used_dialects: DialectSet::default(),
             stored: options::stored_defaults(),
             dictionaries: crate::dictionary::Dictionaries::default(),
         }
     }
 }
 
+/// The most `WORKERS` a server may have.
+pub const MAX_WORKERS: usize = 64;
+
+/// `WORKERS` when nothing sets it: one thread per core, at most 8. A query then never stalls
+/// the rest of Redis while it runs, and queries run side by side on the cores Redis's single
+/// main thread leaves idle (Redis 8 defaults to min(16, cores) for the same reason); past 8,
+/// a shard's queries are rarely what limits it.
+pub fn default_workers() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get()).min(8)
+}
+
 impl Config {
     /// Records that a query ran in dialect `d` (1-4).
     pub fn mark_dialect(&self, d: u32) {
         if (1..=8).contains(&d) {
-            self.used_dialects.set(self.used_dialects.get() | 1 << (d - 1));
+            self.used_dialects.0.fetch_or(1 << (d - 1), std::sync::atomic::Ordering::Relaxed);
         }
     }
 
@@ -141,9 +156,38 @@ mod tests {
         assert_eq!(c.min_prefix, 3);
         assert!(c.set("NOPE", "1").is_err());
         assert!(c.set("TIMEOUT", "x").is_err());
-        assert_eq!(c.get("*").len(), 37);
+        assert_eq!(c.get("*").len(), 38);
         assert_eq!(c.set_args("FORK_GC_CLEAN_NUMERIC_EMPTY_NODES", &["x".into()]), Ok(false));
         assert!(c.set("MINSTEMLEN", "1").is_err());
         assert_eq!(c.min_stem_len, crate::limits::MIN_STEM_LEN);
+    }
+}
+
+/// The dialects queries ran in, one bit each (bit `d - 1`): set by queries through a shared
+/// reference, from whichever thread runs them.
+#[derive(Debug, Default)]
+pub struct DialectSet(std::sync::atomic::AtomicU8);
+
+impl DialectSet {
+    /// The bits.
+    pub fn get(&self) -> u8 {
+        self.0.load(std::sync::atomic::Ordering::Relaxed)
+    }
+
+    /// Replaces the bits.
+    pub fn set(&self, bits: u8) {
+        self.0.store(bits, std::sync::atomic::Ordering::Relaxed)
+    }
+}
+
+impl Clone for DialectSet {
+    fn clone(&self) -> Self {
+        DialectSet(std::sync::atomic::AtomicU8::new(self.get()))
+    }
+}
+
+impl PartialEq for DialectSet {
+    fn eq(&self, other: &Self) -> bool {
+        self.get() == other.get()
     }
 }

@@ -31,7 +31,8 @@ const fn fixed(name: &'static str, help: &'static str) -> OptionDef {
 }
 
 /// All options in `GET *` order: RediSearch 2.10's 36 (a build without worker threads), then
-/// folio's own `ACL_ALL_OR_NOTHING`.
+/// folio's own `ACL_ALL_OR_NOTHING`, then `WORKERS` (RediSearch's option in its builds with
+/// worker threads).
 pub(crate) const OPTIONS: &[OptionDef] = &[
     fixed("EXTLOAD", "Load extension scoring/expansion module"),
     fixed("NOGC", "Disable garbage collection (for this process)"),
@@ -102,6 +103,10 @@ pub(crate) const OPTIONS: &[OptionDef] = &[
     opt(
         "ACL_ALL_OR_NOTHING",
         "folio: fail with NOPERM instead of hiding documents the caller may not read (default false)",
+    ),
+    opt(
+        "WORKERS",
+        "Number of worker threads to use for query processing (0: queries run on Redis's main thread)",
     ),
 ];
 
@@ -364,6 +369,7 @@ pub(crate) fn apply(config: &mut Config, def: &OptionDef, args: &mut Args) -> Re
                 _ => return Err(Error::new(format!("Invalid value for option `{name}`"))),
             }
         }
+        "WORKERS" => config.workers = args.int(Some(0), crate::config::MAX_WORKERS as i64)? as usize,
         _ => return Err(Error::new("Invalid option")),
     }
     Ok(())
@@ -386,6 +392,7 @@ pub(crate) fn value(config: &Config, name: &str) -> Option<String> {
         "CURSOR_MAX_IDLE" => config.cursor_max_idle.to_string(),
         "DEFAULT_DIALECT" => config.default_dialect.to_string(),
         "ACL_ALL_OR_NOTHING" => config.acl_all_or_nothing.to_string(),
+        "WORKERS" => config.workers.to_string(),
         _ => return config.stored.get(name).cloned().flatten(),
     })
 }

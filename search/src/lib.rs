@@ -76,8 +76,8 @@ pub mod suggest;
 pub mod synonyms;
 pub mod vector_spec;
 
-pub use catalog::Catalog;
-pub use commands::{ExecOutcome, KeyWrite};
+pub use catalog::{Catalog, PreparedChange};
+pub use commands::{ExecOutcome, KeyWrite, Staged, STAGED};
 pub use config::Config;
 pub use document::{DocumentSource, FieldValue, KeyType};
 pub use reply::{Protocol, Reply};

@@ -41,7 +41,7 @@ impl ServerStats {
     pub fn of<'a>(catalogs: impl IntoIterator<Item = &'a Catalog>) -> ServerStats {
         let mut s = ServerStats::default();
         for cat in catalogs {
-            s.cursors += cat.cursors.len() as u64;
+            s.cursors += cat.cursors().len() as u64;
             for e in cat.indexes.values() {
                 s.indexes += 1;
                 let idx = &e.index;

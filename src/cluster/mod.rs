@@ -12,7 +12,7 @@
 //! - Only the calling client waits ([`block`]); the network work runs on a thread
 //!   ([`conn`]); shards are read from `CLUSTER NODES` at each command ([`topology`]).
 
-pub mod block;
+use crate::blocked as block;
 pub mod conn;
 pub mod profile;
 pub mod topology;

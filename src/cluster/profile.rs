@@ -17,7 +17,8 @@ use redis_module::Context;
 use search::Reply as SearchReply;
 
 use super::conn::{self, Credentials, Failure};
-use super::{block, command, fail};
+use super::{command, fail};
+use crate::blocked as block;
 use crate::commands::ft::convert;
 use crate::reply::{Protocol, Reply};
 

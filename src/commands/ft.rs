@@ -92,6 +92,9 @@ pub fn ft(ctx: &Context, inv: &Invocation) -> CommandResult {
             return Ok(if ok { crate::cluster::broadcast(ctx, &name, inv.args, reply) } else { reply });
         }
     }
+    if let Some(sent) = crate::workers::dispatch(ctx, &name, inv.args) {
+        return Ok(sent);
+    }
     Ok(local(ctx, &name, inv.args).0)
 }
 
@@ -185,7 +188,7 @@ pub fn ft_shard(ctx: &Context, inv: &Invocation) -> CommandResult {
 }
 
 /// Runs an FT command on this server alone; also says whether it succeeded.
-fn local(ctx: &Context, name: &str, args: &[&[u8]]) -> (Reply, bool) {
+pub(crate) fn local(ctx: &Context, name: &str, args: &[&[u8]]) -> (Reply, bool) {
     let proto = match Protocol::of(ctx) {
         Protocol::Resp2 => SearchProtocol::Resp2,
         Protocol::Resp3 => SearchProtocol::Resp3,
@@ -206,6 +209,9 @@ fn local(ctx: &Context, name: &str, args: &[&[u8]]) -> (Reply, bool) {
     }
     if ok && DEFINITION_WRITES.contains(&name) {
         ctx.replicate_verbatim();
+    }
+    if ok && name == "FT.CONFIG" {
+        crate::workers::configure(indexing::with_state(ctx, |s| s.config.workers));
     }
     (convert(reply, Protocol::of(ctx)), ok)
 }

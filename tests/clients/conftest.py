@@ -55,6 +55,8 @@ class Server:
                     "--logfile", self.log,
                     "--enable-debug-command", "local",
                     "--loadmodule", str(MODULE),
+                    # CI runs the suites with `WORKERS 0` and with the default.
+                    *os.environ.get("FOLIO_MODULE_ARGS", "").split(),
                 ],
                 stdout=subprocess.DEVNULL,
                 stderr=subprocess.DEVNULL,

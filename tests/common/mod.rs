@@ -217,6 +217,21 @@ fn read_resp(r: &mut impl BufRead) -> std::io::Result<Resp> {
     })
 }
 
+/// Module arguments every test server gets after its own (`FOLIO_MODULE_ARGS`, split on
+/// whitespace): CI runs the suites with `WORKERS 0` and with the default.
+pub fn env_module_args() -> Vec<String> {
+    std::env::var("FOLIO_MODULE_ARGS").unwrap_or_default().split_whitespace().map(str::to_string).collect()
+}
+
+/// The `WORKERS` a test server has: the one `FOLIO_MODULE_ARGS` gives, else the default.
+pub fn expected_workers() -> usize {
+    let args = env_module_args();
+    args.iter()
+        .position(|a| a.eq_ignore_ascii_case("WORKERS"))
+        .and_then(|i| args.get(i + 1)?.parse().ok())
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()).min(8))
+}
+
 /// The folio module build under test (`FOLIO_MODULE` overrides).
 pub fn module_path() -> PathBuf {
     if let Ok(p) = std::env::var("FOLIO_MODULE") {
@@ -329,6 +344,7 @@ impl Server {
                 .arg("--loadmodule")
                 .arg(&module)
                 .args(&self.opts.module_args)
+                .args(env_module_args())
                 .stdout(Stdio::null())
                 .stderr(Stdio::null());
             let child = cmd.spawn().unwrap_or_else(|e| {

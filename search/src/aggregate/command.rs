@@ -31,7 +31,7 @@ use crate::query::syntax::parse;
 use crate::query::trace::{execute_traced, Trace};
 use crate::query::vector::Distances;
 use crate::reply::{Protocol, Reply};
-use crate::schema::{FieldSpec, FieldType};
+use crate::schema::{FieldSpec, FieldType, IndexSpec};
 
 impl From<AggError> for Error {
     fn from(e: AggError) -> Self {
@@ -47,7 +47,7 @@ pub(crate) fn now_ms() -> u64 {
 
 /// `FT.AGGREGATE idx query [steps…]` (`args` after the command name).
 pub(crate) fn ft_aggregate(
-    cat: &mut Catalog,
+    cat: &Catalog,
     args: &[&[u8]],
     docs: &dyn DocumentSource,
     config: &Config,
@@ -57,19 +57,64 @@ pub(crate) fn ft_aggregate(
     run_aggregate(cat, args, docs, config, proto, trace, None)
 }
 
-/// FT.AGGREGATE; with `ship`, a shard's part of a cluster query instead: the matched
-/// documents with the values the pipeline reads, left in `ship` for the node that asked
-/// (`distributed::aggregate`), which runs the pipeline.
-pub(crate) fn run_aggregate(
-    cat: &mut Catalog,
+/// What the query part of FT.AGGREGATE found: the matching documents, in the pipeline's
+/// order, with what the pipeline reads of them from the index.
+pub(crate) struct Queried<'c> {
+    pub(crate) req: AggregateRequest,
+    pub(crate) idx: &'c Index,
+    /// The index's real name (an alias resolved).
+    pub(crate) index_name: Option<String>,
+    pub(crate) dialect: u32,
+    pub(crate) seed: u64,
+    pub(crate) deadline: Option<Instant>,
+    pub(crate) distances: Distances,
+    pub(crate) knn: bool,
+    /// Documents matched (the pipeline's total).
+    pub(crate) total: u64,
+    /// Their ids, in the pipeline's order.
+    pub(crate) order: Vec<u32>,
+    /// Their scores (ADDSCORES), in `order`'s order.
+    scores: Option<Vec<f64>>,
+    /// Query terms with their dictionary ids, for matched_terms().
+    terms: Vec<(String, u32)>,
+}
+
+impl Queried<'_> {
+    /// The pipeline's input row for the `i`-th document of `order`.
+    pub(crate) fn hit(&self, i: usize) -> Option<DocHit> {
+        let d = *self.order.get(i)?;
+        let rec = self.idx.docs.get(d)?;
+        let found: Vec<String> =
+            self.terms.iter().filter(|(_, id)| rec.occs_of(*id).next().is_some()).map(|(t, _)| t.clone()).collect();
+        Some(DocHit {
+            key: Arc::from(rec.key()),
+            id: d,
+            score: self.scores.as_ref().and_then(|s| s.get(i).copied()).unwrap_or(0.0),
+            matched_terms: (!found.is_empty()).then(|| Arc::from(found)),
+        })
+    }
+
+    /// The loader over the index and `docs`.
+    pub(crate) fn loader<'q>(&'q self, docs: &'q dyn DocumentSource) -> IndexLoader<'q> {
+        IndexLoader {
+            spec: &self.idx.spec,
+            docs,
+            dialect: self.dialect,
+            indexed: Indexed::Live { idx: self.idx, distances: &self.distances },
+        }
+    }
+}
+
+/// Parses FT.AGGREGATE (`args` after the command name) and runs its query.
+pub(crate) fn query<'c>(
+    cat: &'c Catalog,
     args: &[&[u8]],
     docs: &dyn DocumentSource,
     config: &Config,
     proto: Protocol,
     mut trace: Option<&mut Trace>,
-    ship: Option<&mut Option<Reply>>,
-) -> Result<Reply> {
-    let started = Instant::now();
+    started: Instant,
+) -> Result<Queried<'c>> {
     let name = String::from_utf8_lossy(args[0]).into_owned();
     let query = String::from_utf8_lossy(args[1]).into_owned();
     let limits = RequestLimits {
@@ -83,12 +128,9 @@ pub(crate) fn run_aggregate(
     }
     let seed = query_seed(args[0], args[1], &args[2..]);
     let index_name = cat.resolve(&name).map(str::to_string);
-    let e = cat.entry_mut(&name).ok_or_else(|| Error::new(format!("{name}: no such index")))?;
-    e.index.stats.uses += 1;
+    let e = cat.entry(&name).ok_or_else(|| Error::new(format!("{name}: no such index")))?;
+    e.usage.count_query(dialect);
     config.mark_dialect(dialect);
-    if let Some(slot) = e.dialects_used.get_mut(dialect.saturating_sub(1) as usize) {
-        *slot = true;
-    }
     let idx = &e.index;
     if query.len() > crate::limits::MAX_QUERY_LEN {
         return Err(Error::new("Query string too long"));
@@ -146,18 +188,11 @@ pub(crate) fn run_aggregate(
     if let Some(t) = trace.as_deref_mut() {
         t.step("Index", ids.len());
     }
-    let loader = IndexLoader { idx, docs, dialect, distances: &matched.distances };
     // Only ON_TIMEOUT FAIL stops a query: under RETURN it completes rather
     // than return partial results silently (RediSearch #1055, #2721).
     let timeout_ms = req.timeout_ms.unwrap_or(config.timeout_ms);
     let deadline = (config.on_timeout == TimeoutPolicy::Fail && timeout_ms > 0)
         .then(|| started + Duration::from_millis(timeout_ms));
-    let mut plan = Plan::new(&req, &loader, seed)?.with_deadline(deadline);
-    if trace.is_some() {
-        plan = plan.profiled();
-    }
-    let scores = req.add_scores.then(|| ScoreContext::new(idx, &matched.terms, &matched.slop, scorer));
-    // Query terms with their dictionary ids, for matched_terms().
     let mut terms: Vec<(String, u32)> = Vec::new();
     if req.uses_matched_terms() {
         terms = matched
@@ -173,36 +208,60 @@ pub(crate) fn run_aggregate(
         Some(knn) => knn.iter().map(|h| h.doc).filter(|d| ids.contains(*d)).collect(),
         None => ids.iter().collect(),
     };
-    let hits = order.into_iter().filter_map(|d| {
-        let rec = idx.docs.get(d)?;
-        let found: Vec<String> = terms
-            .iter()
-            .filter(|(_, id)| rec.occs_of(*id).next().is_some())
-            .map(|(t, _)| t.clone())
-            .collect();
-        Some(DocHit {
-            key: Arc::from(rec.key()),
-            id: d,
-            score: scores.as_ref().map_or(0.0, |s| s.score(d)),
-            matched_terms: (!found.is_empty()).then(|| Arc::from(found)),
-        })
+    let scores = req.add_scores.then(|| {
+        let scorer = ScoreContext::new(idx, &matched.terms, &matched.slop, scorer);
+        order.iter().map(|&d| scorer.score(d)).collect()
     });
+    Ok(Queried {
+        req,
+        idx,
+        index_name,
+        dialect,
+        seed,
+        deadline,
+        distances: matched.distances,
+        knn: matches!(ast, crate::query::syntax::QueryAst::Knn(_)),
+        total: ids.len(),
+        order,
+        scores,
+        terms,
+    })
+}
+
+/// FT.AGGREGATE; with `ship`, a shard's part of a cluster query instead: the matched
+/// documents with the values the pipeline reads, left in `ship` for the node that asked
+/// (`distributed::aggregate`), which runs the pipeline.
+pub(crate) fn run_aggregate(
+    cat: &Catalog,
+    args: &[&[u8]],
+    docs: &dyn DocumentSource,
+    config: &Config,
+    proto: Protocol,
+    mut trace: Option<&mut Trace>,
+    ship: Option<&mut Option<Reply>>,
+) -> Result<Reply> {
+    let q = query(cat, args, docs, config, proto, trace.as_deref_mut(), Instant::now())?;
+    let loader = q.loader(docs);
+    let mut plan = Plan::new(&q.req, &loader, q.seed)?.with_deadline(q.deadline);
+    if trace.is_some() {
+        plan = plan.profiled();
+    }
+    let hits = (0..q.order.len()).filter_map(|i| q.hit(i));
     if let Some(slot) = ship {
-        let knn = matches!(ast, crate::query::syntax::QueryAst::Knn(_));
-        *slot = Some(crate::distributed::aggregate::ship(&req, plan, knn, hits, ids.len(), &loader)?);
+        *slot = Some(crate::distributed::aggregate::ship(&q.req, plan, q.knn, hits, q.total, &loader)?);
         return Ok(Reply::Nil);
     }
-    let mut out = plan.execute(hits, ids.len(), &loader)?;
+    let mut out = plan.execute(hits, q.total, &loader)?;
     if let Some(t) = trace {
         t.steps.extend(out.steps.drain(..).filter(|s| !s.name.is_empty()).map(|s| (s.name, s.time, s.count)));
     }
-    deliver(cat, &req, index_name, out, docs.caller(), config, proto)
+    deliver(cat, &q.req, q.index_name.clone(), out, docs.caller(), config, proto)
 }
 
 /// An aggregation's rows to the client: at most MAXAGGREGATERESULTS of them in the reply, or,
 /// WITHCURSOR, a cursor on `index` owned by `owner` holding them all.
 pub(crate) fn deliver(
-    cat: &mut Catalog,
+    cat: &Catalog,
     req: &AggregateRequest,
     index: Option<String>,
     mut out: AggOutput,
@@ -215,8 +274,9 @@ pub(crate) fn deliver(
     }
     match (req.cursor, index) {
         (Some(copts), Some(index)) => {
-            cat.cursors.max_idle_cap_ms = config.cursor_max_idle;
-            Ok(cat.cursors.start_owned(&index, owner, out, copts, req.format_expand, proto, now_ms())?)
+            let mut cursors = cat.cursors();
+            cursors.max_idle_cap_ms = config.cursor_max_idle;
+            Ok(cursors.start_owned(&index, owner, out, copts, req.format_expand, proto, now_ms())?)
         }
         _ => Ok(render(&Chunk::of(&out, req.format_expand), proto)),
     }
@@ -226,7 +286,7 @@ pub(crate) fn deliver(
 /// the user who opened it may read: another user reads or deletes it only if that user may
 /// read every key (for anyone else it does not exist).
 pub(crate) fn ft_cursor(
-    cat: &mut Catalog,
+    cat: &Catalog,
     args: &[&[u8]],
     docs: &dyn DocumentSource,
     proto: Protocol,
@@ -237,8 +297,8 @@ pub(crate) fn ft_cursor(
         .and_then(|s| s.parse::<i64>().ok())
         .ok_or_else(|| Error::new("Bad cursor ID"))? as u64;
     let now = now_ms();
-    let foreign = cat
-        .cursors
+    let mut cursors = cat.cursors();
+    let foreign = cursors
         .owner_of(id)
         .is_some_and(|owner| owner.map(str::to_string) != docs.caller() && !docs.may_read_all());
     match sub.chars().next() {
@@ -255,42 +315,51 @@ pub(crate) fn ft_cursor(
                 ),
                 None => None,
             };
-            if let Some(index) = cat.cursors.index_of(id) {
+            if let Some(index) = cursors.index_of(id) {
                 if cat.resolve(index).is_none() {
-                    let _ = cat.cursors.delete(id, now);
+                    let _ = cursors.delete(id, now);
                     return Err(Error::new("The index was dropped while the cursor was idle"));
                 }
             }
-            Ok(cat.cursors.read(id, count, proto, now)?)
+            Ok(cursors.read(id, count, proto, now)?)
         }
         Some('D') => {
-            cat.cursors.delete(id, now)?;
+            cursors.delete(id, now)?;
             Ok(Reply::ok())
         }
-        Some('G') => Ok(Reply::Int(cat.cursors.gc(now) as i64)),
+        Some('G') => Ok(Reply::Int(cursors.gc(now) as i64)),
         _ => Err(Error::new("Unknown subcommand")),
     }
 }
 
 /// Loads row values from the index (SORTABLE values) and the documents.
-struct IndexLoader<'a> {
-    idx: &'a Index,
-    docs: &'a dyn DocumentSource,
-    dialect: u32,
-    /// Vector distances the query yields.
-    distances: &'a Distances,
+pub(crate) struct IndexLoader<'a> {
+    pub(crate) spec: &'a IndexSpec,
+    pub(crate) docs: &'a dyn DocumentSource,
+    pub(crate) dialect: u32,
+    /// Where what the index holds of a document comes from.
+    pub(crate) indexed: Indexed<'a>,
+}
+
+/// What the index holds of the pipeline's documents: read from it as rows are made, or
+/// copied out beforehand (a query whose rows are made once the index is released).
+pub(crate) enum Indexed<'a> {
+    /// The index itself, and the distances the query yields.
+    Live { idx: &'a Index, distances: &'a Distances },
+    /// Copies, by document position.
+    Copied(&'a super::staged::Copied),
 }
 
 impl FieldLoader for IndexLoader<'_> {
     fn field(&self, name: &str) -> Option<FieldInfo> {
-        self.idx.spec.field(name).map(|(_, f)| FieldInfo { sortable: f.sortable })
+        self.spec.field(name).map(|(_, f)| FieldInfo { sortable: f.sortable })
     }
 
     fn load(&self, doc: DocRef<'_>, what: LoadRequest<'_>) -> Option<Value> {
         let key = doc.key;
         match what {
             LoadRequest::Attribute(name) => {
-                let (_, f) = self.idx.spec.field(name)?;
+                let (_, f) = self.spec.field(name)?;
                 self.explicit(key, &f.path, Some(f))
             }
             LoadRequest::Path(path) => self.explicit(key, path, None),
@@ -299,11 +368,17 @@ impl FieldLoader for IndexLoader<'_> {
     }
 
     fn yielded(&self) -> Vec<String> {
-        self.distances.fields.iter().map(|(n, _)| n.clone()).collect()
+        match &self.indexed {
+            Indexed::Live { distances, .. } => distances.fields.iter().map(|(n, _)| n.clone()).collect(),
+            Indexed::Copied(c) => c.yielded.clone(),
+        }
     }
 
     fn yielded_value(&self, doc: DocRef<'_>, name: &str) -> Option<Value> {
-        self.distances.get(name, doc.id).map(Value::Number)
+        match &self.indexed {
+            Indexed::Live { distances, .. } => distances.get(name, doc.id).map(Value::Number),
+            Indexed::Copied(c) => c.yielded_value(doc.id, name).map(Value::Number),
+        }
     }
 
     fn load_all(&self, doc: DocRef<'_>) -> Vec<(String, Value)> {
@@ -313,14 +388,14 @@ impl FieldLoader for IndexLoader<'_> {
             .into_iter()
             .map(|(k, v)| (String::from_utf8_lossy(&k).into_owned(), Value::bytes(&v)))
             // RediSearch leaves the language, score and payload fields out of LOAD *.
-            .filter(|(k, _)| !self.idx.spec.is_rule_field(k))
+            .filter(|(k, _)| !self.spec.is_rule_field(k))
             .collect()
     }
 }
 
 impl IndexLoader<'_> {
     fn json(&self) -> bool {
-        self.idx.spec.on == KeyType::Json
+        self.spec.on == KeyType::Json
     }
 
     /// LOAD: the document's value as RediSearch returns it (JSON: the first
@@ -351,14 +426,19 @@ impl IndexLoader<'_> {
     /// values; several values (TAG lists, JSON arrays) become an array so
     /// GROUPBY counts each.
     fn implicit(&self, key: &[u8], id: u32, name: &str) -> Option<Value> {
-        let (fi, f) = self.idx.spec.field(name)?;
+        let (fi, f) = self.spec.field(name)?;
         if f.sortable && f.kind != FieldType::Tag {
-            let rec = self.idx.docs.get(id)?;
-            if let Some(v) = rec.sortable(fi as u16) {
-                return Some(match v {
-                    SortRef::Num(n) => Value::Number(n),
-                    SortRef::Str(s) => Value::str(s),
-                });
+            match &self.indexed {
+                Indexed::Live { idx, .. } => {
+                    if let Some(v) = idx.docs.get(id)?.sortable(fi as u16) {
+                        return Some(sort_value(v));
+                    }
+                }
+                Indexed::Copied(c) => {
+                    if let Some(v) = c.sortable(id, fi) {
+                        return Some(v.clone());
+                    }
+                }
             }
         }
         let mut out = Vec::new();
@@ -374,6 +454,14 @@ impl IndexLoader<'_> {
             1 => out.pop(),
             _ => Some(Value::array(out)),
         }
+    }
+}
+
+/// A SORTABLE value as the pipeline reads it.
+pub(crate) fn sort_value(v: SortRef<'_>) -> Value {
+    match v {
+        SortRef::Num(n) => Value::Number(n),
+        SortRef::Str(s) => Value::str(s),
     }
 }
 

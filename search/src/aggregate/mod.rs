@@ -28,6 +28,7 @@ pub mod request;
 pub mod rng;
 pub mod row;
 mod sort;
+pub mod staged;
 pub mod value;
 
 pub use cursor::CursorTable;

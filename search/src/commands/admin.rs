@@ -78,13 +78,13 @@ pub(crate) fn ft_alter_ifnx(cat: &mut Catalog, args: &[&[u8]]) -> Result<Reply> 
 /// `FT.TAGVALS idx field`.
 /// A caller who may not read every document gets the values of the documents it may read.
 pub(crate) fn ft_tagvals(
-    cat: &mut Catalog,
+    cat: &Catalog,
     name: &str,
     field: &str,
     docs: &dyn DocumentSource,
     config: &Config,
 ) -> Result<Reply> {
-    let e = cat.entry_mut(name).ok_or_else(|| Error::new("Unknown Index name"))?;
+    let e = cat.entry(name).ok_or_else(|| Error::new("Unknown Index name"))?;
     let idx = &e.index;
     let Some((i, _)) = idx.spec.field(field) else {
         return Err(Error::new("No such field"));

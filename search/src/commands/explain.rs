@@ -13,7 +13,7 @@ use crate::query::syntax::{parse, unescape, QueryAst, TagTerm};
 use crate::reply::Reply;
 
 /// `FT.EXPLAIN idx query [VERBATIM] [DIALECT d] [PARAMS n k v …]`.
-pub(crate) fn ft_explain(cat: &mut Catalog, args: &[&[u8]], config: &Config, cli: bool) -> Result<Reply> {
+pub(crate) fn ft_explain(cat: &Catalog, args: &[&[u8]], config: &Config, cli: bool) -> Result<Reply> {
     let name = text(args[0]);
     let Some(resolved) = cat.resolve(&name) else {
         return Err(Error::new(format!("{name}: no such index")));

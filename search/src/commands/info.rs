@@ -149,11 +149,14 @@ impl Memory {
 }
 
 /// `FT.INFO idx`: RediSearch 2.10's fields, in its order and reply types.
-pub(crate) fn ft_info(cat: &mut Catalog, name: &str, proto: Protocol) -> Result<Reply> {
+pub(crate) fn ft_info(cat: &Catalog, name: &str, proto: Protocol) -> Result<Reply> {
     let real = cat.resolve(name).ok_or_else(|| Error::new("Unknown index name"))?.to_string();
-    let open_cursors = cat.cursors.len() as i64;
-    let index_cursors = cat.cursors.count(&real) as i64;
-    let e = cat.entry_mut(&real).ok_or_else(|| Error::new("Unknown index name"))?;
+    let (open_cursors, index_cursors) = {
+        let cursors = cat.cursors();
+        (cursors.len() as i64, cursors.count(&real) as i64)
+    };
+    let e = cat.entry(&real).ok_or_else(|| Error::new("Unknown index name"))?;
+    let uses = e.usage.uses.load(std::sync::atomic::Ordering::Relaxed);
     let real_name = e.index.spec.name.clone();
     let idx = &e.index;
     let spec = &idx.spec;
@@ -220,7 +223,7 @@ pub(crate) fn ft_info(cat: &mut Catalog, name: &str, proto: Protocol) -> Result<
         .map(|d| {
             (
                 Reply::Simple(format!("dialect_{d}")),
-                Reply::Int(i64::from(e.dialects_used.get(d - 1).copied().unwrap_or(false))),
+                Reply::Int(i64::from(e.usage.dialect_used(d))),
             )
         })
         .collect::<Vec<_>>();
@@ -265,7 +268,7 @@ pub(crate) fn ft_info(cat: &mut Catalog, name: &str, proto: Protocol) -> Result<
         ("total_indexing_time", Reply::Double(stats.indexing_ms)),
         ("indexing", Reply::Int(i64::from(e.scan.pending))),
         ("percent_indexed", Reply::Double(e.scan.percent)),
-        ("number_of_uses", Reply::Int(stats.uses as i64)),
+        ("number_of_uses", Reply::Int(uses as i64)),
         ("cleaning", Reply::Int(0)),
         (
             "gc_stats",

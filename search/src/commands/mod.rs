@@ -14,9 +14,11 @@ pub(crate) mod legacy;
 mod profile;
 pub(crate) mod search;
 pub(crate) mod spell;
+pub mod staged;
 mod synonym;
 
 pub use dispatch::ExecOutcome;
+pub use staged::{Staged, STAGED};
 pub(crate) use info::Memory;
 pub use legacy::KeyWrite;
 

@@ -24,7 +24,7 @@ const TIMEOUT: &str = "Timeout limit was reached";
 
 /// `FT.PROFILE idx SEARCH|AGGREGATE [LIMITED] QUERY q [args…]`.
 pub(crate) fn ft_profile(
-    cat: &mut Catalog,
+    cat: &Catalog,
     args: &[&[u8]],
     docs: &dyn DocumentSource,
     config: &Config,

@@ -74,7 +74,7 @@ pub(crate) struct Request {
 
 /// `FT.SPELLCHECK index query [DISTANCE d] [TERMS INCLUDE|EXCLUDE dict [term…]]… [DIALECT d]`.
 pub(crate) fn ft_spellcheck(
-    cat: &mut Catalog,
+    cat: &Catalog,
     args: &[&[u8]],
     docs: &dyn DocumentSource,
     config: &Config,
@@ -94,16 +94,14 @@ pub(crate) fn ft_spellcheck(
             })?;
     }
     let name = String::from_utf8_lossy(index_name).into_owned();
-    let entry = cat.entry_mut(&name).ok_or_else(|| Error::new("Unknown Index name"))?;
+    let entry = cat.entry(&name).ok_or_else(|| Error::new("Unknown Index name"))?;
     if query.len() > MAX_QUERY_LEN {
         return Err(Error::new("Query string too long"));
     }
     let ast = parse(&String::from_utf8_lossy(query), dialect, &HashMap::new())?;
     let req = parse_options(args)?;
     config.mark_dialect(dialect);
-    if let Some(slot) = entry.dialects_used.get_mut(dialect.saturating_sub(1) as usize) {
-        *slot = true;
-    }
+    entry.usage.mark_dialect(dialect);
     for d in req.include.iter().chain(&req.exclude) {
         if !config.dictionaries.exists(d) {
             return Err(Error::new(format!("Dict does not exist: {d}")));

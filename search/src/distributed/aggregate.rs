@@ -179,7 +179,7 @@ fn read_group(r: Reply) -> Option<PartialGroup> {
 
 /// `FT._SHARD.AGGREGATE idx query [steps…]`: this shard's documents, wire-encoded.
 pub fn shard_aggregate(
-    cat: &mut Catalog,
+    cat: &Catalog,
     args: &[&[u8]],
     docs: &dyn DocumentSource,
     config: &Config,
@@ -285,7 +285,7 @@ fn read_doc(r: Reply) -> Option<Doc> {
 /// Runs FT.AGGREGATE `args` (after the command name) over the shards' replies to
 /// [`shard_aggregate`], in the node's catalog `cat` (its cursors, its copy of the schema).
 pub fn merge_aggregate(
-    cat: &mut Catalog,
+    cat: &Catalog,
     args: &[&[u8]],
     docs_source: &dyn DocumentSource,
     config: &Config,
@@ -345,7 +345,7 @@ pub fn merge_aggregate(
     }
     let seed = query_seed(args[0], args[1], &args[2..]);
     if split == Some(true) {
-        let e = cat.entry_mut(&name).ok_or_else(|| Error::new(format!("{name}: no such index")))?;
+        let e = cat.entry(&name).ok_or_else(|| Error::new(format!("{name}: no such index")))?;
         let loader = Shipped { schema: &e.index.spec, yielded, docs: Vec::new() };
         let out = Plan::new(&req, &loader, seed)?.execute_merged(groups.iter(), total, &loader)?;
         let index_name = cat.resolve(&name).map(str::to_string);
@@ -379,7 +379,7 @@ pub fn merge_aggregate(
             total = total.min(docs.len() as u64);
         }
     }
-    let e = cat.entry_mut(&name).ok_or_else(|| Error::new(format!("{name}: no such index")))?;
+    let e = cat.entry(&name).ok_or_else(|| Error::new(format!("{name}: no such index")))?;
     let hits: Vec<DocHit> = docs
         .iter()
         .enumerate()

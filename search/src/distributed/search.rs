@@ -24,7 +24,7 @@ use crate::reply::{Protocol, Reply};
 /// `FT._SHARD.STATS idx query [options…]`: this shard's term statistics for the query (see
 /// [`stats`]), wire-encoded.
 pub fn shard_stats(
-    cat: &mut Catalog,
+    cat: &Catalog,
     args: &[&[u8]],
     docs: &dyn DocumentSource,
     config: &Config,
@@ -32,7 +32,7 @@ pub fn shard_stats(
     let name = text(args.first().ok_or_else(|| Error::new("wrong number of arguments"))?);
     let guard = stats::record();
     run_search(cat, args, docs, config, Protocol::Resp2, None, Paging::CountOnly)?;
-    let e = cat.entry_mut(&name).ok_or_else(|| Error::new(format!("{name}: no such index")))?;
+    let e = cat.entry(&name).ok_or_else(|| Error::new(format!("{name}: no such index")))?;
     let st = stats::recorded(&e.index);
     drop(guard);
     Ok(Reply::Bulk(wire::encode(&st.to_reply())))
@@ -53,7 +53,7 @@ fn stats_arg(b: &[u8]) -> Result<Option<GlobalStats>> {
 /// (every KNN hit), scored with the global statistics `stats` (empty: its own), fields
 /// rendered for the protocol given; wire-encoded `[total, [warning…], [row…]]`.
 pub fn shard_search(
-    cat: &mut Catalog,
+    cat: &Catalog,
     args: &[&[u8]],
     docs: &dyn DocumentSource,
     config: &Config,
@@ -67,7 +67,7 @@ pub fn shard_search(
     let name = text(args[0]);
     let guard = match &global {
         Some(g) => {
-            let e = cat.entry_mut(&name).ok_or_else(|| Error::new(format!("{name}: no such index")))?;
+            let e = cat.entry(&name).ok_or_else(|| Error::new(format!("{name}: no such index")))?;
             Some(stats::apply(&e.index, g))
         }
         None => None,

@@ -91,10 +91,18 @@ pub struct IndexStats {
     pub field_errors: Vec<ErrorStats>,
     /// Total time spent indexing, ms.
     pub indexing_ms: f64,
-    /// Number of queries run.
-    pub uses: u64,
     /// Total number of tokens indexed (for BM25's average length).
     pub total_tokens: u64,
+}
+
+/// A key's change for one index, read from the document ([`Index::prepare`]).
+pub enum KeyChange {
+    /// The key is not (or no longer) a document of the index.
+    Remove,
+    /// Its document's values.
+    Insert(extract::Extracted),
+    /// Its document cannot be indexed (counted in FT.INFO's errors).
+    Failed(extract::ExtractError),
 }
 
 /// One index: definition plus data.
@@ -204,21 +212,48 @@ impl Index {
     /// Re-reads `key` and indexes it (or removes it when it no longer qualifies).
     /// Returns true when the key is in the index afterwards.
     pub fn upsert(&mut self, key: &[u8], docs: &dyn DocumentSource) -> bool {
+        let started = Instant::now();
+        let change = self.prepare(key, docs);
+        let ok = self.apply_change(key, change);
+        self.stats.indexing_ms += started.elapsed().as_secs_f64() * 1000.0;
+        ok
+    }
+
+    /// What [`Index::upsert`] would do to `key`, read from the document now and not yet
+    /// applied: the document is read while the index may be shared, and applied later
+    /// ([`Index::apply`]) by whoever then holds the index exclusively.
+    pub fn prepare(&self, key: &[u8], docs: &dyn DocumentSource) -> KeyChange {
         if docs.key_type(key) != Some(self.spec.on)
             || !self.spec.matches_prefix(key)
             || self.filter.as_ref().is_some_and(|f| !f.admits(&self.spec, key, docs))
         {
-            self.remove(key);
-            return false;
+            return KeyChange::Remove;
         }
+        match extract(&self.spec, key, docs) {
+            Ok(ex) => KeyChange::Insert(ex),
+            Err(e) => KeyChange::Failed(e),
+        }
+    }
+
+    /// Applies a change [`Index::prepare`] made; true when the document is indexed.
+    pub fn apply(&mut self, key: &[u8], change: KeyChange) -> bool {
         let started = Instant::now();
-        let result = extract(&self.spec, key, docs);
-        let ok = match result {
-            Ok(ex) => {
+        let ok = self.apply_change(key, change);
+        self.stats.indexing_ms += started.elapsed().as_secs_f64() * 1000.0;
+        ok
+    }
+
+    fn apply_change(&mut self, key: &[u8], change: KeyChange) -> bool {
+        match change {
+            KeyChange::Remove => {
+                self.remove(key);
+                false
+            }
+            KeyChange::Insert(ex) => {
                 self.insert_in_language(key, ex.values, ex.score, ex.language);
                 true
             }
-            Err(e) => {
+            KeyChange::Failed(e) => {
                 self.remove(key);
                 self.stats.errors.add(&e.message, key);
                 if let Some(fi) = e.field {
@@ -231,9 +266,7 @@ impl Index {
                 }
                 false
             }
-        };
-        self.stats.indexing_ms += started.elapsed().as_secs_f64() * 1000.0;
-        ok
+        }
     }
 
     /// Indexes extracted values under `key` (replacing any previous version).
@@ -512,7 +545,7 @@ impl Index {
     /// Drops every document, keeping the definition.
     pub fn clear(&mut self) {
         let spec = self.spec.clone();
-        let stats = IndexStats { uses: self.stats.uses, ..IndexStats::default() };
+        let stats = IndexStats::default();
         let filter = self.filter.take();
         let synonyms = std::mem::take(&mut self.synonyms);
         let stemmer = std::mem::replace(&mut self.stemmer, Stemmer::new(spec.language, 0));

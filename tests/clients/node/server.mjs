@@ -44,6 +44,7 @@ export async function startServer() {
   const child = spawn('redis-server', [
     '--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no',
     '--dir', dir, '--logfile', log, '--enable-debug-command', 'local', '--loadmodule', MODULE,
+    ...(process.env.FOLIO_MODULE_ARGS || '').split(/\s+/).filter(Boolean),
   ], { stdio: 'ignore' });
   let exited = false;
   child.on('exit', () => { exited = true; });

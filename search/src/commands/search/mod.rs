@@ -78,7 +78,7 @@ pub(crate) struct Searched {
 
 /// `FT.SEARCH idx query [options…]`.
 pub(crate) fn ft_search(
-    cat: &mut Catalog,
+    cat: &Catalog,
     args: &[&[u8]],
     docs: &dyn DocumentSource,
     config: &Config,
@@ -91,7 +91,7 @@ pub(crate) fn ft_search(
 
 /// Runs FT.SEARCH up to its rows (see [`Paging`]).
 pub(crate) fn run_search(
-    cat: &mut Catalog,
+    cat: &Catalog,
     args: &[&[u8]],
     docs: &dyn DocumentSource,
     config: &Config,
@@ -99,6 +99,118 @@ pub(crate) fn run_search(
     mut trace: Option<&mut Trace>,
     paging: Paging,
 ) -> Result<Searched> {
+    let page = search_page(cat, args, docs, config, proto, trace.as_deref_mut(), paging, Instant::now())?;
+    let idx = &cat.entry(&page.index).ok_or_else(|| Error::new(format!("{}: no such index", page.index)))?.index;
+    let rows = page.rows(idx, docs);
+    let SearchPage { req, total, warnings, .. } = page;
+    if let Some(t) = trace.filter(|_| req.offset.saturating_add(req.limit) > 0) {
+        // Sortable values RETURNed come from the document table (no loader in RediSearch).
+        let sortable = |rf: &ReturnField| idx.spec.field(&rf.source).is_some_and(|(_, f)| f.sortable);
+        let from_table = req.returns.as_ref().is_some_and(|r| r.iter().all(sortable));
+        if !req.no_content && !from_table {
+            t.step("Loader", rows.len() as u64);
+        }
+        if req.highlight.is_some() || req.summarize.is_some() {
+            t.step("Highlighter", rows.len() as u64);
+        }
+    }
+    Ok(Searched { req, total, rows, warnings })
+}
+
+/// What a search found before its rows are read from the documents: the request, the total,
+/// the page's documents (by key, with what ordering them read from the index) and what
+/// rendering them needs. It holds no reference into the index, so the index can change
+/// before [`SearchPage::rows`] reads the documents (on another thread, or later).
+pub struct SearchPage {
+    req: SearchRequest,
+    /// The index's real name.
+    index: String,
+    total: u64,
+    warnings: Vec<String>,
+    hits: Vec<PageHit>,
+    highlight: std::collections::HashSet<String>,
+    dist: crate::query::vector::Distances,
+    sorted_by_key: bool,
+}
+
+/// One document of a page.
+struct PageHit {
+    /// Its id when the query ran (the key to the query's own distances).
+    id: u32,
+    key: Vec<u8>,
+    score: f64,
+    /// Its SORTBY key, when the page was sorted by one.
+    order: Option<Key>,
+}
+
+impl SearchPage {
+    /// The page's rows, read from the documents now. A document that left the index since
+    /// the query ran is left out; one that changed is shown as it is now (as RediSearch's
+    /// loader does).
+    pub(crate) fn rows(&self, idx: &Index, docs: &dyn DocumentSource) -> Vec<Row> {
+        let req = &self.req;
+        let dialect = if req.expand { req.dialect.max(3) } else { req.dialect };
+        let dist = &self.dist;
+        let ctx = RenderCtx { idx, req, docs, highlight_terms: &self.highlight, dialect, dist };
+        let mut rows = Vec::with_capacity(self.hits.len());
+        for h in &self.hits {
+            let Some(d) = idx.docs.id_of(&h.key) else { continue };
+            let payload = if req.with_payloads && !idx.spec.payload_field.is_empty() {
+                docs.values(&h.key, &idx.spec.payload_field).ok().and_then(|v| match v.into_iter().next() {
+                    Some(FieldValue::String(s)) => Some(s.into_bytes()),
+                    _ => None,
+                })
+            } else {
+                None
+            };
+            let distance = dist.knn.as_ref().and_then(|k| k.iter().find(|x| x.doc == h.id)).map(|x| x.dist);
+            let order_more = if self.sorted_by_key {
+                req.sortby_more
+                    .iter()
+                    .map(|(f, _)| idx.spec.field(f).and_then(|(i, _)| sort_key(idx, d, Some(i), docs)))
+                    .collect()
+            } else {
+                Vec::new()
+            };
+            rows.push(Row {
+                key: h.key.clone(),
+                score: h.score,
+                payload,
+                sortkey: if req.with_sortkeys { h.order.clone() } else { None },
+                fields: if req.no_content { None } else { ctx.load(h.id, &h.key) },
+                order: if self.sorted_by_key { h.order.clone() } else { None },
+                order_more,
+                distance,
+            });
+        }
+        rows
+    }
+}
+
+impl Catalog {
+    /// The reply to a search run in stages ([`SearchPage`]): its rows read from `docs` now.
+    pub fn finish_search(&self, page: SearchPage, docs: &dyn DocumentSource, proto: Protocol) -> Reply {
+        let Some(e) = self.entry(&page.index) else {
+            return Reply::Error(format!("{}: no such index", page.index));
+        };
+        let rows = page.rows(&e.index, docs);
+        render(&page.req, page.total, rows, &page.warnings, proto)
+    }
+}
+
+/// FT.SEARCH up to its page ([`SearchPage`]); `started`: when the command arrived (its
+/// TIMEOUT counts from then).
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn search_page(
+    cat: &Catalog,
+    args: &[&[u8]],
+    docs: &dyn DocumentSource,
+    config: &Config,
+    proto: Protocol,
+    mut trace: Option<&mut Trace>,
+    paging: Paging,
+    started: Instant,
+) -> Result<SearchPage> {
     let name = text(args[0]);
     let mut req = parse_request(&args[1..], config)?;
     match paging {
@@ -112,7 +224,8 @@ pub(crate) fn run_search(
             req.offset = 0;
         }
     }
-    let e = cat.entry_mut(&name).ok_or_else(|| Error::new(format!("{name}: no such index")))?;
+    let index = cat.resolve(&name).unwrap_or(&name).to_string();
+    let e = cat.entry(&name).ok_or_else(|| Error::new(format!("{name}: no such index")))?;
     if req.expand {
         if proto != Protocol::Resp3 {
             return Err(Error::new("EXPAND format is only supported with RESP3"));
@@ -121,11 +234,8 @@ pub(crate) fn run_search(
             return Err(Error::new("EXPAND format is only supported with JSON"));
         }
     }
-    e.index.stats.uses += 1;
+    e.usage.count_query(req.dialect);
     config.mark_dialect(req.dialect);
-    if let Some(slot) = e.dialects_used.get_mut(req.dialect.saturating_sub(1) as usize) {
-        *slot = true;
-    }
     let idx = &e.index;
     if req.query.len() > crate::limits::MAX_QUERY_LEN {
         return Err(Error::new("Query string too long"));
@@ -240,7 +350,6 @@ pub(crate) fn run_search(
             sorted_by_key = true;
         } else if need_scores {
             // Scoring is the long phase: check TIMEOUT every 4096 documents.
-            let started = Instant::now();
             let budget = Duration::from_millis(req.timeout_ms);
             // `*` alone under TFIDF: one virtual result of frequency 1 per document, so the
             // score is the document's score over its norm (what the general scorer computes,
@@ -287,52 +396,22 @@ pub(crate) fn run_search(
             }
         }
     }
-    let dialect = if req.expand { req.dialect.max(3) } else { req.dialect };
-    let ctx = RenderCtx { idx, req: &req, docs, highlight_terms: &matched.highlight, dialect, dist };
-    let mut rows = Vec::with_capacity(page.len());
-    for (d, score, key) in page {
+    let mut hits = Vec::with_capacity(page.len());
+    for (d, score, order) in page {
         let Some(rec) = idx.docs.get(d) else { continue };
-        let payload = if req.with_payloads && !idx.spec.payload_field.is_empty() {
-            docs.values(rec.key(), &idx.spec.payload_field).ok().and_then(|v| match v.into_iter().next() {
-                Some(FieldValue::String(s)) => Some(s.into_bytes()),
-                _ => None,
-            })
-        } else {
-            None
-        };
-        let distance = dist.knn.as_ref().and_then(|k| k.iter().find(|h| h.doc == d)).map(|h| h.dist);
-        let order = if sorted_by_key { key.clone() } else { None };
-        let order_more = if sorted_by_key {
-            req.sortby_more
-                .iter()
-                .map(|(f, _)| idx.spec.field(f).and_then(|(i, _)| sort_key(idx, d, Some(i), docs)))
-                .collect()
-        } else {
-            Vec::new()
-        };
-        rows.push(Row {
-            key: rec.key().to_vec(),
-            score,
-            payload,
-            sortkey: if req.with_sortkeys { key.or_else(|| sort_key(idx, d, None, docs)) } else { None },
-            fields: if req.no_content { None } else { ctx.load(d, rec.key()) },
-            order,
-            order_more,
-            distance,
-        });
+        let order = if sorted_by_key { order } else { None };
+        hits.push(PageHit { id: d, key: rec.key().to_vec(), score, order });
     }
-    if let Some(t) = trace.filter(|_| want > 0) {
-        // Sortable values RETURNed come from the document table (no loader in RediSearch).
-        let sortable = |rf: &ReturnField| idx.spec.field(&rf.source).is_some_and(|(_, f)| f.sortable);
-        let from_table = req.returns.as_ref().is_some_and(|r| r.iter().all(sortable));
-        if !req.no_content && !from_table {
-            t.step("Loader", rows.len() as u64);
-        }
-        if req.highlight.is_some() || req.summarize.is_some() {
-            t.step("Highlighter", rows.len() as u64);
-        }
-    }
-    Ok(Searched { req, total, rows, warnings })
+    Ok(SearchPage {
+        req,
+        index,
+        total,
+        warnings,
+        hits,
+        highlight: matched.highlight,
+        dist: matched.distances,
+        sorted_by_key,
+    })
 }
 
 fn sort_key(idx: &Index, d: u32, field: Option<usize>, docs: &dyn DocumentSource) -> Option<Key> {

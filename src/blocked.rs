@@ -1,4 +1,5 @@
-//! Blocking only the calling client while shards answer: the command blocks its client
+//! Blocking only the calling client while other threads work (shards answering a cluster
+//! query, query workers): the command blocks its client
 //! (`RedisModule_BlockClient`), a background thread does the network work, and its result
 //! is turned into the reply back on Redis's main thread (the blocked client's reply
 //! callback), where the catalog and config can be read. Redis itself unblocks the client
@@ -29,14 +30,31 @@ pub fn cannot_block(ctx: &Context) -> bool {
     ctx.get_flags().intersects(ContextFlags::MULTI | ContextFlags::LUA | ContextFlags::DENY_BLOCKING)
 }
 
-/// Blocks the calling client, runs `work` on a new thread and replies with what its
-/// [`Finish`] builds on the main thread. `backstop`: Redis answers `Timeout limit was
-/// reached` itself if the thread has not finished by then. Returns [`Reply::Sent`].
-pub fn run_blocked(
-    ctx: &Context,
-    backstop: Duration,
-    work: impl FnOnce() -> Finish + Send + 'static,
-) -> Reply {
+/// A blocked client, to be answered once from any thread ([`Blocked::finish`]).
+pub struct Blocked(Handle);
+
+impl Blocked {
+    /// The raw handle (for a thread-safe context bound to the client).
+    pub fn raw(&self) -> *mut raw::RedisModuleBlockedClient {
+        self.0 .0
+    }
+
+    /// Unblocks the client: `finish` builds its reply on the main thread.
+    pub fn finish(self, finish: Finish) {
+        let pending = Box::into_raw(Box::new(Pending(Mutex::new(Some(finish)))));
+        // SAFETY: `self.0` is the blocked client, unblocked exactly once (self is consumed);
+        // Redis passes `pending` to on_reply and then to free_pending, which frees it.
+        unsafe {
+            if let Some(unblock) = raw::RedisModule_UnblockClient {
+                unblock(self.0 .0, pending.cast::<c_void>());
+            }
+        }
+    }
+}
+
+/// Blocks the calling client. `backstop`: Redis answers `Timeout limit was reached` itself if
+/// the client is not answered by then (zero: no limit). None when Redis refuses.
+pub fn block(ctx: &Context, backstop: Duration) -> Option<Blocked> {
     // SAFETY: the API table is filled at load; ctx is the command's context; the callbacks
     // have the signatures Redis expects.
     let bc = unsafe {
@@ -51,23 +69,25 @@ pub fn run_blocked(
             None => std::ptr::null_mut(),
         }
     };
-    if bc.is_null() {
+    (!bc.is_null()).then_some(Blocked(Handle(bc)))
+}
+
+/// Blocks the calling client, runs `work` on a new thread and replies with what its
+/// [`Finish`] builds on the main thread. `backstop`: Redis answers `Timeout limit was
+/// reached` itself if the thread has not finished by then. Returns [`Reply::Sent`].
+pub fn run_blocked(
+    ctx: &Context,
+    backstop: Duration,
+    work: impl FnOnce() -> Finish + Send + 'static,
+) -> Reply {
+    let Some(blocked) = block(ctx, backstop) else {
         return Reply::Error("ERR cannot block the client for a cluster query".into());
-    }
-    let handle = Handle(bc);
+    };
     let spawned = std::thread::Builder::new().name("folio-cluster".into()).spawn(move || {
-        let handle = handle;
         let finish = catch_unwind(AssertUnwindSafe(work)).unwrap_or_else(|_| {
             Box::new(|_: &Context| Reply::Error("ERR folio internal error in a cluster query".into()))
         });
-        let pending = Box::into_raw(Box::new(Pending(Mutex::new(Some(finish)))));
-        // SAFETY: `handle.0` is the blocked client, unblocked exactly once; Redis passes
-        // `pending` to on_reply and then to free_pending, which frees it.
-        unsafe {
-            if let Some(unblock) = raw::RedisModule_UnblockClient {
-                unblock(handle.0, pending.cast::<c_void>());
-            }
-        }
+        blocked.finish(finish);
     });
     if spawned.is_err() {
         // The client stays blocked until the backstop answers it.

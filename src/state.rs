@@ -1,0 +1,218 @@
+//! The search state (the configuration and one [`search::Catalog`] per database) and the rules
+//! by which Redis's main thread and the query workers (`crate::workers`) share it.
+//!
+//! # The invariant
+//! The state sits behind one readers-writer lock. Only the main thread changes it, and only the
+//! workers hold it for long:
+//! - **Workers** hold it shared while a query reads the index (`worker_read`), and never wait
+//!   for Redis's GIL while they hold it: a worker reads documents only after it has let the
+//!   state go (`crate::workers::gil`). So a main thread waiting for the lock (it holds the
+//!   GIL) waits for index work alone, and no cycle lock → GIL → lock can form.
+//! - **Writes never wait for a query.** A key change (`key_changed`) takes the lock
+//!   exclusively if it is free; if a query holds it, the change is read from the document now
+//!   (a shared hold, which waits only for a drain in progress, never for a query) and queued.
+//!   Every exclusive hold applies the queue first, in order, so every hold sees every write
+//!   that replied before it began: a query dispatched after a write's reply sees the write, and
+//!   no query sees half of one (a document is replaced whole, under the exclusive hold).
+//! - **Other main-thread work** (FT.CREATE, FT.INFO, flushes, loading, inline queries) holds
+//!   the lock exclusively (`with_state`), which waits for the workers' index phases in flight;
+//!   each wait is measured (`lock_waits`, INFO `search_main_thread_lock_wait_*`).
+//! - Replies a worker prepared are finished on the main thread under a shared hold that jumps
+//!   waiting writers (`finish_read`), so a finishing reply never queues behind a drain that
+//!   waits for other queries.
+
+use std::cell::Cell;
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::LazyLock;
+use std::time::Instant;
+
+use parking_lot::{Mutex, RwLock, RwLockReadGuard, RwLockWriteGuard};
+use redis_module::Context;
+use search::document::DocumentSource;
+use search::{Catalog, Config, PreparedChange};
+
+/// Search state: the configuration and one catalog per database number.
+#[derive(Default)]
+pub struct SearchState {
+    /// FT.CONFIG values.
+    pub config: Config,
+    /// Indexes per database.
+    pub catalogs: HashMap<i32, Catalog>,
+}
+
+static STATE: LazyLock<RwLock<SearchState>> = LazyLock::new(|| RwLock::new(SearchState::default()));
+
+/// Key changes read while queries held the state, to apply before anything else reads it.
+static PENDING: Mutex<Vec<(i32, PreparedChange)>> = Mutex::new(Vec::new());
+/// `PENDING.len()`, readable without its lock.
+static PENDING_LEN: AtomicUsize = AtomicUsize::new(0);
+
+/// False while no database has a catalog: key changes then skip the state entirely (the common
+/// case of a server used for JSON only).
+static ANY_CATALOG: AtomicBool = AtomicBool::new(false);
+
+thread_local! {
+    /// This thread is inside `with_state` (a keyspace event fired from there would deadlock).
+    static INSIDE: Cell<bool> = const { Cell::new(false) };
+    /// This worker holds the state (it must not wait for the GIL).
+    static WORKER_HOLDS: Cell<bool> = const { Cell::new(false) };
+}
+
+/// How long the main thread waited for the state lock: count, total and longest, in µs.
+pub struct LockWaits {
+    pub count: AtomicU64,
+    pub total_us: AtomicU64,
+    pub max_us: AtomicU64,
+    /// Key changes queued because a query held the state.
+    pub deferred: AtomicU64,
+}
+
+/// The main thread's waits for the state lock.
+pub static LOCK_WAITS: LockWaits = LockWaits {
+    count: AtomicU64::new(0),
+    total_us: AtomicU64::new(0),
+    max_us: AtomicU64::new(0),
+    deferred: AtomicU64::new(0),
+};
+
+fn record_wait(since: Instant) {
+    let us = since.elapsed().as_micros() as u64;
+    LOCK_WAITS.count.fetch_add(1, Ordering::Relaxed);
+    LOCK_WAITS.total_us.fetch_add(us, Ordering::Relaxed);
+    LOCK_WAITS.max_us.fetch_max(us, Ordering::Relaxed);
+}
+
+/// Applies the queued key changes (the caller holds the state exclusively).
+fn drain(state: &mut SearchState) {
+    if PENDING_LEN.load(Ordering::Acquire) == 0 {
+        return;
+    }
+    let queued = {
+        let mut q = PENDING.lock();
+        PENDING_LEN.store(0, Ordering::Release);
+        std::mem::take(&mut *q)
+    };
+    for (db, change) in queued {
+        if let Some(c) = state.catalogs.get_mut(&db) {
+            c.apply(change);
+        }
+    }
+}
+
+/// What the RDB hooks must know after a change of the state.
+fn after_change(state: &SearchState) {
+    ANY_CATALOG.store(!state.catalogs.is_empty(), Ordering::Relaxed);
+    crate::rdb::arm(crate::rdb::Contents {
+        indexes_db0: state.catalogs.get(&0).is_some_and(|c| !c.is_empty()),
+        indexes_other: state.catalogs.iter().any(|(db, c)| *db != 0 && !c.is_empty()),
+        dictionaries: !state.config.dictionaries.is_empty(),
+    });
+}
+
+/// Runs `f` with the search state held exclusively, on the main thread (commands, events,
+/// timers, RDB callbacks). Must not be re-entered: code inside `f` must not trigger keyspace
+/// events (no writes), so callers collect work and write after `f` returns.
+pub fn with_state<R>(_ctx: &Context, f: impl FnOnce(&mut SearchState) -> R) -> R {
+    let started = Instant::now();
+    let mut guard = STATE.write();
+    record_wait(started);
+    exclusive(&mut guard, f)
+}
+
+/// Like [`with_state`], but only if no query holds the state now (initial scans, which can
+/// come back on their next tick).
+pub fn try_with_state<R>(_ctx: &Context, f: impl FnOnce(&mut SearchState) -> R) -> Option<R> {
+    let mut guard = STATE.try_write()?;
+    Some(exclusive(&mut guard, f))
+}
+
+fn exclusive<R>(guard: &mut RwLockWriteGuard<'_, SearchState>, f: impl FnOnce(&mut SearchState) -> R) -> R {
+    drain(guard);
+    INSIDE.set(true);
+    let out = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| f(guard)));
+    INSIDE.set(false);
+    after_change(guard);
+    match out {
+        Ok(r) => r,
+        Err(p) => std::panic::resume_unwind(p),
+    }
+}
+
+/// Runs `f` with the search state shared, on the main thread, outside a command (the INFO
+/// callback): changes still queued are not in it.
+pub fn peek_state<R>(f: impl FnOnce(&SearchState) -> R) -> R {
+    f(&STATE.read_recursive())
+}
+
+/// Runs `f` with the search state shared, on the main thread, to finish a reply a worker
+/// prepared. It applies the queued changes first when the state is free; it never waits for a
+/// query (only for a drain in progress).
+pub fn finish_read<R>(f: impl FnOnce(&SearchState) -> R) -> R {
+    if PENDING_LEN.load(Ordering::Acquire) > 0 {
+        if let Some(mut w) = STATE.try_write() {
+            drain(&mut w);
+            return f(&RwLockWriteGuard::downgrade(w));
+        }
+    }
+    f(&STATE.read_recursive())
+}
+
+/// Runs `f` with the search state shared, on a worker thread, once every change queued before
+/// now is applied (a query sees every write that replied before it was dispatched).
+pub fn worker_read<R>(f: impl FnOnce(&SearchState) -> R) -> R {
+    let guard: RwLockReadGuard<'_, SearchState> = if PENDING_LEN.load(Ordering::Acquire) > 0 {
+        let mut w = STATE.write();
+        drain(&mut w);
+        RwLockWriteGuard::downgrade(w)
+    } else {
+        STATE.read()
+    };
+    WORKER_HOLDS.set(true);
+    let out = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| f(&guard)));
+    WORKER_HOLDS.set(false);
+    drop(guard);
+    match out {
+        Ok(r) => r,
+        Err(p) => std::panic::resume_unwind(p),
+    }
+}
+
+/// True on a worker that holds the state (it must not wait for the GIL now).
+pub fn worker_holds_state() -> bool {
+    WORKER_HOLDS.get()
+}
+
+/// False while no database has an index.
+pub fn any_catalog() -> bool {
+    ANY_CATALOG.load(Ordering::Relaxed)
+}
+
+/// A key of database `db` changed (the GIL is held; `docs` reads it): re-evaluates it against
+/// every index, now if no query holds the state, else read now and queued.
+pub fn key_changed(ctx: &Context, db: i32, key: &[u8], docs: &dyn DocumentSource) {
+    if INSIDE.get() {
+        ctx.log_warning("folio: a key changed inside a search state update; the change is not indexed");
+        return;
+    }
+    if let Some(mut w) = STATE.try_write() {
+        drain(&mut w);
+        if let Some(catalog) = w.catalogs.get_mut(&db) {
+            if docs.key_type(key).is_some() {
+                catalog.on_key_changed(key, docs);
+            } else {
+                catalog.on_key_removed(key);
+            }
+        }
+        return;
+    }
+    let started = Instant::now();
+    let shared = STATE.read_recursive();
+    record_wait(started);
+    let Some(catalog) = shared.catalogs.get(&db) else { return };
+    let change = catalog.prepare_key_change(key, docs);
+    let mut q = PENDING.lock();
+    q.push((db, change));
+    PENDING_LEN.store(q.len(), Ordering::Release);
+    LOCK_WAITS.deferred.fetch_add(1, Ordering::Relaxed);
+}

@@ -1,0 +1,182 @@
+//! How a worker reads documents.
+//!
+//! - [`Detached`]: while the worker holds the search state it reads none (it must not wait for
+//!   the GIL then, see `crate::state`); a query that asks anyway is noticed and run again on
+//!   the main thread.
+//! - [`GilDocs`]: once the state is released, documents are read under the GIL in slices: the
+//!   worker takes the GIL at its first read and gives it back after [`SLICE`] of reads, so the
+//!   main thread never waits longer than a slice for it.
+
+use std::cell::Cell;
+use std::time::{Duration, Instant};
+
+use redis_module::{raw, Context};
+use search::document::{DocumentSource, FieldValue, KeyType};
+
+use crate::blocked::Blocked;
+use crate::indexing::RedisDocs;
+
+/// The longest a worker holds the GIL at a time.
+pub const SLICE: Duration = Duration::from_micros(250);
+
+/// A document source that has no documents and remembers being asked for one.
+pub struct Detached {
+    asked: Cell<bool>,
+    owner: Option<String>,
+}
+
+impl Detached {
+    /// For a caller called `owner` who may read every key.
+    pub fn new(owner: Option<String>) -> Detached {
+        Detached { asked: Cell::new(false), owner }
+    }
+
+    /// True when the query asked for a document.
+    pub fn asked(&self) -> bool {
+        self.asked.get()
+    }
+
+    fn ask<T>(&self, none: T) -> T {
+        self.asked.set(true);
+        none
+    }
+}
+
+impl DocumentSource for Detached {
+    fn key_type(&self, _key: &[u8]) -> Option<KeyType> {
+        self.ask(None)
+    }
+
+    fn values(&self, _key: &[u8], _source: &str) -> Result<Vec<FieldValue>, String> {
+        self.ask(Ok(Vec::new()))
+    }
+
+    fn json_at(&self, _key: &[u8], _path: &str) -> Option<Vec<String>> {
+        self.ask(None)
+    }
+
+    fn whole(&self, _key: &[u8]) -> Option<Vec<(Vec<u8>, Vec<u8>)>> {
+        self.ask(None)
+    }
+
+    fn caller(&self) -> Option<String> {
+        self.owner.clone()
+    }
+}
+
+/// Documents of one database read under the GIL in slices, through a thread-safe context
+/// bound to a blocked client. The caller may read every key (checked at dispatch).
+pub struct GilDocs {
+    ts: *mut raw::RedisModuleCtx,
+    db: i32,
+    /// Since when this thread holds the GIL, if it does.
+    held: Cell<Option<Instant>>,
+    /// Reads refused because the thread held the search state (a bug if ever non-zero).
+    refused: Cell<u64>,
+}
+
+/// Runs `f` with the documents of database `db`, read under the GIL in slices; the GIL is
+/// given back before this returns.
+pub fn with_documents<R>(blocked: &Blocked, db: i32, f: impl FnOnce(&GilDocs) -> R) -> R {
+    // SAFETY: the handle is a live blocked client; the context is freed below.
+    let ts = unsafe { raw::RedisModule_GetThreadSafeContext.map_or(std::ptr::null_mut(), |g| g(blocked.raw())) };
+    let docs = GilDocs { ts, db, held: Cell::new(None), refused: Cell::new(0) };
+    let out = f(&docs);
+    docs.release();
+    if docs.refused.get() > 0 {
+        log::warn("folio: a worker read a document while it held the search state; reads refused");
+    }
+    if !ts.is_null() {
+        // SAFETY: `ts` came from GetThreadSafeContext and is freed once, without the GIL held.
+        unsafe {
+            if let Some(free) = raw::RedisModule_FreeThreadSafeContext {
+                free(ts);
+            }
+        }
+    }
+    out
+}
+
+mod log {
+    /// Logs through Redis without a context (a worker has none of its own).
+    pub fn warn(text: &str) {
+        redis_module::logging::log_warning(text);
+    }
+}
+
+impl GilDocs {
+    /// Takes the GIL unless this thread holds it; false when reading is not allowed now.
+    fn enter(&self) -> bool {
+        if self.ts.is_null() || crate::state::worker_holds_state() {
+            self.refused.set(self.refused.get() + 1);
+            return false;
+        }
+        if self.held.get().is_none() {
+            // SAFETY: `ts` is a live thread-safe context; this thread does not hold the GIL.
+            unsafe {
+                if let Some(lock) = raw::RedisModule_ThreadSafeContextLock {
+                    lock(self.ts);
+                }
+                if let Some(select) = raw::RedisModule_SelectDb {
+                    select(self.ts, self.db);
+                }
+            }
+            self.held.set(Some(Instant::now()));
+        }
+        true
+    }
+
+    /// Gives the GIL back once the slice is spent.
+    fn leave(&self) {
+        if self.held.get().is_some_and(|since| since.elapsed() >= SLICE) {
+            self.release();
+        }
+    }
+
+    fn release(&self) {
+        if self.held.take().is_some() {
+            // SAFETY: this thread holds the GIL through `ts` (taken in `enter`).
+            unsafe {
+                if let Some(unlock) = raw::RedisModule_ThreadSafeContextUnlock {
+                    unlock(self.ts);
+                }
+            }
+        }
+    }
+
+    fn read<T>(&self, none: T, f: impl FnOnce(&RedisDocs<'_>) -> T) -> T {
+        if !self.enter() {
+            return none;
+        }
+        let ctx = Context::new(self.ts);
+        let out = f(&RedisDocs::new(&ctx));
+        self.leave();
+        out
+    }
+}
+
+impl DocumentSource for GilDocs {
+    fn key_type(&self, key: &[u8]) -> Option<KeyType> {
+        self.read(None, |d| d.key_type(key))
+    }
+
+    fn values(&self, key: &[u8], source: &str) -> Result<Vec<FieldValue>, String> {
+        self.read(Ok(Vec::new()), |d| d.values(key, source))
+    }
+
+    fn json_at(&self, key: &[u8], path: &str) -> Option<Vec<String>> {
+        self.read(None, |d| d.json_at(key, path))
+    }
+
+    fn hash_bytes(&self, key: &[u8], field: &str) -> Option<Vec<u8>> {
+        self.read(None, |d| d.hash_bytes(key, field))
+    }
+
+    fn key_exists(&self, key: &[u8]) -> bool {
+        self.read(false, |d| d.key_exists(key))
+    }
+
+    fn whole(&self, key: &[u8]) -> Option<Vec<(Vec<u8>, Vec<u8>)>> {
+        self.read(None, |d| d.whole(key))
+    }
+}
