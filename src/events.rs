@@ -76,7 +76,24 @@ unsafe extern "C" fn on_loading(
     }));
 }
 
-/// Subscribes to FLUSHDB, SWAPDB and loading server events.
+/// Times the main thread took the GIL back after sleeping (the event loop's after-sleep), so a
+/// worker that gave the GIL up can tell when the main thread has had it
+/// (`workers::documents`).
+pub static MAIN_TURNS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+unsafe extern "C" fn on_eventloop(
+    _ctx: *mut raw::RedisModuleCtx,
+    _event: raw::RedisModuleEvent,
+    subevent: u64,
+    _data: *mut c_void,
+) {
+    if subevent == u64::from(raw::REDISMODULE_SUBEVENT_EVENTLOOP_AFTER_SLEEP) {
+        MAIN_TURNS.fetch_add(1, std::sync::atomic::Ordering::Release);
+    }
+}
+
+/// Subscribes to FLUSHDB, SWAPDB and loading server events (and, where the server has it, the
+/// event loop's after-sleep).
 pub fn subscribe_server_events(ctx: &Context) -> Result<(), String> {
     // SAFETY: the API table is filled by RedisModule_Init before OnLoad runs and never changes.
     let subscribe = unsafe { raw::RedisModule_SubscribeToServerEvent }.ok_or("no server events API")?;
@@ -92,5 +109,8 @@ pub fn subscribe_server_events(ctx: &Context) -> Result<(), String> {
             return Err(format!("cannot subscribe to server event {id}"));
         }
     }
+    let event = raw::RedisModuleEvent { id: raw::REDISMODULE_EVENT_EVENTLOOP, dataver: 1 };
+    // SAFETY: as above; a server without the event refuses it, and workers then do without.
+    let _ = unsafe { subscribe(ctx.ctx, event, Some(on_eventloop)) };
     Ok(())
 }

@@ -8,16 +8,20 @@
 //!   main thread never waits longer than a slice for it.
 
 use std::cell::Cell;
+use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
 use redis_module::{raw, Context};
 use search::document::{DocumentSource, FieldValue, KeyType};
 
 use crate::blocked::Blocked;
+use crate::events::MAIN_TURNS;
 use crate::indexing::RedisDocs;
 
 /// The longest a worker holds the GIL at a time.
 pub const SLICE: Duration = Duration::from_micros(250);
+/// The longest a worker waits, after giving the GIL up, for the main thread to take it.
+const HANDOVER: Duration = Duration::from_micros(30);
 
 /// A document source that has no documents and remembers being asked for one.
 pub struct Detached {
@@ -135,11 +139,19 @@ impl GilDocs {
 
     fn release(&self) {
         if self.held.take().is_some() {
+            let turn = MAIN_TURNS.load(Ordering::Acquire);
             // SAFETY: this thread holds the GIL through `ts` (taken in `enter`).
             unsafe {
                 if let Some(unlock) = raw::RedisModule_ThreadSafeContextUnlock {
                     unlock(self.ts);
                 }
+            }
+            // A mutex gives no turns: taken again at once, the GIL would go back to this
+            // thread before the main thread, woken by the unlock, could take it. Wait until
+            // the main thread has had it (or, idle in its event loop, shows it does not want it).
+            let since = Instant::now();
+            while MAIN_TURNS.load(Ordering::Acquire) == turn && since.elapsed() < HANDOVER {
+                std::hint::spin_loop();
             }
         }
     }
