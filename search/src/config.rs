@@ -78,12 +78,13 @@ impl Default for Config {
 /// The most `WORKERS` a server may have.
 pub const MAX_WORKERS: usize = 64;
 
-/// `WORKERS` when nothing sets it: one thread per core, at most 8. A query then never stalls
-/// the rest of Redis while it runs, and queries run side by side on the cores Redis's single
-/// main thread leaves idle (Redis 8 defaults to min(16, cores) for the same reason); past 8,
-/// a shard's queries are rarely what limits it.
+/// `WORKERS` when nothing sets it: one thread per core but one, at least 1 and at most 8. A
+/// query then never stalls the rest of Redis while it runs, queries run side by side on the
+/// cores Redis's main thread leaves idle, and that thread keeps a core of its own for the
+/// clients, the writes and the replies (with a worker per core, busy workers take CPU time
+/// from it: measured in BENCHMARKS.md). Past 8, a shard's queries are rarely what limits it.
 pub fn default_workers() -> usize {
-    std::thread::available_parallelism().map_or(1, |n| n.get()).min(8)
+    std::thread::available_parallelism().map_or(1, |n| n.get()).saturating_sub(1).clamp(1, 8)
 }
 
 impl Config {
