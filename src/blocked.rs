@@ -39,6 +39,27 @@ impl Blocked {
         self.0 .0
     }
 
+    /// Starts counting background time for the command (commandstats, slowlog); every
+    /// start is ended by [`Blocked::measure_end`].
+    pub fn measure_start(&self) {
+        // SAFETY: a live blocked client; the call only records a timestamp in it.
+        unsafe {
+            if let Some(start) = raw::RedisModule_BlockedClientMeasureTimeStart {
+                start(self.0 .0);
+            }
+        }
+    }
+
+    /// Adds the time since [`Blocked::measure_start`] to the command's background time.
+    pub fn measure_end(&self) {
+        // SAFETY: as above.
+        unsafe {
+            if let Some(end) = raw::RedisModule_BlockedClientMeasureTimeEnd {
+                end(self.0 .0);
+            }
+        }
+    }
+
     /// Unblocks the client: `finish` builds its reply on the main thread.
     pub fn finish(self, finish: Finish) {
         let pending = Box::into_raw(Box::new(Pending(Mutex::new(Some(finish)))));

@@ -33,12 +33,33 @@ pub struct RedisDocs<'c> {
     ctx: &'c Context,
     /// The command's caller, resolved on first use (the indexer never asks).
     caller: std::cell::OnceCell<crate::acl::Caller>,
+    /// The JSON document read last, for a reader that holds the GIL between its reads.
+    last: Option<&'c LastJson>,
+}
+
+/// The JSON document a reader read last: its key and value. Valid only while the reader holds
+/// the GIL without a break since the document was read (no command, so no write, can run in
+/// between); the reader empties it whenever it lets the GIL go.
+#[derive(Default)]
+pub struct LastJson(std::cell::RefCell<Option<(Vec<u8>, *const Value)>>);
+
+impl LastJson {
+    /// Forgets the document (the GIL is being given up).
+    pub fn clear(&self) {
+        self.0.borrow_mut().take();
+    }
 }
 
 impl<'c> RedisDocs<'c> {
     /// A document source over the selected database of `ctx`.
     pub fn new(ctx: &'c Context) -> RedisDocs<'c> {
-        RedisDocs { ctx, caller: std::cell::OnceCell::new() }
+        RedisDocs { ctx, caller: std::cell::OnceCell::new(), last: None }
+    }
+
+    /// Like [`RedisDocs::new`], remembering the JSON document read last in `last` (see
+    /// [`LastJson`] for when that is valid).
+    pub fn remembering(ctx: &'c Context, last: &'c LastJson) -> RedisDocs<'c> {
+        RedisDocs { ctx, caller: std::cell::OnceCell::new(), last: Some(last) }
     }
 
     fn caller(&self) -> &crate::acl::Caller {
@@ -51,11 +72,23 @@ impl<'c> RedisDocs<'c> {
     }
 
     fn with_json<R>(&self, key: &[u8], f: impl FnOnce(&Value) -> R) -> Option<R> {
+        if let Some(last) = self.last {
+            if let Some((k, v)) = last.0.borrow().as_ref() {
+                if k.as_slice() == key {
+                    // SAFETY: the value was read from the keyspace under the GIL, which this
+                    // thread has held since (LastJson's contract): nothing can have freed it.
+                    return Some(f(unsafe { &**v }));
+                }
+            }
+        }
         let k = self.open(key);
         if k.key_type() != raw::KeyType::Module {
             return None;
         }
         let v = k.get_value::<Value>(&JSON_TYPE).ok()??;
+        if let Some(last) = self.last {
+            *last.0.borrow_mut() = Some((key.to_vec(), v as *const Value));
+        }
         Some(f(v))
     }
 

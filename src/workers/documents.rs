@@ -16,7 +16,7 @@ use search::document::{DocumentSource, FieldValue, KeyType};
 
 use crate::blocked::Blocked;
 use crate::events::MAIN_TURNS;
-use crate::indexing::RedisDocs;
+use crate::indexing::{LastJson, RedisDocs};
 
 /// The longest a worker holds the GIL at a time.
 pub const SLICE: Duration = Duration::from_micros(250);
@@ -77,6 +77,8 @@ pub struct GilDocs {
     held: Cell<Option<Instant>>,
     /// Reads refused because the thread held the search state (a bug if ever non-zero).
     refused: Cell<u64>,
+    /// The JSON document read last in the current GIL slice.
+    last: LastJson,
 }
 
 /// Runs `f` with the documents of database `db`, read under the GIL in slices; the GIL is
@@ -84,7 +86,7 @@ pub struct GilDocs {
 pub fn with_documents<R>(blocked: &Blocked, db: i32, f: impl FnOnce(&GilDocs) -> R) -> R {
     // SAFETY: the handle is a live blocked client; the context is freed below.
     let ts = unsafe { raw::RedisModule_GetThreadSafeContext.map_or(std::ptr::null_mut(), |g| g(blocked.raw())) };
-    let docs = GilDocs { ts, db, held: Cell::new(None), refused: Cell::new(0) };
+    let docs = GilDocs { ts, db, held: Cell::new(None), refused: Cell::new(0), last: LastJson::default() };
     let out = f(&docs);
     docs.release();
     if docs.refused.get() > 0 {
@@ -139,6 +141,7 @@ impl GilDocs {
 
     fn release(&self) {
         if self.held.take().is_some() {
+            self.last.clear();
             let turn = MAIN_TURNS.load(Ordering::Acquire);
             // SAFETY: this thread holds the GIL through `ts` (taken in `enter`).
             unsafe {
@@ -161,7 +164,7 @@ impl GilDocs {
             return none;
         }
         let ctx = Context::new(self.ts);
-        let out = f(&RedisDocs::new(&ctx));
+        let out = f(&RedisDocs::remembering(&ctx, &self.last));
         self.leave();
         out
     }

@@ -89,8 +89,10 @@ fn inline(q: Query) -> Finish {
 
 /// A worker's part of a query; always answers the client.
 fn run(blocked: Blocked, q: Query) {
+    blocked.measure_start();
     let finish = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| stages(&blocked, q)))
         .unwrap_or_else(|_| Box::new(|_: &Context| Reply::Error("ERR folio internal error in a query".into())));
+    blocked.measure_end();
     blocked.finish(finish);
 }
 
