@@ -132,6 +132,18 @@ fn write(ctx: *mut raw::RedisModuleInfoCtx, s: &ServerStats, config: &search::Co
     int(ctx, "main_thread_lock_wait_total_us", load(&waits.total_us));
     int(ctx, "main_thread_lock_wait_max_us", load(&waits.max_us));
     int(ctx, "writes_deferred", load(&waits.deferred));
+    let t = &crate::workers::TIMES;
+    for (name, v) in [
+        ("worker_queries", &t.queries),
+        ("worker_queries_rerun_inline", &t.fell_back),
+        ("worker_queued_us", &t.queued_us),
+        ("worker_index_us", &t.index_us),
+        ("worker_documents_us", &t.documents_us),
+        ("worker_gil_us", &t.gil_us),
+        ("worker_reply_us", &t.reply_us),
+    ] {
+        int(ctx, name, load(v));
+    }
 }
 
 /// `major.minor.patch` of the running server.

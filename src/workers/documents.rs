@@ -140,8 +140,9 @@ impl GilDocs {
     }
 
     fn release(&self) {
-        if self.held.take().is_some() {
+        if let Some(since) = self.held.take() {
             self.last.clear();
+            super::TIMES.gil_us.fetch_add(since.elapsed().as_micros() as u64, Ordering::Relaxed);
             let turn = MAIN_TURNS.load(Ordering::Acquire);
             // SAFETY: this thread holds the GIL through `ts` (taken in `enter`).
             unsafe {

@@ -16,6 +16,7 @@
 pub mod documents;
 pub mod pool;
 
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use redis_module::Context;
@@ -27,6 +28,40 @@ use crate::indexing::{selected_db, RedisDocs};
 use crate::reply::{Protocol, Reply};
 use crate::state;
 use documents::{with_documents, Detached};
+
+/// Where the workers' queries spend their time (INFO `search_threads`), in µs.
+pub struct Times {
+    /// Queries run on a worker.
+    pub queries: AtomicU64,
+    /// Of those, queries run again on the main thread (they needed documents while they read
+    /// the index).
+    pub fell_back: AtomicU64,
+    /// Waiting in the queue (dispatch to a worker taking the job).
+    pub queued_us: AtomicU64,
+    /// The index stage, the state held shared.
+    pub index_us: AtomicU64,
+    /// FT.AGGREGATE's pipeline with documents, the state released.
+    pub documents_us: AtomicU64,
+    /// Of that, holding the GIL.
+    pub gil_us: AtomicU64,
+    /// The reply made on the main thread.
+    pub reply_us: AtomicU64,
+}
+
+/// The workers' time.
+pub static TIMES: Times = Times {
+    queries: AtomicU64::new(0),
+    fell_back: AtomicU64::new(0),
+    queued_us: AtomicU64::new(0),
+    index_us: AtomicU64::new(0),
+    documents_us: AtomicU64::new(0),
+    gil_us: AtomicU64::new(0),
+    reply_us: AtomicU64::new(0),
+};
+
+fn add(counter: &AtomicU64, since: Instant) {
+    counter.fetch_add(since.elapsed().as_micros() as u64, Ordering::Relaxed);
+}
 
 /// A query for the workers, as it arrived.
 struct Query {
@@ -90,14 +125,22 @@ fn inline(q: Query) -> Finish {
 /// A worker's part of a query; always answers the client.
 fn run(blocked: Blocked, q: Query) {
     blocked.measure_start();
+    TIMES.queries.fetch_add(1, Ordering::Relaxed);
+    add(&TIMES.queued_us, q.arrived);
     let finish = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| stages(&blocked, q)))
         .unwrap_or_else(|_| Box::new(|_: &Context| Reply::Error("ERR folio internal error in a query".into())));
     blocked.measure_end();
-    blocked.finish(finish);
+    blocked.finish(Box::new(move |ctx: &Context| {
+        let started = Instant::now();
+        let reply = finish(ctx);
+        add(&TIMES.reply_us, started);
+        reply
+    }));
 }
 
 fn stages(blocked: &Blocked, q: Query) -> Finish {
     let detached = Detached::new(q.owner.clone());
+    let started = Instant::now();
     let staged = {
         let args: Vec<&[u8]> = q.args.iter().map(|a| a.as_slice()).collect();
         state::worker_read(|s| {
@@ -106,7 +149,9 @@ fn stages(blocked: &Blocked, q: Query) -> Finish {
             cat.stage(&q.name, &args, &detached, &s.config, q.proto, q.arrived)
         })
     };
+    add(&TIMES.index_us, started);
     if detached.asked() {
+        TIMES.fell_back.fetch_add(1, Ordering::Relaxed);
         return inline(q);
     }
     let (db, proto) = (q.db, q.proto);
@@ -121,7 +166,9 @@ fn stages(blocked: &Blocked, q: Query) -> Finish {
             convert(r, Protocol::of(ctx))
         }),
         Staged::Aggregate(work) => {
+            let started = Instant::now();
             let done = with_documents(blocked, db, |docs| work.run(docs));
+            add(&TIMES.documents_us, started);
             let owner = q.owner;
             Box::new(move |ctx: &Context| {
                 let r = match done {
