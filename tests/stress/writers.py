@@ -20,7 +20,7 @@ from checks import hash_doc, json_text
 from model import now
 
 # Operation weights of a writer.
-OPS = (("json", 30), ("hash", 30), ("del", 6), ("expire", 5), ("rename", 6), ("ryw", 8))
+OPS = (("json", 30), ("hash", 30), ("del", 6), ("expire", 5), ("rename", 6), ("ryw", 8), ("burst", 4))
 INDEX_WAIT_S = 120
 
 
@@ -37,21 +37,26 @@ def write_command(key, v):
     return ["HSET", key] + hash_args(v)
 
 
-def populate(run, conn):
-    """Every key written once, pipelined, before the threads start."""
-    model = run.model
-    keys = model.keys["ij"] + model.keys["ih"]
+def write_many(run, conn, keys):
+    """Writes a new version of each of `keys` (none may be expiring) in one pipeline: every
+    record spans the whole pipeline."""
     pipe = conn.pipeline(transaction=False)
     t0 = now()
     recs = []
     for key in keys:
         v = run.next_version()
-        recs.append(model.begin(key, t0, {v}, False))
+        recs.append(run.model.begin(key, t0, {v}, False))
         pipe.execute_command(*write_command(key, v))
     pipe.execute()
     t1 = now()
     for r in recs:
         r.finish(t1)
+    return len(keys)
+
+
+def populate(run, conn):
+    """Every key written once, before the threads start."""
+    write_many(run, conn, run.model.keys["ij"] + run.model.keys["ih"])
     for idx in ("ij", "ih"):
         wait_indexed(conn, idx)
 
@@ -175,6 +180,14 @@ class Writer:
         rb.finish(t1)
         self.st.writes += 1
 
+    def burst(self):
+        """20 writes of distinct keys in one pipeline (more writes overlap each query)."""
+        keys = self.rng.sample(self.owned["j"] + self.owned["h"], min(20, 2 * len(self.owned["j"])))
+        for key in keys:
+            self.settle(key)
+        keys = [k for k in keys if self.state(k)[0] is not Ellipsis]
+        self.st.writes += write_many(self.run, self.conn, keys)
+
     def ryw(self, prefix):
         """Write a key, then query it on the same connection: the key must be certain there."""
         key = self.rng.choice(self.owned[prefix])
@@ -198,6 +211,8 @@ class Writer:
             self.expire(self.rng.choice(self.owned[prefix]))
         elif op == "rename":
             self.rename(prefix)
+        elif op == "burst":
+            self.burst()
         else:
             self.ryw(prefix)
 
@@ -223,8 +238,11 @@ def writer_thread(run, w):
 # ---------------------------------------------------------------------------------------------
 # Global operations.
 
-def flushall(run, conn, st):
+def flushall(run, conn, st, refill_first):
+    """FLUSHALL, both indexes re-created, every key written again: before the FT.CREATEs (their
+    scans index the keys) or after (the writes do)."""
     model = run.model
+    everything = model.keys["ij"] + model.keys["ih"]
     run.rw.acquire_exclusive()
     try:
         t0 = now()
@@ -234,6 +252,9 @@ def flushall(run, conn, st):
         t1 = now()
         for r in recs:
             r.finish(t1)
+        st.writes += 1
+        if refill_first:
+            st.writes += write_many(run, conn, everything)
         for idx in ("ij", "ih"):
             conn.execute_command(*queries.SCHEMAS[idx])
         run.has_x = False
@@ -242,8 +263,9 @@ def flushall(run, conn, st):
         end = now()
         for w in windows:
             w.end = end
+        if not refill_first:
+            st.writes += write_many(run, conn, everything)
         st.flushall += 1
-        st.writes += 1
     finally:
         run.rw.release_exclusive()
 
@@ -282,7 +304,7 @@ def global_thread(run):
                 ops.append(("workers", 2))
             op = rng.choices([o for o, _ in ops], [w for _, w in ops])[0]
             if op == "flushall":
-                flushall(run, conn, st)
+                flushall(run, conn, st, rng.random() < 0.5)
             elif op == "recreate":
                 recreate(run, conn, st, rng.choice(("ij", "ih")))
             elif op == "alter":
