@@ -232,6 +232,8 @@ def report(args, configs):
             print("- %s: **not measured**: %s" % (c["name"], c["error"]))
     if any("error" in c for c in configs):
         print()
+    if not ok:
+        return
     print("GET latency, %d connections, alone and while %d connections send `%s` back to back:\n"
           % (GET_CLIENTS, HEAVY_CLIENTS, " ".join(HEAVY)))
     print("| server | GET p50 ms | p99 ms | max ms | GET/s | + heavy: p50 ms | p99 ms | max ms | GET/s |"
@@ -242,8 +244,6 @@ def report(args, configs):
         print("| %s | %.3f | %.3f | %.2f | %.0f | %.3f | %.3f | %.2f | %.0f | %d | %.1f |" % (
             c["name"], b["p50_ms"], b["p99_ms"], b["max_ms"], b["gets_per_s"], h["p50_ms"], h["p99_ms"],
             h["max_ms"], h["gets_per_s"], h["heavy_completed"], h["heavy_mean_ms"]))
-    if not ok:
-        return
     print("\nThroughput, %d clients (redis-benchmark), requests/s (server CPU µs per request):\n" % SHAPE_CLIENTS)
     print("| # | shape | " + " | ".join(c["name"] for c in ok) + " |")
     print("|---|---|" + "---:|" * len(ok))

@@ -61,10 +61,16 @@ def populate(run, conn):
         wait_indexed(conn, idx)
 
 
-def wait_indexed(conn, index):
+class Stopped(Exception):
+    """The run ended while an index was still being scanned (its window stays open)."""
+
+
+def wait_indexed(conn, index, stop=None):
     """Polls FT.INFO until `indexing` is 0; returns the time of that reply."""
     deadline = time.monotonic() + INDEX_WAIT_S
     while True:
+        if stop is not None and stop.is_set():
+            raise Stopped()
         info = conn.execute_command("FT.INFO", index)
         d = {info[i]: info[i + 1] for i in range(0, len(info) - 1, 2)}
         if str(d.get("indexing")) == "0":
@@ -259,7 +265,7 @@ def flushall(run, conn, st, refill_first):
             conn.execute_command(*queries.SCHEMAS[idx])
         run.has_x = False
         for idx in ("ij", "ih"):
-            wait_indexed(conn, idx)
+            wait_indexed(conn, idx, run.stop)
         end = now()
         for w in windows:
             w.end = end
@@ -276,7 +282,7 @@ def recreate(run, conn, st, idx):
     conn.execute_command(*queries.SCHEMAS[idx])
     if idx == "ij":
         run.has_x = False
-    w.end = wait_indexed(conn, idx)
+    w.end = wait_indexed(conn, idx, run.stop)
     st.recreate += 1
 
 
@@ -284,7 +290,7 @@ def alter(run, conn, st):
     w = run.model.open_window("ij", now(), "ALTER")
     conn.execute_command("FT.ALTER", "ij", "SCHEMA", "ADD", "$.x", "AS", "x", "NUMERIC")
     run.has_x = True
-    w.end = wait_indexed(conn, "ij")
+    w.end = wait_indexed(conn, "ij", run.stop)
     st.alter += 1
 
 
@@ -314,6 +320,8 @@ def global_thread(run):
                 st.workers_set += 1
             if run.stop.wait(rng.uniform(0.3, 1.7) * args.global_every):
                 return
+    except Stopped:
+        pass
     except Exception as e:  # noqa: BLE001 - every global operation must succeed
         run.error(st, "global operations", e, fatal=isinstance(e, (redis.ConnectionError, redis.TimeoutError)))
 
