@@ -197,7 +197,7 @@ def latency(server, seconds):
         raise RuntimeError("%s: unexpected reply to the heavy query: %r" % (server.name, reply))
     base = latency_phase(server, seconds, heavy=False)
     loaded = latency_phase(server, seconds, heavy=True)
-    return {"groups": len(reply) - 1, "baseline": base, "loaded": loaded}
+    return {"heavy_rows": len(reply) - 1, "baseline": base, "loaded": loaded}
 
 
 # ---------------------------------------------------------------------------------------------
