@@ -6,7 +6,7 @@ MODULE := target/release/libfolio.so
 APT_PACKAGES := redis-server redis-tools libclang-dev
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all setup build run cluster cluster-stop test test-unit test-e2e bench bench-json bench-search bench-churn bench-vector lint fmt compat compat-search compat-rdb fuzz faults clean test-clients
+.PHONY: all setup build run cluster cluster-stop test test-unit test-e2e bench bench-json bench-search bench-churn bench-vector lint fmt compat compat-search compat-rdb fuzz faults clean test-clients bench-threads stress test-stress
 
 all: build
 
@@ -170,3 +170,25 @@ fmt:
 
 clean:
 	$(CARGO) clean
+
+## bench-threads: what FT.* worker threads buy (benches/threads_bench.py): GET latency on 8
+## connections alone and while 2 send a heavy FT.AGGREGATE, and the 13 search_bench shapes at 16
+## clients, for folio at each WORKERS value of THREADS_WORKERS (default 0,1,2; "default" = no
+## WORKERS argument). With REDISEARCH_SERVER (a redis-server >= 7.2), RediSearch 2.10 + RedisJSON
+## 2.8 run on it too as the baseline. BENCH_ARGS: e.g. "--docs 5000 --seconds 3", "--json out.json".
+THREADS_WORKERS ?= 0,1,2
+bench-threads: build $(if $(REDISEARCH_SERVER),$(CLIENTS_VENV)/.reference-installed,)
+	python3 benches/threads_bench.py --folio $(MODULE) --workers-list "$(THREADS_WORKERS)" $(BENCH_ARGS) \
+	  $(if $(REDISEARCH_SERVER),--server $(REDISEARCH_SERVER) --redisearch "$(REFERENCE_LIB)/redisearch.so" --rejson "$(REJSON_SO)",)
+
+## stress: the concurrency stress test of FT.* queries against a model of the keyspace
+## (tests/stress/stress.py) for STRESS_SECONDS (default 600). STRESS_ARGS: e.g.
+## '--module-args "WORKERS 2"', "--seed 7", "--self-test", "--keys 2000 --clients 6".
+STRESS_SECONDS ?= 600
+stress: build $(CLIENTS_VENV)/.clients-installed
+	$(CLIENTS_VENV)/bin/python tests/stress/stress.py --module $(MODULE) --seconds $(STRESS_SECONDS) $(STRESS_ARGS)
+
+## test-stress: the 30 s stress run and its self-test (tests/stress/test_stress_short.py, pytest;
+## STRESS_SECONDS and FOLIO_MODULE_ARGS apply).
+test-stress: build $(CLIENTS_VENV)/.clients-installed
+	$(CLIENTS_VENV)/bin/python -m pytest tests/stress -q -p no:cacheprovider
