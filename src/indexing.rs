@@ -216,6 +216,7 @@ pub fn key_event(ctx: &Context, key: &[u8]) {
 /// alone (RediSearch would empty them on any flush). Any flush forgets which dialects were used
 /// (INFO's `search_dialect_statistics`), as in RediSearch.
 pub fn flushed(ctx: &Context, db: i32) {
+    crate::workers::changes::changed_all();
     with_state(ctx, |state| {
         state.config.used_dialects.set(0);
         if db == -1 || db == 0 {
@@ -229,6 +230,7 @@ pub fn flushed(ctx: &Context, db: i32) {
 /// SWAPDB: the indexes move with their data, so a dataset built and indexed in a staging
 /// database goes live with its indexes in one step.
 pub fn swapped(ctx: &Context, a: i32, b: i32) {
+    crate::workers::changes::changed_all();
     with_state(ctx, |state| {
         let ca = state.catalogs.remove(&a);
         let cb = state.catalogs.remove(&b);
@@ -272,7 +274,7 @@ thread_local! {
     static SCANS: RefCell<HashMap<i32, ScanJob>> = RefCell::new(HashMap::new());
 }
 
-fn select_db(ctx: &Context, db: i32) -> bool {
+pub(crate) fn select_db(ctx: &Context, db: i32) -> bool {
     // SAFETY: ctx is a live context; SelectDb changes only its own client's database.
     unsafe { raw::RedisModule_SelectDb.map(|f| f(ctx.ctx, db)) == Some(raw::REDISMODULE_OK as i32) }
 }
@@ -386,6 +388,7 @@ fn restart_scans(ctx: &Context, dbs: &[i32]) {
 /// arrives as a keyspace event and is indexed then; at the end, scans pending from restored
 /// definitions are done.
 pub fn loading(ctx: &Context, ended: bool) {
+    crate::workers::changes::changed_all();
     if ended {
         with_state(ctx, |s| s.catalogs.values_mut().for_each(|c| c.scan_done()));
     } else {

@@ -53,8 +53,11 @@ static PENDING_LEN: AtomicUsize = AtomicUsize::new(0);
 static ANY_CATALOG: AtomicBool = AtomicBool::new(false);
 
 thread_local! {
-    /// This thread is inside `with_state` (a keyspace event fired from there would deadlock).
+    /// This thread is inside `with_state`: a key that changes now (reading a key can expire it)
+    /// is looked at again before the exclusive hold ends (`AGAIN`).
     static INSIDE: Cell<bool> = const { Cell::new(false) };
+    /// Keys that changed inside `with_state` (database, key).
+    static AGAIN: std::cell::RefCell<Vec<(i32, Vec<u8>)>> = const { std::cell::RefCell::new(Vec::new()) };
     /// This worker holds the state (it must not wait for the GIL).
     static WORKER_HOLDS: Cell<bool> = const { Cell::new(false) };
 }
@@ -113,24 +116,52 @@ fn after_change(state: &SearchState) {
 /// Runs `f` with the search state held exclusively, on the main thread (commands, events,
 /// timers, RDB callbacks). Must not be re-entered: code inside `f` must not trigger keyspace
 /// events (no writes), so callers collect work and write after `f` returns.
-pub fn with_state<R>(_ctx: &Context, f: impl FnOnce(&mut SearchState) -> R) -> R {
+pub fn with_state<R>(ctx: &Context, f: impl FnOnce(&mut SearchState) -> R) -> R {
     let started = Instant::now();
     let mut guard = STATE.write();
     record_wait(started);
-    exclusive(&mut guard, f)
+    exclusive(ctx, &mut guard, f)
 }
 
 /// Like [`with_state`], but only if no query holds the state now (initial scans, which can
 /// come back on their next tick).
-pub fn try_with_state<R>(_ctx: &Context, f: impl FnOnce(&mut SearchState) -> R) -> Option<R> {
+pub fn try_with_state<R>(ctx: &Context, f: impl FnOnce(&mut SearchState) -> R) -> Option<R> {
     let mut guard = STATE.try_write()?;
-    Some(exclusive(&mut guard, f))
+    Some(exclusive(ctx, &mut guard, f))
 }
 
-fn exclusive<R>(guard: &mut RwLockWriteGuard<'_, SearchState>, f: impl FnOnce(&mut SearchState) -> R) -> R {
+fn exclusive<R>(
+    ctx: &Context,
+    guard: &mut RwLockWriteGuard<'_, SearchState>,
+    f: impl FnOnce(&mut SearchState) -> R,
+) -> R {
     drain(guard);
     INSIDE.set(true);
     let out = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| f(guard)));
+    // Keys that changed meanwhile, as they are now (looking at one may expire others).
+    let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| loop {
+        let again = AGAIN.with(|a| std::mem::take(&mut *a.borrow_mut()));
+        if again.is_empty() {
+            break;
+        }
+        let current = crate::indexing::selected_db(ctx);
+        for (db, key) in again {
+            if db != current && !crate::indexing::select_db(ctx, db) {
+                continue;
+            }
+            let docs = crate::indexing::RedisDocs::new(ctx);
+            if let Some(catalog) = guard.catalogs.get_mut(&db) {
+                if docs.key_type(&key).is_some() {
+                    catalog.on_key_changed(&key, &docs);
+                } else {
+                    catalog.on_key_removed(&key);
+                }
+            }
+            if db != current {
+                crate::indexing::select_db(ctx, current);
+            }
+        }
+    }));
     INSIDE.set(false);
     after_change(guard);
     match out {
@@ -190,9 +221,10 @@ pub fn any_catalog() -> bool {
 
 /// A key of database `db` changed (the GIL is held; `docs` reads it): re-evaluates it against
 /// every index, now if no query holds the state, else read now and queued.
-pub fn key_changed(ctx: &Context, db: i32, key: &[u8], docs: &dyn DocumentSource) {
+pub fn key_changed(_ctx: &Context, db: i32, key: &[u8], docs: &dyn DocumentSource) {
+    crate::workers::changes::changed(db, key);
     if INSIDE.get() {
-        ctx.log_warning("folio: a key changed inside a search state update; the change is not indexed");
+        AGAIN.with(|a| a.borrow_mut().push((db, key.to_vec())));
         return;
     }
     if let Some(mut w) = STATE.try_write() {

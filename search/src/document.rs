@@ -74,6 +74,15 @@ pub trait DocumentSource {
         true
     }
 
+    /// For a query whose rows are read after it has let the index go (on a worker thread):
+    /// false when the document at `key` may have changed since the query read the index, so
+    /// that its row, read now, would not be the version the query matched (the row is then
+    /// left out). It also marks the start of the row's reads: a source that reads documents
+    /// in slices of a lock keeps the row's reads in one slice.
+    fn row_unchanged(&self, _key: &[u8]) -> bool {
+        true
+    }
+
     /// The caller's ACL user name, when there is a caller (cursors remember who opened them).
     fn caller(&self) -> Option<String> {
         None

@@ -17,6 +17,7 @@ use search::document::{DocumentSource, FieldValue, KeyType};
 use crate::blocked::Blocked;
 use crate::events::MAIN_TURNS;
 use crate::indexing::{LastJson, RedisDocs};
+use super::changes::Tracker;
 
 /// The longest a worker holds the GIL at a time.
 pub const SLICE: Duration = Duration::from_micros(250);
@@ -70,7 +71,7 @@ impl DocumentSource for Detached {
 
 /// Documents of one database read under the GIL in slices, through a thread-safe context
 /// bound to a blocked client. The caller may read every key (checked at dispatch).
-pub struct GilDocs {
+pub struct GilDocs<'t> {
     ts: *mut raw::RedisModuleCtx,
     db: i32,
     /// Since when this thread holds the GIL, if it does.
@@ -79,14 +80,27 @@ pub struct GilDocs {
     refused: Cell<u64>,
     /// The JSON document read last in the current GIL slice.
     last: LastJson,
+    /// The keys changed since the query was dispatched.
+    changes: &'t Tracker,
+    /// Reads come in rows ([`DocumentSource::row_unchanged`] starts each): the GIL is given
+    /// back only between rows.
+    rows: Cell<bool>,
 }
 
 /// Runs `f` with the documents of database `db`, read under the GIL in slices; the GIL is
 /// given back before this returns.
-pub fn with_documents<R>(blocked: &Blocked, db: i32, f: impl FnOnce(&GilDocs) -> R) -> R {
+pub fn with_documents<R>(blocked: &Blocked, db: i32, changes: &Tracker, f: impl FnOnce(&GilDocs) -> R) -> R {
     // SAFETY: the handle is a live blocked client; the context is freed below.
     let ts = unsafe { raw::RedisModule_GetThreadSafeContext.map_or(std::ptr::null_mut(), |g| g(blocked.raw())) };
-    let docs = GilDocs { ts, db, held: Cell::new(None), refused: Cell::new(0), last: LastJson::default() };
+    let docs = GilDocs {
+        ts,
+        db,
+        held: Cell::new(None),
+        refused: Cell::new(0),
+        last: LastJson::default(),
+        changes,
+        rows: Cell::new(false),
+    };
     let out = f(&docs);
     docs.release();
     if docs.refused.get() > 0 {
@@ -110,7 +124,7 @@ mod log {
     }
 }
 
-impl GilDocs {
+impl GilDocs<'_> {
     /// Takes the GIL unless this thread holds it; false when reading is not allowed now.
     fn enter(&self) -> bool {
         if self.ts.is_null() || crate::state::worker_holds_state() {
@@ -132,11 +146,15 @@ impl GilDocs {
         true
     }
 
-    /// Gives the GIL back once the slice is spent.
+    /// Gives the GIL back once the slice is spent (between rows, when reads come in rows).
     fn leave(&self) {
-        if self.held.get().is_some_and(|since| since.elapsed() >= SLICE) {
+        if !self.rows.get() && self.spent() {
             self.release();
         }
+    }
+
+    fn spent(&self) -> bool {
+        self.held.get().is_some_and(|since| since.elapsed() >= SLICE)
     }
 
     fn release(&self) {
@@ -171,7 +189,16 @@ impl GilDocs {
     }
 }
 
-impl DocumentSource for GilDocs {
+impl DocumentSource for GilDocs<'_> {
+    fn row_unchanged(&self, key: &[u8]) -> bool {
+        self.rows.set(true);
+        if self.spent() {
+            self.release();
+        }
+        // Checked under the GIL, which the row's reads then share: no write can come between.
+        self.enter() && self.changes.unchanged(key)
+    }
+
     fn key_type(&self, key: &[u8]) -> Option<KeyType> {
         self.read(None, |d| d.key_type(key))
     }
@@ -194,5 +221,54 @@ impl DocumentSource for GilDocs {
 
     fn whole(&self, key: &[u8]) -> Option<Vec<(Vec<u8>, Vec<u8>)>> {
         self.read(None, |d| d.whole(key))
+    }
+}
+
+/// The main thread's documents for a worker query's reply: rows whose document changed since
+/// the query read the index are left out.
+pub struct Tracked<'c, 't> {
+    pub docs: RedisDocs<'c>,
+    pub changes: &'t Tracker,
+}
+
+impl DocumentSource for Tracked<'_, '_> {
+    fn row_unchanged(&self, key: &[u8]) -> bool {
+        self.changes.unchanged(key)
+    }
+
+    fn key_type(&self, key: &[u8]) -> Option<KeyType> {
+        self.docs.key_type(key)
+    }
+
+    fn values(&self, key: &[u8], source: &str) -> Result<Vec<FieldValue>, String> {
+        self.docs.values(key, source)
+    }
+
+    fn json_at(&self, key: &[u8], path: &str) -> Option<Vec<String>> {
+        self.docs.json_at(key, path)
+    }
+
+    fn hash_bytes(&self, key: &[u8], field: &str) -> Option<Vec<u8>> {
+        self.docs.hash_bytes(key, field)
+    }
+
+    fn key_exists(&self, key: &[u8]) -> bool {
+        self.docs.key_exists(key)
+    }
+
+    fn whole(&self, key: &[u8]) -> Option<Vec<(Vec<u8>, Vec<u8>)>> {
+        self.docs.whole(key)
+    }
+
+    fn may_read(&self, key: &[u8]) -> bool {
+        self.docs.may_read(key)
+    }
+
+    fn may_read_all(&self) -> bool {
+        self.docs.may_read_all()
+    }
+
+    fn caller(&self) -> Option<String> {
+        DocumentSource::caller(&self.docs)
     }
 }

@@ -13,6 +13,7 @@
 //! `WORKERS 0`. Clients that cannot block (MULTI, scripts, `RM_Call`), callers whose ACL limits
 //! the keys they may read, and a full queue run inline as well.
 
+pub mod changes;
 pub mod documents;
 pub mod pool;
 
@@ -72,6 +73,8 @@ struct Query {
     /// The caller's user name (cursors are theirs).
     owner: Option<String>,
     arrived: Instant,
+    /// The keys that change while it is in flight.
+    changes: std::sync::Arc<changes::Tracker>,
 }
 
 /// Runs `name` (an FT command, upper case) on the workers when it is one they run and this
@@ -88,10 +91,12 @@ pub fn dispatch(ctx: &Context, name: &str, args: &[&[u8]]) -> Option<Reply> {
         Protocol::Resp2 => SearchProtocol::Resp2,
         Protocol::Resp3 => SearchProtocol::Resp3,
     };
+    let db = selected_db(ctx);
     let query = Query {
         name: name.to_string(),
         args: args.iter().map(|a| a.to_vec()).collect(),
-        db: selected_db(ctx),
+        db,
+        changes: changes::track(db),
         proto,
         owner: caller.name(),
         arrived: Instant::now(),
@@ -158,7 +163,7 @@ fn stages(blocked: &Blocked, q: Query) -> Finish {
     match staged {
         Staged::Reply(r) => Box::new(move |ctx: &Context| convert(r, Protocol::of(ctx))),
         Staged::Search(page) => Box::new(move |ctx: &Context| {
-            let docs = RedisDocs::new(ctx);
+            let docs = documents::Tracked { docs: RedisDocs::new(ctx), changes: &q.changes };
             let r = state::finish_read(|s| match s.catalogs.get(&db) {
                 Some(c) => c.finish_search(page, &docs, proto),
                 None => Catalog::new().finish_search(page, &docs, proto),
@@ -167,7 +172,7 @@ fn stages(blocked: &Blocked, q: Query) -> Finish {
         }),
         Staged::Aggregate(work) => {
             let started = Instant::now();
-            let done = with_documents(blocked, db, |docs| work.run(docs));
+            let done = with_documents(blocked, db, &q.changes, |docs| work.run(docs));
             add(&TIMES.documents_us, started);
             let owner = q.owner;
             Box::new(move |ctx: &Context| {

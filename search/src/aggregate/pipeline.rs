@@ -242,6 +242,15 @@ impl Plan {
         self
     }
 
+    /// True when running the plan reads documents (a LOAD, explicit or implicit).
+    pub fn reads_documents(&self) -> bool {
+        self.ops.iter().any(|op| match op {
+            Op::Load(loads) => loads.iter().any(|(_, k)| !matches!(k, LoadKind::DocKey | LoadKind::Yielded(_))),
+            Op::LoadAll => true,
+            _ => false,
+        })
+    }
+
     /// Measures every step (FT.PROFILE): [`AggOutput::steps`].
     pub fn profiled(mut self) -> Plan {
         self.profiled = true;

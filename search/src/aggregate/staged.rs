@@ -120,7 +120,13 @@ impl AggregateWork {
         let loader =
             IndexLoader { spec: &self.spec, docs, dialect: self.dialect, indexed: Indexed::Copied(&self.copied) };
         let plan = Plan::new(&self.req, &loader, self.seed)?.with_deadline(self.deadline);
-        let out = plan.execute(self.hits.into_iter(), self.total, &loader)?;
+        // A row whose document changed since the query read the index would mix the two
+        // versions (its SORTABLE values are the old ones): it is left out.
+        let out = if plan.reads_documents() {
+            plan.execute(self.hits.into_iter().filter(|h| docs.row_unchanged(&h.key)), self.total, &loader)?
+        } else {
+            plan.execute(self.hits.into_iter(), self.total, &loader)?
+        };
         Ok(AggregateDone { req: self.req, index_name: self.index_name, out })
     }
 }

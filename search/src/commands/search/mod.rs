@@ -155,6 +155,10 @@ impl SearchPage {
         let mut rows = Vec::with_capacity(self.hits.len());
         for h in &self.hits {
             let Some(d) = idx.docs.id_of(&h.key) else { continue };
+            // Its content, read now, would not be the version the query matched.
+            if !req.no_content && !docs.row_unchanged(&h.key) {
+                continue;
+            }
             let payload = if req.with_payloads && !idx.spec.payload_field.is_empty() {
                 docs.values(&h.key, &idx.spec.payload_field).ok().and_then(|v| match v.into_iter().next() {
                     Some(FieldValue::String(s)) => Some(s.into_bytes()),
