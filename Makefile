@@ -49,12 +49,18 @@ cluster: build
 cluster-stop:
 	@for p in $(CLUSTER_PORTS); do redis-cli -p $$p shutdown nosave >/dev/null 2>&1 || true; done
 
-## test: unit, property and end-to-end tests (a real redis-server per test).
+## test: unit, property and end-to-end tests (a real redis-server per test), the end-to-end and
+## client suites both with the default WORKERS and with WORKERS 0, and the short stress run.
 test: build
 	@! $(CARGO) tree -p json -p search 2>/dev/null | grep -q redis-module || { echo "json/search must not depend on redis-module"; exit 1; }
 	$(CARGO) test --release --workspace --no-fail-fast
+	@echo "end-to-end tests again with every query on the main thread (WORKERS 0)"
+	FOLIO_MODULE_ARGS="WORKERS 0" $(CARGO) test --release -p folio --tests --no-fail-fast
 	@$(MAKE) --no-print-directory compat
 	@$(MAKE) --no-print-directory test-clients
+	@echo "client suites again with WORKERS 0"
+	@FOLIO_MODULE_ARGS="WORKERS 0" $(MAKE) --no-print-directory test-clients
+	@$(MAKE) --no-print-directory test-stress
 
 ## test-clients: real client libraries against folio: redis-py, redis-om, RedisVL (pytest, venv in
 ## .venv, pins in tests/clients/requirements.txt) and node-redis (node --test, tests/clients/node).
@@ -183,8 +189,10 @@ bench-threads: build $(if $(REDISEARCH_SERVER),$(CLIENTS_VENV)/.reference-instal
 
 ## stress: the concurrency stress test of FT.* queries against a model of the keyspace
 ## (tests/stress/stress.py) for STRESS_SECONDS (default 600). STRESS_ARGS: e.g.
-## '--module-args "WORKERS 2"', "--seed 7", "--self-test", "--keys 2000 --clients 6".
+## '--module-args "WORKERS 2"', "--seed 7", "--self-test", "--keys 2000 --clients 6". Default: two
+## workers, WORKERS switched between 0, 1 and 2 as it runs.
 STRESS_SECONDS ?= 600
+STRESS_ARGS ?= --module-args "WORKERS 2" --workers-cycle 0,1,2
 stress: build $(CLIENTS_VENV)/.clients-installed
 	$(CLIENTS_VENV)/bin/python tests/stress/stress.py --module $(MODULE) --seconds $(STRESS_SECONDS) $(STRESS_ARGS)
 

@@ -203,17 +203,42 @@ def latency(server, seconds):
 # ---------------------------------------------------------------------------------------------
 # Throughput.
 
+# INFO search_threads counters folio keeps of its worker queries (absent elsewhere).
+COSTS = ("worker_queries", "worker_queries_rerun_inline", "worker_queued_us", "worker_index_us",
+         "worker_documents_us", "worker_gil_us", "worker_reply_us", "main_thread_lock_wait_total_us")
+
+
+def costs(server):
+    text = server.client.call("INFO", "search").decode()
+    out = {}
+    for line in text.splitlines():
+        k, _, v = line.partition(":")
+        if k.startswith("search_") and k[7:] in COSTS:
+            out[k[7:]] = int(v)
+    return out
+
+
+def per_query(before, after):
+    """µs per worker query of each stage between two costs() readings (None: no worker query)."""
+    n = after.get("worker_queries", 0) - before.get("worker_queries", 0)
+    if n <= 0:
+        return None
+    return {k: (after[k] - before[k]) / n for k in COSTS if k != "worker_queries" and k in after}
+
+
 def throughput(server, shapes, seconds, rounds):
     out = []
     for name, command, why in shapes:
         reply = server.client.call(*command)  # an error reply raises: stops the run
+        before = costs(server)
         best = None
         for _ in range(rounds):
             rps, cpu, n = search_bench.run_shape(server, command, seconds, SHAPE_CLIENTS)
             if best is None or rps > best[0]:
                 best = (rps, cpu, n)
         out.append({"shape": name, "command": command, "total": search_bench.total_of(reply),
-                    "rps": best[0], "cpu_us": best[1], "requests": best[2]})
+                    "rps": best[0], "cpu_us": best[1], "requests": best[2],
+                    "per_query_us": per_query(before, costs(server))})
         print("  %-26s %8.0f rps %8.0f µs CPU/req" % (name, best[0], best[1]), file=sys.stderr)
     return out
 
@@ -250,6 +275,20 @@ def report(args, configs):
     for i, s in enumerate(ok[0]["shapes"]):
         cells = ["%.0f (%.0f)" % (c["shapes"][i]["rps"], c["shapes"][i]["cpu_us"]) for c in ok]
         print("| %d | %s | %s |" % (i + 1, s["shape"], " | ".join(cells)))
+    for c in ok:
+        if not any(s.get("per_query_us") for s in c["shapes"]):
+            continue
+        print("\n%s, per query on the workers, µs: waiting in the queue, the index stage (search "
+              "state shared), FT.AGGREGATE's documents stage (of which holding the GIL), the reply "
+              "on the main thread; queries run again inline:\n" % c["name"])
+        print("| # | shape | queue | index | documents | GIL | reply (main) | rerun inline |")
+        print("|---|---|---:|---:|---:|---:|---:|---:|")
+        for i, s in enumerate(c["shapes"]):
+            q = s.get("per_query_us")
+            if q:
+                print("| %d | %s | %.0f | %.0f | %.0f | %.0f | %.0f | %.0f%% |" % (
+                    i + 1, s["shape"], q["worker_queued_us"], q["worker_index_us"], q["worker_documents_us"],
+                    q["worker_gil_us"], q["worker_reply_us"], 100 * q["worker_queries_rerun_inline"]))
     totals = {c["name"]: [s["total"] for s in c["shapes"]] for c in ok}
     differ = [ok[0]["shapes"][i]["shape"] for i in range(len(ok[0]["shapes"]))
               if len({t[i] for t in totals.values()}) > 1]

@@ -15,6 +15,7 @@
 
 pub mod changes;
 pub mod documents;
+pub mod gil;
 pub mod pool;
 
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -28,7 +29,8 @@ use crate::commands::ft::{convert, local};
 use crate::indexing::{selected_db, RedisDocs};
 use crate::reply::{Protocol, Reply};
 use crate::state;
-use documents::{with_documents, Detached};
+use documents::Detached;
+use gil::with_documents;
 
 /// Where the workers' queries spend their time (INFO `search_threads`), in µs.
 pub struct Times {
@@ -172,7 +174,7 @@ fn stages(blocked: &Blocked, q: Query) -> Finish {
         }),
         Staged::Aggregate(work) => {
             let started = Instant::now();
-            let done = with_documents(blocked, db, &q.changes, |docs| work.run(docs));
+            let done = with_documents(blocked, db, &q.changes, work.row_keys(), |docs| work.run(docs));
             add(&TIMES.documents_us, started);
             let owner = q.owner;
             Box::new(move |ctx: &Context| {

@@ -115,6 +115,11 @@ pub(crate) fn stage(
 }
 
 impl AggregateWork {
+    /// The keys of the pipeline's input rows, in the order it reads them.
+    pub fn row_keys(&self) -> Vec<std::sync::Arc<[u8]>> {
+        self.hits.iter().map(|h| h.key.clone()).collect()
+    }
+
     /// Makes the rows and runs the pipeline, reading documents from `docs`.
     pub fn run(self, docs: &dyn DocumentSource) -> Result<AggregateDone> {
         let loader =
@@ -122,7 +127,8 @@ impl AggregateWork {
         let plan = Plan::new(&self.req, &loader, self.seed)?.with_deadline(self.deadline);
         // A row whose document changed since the query read the index would mix the two
         // versions (its SORTABLE values are the old ones): it is left out.
-        let out = if plan.reads_documents() {
+        let tag = |n: &str| self.spec.field(n).is_some_and(|(_, f)| f.kind == FieldType::Tag);
+        let out = if plan.reads_documents(tag) {
             plan.execute(self.hits.into_iter().filter(|h| docs.row_unchanged(&h.key)), self.total, &loader)?
         } else {
             plan.execute(self.hits.into_iter(), self.total, &loader)?
