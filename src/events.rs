@@ -82,13 +82,14 @@ unsafe extern "C" fn on_loading(
 pub static MAIN_TURNS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
 
 unsafe extern "C" fn on_eventloop(
-    _ctx: *mut raw::RedisModuleCtx,
+    ctx: *mut raw::RedisModuleCtx,
     _event: raw::RedisModuleEvent,
     subevent: u64,
     _data: *mut c_void,
 ) {
     if subevent == u64::from(raw::REDISMODULE_SUBEVENT_EVENTLOOP_AFTER_SLEEP) {
         MAIN_TURNS.fetch_add(1, std::sync::atomic::Ordering::Release);
+        crate::workers::gil::lend_gil(ctx);
     }
 }
 

@@ -3,7 +3,7 @@
 //!
 //! FT.AGGREGATE's rows come in the order the index stage found them, and every row asks for
 //! the same fields, so the reads are done ahead, a batch of rows at a time: one GIL hold reads
-//! the fields rows asked for so far of the next [`BATCH`] rows (and checks, in the same hold,
+//! the fields rows asked for so far of the next rows, for [`BATCH_HOLD`] (and checks, in the same hold,
 //! that each document is the version the query matched), then the GIL goes back and the rows
 //! are made and aggregated without it. A hold lasts about a batch's reads (a few hundred µs at
 //! most, [`SLICE`] for reads outside batches); after each, the worker lets the main thread take
@@ -11,7 +11,7 @@
 
 use std::cell::{Cell, RefCell};
 use std::collections::VecDeque;
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -23,12 +23,59 @@ use crate::blocked::Blocked;
 use crate::events::MAIN_TURNS;
 use crate::indexing::{LastJson, RedisDocs};
 
-/// Rows whose fields one GIL hold reads.
-pub const BATCH: usize = 128;
+/// The most rows whose fields one GIL hold reads.
+pub const BATCH: usize = 4096;
+/// A batch ends once its hold has lasted this long.
+pub const BATCH_HOLD: Duration = Duration::from_micros(400);
 /// The longest a worker holds the GIL for reads outside batches.
 pub const SLICE: Duration = Duration::from_micros(250);
 /// The longest a worker waits, after giving the GIL up, for the main thread to take it.
 const HANDOVER: Duration = Duration::from_micros(30);
+
+/// Workers waiting for the GIL now.
+static WANTED: AtomicUsize = AtomicUsize::new(0);
+/// Times a worker took the GIL.
+static TAKEN: AtomicUsize = AtomicUsize::new(0);
+/// The longest the main thread lends the GIL before it takes it back (the worker then holds it
+/// for one batch, after which it gives it back).
+const LEND: Duration = Duration::from_micros(100);
+
+/// Called by the main thread right after its event loop woke up and took the GIL back: when a
+/// worker waits for the GIL, lends it (releases it until that worker took it, at most [`LEND`]),
+/// then takes it back once the worker is done. Without this a waiting worker seldom gets the
+/// GIL while clients keep the main thread busy: the main thread releases it only while it
+/// polls, and takes it back before a woken worker can. At this point of the loop the main
+/// thread is between events, as while it polls, so lending it here is lending a poll.
+pub fn lend_gil(ctx: *mut raw::RedisModuleCtx) {
+    if WANTED.load(Ordering::Acquire) == 0 {
+        return;
+    }
+    static LENDER: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    // SAFETY: ctx is the event's live context; the detached context lives as long as the module.
+    let lender = *LENDER.get_or_init(|| unsafe {
+        raw::RedisModule_GetDetachedThreadSafeContext.map_or(0, |g| g(ctx) as usize)
+    }) as *mut raw::RedisModuleCtx;
+    if lender.is_null() {
+        return;
+    }
+    let taken = TAKEN.load(Ordering::Acquire);
+    // SAFETY: the main thread holds the GIL here (after-sleep); it releases it and takes it
+    // back before returning, so Redis finds it held as it left it.
+    unsafe {
+        let (Some(unlock), Some(lock)) = (raw::RedisModule_ThreadSafeContextUnlock, raw::RedisModule_ThreadSafeContextLock)
+        else {
+            return;
+        };
+        unlock(lender);
+        let since = Instant::now();
+        while TAKEN.load(Ordering::Acquire) == taken && since.elapsed() < LEND {
+            for _ in 0..64 {
+                std::hint::spin_loop();
+            }
+        }
+        lock(lender);
+    }
+}
 
 /// One row read ahead: its key, whether its document is the version the query matched, and
 /// the values of the fields asked for.
@@ -115,11 +162,14 @@ impl GilDocs<'_> {
             return false;
         }
         if self.held.get().is_none() {
+            WANTED.fetch_add(1, Ordering::AcqRel);
             // SAFETY: `ts` is a live thread-safe context; this thread does not hold the GIL.
             unsafe {
                 if let Some(lock) = raw::RedisModule_ThreadSafeContextLock {
                     lock(self.ts);
                 }
+                WANTED.fetch_sub(1, Ordering::AcqRel);
+                TAKEN.fetch_add(1, Ordering::AcqRel);
                 if let Some(select) = raw::RedisModule_SelectDb {
                     select(self.ts, self.db);
                 }
@@ -180,13 +230,20 @@ impl GilDocs<'_> {
         let ctx = Context::new(self.ts);
         let docs = RedisDocs::remembering(&ctx, &self.last);
         let end = (rows.next + BATCH).min(rows.keys.len());
-        for key in &rows.keys[rows.next..end] {
-            let unchanged = self.changes.unchanged(key);
+        let started = Instant::now();
+        let mut at = rows.next;
+        while at < end {
+            let key = rows.keys[at].clone();
+            let unchanged = self.changes.unchanged(&key);
             let values =
-                if unchanged { rows.sources.iter().map(|s| Some(docs.values(key, s))).collect() } else { Vec::new() };
-            rows.ahead.push_back(Ahead { key: key.clone(), unchanged, values });
+                if unchanged { rows.sources.iter().map(|s| Some(docs.values(&key, s))).collect() } else { Vec::new() };
+            rows.ahead.push_back(Ahead { key, unchanged, values });
+            at += 1;
+            if at % 32 == 0 && started.elapsed() >= BATCH_HOLD {
+                break;
+            }
         }
-        rows.next = end;
+        rows.next = at;
         self.release_with(false);
     }
 }
