@@ -11,9 +11,12 @@
 //! - **Writes never wait for a query.** A key change (`key_changed`) takes the lock
 //!   exclusively if it is free; if a query holds it, the change is read from the document now
 //!   (a shared hold, which waits only for a drain in progress, never for a query) and queued.
-//!   Every exclusive hold applies the queue first, in order, so every hold sees every write
-//!   that replied before it began: a query dispatched after a write's reply sees the write, and
-//!   no query sees half of one (a document is replaced whole, under the exclusive hold).
+//!   Changes are applied in the order they were queued, before anything reads the state: a
+//!   worker starting a query first applies every change queued before it started (in
+//!   exclusive holds of at most `DRAIN_SLICE`, so a main thread waiting to queue the next
+//!   change waits at most that long); the main thread applies the queue before its own reads.
+//!   So a query dispatched after a write's reply sees the write, and no query sees half of one
+//!   (a document is replaced whole, under an exclusive hold).
 //! - **Other main-thread work** (FT.CREATE, FT.INFO, flushes, loading, inline queries) holds
 //!   the lock exclusively (`with_state`), which waits for the workers' index phases in flight;
 //!   each wait is measured (`lock_waits`, INFO `search_main_thread_lock_wait_*`).
@@ -47,6 +50,13 @@ static STATE: LazyLock<RwLock<SearchState>> = LazyLock::new(|| RwLock::new(Searc
 static PENDING: Mutex<Vec<(i32, PreparedChange)>> = Mutex::new(Vec::new());
 /// `PENDING.len()`, readable without its lock.
 static PENDING_LEN: AtomicUsize = AtomicUsize::new(0);
+/// Changes queued so far, and applied so far (both only grow).
+static QUEUED: AtomicU64 = AtomicU64::new(0);
+static APPLIED: AtomicU64 = AtomicU64::new(0);
+
+/// The longest a worker holds the state exclusively to apply queued changes: the main thread,
+/// which may be waiting to queue the next one, waits at most about this long.
+const DRAIN_SLICE: std::time::Duration = std::time::Duration::from_micros(500);
 
 /// False while no database has a catalog: key changes then skip the state entirely (the common
 /// case of a server used for JSON only).
@@ -88,17 +98,29 @@ fn record_wait(since: Instant) {
 
 /// Applies the queued key changes (the caller holds the state exclusively).
 fn drain(state: &mut SearchState) {
-    if PENDING_LEN.load(Ordering::Acquire) == 0 {
-        return;
-    }
-    let queued = {
-        let mut q = PENDING.lock();
-        PENDING_LEN.store(0, Ordering::Release);
-        std::mem::take(&mut *q)
-    };
-    for (db, change) in queued {
-        if let Some(c) = state.catalogs.get_mut(&db) {
-            c.apply(change);
+    drain_for(state, None);
+}
+
+/// Applies queued key changes in order, all of them or, with a `deadline`, those it has time
+/// for (at least one).
+fn drain_for(state: &mut SearchState, deadline: Option<Instant>) {
+    while PENDING_LEN.load(Ordering::Acquire) > 0 {
+        let batch: Vec<(i32, PreparedChange)> = {
+            let mut q = PENDING.lock();
+            let n = if deadline.is_some() { q.len().min(16) } else { q.len() };
+            let batch = q.drain(..n).collect();
+            PENDING_LEN.store(q.len(), Ordering::Release);
+            batch
+        };
+        let n = batch.len() as u64;
+        for (db, change) in batch {
+            if let Some(c) = state.catalogs.get_mut(&db) {
+                c.apply(change);
+            }
+        }
+        APPLIED.fetch_add(n, Ordering::AcqRel);
+        if deadline.is_some_and(|d| Instant::now() >= d) {
+            return;
         }
     }
 }
@@ -182,7 +204,7 @@ pub fn peek_state<R>(f: impl FnOnce(&SearchState) -> R) -> R {
 pub fn finish_read<R>(f: impl FnOnce(&SearchState) -> R) -> R {
     if PENDING_LEN.load(Ordering::Acquire) > 0 {
         if let Some(mut w) = STATE.try_write() {
-            drain(&mut w);
+            drain_for(&mut w, Some(Instant::now() + DRAIN_SLICE));
             return f(&RwLockWriteGuard::downgrade(w));
         }
     }
@@ -192,12 +214,18 @@ pub fn finish_read<R>(f: impl FnOnce(&SearchState) -> R) -> R {
 /// Runs `f` with the search state shared, on a worker thread, once every change queued before
 /// now is applied (a query sees every write that replied before it was dispatched).
 pub fn worker_read<R>(f: impl FnOnce(&SearchState) -> R) -> R {
-    let guard: RwLockReadGuard<'_, SearchState> = if PENDING_LEN.load(Ordering::Acquire) > 0 {
+    // Every change queued before now must be applied first, in holds of at most DRAIN_SLICE
+    // (the main thread may be waiting to queue another meanwhile).
+    let target = QUEUED.load(Ordering::Acquire);
+    let guard: RwLockReadGuard<'_, SearchState> = loop {
+        if APPLIED.load(Ordering::Acquire) >= target {
+            break STATE.read();
+        }
         let mut w = STATE.write();
-        drain(&mut w);
-        RwLockWriteGuard::downgrade(w)
-    } else {
-        STATE.read()
+        drain_for(&mut w, Some(Instant::now() + DRAIN_SLICE));
+        if APPLIED.load(Ordering::Acquire) >= target {
+            break RwLockWriteGuard::downgrade(w);
+        }
     };
     WORKER_HOLDS.set(true);
     let out = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| f(&guard)));
@@ -228,13 +256,21 @@ pub fn key_changed(_ctx: &Context, db: i32, key: &[u8], docs: &dyn DocumentSourc
         return;
     }
     if let Some(mut w) = STATE.try_write() {
-        drain(&mut w);
-        if let Some(catalog) = w.catalogs.get_mut(&db) {
-            if docs.key_type(key).is_some() {
-                catalog.on_key_changed(key, docs);
-            } else {
-                catalog.on_key_removed(key);
+        // Changes queued before this one come first; a long queue is applied a slice at a
+        // time, this change then queued behind it.
+        drain_for(&mut w, Some(Instant::now() + DRAIN_SLICE));
+        if PENDING_LEN.load(Ordering::Acquire) == 0 {
+            if let Some(catalog) = w.catalogs.get_mut(&db) {
+                if docs.key_type(key).is_some() {
+                    catalog.on_key_changed(key, docs);
+                } else {
+                    catalog.on_key_removed(key);
+                }
             }
+            return;
+        }
+        if let Some(catalog) = w.catalogs.get(&db) {
+            queue(db, catalog.prepare_key_change(key, docs));
         }
         return;
     }
@@ -242,9 +278,13 @@ pub fn key_changed(_ctx: &Context, db: i32, key: &[u8], docs: &dyn DocumentSourc
     let shared = STATE.read_recursive();
     record_wait(started);
     let Some(catalog) = shared.catalogs.get(&db) else { return };
-    let change = catalog.prepare_key_change(key, docs);
+    queue(db, catalog.prepare_key_change(key, docs));
+}
+
+fn queue(db: i32, change: PreparedChange) {
     let mut q = PENDING.lock();
     q.push((db, change));
     PENDING_LEN.store(q.len(), Ordering::Release);
+    QUEUED.fetch_add(1, Ordering::AcqRel);
     LOCK_WAITS.deferred.fetch_add(1, Ordering::Relaxed);
 }

@@ -83,6 +83,10 @@ pub trait DocumentSource {
         true
     }
 
+    /// The field sources ([`DocumentSource::values`]) every row will read, told before the
+    /// rows come (a source that reads rows ahead reads these).
+    fn expect_reads(&self, _sources: &[String]) {}
+
     /// The caller's ACL user name, when there is a caller (cursors remember who opened them).
     fn caller(&self) -> Option<String> {
         None

@@ -249,6 +249,15 @@ impl GilDocs<'_> {
 }
 
 impl DocumentSource for GilDocs<'_> {
+    fn expect_reads(&self, sources: &[String]) {
+        let mut rows = self.rows.borrow_mut();
+        for s in sources {
+            if !rows.sources.contains(s) {
+                rows.sources.push(s.clone());
+            }
+        }
+    }
+
     /// The next row starts: its read-ahead values become current (reading the next batch
     /// first when none is left).
     fn row_unchanged(&self, key: &[u8]) -> bool {

@@ -257,6 +257,24 @@ impl Plan {
         })
     }
 
+    /// The names the plan loads as schema attributes (LOAD @name, and properties read from a
+    /// field) and as paths (LOAD $.path), in order.
+    pub fn loaded_names(&self) -> (Vec<&str>, Vec<&str>) {
+        let (mut attrs, mut paths) = (Vec::new(), Vec::new());
+        for op in &self.ops {
+            if let Op::Load(loads) = op {
+                for (_, k) in loads {
+                    match k {
+                        LoadKind::Attribute(n) | LoadKind::Implicit(n) | LoadKind::SortValue(n) => attrs.push(n.as_str()),
+                        LoadKind::Path(p) => paths.push(p.as_str()),
+                        LoadKind::DocKey | LoadKind::Yielded(_) => {}
+                    }
+                }
+            }
+        }
+        (attrs, paths)
+    }
+
     /// Measures every step (FT.PROFILE): [`AggOutput::steps`].
     pub fn profiled(mut self) -> Plan {
         self.profiled = true;

@@ -128,7 +128,19 @@ impl AggregateWork {
         // A row whose document changed since the query read the index would mix the two
         // versions (its SORTABLE values are the old ones): it is left out.
         let tag = |n: &str| self.spec.field(n).is_some_and(|(_, f)| f.kind == FieldType::Tag);
-        let out = if plan.reads_documents(tag) {
+        let reads = plan.reads_documents(tag);
+        if reads {
+            // What each row will read: the fields' sources, then the paths.
+            let (attrs, paths) = plan.loaded_names();
+            let mut sources: Vec<String> = Vec::new();
+            for s in attrs.iter().filter_map(|n| self.spec.field(n).map(|(_, f)| f.path.clone())).chain(paths.iter().map(|p| p.to_string())) {
+                if !sources.contains(&s) {
+                    sources.push(s);
+                }
+            }
+            docs.expect_reads(&sources);
+        }
+        let out = if reads {
             plan.execute(self.hits.into_iter().filter(|h| docs.row_unchanged(&h.key)), self.total, &loader)?
         } else {
             plan.execute(self.hits.into_iter(), self.total, &loader)?
