@@ -131,6 +131,9 @@ fn write(ctx: *mut raw::RedisModuleInfoCtx, s: &ServerStats, config: &search::Co
     int(ctx, "main_thread_lock_waits", load(&waits.count));
     int(ctx, "main_thread_lock_wait_total_us", load(&waits.total_us));
     int(ctx, "main_thread_lock_wait_max_us", load(&waits.max_us));
+    int(ctx, "main_thread_write_waits", load(&waits.write_count));
+    int(ctx, "main_thread_write_wait_total_us", load(&waits.write_total_us));
+    int(ctx, "main_thread_write_wait_max_us", load(&waits.write_max_us));
     int(ctx, "writes_deferred", load(&waits.deferred));
     let t = &crate::workers::TIMES;
     for (name, v) in [

@@ -72,11 +72,16 @@ thread_local! {
     static WORKER_HOLDS: Cell<bool> = const { Cell::new(false) };
 }
 
-/// How long the main thread waited for the state lock: count, total and longest, in µs.
+/// How long the main thread waited for the state lock: count, total and longest, in µs; for
+/// the FT commands and events that hold it exclusively, and for writes (a key change queued
+/// while queries hold the state waits only for a drain slice).
 pub struct LockWaits {
     pub count: AtomicU64,
     pub total_us: AtomicU64,
     pub max_us: AtomicU64,
+    pub write_count: AtomicU64,
+    pub write_total_us: AtomicU64,
+    pub write_max_us: AtomicU64,
     /// Key changes queued because a query held the state.
     pub deferred: AtomicU64,
 }
@@ -86,6 +91,9 @@ pub static LOCK_WAITS: LockWaits = LockWaits {
     count: AtomicU64::new(0),
     total_us: AtomicU64::new(0),
     max_us: AtomicU64::new(0),
+    write_count: AtomicU64::new(0),
+    write_total_us: AtomicU64::new(0),
+    write_max_us: AtomicU64::new(0),
     deferred: AtomicU64::new(0),
 };
 
@@ -94,6 +102,13 @@ fn record_wait(since: Instant) {
     LOCK_WAITS.count.fetch_add(1, Ordering::Relaxed);
     LOCK_WAITS.total_us.fetch_add(us, Ordering::Relaxed);
     LOCK_WAITS.max_us.fetch_max(us, Ordering::Relaxed);
+}
+
+fn record_write_wait(since: Instant) {
+    let us = since.elapsed().as_micros() as u64;
+    LOCK_WAITS.write_count.fetch_add(1, Ordering::Relaxed);
+    LOCK_WAITS.write_total_us.fetch_add(us, Ordering::Relaxed);
+    LOCK_WAITS.write_max_us.fetch_max(us, Ordering::Relaxed);
 }
 
 /// Applies the queued key changes (the caller holds the state exclusively).
@@ -276,7 +291,7 @@ pub fn key_changed(_ctx: &Context, db: i32, key: &[u8], docs: &dyn DocumentSourc
     }
     let started = Instant::now();
     let shared = STATE.read_recursive();
-    record_wait(started);
+    record_write_wait(started);
     let Some(catalog) = shared.catalogs.get(&db) else { return };
     queue(db, catalog.prepare_key_change(key, docs));
 }
