@@ -314,9 +314,9 @@ fn continue_scan(ctx: &Context, db: i32) {
 /// Runs one slice of the scan of `db` (selected in `ctx`); true when more remains.
 fn scan_slice(ctx: &Context, db: i32) -> bool {
     // While queries hold the indexes, the scan waits for its next tick rather than for them.
-    let Some(pending) =
-        crate::state::try_with_state(ctx, |s| s.catalogs.get(&db).map(|c| c.scan_prefixes()).unwrap_or_default())
-    else {
+    let Some(pending) = crate::state::try_with_state(ctx, |s| {
+        s.catalogs.get(&db).map(|c| c.scan_prefixes()).unwrap_or_default()
+    }) else {
         return SCANS.with(|s| s.borrow().contains_key(&db));
     };
     if pending.is_empty() {

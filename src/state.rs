@@ -2,8 +2,9 @@
 //! by which Redis's main thread and the query workers (`crate::workers`) share it.
 //!
 //! # The invariant
-//! The state sits behind one readers-writer lock. Only the main thread changes it, and only the
-//! workers hold it for long:
+//! The state sits behind one readers-writer lock. Every change to it is made by the main thread
+//! or read by the main thread from the documents and queued (a worker may apply the queue, in
+//! order, never anything else), and only the workers hold it for long:
 //! - **Workers** hold it shared while a query reads the index (`worker_read`), and never wait
 //!   for Redis's GIL while they hold it: a worker reads documents only after it has let the
 //!   state go (`crate::workers::gil`). So a main thread waiting for the lock (it holds the

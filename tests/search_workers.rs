@@ -18,13 +18,19 @@ fn loaded(n: usize, workers: usize) -> (Server, Conn) {
     assert_eq!(c.call(&["FT.CONFIG", "SET", "WORKERS", &workers.to_string()]), ok());
     assert_eq!(
         c.call(&[
-            "FT.CREATE", "idx", "ON", "JSON", "PREFIX", "1", "d:", "SCHEMA", "$.t", "AS", "t", "TEXT", "$.n", "AS",
-            "n", "NUMERIC", "SORTABLE", "$.g", "AS", "g", "TAG", "$.y", "AS", "y", "NUMERIC",
+            "FT.CREATE", "idx", "ON", "JSON", "PREFIX", "1", "d:", "SCHEMA", "$.t", "AS", "t", "TEXT", "$.n",
+            "AS", "n", "NUMERIC", "SORTABLE", "$.g", "AS", "g", "TAG", "$.y", "AS", "y", "NUMERIC",
         ]),
         ok()
     );
     for i in 0..n {
-        let doc = format!(r#"{{"t":"hello w{} v{}","n":{i},"g":"x{}","y":{}}}"#, i % 7, i % 13, i % 3, 2000 + i % 5);
+        let doc = format!(
+            r#"{{"t":"hello w{} v{}","n":{i},"g":"x{}","y":{}}}"#,
+            i % 7,
+            i % 13,
+            i % 3,
+            2000 + i % 5
+        );
         c.send(&["JSON.SET", &format!("d:{i}"), "$", &doc]);
     }
     for _ in 0..n {
@@ -54,8 +60,14 @@ const QUERIES: &[&[&str]] = &[
     &["FT.SEARCH", "nosuch", "hello"],
     &["FT.SEARCH", "idx"],
     &["FT.SEARCH", "idx", "(("],
-    &["FT.AGGREGATE", "idx", "*", "LOAD", "1", "@n", "GROUPBY", "1", "@g", "REDUCE", "AVG", "1", "@n", "AS", "a", "SORTBY", "2", "@a", "DESC"],
-    &["FT.AGGREGATE", "idx", "w2", "GROUPBY", "1", "@y", "REDUCE", "COUNT", "0", "AS", "c", "SORTBY", "2", "@y", "ASC"],
+    &[
+        "FT.AGGREGATE", "idx", "*", "LOAD", "1", "@n", "GROUPBY", "1", "@g", "REDUCE", "AVG", "1", "@n",
+        "AS", "a", "SORTBY", "2", "@a", "DESC",
+    ],
+    &[
+        "FT.AGGREGATE", "idx", "w2", "GROUPBY", "1", "@y", "REDUCE", "COUNT", "0", "AS", "c", "SORTBY", "2",
+        "@y", "ASC",
+    ],
     &["FT.AGGREGATE", "idx", "*", "LOAD", "2", "$.t", "@n", "SORTBY", "2", "@n", "ASC", "LIMIT", "0", "3"],
     &["FT.AGGREGATE", "idx", "*", "LOAD", "*", "SORTBY", "2", "@n", "DESC", "LIMIT", "0", "2"],
     &["FT.AGGREGATE", "idx", "@n:[0 5]", "APPLY", "@n*2", "AS", "m", "SORTBY", "2", "@m", "DESC"],
@@ -144,8 +156,10 @@ fn a_query_sees_every_write_that_replied_before_it() {
 fn queries_run_beside_other_clients() {
     let (s, mut c) = loaded(20_000, 1);
     let mut probe = s.conn();
-    let heavy = ["FT.AGGREGATE", "idx", "*", "LOAD", "2", "@n", "@t", "APPLY", "upper(@t)", "AS", "u", "GROUPBY", "1",
-        "@u", "REDUCE", "COUNT", "0", "AS", "c"];
+    let heavy = [
+        "FT.AGGREGATE", "idx", "*", "LOAD", "2", "@n", "@t", "APPLY", "upper(@t)", "AS", "u", "GROUPBY", "1",
+        "@u", "REDUCE", "COUNT", "0", "AS", "c",
+    ];
     let mut seen_busy = false;
     for _ in 0..20 {
         c.send(&heavy);
@@ -172,10 +186,7 @@ fn clients_that_cannot_block_run_inline() {
     assert_eq!(c.call(&["MULTI"]), ok());
     assert_eq!(c.call(&["JSON.SET", "d:900", "$", r#"{"t":"intx","n":1}"#]), Resp::Simple("QUEUED".into()));
     assert_eq!(c.call(&["FT.SEARCH", "idx", "intx", "NOCONTENT"]), Resp::Simple("QUEUED".into()));
-    assert_eq!(
-        c.call(&["FT.AGGREGATE", "idx", "intx", "LOAD", "1", "@n"]),
-        Resp::Simple("QUEUED".into())
-    );
+    assert_eq!(c.call(&["FT.AGGREGATE", "idx", "intx", "LOAD", "1", "@n"]), Resp::Simple("QUEUED".into()));
     let exec = c.call(&["EXEC"]);
     assert_eq!(exec.items()[0], ok());
     assert_eq!(exec.items()[1], arr(vec![Resp::Int(1), Resp::bulk("d:900")]));
@@ -190,13 +201,19 @@ fn definitions_change_while_queries_run() {
     let mut admin = s.conn();
     for round in 0..20 {
         for _ in 0..4 {
-            c.send(&["FT.AGGREGATE", "idx", "*", "LOAD", "1", "@n", "GROUPBY", "1", "@g", "REDUCE", "COUNT", "0", "AS", "c"]);
+            c.send(&[
+                "FT.AGGREGATE", "idx", "*", "LOAD", "1", "@n", "GROUPBY", "1", "@g", "REDUCE", "COUNT", "0",
+                "AS", "c",
+            ]);
             c.send(&["FT.SEARCH", "idx", "hello", "LIMIT", "0", "3"]);
         }
         match round % 3 {
             0 => assert_eq!(admin.call(&["FT.DROPINDEX", "idx"]), ok()),
             1 => assert_eq!(admin.call(&["FLUSHALL"]), ok()),
-            _ => assert_eq!(admin.call(&["FT.ALTER", "idx", "SCHEMA", "ADD", "$.z", "AS", "z", "NUMERIC"]), ok()),
+            _ => assert_eq!(
+                admin.call(&["FT.ALTER", "idx", "SCHEMA", "ADD", "$.z", "AS", "z", "NUMERIC"]),
+                ok()
+            ),
         }
         for _ in 0..8 {
             let r = c.read();
@@ -207,15 +224,20 @@ fn definitions_change_while_queries_run() {
         if round % 3 != 2 {
             assert_eq!(
                 admin.call(&[
-                    "FT.CREATE", "idx", "ON", "JSON", "PREFIX", "1", "d:", "SCHEMA", "$.t", "AS", "t", "TEXT", "$.n",
-                    "AS", "n", "NUMERIC", "SORTABLE", "$.g", "AS", "g", "TAG",
+                    "FT.CREATE", "idx", "ON", "JSON", "PREFIX", "1", "d:", "SCHEMA", "$.t", "AS", "t",
+                    "TEXT", "$.n", "AS", "n", "NUMERIC", "SORTABLE", "$.g", "AS", "g", "TAG",
                 ]),
                 ok()
             );
         }
         if round % 3 == 1 {
             for i in 0..200 {
-                admin.send(&["JSON.SET", &format!("d:{i}"), "$", &format!(r#"{{"t":"hello","n":{i},"g":"x{}"}}"#, i % 3)]);
+                admin.send(&[
+                    "JSON.SET",
+                    &format!("d:{i}"),
+                    "$",
+                    &format!(r#"{{"t":"hello","n":{i},"g":"x{}"}}"#, i % 3),
+                ]);
             }
             for _ in 0..200 {
                 assert_eq!(admin.read(), ok());
@@ -242,4 +264,42 @@ fn the_pool_resizes_and_stops() {
     }
     assert!(c.call(&["FT.CONFIG", "SET", "WORKERS", "-1"]).is_error());
     assert!(c.call(&["FT.CONFIG", "SET", "WORKERS", "65"]).is_error());
+}
+
+#[test]
+fn writes_do_not_wait_for_a_running_query() {
+    let (s, mut c) = loaded(20_000, 1);
+    let mut w = s.conn();
+    let heavy = [
+        "FT.AGGREGATE", "idx", "*", "LOAD", "2", "@n", "@t", "APPLY", "upper(@t)", "AS", "u", "GROUPBY", "1", "@u",
+        "REDUCE", "COUNT", "0", "AS", "c",
+    ];
+    let mut proven = false;
+    for round in 0..20 {
+        c.send(&heavy);
+        let mut busy = false;
+        for _ in 0..2000 {
+            if info_field(&mut w, "workers_busy") > 0 {
+                busy = true;
+                break;
+            }
+        }
+        // While the query runs on its worker, a write replies at once (applied, or read now
+        // and queued for the next query to apply first), and a later query sees it.
+        let key = format!("d:w{round}");
+        assert_eq!(w.call(&["JSON.SET", &key, "$", &format!(r#"{{"t":"queued{round}","n":1}}"#)]), ok());
+        let still_running = busy && info_field(&mut w, "workers_busy") > 0;
+        // The groups of the loaded documents, and of the writes the query saw.
+        let groups = c.read().items()[0].int();
+        assert!((7 * 13..=7 * 13 + 1 + round as i64).contains(&groups), "{groups} groups");
+        assert_eq!(
+            w.call(&["FT.SEARCH", "idx", &format!("queued{round}"), "NOCONTENT"]),
+            arr(vec![Resp::Int(1), Resp::bulk(&key)])
+        );
+        if still_running {
+            proven = true;
+            break;
+        }
+    }
+    assert!(proven, "no write was seen replying while a query ran");
 }

@@ -251,10 +251,9 @@ impl Catalog {
             .indexes
             .iter()
             .filter(|(_, e)| {
-                e.index
-                    .spec
-                    .temporary
-                    .is_some_and(|s| now.saturating_duration_since(e.usage.last_used()) >= Duration::from_secs(s))
+                e.index.spec.temporary.is_some_and(|s| {
+                    now.saturating_duration_since(e.usage.last_used()) >= Duration::from_secs(s)
+                })
             })
             .map(|(k, _)| k.clone())
             .collect();

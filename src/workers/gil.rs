@@ -62,7 +62,8 @@ pub fn lend_gil(ctx: *mut raw::RedisModuleCtx) {
     // SAFETY: the main thread holds the GIL here (after-sleep); it releases it and takes it
     // back before returning, so Redis finds it held as it left it.
     unsafe {
-        let (Some(unlock), Some(lock)) = (raw::RedisModule_ThreadSafeContextUnlock, raw::RedisModule_ThreadSafeContextLock)
+        let (Some(unlock), Some(lock)) =
+            (raw::RedisModule_ThreadSafeContextUnlock, raw::RedisModule_ThreadSafeContextLock)
         else {
             return;
         };
@@ -128,7 +129,8 @@ pub fn with_documents<R>(
     f: impl FnOnce(&GilDocs) -> R,
 ) -> R {
     // SAFETY: the handle is a live blocked client; the context is freed below.
-    let ts = unsafe { raw::RedisModule_GetThreadSafeContext.map_or(std::ptr::null_mut(), |g| g(blocked.raw())) };
+    let ts =
+        unsafe { raw::RedisModule_GetThreadSafeContext.map_or(std::ptr::null_mut(), |g| g(blocked.raw())) };
     let docs = GilDocs {
         ts,
         db,
@@ -141,7 +143,9 @@ pub fn with_documents<R>(
     let out = f(&docs);
     docs.release();
     if docs.refused.get() > 0 {
-        redis_module::logging::log_warning("folio: a worker read a document while it held the search state; reads refused");
+        redis_module::logging::log_warning(
+            "folio: a worker read a document while it held the search state; reads refused",
+        );
     }
     if !ts.is_null() {
         // SAFETY: `ts` came from GetThreadSafeContext and is freed once, without the GIL held.
@@ -235,8 +239,11 @@ impl GilDocs<'_> {
         while at < end {
             let key = rows.keys[at].clone();
             let unchanged = self.changes.unchanged(&key);
-            let values =
-                if unchanged { rows.sources.iter().map(|s| Some(docs.values(&key, s))).collect() } else { Vec::new() };
+            let values = if unchanged {
+                rows.sources.iter().map(|s| Some(docs.values(&key, s))).collect()
+            } else {
+                Vec::new()
+            };
             rows.ahead.push_back(Ahead { key, unchanged, values });
             at += 1;
             if at % 32 == 0 && started.elapsed() >= BATCH_HOLD {
@@ -303,7 +310,13 @@ impl DocumentSource for GilDocs<'_> {
         }
         // Read now, in a hold of its own: a document changed since its row started reads as
         // absent rather than as another version.
-        self.read(Ok(Vec::new()), |d| if self.changes.unchanged(key) { d.values(key, source) } else { Ok(Vec::new()) })
+        self.read(Ok(Vec::new()), |d| {
+            if self.changes.unchanged(key) {
+                d.values(key, source)
+            } else {
+                Ok(Vec::new())
+            }
+        })
     }
 
     fn key_type(&self, key: &[u8]) -> Option<KeyType> {

@@ -104,7 +104,8 @@ pub fn dispatch(ctx: &Context, name: &str, args: &[&[u8]]) -> Option<Reply> {
         arrived: Instant::now(),
     };
     let blocked = blocked::block(ctx, Duration::ZERO)?;
-    // SAFETY of the order: the client is blocked before the job can answer it.
+    // The job takes the blocked client out of the slot; if the queue refuses the job, the main
+    // thread takes it instead and answers inline.
     let slot = std::sync::Arc::new(parking_lot::Mutex::new(Some((blocked, query))));
     let job_slot = slot.clone();
     let queued = pool::submit(Box::new(move || {
@@ -135,7 +136,9 @@ fn run(blocked: Blocked, q: Query) {
     TIMES.queries.fetch_add(1, Ordering::Relaxed);
     add(&TIMES.queued_us, q.arrived);
     let finish = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| stages(&blocked, q)))
-        .unwrap_or_else(|_| Box::new(|_: &Context| Reply::Error("ERR folio internal error in a query".into())));
+        .unwrap_or_else(|_| {
+            Box::new(|_: &Context| Reply::Error("ERR folio internal error in a query".into()))
+        });
     blocked.measure_end();
     blocked.finish(Box::new(move |ctx: &Context| {
         let started = Instant::now();

@@ -229,7 +229,9 @@ pub fn expected_workers() -> usize {
     args.iter()
         .position(|a| a.eq_ignore_ascii_case("WORKERS"))
         .and_then(|i| args.get(i + 1)?.parse().ok())
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()).saturating_sub(1).clamp(1, 8))
+        .unwrap_or_else(|| {
+            std::thread::available_parallelism().map_or(1, |n| n.get()).saturating_sub(1).clamp(1, 8)
+        })
 }
 
 /// The folio module build under test (`FOLIO_MODULE` overrides).

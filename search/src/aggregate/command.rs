@@ -84,8 +84,12 @@ impl Queried<'_> {
     pub(crate) fn hit(&self, i: usize) -> Option<DocHit> {
         let d = *self.order.get(i)?;
         let rec = self.idx.docs.get(d)?;
-        let found: Vec<String> =
-            self.terms.iter().filter(|(_, id)| rec.occs_of(*id).next().is_some()).map(|(t, _)| t.clone()).collect();
+        let found: Vec<String> = self
+            .terms
+            .iter()
+            .filter(|(_, id)| rec.occs_of(*id).next().is_some())
+            .map(|(t, _)| t.clone())
+            .collect();
         Some(DocHit {
             key: Arc::from(rec.key()),
             id: d,

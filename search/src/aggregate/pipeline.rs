@@ -265,7 +265,9 @@ impl Plan {
             if let Op::Load(loads) = op {
                 for (_, k) in loads {
                     match k {
-                        LoadKind::Attribute(n) | LoadKind::Implicit(n) | LoadKind::SortValue(n) => attrs.push(n.as_str()),
+                        LoadKind::Attribute(n) | LoadKind::Implicit(n) | LoadKind::SortValue(n) => {
+                            attrs.push(n.as_str())
+                        }
                         LoadKind::Path(p) => paths.push(p.as_str()),
                         LoadKind::DocKey | LoadKind::Yielded(_) => {}
                     }

@@ -122,8 +122,12 @@ impl AggregateWork {
 
     /// Makes the rows and runs the pipeline, reading documents from `docs`.
     pub fn run(self, docs: &dyn DocumentSource) -> Result<AggregateDone> {
-        let loader =
-            IndexLoader { spec: &self.spec, docs, dialect: self.dialect, indexed: Indexed::Copied(&self.copied) };
+        let loader = IndexLoader {
+            spec: &self.spec,
+            docs,
+            dialect: self.dialect,
+            indexed: Indexed::Copied(&self.copied),
+        };
         let plan = Plan::new(&self.req, &loader, self.seed)?.with_deadline(self.deadline);
         // A row whose document changed since the query read the index would mix the two
         // versions (its SORTABLE values are the old ones): it is left out.
@@ -133,7 +137,11 @@ impl AggregateWork {
             // What each row will read: the fields' sources, then the paths.
             let (attrs, paths) = plan.loaded_names();
             let mut sources: Vec<String> = Vec::new();
-            for s in attrs.iter().filter_map(|n| self.spec.field(n).map(|(_, f)| f.path.clone())).chain(paths.iter().map(|p| p.to_string())) {
+            for s in attrs
+                .iter()
+                .filter_map(|n| self.spec.field(n).map(|(_, f)| f.path.clone()))
+                .chain(paths.iter().map(|p| p.to_string()))
+            {
                 if !sources.contains(&s) {
                     sources.push(s);
                 }
@@ -152,7 +160,14 @@ impl AggregateWork {
 impl Catalog {
     /// The reply to an aggregation run in stages: its rows, or a cursor over them owned by
     /// `owner` (the caller's user name).
-    pub fn finish_aggregate(&self, done: AggregateDone, owner: Option<String>, config: &Config, proto: Protocol) -> Reply {
-        deliver(self, &done.req, done.index_name, done.out, owner, config, proto).unwrap_or_else(|e| Reply::Error(e.0))
+    pub fn finish_aggregate(
+        &self,
+        done: AggregateDone,
+        owner: Option<String>,
+        config: &Config,
+        proto: Protocol,
+    ) -> Reply {
+        deliver(self, &done.req, done.index_name, done.out, owner, config, proto)
+            .unwrap_or_else(|e| Reply::Error(e.0))
     }
 }

@@ -207,8 +207,8 @@ pub(crate) fn ft_debug(cat: &Catalog, args: &[&[u8]]) -> Result<Reply> {
             let e = e.ok_or_else(|| Error::new(UNKNOWN_INDEX))?;
             let secs = e.index.spec.temporary.ok_or_else(|| Error::new("Index is not temporary"))?;
             // Whole seconds left, rounded down as RediSearch's timer reports them.
-            let left_ms =
-                u128::from(secs) * 1000 - e.usage.last_used().elapsed().as_millis().min(u128::from(secs) * 1000);
+            let left_ms = u128::from(secs) * 1000
+                - e.usage.last_used().elapsed().as_millis().min(u128::from(secs) * 1000);
             Ok(Reply::Int((left_ms / 1000) as i64))
         }
         "VECSIM_INFO" => {

@@ -220,12 +220,7 @@ pub(crate) fn ft_info(cat: &Catalog, name: &str, proto: Protocol) -> Result<Repl
     let avg = |a: f64, b: f64| Reply::Double(a / b);
     let stats = &idx.stats;
     let dialect_stats = (1..=4)
-        .map(|d| {
-            (
-                Reply::Simple(format!("dialect_{d}")),
-                Reply::Int(i64::from(e.usage.dialect_used(d))),
-            )
-        })
+        .map(|d| (Reply::Simple(format!("dialect_{d}")), Reply::Int(i64::from(e.usage.dialect_used(d)))))
         .collect::<Vec<_>>();
     let field_statistics = spec
         .fields

@@ -18,9 +18,9 @@ pub mod staged;
 mod synonym;
 
 pub use dispatch::ExecOutcome;
-pub use staged::{Staged, STAGED};
 pub(crate) use info::Memory;
 pub use legacy::KeyWrite;
+pub use staged::{Staged, STAGED};
 
 /// Argument bytes as text.
 pub(crate) fn text(b: &[u8]) -> String {

@@ -45,10 +45,12 @@ impl Catalog {
     ) -> Staged {
         let staged = match cmd {
             "FT.SEARCH" => query_args(cmd, args).and_then(|_| {
-                search_page(self, args, docs, config, proto, None, Paging::Client, started).map(Staged::Search)
+                search_page(self, args, docs, config, proto, None, Paging::Client, started)
+                    .map(Staged::Search)
             }),
             "FT.AGGREGATE" => query_args(cmd, args).and_then(|_| {
-                crate::aggregate::staged::stage(self, args, docs, config, proto, started).map(Staged::Aggregate)
+                crate::aggregate::staged::stage(self, args, docs, config, proto, started)
+                    .map(Staged::Aggregate)
             }),
             "FT.PROFILE" => profile::ft_profile(self, args, docs, config, proto).map(Staged::Reply),
             "FT.SPELLCHECK" => spell::ft_spellcheck(self, args, docs, config, proto).map(Staged::Reply),

@@ -100,7 +100,8 @@ pub(crate) fn run_search(
     paging: Paging,
 ) -> Result<Searched> {
     let page = search_page(cat, args, docs, config, proto, trace.as_deref_mut(), paging, Instant::now())?;
-    let idx = &cat.entry(&page.index).ok_or_else(|| Error::new(format!("{}: no such index", page.index)))?.index;
+    let idx =
+        &cat.entry(&page.index).ok_or_else(|| Error::new(format!("{}: no such index", page.index)))?.index;
     let rows = page.rows(idx, docs);
     let SearchPage { req, total, warnings, .. } = page;
     if let Some(t) = trace.filter(|_| req.offset.saturating_add(req.limit) > 0) {
