@@ -87,7 +87,7 @@ unsafe extern "C" fn on_eventloop(
     subevent: u64,
     _data: *mut c_void,
 ) {
-    if subevent == u64::from(raw::REDISMODULE_SUBEVENT_EVENTLOOP_AFTER_SLEEP) {
+    if subevent == raw::REDISMODULE_SUBEVENT_EVENTLOOP_AFTER_SLEEP {
         MAIN_TURNS.fetch_add(1, std::sync::atomic::Ordering::Release);
         crate::workers::gil::lend_gil(ctx);
     }

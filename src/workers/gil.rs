@@ -46,7 +46,7 @@ const LEND: Duration = Duration::from_micros(100);
 /// GIL while clients keep the main thread busy: the main thread releases it only while it
 /// polls, and takes it back before a woken worker can. At this point of the loop the main
 /// thread is between events, as while it polls, so lending it here is lending a poll.
-pub fn lend_gil(ctx: *mut raw::RedisModuleCtx) {
+pub(crate) fn lend_gil(ctx: *mut raw::RedisModuleCtx) {
     if WANTED.load(Ordering::Acquire) == 0 {
         return;
     }
@@ -246,7 +246,7 @@ impl GilDocs<'_> {
             };
             rows.ahead.push_back(Ahead { key, unchanged, values });
             at += 1;
-            if at % 32 == 0 && started.elapsed() >= BATCH_HOLD {
+            if at.is_multiple_of(32) && started.elapsed() >= BATCH_HOLD {
                 break;
             }
         }

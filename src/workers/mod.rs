@@ -170,8 +170,8 @@ fn stages(blocked: &Blocked, q: Query) -> Finish {
         Staged::Search(page) => Box::new(move |ctx: &Context| {
             let docs = documents::Tracked { docs: RedisDocs::new(ctx), changes: &q.changes };
             let r = state::finish_read(|s| match s.catalogs.get(&db) {
-                Some(c) => c.finish_search(page, &docs, proto),
-                None => Catalog::new().finish_search(page, &docs, proto),
+                Some(c) => c.finish_search(*page, &docs, proto),
+                None => Catalog::new().finish_search(*page, &docs, proto),
             });
             convert(r, Protocol::of(ctx))
         }),

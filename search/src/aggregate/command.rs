@@ -189,7 +189,7 @@ pub(crate) fn query<'c>(
     }
     // What the caller may not read takes no part: no row, no group member, no count.
     crate::access::restrict_hits(idx, &mut ids, opts.visible.as_ref(), docs, config)?;
-    if let Some(t) = trace.as_deref_mut() {
+    if let Some(t) = &mut trace {
         t.step("Index", ids.len());
     }
     // Only ON_TIMEOUT FAIL stops a query: under RETURN it completes rather
@@ -363,7 +363,10 @@ impl FieldLoader for IndexLoader<'_> {
         let key = doc.key;
         match what {
             LoadRequest::Attribute(name) => {
-                let (_, f) = self.spec.field(name)?;
+                let (fi, f) = self.spec.field(name)?;
+                if let Some(n) = self.served(doc.id, fi, f) {
+                    return Some(Value::Number(n));
+                }
                 self.explicit(key, &f.path, Some(f))
             }
             LoadRequest::Path(path) => self.explicit(key, path, None),
@@ -400,6 +403,19 @@ impl FieldLoader for IndexLoader<'_> {
 impl IndexLoader<'_> {
     fn json(&self) -> bool {
         self.spec.on == KeyType::Json
+    }
+
+    /// A NUMERIC field's value as the index holds it when it is the document's one value,
+    /// which LOAD and property reads would read back as this same number
+    /// ([`crate::index::docs::DocRecord::served_number`]): no document read needed.
+    fn served(&self, id: u32, fi: usize, f: &FieldSpec) -> Option<f64> {
+        if f.kind != FieldType::Numeric {
+            return None;
+        }
+        match &self.indexed {
+            Indexed::Live { idx, .. } => idx.docs.get(id)?.served_number(fi as u16),
+            Indexed::Copied(c) => c.served(id, fi),
+        }
     }
 
     /// LOAD: the document's value as RediSearch returns it (JSON: the first
@@ -445,6 +461,14 @@ impl IndexLoader<'_> {
                 }
             }
         }
+        if let Some(n) = self.served(id, fi, f) {
+            return Some(Value::Number(n));
+        }
+        self.implicit_from_document(key, f)
+    }
+
+    /// A property read of field `f` from the document itself.
+    fn implicit_from_document(&self, key: &[u8], f: &FieldSpec) -> Option<Value> {
         let mut out = Vec::new();
         for v in self.docs.values(key, &f.path).ok()? {
             flatten(v, f, &mut out);
@@ -519,3 +543,7 @@ fn split_tags(vals: Vec<Value>, sep: Option<char>, lower: bool) -> Vec<Value> {
     }
     out
 }
+
+#[cfg(test)]
+#[path = "served_tests.rs"]
+mod served_tests;

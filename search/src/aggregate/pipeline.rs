@@ -242,15 +242,16 @@ impl Plan {
         self
     }
 
-    /// True when running the plan reads documents: a LOAD, or a property of a field that is
-    /// not SORTABLE; a SORTABLE field's value is read from the document when
-    /// `sortable_from_document` says so for its name.
-    pub fn reads_documents(&self, sortable_from_document: impl Fn(&str) -> bool) -> bool {
+    /// True when running the plan reads documents: a LOAD of a path, LOAD *, or a field read
+    /// for which `from_document(name, explicit)` says so (`explicit`: a LOAD of the attribute,
+    /// else a property read, from its SORTABLE value when it has one).
+    pub fn reads_documents(&self, from_document: impl Fn(&str, bool) -> bool) -> bool {
         self.ops.iter().any(|op| match op {
             Op::Load(loads) => loads.iter().any(|(_, k)| match k {
                 LoadKind::DocKey | LoadKind::Yielded(_) => false,
-                LoadKind::SortValue(n) => sortable_from_document(n),
-                LoadKind::Attribute(_) | LoadKind::Implicit(_) | LoadKind::Path(_) => true,
+                LoadKind::Attribute(n) => from_document(n, true),
+                LoadKind::SortValue(n) | LoadKind::Implicit(n) => from_document(n, false),
+                LoadKind::Path(_) => true,
             }),
             Op::LoadAll => true,
             _ => false,

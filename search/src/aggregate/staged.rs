@@ -21,35 +21,67 @@ use crate::error::{Error, Result};
 use crate::reply::{Protocol, Reply};
 use crate::schema::{FieldType, IndexSpec};
 
-/// What the index holds of the pipeline's documents, copied out, by document position.
+/// What the index holds of the pipeline's documents, copied out, by document position: one
+/// column per field the pipeline reads (no allocation per row).
 pub(crate) struct Copied {
     /// The names the query yields (vector distances).
     pub(crate) yielded: Vec<String>,
-    /// Per document: (schema field index, value) of its SORTABLE fields (TAG fields aside,
-    /// which the pipeline reads from the document).
-    sortables: Vec<Vec<(usize, Value)>>,
-    /// Per document: the yielded values, in `yielded` order.
+    /// (schema field index, value per document) of the SORTABLE fields the pipeline reads
+    /// (TAG fields aside, which it reads from the document).
+    sortables: Vec<(usize, Vec<Option<Value>>)>,
+    /// The yielded values per document, in `yielded` order.
     distances: Vec<Vec<Option<f64>>>,
+    /// (schema field index, value per document) of the NUMERIC fields the pipeline reads,
+    /// where the index holds the document's value ([`crate::index::docs::DocRecord::served_number`]).
+    served: Vec<(usize, Vec<Option<f64>>)>,
+    /// The names of the fields of `served` that every document has there: the pipeline
+    /// reads them from no document.
+    served_by_all: Vec<String>,
+}
+
+/// The value at `pos` of field `fi`'s column.
+fn cell<T>(columns: &[(usize, Vec<Option<T>>)], pos: u32, fi: usize) -> Option<&T> {
+    columns.iter().find(|(f, _)| *f == fi)?.1.get(pos as usize)?.as_ref()
 }
 
 impl Copied {
     /// The SORTABLE value of field `fi` of the document at `pos`.
     pub(crate) fn sortable(&self, pos: u32, fi: usize) -> Option<&Value> {
-        self.sortables.get(pos as usize)?.iter().find(|(f, _)| *f == fi).map(|(_, v)| v)
+        cell(&self.sortables, pos, fi)
+    }
+
+    /// The value of NUMERIC field `fi` of the document at `pos`, when the index holds it as
+    /// the document's.
+    pub(crate) fn served(&self, pos: u32, fi: usize) -> Option<f64> {
+        cell(&self.served, pos, fi).copied()
     }
 
     /// The value yielded as `name` for the document at `pos`.
     pub(crate) fn yielded_value(&self, pos: u32, name: &str) -> Option<f64> {
         let at = self.yielded.iter().position(|n| n == name)?;
-        *self.distances.get(pos as usize)?.get(at)?
+        *self.distances.get(at)?.get(pos as usize)?
     }
 }
 
-/// FT.AGGREGATE once its query ran: every input row with what the index holds of it, owned.
+/// FT.AGGREGATE once its query ran.
 pub struct AggregateWork {
     req: AggregateRequest,
-    spec: IndexSpec,
     index_name: Option<String>,
+    rows: Rows,
+}
+
+/// An aggregation's rows after the index stage.
+enum Rows {
+    /// Made and aggregated already: the pipeline reads no document, so it ran whole in the
+    /// index stage.
+    Done(AggOutput),
+    /// Still to make, reading documents.
+    Pending(Box<Pending>),
+}
+
+/// Every input row with what the index holds of it, owned.
+struct Pending {
+    spec: IndexSpec,
     dialect: u32,
     seed: u64,
     deadline: Option<Instant>,
@@ -66,7 +98,9 @@ pub struct AggregateDone {
 }
 
 /// Runs FT.AGGREGATE's query (`args` after the command name) and copies out its rows'
-/// index data. `started`: when the command arrived (its TIMEOUT counts from then).
+/// index data; a pipeline that reads no document (its fields SORTABLE, or NUMERIC values the
+/// index holds as the documents') runs whole here, as inline. `started`: when the command
+/// arrived (its TIMEOUT counts from then).
 pub(crate) fn stage(
     cat: &Catalog,
     args: &[&[u8]],
@@ -79,66 +113,122 @@ pub(crate) fn stage(
         return Err(Error::new("No query string provided"));
     }
     let q = query(cat, args, docs, config, proto, None, started)?;
-    let sortable: Vec<usize> = q
-        .idx
-        .spec
-        .fields
-        .iter()
-        .enumerate()
-        .filter(|(_, f)| f.sortable && f.kind != FieldType::Tag)
-        .map(|(i, _)| i)
-        .collect();
+    let spec = &q.idx.spec;
+    // The fields the pipeline reads (planned here only to learn which): their SORTABLE
+    // values and the NUMERIC values the index holds as the documents'.
+    let (mut sortable, mut numeric): (Vec<usize>, Vec<(usize, String)>) = (Vec::new(), Vec::new());
+    let loader = q.loader(docs);
+    let plan = Plan::new(&q.req, &loader, q.seed)?.with_deadline(q.deadline);
+    for n in plan.loaded_names().0 {
+        let Some((fi, f)) = spec.field(n) else { continue };
+        if f.sortable && f.kind != FieldType::Tag && !sortable.contains(&fi) {
+            sortable.push(fi);
+        }
+        if f.kind == FieldType::Numeric && !numeric.iter().any(|(i, _)| *i == fi) {
+            numeric.push((fi, n.to_string()));
+        }
+    }
+    // Whether every row has what the pipeline reads of field `fi` in the index.
+    let everywhere = |fi: usize, number: bool| {
+        q.order.iter().filter_map(|&d| q.idx.docs.get(d)).all(|r| match number {
+            true => r.served_number(fi as u16).is_some(),
+            false => r.sortable(fi as u16).is_some(),
+        })
+    };
+    let served: Vec<usize> = numeric.iter().map(|(fi, _)| *fi).filter(|&fi| everywhere(fi, true)).collect();
+    let from_document = |n: &str, explicit: bool| {
+        let Some((fi, f)) = spec.field(n) else { return true };
+        let by_property = !explicit && f.sortable && f.kind != FieldType::Tag;
+        !(served.contains(&fi) || by_property && everywhere(fi, false))
+    };
+    if !plan.reads_documents(from_document) {
+        let hits = (0..q.order.len()).filter_map(|i| q.hit(i));
+        let out = plan.execute(hits, q.total, &loader)?;
+        return Ok(AggregateWork { req: q.req, index_name: q.index_name, rows: Rows::Done(out) });
+    }
     let yielded: Vec<String> = q.distances.fields.iter().map(|(n, _)| n.clone()).collect();
-    let mut hits = Vec::with_capacity(q.order.len());
-    let mut sortables = Vec::with_capacity(q.order.len());
-    let mut distances = Vec::with_capacity(q.order.len());
+    let rows = q.order.len();
+    let mut hits = Vec::with_capacity(rows);
+    let mut sortables: Vec<(usize, Vec<Option<Value>>)> =
+        sortable.iter().map(|&fi| (fi, Vec::with_capacity(rows))).collect();
+    let mut served: Vec<(usize, Vec<Option<f64>>)> =
+        numeric.iter().map(|(fi, _)| (*fi, Vec::with_capacity(rows))).collect();
+    let mut distances: Vec<Vec<Option<f64>>> = yielded.iter().map(|_| Vec::with_capacity(rows)).collect();
     for (i, &d) in q.order.iter().enumerate() {
         let (Some(mut hit), Some(rec)) = (q.hit(i), q.idx.docs.get(d)) else { continue };
-        sortables.push(
-            sortable.iter().filter_map(|&fi| Some((fi, sort_value(rec.sortable(fi as u16)?)))).collect(),
-        );
-        distances.push(yielded.iter().map(|n| q.distances.get(n, d)).collect());
+        for (fi, col) in &mut sortables {
+            col.push(rec.sortable(*fi as u16).map(sort_value));
+        }
+        for (fi, col) in &mut served {
+            col.push(rec.served_number(*fi as u16));
+        }
+        for (n, col) in yielded.iter().zip(&mut distances) {
+            col.push(q.distances.get(n, d));
+        }
         hit.id = hits.len() as u32;
         hits.push(hit);
     }
-    Ok(AggregateWork {
+    let served_by_all = numeric
+        .iter()
+        .zip(&served)
+        .filter(|(_, (_, col))| col.iter().all(Option::is_some))
+        .map(|((_, n), _)| n.clone())
+        .collect();
+    let pending = Pending {
         spec: q.idx.spec.clone(),
-        index_name: q.index_name,
         dialect: q.dialect,
         seed: q.seed,
         deadline: q.deadline,
         total: q.total,
         hits,
-        copied: Copied { yielded, sortables, distances },
-        req: q.req,
-    })
+        copied: Copied { yielded, sortables, distances, served, served_by_all },
+    };
+    Ok(AggregateWork { req: q.req, index_name: q.index_name, rows: Rows::Pending(Box::new(pending)) })
 }
 
 impl AggregateWork {
-    /// The keys of the pipeline's input rows, in the order it reads them.
+    /// The keys of the pipeline's input rows, in the order it reads them (none when it
+    /// reads no document).
     pub fn row_keys(&self) -> Vec<std::sync::Arc<[u8]>> {
-        self.hits.iter().map(|h| h.key.clone()).collect()
+        match &self.rows {
+            Rows::Done(_) => Vec::new(),
+            Rows::Pending(p) => p.hits.iter().map(|h| h.key.clone()).collect(),
+        }
     }
 
     /// Makes the rows and runs the pipeline, reading documents from `docs`.
     pub fn run(self, docs: &dyn DocumentSource) -> Result<AggregateDone> {
+        let out = match self.rows {
+            Rows::Done(out) => out,
+            Rows::Pending(p) => p.run(&self.req, docs)?,
+        };
+        Ok(AggregateDone { req: self.req, index_name: self.index_name, out })
+    }
+}
+
+impl Pending {
+    fn run(self, req: &AggregateRequest, docs: &dyn DocumentSource) -> Result<AggOutput> {
         let loader = IndexLoader {
             spec: &self.spec,
             docs,
             dialect: self.dialect,
             indexed: Indexed::Copied(&self.copied),
         };
-        let plan = Plan::new(&self.req, &loader, self.seed)?.with_deadline(self.deadline);
+        let plan = Plan::new(req, &loader, self.seed)?.with_deadline(self.deadline);
         // A row whose document changed since the query read the index would mix the two
         // versions (its SORTABLE values are the old ones): it is left out.
-        let tag = |n: &str| self.spec.field(n).is_some_and(|(_, f)| f.kind == FieldType::Tag);
-        let reads = plan.reads_documents(tag);
+        let served = |n: &str| self.copied.served_by_all.iter().any(|s| s == n);
+        let reads = plan.reads_documents(|n, explicit| {
+            let from_sortable = |f: &crate::schema::FieldSpec| f.sortable && f.kind != FieldType::Tag;
+            !served(n) && (explicit || !self.spec.field(n).is_some_and(|(_, f)| from_sortable(f)))
+        });
         if reads {
             // What each row will read: the fields' sources, then the paths.
             let (attrs, paths) = plan.loaded_names();
             let mut sources: Vec<String> = Vec::new();
             for s in attrs
                 .iter()
+                .filter(|n| !served(n))
                 .filter_map(|n| self.spec.field(n).map(|(_, f)| f.path.clone()))
                 .chain(paths.iter().map(|p| p.to_string()))
             {
@@ -148,12 +238,11 @@ impl AggregateWork {
             }
             docs.expect_reads(&sources);
         }
-        let out = if reads {
+        Ok(if reads {
             plan.execute(self.hits.into_iter().filter(|h| docs.row_unchanged(&h.key)), self.total, &loader)?
         } else {
             plan.execute(self.hits.into_iter(), self.total, &loader)?
-        };
-        Ok(AggregateDone { req: self.req, index_name: self.index_name, out })
+        })
     }
 }
 

@@ -22,9 +22,9 @@ pub enum Staged {
     /// The whole reply.
     Reply(Reply),
     /// FT.SEARCH's page, whose rows are still to be read from the documents.
-    Search(SearchPage),
+    Search(Box<SearchPage>),
     /// FT.AGGREGATE's input rows, whose pipeline is still to run.
-    Aggregate(AggregateWork),
+    Aggregate(Box<AggregateWork>),
 }
 
 /// The commands [`Catalog::stage`] runs.
@@ -46,11 +46,11 @@ impl Catalog {
         let staged = match cmd {
             "FT.SEARCH" => query_args(cmd, args).and_then(|_| {
                 search_page(self, args, docs, config, proto, None, Paging::Client, started)
-                    .map(Staged::Search)
+                    .map(|p| Staged::Search(Box::new(p)))
             }),
             "FT.AGGREGATE" => query_args(cmd, args).and_then(|_| {
                 crate::aggregate::staged::stage(self, args, docs, config, proto, started)
-                    .map(Staged::Aggregate)
+                    .map(|w| Staged::Aggregate(Box::new(w)))
             }),
             "FT.PROFILE" => profile::ft_profile(self, args, docs, config, proto).map(Staged::Reply),
             "FT.SPELLCHECK" => spell::ft_spellcheck(self, args, docs, config, proto).map(Staged::Reply),

@@ -27,7 +27,13 @@ pub enum FieldValues {
     /// TAG values (split and normalized).
     Tag(Vec<String>),
     /// NUMERIC values.
-    Numeric(Vec<f64>),
+    Numeric {
+        /// The numbers, in the document's order.
+        values: Vec<f64>,
+        /// Whether `values` is the document's one value at the field's path, which LOAD and
+        /// GROUPBY read back as this very number (the index can answer for the document).
+        served: bool,
+    },
     /// GEO points.
     Geo(Vec<(f64, f64)>),
     /// VECTOR values (several for a JSON multi-vector), each of the field's DIM.
@@ -41,7 +47,7 @@ impl FieldValues {
             FieldValues::Text(v) | FieldValues::Tag(v) => {
                 v.first().map(|s| SortValue::Str(if unf { s.clone() } else { s.to_lowercase() }))
             }
-            FieldValues::Numeric(v) => v.first().map(|n| SortValue::Num(*n)),
+            FieldValues::Numeric { values, .. } => values.first().map(|n| SortValue::Num(*n)),
             _ => None,
         }
     }
@@ -78,6 +84,22 @@ fn check_json_shape(matches: &[FieldValue], kind: FieldType) -> Result<(), Strin
         return Err("NUMERIC fields can only contain numeric or nulls".into());
     }
     Ok(())
+}
+
+/// Whether a NUMERIC field's matches are one number that the aggregation pipeline reads back
+/// as the number indexed (`aggregate::command`'s LOAD and GROUPBY reads): one JSON number
+/// (not in an array), or one hash string that both number parsers read alike.
+fn reads_back_as_number(matches: &[FieldValue], json: bool) -> bool {
+    match matches {
+        [FieldValue::Number(..)] => json,
+        [FieldValue::String(s)] if !json => {
+            let t = s.trim();
+            let indexed = crate::args::parse_f64(t).map(f64::to_bits);
+            indexed.is_some()
+                && indexed == crate::aggregate::value::parse_number(t.as_bytes()).map(f64::to_bits)
+        }
+        _ => false,
+    }
 }
 
 /// Splits a tag string and normalizes (trims, case-folds) each value. Empty values are
@@ -148,6 +170,7 @@ fn extract_values(
         if json {
             check_json_shape(&matches, f.kind)?;
         }
+        let served = f.kind == FieldType::Numeric && reads_back_as_number(&matches, json);
         flatten(matches, &mut raw);
         let mut strings = Vec::new();
         let mut nums = Vec::new();
@@ -199,7 +222,7 @@ fn extract_values(
         out.values.push(match f.kind {
             FieldType::Text if !strings.is_empty() => FieldValues::Text(strings),
             FieldType::Tag if !tags.is_empty() => FieldValues::Tag(tags),
-            FieldType::Numeric if !nums.is_empty() => FieldValues::Numeric(nums),
+            FieldType::Numeric if !nums.is_empty() => FieldValues::Numeric { values: nums, served },
             FieldType::Geo if !points.is_empty() => FieldValues::Geo(points),
             _ => FieldValues::Missing,
         });

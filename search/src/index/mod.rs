@@ -291,6 +291,7 @@ impl Index {
         let mut len = 0u32;
         let mut tags = Vec::new();
         let mut numerics = Vec::new();
+        let mut served = Vec::new();
         let mut geos = Vec::new();
         let mut vectors: Vec<(usize, &[Vec<f64>])> = Vec::new();
         let mut sortables = Vec::new();
@@ -368,8 +369,11 @@ impl Index {
                         }
                     }
                 }
-                (FieldValues::Numeric(ns), Some(FieldIndex::Numeric(_))) => {
-                    numerics.extend(ns.iter().map(|n| (fi, *n)));
+                (FieldValues::Numeric { values, served: is_served }, Some(FieldIndex::Numeric(_))) => {
+                    numerics.extend(values.iter().map(|n| (fi, *n)));
+                    if *is_served {
+                        served.push(fi);
+                    }
                 }
                 (FieldValues::Geo(ps), Some(FieldIndex::Geo(_))) => {
                     geos.extend(ps.iter().map(|(x, y)| (fi, *x, *y)));
@@ -405,7 +409,7 @@ impl Index {
         // RediSearch's document norm: the largest weighted frequency of a term over all
         // fields (a stem is a term of its own).
         let max_freq = entries.iter().map(|e| e.1).max().unwrap_or(0);
-        let parts = RecordParts { key: key.into(), occs, tags, numerics, geos, sortables, missing };
+        let parts = RecordParts { key: key.into(), occs, tags, numerics, served, geos, sortables, missing };
         let rec = DocRecord::encode(&parts);
         let new_postings = Postings::of(parts, len);
         let norm = DocNorm { max_freq: max_freq.max(1), low_score: (0.0..=1.0).contains(&score) };

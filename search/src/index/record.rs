@@ -8,9 +8,12 @@
 //! - the key;
 //! - the sortables, their byte length, then per value a varint field, a kind byte (0 a
 //!   number, 8 bytes; 1 a string, varint length and UTF-8);
+//! - numbers, their byte length, then (field varint, f64) each; the field varint is the
+//!   field index times two, plus one for a field whose one value is the document's as LOAD
+//!   reads it ([`RecordParts::served`]); next to the sortables, as the aggregation
+//!   pipeline reads both for every row;
 //! - the forward list, its byte length;
 //! - tags: count, (field, tag id) varints;
-//! - numbers: count, (field varint, f64);
 //! - geo points: count, (field varint, lon f64, lat f64);
 //! - missing fields: count, field varints.
 
@@ -29,6 +32,9 @@ pub struct RecordParts {
     pub tags: Vec<(u16, u32)>,
     /// (numeric field index, value) pairs.
     pub numerics: Vec<(u16, f64)>,
+    /// The NUMERIC fields whose one value in `numerics` is the document's as the aggregation
+    /// pipeline reads it ([`DocRecord::served_number`]).
+    pub served: Vec<u16>,
     /// (geo field index, lon, lat).
     pub geos: Vec<(u16, f64, f64)>,
     /// (field index, value) for SORTABLE fields.
@@ -97,6 +103,13 @@ impl DocRecord {
         }
         put_len(&mut out, sort.len());
         out.extend_from_slice(&sort);
+        let mut nums = Vec::with_capacity(p.numerics.len() * 9);
+        for (f, v) in &p.numerics {
+            put_varint(&mut nums, u32::from(*f) << 1 | u32::from(p.served.contains(f)));
+            put_f64(&mut nums, *v);
+        }
+        put_len(&mut out, nums.len());
+        out.extend_from_slice(&nums);
         let mut fwd = Vec::with_capacity(p.occs.len() * 3);
         forward::encode_into(&mut fwd, &p.occs);
         put_len(&mut out, fwd.len());
@@ -105,11 +118,6 @@ impl DocRecord {
         for (f, t) in &p.tags {
             put_varint(&mut out, u32::from(*f));
             put_varint(&mut out, *t);
-        }
-        put_len(&mut out, p.numerics.len());
-        for (f, v) in &p.numerics {
-            put_varint(&mut out, u32::from(*f));
-            put_f64(&mut out, *v);
         }
         put_len(&mut out, p.geos.len());
         for (f, x, y) in &p.geos {
@@ -129,18 +137,34 @@ impl DocRecord {
         section(&self.0, &mut 0)
     }
 
-    /// (sortables, forward list, offset of the tags).
-    fn middle(&self) -> (&[u8], &[u8], usize) {
+    /// (sortables, numbers, forward list, offset of the tags).
+    fn middle(&self) -> (&[u8], &[u8], &[u8], usize) {
         let mut at = 0;
         section(&self.0, &mut at);
         let sort = section(&self.0, &mut at);
+        let nums = section(&self.0, &mut at);
         let fwd = section(&self.0, &mut at);
-        (sort, fwd, at)
+        (sort, nums, fwd, at)
+    }
+
+    /// The sortables and the numbers (the sections after the key).
+    fn columns(&self) -> (&[u8], &[u8]) {
+        let mut at = 0;
+        section(&self.0, &mut at);
+        let sort = section(&self.0, &mut at);
+        (sort, section(&self.0, &mut at))
+    }
+
+    /// The numbers: (field varint, as encoded, value).
+    fn numbers(&self) -> impl Iterator<Item = (u32, f64)> + '_ {
+        let bytes = self.columns().1;
+        let mut at = 0;
+        std::iter::from_fn(move || Some((get_varint(bytes, &mut at)?, get_f64(bytes, &mut at)?)))
     }
 
     /// The sortable values, in field order of the schema.
     pub fn sortables(&self) -> impl Iterator<Item = (u16, SortRef<'_>)> + '_ {
-        let (bytes, _, _) = self.middle();
+        let bytes = self.columns().0;
         let mut at = 0;
         std::iter::from_fn(move || {
             let f = get_varint(bytes, &mut at)? as u16;
@@ -162,7 +186,7 @@ impl DocRecord {
 
     /// The forward list: term occurrences sorted by (term, field).
     pub fn occs(&self) -> Forward<'_> {
-        Forward(self.middle().1)
+        Forward(self.middle().2)
     }
 
     /// All occurrences of `term`, any field.
@@ -178,17 +202,14 @@ impl DocRecord {
 
     /// The tags, numbers, geo points and missing fields, decoded.
     pub fn values(&self) -> Values {
-        let (_, _, mut at) = self.middle();
+        let (_, _, _, mut at) = self.middle();
         let b = &self.0[..];
         let mut v = Values::default();
         for _ in 0..get_varint(b, &mut at).unwrap_or(0) {
             let (Some(f), Some(t)) = (get_varint(b, &mut at), get_varint(b, &mut at)) else { break };
             v.tags.push((f as u16, t));
         }
-        for _ in 0..get_varint(b, &mut at).unwrap_or(0) {
-            let (Some(f), Some(x)) = (get_varint(b, &mut at), get_f64(b, &mut at)) else { break };
-            v.numerics.push((f as u16, x));
-        }
+        v.numerics = self.numbers().map(|(f, x)| ((f >> 1) as u16, x)).collect();
         for _ in 0..get_varint(b, &mut at).unwrap_or(0) {
             let (Some(f), Some(x), Some(y)) =
                 (get_varint(b, &mut at), get_f64(b, &mut at), get_f64(b, &mut at))
@@ -204,9 +225,16 @@ impl DocRecord {
         v
     }
 
+    /// The value of NUMERIC field `field` when the index holds it as the document's (one
+    /// number, read back as itself: [`RecordParts::served`]).
+    pub fn served_number(&self, field: u16) -> Option<f64> {
+        let want = u32::from(field) << 1 | 1;
+        self.numbers().find(|(f, _)| *f == want).map(|(_, x)| x)
+    }
+
     /// Whether the document has tag `tag` in tag field `field`.
     pub fn has_tag(&self, field: u16, tag: u32) -> bool {
-        let (_, _, mut at) = self.middle();
+        let (_, _, _, mut at) = self.middle();
         let b = &self.0[..];
         (0..get_varint(b, &mut at).unwrap_or(0))
             .map_while(|_| Some((get_varint(b, &mut at)? as u16, get_varint(b, &mut at)?)))
@@ -220,7 +248,7 @@ impl DocRecord {
 
     /// Bytes of the sortable values.
     pub fn sortable_bytes(&self) -> usize {
-        self.middle().0.len()
+        self.columns().0.len()
     }
 }
 
@@ -251,7 +279,8 @@ mod tests {
                 TermOcc { term: 900, field: 1, freq: 40 },
             ],
             tags: vec![(2, 5), (2, 70_000)],
-            numerics: vec![(3, 1.5), (4, -0.0), (4, f64::MAX)],
+            numerics: vec![(3, 1.5), (4, -0.0), (4, f64::MAX), (200, 7.0)],
+            served: vec![3, 200],
             geos: vec![(5, 2.35, 48.85)],
             sortables: vec![(0, SortValue::Str("héllo".into())), (3, SortValue::Num(1.5))],
             missing: vec![6, 300],
@@ -267,6 +296,8 @@ mod tests {
         let v = r.values();
         assert_eq!((v.tags, v.numerics, v.geos, v.missing), (p.tags, p.numerics, p.geos, p.missing));
         assert!(r.has_tag(2, 70_000) && !r.has_tag(2, 6));
+        assert_eq!((r.served_number(3), r.served_number(200)), (Some(1.5), Some(7.0)));
+        assert_eq!((r.served_number(4), r.served_number(2)), (None, None));
         let empty = DocRecord::encode(&RecordParts::default());
         assert_eq!(empty.key(), b"");
         assert_eq!(empty.values(), Values::default());
