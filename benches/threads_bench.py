@@ -145,6 +145,35 @@ def percentile(sorted_xs, p):
     return sorted_xs[min(len(sorted_xs) - 1, int(p / 100 * len(sorted_xs)))]
 
 
+def thread_cpu(pid):
+    """CPU seconds of the server's threads so far: (main thread, folio workers, other threads)."""
+    tick = os.sysconf("SC_CLK_TCK")
+    main = workers = other = 0.0
+    for tid in os.listdir("/proc/%d/task" % pid):
+        try:
+            with open("/proc/%d/task/%s/stat" % (pid, tid)) as f:
+                stat = f.read()
+        except OSError:
+            continue
+        comm = stat[stat.index("(") + 1:stat.rindex(")")]
+        fields = stat[stat.rindex(")") + 2:].split()
+        cpu = (int(fields[11]) + int(fields[12])) / tick
+        if int(tid) == pid:
+            main += cpu
+        elif comm.startswith("folio-worker"):
+            workers += cpu
+        else:
+            other += cpu
+    return main, workers, other
+
+
+def machine_busy():
+    """CPU seconds the whole machine spent busy so far (every process, /proc/stat)."""
+    with open("/proc/stat") as f:
+        v = [int(x) for x in f.readline().split()[1:]]
+    return (sum(v) - v[3] - v[4]) / os.sysconf("SC_CLK_TCK")
+
+
 def latency_phase(server, seconds, heavy):
     """One phase: GET clients (and heavy ones when `heavy`) for `seconds`."""
     ctx = mp.get_context("fork")
@@ -159,6 +188,7 @@ def latency_phase(server, seconds, heavy):
         p.start()
     _wait_until(start_at)
     cpu0 = search_bench.cpu_seconds(server.client)
+    threads0, busy0 = thread_cpu(server.proc.pid), machine_busy()
     lats, heavies, errors = array.array("d"), array.array("d"), []
     try:
         for _ in procs:
@@ -175,13 +205,16 @@ def latency_phase(server, seconds, heavy):
             if p.is_alive():
                 p.kill()
     cpu = search_bench.cpu_seconds(server.client) - cpu0
+    threads = [b - a for a, b in zip(threads0, thread_cpu(server.proc.pid))]
+    busy = machine_busy() - busy0
     if errors:
         raise RuntimeError("; ".join(errors))
     xs = sorted(lats)
     ms = lambda x: x * 1000.0  # noqa: E731
     r = {"gets": len(xs), "gets_per_s": len(xs) / seconds, "p50_ms": ms(percentile(xs, 50)),
          "p99_ms": ms(percentile(xs, 99)), "max_ms": ms(xs[-1]) if xs else float("nan"),
-         "server_cpu_s": cpu}
+         "server_cpu_s": cpu, "main_cpu_s": threads[0], "workers_cpu_s": threads[1],
+         "other_threads_cpu_s": threads[2], "machine_busy_s": busy}
     if heavy:
         r["heavy_completed"] = len(heavies)
         r["heavy_mean_ms"] = ms(sum(heavies) / len(heavies)) if heavies else float("nan")
@@ -269,6 +302,17 @@ def report(args, configs):
         print("| %s | %.3f | %.3f | %.2f | %.0f | %.3f | %.3f | %.2f | %.0f | %d | %.1f |" % (
             c["name"], b["p50_ms"], b["p99_ms"], b["max_ms"], b["gets_per_s"], h["p50_ms"], h["p99_ms"],
             h["max_ms"], h["gets_per_s"], h["heavy_completed"], h["heavy_mean_ms"]))
+    print("\nWhere the CPU went while the heavy queries ran (seconds of CPU in the %g s; the machine "
+          "has %d CPUs, so %g s at most): Redis's main thread, folio's workers, the server's other "
+          "threads, and the rest of the machine (the client processes, and anything else running):\n" % (args.seconds, os.cpu_count(),
+                                                                              args.seconds * os.cpu_count()))
+    print("| server | main thread | workers | other threads | rest (clients) | machine |")
+    print("|---|---:|---:|---:|---:|---:|")
+    for c in ok:
+        h = c["latency"]["loaded"]
+        rest = h["machine_busy_s"] - h["main_cpu_s"] - h["workers_cpu_s"] - h["other_threads_cpu_s"]
+        print("| %s | %.2f | %.2f | %.2f | %.2f | %.2f |" % (c["name"], h["main_cpu_s"], h["workers_cpu_s"],
+                                                            h["other_threads_cpu_s"], rest, h["machine_busy_s"]))
     print("\nThroughput, %d clients (redis-benchmark), requests/s (server CPU µs per request):\n" % SHAPE_CLIENTS)
     print("| # | shape | " + " | ".join(c["name"] for c in ok) + " |")
     print("|---|---|" + "---:|" * len(ok))

@@ -35,6 +35,9 @@ pub struct RedisDocs<'c> {
     caller: std::cell::OnceCell<crate::acl::Caller>,
     /// The JSON document read last, for a reader that holds the GIL between its reads.
     last: Option<&'c LastJson>,
+    /// The keys changed since a worker query read the index: its rows whose document changed
+    /// are left out ([`DocumentSource::row_unchanged`]).
+    changes: Option<&'c crate::workers::changes::Tracker>,
 }
 
 /// The JSON document a reader read last: its key and value. Valid only while the reader holds
@@ -53,13 +56,18 @@ impl LastJson {
 impl<'c> RedisDocs<'c> {
     /// A document source over the selected database of `ctx`.
     pub fn new(ctx: &'c Context) -> RedisDocs<'c> {
-        RedisDocs { ctx, caller: std::cell::OnceCell::new(), last: None }
+        RedisDocs { ctx, caller: std::cell::OnceCell::new(), last: None, changes: None }
+    }
+
+    /// Like [`RedisDocs::new`], for the reply of a worker query that tracks `changes`.
+    pub fn tracking(ctx: &'c Context, changes: &'c crate::workers::changes::Tracker) -> RedisDocs<'c> {
+        RedisDocs { changes: Some(changes), ..RedisDocs::new(ctx) }
     }
 
     /// Like [`RedisDocs::new`], remembering the JSON document read last in `last` (see
     /// [`LastJson`] for when that is valid).
     pub fn remembering(ctx: &'c Context, last: &'c LastJson) -> RedisDocs<'c> {
-        RedisDocs { ctx, caller: std::cell::OnceCell::new(), last: Some(last) }
+        RedisDocs { last: Some(last), ..RedisDocs::new(ctx) }
     }
 
     fn caller(&self) -> &crate::acl::Caller {
@@ -121,6 +129,10 @@ fn field_value(v: &Value) -> FieldValue {
 }
 
 impl DocumentSource for RedisDocs<'_> {
+    fn row_unchanged(&self, key: &[u8]) -> bool {
+        self.changes.is_none_or(|c| c.unchanged(key))
+    }
+
     fn may_read(&self, key: &[u8]) -> bool {
         self.caller().may_read(key)
     }

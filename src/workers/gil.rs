@@ -68,13 +68,19 @@ pub(crate) fn lend_gil(ctx: *mut raw::RedisModuleCtx) {
             return;
         };
         unlock(lender);
-        let since = Instant::now();
-        while TAKEN.load(Ordering::Acquire) == taken && since.elapsed() < LEND {
-            for _ in 0..64 {
-                std::hint::spin_loop();
-            }
-        }
+        spin_until(LEND, || TAKEN.load(Ordering::Acquire) != taken);
         lock(lender);
+    }
+}
+
+/// Spins until `done` or for `at_most`, whichever comes first (the waits here are tens of
+/// µs: shorter than a sleep's wake-up).
+fn spin_until(at_most: Duration, done: impl Fn() -> bool) {
+    let since = Instant::now();
+    while !done() && since.elapsed() < at_most {
+        for _ in 0..64 {
+            std::hint::spin_loop();
+        }
     }
 }
 
@@ -203,12 +209,7 @@ impl GilDocs<'_> {
                 }
             }
             if handover {
-                let since = Instant::now();
-                while MAIN_TURNS.load(Ordering::Acquire) == turn && since.elapsed() < HANDOVER {
-                    for _ in 0..64 {
-                        std::hint::spin_loop();
-                    }
-                }
+                spin_until(HANDOVER, || MAIN_TURNS.load(Ordering::Acquire) != turn);
             }
         }
     }

@@ -168,7 +168,7 @@ fn stages(blocked: &Blocked, q: Query) -> Finish {
     match staged {
         Staged::Reply(r) => Box::new(move |ctx: &Context| convert(r, Protocol::of(ctx))),
         Staged::Search(page) => Box::new(move |ctx: &Context| {
-            let docs = documents::Tracked { docs: RedisDocs::new(ctx), changes: &q.changes };
+            let docs = RedisDocs::tracking(ctx, &q.changes);
             let r = state::finish_read(|s| match s.catalogs.get(&db) {
                 Some(c) => c.finish_search(*page, &docs, proto),
                 None => Catalog::new().finish_search(*page, &docs, proto),
