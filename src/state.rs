@@ -214,6 +214,17 @@ pub fn peek_state<R>(f: impl FnOnce(&SearchState) -> R) -> R {
     f(&STATE.read_recursive())
 }
 
+/// Runs `f` with the search state shared, on the main thread, for a command that only reads
+/// it (`search::READ_ONLY`), beside the queries in flight: when no change is queued (so
+/// nothing waits to be applied before the read). `None` when changes are queued: the caller
+/// then takes the state exclusively.
+pub fn read_shared<R>(f: impl FnOnce(&SearchState) -> R) -> Option<R> {
+    if PENDING_LEN.load(Ordering::Acquire) > 0 {
+        return None;
+    }
+    Some(f(&STATE.read_recursive()))
+}
+
 /// Runs `f` with the search state shared, on the main thread, to finish a reply a worker
 /// prepared. It applies the queued changes first when the state is free; it never waits for a
 /// query (only for a drain in progress).

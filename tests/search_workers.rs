@@ -181,6 +181,39 @@ fn queries_run_beside_other_clients() {
 }
 
 #[test]
+fn read_only_commands_do_not_wait_for_queries() {
+    let (s, mut c) = loaded(20_000, 1);
+    let mut probe = s.conn();
+    let heavy = [
+        "FT.AGGREGATE", "idx", "*", "LOAD", "2", "@n", "@t", "APPLY", "upper(@t)", "AS", "u", "GROUPBY", "1",
+        "@u", "REDUCE", "COUNT", "0", "AS", "c",
+    ];
+    let before = info_field(&mut probe, "main_thread_lock_waits");
+    let (mut reads, mut beside) = (0, 0);
+    for _ in 0..10 {
+        c.send(&heavy);
+        for _ in 0..20 {
+            // FT.INFO, FT._LIST, FT.EXPLAIN and FT.DICTDUMP share the state with the query
+            // instead of waiting for it.
+            let busy = info_field(&mut probe, "workers_busy") > 0;
+            let info = probe.call(&["FT.INFO", "idx"]);
+            assert_eq!(info.items()[0], Resp::Simple("index_name".into()));
+            assert_eq!(probe.call(&["FT._LIST"]), arr(vec![Resp::Simple("idx".into())]));
+            assert!(matches!(probe.call(&["FT.EXPLAIN", "idx", "hello"]), Resp::Bulk(_)));
+            assert_eq!(probe.call(&["FT.DICTDUMP", "nosuch"]), Resp::Error("could not open dict key".into()));
+            reads += 4;
+            beside += usize::from(busy);
+        }
+        assert_eq!(c.read().items()[0], Resp::Int(7 * 13), "groups");
+    }
+    // Every exclusive hold of the state by the main thread is counted; the reads above took
+    // none (a timer or an event may, now and then).
+    let waits = info_field(&mut probe, "main_thread_lock_waits") - before;
+    assert!(waits < 10, "{waits} exclusive holds for {reads} read-only commands");
+    assert!(beside > 0, "no read-only command was sent while a query ran");
+}
+
+#[test]
 fn clients_that_cannot_block_run_inline() {
     let (_s, mut c) = loaded(30, 2);
     assert_eq!(c.call(&["MULTI"]), ok());

@@ -77,7 +77,7 @@ pub mod synonyms;
 pub mod vector_spec;
 
 pub use catalog::{Catalog, PreparedChange};
-pub use commands::{ExecOutcome, KeyWrite, Staged, STAGED};
+pub use commands::{ExecOutcome, KeyWrite, Staged, READ_ONLY, STAGED};
 pub use config::Config;
 pub use document::{DocumentSource, FieldValue, KeyType};
 pub use reply::{Protocol, Reply};

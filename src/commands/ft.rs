@@ -194,6 +194,16 @@ pub(crate) fn local(ctx: &Context, name: &str, args: &[&[u8]]) -> (Reply, bool) 
         Protocol::Resp3 => SearchProtocol::Resp3,
     };
     let db = indexing::selected_db(ctx);
+    if search::READ_ONLY.contains(&name) {
+        let read = crate::state::read_shared(|s| match s.catalogs.get(&db) {
+            Some(c) => c.read(name, args, &s.config, proto),
+            None => Catalog::new().read(name, args, &s.config, proto),
+        });
+        if let Some(reply) = read {
+            let ok = !matches!(reply, SearchReply::Error(_));
+            return (convert(reply, Protocol::of(ctx)), ok);
+        }
+    }
     let docs = RedisDocs::new(ctx);
     let outcome = indexing::with_state(ctx, |state| {
         let catalog = state.catalogs.entry(db).or_insert_with(Catalog::new);

@@ -11,7 +11,6 @@ use std::cell::Cell;
 
 use search::document::{DocumentSource, FieldValue, KeyType};
 
-
 /// A document source that has no documents and remembers being asked for one.
 pub struct Detached {
     asked: Cell<bool>,

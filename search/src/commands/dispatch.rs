@@ -53,6 +53,47 @@ impl Catalog {
     }
 }
 
+/// The FT commands that only read the catalog and the configuration ([`Catalog::read`]).
+pub const READ_ONLY: &[&str] = &["FT.INFO", "FT._LIST", "FT.EXPLAIN", "FT.EXPLAINCLI", "FT.DICTDUMP"];
+
+impl Catalog {
+    /// Runs one of the [`READ_ONLY`] commands (`cmd` upper case; `args` after it) with shared
+    /// references, as [`Catalog::execute`] would.
+    pub fn read(&self, cmd: &str, args: &[&[u8]], config: &Config, proto: Protocol) -> Reply {
+        read_only(self, cmd, args, config, proto)
+            .unwrap_or_else(|| Err(Error::new(format!("ERR unknown command '{cmd}'"))))
+            .unwrap_or_else(|e| Reply::Error(e.0))
+    }
+}
+
+/// A [`READ_ONLY`] command's reply (`upper`: its name in upper case), or `None` for the others.
+fn read_only(
+    cat: &Catalog,
+    upper: &str,
+    args: &[&[u8]],
+    config: &Config,
+    proto: Protocol,
+) -> Option<Result<Reply>> {
+    let arity = |lo: usize, hi: usize| -> Result<()> {
+        if args.len() < lo || args.len() > hi {
+            Err(legacy::arity_error(upper))
+        } else {
+            Ok(())
+        }
+    };
+    Some(match upper {
+        "FT.INFO" => arity(1, usize::MAX).and_then(|_| info::ft_info(cat, &text(args[0]), proto)),
+        // A set, as RediSearch sends it (RESP2: an array).
+        "FT._LIST" => {
+            arity(0, 0).map(|_| Reply::Set(cat.index_names().into_iter().map(Reply::Simple).collect()))
+        }
+        "FT.EXPLAIN" | "FT.EXPLAINCLI" => arity(2, usize::MAX)
+            .and_then(|_| explain::ft_explain(cat, args, config, upper == "FT.EXPLAINCLI")),
+        "FT.DICTDUMP" => spell::ft_dictdump(config, args),
+        _ => return None,
+    })
+}
+
 /// Routes one command.
 #[allow(clippy::too_many_arguments)]
 fn dispatch(
@@ -66,6 +107,9 @@ fn dispatch(
     writes: &mut Vec<KeyWrite>,
 ) -> Result<Reply> {
     let upper = cmd.to_ascii_uppercase();
+    if let Some(r) = read_only(cat, &upper, args, config, proto) {
+        return r;
+    }
     let exact = |lo: usize, hi: usize| -> Result<()> {
         if args.len() < lo || args.len() > hi {
             Err(legacy::arity_error(cmd))
@@ -106,14 +150,6 @@ fn dispatch(
             arity(3)?;
             crate::aggregate::command::ft_cursor(cat, args, docs, proto)
         }
-        "FT.INFO" => {
-            arity(1)?;
-            info::ft_info(cat, &text(args[0]), proto)
-        }
-        "FT._LIST" => {
-            // A set, as RediSearch sends it (RESP2: an array).
-            exact(0, 0).map(|_| Reply::Set(cat.index_names().into_iter().map(Reply::Simple).collect()))
-        }
         "FT.DROPINDEX" | "FT.DROP" => {
             exact(1, 2)?;
             admin::ft_dropindex(cat, &upper, args, delete_keys)
@@ -138,14 +174,9 @@ fn dispatch(
             arity(2)?;
             config::ft_config(config, args, proto)
         }
-        "FT.EXPLAIN" | "FT.EXPLAINCLI" => {
-            arity(2)?;
-            explain::ft_explain(cat, args, config, upper == "FT.EXPLAINCLI")
-        }
         "FT.SPELLCHECK" => spell::ft_spellcheck(cat, args, docs, config, proto),
         "FT.DICTADD" => spell::ft_dictadd(config, args),
         "FT.DICTDEL" => spell::ft_dictdel(config, args),
-        "FT.DICTDUMP" => spell::ft_dictdump(config, args),
         "FT.SYNUPDATE" => synonym::ft_synupdate(cat, args, docs),
         "FT.SYNDUMP" => synonym::ft_syndump(cat, args),
         "FT.SYNADD" => synonym::ft_synadd(),

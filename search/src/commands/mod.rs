@@ -17,7 +17,7 @@ pub(crate) mod spell;
 pub mod staged;
 mod synonym;
 
-pub use dispatch::ExecOutcome;
+pub use dispatch::{ExecOutcome, READ_ONLY};
 pub(crate) use info::Memory;
 pub use legacy::KeyWrite;
 pub use staged::{Staged, STAGED};
