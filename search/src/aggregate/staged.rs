@@ -18,6 +18,7 @@ use crate::catalog::Catalog;
 use crate::config::Config;
 use crate::document::DocumentSource;
 use crate::error::{Error, Result};
+use crate::index::docs::Column;
 use crate::reply::{Protocol, Reply};
 use crate::schema::{FieldType, IndexSpec};
 
@@ -128,12 +129,11 @@ pub(crate) fn stage(
             numeric.push((fi, n.to_string()));
         }
     }
-    // Whether every row has what the pipeline reads of field `fi` in the index.
+    // Whether every row has what the pipeline reads of field `fi` in the index: when every
+    // document of the index has it (counted as records come and go, so no pass over the rows).
     let everywhere = |fi: usize, number: bool| {
-        q.order.iter().filter_map(|&d| q.idx.docs.get(d)).all(|r| match number {
-            true => r.served_number(fi as u16).is_some(),
-            false => r.sortable(fi as u16).is_some(),
-        })
+        let what = if number { Column::Served } else { Column::Sortable };
+        q.idx.docs.in_every_record(fi as u16, what)
     };
     let served: Vec<usize> = numeric.iter().map(|(fi, _)| *fi).filter(|&fi| everywhere(fi, true)).collect();
     let from_document = |n: &str, explicit: bool| {

@@ -63,6 +63,26 @@ pub struct DocTable {
     free: Vec<u32>,
     /// Ids of live documents.
     pub live: RoaringBitmap,
+    /// Per field index: how many records hold a value the aggregation pipeline reads from the
+    /// index (a NUMERIC value served as the document's, a SORTABLE value), so a query knows
+    /// in O(1) that every row has it ([`DocTable::in_every_record`]).
+    columns: Vec<Columns>,
+}
+
+/// Counts of one field's values in the records.
+#[derive(Default, Clone, Copy)]
+struct Columns {
+    served: u32,
+    sortable: u32,
+}
+
+/// What [`DocTable::in_every_record`] asks about a field.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Column {
+    /// A NUMERIC value the index holds as the document's ([`DocRecord::served_number`]).
+    Served,
+    /// A SORTABLE value.
+    Sortable,
 }
 
 impl DocTable {
@@ -82,12 +102,49 @@ impl DocTable {
         self.hot.get(id as usize).copied().filter(|h| h.live)
     }
 
+    /// True when every record holds field `field`'s value of kind `what`.
+    pub fn in_every_record(&self, field: u16, what: Column) -> bool {
+        let c = self.columns.get(usize::from(field)).copied().unwrap_or_default();
+        u64::from(match what {
+            Column::Served => c.served,
+            Column::Sortable => c.sortable,
+        }) == self.records_held()
+    }
+
+    /// The records held (live ids).
+    fn records_held(&self) -> u64 {
+        self.live.len()
+    }
+
+    /// Counts `rec`'s column values in (`add`) or out.
+    fn count(&mut self, rec: &DocRecord, add: bool) {
+        let mut bump = |field: u16, served: bool| {
+            let at = usize::from(field);
+            if self.columns.len() <= at {
+                self.columns.resize(at + 1, Columns::default());
+            }
+            let c = &mut self.columns[at];
+            let n = if served { &mut c.served } else { &mut c.sortable };
+            *n = if add { n.saturating_add(1) } else { n.saturating_sub(1) };
+        };
+        for f in rec.served_fields() {
+            bump(f, true);
+        }
+        for (f, _) in rec.sortables() {
+            bump(f, false);
+        }
+    }
+
     /// Stores `rec` under its key: keeps the key's id, else reuses a freed id.
     /// Returns the id and the previous record (to unindex).
     pub fn put(&mut self, rec: DocRecord, hot: DocHot) -> (u32, Option<(DocRecord, DocHot)>) {
+        self.count(&rec, true);
         if let Some(id) = self.id_of(rec.key()) {
             let old_hot = self.hot.get_mut(id as usize).map(|h| std::mem::replace(h, hot));
             let old = self.records.get_mut(id as usize).and_then(|slot| slot.replace(rec));
+            if let Some(old) = &old {
+                self.count(old, false);
+            }
             return (id, old.zip(old_hot));
         }
         let id = match self.free.pop() {
@@ -118,6 +175,7 @@ impl DocTable {
             self.ids.find_entry(self.hasher.hash_one(key), |&id| key_of(records, id) == Some(key)).ok()?;
         let (id, _) = entry.remove();
         let rec = self.records.get_mut(id as usize).and_then(|s| s.take())?;
+        self.count(&rec, false);
         let hot = self.hot.get_mut(id as usize).map(std::mem::take)?;
         self.live.remove(id);
         self.free.push(id);
@@ -179,5 +237,37 @@ mod tests {
         assert_eq!(t.max_id(), 2);
         assert_eq!(t.len(), 2);
         assert_ne!(b, c);
+    }
+
+    #[test]
+    fn columns_are_counted_as_records_come_and_go() {
+        let with = |key: &str, served: bool, sortable: bool| {
+            DocRecord::encode(&RecordParts {
+                key: key.as_bytes().into(),
+                numerics: vec![(1, 5.0)],
+                served: if served { vec![1] } else { Vec::new() },
+                sortables: if sortable { vec![(2, SortValue::Num(1.0))] } else { Vec::new() },
+                ..Default::default()
+            })
+        };
+        let hot = || DocHot::new(1.0, 1, 1);
+        let every =
+            |t: &DocTable| (t.in_every_record(1, Column::Served), t.in_every_record(2, Column::Sortable));
+        let mut t = DocTable::default();
+        assert_eq!(every(&t), (true, true), "no record: every one has it");
+        t.put(with("a", true, true), hot());
+        t.put(with("b", true, false), hot());
+        assert_eq!(every(&t), (true, false));
+        t.put(with("b", false, true), hot());
+        assert_eq!(every(&t), (false, true), "a replaced record counts as the new one");
+        t.remove(b"b");
+        assert_eq!(every(&t), (true, true));
+        t.put(with("c", false, false), hot());
+        t.put(with("c", true, true), hot());
+        assert_eq!(every(&t), (true, true));
+        assert!(!t.in_every_record(9, Column::Served), "a field no record has");
+        t.remove(b"a");
+        t.remove(b"c");
+        assert_eq!((t.len(), every(&t)), (0, (true, true)));
     }
 }

@@ -225,6 +225,11 @@ impl DocRecord {
         v
     }
 
+    /// The NUMERIC fields whose value the index holds as the document's.
+    pub fn served_fields(&self) -> impl Iterator<Item = u16> + '_ {
+        self.numbers().filter(|(f, _)| f & 1 == 1).map(|(f, _)| (f >> 1) as u16)
+    }
+
     /// The value of NUMERIC field `field` when the index holds it as the document's (one
     /// number, read back as itself: [`RecordParts::served`]).
     pub fn served_number(&self, field: u16) -> Option<f64> {
