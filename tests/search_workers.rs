@@ -271,8 +271,8 @@ fn writes_do_not_wait_for_a_running_query() {
     let (s, mut c) = loaded(20_000, 1);
     let mut w = s.conn();
     let heavy = [
-        "FT.AGGREGATE", "idx", "*", "LOAD", "2", "@n", "@t", "APPLY", "upper(@t)", "AS", "u", "GROUPBY", "1", "@u",
-        "REDUCE", "COUNT", "0", "AS", "c",
+        "FT.AGGREGATE", "idx", "*", "LOAD", "2", "@n", "@t", "APPLY", "upper(@t)", "AS", "u", "GROUPBY", "1",
+        "@u", "REDUCE", "COUNT", "0", "AS", "c",
     ];
     let mut proven = false;
     for round in 0..20 {
