@@ -161,7 +161,10 @@ mod tests {
         assert_eq!(c.min_prefix, 3);
         assert!(c.set("NOPE", "1").is_err());
         assert!(c.set("TIMEOUT", "x").is_err());
-        assert_eq!(c.get("*").len(), 38);
+        assert_eq!(c.get("*").len(), 39);
+        c.set("BM25STD_TANH_FACTOR", "12").unwrap();
+        assert_eq!(c.bm25std_tanh_factor, 12);
+        assert!(c.set("BM25STD_TANH_FACTOR", "10001").is_err());
         assert_eq!(c.set_args("FORK_GC_CLEAN_NUMERIC_EMPTY_NODES", &["x".into()]), Ok(false));
         assert!(c.set("MINSTEMLEN", "1").is_err());
         assert_eq!(c.min_stem_len, crate::limits::MIN_STEM_LEN);
