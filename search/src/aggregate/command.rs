@@ -223,7 +223,7 @@ pub(crate) fn query<'c>(
         }
         scores
     });
-    if let Some(t) = trace.as_deref_mut().filter(|_| req.add_scores && scorer == Scorer::Bm25StdNorm) {
+    if let Some(t) = trace.filter(|_| req.add_scores && scorer == Scorer::Bm25StdNorm) {
         t.step("Score Max Normalizer", order.len() as u64);
     }
     Ok(Queried {
