@@ -119,6 +119,8 @@ fn write(ctx: *mut raw::RedisModuleInfoCtx, s: &ServerStats, config: &search::Co
     );
     int(ctx, "gc_scan_size", 100);
     int(ctx, "min_phonetic_term_length", 3);
+    // Redis 8's option, where RediSearch 8.4 lists it.
+    int(ctx, "bm25std_tanh_factor", config.bm25std_tanh_factor as i64);
 
     // folio's own: the query workers and how long the main thread waited for them.
     section(ctx, "threads");

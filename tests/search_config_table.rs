@@ -70,6 +70,7 @@ fn get_star_lists_redisearch_options_then_folio_own() {
     let mut want: Vec<Resp> = DEFAULTS.iter().map(|(n, v)| arr(vec![s(n), v.map_or(Resp::Nil, b)])).collect();
     want.push(arr(vec![s("ACL_ALL_OR_NOTHING"), b("false")]));
     want.push(arr(vec![s("WORKERS"), b(&common::expected_workers().to_string())]));
+    want.push(arr(vec![s("BM25STD_TANH_FACTOR"), b("4")]));
     assert_eq!(all, arr(want));
     // Case-insensitive lookup, canonical name in the reply.
     assert_eq!(get(&mut c, "gc_policy"), one("GC_POLICY", "fork"));

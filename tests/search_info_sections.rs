@@ -85,7 +85,7 @@ fn a_fresh_server_reports_redisearch_sections_once() {
             "search_timeout_policy:return", "search_cursor_read_size:1000",
             "search_cursor_max_idle_time:300000", "search_max_doc_table_size:1000000",
             "search_max_search_results:1000000", "search_max_aggregate_results:-1",
-            "search_gc_scan_size:100", "search_min_phonetic_term_length:3",
+            "search_gc_scan_size:100", "search_min_phonetic_term_length:3", "search_bm25std_tanh_factor:4",
         ])
     );
     // One library, two module names: the sections appear once, under `search_`, in

@@ -118,7 +118,7 @@ fn schema_errors_match_redisearch() {
         ("VECTOR FLAT 4 DIM 2 DISTANCE_METRIC L2", "Missing mandatory parameter: cannot create FLAT index without specifying TYPE argument"),
         ("VECTOR FLAT 4 TYPE FLOAT32 DISTANCE_METRIC L2", "Missing mandatory parameter: cannot create FLAT index without specifying DIM argument"),
         ("VECTOR FLAT 4 TYPE FLOAT32 DIM 2 t TEXT", "Missing mandatory parameter: cannot create FLAT index without specifying DISTANCE_METRIC argument"),
-        ("VECTOR FLAT 6 TYPE INT8 DIM 2 DISTANCE_METRIC L2", "Bad arguments for vector similarity FLAT index type: Unknown argument"),
+        ("VECTOR FLAT 6 TYPE INT32 DIM 2 DISTANCE_METRIC L2", "Bad arguments for vector similarity FLAT index type: Unknown argument"),
         ("VECTOR FLAT 6 TYPE FLOAT32 DIM 0 DISTANCE_METRIC L2", "Bad arguments for vector similarity FLAT index dim: Value is outside acceptable bounds"),
         ("VECTOR FLAT 6 TYPE FLOAT32 DIM -1 DISTANCE_METRIC L2", "Bad arguments for vector similarity FLAT index dim: Value is outside acceptable bounds"),
         ("VECTOR FLAT 6 TYPE FLOAT32 DIM x DISTANCE_METRIC L2", "Bad arguments for vector similarity FLAT index dim: Could not convert argument to expected type"),

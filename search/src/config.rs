@@ -36,6 +36,9 @@ pub struct Config {
     pub default_scorer: String,
     /// Idle time of an aggregate cursor, ms.
     pub cursor_max_idle: u64,
+    /// `BM25STD_TANH_FACTOR` (Redis 8's option): BM25STD.TANH's stretch factor when a query
+    /// gives none, 1-10000, default 4.
+    pub bm25std_tanh_factor: u64,
     /// `ACL_ALL_OR_NOTHING` (folio's own option, off by default): a command that would have to
     /// hide a document the caller may not read fails with RediSearch 8's NOPERM error instead
     /// (see [`crate::access`]).
@@ -66,6 +69,7 @@ impl Default for Config {
             min_stem_len: crate::limits::MIN_STEM_LEN,
             default_scorer: "TFIDF".into(),
             cursor_max_idle: 300_000,
+            bm25std_tanh_factor: crate::query::score::DEFAULT_TANH_FACTOR,
             acl_all_or_nothing: false,
             workers: default_workers(),
             used_dialects: DialectSet::default(),
@@ -157,7 +161,10 @@ mod tests {
         assert_eq!(c.min_prefix, 3);
         assert!(c.set("NOPE", "1").is_err());
         assert!(c.set("TIMEOUT", "x").is_err());
-        assert_eq!(c.get("*").len(), 38);
+        assert_eq!(c.get("*").len(), 39);
+        c.set("BM25STD_TANH_FACTOR", "12").unwrap();
+        assert_eq!(c.bm25std_tanh_factor, 12);
+        assert!(c.set("BM25STD_TANH_FACTOR", "10001").is_err());
         assert_eq!(c.set_args("FORK_GC_CLEAN_NUMERIC_EMPTY_NODES", &["x".into()]), Ok(false));
         assert!(c.set("MINSTEMLEN", "1").is_err());
         assert_eq!(c.min_stem_len, crate::limits::MIN_STEM_LEN);

@@ -32,7 +32,7 @@ const fn fixed(name: &'static str, help: &'static str) -> OptionDef {
 
 /// All options in `GET *` order: RediSearch 2.10's 36 (a build without worker threads), then
 /// folio's own `ACL_ALL_OR_NOTHING`, then `WORKERS` (RediSearch's option in its builds with
-/// worker threads).
+/// worker threads), then Redis 8's `BM25STD_TANH_FACTOR` (RediSearch 8.4's help text).
 pub(crate) const OPTIONS: &[OptionDef] = &[
     fixed("EXTLOAD", "Load extension scoring/expansion module"),
     fixed("NOGC", "Disable garbage collection (for this process)"),
@@ -107,6 +107,10 @@ pub(crate) const OPTIONS: &[OptionDef] = &[
     opt(
         "WORKERS",
         "Number of worker threads to use for query processing (0: queries run on Redis's main thread)",
+    ),
+    opt(
+        "BM25STD_TANH_FACTOR",
+        "Set the BM25STD.TANH stretch factor. This is an integer value that divides the argument of the tanh function that is used to normalize the score computed by the BM25STD scorer.The default value is 4.",
     ),
 ];
 
@@ -370,6 +374,15 @@ pub(crate) fn apply(config: &mut Config, def: &OptionDef, args: &mut Args) -> Re
             }
         }
         "WORKERS" => config.workers = args.int(Some(0), crate::config::MAX_WORKERS as i64)? as usize,
+        // RediSearch 8.4's `setBM25StdTanhFactor`: `AC_GetUnsigned` with `AC_F_GE1` (below 1:
+        // out of bounds), then its own check of the upper bound.
+        "BM25STD_TANH_FACTOR" => {
+            let n = args.unsigned(1)?;
+            if n > crate::query::score::TANH_FACTOR_RANGE.1 {
+                return Err(crate::query::score::tanh_factor_error());
+            }
+            config.bm25std_tanh_factor = n;
+        }
         _ => return Err(Error::new("Invalid option")),
     }
     Ok(())
@@ -393,6 +406,7 @@ pub(crate) fn value(config: &Config, name: &str) -> Option<String> {
         "DEFAULT_DIALECT" => config.default_dialect.to_string(),
         "ACL_ALL_OR_NOTHING" => config.acl_all_or_nothing.to_string(),
         "WORKERS" => config.workers.to_string(),
+        "BM25STD_TANH_FACTOR" => config.bm25std_tanh_factor.to_string(),
         _ => return config.stored.get(name).cloned().flatten(),
     })
 }

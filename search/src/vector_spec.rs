@@ -28,6 +28,10 @@ pub enum VectorType {
     Float16,
     /// 2-byte brain floats (the top half of a FLOAT32).
     BFloat16,
+    /// Signed bytes (Redis 8): HASH blobs of DIM bytes, JSON integers -128..127.
+    Int8,
+    /// Unsigned bytes (Redis 8): HASH blobs of DIM bytes, JSON integers 0..255.
+    UInt8,
 }
 
 impl VectorType {
@@ -37,6 +41,21 @@ impl VectorType {
             VectorType::Float32 => 4,
             VectorType::Float64 => 8,
             VectorType::Float16 | VectorType::BFloat16 => 2,
+            VectorType::Int8 | VectorType::UInt8 => 1,
+        }
+    }
+
+    /// True for INT8 and UINT8.
+    pub fn is_integer(self) -> bool {
+        matches!(self, VectorType::Int8 | VectorType::UInt8)
+    }
+
+    /// The values an element of an integer type can hold (`None` for the float types).
+    pub fn int_range(self) -> Option<(i64, i64)> {
+        match self {
+            VectorType::Int8 => Some((-128, 127)),
+            VectorType::UInt8 => Some((0, 255)),
+            _ => None,
         }
     }
 
@@ -47,14 +66,17 @@ impl VectorType {
             VectorType::Float64 => "FLOAT64",
             VectorType::Float16 => "FLOAT16",
             VectorType::BFloat16 => "BFLOAT16",
+            VectorType::Int8 => "INT8",
+            VectorType::UInt8 => "UINT8",
         }
     }
 
     /// `v` as this type stores it (FLOAT32 and the 16-bit types round; the 16-bit types are
-    /// computed in `f32`, as VecSim does).
+    /// computed in `f32`, as VecSim does; the integer types hold integers of their range,
+    /// checked when they are read).
     pub fn round(self, v: f64) -> f64 {
         match self {
-            VectorType::Float64 => v,
+            VectorType::Float64 | VectorType::Int8 | VectorType::UInt8 => v,
             VectorType::Float32 => f64::from(v as f32),
             VectorType::Float16 => f64::from(f16_to_f32(f32_to_f16(v as f32))),
             VectorType::BFloat16 => f64::from(bf16_to_f32(f32_to_bf16(v as f32))),
@@ -205,6 +227,10 @@ impl VectorSpec {
                     VectorType::Float16
                 } else if t.eq_ignore_ascii_case(b"BFLOAT16") {
                     VectorType::BFloat16
+                } else if t.eq_ignore_ascii_case(b"INT8") {
+                    VectorType::Int8
+                } else if t.eq_ignore_ascii_case(b"UINT8") {
+                    VectorType::UInt8
                 } else {
                     return Err(bad(&what("type"), ENOENT));
                 });
@@ -290,6 +316,8 @@ impl VectorSpec {
                 .chunks_exact(2)
                 .map(|c| f64::from(bf16_to_f32(u16::from_le_bytes([c[0], c[1]]))))
                 .collect(),
+            VectorType::Int8 => blob.iter().map(|b| f64::from(*b as i8)).collect(),
+            VectorType::UInt8 => blob.iter().map(|b| f64::from(*b)).collect(),
         })
     }
 }
@@ -316,5 +344,11 @@ mod tests {
         assert!(parse("FLAT 6 TYPE FLOAT32 DIM 0 DISTANCE_METRIC L2").is_err());
         assert!(parse("FLAT 5 TYPE FLOAT32 DIM 2 DISTANCE_METRIC").is_err());
         assert!(parse("FLAT 6 TYPE FLOAT32 DIM 99999999999999 DISTANCE_METRIC L2").is_err());
+        let s = parse("HNSW 6 TYPE int8 DIM 3 DISTANCE_METRIC L2").unwrap();
+        assert_eq!((s.ty, s.blob_size(), s.ty.name()), (VectorType::Int8, 3, "INT8"));
+        assert_eq!(s.decode_blob(&[0xff, 0x80, 7]), Some(vec![-1.0, -128.0, 7.0]));
+        let s = parse("FLAT 6 TYPE UINT8 DIM 2 DISTANCE_METRIC COSINE").unwrap();
+        assert_eq!(s.decode_blob(&[0xff, 0x80]), Some(vec![255.0, 128.0]));
+        assert_eq!(s.decode_blob(&[1, 2, 3]), None);
     }
 }

@@ -158,7 +158,8 @@ pub(crate) fn query<'c>(
     let scorer = match &o.scorer {
         Some(s) => Scorer::parse(s)?,
         None => Scorer::parse(&config.default_scorer).unwrap_or(Scorer::TfIdf),
-    };
+    }
+    .with_tanh_factor(o.tanh_factor.unwrap_or(config.bm25std_tanh_factor));
     let infields: FieldMask = if o.in_fields.is_empty() {
         ALL_FIELDS
     } else {
@@ -213,9 +214,18 @@ pub(crate) fn query<'c>(
         None => ids.iter().collect(),
     };
     let scores = req.add_scores.then(|| {
-        let scorer = ScoreContext::new(idx, &matched.terms, &matched.slop, scorer);
-        order.iter().map(|&d| scorer.score(d)).collect()
+        let ctx = ScoreContext::new(idx, &matched.terms, &matched.slop, scorer);
+        let mut scores: Vec<f64> = order.iter().map(|&d| ctx.score(d)).collect();
+        if scorer == Scorer::Bm25StdNorm {
+            // Over every matched row, whatever LIMIT or a cursor's COUNT shows.
+            let max = crate::query::score::max_score(scores.iter().copied());
+            scores.iter_mut().for_each(|s| *s = crate::query::score::normalized(*s, max));
+        }
+        scores
     });
+    if let Some(t) = trace.filter(|_| req.add_scores && scorer == Scorer::Bm25StdNorm) {
+        t.step("Score Max Normalizer", order.len() as u64);
+    }
     Ok(Queried {
         req,
         idx,

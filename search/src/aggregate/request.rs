@@ -58,6 +58,8 @@ pub struct QueryOptions {
     pub expander: Option<String>,
     /// SCORER s.
     pub scorer: Option<String>,
+    /// BM25STD_TANH_FACTOR n (Redis 8).
+    pub tanh_factor: Option<u64>,
     /// PAYLOAD p.
     pub payload: Option<Vec<u8>>,
     /// INKEYS n k…
@@ -304,6 +306,14 @@ impl AggregateRequest {
                     "SCORER" => o.scorer = Some(text),
                     _ => o.payload = Some(v),
                 }
+                return Ok(true);
+            }
+            "BM25STD_TANH_FACTOR" => {
+                ac.at += 1;
+                let v = ac.next_raw().map(|v| String::from_utf8_lossy(&v).into_owned());
+                o.tanh_factor = Some(
+                    crate::query::score::parse_tanh_factor(v.as_deref()).map_err(|e| AggError::new(e.0))?,
+                );
                 return Ok(true);
             }
             "INKEYS" | "INFIELDS" => {

@@ -1,15 +1,48 @@
 //! Distance functions of the vector metrics, as RediSearch (VecSim) computes them:
 //! L2 is the *squared* Euclidean distance, IP is `1 - a·b`, COSINE is `1 - a·b` over
 //! vectors normalized beforehand ([`normalize`]). FLOAT32 vectors are computed in `f32`
-//! (so the distances printed match the reference's), FLOAT64 in `f64`.
+//! (so the distances printed match the reference's), FLOAT64 in `f64`; INT8 and UINT8 in
+//! integers (`distance_int.rs`).
 
 use crate::vector_spec::Metric;
+
+#[path = "distance_int.rs"]
+pub mod int;
 
 /// Lanes of the accumulators: independent partial sums let the compiler vectorize.
 const LANES: usize = 8;
 
+/// An element type of a vector slab: how a row is encoded from `f64` values and the
+/// distance of two encoded rows.
+pub trait Element: Copy + Default + PartialEq + Send + Sync + 'static {
+    /// A prepared vector (values at the type's precision, COSINE float vectors normalized)
+    /// as a stored row: DIM elements, and for the integer types under COSINE the vector's
+    /// norm after them (VecSim's layout).
+    fn encode(v: &[f64], metric: Metric) -> Vec<Self>;
+    /// The distance of `metric` between two encoded rows.
+    fn metric_distance(metric: Metric, a: &[Self], b: &[Self]) -> f64;
+}
+
+impl Element for f32 {
+    fn encode(v: &[f64], _: Metric) -> Vec<f32> {
+        v.iter().map(|x| *x as f32).collect()
+    }
+    fn metric_distance(metric: Metric, a: &[f32], b: &[f32]) -> f64 {
+        f64::from(float_distance(metric, a, b))
+    }
+}
+
+impl Element for f64 {
+    fn encode(v: &[f64], _: Metric) -> Vec<f64> {
+        v.to_vec()
+    }
+    fn metric_distance(metric: Metric, a: &[f64], b: &[f64]) -> f64 {
+        float_distance(metric, a, b)
+    }
+}
+
 /// Arithmetic the distance loops need, for `f32` and `f64`.
-pub trait Element:
+pub trait Float:
     Copy
     + Default
     + PartialOrd
@@ -36,7 +69,7 @@ pub trait Element:
     }
 }
 
-impl Element for f32 {
+impl Float for f32 {
     const ONE: f32 = 1.0;
     fn from_f64(v: f64) -> f32 {
         v as f32
@@ -86,7 +119,7 @@ mod avx2 {
     }
 }
 
-impl Element for f64 {
+impl Float for f64 {
     const ONE: f64 = 1.0;
     fn from_f64(v: f64) -> f64 {
         v
@@ -98,7 +131,7 @@ impl Element for f64 {
 
 /// Sums `f(a_i, b_i)` over two slices of equal length (the shorter length otherwise).
 #[inline(always)]
-fn lanes_sum<T: Element>(a: &[T], b: &[T], f: impl Fn(T, T) -> T) -> T {
+fn lanes_sum<T: Float>(a: &[T], b: &[T], f: impl Fn(T, T) -> T) -> T {
     let n = a.len().min(b.len());
     let (a, b) = (a.get(..n).unwrap_or(&[]), b.get(..n).unwrap_or(&[]));
     // Fixed-size chunks: no bounds checks, so the lanes become SIMD registers.
@@ -123,20 +156,26 @@ fn lanes_sum<T: Element>(a: &[T], b: &[T], f: impl Fn(T, T) -> T) -> T {
 
 /// Squared Euclidean distance.
 #[inline]
-pub fn l2<T: Element>(a: &[T], b: &[T]) -> T {
+pub fn l2<T: Float>(a: &[T], b: &[T]) -> T {
     T::l2(a, b)
 }
 
 /// Dot product.
 #[inline]
-pub fn dot<T: Element>(a: &[T], b: &[T]) -> T {
+pub fn dot<T: Float>(a: &[T], b: &[T]) -> T {
     T::dot(a, b)
 }
 
-/// The distance of `metric` between a stored and a query vector (both already
-/// normalized for COSINE).
+/// The distance of `metric` between a stored and a query row (both encoded by
+/// [`Element::encode`]).
 #[inline]
-pub fn distance<T: Element>(metric: Metric, a: &[T], b: &[T]) -> T {
+pub fn distance<T: Element>(metric: Metric, a: &[T], b: &[T]) -> f64 {
+    T::metric_distance(metric, a, b)
+}
+
+/// The distance of two float rows (both already normalized for COSINE).
+#[inline]
+fn float_distance<T: Float>(metric: Metric, a: &[T], b: &[T]) -> T {
     match metric {
         Metric::L2 => l2(a, b),
         Metric::Ip | Metric::Cosine => T::ONE - dot(a, b),

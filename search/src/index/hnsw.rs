@@ -48,7 +48,7 @@ impl<T: Element> Space<'_, T> {
     /// always the positive one, so that [`Near`] can order by `total_cmp` alone).
     #[inline]
     pub fn to(&self, row: u32, q: &[T]) -> f64 {
-        let d = distance(self.metric, self.row(row), q).to_f64();
+        let d = distance(self.metric, self.row(row), q);
         if d.is_nan() {
             f64::NAN
         } else {

@@ -1,5 +1,6 @@
 //! One VECTOR field's data: every vector of every document in one contiguous slab (rows
-//! of DIM elements, `f32` for FLOAT32 and `f64` for FLOAT64), the owner of each row, and
+//! of DIM elements, `f32` for FLOAT32 and the 16-bit types, `f64` for FLOAT64, `i8`/`u8`
+//! for INT8/UINT8, whose COSINE rows also hold their norm: `distance_int.rs`), the owner of each row, and
 //! exact KNN and range search over it. A document may own several rows (JSON
 //! multi-vectors); its distance is then the minimum over them. Removal swaps the last row
 //! into the hole, so the slab stays dense.
@@ -15,6 +16,7 @@ use std::collections::{BinaryHeap, HashMap};
 
 use roaring::RoaringBitmap;
 
+use crate::index::distance::int::NORM_BYTES;
 use crate::index::distance::{distance, normalize, Element};
 use crate::index::hnsw::{Graph, Space, DEAD};
 pub use crate::index::vector_graph::{KnnParams, Policy};
@@ -29,12 +31,31 @@ pub const TOMBSTONE_BATCH: usize = 256;
 pub(super) enum Slab {
     F32(Vec<f32>),
     F64(Vec<f64>),
+    /// INT8 (Redis 8): rows of DIM bytes, and the norm after them under COSINE.
+    I8(Vec<i8>),
+    /// UINT8 (Redis 8), as INT8.
+    U8(Vec<u8>),
 }
+
+/// `$body` with `$s` bound to the slab's vector, whatever its element type.
+macro_rules! on_slab {
+    ($slab:expr, $s:ident => $body:expr) => {
+        match $slab {
+            Slab::F32($s) => $body,
+            Slab::F64($s) => $body,
+            Slab::I8($s) => $body,
+            Slab::U8($s) => $body,
+        }
+    };
+}
+pub(super) use on_slab;
 
 /// A VECTOR field index.
 #[derive(Debug, Clone)]
 pub struct VectorIndex {
     pub(super) dim: usize,
+    /// Elements of a stored row: DIM, and the norm's four bytes for INT8/UINT8 COSINE.
+    pub(super) width: usize,
     pub(super) metric: Metric,
     /// The element type (16-bit types are kept as `f32` after rounding to their precision).
     ty: VectorType,
@@ -94,13 +115,17 @@ impl PartialOrd for Hit {
 impl VectorIndex {
     /// An empty index for a field defined by `spec`.
     pub fn new(spec: &VectorSpec) -> VectorIndex {
+        let int_cosine = spec.ty.is_integer() && spec.metric == Metric::Cosine;
         VectorIndex {
             dim: spec.dim,
+            width: spec.dim + if int_cosine { NORM_BYTES } else { 0 },
             metric: spec.metric,
             ty: spec.ty,
             slab: match spec.ty {
                 VectorType::Float64 => Slab::F64(Vec::new()),
                 VectorType::Float32 | VectorType::Float16 | VectorType::BFloat16 => Slab::F32(Vec::new()),
+                VectorType::Int8 => Slab::I8(Vec::new()),
+                VectorType::UInt8 => Slab::U8(Vec::new()),
             },
             owners: Vec::new(),
             first: Vec::new(),
@@ -129,10 +154,7 @@ impl VectorIndex {
     /// is connected; FLAT: `len()`).
     pub fn graph_reachable(&self) -> usize {
         let Some(g) = self.graph.as_ref() else { return self.len() };
-        match &self.slab {
-            Slab::F32(s) => g.reachable(&space(s, self.dim, self.metric, &self.owners)),
-            Slab::F64(s) => g.reachable(&space(s, self.dim, self.metric, &self.owners)),
-        }
+        on_slab!(&self.slab, s => g.reachable(&space(s, self.width, self.metric, &self.owners)))
     }
 
     /// The HNSW graph's first inconsistency, if any (see `Graph::check`).
@@ -157,10 +179,7 @@ impl VectorIndex {
 
     /// Approximate heap bytes (FT.INFO `vector_index_sz_mb`).
     pub fn memory(&self) -> usize {
-        let slab = match &self.slab {
-            Slab::F32(v) => v.capacity() * 4,
-            Slab::F64(v) => v.capacity() * 8,
-        };
+        let slab = on_slab!(&self.slab, v => v.capacity() * elem_size(v));
         let graph = self.graph.as_ref().map_or(0, |g| g.memory());
         slab + self.owners.capacity() * 4 + self.first.capacity() * 4 + self.more.capacity() * 40 + graph
     }
@@ -196,7 +215,8 @@ impl VectorIndex {
         for x in v.iter_mut() {
             *x = self.ty.round(*x);
         }
-        if self.metric == Metric::Cosine {
+        // INT8/UINT8 COSINE rows keep their integers, their norm beside them.
+        if self.metric == Metric::Cosine && !self.ty.is_integer() {
             normalize(&mut v, matches!(self.slab, Slab::F32(_)));
             for x in v.iter_mut() {
                 *x = self.ty.round(*x);
@@ -215,26 +235,18 @@ impl VectorIndex {
         }
         self.remove(doc);
         let mut mine = Vec::with_capacity(prepared.len());
+        let (width, metric) = (self.width, self.metric);
         for v in &prepared {
-            match &mut self.slab {
-                Slab::F32(s) => {
-                    grow(s, self.dim);
-                    s.extend(v.iter().map(|x| *x as f32))
-                }
-                Slab::F64(s) => {
-                    grow(s, self.dim);
-                    s.extend_from_slice(v)
-                }
-            }
+            on_slab!(&mut self.slab, s => {
+                grow(s, width);
+                s.extend_from_slice(&Element::encode(v, metric));
+            });
             let row = self.owners.len() as u32;
             mine.push(row);
             grow(&mut self.owners, 1);
             self.owners.push(doc);
             if let Some(g) = self.graph.as_mut() {
-                match &self.slab {
-                    Slab::F32(s) => g.insert(&space(s, self.dim, self.metric, &self.owners), row),
-                    Slab::F64(s) => g.insert(&space(s, self.dim, self.metric, &self.owners), row),
-                }
+                on_slab!(&self.slab, s => g.insert(&space(s, width, metric, &self.owners), row));
             }
         }
         let Some((&head, rest)) = mine.split_first() else { return };
@@ -257,15 +269,10 @@ impl VectorIndex {
         rows.len() == prepared.len()
             && !rows.is_empty()
             && rows.iter().zip(prepared).all(|(r, v)| {
-                let at = *r as usize * self.dim;
-                match &self.slab {
-                    Slab::F32(s) => s
-                        .get(at..at + self.dim)
-                        .is_some_and(|x| x.iter().zip(v).all(|(a, b)| f64::from(*a) == *b)),
-                    Slab::F64(s) => {
-                        s.get(at..at + self.dim).is_some_and(|x| x.iter().zip(v).all(|(a, b)| a == b))
-                    }
-                }
+                let at = *r as usize * self.width;
+                on_slab!(&self.slab, s => s
+                    .get(at..at + self.width)
+                    .is_some_and(|x| x == Element::encode(v, self.metric).as_slice()))
             })
     }
 
@@ -302,10 +309,7 @@ impl VectorIndex {
     /// Relinks the graph around its tombstones, then swap-removes their rows.
     fn compact(&mut self) {
         let Some(mut g) = self.graph.take() else { return };
-        match &self.slab {
-            Slab::F32(s) => g.repair(&space(s, self.dim, self.metric, &self.owners)),
-            Slab::F64(s) => g.repair(&space(s, self.dim, self.metric, &self.owners)),
-        }
+        on_slab!(&self.slab, s => g.repair(&space(s, self.width, self.metric, &self.owners)));
         let dead: Vec<u32> = (0..self.owners.len() as u32)
             .rev()
             .filter(|r| self.owners.get(*r as usize) == Some(&DEAD))
@@ -330,11 +334,8 @@ impl VectorIndex {
         if row > last {
             return;
         }
-        let dim = self.dim;
-        match &mut self.slab {
-            Slab::F32(s) => swap_remove_row(s, row, last, dim),
-            Slab::F64(s) => swap_remove_row(s, row, last, dim),
-        }
+        let width = self.width;
+        on_slab!(&mut self.slab, s => swap_remove_row(s, row, last, width));
         self.owners.swap_remove(row);
         if row != last {
             if let Some(moved) = self.owners.get(row).copied() {
@@ -415,20 +416,14 @@ impl VectorIndex {
 
     /// Calls `f` once per document (among `filter`) with its minimum distance to `query`.
     pub(super) fn for_each_doc(&self, query: &[f64], filter: Option<&RoaringBitmap>, f: &mut dyn FnMut(Hit)) {
-        match &self.slab {
-            Slab::F32(s) => {
-                let q: Vec<f32> = query.iter().map(|x| *x as f32).collect();
-                self.scan(s, &q, filter, f)
-            }
-            Slab::F64(s) => self.scan(s, query, filter, f),
-        }
+        on_slab!(&self.slab, s => self.scan(s, &Element::encode(query, self.metric), filter, f))
     }
 
     fn scan<T: Element>(&self, slab: &[T], q: &[T], filter: Option<&RoaringBitmap>, f: &mut dyn FnMut(Hit)) {
-        let dim = self.dim.max(1);
+        let dim = self.width.max(1);
         let row_dist = |row: u32| -> f64 {
             let at = row as usize * dim;
-            slab.get(at..at + dim).map_or(f64::NAN, |r| distance(self.metric, r, q).to_f64())
+            slab.get(at..at + dim).map_or(f64::NAN, |r| distance(self.metric, r, q))
         };
         let multi = !self.more.is_empty();
         // A filter smaller than the field, or multi-vectors: visit documents. Otherwise scan
@@ -449,7 +444,7 @@ impl VectorIndex {
         }
         for (doc, r) in self.owners.iter().zip(slab.chunks_exact(dim)) {
             if *doc != DEAD && filter.is_none_or(|fb| fb.contains(*doc)) {
-                f(Hit { doc: *doc, dist: distance(self.metric, r, q).to_f64() });
+                f(Hit { doc: *doc, dist: distance(self.metric, r, q) });
             }
         }
     }
@@ -506,6 +501,11 @@ fn advise(p: *const u8, len: usize, huge: bool) {
     }
     #[cfg(not(target_os = "linux"))]
     let _ = (p, len, huge);
+}
+
+/// Bytes of one element of `v`.
+fn elem_size<T>(_: &[T]) -> usize {
+    std::mem::size_of::<T>()
 }
 
 /// A graph's view of one slab.

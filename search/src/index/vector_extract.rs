@@ -38,15 +38,22 @@ pub fn extract_vectors(
     Ok(if out.is_empty() { FieldValues::Missing } else { FieldValues::Vector(out) })
 }
 
-/// One JSON array as a vector: exactly DIM numbers (nulls and nested arrays fail).
+/// One JSON array as a vector: exactly DIM numbers (nulls and nested arrays fail). INT8
+/// and UINT8 take integers only (RediSearch 8.4 reads them with RedisJSON's `getInt`, which
+/// fails on `1.5` and `1.0`), in the type's range (folio's rule: RediSearch 8.4 casts, so
+/// `300` would be stored as UINT8 `44`).
 fn numbers(spec: &VectorSpec, items: &[FieldValue]) -> Option<Vec<f64>> {
     if items.len() != spec.dim {
         return None;
     }
+    let range = spec.ty.int_range();
     items
         .iter()
-        .map(|i| match i {
-            FieldValue::Number(n, _) => Some(*n),
+        .map(|i| match (i, range) {
+            (FieldValue::Number(n, _), None) => Some(*n),
+            (FieldValue::Number(_, text), Some((lo, hi))) => {
+                text.parse::<i64>().ok().filter(|v| (lo..=hi).contains(v)).map(|v| v as f64)
+            }
             _ => None,
         })
         .collect()

@@ -14,7 +14,7 @@ use roaring::RoaringBitmap;
 
 use crate::index::distance::Element;
 use crate::index::hnsw::{Near, DEAD};
-use crate::index::vector::{space, Hit, Slab, VectorIndex};
+use crate::index::vector::{on_slab, space, Hit, Slab, VectorIndex};
 
 /// The least beam of the search that starts a range walk ([`VectorIndex::graph_range`]).
 const RANGE_BEAM: usize = 32;
@@ -72,13 +72,9 @@ impl VectorIndex {
     /// Rows of `q`'s `ef` nearest accepted rows (query prepared, in the slab's type).
     fn rows_near<A: Fn(u32) -> bool>(&self, q: &[f64], ef: usize, accept: &A) -> Vec<Near> {
         let Some(g) = self.graph.as_ref() else { return Vec::new() };
-        match &self.slab {
-            Slab::F32(s) => {
-                let qf: Vec<f32> = q.iter().map(|x| *x as f32).collect();
-                g.search(&space(s, self.dim, self.metric, &self.owners), &qf, ef, accept)
-            }
-            Slab::F64(s) => g.search(&space(s, self.dim, self.metric, &self.owners), q, ef, accept),
-        }
+        on_slab!(&self.slab, s => {
+            g.search(&space(s, self.width, self.metric, &self.owners), &Element::encode(q, self.metric), ef, accept)
+        })
     }
 
     /// The exact distance of `doc` (the minimum over its rows), given one of its rows found
@@ -87,19 +83,13 @@ impl VectorIndex {
         if self.more.is_empty() || !self.more.contains_key(&doc) {
             return found;
         }
-        let dim = self.dim;
+        let width = self.width;
         let one = |row: u32| -> f64 {
-            let at = row as usize * dim;
-            match &self.slab {
-                Slab::F32(s) => {
-                    let qf: Vec<f32> = q.iter().map(|x| *x as f32).collect();
-                    s.get(at..at + dim)
-                        .map_or(f64::NAN, |r| crate::index::distance::distance(self.metric, r, &qf).to_f64())
-                }
-                Slab::F64(s) => s
-                    .get(at..at + dim)
-                    .map_or(f64::NAN, |r| crate::index::distance::distance(self.metric, r, q)),
-            }
+            let at = row as usize * width;
+            on_slab!(&self.slab, s => {
+                let qe = Element::encode(q, self.metric);
+                s.get(at..at + width).map_or(f64::NAN, |r| crate::index::distance::distance(self.metric, r, &qe))
+            })
         };
         self.rows_of(doc).map(one).fold(found, |a, b| if b < a { b } else { a })
     }
@@ -251,13 +241,10 @@ impl VectorIndex {
         // The beam that finds where the walk starts: the index's EF_RUNTIME, at least
         // RANGE_BEAM (range queries take no EF_RUNTIME of their own).
         let ef = self.ef_runtime.max(RANGE_BEAM);
-        let rows = match &self.slab {
-            Slab::F32(s) => {
-                let qf: Vec<f32> = q.iter().map(|x| *x as f32).collect();
-                g.range(&space(s, self.dim, self.metric, &self.owners), &qf, radius, epsilon, ef)
-            }
-            Slab::F64(s) => g.range(&space(s, self.dim, self.metric, &self.owners), q, radius, epsilon, ef),
-        };
+        let rows = on_slab!(&self.slab, s => {
+            let qe = Element::encode(q, self.metric);
+            g.range(&space(s, self.width, self.metric, &self.owners), &qe, radius, epsilon, ef)
+        });
         let mut found = HashMap::new();
         self.docs_of(&rows, q, &|doc| filter.is_none_or(|f| f.contains(doc)), &mut found);
         let mut hits: Vec<Hit> = found.into_iter().map(|(doc, dist)| Hit { doc, dist }).collect();

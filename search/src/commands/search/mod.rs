@@ -294,6 +294,8 @@ pub(crate) fn search_page(
     let need_scores = req.with_scores || req.sortby.is_none();
     let mut page: Vec<(u32, f64, Option<Key>)> = Vec::new();
     let mut sorted_by_key = false;
+    // BM25STD.NORM's divisor (RediSearch 8.4's `RPMaxScoreNormalizer`).
+    let mut norm_max = 0.0;
     if want > 0 {
         if let (None, Some(knn)) = (&req.sortby, &dist.knn) {
             // RediSearch 2.10 does not order KNN results by distance: each carries its
@@ -306,6 +308,7 @@ pub(crate) fn search_page(
                 .map(|d| (d, if unfiltered { 0.0 } else { scorer.score(d) }))
                 .collect();
             rows.sort_by(|a, b| b.1.partial_cmp(&a.1).unwrap_or(Ordering::Equal).then(a.0.cmp(&b.0)));
+            norm_max = crate::query::score::max_score(rows.iter().map(|r| r.1));
             page = rows.into_iter().take(want).map(|(d, score)| (d, score, None)).collect();
         } else if let Some((field, asc)) = &req.sortby {
             let fi = idx.spec.field(field).map(|(i, _)| i);
@@ -348,6 +351,10 @@ pub(crate) fn search_page(
                 rows.truncate(want);
             }
             rows.sort_by(cmp);
+            if req.with_scores && req.scorer == Scorer::Bm25StdNorm {
+                // BM25STD.NORM divides by the largest score of every result, not the page's.
+                norm_max = crate::query::score::max_score(ids.iter().map(|d| scorer.score(d)));
+            }
             page = rows
                 .into_iter()
                 .map(|(d, k, _)| (d, if req.with_scores { scorer.score(d) } else { 0.0 }, k))
@@ -384,17 +391,28 @@ pub(crate) fn search_page(
                 t.step("Scorer", top.seen);
             }
             let rows = top.rows;
+            // The top rows hold the largest score of the result set.
+            norm_max = crate::query::score::max_score(rows.iter().map(|r| r.1));
             page = rows.into_iter().map(|(d, s)| (d, s, None)).collect();
         } else {
             page = ids.iter().take(want).map(|d| (d, 0.0, None)).collect();
         }
     }
+    let normalizing = req.scorer == Scorer::Bm25StdNorm && need_scores;
+    if normalizing {
+        for row in page.iter_mut() {
+            row.1 = crate::query::score::normalized(row.1, norm_max);
+        }
+    }
     let page: Vec<_> = page.into_iter().skip(req.offset as usize).collect();
-    if let Some(t) = &mut trace {
+    if let Some(t) = trace {
         if want == 0 {
             // LIMIT 0 0: a counter passes the count on.
             t.step("Counter", 1);
         } else {
+            if normalizing {
+                t.step("Score Max Normalizer", total);
+            }
             t.step("Sorter", page.len() as u64);
             if req.offset > 0 {
                 t.step("Pager/Limiter", page.len() as u64);

@@ -133,6 +133,7 @@ pub(crate) fn parse_request(args: &[&[u8]], config: &Config) -> Result<SearchReq
         timeout_ms: config.timeout_ms,
         language: None,
     };
+    let mut tanh_factor = None;
     while let Some(tok) = a.peek() {
         if a.eat("NOCONTENT") {
             r.no_content = true;
@@ -240,6 +241,9 @@ pub(crate) fn parse_request(args: &[&[u8]], config: &Config) -> Result<SearchReq
             a.next_str("option")?;
         } else if a.eat("SCORER") {
             r.scorer = Scorer::parse(&a.next_str("SCORER")?)?;
+        } else if a.eat("BM25STD_TANH_FACTOR") {
+            let arg = if a.is_empty() { None } else { Some(a.next_str("BM25STD_TANH_FACTOR")?) };
+            tanh_factor = Some(crate::query::score::parse_tanh_factor(arg.as_deref())?);
         } else if a.eat("SORTBY") {
             if r.sortby.is_some() {
                 return Err(Error::new("Multiple SORTBY steps are not allowed"));
@@ -310,6 +314,7 @@ pub(crate) fn parse_request(args: &[&[u8]], config: &Config) -> Result<SearchReq
             return Err(Error::new(format!("Unknown argument `{}` at position {at} for <main>", text(tok))));
         }
     }
+    r.scorer = r.scorer.with_tanh_factor(tanh_factor.unwrap_or(config.bm25std_tanh_factor));
     if r.expand && r.dialect_given && r.dialect < 3 {
         return Err(Error::new("EXPAND format requires dialect 3 or greater"));
     }

@@ -1,5 +1,7 @@
-//! Scorers (TFIDF, TFIDF.DOCNORM, BM25, DISMAX, DOCSCORE) computed for candidate documents
-//! only, following RediSearch's formulas (`logb` IDF, max-frequency normalization).
+//! Scorers (TFIDF, TFIDF.DOCNORM, BM25, BM25STD, BM25STD.NORM, BM25STD.TANH, DISMAX,
+//! DOCSCORE) computed for candidate documents only, following RediSearch's formulas (`logb`
+//! IDF, max-frequency normalization). BM25STD.NORM's division by the largest score of the
+//! result set is the caller's ([`max_score`], [`normalized`]), since it needs every result.
 
 use roaring::RoaringBitmap;
 
@@ -28,6 +30,14 @@ pub enum Scorer {
     Bm25,
     /// Standard Okapi BM25 (RediSearch's BM25STD).
     Bm25Std,
+    /// Redis 8's BM25STD.NORM: BM25STD divided by the largest BM25STD score of the whole
+    /// result set (RediSearch 8.4's `RPMaxScoreNormalizer`, applied by the caller with
+    /// [`max_score`] and [`normalized`]; [`ScoreContext::score`] gives the BM25STD score).
+    Bm25StdNorm,
+    /// Redis 8's BM25STD.TANH: `tanh((1 / factor) * BM25STD)` (RediSearch 8.4's
+    /// `BM25StdTanhScorer`), the factor from the query's `BM25STD_TANH_FACTOR` or the
+    /// configuration (see [`Scorer::with_tanh_factor`]).
+    Bm25StdTanh(u64),
     /// Sum over query terms of the largest frequency among each term's expansions.
     DisMax,
     /// The document score.
@@ -42,10 +52,73 @@ impl Scorer {
             "TFIDF.DOCNORM" => Ok(Scorer::TfIdfDocNorm),
             "BM25" => Ok(Scorer::Bm25),
             "BM25STD" => Ok(Scorer::Bm25Std),
+            "BM25STD.NORM" => Ok(Scorer::Bm25StdNorm),
+            "BM25STD.TANH" => Ok(Scorer::Bm25StdTanh(DEFAULT_TANH_FACTOR)),
             "DISMAX" => Ok(Scorer::DisMax),
             "DOCSCORE" => Ok(Scorer::DocScore),
             _ => Err(Error::new("Invalid scorer name")),
         }
+    }
+
+    /// This scorer with BM25STD.TANH's stretch factor set to `factor` (other scorers as
+    /// they are).
+    pub fn with_tanh_factor(self, factor: u64) -> Scorer {
+        match self {
+            Scorer::Bm25StdTanh(_) => Scorer::Bm25StdTanh(factor),
+            s => s,
+        }
+    }
+
+    /// True for BM25STD and the two scorers built on it (same IDF, same term formula).
+    pub fn is_bm25std(self) -> bool {
+        matches!(self, Scorer::Bm25Std | Scorer::Bm25StdNorm | Scorer::Bm25StdTanh(_))
+    }
+}
+
+/// BM25STD.TANH's default stretch factor (RediSearch 8.4's `DEFAULT_BM25STD_TANH_FACTOR`).
+pub const DEFAULT_TANH_FACTOR: u64 = 4;
+/// The smallest and largest `BM25STD_TANH_FACTOR` FT.CONFIG accepts (a query's own factor
+/// need only be at least 1).
+pub const TANH_FACTOR_RANGE: (u64, u64) = (1, 10_000);
+
+/// The error of a bad `BM25STD_TANH_FACTOR` (query argument or FT.CONFIG value above the
+/// range), RediSearch 8.4's text.
+pub fn tanh_factor_error() -> Error {
+    Error::new(format!(
+        "BM25STD_TANH_FACTOR must be between {} and {} inclusive",
+        TANH_FACTOR_RANGE.0, TANH_FACTOR_RANGE.1
+    ))
+}
+
+/// A query's `BM25STD_TANH_FACTOR` argument (`None`: the argument is missing): an integer
+/// (or an integral double) of at least 1 (RediSearch 8.4 checks no upper bound there: `AC_GetUnsignedLongLong` with
+/// `AC_F_GE1`, in `handleCommonArgs`).
+pub fn parse_tanh_factor(arg: Option<&str>) -> Result<u64> {
+    let s = arg.ok_or_else(|| Error::new("Need an argument for BM25STD_TANH_FACTOR"))?;
+    // `AC_GetLongLong`: an integer, or a double with an integral value (`5.0`, `1e3`).
+    let n = s.parse::<i64>().ok().or_else(|| {
+        let d = s.parse::<f64>().ok().filter(|d| d.is_finite())?;
+        ((d as i64) as f64 == d).then_some(d as i64)
+    });
+    match n {
+        Some(n) if n >= 1 => Ok(n as u64),
+        _ => Err(tanh_factor_error()),
+    }
+}
+
+/// BM25STD.NORM's divisor over a result set: the largest score, starting from 0 (RediSearch
+/// 8.4's `RPMaxScoreNormalizerNext_innerLoop`).
+pub fn max_score(scores: impl IntoIterator<Item = f64>) -> f64 {
+    scores.into_iter().fold(0.0f64, f64::max)
+}
+
+/// A score of BM25STD.NORM: `score / max`, left as it is when `max` is 0
+/// (`RPMaxScoreNormalizer_Yield`).
+pub fn normalized(score: f64, max: f64) -> f64 {
+    if max != 0.0 {
+        score / max
+    } else {
+        score
     }
 }
 
@@ -160,7 +233,7 @@ impl<'a> ScoreContext<'a> {
                             _ => idx.text.doc_freq(id),
                         };
                         let df = crate::distributed::stats::doc_freq(t.tag_field, id, df);
-                        if scorer == Scorer::Bm25Std {
+                        if scorer.is_bm25std() {
                             bm25_idf(n, df)
                         } else {
                             // RediSearch passes its doc table's size, one more than the
@@ -337,7 +410,7 @@ impl<'a> ScoreContext<'a> {
                 * match self.scorer {
                     Scorer::TfIdf | Scorer::TfIdfDocNorm => f * idf,
                     Scorer::Bm25 => idf * f / (f + bm25_len_factor(self.avg_len)),
-                    Scorer::Bm25Std => {
+                    Scorer::Bm25Std | Scorer::Bm25StdNorm | Scorer::Bm25StdTanh(_) => {
                         idf * f * f64::from(K1 + 1.0) / (f + bm25std_len_factor(hot.len, self.avg_len))
                     }
                     Scorer::DisMax | Scorer::DocScore => f,
@@ -390,7 +463,9 @@ impl<'a> ScoreContext<'a> {
             Scorer::TfIdf => score * raw / f64::from(hot.max_freq.max(1)) / slop(&hits),
             Scorer::TfIdfDocNorm => score * raw / f64::from(hot.len.max(1)) / slop(&hits),
             Scorer::Bm25 => score * raw / slop(&hits),
-            Scorer::Bm25Std => score * raw,
+            Scorer::Bm25Std | Scorer::Bm25StdNorm => score * raw,
+            // `tanhStretched`: tanh((1 / stretch) * x).
+            Scorer::Bm25StdTanh(factor) => ((1.0 / factor as f64) * (score * raw)).tanh(),
             Scorer::DisMax | Scorer::DocScore => raw,
         }
     }
@@ -407,7 +482,7 @@ impl<'a> ScoreContext<'a> {
     ) {
         if let Some((kind, docs)) = &t.leaf {
             // Frequency 1 without IDF; BM25STD counts `*` only.
-            if docs.contains(d.id) && (*kind == LeafKind::Virtual || self.scorer != Scorer::Bm25Std) {
+            if docs.contains(d.id) && (*kind == LeafKind::Virtual || !self.scorer.is_bm25std()) {
                 add(ti, u32::MAX, 1.0, 1.0);
             }
             return;
@@ -526,5 +601,16 @@ mod tests {
         assert_eq!(idf(100, 50), 1.0);
         assert!(Scorer::parse("bm25").is_ok());
         assert_eq!(Scorer::parse("x").unwrap_err().0, "Invalid scorer name");
+        assert_eq!(Scorer::parse("bm25std.norm").unwrap(), Scorer::Bm25StdNorm);
+        assert_eq!(Scorer::parse("BM25STD.TANH").unwrap().with_tanh_factor(9), Scorer::Bm25StdTanh(9));
+        assert_eq!(Scorer::TfIdf.with_tanh_factor(9), Scorer::TfIdf);
+    }
+
+    #[test]
+    fn max_normalization() {
+        let max = max_score([1.0, 4.0, 2.0]);
+        assert_eq!((max, normalized(1.0, max)), (4.0, 0.25));
+        assert_eq!(max_score([]), 0.0);
+        assert_eq!(normalized(0.0, 0.0), 0.0);
     }
 }

@@ -74,7 +74,10 @@ const TAG_DEFAULT_FLAGS: u64 = 0x06;
 const ALGO_FLAT: u64 = 0;
 const ALGO_HNSW: u64 = 1;
 const ALGO_TIERED: u64 = 2;
-const VECTOR_TYPES: [&str; 6] = ["FLOAT32", "FLOAT64", "BFLOAT16", "FLOAT16", "INT32", "INT64"];
+/// VecSim's `VecSimType` as Redis 8 has it: INT8 and UINT8 come before INT32 and INT64
+/// (which no index can have), so RediSearch 2.10's records read the same.
+const VECTOR_TYPES: [&str; 8] =
+    ["FLOAT32", "FLOAT64", "BFLOAT16", "FLOAT16", "INT8", "UINT8", "INT32", "INT64"];
 const METRICS: [&str; 3] = ["L2", "IP", "COSINE"];
 /// RediSearch's defaults, left out of the arguments built on load.
 const DEFAULT_CAP: u64 = 1024;

@@ -171,6 +171,8 @@ fn write_field(w: &mut dyn RdbWrite, on: KeyType, f: &FieldSpec, sort_slot: &mut
                     VectorType::Float64 => 1,
                     VectorType::BFloat16 => 2,
                     VectorType::Float16 => 3,
+                    VectorType::Int8 => 4,
+                    VectorType::UInt8 => 5,
                 };
                 let metric = match v.metric {
                     Metric::L2 => 0,
