@@ -112,7 +112,8 @@ fn arith(op: ArithOp, x: f64, y: f64) -> f64 {
 /// C's `(long long)d` on x86 (`cvttsd2si`): truncation, and `LLONG_MIN` for NaN,
 /// infinities and values outside `long long` (Rust's `as` saturates instead).
 fn c_llong(d: f64) -> i64 {
-    if d.is_nan() || d >= 9.223_372_036_854_775_808e18 || d < -9.223_372_036_854_775_808e18 {
+    const LIMIT: f64 = 9_223_372_036_854_775_808.0; // 2^63
+    if d.is_nan() || !(-LIMIT..LIMIT).contains(&d) {
         i64::MIN
     } else {
         d as i64
