@@ -28,9 +28,23 @@ fn arithmetic_and_precedence() {
         ("1e3 + 1", "1001"),
         ("1.5e-3 * 2", "0.003"),
         ("0.1 + 0.2", "0.3"),
-        ("inf", "inf"),
+        // RediSearch's lexer.c: `+inf`/`-inf` are numbers, a bare `inf` a symbol.
+        ("+inf", "inf"),
         ("-inf", "-inf"),
-        ("inf + 1", "inf"),
+        ("(0.5)+(+inf)", "inf"),
+        ("(0.5)-(+inf)", "-inf"),
+        ("(0.5)*(-inf)", "-inf"),
+        ("1 + +inf", "inf"),
+        ("1 - -inf", "inf"),
+        // x86's default NaN has the sign bit: C's `%g` prints `-nan`.
+        ("(+inf)-(+inf)", "-nan"),
+        ("(+inf)*(0)", "-nan"),
+        ("(-inf)/(0)", "nan"),
+        // `(long long)inf` is LLONG_MIN on x86.
+        ("(+inf)%(3)", "-2"),
+        ("(10)%(+inf)", "10"),
+        ("inf", "ERR Unknown symbol 'inf'"),
+        ("inf + 1", "ERR Unknown symbol 'inf'"),
         ("'3' + 4", "7"),
     ]);
 }
@@ -127,10 +141,18 @@ fn parse_errors() {
         ("foo(1)", "ERR Unknown function name 'foo'"),
         ("bar", "ERR Unknown symbol 'bar'"),
         ("null", "ERR Unknown symbol 'null'"),
-        ("1 +", "ERR Syntax error at offset 3 near ''"),
-        ("(1", "ERR Syntax error at offset 2 near ''"),
+        // The end and operators reuse RediSearch's token: the offset of the last
+        // token, the text of the last number, string, symbol or property.
+        ("1 +", "ERR Syntax error at offset 2 near '1'"),
+        ("(1", "ERR Syntax error at offset 1 near '1'"),
+        ("1 + * 2", "ERR Syntax error at offset 4 near '1'"),
+        ("@a )", "ERR Syntax error at offset 3 near 'a'"),
         ("1 2", "ERR Syntax error at offset 2 near '2'"),
-        ("1 # 2", "ERR Syntax error at offset 2 near '#'"),
+        ("", "ERR Syntax error at offset 0 near ''"),
+        // Punctuation that starts no token is skipped.
+        ("1 # 2", "ERR Syntax error at offset 4 near '2'"),
+        ("1 ; + 2", "3"),
+        ("'abc", "ERR Unknown symbol 'abc'"),
         ("upper('a' 'b')", "ERR Syntax error at offset 10 near ''b''"),
     ]);
     let deep = format!("{}1{}", "(".repeat(1000), ")".repeat(1000));
@@ -146,7 +168,7 @@ fn parse_errors() {
     assert!(ev(&"-".repeat(5000)).starts_with("ERR Expression nested deeper"));
     assert!(ev(&format!("{}1", "!".repeat(5000))).starts_with("ERR Expression nested deeper"));
     let e = search::aggregate::expr::Expr::parse("1 + 'open").unwrap_err();
-    assert_eq!(e.pos, Some(4));
+    assert_eq!(e.message, "Unknown symbol 'open'");
 }
 
 #[test]
@@ -269,4 +291,108 @@ fn geodistance() {
         ("geodistance('bad', '1,2')", "nan"),
         ("geodistance(1)", "ERR Invalid arguments for function 'geodistance'"),
     ]);
+}
+
+/// Issue 25: `""` is 0 as a number (RediSearch `RSValue_ToNumber`: `strtod` of the
+/// empty string converts nothing and stops at its end), in arithmetic, comparisons and
+/// every numeric function; the replies are the issue's, measured from RediSearch 2.10.5.
+#[test]
+fn empty_string_is_zero_as_a_number() {
+    check(&[
+        ("(0)+(\"\")", "0"),
+        ("(0)<(\"\")", "0"),
+        ("(0)==(\"\")", "1"),
+        ("(0)!=(\"\")", "0"),
+        ("(1)>(\"\")", "1"),
+        ("(\"\")*(5)", "0"),
+        ("(\"\")/(\"\")", "nan"),
+        ("(' ')+(1)", "ERR Could not convert value to a number"),
+        ("(0)<(' ')", "ERR Error converting string ' ' to number"),
+        ("abs(\"\")", "0"),
+        ("log(\"\")", "-inf"),
+        ("log2(\"\")", "-inf"),
+        ("exp(\"\")", "1"),
+        ("sqrt(\"\")", "0"),
+        ("ceil(\"\")", "0"),
+        ("floor(\"\")", "0"),
+        ("to_number(\"\")", "0"),
+        ("year(\"\")", "1970"),
+        ("timefmt(\"\")", "1970-01-01T00:00:00Z"),
+        ("monthofyear(\"\")", "0"),
+        ("dayofmonth(\"\")", "1"),
+        ("dayofweek(\"\")", "4"),
+        ("dayofyear(\"\")", "0"),
+        ("hour(\"\")", "0"),
+        ("minute(\"\")", "0"),
+        ("day(\"\")", "0"),
+        ("month(\"\")", "0"),
+        ("upper(\"\")", ""),
+        ("strlen(\"\")", "0"),
+        ("contains(\"\", \"\")", "1"),
+        ("startswith(\"\", \"\")", "1"),
+        ("substr(\"\", 0, 1)", ""),
+        ("to_str(\"\")", ""),
+        ("format(\"%s\", \"\")", ""),
+    ]);
+}
+
+/// Numeric functions of `nan`, `inf` and missing or NULL values (RediSearch `math.c`,
+/// `date.c`: a value that is not a number gives NaN / NULL; `d < 0` gives NULL).
+#[test]
+fn functions_of_nan_inf_and_null() {
+    check(&[
+        ("abs(-inf)", "inf"),
+        ("log(+inf)", "inf"),
+        ("log(-inf)", "-nan"),
+        ("sqrt(-inf)", "-nan"),
+        ("exp(-inf)", "0"),
+        ("floor(+inf)", "inf"),
+        ("abs(NULL)", "nan"),
+        ("abs('x')", "nan"),
+        ("abs('nan')", "nan"),
+        ("abs('-inf')", "inf"),
+        ("year(-inf)", "nil"),
+        ("year(NULL)", "nil"),
+        ("year('x')", "nil"),
+        ("timefmt(+inf)", "nil"),
+        ("timefmt(-inf)", "nil"),
+        ("timefmt(NULL)", "nil"),
+        ("to_number('nan')", "nan"),
+        ("to_number(' 5')", "5"),
+        ("to_number('5 ')", "ERR to_number: cannot convert string '5 '"),
+        ("to_str(+inf)", "inf"),
+        ("to_str(-inf)", "-inf"),
+        ("to_str(NULL)", ""),
+    ]);
+}
+
+/// `substr` as RediSearch's C computes it (string.c: `(int)` casts, and
+/// `MAX(0, MIN(offset, sz))` comparing unsigned); `substr(@t, -1000, 2)` is the issue's.
+#[test]
+fn substr_offsets_like_c() {
+    check(&[
+        ("substr('hello', -1000, 2)", ""),
+        ("substr('hello', -5, 2)", "he"),
+        ("substr('hello', -6, 2)", ""),
+        ("substr('hello', -1, 2)", "o"),
+        ("substr('hello', 1, -1)", "ell"),
+        ("substr('hello', 1, -1000)", ""),
+        ("substr('hello', 0, +inf)", ""),
+        ("substr('hello', +inf, 2)", ""),
+        ("substr('hello', 0, 1e20)", ""),
+        ("substr('hello', 0.9, 2.9)", "he"),
+        ("substr('hello', 2, 1000)", "llo"),
+        ("substr(5, 0, 1)", "ERR Invalid type for substr. Expected string"),
+        (
+            "substr('hello', '1', 2)",
+            "ERR Invalid type (3) for argument 1 in function 'substr'. VALIDATE_ARG__TYPE(v, RSValue_Number) was false.",
+        ),
+    ]);
+}
+
+/// `exists()` (string.c `func_exists`): 0 only for a property the row lacks; any
+/// other argument is passed by reference, so `exists(NULL)` is 1.
+#[test]
+fn exists_of_non_properties() {
+    check(&[("exists(NULL)", "1"), ("exists(upper(5))", "1"), ("exists(1)", "1"), ("exists('')", "1")]);
 }

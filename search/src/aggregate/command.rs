@@ -398,6 +398,10 @@ impl FieldLoader for IndexLoader<'_> {
         }
     }
 
+    fn load_all_names_fields(&self) -> bool {
+        !self.json()
+    }
+
     fn load_all(&self, doc: DocRef<'_>) -> Vec<(String, Value)> {
         self.docs
             .whole(doc.key)

@@ -61,6 +61,12 @@ pub trait FieldLoader {
     fn load(&self, doc: DocRef<'_>, what: LoadRequest<'_>) -> Option<Value>;
     /// Every field of the document (`LOAD *`), in document order.
     fn load_all(&self, doc: DocRef<'_>) -> Vec<(String, Value)>;
+    /// Whether `LOAD *` makes every schema field readable by name afterwards (hashes);
+    /// on JSON it loads only the serialized document, so RediSearch clears
+    /// `RLOOKUP_OPT_ALL_LOADED` and a later APPLY of a non-SORTABLE field is an error.
+    fn load_all_names_fields(&self) -> bool {
+        true
+    }
     /// Names the query itself yields for each document (vector distances), which lead
     /// every row.
     fn yielded(&self) -> Vec<String> {

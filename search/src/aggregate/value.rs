@@ -57,11 +57,12 @@ impl Value {
         }
     }
 
-    /// `RSValue_ToNumber`: numbers as is, strings when the whole text parses.
+    /// `RSValue_ToNumber`: numbers as is, strings when `strtod` reads the whole
+    /// text ([`strtod_whole`]: the empty string is 0).
     pub fn to_number(&self) -> Option<f64> {
         match self {
             Value::Number(n) => Some(*n),
-            Value::String(s) => parse_number(s),
+            Value::String(s) => strtod_whole(s),
             Value::Null | Value::Array(_) => None,
         }
     }
@@ -164,6 +165,154 @@ fn cmp_f64(a: f64, b: f64) -> Ordering {
     } else {
         Ordering::Equal
     }
+}
+
+/// `RSValue_ToNumber`'s test of a string (value.c): C's `strtod` over the text up
+/// to its first NUL byte, accepted when it stops at the end (so the empty string is 0,
+/// as `strtod` converts nothing and stops there, while `" "` or `"+"` are not numbers),
+/// and rejected on overflow to ±HUGE_VAL or underflow to zero (`ERANGE`). Leading
+/// spaces, a sign, `inf`/`infinity`, `nan`/`nan(chars)`, hex (`0x1.8p3`) as glibc reads them.
+pub fn strtod_whole(s: &[u8]) -> Option<f64> {
+    let s = s.iter().position(|&b| b == 0).map_or(s, |n| &s[..n]);
+    if s.is_empty() {
+        return Some(0.0);
+    }
+    let (v, end) = strtod_prefix(s)?;
+    if end != s.len() {
+        return None;
+    }
+    Some(v)
+}
+
+/// C `strtod` on `s`: the value and where it stopped, `None` when nothing converts or on
+/// `ERANGE` that RediSearch rejects (an infinite result from finite digits, or zero from
+/// non-zero digits).
+fn strtod_prefix(s: &[u8]) -> Option<(f64, usize)> {
+    let mut i = 0;
+    while i < s.len() && matches!(s[i], b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c) {
+        i += 1;
+    }
+    let neg = s.get(i) == Some(&b'-');
+    if matches!(s.get(i), Some(b'+' | b'-')) {
+        i += 1;
+    }
+    let sign = |v: f64| if neg { -v } else { v };
+    let rest = &s[i..];
+    let starts = |kw: &[u8]| rest.len() >= kw.len() && rest[..kw.len()].eq_ignore_ascii_case(kw);
+    if starts(b"infinity") {
+        return Some((sign(f64::INFINITY), i + 8));
+    }
+    if starts(b"inf") {
+        return Some((sign(f64::INFINITY), i + 3));
+    }
+    if starts(b"nan") {
+        let mut end = i + 3;
+        if s.get(end) == Some(&b'(') {
+            let mut j = end + 1;
+            while j < s.len() && (s[j].is_ascii_alphanumeric() || s[j] == b'_') {
+                j += 1;
+            }
+            if s.get(j) == Some(&b')') {
+                end = j + 1;
+            }
+        }
+        return Some((sign(f64::NAN), end));
+    }
+    if rest.len() >= 2 && rest[0] == b'0' && (rest[1] | 0x20) == b'x' {
+        if let Some((v, n)) = hex_float(&rest[2..]) {
+            return finite_or_reject(sign(v), v != 0.0 || n == 0, i + 2 + n);
+        }
+        // `0x` without hex digits: only the `0` converts.
+        return Some((sign(0.0), i + 1));
+    }
+    let digits = |mut k: usize| {
+        while k < s.len() && s[k].is_ascii_digit() {
+            k += 1;
+        }
+        k
+    };
+    let int_end = digits(i);
+    let mut end = int_end;
+    let mut frac_digits = 0;
+    if s.get(end) == Some(&b'.') {
+        let f = digits(end + 1);
+        frac_digits = f - end - 1;
+        end = f;
+    }
+    if int_end == i && frac_digits == 0 {
+        return None;
+    }
+    if matches!(s.get(end), Some(b'e' | b'E')) {
+        let mut k = end + 1;
+        if matches!(s.get(k), Some(b'+' | b'-')) {
+            k += 1;
+        }
+        let e = digits(k);
+        if e > k {
+            end = e;
+        }
+    }
+    let text = std::str::from_utf8(&s[i..end]).ok()?;
+    let text = if text.starts_with('.') { format!("0{text}") } else { text.to_string() };
+    let v: f64 = text.parse().ok()?;
+    let nonzero =
+        s[i..end].iter().take_while(|b| !matches!(b, b'e' | b'E')).any(|b| (b'1'..=b'9').contains(b));
+    finite_or_reject(sign(v), v != 0.0 || !nonzero, end)
+}
+
+/// RediSearch's `ERANGE` check: overflow to infinity, or underflow to zero, is rejected.
+fn finite_or_reject(v: f64, not_underflow: bool, end: usize) -> Option<(f64, usize)> {
+    if v.is_infinite() || !not_underflow {
+        return None;
+    }
+    Some((v, end))
+}
+
+/// The hex digits (with an optional `.` and `p[+-]digits`) after `0x`: value and length.
+fn hex_float(s: &[u8]) -> Option<(f64, usize)> {
+    let hex = |b: u8| (b as char).to_digit(16);
+    let mut i = 0;
+    let mut v = 0f64;
+    let mut any = false;
+    let mut exp: i32 = 0;
+    while let Some(d) = s.get(i).and_then(|&b| hex(b)) {
+        v = v * 16.0 + f64::from(d);
+        any = true;
+        i += 1;
+    }
+    if s.get(i) == Some(&b'.') {
+        let mut j = i + 1;
+        while let Some(d) = s.get(j).and_then(|&b| hex(b)) {
+            v = v * 16.0 + f64::from(d);
+            exp = exp.saturating_sub(4);
+            any = true;
+            j += 1;
+        }
+        if any {
+            i = j;
+        }
+    }
+    if !any {
+        return None;
+    }
+    if matches!(s.get(i), Some(b'p' | b'P')) {
+        let mut k = i + 1;
+        let eneg = s.get(k) == Some(&b'-');
+        if matches!(s.get(k), Some(b'+' | b'-')) {
+            k += 1;
+        }
+        let start = k;
+        let mut e: i32 = 0;
+        while let Some(d) = s.get(k).filter(|b| b.is_ascii_digit()) {
+            e = e.saturating_mul(10).saturating_add(i32::from(d - b'0'));
+            k += 1;
+        }
+        if k > start {
+            exp = exp.saturating_add(if eneg { -e } else { e });
+            i = k;
+        }
+    }
+    Some((v * 2f64.powi(exp), i))
 }
 
 /// `strtod` over the whole input: leading spaces allowed, trailing text is not.
@@ -354,7 +503,21 @@ mod tests {
         assert_eq!(Value::str(" 7").to_number(), Some(7.0));
         assert_eq!(Value::str("7 ").to_number(), None);
         assert_eq!(Value::str("abc").to_number(), None);
-        assert_eq!(Value::str("").to_number(), None);
+        assert_eq!(Value::str("").to_number(), Some(0.0));
+        assert_eq!(Value::str(" ").to_number(), None);
+        assert_eq!(Value::str("+").to_number(), None);
+        assert_eq!(Value::str(".5").to_number(), Some(0.5));
+        assert_eq!(Value::str("5.").to_number(), Some(5.0));
+        assert_eq!(Value::str("1e").to_number(), None);
+        assert_eq!(Value::str("1e-400").to_number(), None);
+        assert_eq!(Value::str("0e-400").to_number(), Some(0.0));
+        assert_eq!(Value::str("1e-310").to_number(), Some(1e-310));
+        assert_eq!(Value::str("0x1.8p1").to_number(), Some(3.0));
+        assert_eq!(Value::str("0x").to_number(), None);
+        assert_eq!(Value::str("INFINITY").to_number(), Some(f64::INFINITY));
+        assert!(Value::str("nan(123)").to_number().is_some_and(f64::is_nan));
+        assert_eq!(Value::bytes(b"5\0abc").to_number(), Some(5.0));
+        assert_eq!(parse_number(b""), None);
         assert_eq!(Value::str("-inf").to_number(), Some(f64::NEG_INFINITY));
         assert_eq!(Value::str("0x10").to_number(), Some(16.0));
         assert_eq!(Value::str("1e999").to_number(), None);

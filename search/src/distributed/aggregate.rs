@@ -237,6 +237,10 @@ impl FieldLoader for Shipped<'_> {
         self.docs.get(doc.id as usize).and_then(|d| d.all.clone()).unwrap_or_default()
     }
 
+    fn load_all_names_fields(&self) -> bool {
+        self.schema.on != crate::document::KeyType::Json
+    }
+
     fn yielded(&self) -> Vec<String> {
         self.yielded.clone()
     }

@@ -46,11 +46,17 @@ pub fn eval(e: &ExprAst, row: &Row) -> Result<Value, AggError> {
         ExprAst::Call(Function::Exists, args) => {
             let mut vals = Vec::with_capacity(args.len());
             for a in args {
+                // A property: whether the row has it (a NULL value counts); anything
+                // else: 1 once evaluated (RediSearch passes it by reference).
                 vals.push(match a {
-                    ExprAst::Property { slot, .. } => {
-                        slot.and_then(|s| row.get(s)).cloned().unwrap_or(Value::Null)
+                    ExprAst::Property { slot, .. } => match slot.and_then(|s| row.get(s)) {
+                        Some(_) => Value::Number(1.0),
+                        None => Value::Null,
+                    },
+                    other => {
+                        eval(other, row)?;
+                        Value::Number(1.0)
                     }
-                    other => eval(other, row)?,
                 });
             }
             functions::call(Function::Exists, &vals, row)
@@ -91,7 +97,7 @@ fn arith(op: ArithOp, x: f64, y: f64) -> f64 {
             if y == -1.0 {
                 0.0
             } else {
-                let (a, b) = (x as i64, y as i64);
+                let (a, b) = (c_llong(x), c_llong(y));
                 if b == 0 {
                     f64::NAN
                 } else {
@@ -100,6 +106,17 @@ fn arith(op: ArithOp, x: f64, y: f64) -> f64 {
             }
         }
         ArithOp::Pow => x.powf(y),
+    }
+}
+
+/// C's `(long long)d` on x86 (`cvttsd2si`): truncation, and `LLONG_MIN` for NaN,
+/// infinities and values outside `long long` (Rust's `as` saturates instead).
+fn c_llong(d: f64) -> i64 {
+    const LIMIT: f64 = 9_223_372_036_854_775_808.0; // 2^63
+    if d.is_nan() || !(-LIMIT..LIMIT).contains(&d) {
+        i64::MIN
+    } else {
+        d as i64
     }
 }
 

@@ -9,12 +9,16 @@
 //! additive := term (('+' | '-') term)*
 //! term     := unary (('*' | '/' | '%' | '^') unary)*
 //! unary    := '-' unary | primary
-//! primary  := NUMBER | STRING | '@' NAME | 'NULL'
+//! primary  := NUMBER | '+inf' | '-inf' | STRING | '@' NAME | 'NULL'
 //!           | SYMBOL '(' [expr (',' expr)*] ')'
 //!           | '(' expr ')'
 //!           | '!' compare            (so `!a && b` is `(!a) && b`
 //!                                     and `!a == b` is `!(a == b)`)
 //! ```
+//!
+//! A `+inf` / `-inf` token after an operand (`3+inf`, RediSearch's syntax
+//! error, as it is for `3-5`) is read as the operator and `inf`, as `3-5` is a
+//! subtraction here (README). A bare `inf` is `Unknown symbol 'inf'`.
 //!
 //! Contract: [`parse`] returns the tree or the first error, worded as
 //! RediSearch words it (`Syntax error at offset N near 'x'`,
@@ -22,7 +26,7 @@
 
 use super::ast::{ArithOp, ExprAst, PredOp};
 use super::functions::Function;
-use super::lexer::{syntax, tokenize, Token, TokenKind};
+use super::lexer::{syntax_at, tokenize, Token, TokenKind};
 use crate::aggregate::error::AggError;
 use crate::aggregate::limits::{MAX_EXPR_DEPTH, MAX_EXPR_LEN};
 use crate::aggregate::value::Value;
@@ -37,7 +41,7 @@ pub fn parse(src: &str) -> Result<ExprAst, AggError> {
     let (e, _) = p.expr()?;
     let t = p.peek();
     if t.kind != TokenKind::Eof {
-        return Err(syntax(src, t.pos, t.len));
+        return Err(syntax_at(src, t));
     }
     Ok(e)
 }
@@ -68,7 +72,7 @@ impl Parser<'_> {
 
     fn error_here(&self) -> AggError {
         let t = self.peek();
-        syntax(self.src, t.pos, t.len)
+        syntax_at(self.src, t)
     }
 
     fn enter(&mut self) -> Result<(), AggError> {
@@ -133,12 +137,29 @@ impl Parser<'_> {
     fn additive(&mut self) -> Result<Parsed, AggError> {
         let (mut left, mut h) = self.term()?;
         loop {
-            let op = match self.peek().kind {
+            let t = self.peek().clone();
+            let op = match t.kind {
                 TokenKind::Plus => ArithOp::Add,
                 TokenKind::Minus => ArithOp::Sub,
+                TokenKind::SignedInf(v) => {
+                    // The sign is the operator; `inf` the next operand's start.
+                    self.tokens[self.at] = Token {
+                        kind: TokenKind::SignedInf(f64::INFINITY),
+                        pos: t.pos + 1,
+                        len: 3,
+                        near: (t.pos + 1, 3),
+                    };
+                    if v > 0.0 {
+                        ArithOp::Add
+                    } else {
+                        ArithOp::Sub
+                    }
+                }
                 _ => break,
             };
-            self.bump();
+            if !matches!(t.kind, TokenKind::SignedInf(_)) {
+                self.bump();
+            }
             let (right, rh) = self.term()?;
             h = self.tall(h.max(rh) + 1)?;
             left = ExprAst::Arith(op, Box::new(left), Box::new(right));
@@ -188,7 +209,7 @@ impl Parser<'_> {
     fn primary(&mut self) -> Result<Parsed, AggError> {
         let t = self.bump();
         match t.kind {
-            TokenKind::Number(n) => Ok((ExprAst::Literal(Value::Number(n)), 1)),
+            TokenKind::Number(n) | TokenKind::SignedInf(n) => Ok((ExprAst::Literal(Value::Number(n)), 1)),
             TokenKind::Str(s) => Ok((ExprAst::Literal(Value::bytes(&s)), 1)),
             TokenKind::Property(name) => Ok((ExprAst::Property { name, slot: None }, 1)),
             TokenKind::LParen => {
@@ -218,7 +239,7 @@ impl Parser<'_> {
                     Err(AggError::at(t.pos, format!("Unknown symbol '{name}'")))
                 }
             }
-            _ => Err(syntax(self.src, t.pos, t.len)),
+            _ => Err(syntax_at(self.src, &t)),
         }
     }
 

@@ -32,7 +32,9 @@ impl Planner<'_> {
 
     /// A key for reading: existing, SORTABLE (implicitly loaded when
     /// `allow_any_schema` is false), any schema field (GROUPBY/REDUCE/SORTBY)
-    /// or, after `LOAD *`, any name.
+    /// or, after `LOAD *` on hashes, any schema field (RediSearch `genKeyFromSpec`
+    /// under `RLOOKUP_OPT_ALL_LOADED`; a name outside the schema is not resolved, and
+    /// on JSON, where `LOAD *` clears that option, only SORTABLE fields are).
     fn read_key(&mut self, name: &str, allow_any_schema: bool) -> Option<usize> {
         if let Some(s) = self.lookup().get(name) {
             return Some(s);
@@ -53,7 +55,9 @@ impl Planner<'_> {
                 self.push_load(slot, k);
                 Some(slot)
             }
-            None if self.root.load_all => Some(self.root.add(name)),
+            None if self.root.load_all && info.is_some() && self.source.load_all_names_fields() => {
+                Some(self.root.add(name))
+            }
             None => None,
         }
     }

@@ -115,8 +115,11 @@ impl Parser<'_> {
     /// expression).
     pub(super) fn token(&mut self) -> Option<Token> {
         self.skip_ws();
+        self.skip_lone_equals();
         let c = self.peek()?;
         Some(match c {
+            // A VERBATIM token: the atom reports its syntax error.
+            '\'' if self.at_verbatim() => Token::Term,
             '|' => Token::Or,
             '=' if self.peek_at(1) == Some('>') => Token::Arrow,
             '-' => match self.minus_number() {

@@ -35,6 +35,7 @@ mod attributes;
 mod field;
 mod grammar;
 mod parser;
+mod punct;
 mod scanner;
 mod tags;
 mod vector;

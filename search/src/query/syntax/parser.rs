@@ -119,6 +119,7 @@ impl Parser<'_> {
                 }
                 Ok(inner)
             }
+            '\'' if self.at_verbatim() => Err(self.err()),
             '"' | '\'' if self.dialect >= 2 && self.peek_at(1) == Some(c) => {
                 // `""` / `''`: the empty string (INDEXEMPTY fields).
                 self.i += 2;

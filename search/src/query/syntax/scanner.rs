@@ -29,7 +29,7 @@ pub(super) struct Parser<'a> {
 
 /// Characters with a meaning in queries (end a word).
 pub(super) fn is_special(c: char) -> bool {
-    c.is_whitespace() || "()|{}[]@\"~*%$:-=".contains(c)
+    c.is_whitespace() || "()|{}[]@\"~*%$:;-=".contains(c)
 }
 
 impl<'a> Parser<'a> {
@@ -69,6 +69,13 @@ impl<'a> Parser<'a> {
     /// `Syntax error at offset N near X` at the current character.
     pub(super) fn err(&self) -> Error {
         let off = self.offset();
+        if self.peek() == Some(';') {
+            // RediSearch's SEMICOLON token quotes the text of the token before it.
+            return Error::syntax(off, &self.stale_near());
+        }
+        if let Some(e) = self.verbatim_error() {
+            return e;
+        }
         let rest = self.s.get(off..).unwrap_or("");
         let near: String = rest.chars().take_while(|c| !c.is_whitespace()).collect();
         Error::syntax(off, &near)
@@ -160,7 +167,7 @@ impl<'a> Parser<'a> {
                 self.i += 1;
                 continue;
             }
-            if is_special(c) || stop(c) {
+            if is_special(c) || stop(c) || (c == '\'' && w != "w" && self.at_verbatim()) {
                 break;
             }
             w.push(c);

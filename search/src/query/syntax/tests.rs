@@ -135,3 +135,34 @@ fn syntax_errors_carry_offsets() {
     let deep = "(".repeat(10_000) + "a" + &")".repeat(10_000);
     assert!(p(&deep, 2).is_err());
 }
+
+/// Issue 25, from RediSearch 2.10.5's generated `v2/lexer.c` (token streams checked by
+/// compiling it): `;` is a SEMICOLON token (`swim;pass`: TERM swim, SEMICOLON, TERM
+/// pass), a syntax error outside attributes quoting the previous token's text; `'…'` is
+/// a VERBATIM token (`it's bob's`: TERM it, VERBATIM `s bob`, TERM s), an error; a lone
+/// `'` and a lone `=` are skipped punctuation (`equal=lity`: TERM equal, TERM lity).
+#[test]
+fn semicolons_quotes_and_equals_like_redisearch() {
+    let err = |q: &str, d: u32| p(q, d).unwrap_err().0;
+    assert_eq!(err("swim;pass", 2), "Syntax error at offset 4 near swim");
+    assert_eq!(err("swim;pass", 1), "Syntax error at offset 4 near swim");
+    assert_eq!(err("hello world;", 2), "Syntax error at offset 11 near world");
+    assert_eq!(err("(a) ;b", 2), "Syntax error at offset 4 near a");
+    assert_eq!(err("\"a b\";", 2), "Syntax error at offset 5 near a b");
+    assert_eq!(err(";x", 2), "Syntax error at offset 0 near ");
+    assert_eq!(err("it's bob's", 2), "Syntax error at offset 2 near s bob");
+    assert_eq!(err("'abc'", 2), "Syntax error at offset 0 near abc");
+    assert_eq!(err("a 'b c' d", 2), "Syntax error at offset 2 near b c");
+    // Escaped, the characters are text.
+    assert!(p("swim\\;pass", 2).is_ok());
+    // `''` is the empty string; a lone quote is punctuation; dialect 1 has no VERBATIM.
+    assert!(p("''", 2).is_ok());
+    assert!(p("it's", 2).is_ok());
+    assert!(p("it's bob's", 1).is_ok());
+    assert_eq!(p("equal=lity", 2).unwrap(), And(vec![w("equal"), w("lity")]));
+    assert_eq!(p("equal=lity", 1).unwrap(), And(vec![w("equal"), w("lity")]));
+    assert_eq!(p("a = b", 2).unwrap(), And(vec![w("a"), w("b")]));
+    assert_eq!(p("a ==b", 2).unwrap(), And(vec![w("a"), w("b")]));
+    // Attributes still take their `;`.
+    assert!(p("(a)=>{$weight:2;}", 2).is_ok());
+}

@@ -47,7 +47,10 @@ pub(super) fn strlen(args: &[Value]) -> Result<Value, AggError> {
 
 /// `substr(s, offset, count)`: negative offset counts from the end; a
 /// negative count stops that many bytes before the end (RediSearch's
-/// arithmetic: `count = len - offset + count`).
+/// arithmetic: `count = len - offset + count`). As its C does: both numbers are
+/// cast to `int` (x86: NaN, ±inf and out-of-range values become `INT_MIN`), and
+/// its `MAX(0, MIN(offset, sz))` compares unsigned, so an offset still negative
+/// after counting from the end (`substr(@t, -1000, 2)`) is the end: `""`.
 pub(super) fn substr(args: &[Value]) -> Result<Value, AggError> {
     check_arity("substr", args, 3, 3)?;
     let off = number_arg("substr", args, 1)?;
@@ -56,12 +59,12 @@ pub(super) fn substr(args: &[Value]) -> Result<Value, AggError> {
         return Err(AggError::new("Invalid type for substr. Expected string"));
     };
     let sz = s.len() as i64;
-    let mut offset = off as i32 as i64;
-    let mut len = cnt as i32 as i64;
+    let mut offset = c_int(off);
+    let mut len = c_int(cnt);
     if offset < 0 {
         offset += sz;
     }
-    offset = offset.clamp(0, sz);
+    offset = if offset < 0 { sz } else { offset.min(sz) };
     if len < 0 {
         len = (sz - offset + len).max(0);
     }
@@ -70,6 +73,17 @@ pub(super) fn substr(args: &[Value]) -> Result<Value, AggError> {
     }
     let (a, b) = (offset as usize, (offset + len) as usize);
     Ok(Value::bytes(s.get(a..b).unwrap_or_default()))
+}
+
+/// C's `(int)d` on x86 (`cvttsd2si`): truncation, and `INT_MIN` for NaN, infinities
+/// and values outside `int`.
+fn c_int(d: f64) -> i64 {
+    let t = d.trunc();
+    if t.is_nan() || t < f64::from(i32::MIN) || t > f64::from(i32::MAX) {
+        i64::from(i32::MIN)
+    } else {
+        t as i64
+    }
 }
 
 /// `format(fmt, args…)`: only `%s` and `%%`.
@@ -180,7 +194,10 @@ pub(super) fn to_str(args: &[Value]) -> Result<Value, AggError> {
     })
 }
 
-/// `exists(@p)` → 1 when the property has a value, else 0.
+/// `exists(x)`: the evaluator passes `Some(())`/`None` for a property argument
+/// (whether the row has it); any other argument evaluated without error is 1,
+/// as in RediSearch, where only a property without a value reaches
+/// `func_exists` as NULL (`exists(NULL)` and `exists(upper(5))` are 1).
 pub(super) fn exists(args: &[Value]) -> Result<Value, AggError> {
     check_arity("exists", args, 1, 1)?;
     Ok(Value::Number(if args[0].is_null() { 0.0 } else { 1.0 }))

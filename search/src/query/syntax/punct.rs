@@ -1,0 +1,103 @@
+//! RediSearch's lexing of three punctuation marks in query text (`v1/lexer.rl`,
+//! `v2/lexer.rl`, as their generated `lexer.c` scan): `;` is a token of its own
+//! (SEMICOLON, which only an attribute list accepts: elsewhere a syntax error), a
+//! quoted run `'…'` is a VERBATIM token (dialect 2; no rule takes it: a syntax
+//! error, except `w'…'`, a wildcard), and a lone `=` (not `=>`) starts no token
+//! and is skipped, so `equal=lity` is `equal lity`.
+//!
+//! Contract: [`Parser::at_verbatim`] / [`Parser::verbatim_error`] for `'`,
+//! [`Parser::skip_lone_equals`] before reading a token, and
+//! [`Parser::stale_near`] for the text RediSearch quotes at a `;`: its lexer does
+//! not set the token's text for `;`, so the error quotes the last token that set
+//! it (`swim;pass`: `Syntax error at offset 4 near swim`).
+
+use super::scanner::Parser;
+use crate::error::Error;
+
+impl Parser<'_> {
+    /// At a `'` that opens a VERBATIM token: `'`, one or more characters (a `\`
+    /// taking the next one whatever it is), `'` (dialect 2; `''` is the empty string).
+    pub(super) fn at_verbatim(&self) -> bool {
+        self.verbatim_len().is_some()
+    }
+
+    /// Characters between the quotes of the VERBATIM token here.
+    fn verbatim_len(&self) -> Option<usize> {
+        if self.dialect < 2 || self.peek() != Some('\'') {
+            return None;
+        }
+        let mut k = 1;
+        loop {
+            match self.peek_at(k)? {
+                '\\' => {
+                    self.peek_at(k + 1)?;
+                    k += 2;
+                }
+                '\'' => return (k > 1).then_some(k - 1),
+                _ => k += 1,
+            }
+        }
+    }
+
+    /// The syntax error at a VERBATIM token: its offset, the text between its quotes.
+    pub(super) fn verbatim_error(&self) -> Option<Error> {
+        let n = self.verbatim_len()?;
+        let text: String = (1..=n).filter_map(|k| self.peek_at(k)).collect();
+        Some(Error::syntax(self.offset(), &text))
+    }
+
+    /// Skips `=` characters that do not start `=>` (with the spaces after them).
+    pub(super) fn skip_lone_equals(&mut self) {
+        while self.peek() == Some('=') && self.peek_at(1) != Some('>') {
+            self.i += 1;
+            self.skip_ws();
+        }
+    }
+
+    /// The text of the last token before the current position that set the token
+    /// text in RediSearch's lexer (a term or number, a `@`/`$` name, a quoted phrase's
+    /// inside); empty when there is none.
+    pub(super) fn stale_near(&self) -> String {
+        let mut k = self.i;
+        // Back over spaces and the punctuation tokens that leave the text as it was.
+        while k > 0 {
+            let c = self.chars[k - 1].1;
+            let escaped = k >= 2 && self.chars[k - 2].1 == '\\';
+            if !escaped && (c.is_whitespace() || (c.is_ascii_punctuation() && c != '"' && c != '_')) {
+                k -= 1;
+            } else {
+                break;
+            }
+        }
+        if k == 0 {
+            return String::new();
+        }
+        if self.chars[k - 1].1 == '"' {
+            // A quoted phrase: the text between its quotes.
+            let end = k - 1;
+            let mut j = end;
+            while j > 0 && !(self.chars[j - 1].1 == '"' && (j < 2 || self.chars[j - 2].1 != '\\')) {
+                j -= 1;
+            }
+            return self.chars[j..end].iter().map(|&(_, c)| c).collect();
+        }
+        let end = k;
+        while k > 0 {
+            let c = self.chars[k - 1].1;
+            let escaped = k >= 2 && self.chars[k - 2].1 == '\\';
+            if escaped {
+                k -= 2;
+            } else if c == '_' || !(c.is_whitespace() || c.is_ascii_punctuation() || c.is_control()) {
+                k -= 1;
+            } else {
+                break;
+            }
+        }
+        // A number keeps its sign.
+        let run: String = self.chars[k..end].iter().map(|&(_, c)| c).collect();
+        if k > 0 && matches!(self.chars[k - 1].1, '-' | '+') && run.parse::<f64>().is_ok() {
+            k -= 1;
+        }
+        self.chars[k..end].iter().map(|&(_, c)| c).collect()
+    }
+}
