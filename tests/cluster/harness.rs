@@ -4,7 +4,6 @@
 use std::net::TcpListener;
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
-use std::time::Instant;
 
 use crate::common::{module_path, wait_until, Conn, Resp};
 
@@ -26,15 +25,27 @@ fn free(port: u16) -> bool {
     TcpListener::bind(("127.0.0.1", port)).is_ok() && TcpListener::bind(("127.0.0.1", port + 10000)).is_ok()
 }
 
-/// A base port with `n` consecutive client ports free, and their bus ports.
+/// A base port with `n` consecutive client ports free, and their bus ports. Tests of one
+/// binary run in parallel in one process: each call draws from its own point of the sequence,
+/// and a range handed out before is never handed out again (its servers may not listen yet).
 fn base_port(n: u16) -> u16 {
-    let seed = std::process::id() as u64 ^ Instant::now().elapsed().as_nanos() as u64;
+    static CALLS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    static TAKEN: std::sync::Mutex<Vec<(u16, u16)>> = std::sync::Mutex::new(Vec::new());
+    let call = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let clock =
+        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos() as u64);
+    let seed = (std::process::id() as u64) ^ clock ^ call.wrapping_mul(0x9e3779b97f4a7c15);
     let mut x = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
     loop {
         x ^= x >> 33;
         x = x.wrapping_mul(0xff51afd7ed558ccd);
         let base = 21000 + (x % 8000) as u16;
+        let mut taken = TAKEN.lock().unwrap_or_else(|e| e.into_inner());
+        if taken.iter().any(|&(b, m)| base < b + m && b < base + n) {
+            continue;
+        }
         if (base..base + n).all(free) {
+            taken.push((base, n));
             return base;
         }
     }
