@@ -461,7 +461,7 @@ impl IndexLoader<'_> {
     /// GROUPBY counts each.
     fn implicit(&self, key: &[u8], id: u32, name: &str) -> Option<Value> {
         let (fi, f) = self.spec.field(name)?;
-        if f.sortable && f.kind != FieldType::Tag {
+        if property_from_sortable(f) {
             match &self.indexed {
                 Indexed::Live { idx, .. } => {
                     if let Some(v) = idx.docs.get(id)?.sortable(fi as u16) {
@@ -497,6 +497,27 @@ impl IndexLoader<'_> {
             _ => Some(Value::array(out)),
         }
     }
+}
+
+/// Whether the pipeline's property reads of field `f` (GROUPBY, SORTBY, APPLY) take its
+/// SORTABLE value: a SORTABLE field but a TAG, whose reads go to the document.
+pub(crate) fn property_from_sortable(f: &FieldSpec) -> bool {
+    f.sortable && f.kind != FieldType::Tag
+}
+
+/// Whether the pipeline's read of field `name` (`explicit`: a LOAD of it, else a property
+/// read) goes to the document, given which fields the index answers for every row: `served`,
+/// a NUMERIC value held as the document's; `sortable`, a SORTABLE value (property reads only).
+/// An unknown name is read from the document.
+pub(crate) fn read_from_document(
+    spec: &IndexSpec,
+    name: &str,
+    explicit: bool,
+    served: impl Fn(usize) -> bool,
+    sortable: impl Fn(usize) -> bool,
+) -> bool {
+    let Some((fi, f)) = spec.field(name) else { return true };
+    !(served(fi) || !explicit && property_from_sortable(f) && sortable(fi))
 }
 
 /// A SORTABLE value as the pipeline reads it.

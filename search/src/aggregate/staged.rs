@@ -10,7 +10,9 @@
 
 use std::time::Instant;
 
-use super::command::{deliver, query, sort_value, IndexLoader, Indexed};
+use super::command::{
+    deliver, property_from_sortable, query, read_from_document, sort_value, IndexLoader, Indexed,
+};
 use super::pipeline::{AggOutput, DocHit, Plan};
 use super::request::AggregateRequest;
 use super::value::Value;
@@ -35,9 +37,9 @@ pub(crate) struct Copied {
     /// (schema field index, value per document) of the NUMERIC fields the pipeline reads,
     /// where the index holds the document's value ([`crate::index::docs::DocRecord::served_number`]).
     served: Vec<(usize, Vec<Option<f64>>)>,
-    /// The names of the fields of `served` that every document has there: the pipeline
-    /// reads them from no document.
-    served_by_all: Vec<String>,
+    /// The fields of `served` that every document has there: the pipeline reads them from
+    /// no document.
+    served_by_all: Vec<usize>,
 }
 
 /// The value at `pos` of field `fi`'s column.
@@ -117,16 +119,16 @@ pub(crate) fn stage(
     let spec = &q.idx.spec;
     // The fields the pipeline reads (planned here only to learn which): their SORTABLE
     // values and the NUMERIC values the index holds as the documents'.
-    let (mut sortable, mut numeric): (Vec<usize>, Vec<(usize, String)>) = (Vec::new(), Vec::new());
+    let (mut sortable, mut numeric): (Vec<usize>, Vec<usize>) = (Vec::new(), Vec::new());
     let loader = q.loader(docs);
     let plan = Plan::new(&q.req, &loader, q.seed)?.with_deadline(q.deadline);
     for n in plan.loaded_names().0 {
         let Some((fi, f)) = spec.field(n) else { continue };
-        if f.sortable && f.kind != FieldType::Tag && !sortable.contains(&fi) {
+        if property_from_sortable(f) && !sortable.contains(&fi) {
             sortable.push(fi);
         }
-        if f.kind == FieldType::Numeric && !numeric.iter().any(|(i, _)| *i == fi) {
-            numeric.push((fi, n.to_string()));
+        if f.kind == FieldType::Numeric && !numeric.contains(&fi) {
+            numeric.push(fi);
         }
     }
     // Whether every row has what the pipeline reads of field `fi` in the index: when every
@@ -135,11 +137,9 @@ pub(crate) fn stage(
         let what = if number { Column::Served } else { Column::Sortable };
         q.idx.docs.in_every_record(fi as u16, what)
     };
-    let served: Vec<usize> = numeric.iter().map(|(fi, _)| *fi).filter(|&fi| everywhere(fi, true)).collect();
+    let served: Vec<usize> = numeric.iter().copied().filter(|&fi| everywhere(fi, true)).collect();
     let from_document = |n: &str, explicit: bool| {
-        let Some((fi, f)) = spec.field(n) else { return true };
-        let by_property = !explicit && f.sortable && f.kind != FieldType::Tag;
-        !(served.contains(&fi) || by_property && everywhere(fi, false))
+        read_from_document(spec, n, explicit, |fi| served.contains(&fi), |fi| everywhere(fi, false))
     };
     if !plan.reads_documents(from_document) {
         let hits = (0..q.order.len()).filter_map(|i| q.hit(i));
@@ -152,7 +152,7 @@ pub(crate) fn stage(
     let mut sortables: Vec<(usize, Vec<Option<Value>>)> =
         sortable.iter().map(|&fi| (fi, Vec::with_capacity(rows))).collect();
     let mut served: Vec<(usize, Vec<Option<f64>>)> =
-        numeric.iter().map(|(fi, _)| (*fi, Vec::with_capacity(rows))).collect();
+        numeric.iter().map(|&fi| (fi, Vec::with_capacity(rows))).collect();
     let mut distances: Vec<Vec<Option<f64>>> = yielded.iter().map(|_| Vec::with_capacity(rows)).collect();
     for (i, &d) in q.order.iter().enumerate() {
         let (Some(mut hit), Some(rec)) = (q.hit(i), q.idx.docs.get(d)) else { continue };
@@ -168,12 +168,8 @@ pub(crate) fn stage(
         hit.id = hits.len() as u32;
         hits.push(hit);
     }
-    let served_by_all = numeric
-        .iter()
-        .zip(&served)
-        .filter(|(_, (_, col))| col.iter().all(Option::is_some))
-        .map(|((_, n), _)| n.clone())
-        .collect();
+    let served_by_all =
+        served.iter().filter(|(_, col)| col.iter().all(Option::is_some)).map(|(fi, _)| *fi).collect();
     let pending = Pending {
         spec: q.idx.spec.clone(),
         dialect: q.dialect,
@@ -217,19 +213,19 @@ impl Pending {
         let plan = Plan::new(req, &loader, self.seed)?.with_deadline(self.deadline);
         // A row whose document changed since the query read the index would mix the two
         // versions (its SORTABLE values are the old ones): it is left out.
-        let served = |n: &str| self.copied.served_by_all.iter().any(|s| s == n);
-        let reads = plan.reads_documents(|n, explicit| {
-            let from_sortable = |f: &crate::schema::FieldSpec| f.sortable && f.kind != FieldType::Tag;
-            !served(n) && (explicit || !self.spec.field(n).is_some_and(|(_, f)| from_sortable(f)))
-        });
+        // SORTABLE values were copied for every row (a row without one reads the document).
+        let served = |fi: usize| self.copied.served_by_all.contains(&fi);
+        let reads =
+            plan.reads_documents(|n, explicit| read_from_document(&self.spec, n, explicit, served, |_| true));
         if reads {
             // What each row will read: the fields' sources, then the paths.
             let (attrs, paths) = plan.loaded_names();
             let mut sources: Vec<String> = Vec::new();
             for s in attrs
                 .iter()
-                .filter(|n| !served(n))
-                .filter_map(|n| self.spec.field(n).map(|(_, f)| f.path.clone()))
+                .filter_map(|n| self.spec.field(n))
+                .filter(|(fi, _)| !served(*fi))
+                .map(|(_, f)| f.path.clone())
                 .chain(paths.iter().map(|p| p.to_string()))
             {
                 if !sources.contains(&s) {

@@ -66,6 +66,15 @@ impl Catalog {
     }
 }
 
+/// `cmd`'s arity error unless it has `lo` to `hi` arguments.
+fn arity_between(cmd: &str, args: &[&[u8]], lo: usize, hi: usize) -> Result<()> {
+    if args.len() < lo || args.len() > hi {
+        Err(legacy::arity_error(cmd))
+    } else {
+        Ok(())
+    }
+}
+
 /// A [`READ_ONLY`] command's reply (`upper`: its name in upper case), or `None` for the others.
 fn read_only(
     cat: &Catalog,
@@ -74,13 +83,7 @@ fn read_only(
     config: &Config,
     proto: Protocol,
 ) -> Option<Result<Reply>> {
-    let arity = |lo: usize, hi: usize| -> Result<()> {
-        if args.len() < lo || args.len() > hi {
-            Err(legacy::arity_error(upper))
-        } else {
-            Ok(())
-        }
-    };
+    let arity = |lo: usize, hi: usize| arity_between(upper, args, lo, hi);
     Some(match upper {
         "FT.INFO" => arity(1, usize::MAX).and_then(|_| info::ft_info(cat, &text(args[0]), proto)),
         // A set, as RediSearch sends it (RESP2: an array).
@@ -110,20 +113,8 @@ fn dispatch(
     if let Some(r) = read_only(cat, &upper, args, config, proto) {
         return r;
     }
-    let exact = |lo: usize, hi: usize| -> Result<()> {
-        if args.len() < lo || args.len() > hi {
-            Err(legacy::arity_error(cmd))
-        } else {
-            Ok(())
-        }
-    };
-    let arity = |min: usize| -> Result<()> {
-        if args.len() < min {
-            Err(legacy::arity_error(cmd))
-        } else {
-            Ok(())
-        }
-    };
+    let exact = |lo: usize, hi: usize| arity_between(cmd, args, lo, hi);
+    let arity = |min: usize| arity_between(cmd, args, min, usize::MAX);
     match upper.as_str() {
         "FT.CREATE" => {
             // At least the name, SCHEMA and one field with its type (RediSearch: argc < 5).

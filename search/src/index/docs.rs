@@ -108,12 +108,7 @@ impl DocTable {
         u64::from(match what {
             Column::Served => c.served,
             Column::Sortable => c.sortable,
-        }) == self.records_held()
-    }
-
-    /// The records held (live ids).
-    fn records_held(&self) -> u64 {
-        self.live.len()
+        }) == self.live.len()
     }
 
     /// Counts `rec`'s column values in (`add`) or out.
