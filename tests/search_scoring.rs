@@ -11,15 +11,6 @@ fn ok() -> Resp {
     Resp::Simple("OK".into())
 }
 
-/// (id, score) pairs of a RESP2 `WITHSCORES NOCONTENT` search.
-fn scored(c: &mut Conn, query: &str, extra: &[&str]) -> Vec<(String, f64)> {
-    let mut args = vec!["FT.SEARCH", "s", query, "WITHSCORES", "NOCONTENT"];
-    args.extend_from_slice(extra);
-    let r = c.call(&args);
-    assert!(!r.is_error(), "{query}: {r:?}");
-    r.items()[1..].chunks(2).map(|p| (p[0].text(), p[1].text().parse().unwrap())).collect()
-}
-
 fn close(got: &[(String, f64)], want: &[(&str, f64)]) {
     assert_eq!(got.len(), want.len(), "{got:?} vs {want:?}");
     for ((gk, gs), (wk, ws)) in got.iter().zip(want) {
@@ -52,33 +43,33 @@ fn tfidf_divides_by_the_distance_between_terms() {
     // Every document has both terms once: idf = floor(log2(1 + 5/5)) = 1, max frequency 1,
     // so the undivided score is 1*1 + 1*1 = 2; the divisor is the distance between them.
     let want = [("d:1", 2.0), ("d:4", 2.0), ("d:5", 2.0), ("d:2", 2.0 / 3.0), ("d:3", 2.0 / 6.0)];
-    close(&scored(&mut c, "alpha beta", &[]), &want);
+    close(&scored(&mut c, "s", "alpha beta", &[]), &want);
     // A union is an aggregate too: the same divisor when both alternatives match.
-    close(&scored(&mut c, "alpha | beta", &["DIALECT", "2"]), &want);
+    close(&scored(&mut c, "s", "alpha | beta", &["DIALECT", "2"]), &want);
     // SLOP 2 drops d:3 (five words between); INORDER also drops d:4 (beta first). Positions
     // run on across fields, so d:5 (alpha ends t, beta starts u) stays, as in RediSearch 2.10.
     close(
-        &scored(&mut c, "alpha beta", &["SLOP", "2"]),
+        &scored(&mut c, "s", "alpha beta", &["SLOP", "2"]),
         &[("d:1", 2.0), ("d:4", 2.0), ("d:5", 2.0), ("d:2", 2.0 / 3.0)],
     );
     close(
-        &scored(&mut c, "alpha beta", &["SLOP", "2", "INORDER"]),
+        &scored(&mut c, "s", "alpha beta", &["SLOP", "2", "INORDER"]),
         &[("d:1", 2.0), ("d:5", 2.0), ("d:2", 2.0 / 3.0)],
     );
-    close(&scored(&mut c, "\"alpha beta\"", &[]), &[("d:1", 2.0), ("d:5", 2.0)]);
+    close(&scored(&mut c, "s", "\"alpha beta\"", &[]), &[("d:1", 2.0), ("d:5", 2.0)]);
     // A quoted phrase stays exact whatever its attributes or SLOP say; attributes on a group
     // do apply (RediSearch 2.10's answers).
     close(
-        &scored(&mut c, "\"alpha beta\"=>{$slop: 2; $inorder: true}", &["DIALECT", "2"]),
+        &scored(&mut c, "s", "\"alpha beta\"=>{$slop: 2; $inorder: true}", &["DIALECT", "2"]),
         &[("d:1", 2.0), ("d:5", 2.0)],
     );
-    close(&scored(&mut c, "\"alpha beta\"", &["SLOP", "3"]), &[("d:1", 2.0), ("d:5", 2.0)]);
+    close(&scored(&mut c, "s", "\"alpha beta\"", &["SLOP", "3"]), &[("d:1", 2.0), ("d:5", 2.0)]);
     close(
-        &scored(&mut c, "(alpha beta)=>{$slop: 2; $inorder: true}", &["DIALECT", "2"]),
+        &scored(&mut c, "s", "(alpha beta)=>{$slop: 2; $inorder: true}", &["DIALECT", "2"]),
         &[("d:1", 2.0), ("d:5", 2.0), ("d:2", 2.0 / 3.0)],
     );
     // A single term is never divided.
-    let single = scored(&mut c, "xa", &[]);
+    let single = scored(&mut c, "s", "xa", &[]);
     assert_eq!(single.len(), 1);
     // idf(xa) = floor(log2(1 + 5/1)) = 2.
     close(&single, &[("d:2", 2.0)]);
@@ -87,12 +78,12 @@ fn tfidf_divides_by_the_distance_between_terms() {
 #[test]
 fn bm25_divides_too_and_dismax_does_not() {
     let (_s, mut c) = corpus();
-    let bm25 = scored(&mut c, "alpha beta", &["SCORER", "BM25"]);
+    let bm25 = scored(&mut c, "s", "alpha beta", &["SCORER", "BM25"]);
     let get = |k: &str| bm25.iter().find(|(id, _)| id == k).map(|(_, s)| *s).unwrap();
     // d:1 and d:2 have the same two term frequencies; d:2's terms are 3 apart.
     assert!((get("d:1") / get("d:2") - 3.0).abs() < 1e-9, "{bm25:?}");
     assert!((get("d:1") / get("d:3") - 6.0).abs() < 1e-9, "{bm25:?}");
-    let dismax = scored(&mut c, "alpha beta", &["SCORER", "DISMAX"]);
+    let dismax = scored(&mut c, "s", "alpha beta", &["SCORER", "DISMAX"]);
     assert!(dismax.iter().all(|(_, s)| (*s - 2.0).abs() < 1e-9), "{dismax:?}");
 }
 
@@ -104,10 +95,10 @@ fn dismax_takes_the_largest_expansion() {
     // "running" is indexed as itself and under its stem; the query expands to both, a union:
     // DISMAX counts the larger frequency (1), not their sum.
     c.call(&["HSET", "d:1", "t", "running"]);
-    close(&scored(&mut c, "running", &["SCORER", "DISMAX"]), &[("d:1", 1.0)]);
+    close(&scored(&mut c, "s", "running", &["SCORER", "DISMAX"]), &[("d:1", 1.0)]);
     c.call(&["HSET", "d:2", "t", "running runs running"]);
     // d:2: "running" twice, the stem "+run" three times.
-    close(&scored(&mut c, "running", &["SCORER", "DISMAX", "INKEYS", "1", "d:2"]), &[("d:2", 3.0)]);
+    close(&scored(&mut c, "s", "running", &["SCORER", "DISMAX", "INKEYS", "1", "d:2"]), &[("d:2", 3.0)]);
 }
 
 #[test]
@@ -116,7 +107,7 @@ fn bm25std_is_okapi_bm25_without_the_slop_divisor() {
     // N = 5 documents, each with alpha and beta once; lengths 2, 4, 7, 2, 2 (average 3.4).
     let idf = (1.0f64 + (5.0 - 5.0 + 0.5) / (5.0 + 0.5)).ln();
     let term = |len: f64| idf * 1.0 * 2.2 / (1.0 + 1.2 * (0.5 + 0.5 * len / 3.4));
-    let got = scored(&mut c, "alpha beta", &["SCORER", "BM25STD"]);
+    let got = scored(&mut c, "s", "alpha beta", &["SCORER", "BM25STD"]);
     let want = [
         ("d:1", 2.0 * term(2.0)),
         ("d:4", 2.0 * term(2.0)),

@@ -49,15 +49,6 @@ fn max_bm25std() -> f64 {
     ["d:2", "d:3", "d:4", "d:5"].iter().map(|k| bm25std(k)).fold(0.0, f64::max)
 }
 
-/// (key, score) of a RESP2 `WITHSCORES NOCONTENT` search.
-fn scored(c: &mut Conn, query: &str, extra: &[&str]) -> Vec<(String, f64)> {
-    let mut args = vec!["FT.SEARCH", "s", query, "WITHSCORES", "NOCONTENT"];
-    args.extend_from_slice(extra);
-    let r = c.call(&args);
-    assert!(!r.is_error(), "{query} {extra:?}: {r:?}");
-    r.items()[1..].chunks(2).map(|p| (p[0].text(), p[1].text().parse().unwrap())).collect()
-}
-
 fn close(got: &[(String, f64)], want: &[(&str, f64)]) {
     assert_eq!(got.len(), want.len(), "{got:?} vs {want:?}");
     for ((gk, gs), (wk, ws)) in got.iter().zip(want) {
@@ -95,19 +86,24 @@ fn norm_divides_by_the_largest_score_of_the_whole_result_set() {
         ["d:2", "d:3", "d:4", "d:5"].iter().map(|k| (*k, bm25std(k) / max)).collect();
     // The raw BM25STD first: the oracle's statistics are the index's.
     let raw: Vec<(&str, f64)> = want.iter().map(|(k, _)| (*k, bm25std(k))).collect();
-    close(&scored(&mut c, "hello world", &["SCORER", "BM25STD"]), &raw);
-    close(&scored(&mut c, "hello world", &["SCORER", "BM25STD.NORM"]), &want);
+    close(&scored(&mut c, "s", "hello world", &["SCORER", "BM25STD"]), &raw);
+    close(&scored(&mut c, "s", "hello world", &["SCORER", "BM25STD.NORM"]), &want);
     assert!((want[0].1 - 1.0).abs() < 1e-12 && want[3].1 < 0.9);
     // A page past the first: the same scores, not divided by the page's own largest.
-    close(&scored(&mut c, "hello world", &["SCORER", "BM25STD.NORM", "LIMIT", "1", "2"]), &want[1..3]);
+    close(&scored(&mut c, "s", "hello world", &["SCORER", "BM25STD.NORM", "LIMIT", "1", "2"]), &want[1..3]);
     // Sorted by another field: the divisor is still the largest score of all results.
     close(
-        &scored(&mut c, "hello world", &["SCORER", "bm25std.norm", "SORTBY", "n", "ASC", "LIMIT", "0", "1"]),
+        &scored(
+            &mut c,
+            "s",
+            "hello world",
+            &["SCORER", "bm25std.norm", "SORTBY", "n", "ASC", "LIMIT", "0", "1"],
+        ),
         &[("d:5", bm25std("d:5") / max)],
     );
     // One result: 1. No result: nothing to divide.
-    close(&scored(&mut c, "blue", &["SCORER", "BM25STD.NORM"]), &[("d:5", 1.0)]);
-    assert_eq!(scored(&mut c, "nothing", &["SCORER", "BM25STD.NORM"]), vec![]);
+    close(&scored(&mut c, "s", "blue", &["SCORER", "BM25STD.NORM"]), &[("d:5", 1.0)]);
+    assert_eq!(scored(&mut c, "s", "nothing", &["SCORER", "BM25STD.NORM"]), vec![]);
 
     // FT.AGGREGATE ADDSCORES: every row divided by the largest, whatever LIMIT shows.
     let mut agg = aggregated(&mut c, &["SCORER", "BM25STD.NORM", "LOAD", "1", "@__key"]);
@@ -142,14 +138,14 @@ fn tanh_stretches_by_the_query_or_configured_factor() {
     let (_s, mut c) = corpus();
     let keys = ["d:2", "d:3", "d:4", "d:5"];
     let tanh = |f: f64| -> Vec<(&str, f64)> { keys.iter().map(|k| (*k, (bm25std(k) / f).tanh())).collect() };
-    close(&scored(&mut c, "hello world", &["SCORER", "BM25STD.TANH"]), &tanh(4.0));
+    close(&scored(&mut c, "s", "hello world", &["SCORER", "BM25STD.TANH"]), &tanh(4.0));
     close(
-        &scored(&mut c, "hello world", &["SCORER", "BM25STD.TANH", "BM25STD_TANH_FACTOR", "20"]),
+        &scored(&mut c, "s", "hello world", &["SCORER", "BM25STD.TANH", "BM25STD_TANH_FACTOR", "20"]),
         &tanh(20.0),
     );
     // A query's factor has no upper bound (RediSearch 8.4 checks only >= 1 there).
     close(
-        &scored(&mut c, "hello world", &["BM25STD_TANH_FACTOR", "20000", "SCORER", "BM25STD.TANH"]),
+        &scored(&mut c, "s", "hello world", &["BM25STD_TANH_FACTOR", "20000", "SCORER", "BM25STD.TANH"]),
         &tanh(20000.0),
     );
     assert_eq!(
@@ -157,7 +153,7 @@ fn tanh_stretches_by_the_query_or_configured_factor() {
         arr(vec![arr(vec![Resp::Simple("BM25STD_TANH_FACTOR".into()), Resp::bulk("4")])])
     );
     assert_eq!(c.call(&["FT.CONFIG", "SET", "BM25STD_TANH_FACTOR", "10"]), Resp::Simple("OK".into()));
-    close(&scored(&mut c, "hello world", &["SCORER", "BM25STD.TANH"]), &tanh(10.0));
+    close(&scored(&mut c, "s", "hello world", &["SCORER", "BM25STD.TANH"]), &tanh(10.0));
     let mut agg = aggregated(&mut c, &["SCORER", "BM25STD.TANH", "LOAD", "1", "@__key"]);
     agg.sort_by(|a, b| a.0.cmp(&b.0));
     close(&agg, &tanh(10.0));
@@ -166,9 +162,9 @@ fn tanh_stretches_by_the_query_or_configured_factor() {
     agg.sort_by(|a, b| a.0.cmp(&b.0));
     close(&agg, &tanh(3.0));
     // Other scorers ignore the factor; BM25 stays the legacy BM25 (not BM25STD).
-    let plain = scored(&mut c, "hello world", &["SCORER", "BM25STD", "BM25STD_TANH_FACTOR", "7"]);
+    let plain = scored(&mut c, "s", "hello world", &["SCORER", "BM25STD", "BM25STD_TANH_FACTOR", "7"]);
     close(&plain, &keys.iter().map(|k| (*k, bm25std(k))).collect::<Vec<_>>());
-    let bm25 = scored(&mut c, "hello world", &["SCORER", "BM25"]);
+    let bm25 = scored(&mut c, "s", "hello world", &["SCORER", "BM25"]);
     assert!((bm25[0].1 - bm25std("d:2")).abs() > 1e-3, "{bm25:?}");
 }
 

@@ -33,14 +33,6 @@ fn server() -> (Server, Conn) {
     (s, c)
 }
 
-/// `id score id score …` of a WITHSCORES search, scores as numbers.
-fn scored(c: &mut Conn, q: &str, extra: &[&str]) -> Vec<(String, f64)> {
-    let mut args = vec!["FT.SEARCH", "s", q, "NOCONTENT", "WITHSCORES"];
-    args.extend_from_slice(extra);
-    let r = c.call(&args);
-    r.items()[1..].chunks(2).map(|p| (p[0].text(), p[1].text().parse().unwrap())).collect()
-}
-
 fn ids(c: &mut Conn, q: &str, extra: &[&str]) -> Vec<String> {
     let mut args = vec!["FT.SEARCH", "s", q, "NOCONTENT"];
     args.extend_from_slice(extra);
@@ -77,15 +69,18 @@ fn want_dump() -> Vec<(String, Vec<String>)> {
 #[test]
 fn synonyms_match_and_score_like_redisearch() {
     let (_s, mut c) = server();
-    assert_eq!(scored(&mut c, "boy", &[]), sc(&[("s:1", 3.0), ("s:3", 1.0), ("s:2", 0.5)]));
-    assert_eq!(scored(&mut c, "child", &[]), sc(&[("s:4", 2.0), ("s:2", 1.25), ("s:1", 1.0), ("s:3", 1.0)]));
-    assert_eq!(scored(&mut c, "kid", &[]), sc(&[("s:4", 3.0), ("s:2", 1.0)]));
-    assert_eq!(scored(&mut c, "child sleeps", &[]), sc(&[("s:3", 3.0)]));
+    assert_eq!(scored(&mut c, "s", "boy", &[]), sc(&[("s:1", 3.0), ("s:3", 1.0), ("s:2", 0.5)]));
+    assert_eq!(
+        scored(&mut c, "s", "child", &[]),
+        sc(&[("s:4", 2.0), ("s:2", 1.25), ("s:1", 1.0), ("s:3", 1.0)])
+    );
+    assert_eq!(scored(&mut c, "s", "kid", &[]), sc(&[("s:4", 3.0), ("s:2", 1.0)]));
+    assert_eq!(scored(&mut c, "s", "child sleeps", &[]), sc(&[("s:3", 3.0)]));
     // VERBATIM, negation and optional words are not expanded.
     assert_eq!(ids(&mut c, "boy", &["VERBATIM"]), ["s:1"]);
     assert_eq!(ids(&mut c, "-boy", &[]), ["s:2", "s:3", "s:4", "s:5"]);
     assert_eq!(
-        scored(&mut c, "~boy", &[]),
+        scored(&mut c, "s", "~boy", &[]),
         sc(&[("s:1", 2.0), ("s:2", 0.0), ("s:3", 0.0), ("s:4", 0.0), ("s:5", 0.0)])
     );
     assert_eq!(ids(&mut c, "@t:kid", &[]), ["s:4", "s:2"]);

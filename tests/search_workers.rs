@@ -78,6 +78,13 @@ const QUERIES: &[&[&str]] = &[
     &["FT.PROFILE", "idx", "SEARCH", "QUERY", "hello", "NOCONTENT", "LIMIT", "0", "2"],
 ];
 
+/// An aggregate over every document that reads two fields per row and groups them (long
+/// enough, over 20,000 documents, to be seen running on a worker).
+const HEAVY: [&str; 19] = [
+    "FT.AGGREGATE", "idx", "*", "LOAD", "2", "@n", "@t", "APPLY", "upper(@t)", "AS", "u", "GROUPBY", "1",
+    "@u", "REDUCE", "COUNT", "0", "AS", "c",
+];
+
 /// Replies with the timings FT.PROFILE adds left out.
 fn comparable(r: Resp) -> Resp {
     match r {
@@ -156,13 +163,9 @@ fn a_query_sees_every_write_that_replied_before_it() {
 fn queries_run_beside_other_clients() {
     let (s, mut c) = loaded(20_000, 1);
     let mut probe = s.conn();
-    let heavy = [
-        "FT.AGGREGATE", "idx", "*", "LOAD", "2", "@n", "@t", "APPLY", "upper(@t)", "AS", "u", "GROUPBY", "1",
-        "@u", "REDUCE", "COUNT", "0", "AS", "c",
-    ];
     let mut seen_busy = false;
     for _ in 0..20 {
-        c.send(&heavy);
+        c.send(&HEAVY);
         // While the aggregate runs on the worker, the main thread answers INFO; on the main
         // thread itself the aggregate would have finished before INFO ran.
         for _ in 0..200 {
@@ -184,14 +187,10 @@ fn queries_run_beside_other_clients() {
 fn read_only_commands_do_not_wait_for_queries() {
     let (s, mut c) = loaded(20_000, 1);
     let mut probe = s.conn();
-    let heavy = [
-        "FT.AGGREGATE", "idx", "*", "LOAD", "2", "@n", "@t", "APPLY", "upper(@t)", "AS", "u", "GROUPBY", "1",
-        "@u", "REDUCE", "COUNT", "0", "AS", "c",
-    ];
     let before = info_field(&mut probe, "main_thread_lock_waits");
     let (mut reads, mut beside) = (0, 0);
     for _ in 0..10 {
-        c.send(&heavy);
+        c.send(&HEAVY);
         for _ in 0..20 {
             // FT.INFO, FT._LIST, FT.EXPLAIN and FT.DICTDUMP share the state with the query
             // instead of waiting for it.
@@ -303,13 +302,9 @@ fn the_pool_resizes_and_stops() {
 fn writes_do_not_wait_for_a_running_query() {
     let (s, mut c) = loaded(20_000, 1);
     let mut w = s.conn();
-    let heavy = [
-        "FT.AGGREGATE", "idx", "*", "LOAD", "2", "@n", "@t", "APPLY", "upper(@t)", "AS", "u", "GROUPBY", "1",
-        "@u", "REDUCE", "COUNT", "0", "AS", "c",
-    ];
     let mut proven = false;
     for round in 0..20 {
-        c.send(&heavy);
+        c.send(&HEAVY);
         let mut busy = false;
         for _ in 0..2000 {
             if info_field(&mut w, "workers_busy") > 0 {

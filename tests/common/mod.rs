@@ -462,3 +462,13 @@ pub fn wait_until(secs: u64, mut f: impl FnMut() -> bool) -> bool {
 pub fn fixture(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures").join(name)
 }
+
+/// (key, score) of `FT.SEARCH index query WITHSCORES NOCONTENT extra…` (RESP2), scores as
+/// numbers; an error reply fails the test.
+pub fn scored(c: &mut Conn, index: &str, query: &str, extra: &[&str]) -> Vec<(String, f64)> {
+    let mut args = vec!["FT.SEARCH", index, query, "WITHSCORES", "NOCONTENT"];
+    args.extend_from_slice(extra);
+    let r = c.call(&args);
+    assert!(!r.is_error(), "{query} {extra:?}: {r:?}");
+    r.items()[1..].chunks(2).map(|p| (p[0].text(), p[1].text().parse().unwrap())).collect()
+}
