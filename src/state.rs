@@ -18,9 +18,14 @@
 //!   change waits at most that long); the main thread applies the queue before its own reads.
 //!   So a query dispatched after a write's reply sees the write, and no query sees half of one
 //!   (a document is replaced whole, under an exclusive hold).
-//! - **Other main-thread work** (FT.CREATE, FT.INFO, flushes, loading, inline queries) holds
-//!   the lock exclusively (`with_state`), which waits for the workers' index phases in flight;
-//!   each wait is measured (`lock_waits`, INFO `search_main_thread_lock_wait_*`).
+//!   (An aggregate that reads no document runs its whole pipeline in that shared hold: still
+//!   index work, with no GIL.)
+//! - **Commands that only read definitions** (`search::READ_ONLY`: FT.INFO, FT._LIST, ...)
+//!   take a shared hold beside the queries when no change is queued (`read_shared`); with
+//!   changes queued they are other main-thread work.
+//! - **Other main-thread work** (FT.CREATE, FT.CONFIG SET, flushes, loading, inline queries)
+//!   holds the lock exclusively (`with_state`), which waits for the workers' index phases in
+//!   flight; each wait is measured (`lock_waits`, INFO `search_main_thread_lock_wait_*`).
 //! - Replies a worker prepared are finished on the main thread under a shared hold that jumps
 //!   waiting writers (`finish_read`), so a finishing reply never queues behind a drain that
 //!   waits for other queries.
