@@ -96,7 +96,12 @@ fn comparable(r: Resp) -> Resp {
                     skip = false;
                     continue;
                 }
-                if matches!(&i, Resp::Bulk(b) if b.ends_with(b" time") || b.ends_with(b"Time")) {
+                let name: Option<&[u8]> = match &i {
+                    Resp::Bulk(b) => Some(b),
+                    Resp::Simple(s) => Some(s.as_bytes()),
+                    _ => None,
+                };
+                if name.is_some_and(|b| b.ends_with(b" time") || b.ends_with(b"Time")) {
                     skip = true;
                     continue;
                 }
