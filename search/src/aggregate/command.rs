@@ -214,7 +214,7 @@ pub(crate) fn query<'c>(
         None => ids.iter().collect(),
     };
     let scores = req.add_scores.then(|| {
-        let ctx = ScoreContext::new(idx, &matched.terms, &matched.slop, scorer);
+        let ctx = ScoreContext::new(idx, &matched.terms, &matched.slop, scorer).matching(&ids);
         let mut scores: Vec<f64> = order.iter().map(|&d| ctx.score(d)).collect();
         if scorer == Scorer::Bm25StdNorm {
             // Over every matched row, whatever LIMIT or a cursor's COUNT shows.

@@ -2,7 +2,6 @@
 //! parsing is in `request.rs`, the reply's rendering (RETURN, JSONPath projection,
 //! HIGHLIGHT/SUMMARIZE, RESP2/RESP3 shapes) in `render.rs`.
 
-use crate::args::parse_f64;
 use crate::catalog::Catalog;
 use crate::commands::text;
 use crate::config::{Config, TimeoutPolicy};
@@ -289,7 +288,7 @@ pub(crate) fn search_page(
         // The node keeps the k nearest over all shards: each sends all of its own.
         want = ids.len() as usize;
     }
-    let scorer = ScoreContext::new(idx, &matched.terms, &matched.slop, req.scorer);
+    let scorer = ScoreContext::new(idx, &matched.terms, &matched.slop, req.scorer).matching(&ids);
     let dist = &matched.distances;
     let need_scores = req.with_scores || req.sortby.is_none();
     let mut page: Vec<(u32, f64, Option<Key>)> = Vec::new();
@@ -451,7 +450,9 @@ fn sort_key(idx: &Index, d: u32, field: Option<usize>, docs: &dyn DocumentSource
     let first = vals.into_iter().find(|v| !matches!(v, FieldValue::Null))?;
     match (first, f.kind) {
         (FieldValue::Number(n, _), _) => Some(Key::Num(n)),
-        (FieldValue::String(s), FieldType::Numeric) => parse_f64(s.trim()).map(Key::Num),
+        (FieldValue::String(s), FieldType::Numeric) => {
+            crate::suggest::args::redis_double(s.as_bytes()).map(Key::Num)
+        }
         (FieldValue::String(s), _) => Some(Key::Str(if f.unf { s } else { s.to_lowercase() })),
         (FieldValue::Bool(b), _) => Some(Key::Str(b.to_string())),
         (FieldValue::Array(items), _) => items.into_iter().find_map(|v| match v {

@@ -139,6 +139,13 @@ pub struct ScoreContext<'a> {
     cursors: Vec<Vec<Cursor>>,
     /// Term-at-a-time sums of a window, for unions scored in document order ([`window`]).
     window: window::Windowed,
+    /// Per term: every document that will be scored holds it (see [`Self::matching`]), so a
+    /// tag or leaf term's frequency is 1 without looking the document up.
+    held_by_all: Vec<bool>,
+    /// TFIDF and TFIDF.DOCNORM when every term is held by all the documents and none has
+    /// positions (a filter query: tags, ranges): the weighted sum and the slop divisor are
+    /// the same for every document, and only its score and norm vary.
+    constant: Option<(f64, f64)>,
 }
 
 /// A document being scored: its record (a cache miss of its own; the scoring figures come
@@ -268,11 +275,58 @@ impl<'a> ScoreContext<'a> {
             lookup,
             slop,
             slop_terms,
+            held_by_all: vec![false; terms.len()],
+            constant: None,
         };
         if ctx.windowed() {
             ctx.window = Some(std::cell::RefCell::default());
         }
         ctx
+    }
+
+    /// Declares the documents that will be scored, `ids` (the query's matches, or a subset):
+    /// a tag term of one value, or a leaf term (a numeric or geo range, `*`), that holds every
+    /// one of them then counts frequency 1 in each without a lookup per document (the
+    /// common case of a filter at the root or inside an intersection). Scoring a document
+    /// outside `ids` afterwards would be wrong.
+    pub fn matching(mut self, ids: &RoaringBitmap) -> Self {
+        for (held, t) in self.held_by_all.iter_mut().zip(self.terms) {
+            *held = match (&t.leaf, t.tag_field, t.ids.as_slice()) {
+                (Some((_, docs)), _, _) => ids.is_subset(docs),
+                (None, Some(f), [id]) => match self.idx.fields.get(usize::from(f)) {
+                    Some(FieldIndex::Tag(ti)) => ti.docs(*id).is_some_and(|b| ids.is_subset(b)),
+                    _ => false,
+                },
+                _ => false,
+            };
+        }
+        self.constant = self.constant_parts();
+        self
+    }
+
+    /// The weighted sum and the slop divisor of [`Self::constant`], computed as
+    /// [`Self::score`] computes them for any one document (same terms, same order).
+    fn constant_parts(&self) -> Option<(f64, f64)> {
+        if !matches!(self.scorer, Scorer::TfIdf | Scorer::TfIdfDocNorm) || self.terms.is_empty() {
+            return None;
+        }
+        let slop = match self.slop {
+            SlopShape::Single => 1.0,
+            // No child with positions: `slop_divisor`'s count of children minus one.
+            SlopShape::Intersect(c) if c.iter().all(|c| c.ids.is_none()) => {
+                c.len().saturating_sub(1).max(1) as f64
+            }
+            _ => return None,
+        };
+        let mut raw = 0.0;
+        for ((t, idfs), held) in self.terms.iter().zip(&self.idfs).zip(&self.held_by_all) {
+            if !held {
+                return None;
+            }
+            let (f, idf) = if t.leaf.is_some() { (1.0, 1.0) } else { (1.0, *idfs.first()?) };
+            raw += t.weight * (f * idf);
+        }
+        Some((raw, slop))
     }
 
     /// What [`crate::query::topk`] may skip with: the query's terms with their postings and
@@ -312,7 +366,23 @@ impl<'a> ScoreContext<'a> {
     }
 
     /// The score of document `doc`.
+    #[inline]
     pub fn score(&self, doc: u32) -> f64 {
+        if let Some((raw, slop)) = self.constant {
+            let Some(hot) = self.idx.docs.hot(doc) else { return 0.0 };
+            if hot.score == 0.0 {
+                return 0.0;
+            }
+            // As the general path computes it, with this document's score and norm.
+            let norm = if self.scorer == Scorer::TfIdf { hot.max_freq } else { hot.len };
+            return f64::from(hot.score) * raw / f64::from(norm.max(1)) / slop;
+        }
+        self.score_in_general(doc)
+    }
+
+    /// [`Self::score`] of any query.
+    #[inline(never)]
+    fn score_in_general(&self, doc: u32) -> f64 {
         let Some(hot) = self.idx.docs.hot(doc) else { return 0.0 };
         if self.scorer == Scorer::DocScore {
             return f64::from(hot.score);
@@ -326,6 +396,9 @@ impl<'a> ScoreContext<'a> {
                 .iter()
                 .enumerate()
                 .map(|(ti, t)| {
+                    if self.held_by_all[ti] {
+                        return t.weight;
+                    }
                     if let Some((_, docs)) = &t.leaf {
                         return if docs.contains(doc) { t.weight } else { 0.0 };
                     }
@@ -440,8 +513,15 @@ impl<'a> ScoreContext<'a> {
     ) {
         if let Some((kind, docs)) = &t.leaf {
             // Frequency 1 without IDF; BM25STD counts `*` only.
-            if docs.contains(d.id) && (*kind == LeafKind::Virtual || !self.scorer.is_bm25std()) {
+            let held = self.held_by_all[ti] || docs.contains(d.id);
+            if held && (*kind == LeafKind::Virtual || !self.scorer.is_bm25std()) {
                 add(ti, u32::MAX, 1.0, 1.0);
+            }
+            return;
+        }
+        if self.held_by_all[ti] {
+            if let (Some(&id), Some(&idf)) = (t.ids.first(), idfs.first()) {
+                add(ti, id, 1.0, idf);
             }
             return;
         }
