@@ -87,6 +87,11 @@ impl Resp {
 }
 
 /// Shorthand for building expected arrays.
+/// The `+OK` reply.
+pub fn ok() -> Resp {
+    Resp::Simple("OK".into())
+}
+
 pub fn arr(items: Vec<Resp>) -> Resp {
     Resp::Array(items)
 }

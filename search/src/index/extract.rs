@@ -93,10 +93,9 @@ fn reads_back_as_number(matches: &[FieldValue], json: bool) -> bool {
     match matches {
         [FieldValue::Number(..)] => json,
         [FieldValue::String(s)] if !json => {
-            let t = s.trim();
-            let indexed = crate::args::parse_f64(t).map(f64::to_bits);
+            let indexed = crate::suggest::args::redis_double(s.as_bytes()).map(f64::to_bits);
             indexed.is_some()
-                && indexed == crate::aggregate::value::parse_number(t.as_bytes()).map(f64::to_bits)
+                && indexed == crate::aggregate::value::parse_number(s.as_bytes()).map(f64::to_bits)
         }
         _ => false,
     }
@@ -208,7 +207,9 @@ fn extract_values(
                             "Invalid JSON type: String type can represent only TEXT, TAG, GEO or GEOMETRY field".into(),
                         );
                     }
-                    match crate::args::parse_f64(s.trim()) {
+                    // RediSearch: `RedisModule_StringToDouble` (no blank around the number, hex
+                    // allowed, no NaN, no overflow).
+                    match crate::suggest::args::redis_double(s.as_bytes()) {
                         Some(n) => nums.push(n),
                         None => return Err(format!("Invalid numeric value: '{s}'")),
                     }

@@ -2,7 +2,6 @@
 //! rmutil's ArgsCursor). The key and the string are the glue's; these parse the rest.
 
 use super::search::Query;
-use crate::aggregate::value::parse_number;
 use crate::limits::{SUGGEST_DEFAULT_MAX, SUGGEST_MAX_PREFIX};
 
 /// FT.SUGADD's options after the score.
@@ -39,26 +38,15 @@ pub const INVALID_QUERY_LENGTH: &str = "Invalid query length";
 /// The error for an FT.SUGGET prefix of too many characters.
 pub const INVALID_QUERY: &str = "Invalid query";
 
-/// `RedisModule_StringToDouble`: the whole string is a C double, no leading space, no NaN,
-/// no overflow or underflow to zero.
+/// `RedisModule_StringToDouble` (Redis's `string2d`): C's `strtod` over the whole string,
+/// no blank first, no NaN, no overflow or underflow to zero (`ERANGE`). Hex (`0x10`,
+/// `0x1p4`), `inf` and `infinity` are numbers.
 pub fn redis_double(s: &[u8]) -> Option<f64> {
     let first = *s.first()?;
-    if first.is_ascii_whitespace() || first == 0x0b {
+    if matches!(first, b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c) || s.contains(&0) {
         return None;
     }
-    let v = parse_number(s)?;
-    if v.is_nan() {
-        return None;
-    }
-    let lower = s.to_ascii_lowercase();
-    if v == 0.0 && !lower.contains(&b'x') {
-        // strtod's ERANGE on underflow: a non-zero mantissa that came out as zero.
-        let mantissa = lower.split(|&b| b == b'e').next().unwrap_or_default();
-        if mantissa.iter().any(|b| (b'1'..=b'9').contains(b)) {
-            return None;
-        }
-    }
-    Some(v)
+    crate::aggregate::value::strtod_whole(s).filter(|v| !v.is_nan())
 }
 
 /// The score argument of FT.SUGADD.

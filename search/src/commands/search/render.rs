@@ -109,11 +109,9 @@ impl<'a> RenderCtx<'a> {
                 let mut out = Vec::new();
                 if let Some((field, _)) = &self.req.sortby {
                     if let Some((_, spec)) = self.idx.spec.field(field) {
-                        let value = if json {
-                            self.load_json_first(key, &spec.path)
-                        } else {
-                            self.load_one(key, field, false)
-                        };
+                        // Hash: the field as HGETALL gives it (RediSearch loads the whole hash).
+                        let value =
+                            if json { self.load_one(key, field, true) } else { self.load_raw(key, field) };
                         if let Some(v) = value {
                             out.push((spec.name.clone(), v));
                         }
@@ -157,7 +155,7 @@ impl<'a> RenderCtx<'a> {
             for (name, val) in out.iter_mut() {
                 let Some(src) = self.returned_field(name) else { continue };
                 let Some((_, spec)) = self.idx.spec.field(&src) else { continue };
-                if spec.kind != FieldType::Text {
+                if spec.kind != FieldType::Text || self.as_array_text(&src) {
                     continue;
                 }
                 let s = String::from_utf8_lossy(val).into_owned();
@@ -198,17 +196,26 @@ impl<'a> RenderCtx<'a> {
         }
     }
 
-    /// The first match of a JSONPath as RediSearch's `jsonIterToValue` gives it: a string as
-    /// its text (`RETURN 1 $.t` gives `riceratops`, not `"riceratops"`), a boolean as 1 or 0,
-    /// anything else as JSON.
+    /// The first match of `path`, as RediSearch's loader renders a JSON value before
+    /// DIALECT 3: a string unquoted, a boolean as `1`/`0`, a number through a double
+    /// (`RSValue_NumToString`: `1.0` comes back as `1`, `1e300` as `1e+300`), anything else
+    /// as JSON text.
     fn load_json_first(&self, key: &[u8], path: &str) -> Option<Vec<u8>> {
         match self.docs.values(key, path).ok()?.into_iter().next() {
             Some(FieldValue::String(s)) => Some(s.into_bytes()),
+            Some(FieldValue::Number(n, _)) => Some(crate::aggregate::value::format_number(n).into_bytes()),
             Some(FieldValue::Bool(b)) => Some(if b { b"1".to_vec() } else { b"0".to_vec() }),
             _ => self.docs.json_at(key, path)?.into_iter().next().map(String::into_bytes),
         }
     }
 
+    /// A RETURN field (an attribute or a path), as RediSearch's loader gives it.
+    /// - JSON: before DIALECT 3 the first match ([`Self::load_json_first`]); from DIALECT 3
+    ///   every match as a JSON array, except for a SORTABLE attribute (TAG excepted), which
+    ///   RediSearch reads from its sorting vector: one value, as before DIALECT 3.
+    /// - Hash: the field's string, but a NUMERIC attribute's value goes through a double
+    ///   (`hvalToValue` with `RLOOKUP_C_DBL`: `1.50` comes back as `1.5`, `0x10` as `16`),
+    ///   unless it is not one (then the string as it is).
     fn load_one(&self, key: &[u8], source: &str, json: bool) -> Option<Vec<u8>> {
         let attr = self.idx.spec.field(source).map(|(_, f)| f);
         if json {
@@ -217,22 +224,44 @@ impl<'a> RenderCtx<'a> {
             if matches.is_empty() {
                 return None;
             }
-            // Before DIALECT 3 only the first match comes back; from DIALECT 3 every match
-            // comes back, as a JSON array.
-            if self.dialect < 3 {
+            if self.dialect < 3 || attr.is_some_and(crate::aggregate::command::property_from_sortable) {
                 return self.load_json_first(key, path);
             }
             Some(format!("[{}]", matches.join(",")).into_bytes())
         } else {
-            let path = attr.map(|f| f.path.as_str()).unwrap_or(source);
-            let vals = self.docs.values(key, path).ok()?;
-            match vals.into_iter().next()? {
-                FieldValue::String(s) => Some(s.into_bytes()),
-                FieldValue::Number(_, t) => Some(t.into_bytes()),
-                FieldValue::Bool(b) => Some(b.to_string().into_bytes()),
-                _ => None,
+            let raw = self.load_raw(key, source)?;
+            if attr.is_some_and(|f| f.kind == FieldType::Numeric) {
+                if let Some(n) = crate::suggest::args::redis_double(&raw) {
+                    return Some(crate::aggregate::value::format_number(n).into_bytes());
+                }
             }
+            Some(raw)
         }
+    }
+
+    /// A hash field (an attribute's or its own name) as the hash holds it.
+    fn load_raw(&self, key: &[u8], source: &str) -> Option<Vec<u8>> {
+        let attr = self.idx.spec.field(source).map(|(_, f)| f);
+        let path = attr.map(|f| f.path.as_str()).unwrap_or(source);
+        let vals = self.docs.values(key, path).ok()?;
+        match vals.into_iter().next()? {
+            FieldValue::String(s) => Some(s.into_bytes()),
+            FieldValue::Number(_, t) => Some(t.into_bytes()),
+            FieldValue::Bool(b) => Some(b.to_string().into_bytes()),
+            _ => None,
+        }
+    }
+
+    /// Whether RETURN's `source` comes back from DIALECT 3 as a JSON array text (which
+    /// RediSearch neither highlights nor summarizes: the value is not a string).
+    fn as_array_text(&self, source: &str) -> bool {
+        self.dialect >= 3
+            && self.idx.spec.on == KeyType::Json
+            && !self
+                .idx
+                .spec
+                .field(source)
+                .is_some_and(|(_, f)| crate::aggregate::command::property_from_sortable(f))
     }
 }
 

@@ -1,0 +1,155 @@
+//! What FT.SEARCH gives back for a field's value: RediSearch's loader turns a JSON number,
+//! and a hash value of a NUMERIC attribute named in RETURN, into a double and prints that
+//! (`1.0` comes back as `1`); from DIALECT 3 a JSON field comes back as the array of its
+//! matches, except a SORTABLE one, read from the sorting vector. Every expectation below was
+//! measured on RediSearch 2.10.5 + RedisJSON 2.8.3 (Redis 7.4.1), 2026-12-02.
+
+mod common;
+
+use common::*;
+
+fn bulks(items: &[&str]) -> Resp {
+    arr(items.iter().map(|s| Resp::bulk(s)).collect())
+}
+
+fn json_index(c: &mut Conn) {
+    for args in [
+        &[
+            "FT.CREATE", "j", "ON", "JSON", "PREFIX", "1", "jj:", "SCHEMA", "$.name", "AS", "name", "TEXT",
+            "SORTABLE", "$.n", "AS", "n", "NUMERIC", "SORTABLE", "$.y", "AS", "y", "NUMERIC", "$.t", "AS",
+            "t", "TEXT",
+        ][..],
+        &[
+            "JSON.SET",
+            "jj:1",
+            "$",
+            r#"{"name":"Hello World","n":1.0,"y":123456789012345678,"t":"big murobo","r":1e300}"#,
+        ],
+    ] {
+        assert_eq!(c.call(args), ok());
+    }
+}
+
+#[test]
+fn json_numbers_come_back_through_a_double() {
+    let server = Server::start();
+    let mut c = server.conn();
+    json_index(&mut c);
+    let reply = c.call(&["FT.SEARCH", "j", "*", "RETURN", "4", "n", "y", "$.r", "$.name"]);
+    assert_eq!(
+        reply,
+        arr(vec![
+            Resp::Int(1),
+            Resp::bulk("jj:1"),
+            bulks(&["n", "1", "y", "123456789012345680", "$.r", "1e+300", "$.name", "Hello World"]),
+        ])
+    );
+    // The SORTBY attribute, first, and the document itself as RedisJSON prints it.
+    let reply = c.call(&["FT.SEARCH", "j", "*", "SORTBY", "n"]);
+    let fields = reply.items()[2].items().to_vec();
+    assert_eq!(fields[..2], [Resp::bulk("n"), Resp::bulk("1")]);
+    assert_eq!(fields[2], Resp::bulk("$"));
+    assert!(fields[3].text().contains(r#""n":1.0"#), "{:?}", fields[3]);
+}
+
+#[test]
+fn dialect_3_returns_arrays_but_sortable_fields_come_from_the_sorting_vector() {
+    let server = Server::start();
+    let mut c = server.conn();
+    json_index(&mut c);
+    let q = |c: &mut Conn, extra: &[&str]| {
+        let mut args = vec!["FT.SEARCH", "j", "*", "DIALECT", "3"];
+        args.extend_from_slice(extra);
+        c.call(&args).items()[2].clone()
+    };
+    assert_eq!(
+        q(&mut c, &["RETURN", "4", "n", "name", "y", "$.name"]),
+        bulks(&[
+            "n", "1", "name", "Hello World", "y", "[123456789012345678]", "$.name", r#"["Hello World"]"#
+        ])
+    );
+    assert_eq!(q(&mut c, &["SORTBY", "n", "RETURN", "1", "y"]), bulks(&["y", "[123456789012345678]"]));
+    assert_eq!(q(&mut c, &["SORTBY", "y", "RETURN", "1", "n"]), bulks(&["n", "1"]));
+    // An array text is no string: neither highlighted nor summarized.
+    let hl = c.call(&[
+        "FT.SEARCH", "j", "murobo", "DIALECT", "3", "RETURN", "1", "t", "HIGHLIGHT", "FIELDS", "1", "t",
+    ]);
+    assert_eq!(hl.items()[2], bulks(&["t", r#"["big murobo"]"#]));
+    let hl = c.call(&[
+        "FT.SEARCH", "j", "murobo", "DIALECT", "2", "RETURN", "1", "t", "HIGHLIGHT", "FIELDS", "1", "t",
+    ]);
+    assert_eq!(hl.items()[2], bulks(&["t", "big <b>murobo</b>"]));
+}
+
+#[test]
+fn hash_numeric_attributes_named_in_return_come_back_through_a_double() {
+    let server = Server::start();
+    let mut c = server.conn();
+    assert_eq!(
+        c.call(&[
+            "FT.CREATE", "h", "ON", "HASH", "PREFIX", "1", "hh:", "SCHEMA", "n", "NUMERIC", "SORTABLE",
+            "name", "TEXT", "SORTABLE", "x", "NUMERIC"
+        ]),
+        ok()
+    );
+    for (key, x) in [("hh:1", "2.0"), ("hh:4", "0x10"), ("hh:5", "1.50")] {
+        c.call(&["HSET", key, "n", "1.0", "name", "Hello World", "x", x, "other", "3.0"]);
+    }
+    let r = c.call(&["FT.SEARCH", "h", "*", "RETURN", "4", "n", "name", "x", "other", "SORTBY", "x"]);
+    assert_eq!(
+        r,
+        arr(vec![
+            Resp::Int(3),
+            Resp::bulk("hh:5"),
+            bulks(&["x", "1.5", "n", "1", "name", "Hello World", "other", "3.0"]),
+            Resp::bulk("hh:1"),
+            bulks(&["x", "2", "n", "1", "name", "Hello World", "other", "3.0"]),
+            Resp::bulk("hh:4"),
+            bulks(&["x", "16", "n", "1", "name", "Hello World", "other", "3.0"]),
+        ])
+    );
+    // Without RETURN the hash comes back as HGETALL gives it, the SORTBY field too.
+    let r = c.call(&["FT.SEARCH", "h", "*", "SORTBY", "x", "LIMIT", "0", "1"]);
+    assert_eq!(r.items()[2].items()[..2], [Resp::bulk("x"), Resp::bulk("1.50")]);
+    assert!(r.items()[2].items().contains(&Resp::bulk("1.0")));
+}
+
+#[test]
+fn hash_numbers_are_read_as_redis_reads_a_double() {
+    let server = Server::start();
+    let mut c = server.conn();
+    assert_eq!(
+        c.call(&["FT.CREATE", "hn", "ON", "HASH", "PREFIX", "1", "hn:", "SCHEMA", "x", "NUMERIC"]),
+        ok()
+    );
+    let values = [
+        "0x10", " 5", "5 ", "inf", "-inf", "nan", "1e400", "+5", ".5", "5.", "1e", "", "0X1p4", "infinity",
+        "1e-400", "-0", "0x", "  ",
+    ];
+    for (i, v) in values.iter().enumerate() {
+        c.call(&["HSET", &format!("hn:{}", i + 1), "x", v]);
+    }
+    // RediSearch indexes what `RedisModule_StringToDouble` reads, and RETURN prints the double.
+    // (The order of equal values is left out: RediSearch's sorter does not keep one.)
+    let r = c.call(&["FT.SEARCH", "hn", "*", "RETURN", "1", "x", "LIMIT", "0", "100"]);
+    assert_eq!(r.items()[0], Resp::Int(9));
+    let mut got: Vec<(String, Resp)> =
+        r.items()[1..].chunks(2).map(|p| (p[0].text(), p[1].clone())).collect();
+    got.sort_by(|a, b| a.0.cmp(&b.0));
+    let mut want = Vec::new();
+    for (key, x) in [
+        ("hn:5", "-inf"),
+        ("hn:16", "0"),
+        ("hn:9", "0.5"),
+        ("hn:10", "5"),
+        ("hn:8", "5"),
+        ("hn:1", "16"),
+        ("hn:13", "16"),
+        ("hn:4", "inf"),
+        ("hn:14", "inf"),
+    ] {
+        want.push((key.to_string(), bulks(&["x", x])));
+    }
+    want.sort_by(|a, b| a.0.cmp(&b.0));
+    assert_eq!(got, want);
+}
