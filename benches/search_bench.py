@@ -16,7 +16,7 @@ Measured, for each server:
   JSON.SET through one connection, pipelined (batches of 1,000, two in flight); documents per
   second over the wall time until the last reply;
 - memory: growth of INFO `used_memory` over that load (documents + index) divided by N;
-- 13 query shapes (chosen from the corpus deterministically, printed): redis-benchmark, 16
+- 17 query shapes (chosen from the corpus deterministically, printed): redis-benchmark, 16
   clients, one request outstanding each, for about --seconds each (the request count comes from
   a short calibration run), --rounds times per server alternating the order; the best round
   counts (other processes on the machine can only lower throughput): requests per second, and
@@ -94,6 +94,7 @@ class Corpus:
         tag_cum = zipf_cum(len(TAGS), 0.8)
         self.docs = []
         self.df = collections.Counter()
+        self.tag_df = collections.Counter()
         for _ in range(n):
             title = rng.choices(self.vocab, cum_weights=cum, k=rng.randint(2, 5))
             body = rng.choices(self.vocab, cum_weights=cum, k=rng.randint(60, 70))
@@ -106,6 +107,7 @@ class Corpus:
                    "rating": round(rng.uniform(0, 5), 1)}
             self.docs.append(json.dumps(doc, separators=(",", ":")))
             self.df.update(set(title) | set(body))
+            self.tag_df.update(tags)
         # Words by document frequency, most frequent first (ties by spelling).
         self.by_df = sorted(self.df, key=lambda w: (-self.df[w], w))
 
@@ -124,7 +126,9 @@ class Corpus:
 
 
 def shapes(corpus):
-    """(name, query arguments after the index name, the words picked and why) for the 13 shapes."""
+    """(name, query arguments after the index name, the words picked and why) for the 17 shapes:
+    the 13 of issue 15, then the selective filters with and without content and the
+    field-restricted intersection sorted by a number (issue 26)."""
     n = len(corpus.docs)
     w = corpus.by_df
     common = w[0]
@@ -137,6 +141,9 @@ def shapes(corpus):
     word = corpus.closest(n / 4)
     rare = corpus.closest(10)
     df = corpus.df
+    # A selective tag: the one whose document count is closest to 4 % of the documents.
+    tag = min(TAGS, key=lambda t: (abs(corpus.tag_df[t] - n * 0.04), t))
+    body_two = (corpus.closest(n * 0.1), corpus.closest(n * 0.08))
     out = [
         ("common term", [common, "LIMIT", "0", "10"], "%s: the most frequent word (df %d)" % (common, df[common])),
         ("prefix", [prefix + "*"], "%s*: first 3 letters of the 5th most frequent word, %d terms" %
@@ -158,6 +165,12 @@ def shapes(corpus):
         ("numeric range", ["@price:[100 200]"], "about 20 %"),
         ("RETURN + HIGHLIGHT", [word, "RETURN", "1", "title", "HIGHLIGHT", "FIELDS", "1", "title"],
          "%s as above" % word),
+        ("selective tag", ["@tags:{%s}" % tag], "%s: the tag closest to 4 %% of documents (%d)" %
+         (tag, corpus.tag_df[tag])),
+        ("selective tag NOCONTENT", ["@tags:{%s}" % tag, "NOCONTENT"], "%s as above" % tag),
+        ("narrow numeric NOCONTENT", ["@price:[10 20]", "NOCONTENT"], "about 2 %"),
+        ("field words SORTBY", ["@body:(%s %s)" % body_two, "SORTBY", "price", "LIMIT", "0", "10"],
+         "df closest to N/10 (%d) and 0.08 N (%d), body only" % (df[body_two[0]], df[body_two[1]])),
     ]
     return [(name, ["FT.AGGREGATE" if name.startswith("aggregate") else "FT.SEARCH", INDEX] + args, why)
             for name, args, why in out]
@@ -317,6 +330,8 @@ def main():
     ap.add_argument("--port", type=int, help="folio's port (RediSearch: the next one); default: free ports")
     ap.add_argument("--quick", action="store_true", help="a smoke run: 5,000 documents, 1 s per shape, 1 round")
     ap.add_argument("--json", metavar="FILE", help="also write the raw numbers to FILE")
+    ap.add_argument("--only", metavar="WORDS", help="run only the shapes whose name contains one of these "
+                    "comma-separated words (e.g. --only tag,numeric)")
     args = ap.parse_args()
     for name, full, quick in (("docs", 50_000, 5_000), ("seconds", 3.0, 1.0), ("rounds", 2, 1)):
         if getattr(args, name) is None:
@@ -343,7 +358,11 @@ def main():
             print("%s: ingest %.0f docs/s, %.0f bytes/doc, %.1f µs CPU/doc" % (s.name, rate, per_doc, cpu),
                   file=sys.stderr)
         results = []
-        for i, (name, command, why) in enumerate(shapes(corpus)):
+        chosen = shapes(corpus)
+        if args.only:
+            words = args.only.split(",")
+            chosen = [sh for sh in chosen if any(w in sh[0] for w in words)]
+        for i, (name, command, why) in enumerate(chosen):
             r = {"shape": name, "command": command, "why": why, "total": {}, "rps": {}, "cpu_us": {}, "requests": {}}
             replies = [s.client.call(*command) for s in servers]  # once first: an error stops the run
             for s, reply in zip(servers, replies):
