@@ -330,6 +330,8 @@ def main():
     ap.add_argument("--port", type=int, help="folio's port (RediSearch: the next one); default: free ports")
     ap.add_argument("--quick", action="store_true", help="a smoke run: 5,000 documents, 1 s per shape, 1 round")
     ap.add_argument("--json", metavar="FILE", help="also write the raw numbers to FILE")
+    ap.add_argument("--workers", type=int, help="FT.CONFIG SET WORKERS on folio first (0: queries on the main "
+                    "thread, to compare engines rather than thread counts); default: folio's default")
     ap.add_argument("--only", metavar="WORDS", help="run only the shapes whose name contains one of these "
                     "comma-separated words (e.g. --only tag,numeric)")
     args = ap.parse_args()
@@ -347,6 +349,8 @@ def main():
     servers = []
     try:
         servers.append(Server("folio", args.server, [args.folio], args.port))
+        if args.workers is not None:
+            servers[0].client.call("FT.CONFIG", "SET", "WORKERS", str(args.workers))
         if args.redisearch:
             servers.append(Server("RediSearch", args.server, [args.redisearch, args.rejson],
                                   args.port and args.port + 1))
