@@ -6,7 +6,7 @@ MODULE := target/release/libfolio.so
 APT_PACKAGES := redis-server redis-tools libclang-dev
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all setup build run cluster cluster-stop test test-unit test-e2e bench bench-json bench-search bench-churn bench-vector lint fmt compat compat-search compat-rdb fuzz faults clean test-clients bench-threads stress test-stress
+.PHONY: all setup build run cluster cluster-stop test test-host test-unit test-e2e bench bench-json bench-search bench-churn bench-vector lint fmt compat compat-search compat-rdb fuzz faults clean test-clients bench-threads stress test-stress
 
 all: build
 
@@ -61,6 +61,14 @@ test: build
 	@echo "client suites again with WORKERS 0"
 	@FOLIO_MODULE_ARGS="WORKERS 0" $(MAKE) --no-print-directory test-clients
 	@$(MAKE) --no-print-directory test-stress
+
+## test-host: the end-to-end tests on another host, SERVER=/path/to/redis-server or valkey-server
+## (Redis 7.4, Valkey 8, built outside this repository): FOLIO_SERVER for tests/common, with the
+## default WORKERS and with WORKERS 0. Without SERVER this says so and stops.
+test-host: build
+	@test -n "$(SERVER)" || { echo "test-host needs SERVER=/path/to/redis-server (or valkey-server) built outside the repo"; exit 1; }
+	FOLIO_SERVER="$(SERVER)" $(CARGO) test --release -p folio --tests --no-fail-fast
+	FOLIO_SERVER="$(SERVER)" FOLIO_MODULE_ARGS="WORKERS 0" $(CARGO) test --release -p folio --tests --no-fail-fast
 
 ## test-clients: real client libraries against folio: redis-py, redis-om, RedisVL (pytest, venv in
 ## .venv, pins in tests/clients/requirements.txt) and node-redis (node --test, tests/clients/node).

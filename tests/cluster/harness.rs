@@ -106,7 +106,7 @@ impl Cluster {
 fn spawn(dir: &std::path::Path, port: u16) -> Child {
     let d = dir.join(port.to_string());
     std::fs::create_dir_all(&d).unwrap();
-    Command::new("redis-server")
+    Command::new(crate::common::server_binary())
         .args(["--port", &port.to_string(), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"])
         .args(["--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf"])
         .args(["--cluster-node-timeout", "3000", "--enable-debug-command", "local"])

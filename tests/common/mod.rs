@@ -87,6 +87,12 @@ impl Resp {
 }
 
 /// Shorthand for building expected arrays.
+/// The server the tests start: `FOLIO_SERVER` when set (a Redis or Valkey server binary built
+/// elsewhere: `make test-host SERVER=...`), else `redis-server` from the PATH.
+pub fn server_binary() -> String {
+    std::env::var("FOLIO_SERVER").ok().filter(|s| !s.is_empty()).unwrap_or_else(|| "redis-server".into())
+}
+
 /// The `+OK` reply.
 pub fn ok() -> Resp {
     Resp::Simple("OK".into())
@@ -330,7 +336,7 @@ impl Server {
         let module = self.opts.module.clone().unwrap_or_else(module_path);
         for _attempt in 0..5 {
             let port = free_port();
-            let mut cmd = Command::new("redis-server");
+            let mut cmd = Command::new(server_binary());
             cmd.arg("--port")
                 .arg(port.to_string())
                 .arg("--bind")

@@ -177,7 +177,7 @@ fn refused(rdb: &[u8]) -> (Option<i32>, String) {
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::write(dir.join("dump.rdb"), rdb).unwrap();
     let log = dir.join("redis.log");
-    let mut child = Command::new("redis-server")
+    let mut child = Command::new(server_binary())
         .args(["--port", &free_port().to_string(), "--bind", "127.0.0.1", "--save", ""])
         .arg("--dir")
         .arg(&dir)
