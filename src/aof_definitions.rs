@@ -8,7 +8,7 @@
 //! definitions go into the first incremental file instead, as commands
 //! ([`search::Catalog::restore_commands`], [`search::dictionary::Dictionaries::restore_commands`]).
 //!
-//! # Why the commands land right after the documents (Redis 7.0's `src/aof.c`, `server.c`)
+//! # Where the commands land (Redis 7.0's `src/aof.c`, `server.c`, `module.c`)
 //! Since Redis 7.0 an AOF is a base file and incremental files, replayed in that order
 //! (multi-part AOF). `rewriteAppendOnlyFileBackground` first flushes the buffer into the old
 //! incremental file, then opens the new one (`openNewIncrAofForAppend`: every later write to the
@@ -22,10 +22,12 @@
 //!
 //! The commands are not propagated from the event itself: inside the command that started the
 //! rewrite (BGREWRITEAOF, CONFIG SET appendonly yes), `RedisModule_Replicate` counts a change
-//! (`server.dirty++`), and `call()` then propagates that command too (a BGREWRITEAOF in the AOF
-//! and to replicas, which would start a rewrite while the AOF loads). So the event only marks
+//! (`server.dirty++`), and `call()` then propagates that command too (seen: the AOF held
+//! `MULTI … BGREWRITEAOF EXEC`, and replicas got the BGREWRITEAOF). So the event only marks
 //! them due; they are written, generated from the state at that moment, at the first of:
-//! - a timer of 0 ms ([`emit_due`]): outside any command, so nothing else is propagated;
+//! - a timer of 0 ms ([`emit_due`]): outside any command, so nothing else is propagated (the
+//!   commands are written as the timer's context is freed: `moduleFreeContext` calls
+//!   `propagatePendingCommands` on 7.0, `postExecutionUnitOperations` on 7.2+);
 //! - the start of any folio command that changes definitions ([`before_definition_change`]),
 //!   which can come first (a client's pipeline after the BGREWRITEAOF, another client ready in
 //!   the same event-loop turn). A module command is never propagated by `call()` itself, so
