@@ -93,15 +93,33 @@ unsafe extern "C" fn on_eventloop(
     }
 }
 
-/// Subscribes to FLUSHDB, SWAPDB and loading server events (and, where the server has it, the
-/// event loop's after-sleep).
+unsafe extern "C" fn on_fork_child(
+    ctx: *mut raw::RedisModuleCtx,
+    _event: raw::RedisModuleEvent,
+    subevent: u64,
+    _data: *mut c_void,
+) {
+    if subevent != raw::REDISMODULE_SUBEVENT_FORK_CHILD_BORN {
+        return;
+    }
+    let ctx = Context::new(ctx);
+    let outcome =
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| crate::aof_definitions::on_fork(&ctx)));
+    if outcome.is_err() {
+        ctx.log_warning("folio: internal error while writing index definitions into the AOF");
+    }
+}
+
+/// Subscribes to FLUSHDB, SWAPDB, loading and fork server events (and, where the server has
+/// it, the event loop's after-sleep).
 pub fn subscribe_server_events(ctx: &Context) -> Result<(), String> {
     // SAFETY: the API table is filled by RedisModule_Init before OnLoad runs and never changes.
     let subscribe = unsafe { raw::RedisModule_SubscribeToServerEvent }.ok_or("no server events API")?;
-    let events: [(u64, raw::RedisModuleEventCallback); 3] = [
+    let events: [(u64, raw::RedisModuleEventCallback); 4] = [
         (raw::REDISMODULE_EVENT_FLUSHDB, Some(on_flush)),
         (raw::REDISMODULE_EVENT_SWAPDB, Some(on_swapdb)),
         (raw::REDISMODULE_EVENT_LOADING, Some(on_loading)),
+        (raw::REDISMODULE_EVENT_FORK_CHILD, Some(on_fork_child)),
     ];
     for (id, cb) in events {
         let event = raw::RedisModuleEvent { id, dataver: 1 };

@@ -299,10 +299,21 @@ fn db_size(ctx: &Context) -> usize {
 /// Starts (or restarts) the initial scan of the selected database for its pending indexes: a
 /// first slice now, then slices on a timer until every key was seen. FT.INFO shows `indexing`
 /// and `percent_indexed` meanwhile.
+///
+/// While an AOF loads (FT.CREATE or FT.ALTER replayed, or the definitions an AOF without RDB
+/// preamble carries after its keys, `crate::aof_definitions`) the scan runs to its end at once:
+/// timers do not run while loading, and loading's end marks every scan done, so a scan left to
+/// the timer would leave the index with the keys of its first slice only. The replay then also
+/// sees the index as the original command left it (an FT.DROPINDEX DD that follows deletes
+/// every document).
 pub fn initial_scan(ctx: &Context) {
     let db = selected_db(ctx);
     let job = ScanJob { cursor: redis_module::KeysCursor::new(), scanned: 0, total: db_size(ctx) };
     let fresh = SCANS.with(|s| s.borrow_mut().insert(db, job).is_none());
+    if ctx.get_flags().contains(redis_module::ContextFlags::LOADING) {
+        while scan_slice(ctx, db) {}
+        return;
+    }
     if scan_slice(ctx, db) && fresh {
         ctx.create_timer(SCAN_PAUSE, continue_scan, db);
     }

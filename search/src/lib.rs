@@ -48,7 +48,8 @@
 //! FILTER), `query/` (syntax → exec → score, highlight), `catalog` (plain data: indexes,
 //! aliases, cursors, with hooks and persistence), `commands/` (above the catalog: one file
 //! per command family, `dispatch` routing them), `codec` (folio's own persisted byte format),
-//! `rdb/` (RediSearch's RDB aux encodings over a small reader/writer trait).
+//! `rdb/` (RediSearch's RDB aux encodings over a small reader/writer trait), `restore` (the
+//! commands that rebuild every definition, for an AOF rewritten without the RDB preamble).
 
 #![warn(missing_docs)]
 
@@ -70,6 +71,7 @@ pub mod limits;
 pub mod query;
 pub mod rdb;
 pub mod reply;
+pub mod restore;
 pub mod schema;
 pub mod stats;
 pub mod suggest;

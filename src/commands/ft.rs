@@ -122,6 +122,7 @@ pub fn ft_local_defs(ctx: &Context, inv: &Invocation) -> CommandResult {
     let [defs, dicts] = inv.args else {
         return Ok(Reply::Error("ERR wrong number of arguments for 'ft._local.defs' command".into()));
     };
+    crate::aof_definitions::before_definition_change(ctx);
     match indexing::take_peer_definitions(ctx, defs, dicts) {
         Ok(true) => {
             indexing::initial_scan(ctx);
@@ -203,6 +204,10 @@ pub(crate) fn local(ctx: &Context, name: &str, args: &[&[u8]]) -> (Reply, bool) 
             let ok = !matches!(reply, SearchReply::Error(_));
             return (convert(reply, Protocol::of(ctx)), ok);
         }
+    }
+    if DEFINITION_WRITES.contains(&name) {
+        // Definitions an AOF rewrite made due go into the AOF before this change.
+        crate::aof_definitions::before_definition_change(ctx);
     }
     let docs = RedisDocs::new(ctx);
     let outcome = indexing::with_state(ctx, |state| {
