@@ -425,7 +425,7 @@ pub fn loading(ctx: &Context, ended: bool) {
 
 /// Index definitions of every database, for RDB aux data.
 pub fn definitions(ctx: &Context) -> Vec<(i32, Vec<u8>)> {
-    with_state(ctx, |s| {
+    crate::state::for_save(ctx, |s| {
         let mut out: Vec<(i32, Vec<u8>)> = s
             .catalogs
             .iter()

@@ -152,6 +152,7 @@ pub unsafe extern "C" fn RedisModule_OnLoad(
             if !init_name(ctx, c"ReJSON", REJSON_VERSION) {
                 return raw::Status::Err as c_int;
             }
+            crate::state::note_main_process();
             // SAFETY: as above.
             let status = unsafe { register(ctx) };
             // SAFETY: Redis passes `argc` valid strings.

@@ -213,6 +213,37 @@ fn exclusive<R>(
     }
 }
 
+/// The id of the process folio was loaded into: an RDB callback that runs under another one
+/// runs in a fork child (BGSAVE, a replica's full sync, an AOF rewrite with its RDB preamble).
+static MAIN_PID: std::sync::OnceLock<u32> = std::sync::OnceLock::new();
+
+/// Notes the process folio was loaded into (module load).
+pub fn note_main_process() {
+    let _ = MAIN_PID.set(std::process::id());
+}
+
+/// Runs `f` with the search state for an RDB save, which reads definitions only (indexes,
+/// aliases, synonyms, dictionaries).
+///
+/// In Redis's own process (SAVE, DEBUG RELOAD, SHUTDOWN) that is [`with_state`]. In a fork
+/// child it is the snapshot read without the lock: the child has one thread, and a worker
+/// that held the lock at the fork, shared for a query or exclusively for a drain, does not
+/// exist there to let it go, so taking it could wait forever (the BGSAVE would never end).
+/// Reading without it is sound because nothing else runs in the child and the memory is the
+/// child's own copy; a drain the fork interrupted may have left an index's contents half
+/// changed, but drains apply key changes only, never a definition.
+pub fn for_save<R>(ctx: &Context, f: impl FnOnce(&SearchState) -> R) -> R {
+    if MAIN_PID.get().is_some_and(|&pid| pid != std::process::id()) {
+        if let Some(g) = STATE.try_read_recursive() {
+            return f(&g);
+        }
+        // SAFETY: see above: this process has no other thread, so no one writes the state
+        // while `f` reads it, and the fields read are not the ones a drain changes.
+        return f(unsafe { &*STATE.data_ptr() });
+    }
+    with_state(ctx, |s| f(s))
+}
+
 /// Runs `f` with the search state shared, on the main thread, outside a command (the INFO
 /// callback): changes still queued are not in it.
 pub fn peek_state<R>(f: impl FnOnce(&SearchState) -> R) -> R {

@@ -336,3 +336,40 @@ fn writes_do_not_wait_for_a_running_query() {
     }
     assert!(proven, "no write was seen replying while a query ran");
 }
+
+/// BGSAVE forks while a worker holds the search state (shared for a query, or exclusively to
+/// apply queued writes); the child, which has no worker to let it go, must still save the
+/// definitions and end (it used to wait for the lock forever). The RDB it wrote must load.
+#[test]
+fn background_saves_end_while_queries_run() {
+    let (s, mut c) = loaded(20_000, 2);
+    let mut probe = s.conn();
+    let mut writer = s.conn();
+    let mut forked_busy = 0;
+    for round in 0..12 {
+        // Two heavy aggregates in flight and writes queued behind them.
+        c.send(&HEAVY);
+        c.send(&HEAVY);
+        for i in 0..50 {
+            writer.send(&["JSON.SET", &format!("d:{}", i * 7 + round), "$.n", &i.to_string()]);
+        }
+        forked_busy += usize::from(info_field(&mut probe, "workers_busy") > 0);
+        assert_eq!(probe.call(&["BGSAVE"]), Resp::Simple("Background saving started".into()));
+        let ended = wait_until(30, || {
+            probe.call(&["INFO", "persistence"]).text().contains("rdb_bgsave_in_progress:0")
+        });
+        assert!(ended, "round {round}: the BGSAVE child did not end");
+        let info = probe.call(&["INFO", "persistence"]).text();
+        assert!(info.contains("rdb_last_bgsave_status:ok"), "round {round}: {info}");
+        for _ in 0..50 {
+            assert_eq!(writer.read(), ok());
+        }
+        for _ in 0..2 {
+            assert_eq!(c.read().items()[0], Resp::Int(7 * 13));
+        }
+    }
+    assert!(forked_busy > 0, "no BGSAVE started while a query ran");
+    assert_eq!(probe.call(&["DEBUG", "RELOAD", "NOSAVE"]), ok());
+    let total = probe.call(&["FT.SEARCH", "idx", "*", "LIMIT", "0", "0"]);
+    assert_eq!(total.items()[0], Resp::Int(20_000));
+}

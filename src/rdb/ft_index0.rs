@@ -43,7 +43,7 @@ fn save(rdb: *mut raw::RedisModuleIO, when: c_int, always: bool) {
     let Some(ctx) = io_context(rdb) else { return };
     let mut io = Io(rdb);
     let saved = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        with_state(&ctx, |s| match s.catalogs.get(&0).filter(|c| !c.is_empty()) {
+        crate::state::for_save(&ctx, |s| match s.catalogs.get(&0).filter(|c| !c.is_empty()) {
             Some(cat) => {
                 ft_index::write(&mut io, cat);
                 true

@@ -27,7 +27,7 @@ fn save(rdb: *mut raw::RedisModuleIO, when: c_int, always: bool) {
     let Some(ctx) = io_context(rdb) else { return };
     let mut io = Io(rdb);
     let saved = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        with_state(&ctx, |s| {
+        crate::state::for_save(&ctx, |s| {
             let some = !s.config.dictionaries.is_empty();
             if some || always {
                 dictionaries::write(&mut io, &s.config.dictionaries);
