@@ -29,6 +29,9 @@
 //! - Replies a worker prepared are finished on the main thread under a shared hold that jumps
 //!   waiting writers (`finish_read`), so a finishing reply never queues behind a drain that
 //!   waits for other queries.
+//! - **An RDB save in a fork child** (BGSAVE, a replica's sync, an AOF preamble) reads the
+//!   definitions without the lock (`for_save`): the workers that may have held it at the fork
+//!   do not exist in the child, and drains never change a definition.
 
 use std::cell::Cell;
 use std::collections::HashMap;
