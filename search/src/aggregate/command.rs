@@ -459,6 +459,14 @@ impl IndexLoader<'_> {
             return None;
         }
         if !self.json() {
+            // A value that is not text (a VECTOR blob) is its bytes, as RediSearch loads it.
+            if let Some(FieldValue::String(s)) = vals.first() {
+                if s.contains(char::REPLACEMENT_CHARACTER) {
+                    if let Some(raw) = self.docs.hash_bytes(key, path) {
+                        return Some(Value::bytes(&raw));
+                    }
+                }
+            }
             return vals.into_iter().next().and_then(|v| scalar(v, attr));
         }
         if vals.len() == 1 || (attr.is_some() && self.dialect < 3) {

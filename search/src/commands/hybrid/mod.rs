@@ -141,13 +141,7 @@ pub(crate) fn stage(
     if tail.format_expand && proto != Protocol::Resp3 {
         return Err(Error::new("EXPAND format is only supported with RESP3"));
     }
-    let meta = HybridMeta {
-        started,
-        fused: fused.len() as u64,
-        warnings,
-        count_only: tail.count_only,
-        cursor_count: tail.cursor.as_ref().and_then(|c| c.count),
-    };
+    let meta = HybridMeta { started, fused: fused.len() as u64, warnings, count_only: tail.count_only };
     let q = Queried {
         req: tail,
         idx,

@@ -25,8 +25,6 @@ pub struct HybridMeta {
     pub(crate) warnings: Vec<String>,
     /// `LIMIT 0 0`.
     pub(crate) count_only: bool,
-    /// WITHCURSOR COUNT.
-    pub(crate) cursor_count: Option<u64>,
 }
 
 /// The total: the fused documents less what each FILTER step dropped (RediSearch's filter
