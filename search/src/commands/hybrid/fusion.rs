@@ -176,10 +176,10 @@ mod tests {
         let vector = [(2, 0.5), (3, 0.25)];
         let f = fuse(&text, &vector, Combine::Linear { alpha: 0.3, beta: 0.7, window: 20 });
         let got: Vec<(u32, f64)> = f.iter().map(|f| (f.doc, f.score)).collect();
-        assert_eq!(got[0].0, 1);
-        assert!(close(got[0].1, 0.6));
-        assert_eq!(got[1].0, 2);
-        assert!(close(got[1].1, 0.3 + 0.35));
+        assert_eq!(got[0].0, 2);
+        assert!(close(got[0].1, 0.3 + 0.35));
+        assert_eq!(got[1].0, 1);
+        assert!(close(got[1].1, 0.6));
         assert_eq!(got[2].0, 3);
         assert!(close(got[2].1, 0.175));
         // ALPHA 1 BETA 0 is the text score alone.
