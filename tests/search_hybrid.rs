@@ -309,3 +309,60 @@ fn hybrid_errors() {
     let full = hybrid(&mut c, full, v);
     assert!(!full.is_error(), "{full:?}");
 }
+
+#[test]
+fn hybrid_cursors_one_per_side() {
+    each_mode(|c, resp3| {
+        let r = hybrid(
+            c,
+            "idx SEARCH @color:{red|green} VSIM @embedding $vec KNN 2 K 3 WITHCURSOR COUNT 2",
+            [1.0, 2.0, 7.0, 6.0],
+        );
+        let field = |name: &str| -> i64 {
+            match &r {
+                Resp::Map(m) => m.iter().find(|(k, _)| k.text() == name).map(|(_, v)| v.int()),
+                Resp::Array(v) => v.chunks(2).find(|p| p[0].text() == name).map(|p| p[1].int()),
+                other => panic!("{other:?}"),
+            }
+            .unwrap_or_else(|| panic!("{name} in {r:?}"))
+        };
+        let (search, vsim) = (field("SEARCH"), field("VSIM"));
+        assert!(search > 0 && vsim > 0 && search != vsim, "{r:?}");
+        let read = |c: &mut Conn, id: i64| show(&c.call(&["FT.CURSOR", "READ", "idx", &id.to_string()]));
+        // The text side: its window (20) in score order (all 0: tags), 2 a read.
+        let first = read(c, search);
+        let second = read(c, search);
+        // The vector side: its 3 nearest with their normalized scores (1/(1+2)).
+        let v1 = read(c, vsim);
+        let v2 = read(c, vsim);
+        if resp3 {
+            assert!(first.contains("total_results:20"), "{first}");
+            assert!(
+                first.contains("{__score:0 __key:item:0}") && first.contains("{__score:0 __key:item:1}"),
+                "{first}"
+            );
+            assert!(
+                second.contains("{__score:0 __key:item:2}") && second.contains("{__score:0 __key:item:5}"),
+                "{second}"
+            );
+            assert!(
+                v1.contains("{__score:0.333333333333 __key:item:2}") && v1.contains("__key:item:7}"),
+                "{v1}"
+            );
+            assert!(v2.contains("{__score:0.333333333333 __key:item:12}"), "{v2}");
+        } else {
+            assert!(first.starts_with("[[20 [__score 0 __key item:0] [__score 0 __key item:1]] "), "{first}");
+            assert!(
+                second.starts_with("[[0 [__score 0 __key item:2] [__score 0 __key item:5]] "),
+                "{second}"
+            );
+            assert!(
+                v1.starts_with(
+                    "[[3 [__score 0.333333333333 __key item:2] [__score 0.333333333333 __key item:7]] "
+                ),
+                "{v1}"
+            );
+            assert_eq!(v2, "[[0 [__score 0.333333333333 __key item:12]] 0]");
+        }
+    });
+}

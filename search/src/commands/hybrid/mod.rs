@@ -126,14 +126,31 @@ pub(crate) fn stage(
 
     let fused = fuse(&text, &vector, req.combine);
     let mut yields = Distances::default();
-    if let Some(a) = &req.text_alias {
+    let show_score = !req.has_load || req.loads_score;
+    // WITHCURSOR: the rows load what the tail's LOADs name, and each side's cursor takes its
+    // own (reply.rs).
+    let sides = req.cursor.then(|| {
+        let keyed = |list: &[(u32, f64)]| -> Vec<(std::sync::Arc<[u8]>, f64)> {
+            list.iter()
+                .filter_map(|&(d, s)| Some((std::sync::Arc::from(idx.docs.get(d)?.key()), s)))
+                .collect()
+        };
+        reply::Sides {
+            text: keyed(&text),
+            vector: keyed(&vector),
+            text_alias: req.text_alias.clone(),
+            vector_alias: req.vector_alias.clone(),
+            show_score,
+        }
+    });
+    if let Some(a) = req.text_alias.as_ref().filter(|_| !req.cursor) {
         yields.fields.push((a.clone(), fused.iter().filter_map(|f| Some((f.doc, f.text?))).collect()));
     }
-    if let Some(a) = &req.vector_alias {
+    if let Some(a) = req.vector_alias.as_ref().filter(|_| !req.cursor) {
         yields.fields.push((a.clone(), fused.iter().filter_map(|f| Some((f.doc, f.vector?))).collect()));
     }
     let score_name = req.combined_alias.clone().unwrap_or_else(|| "__score".to_string());
-    if req.combined_alias.is_some() || !req.has_load || req.loads_score {
+    if sides.is_none() && (req.combined_alias.is_some() || show_score) {
         yields.fields.push((score_name, fused.iter().map(|f| (f.doc, f.score)).collect::<HashMap<_, _>>()));
     }
 
@@ -141,7 +158,8 @@ pub(crate) fn stage(
     if tail.format_expand && proto != Protocol::Resp3 {
         return Err(Error::new("EXPAND format is only supported with RESP3"));
     }
-    let meta = HybridMeta { started, fused: fused.len() as u64, warnings, count_only: tail.count_only };
+    let meta =
+        HybridMeta { started, fused: fused.len() as u64, warnings, count_only: tail.count_only, sides };
     let q = Queried {
         req: tail,
         idx,
@@ -272,6 +290,11 @@ fn tail_request(req: &HybridRequest, config: &Config) -> Result<AggregateRequest
         max_search_results: config.max_search_results,
     };
     let mut tail = AggregateRequest::parse_with(&args, limits)?;
+    if req.cursor {
+        // Each side's cursor holds that side's rows with what the LOADs name.
+        tail.steps.retain(|s| matches!(s, Step::Load(_)));
+        return Ok(tail);
+    }
     let mut steps: Vec<Step> = Vec::with_capacity(tail.steps.len() + 1);
     // Where the current segment's arrange step is.
     let mut arrange: Option<usize> = None;
