@@ -366,3 +366,19 @@ fn hybrid_cursors_one_per_side() {
         }
     });
 }
+
+#[test]
+fn hybrid_answers_only_what_the_caller_may_read() {
+    let server = Server::start();
+    let mut c = server.conn();
+    load(&mut c, 2);
+    assert_eq!(c.cmd("ACL SETUSER alice on >pw ~item:1* ~idx +@all"), Resp::Simple("OK".into()));
+    let mut alice = server.conn();
+    assert_eq!(alice.cmd("AUTH alice pw"), Resp::Simple("OK".into()));
+    let line = "idx SEARCH shoes VSIM @embedding $vec LOAD 1 @__key SORTBY 2 @__key ASC";
+    let r = show(&hybrid(&mut alice, line, [1.0, 2.0, 7.0, 8.0]));
+    // item:1 (shoes, and nearest but one) is the only readable key ending the prefix `item:1`.
+    assert_eq!(r, "[total_results 1 results [[__key item:1]] warnings [] execution_time T]");
+    let all = show(&hybrid(&mut c, line, [1.0, 2.0, 7.0, 8.0]));
+    assert!(all.starts_with("[total_results 10 "), "{all}");
+}
