@@ -382,3 +382,81 @@ fn hybrid_answers_only_what_the_caller_may_read() {
     let all = show(&hybrid(&mut c, line, [1.0, 2.0, 7.0, 8.0]));
     assert!(all.starts_with("[total_results 10 "), "{all}");
 }
+
+#[test]
+fn hybrid_range_filter_count_only_and_json() {
+    let server = Server::start();
+    let mut c = server.conn();
+    assert_eq!(
+        c.cmd("FT.CREATE d PREFIX 1 d: SCHEMA t TEXT g TAG v VECTOR HNSW 6 TYPE FLOAT32 DIM 2 DISTANCE_METRIC COSINE"),
+        Resp::Simple("OK".into())
+    );
+    for i in 0..8u32 {
+        let t = if i % 2 == 1 { "apple pie" } else { "banana" };
+        let g = if i < 4 { "x" } else { "y" };
+        let args: Vec<Vec<u8>> = vec![
+            b"HSET".to_vec(),
+            format!("d:{i}").into_bytes(),
+            b"t".to_vec(),
+            t.into(),
+            b"g".to_vec(),
+            g.into(),
+            b"v".to_vec(),
+            f32s(&[1.0, i as f32]),
+        ];
+        c.call(&args);
+    }
+    let q = f32s(&[1.0, 0.0]);
+    let run = |c: &mut Conn, words: &str, blob: &[u8]| -> String {
+        let mut args: Vec<Vec<u8>> = vec![b"FT.HYBRID".to_vec(), b"d".to_vec()];
+        for w in words.split(' ') {
+            args.push(if w == "BLOB" { blob.to_vec() } else { w.as_bytes().to_vec() });
+        }
+        show(&c.call(&args))
+    };
+    // RANGE within 0.2 of cosine distance, filtered by tag, the vector given as a blob: only
+    // d:0; its normalized score (1 + (1 - 0)) / 2 = 1 under its alias. d:0 (vector rank 1) and
+    // d:1 (text rank 1) tie at 1/61: document order.
+    assert_eq!(
+        run(&mut c, "SEARCH apple VSIM @v BLOB RANGE 2 RADIUS 0.2 FILTER @g:{x} YIELD_SCORE_AS vs", &q),
+        "[total_results 5 results [[vs 1 __score 0.016393442623 __key d:0] [__score 0.016393442623 __key d:1] \
+         [__score 0.0161290322581 __key d:3] [__score 0.015873015873 __key d:5] [__score 0.015625 __key d:7]] \
+         warnings [] execution_time T]"
+    );
+    // Redis 8.4.x's later FILTER form: a count, then POLICY.
+    assert_eq!(
+        run(
+            &mut c,
+            "SEARCH apple VSIM @v BLOB RANGE 2 RADIUS 0.2 FILTER 3 @g:{x} POLICY ADHOC LIMIT 0 1",
+            &q
+        ),
+        "[total_results 5 results [[__score 0.016393442623 __key d:0]] warnings [] execution_time T]"
+    );
+    // LIMIT 0 0: the total, no rows.
+    assert_eq!(
+        run(&mut c, "SEARCH apple VSIM @v BLOB LIMIT 0 0", &q),
+        "[total_results 8 results [] warnings [] execution_time T]"
+    );
+    // LINEAR over a window of 2: the text side's two best (BM25STD) and the two nearest.
+    let r = run(&mut c, "SEARCH apple VSIM @v BLOB COMBINE LINEAR 2 WINDOW 2 LOAD 1 @__key", &q);
+    assert!(r.starts_with("[total_results 3 results [[__key d:1] [__key d:0] [__key d:3]]"), "{r}");
+
+    assert_eq!(
+        c.cmd("FT.CREATE j ON JSON PREFIX 1 j: SCHEMA $.t AS t TEXT $.v AS v VECTOR FLAT 6 TYPE FLOAT32 DIM 2 DISTANCE_METRIC L2"),
+        Resp::Simple("OK".into())
+    );
+    for i in 0..5 {
+        let t = if i % 2 == 1 { "apple" } else { "pear" };
+        c.call(&["JSON.SET", &format!("j:{i}"), "$", &format!(r#"{{"t":"{t}","v":[1.0,{i}.0]}}"#)]);
+    }
+    let mut args: Vec<Vec<u8>> = "FT.HYBRID j SEARCH apple VSIM @v $q KNN 2 K 2 LOAD 2 @t @v PARAMS 2 q"
+        .split(' ')
+        .map(|w| w.as_bytes().to_vec())
+        .collect();
+    args.push(q.clone());
+    assert_eq!(
+        show(&c.call(&args)),
+        "[total_results 3 results [[t apple v [1.0,1.0]] [t pear v [1.0,0.0]] [t apple v [1.0,3.0]]] \
+         warnings [] execution_time T]"
+    );
+}
