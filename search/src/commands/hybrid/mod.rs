@@ -1,7 +1,7 @@
 //! FT.HYBRID (Redis 8.4): a text query and a vector query over one index, their ranked
 //! lists fused (RRF or LINEAR), then FT.AGGREGATE's steps over the fused rows.
 //!
-//! Layout: `request.rs` (arguments and their errors), `fusion.rs` (the fusion math),
+//! Layout: `request.rs` (arguments and their errors; `tail.rs` the steps after COMBINE), `fusion.rs` (the fusion math),
 //! `reply.rs` (the reply's shape), this file (running the two queries and handing the fused
 //! rows to the aggregation pipeline).
 //!
@@ -27,6 +27,7 @@
 pub(crate) mod fusion;
 pub(crate) mod reply;
 pub(crate) mod request;
+mod tail;
 
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
