@@ -244,6 +244,8 @@ unsafe fn register(ctx: *mut raw::RedisModuleCtx) -> c_int {
     command!(ctx, c"FT.CREATE", ft::ft, c"write deny-oom", k, k, k, c"search");
     command!(ctx, c"FT.SEARCH", ft::ft, c"readonly", k, k, k, c"search read");
     command!(ctx, c"FT.AGGREGATE", ft::ft, c"readonly", k, k, k, c"search read");
+    // Redis 8.4's; RediSearch 8.4 registers it as FT.AGGREGATE.
+    command!(ctx, c"FT.HYBRID", ft::ft, c"readonly", k, k, k, c"search read");
     command!(ctx, c"FT.CURSOR", ft::ft, c"readonly", k2, k2, k, c"search read");
     command!(ctx, c"FT.INFO", ft::ft, c"readonly", k, k, k, c"search");
     command!(ctx, c"FT._LIST", ft::ft, c"readonly", 0, 0, 0, c"search slow admin");

@@ -33,7 +33,7 @@
 //! 7. calls [`Catalog::expire_temporary`] periodically (TEMPORARY indexes); the keys it
 //!    returns must be deleted (RediSearch deletes a temporary index's documents).
 //!
-//! Commands handled by [`Catalog::execute`]: FT.CREATE, FT.SEARCH, FT.AGGREGATE, FT.CURSOR
+//! Commands handled by [`Catalog::execute`]: FT.CREATE, FT.SEARCH, FT.AGGREGATE, FT.HYBRID, FT.CURSOR
 //! (both in [`aggregate`]), FT.INFO, FT._LIST, FT.DROPINDEX (and legacy FT.DROP), FT.ALTER,
 //! FT.ALIASADD/ALIASUPDATE/ALIASDEL, FT.TAGVALS, FT.CONFIG, FT.EXPLAIN, FT.EXPLAINCLI,
 //! FT.PROFILE, FT.ADD/SAFEADD, FT.DEL, FT.GET, FT.MGET, the internal

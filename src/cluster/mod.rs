@@ -251,6 +251,17 @@ fn run(
     }
 }
 
+/// FT.HYBRID on a cluster of several masters: refused (its fusion over every shard is not
+/// built yet; this server's documents alone would be a wrong answer). None when this server
+/// is the only master.
+pub fn hybrid(ctx: &Context) -> Option<Reply> {
+    let shards = topology::shards(ctx);
+    if shards.len() < 2 && shards.iter().all(|s| s.myself) {
+        return None;
+    }
+    Some(Reply::Error("ERR FT.HYBRID is not supported on a Redis Cluster with several masters yet".into()))
+}
+
 /// FT.SEARCH for the whole cluster; None when this server is the only master (then the
 /// local search is the cluster's). `profiled`: FT.PROFILE SEARCH.
 pub fn search(ctx: &Context, args: &[&[u8]], profiled: Option<profile::Profiling>) -> Option<Reply> {

@@ -78,6 +78,11 @@ pub fn ft(ctx: &Context, inv: &Invocation) -> CommandResult {
                 return Ok(r);
             }
         }
+        if name == "FT.HYBRID" {
+            if let Some(r) = crate::cluster::hybrid(ctx) {
+                return Ok(r);
+            }
+        }
         if name == "FT.PROFILE" {
             if let Some(r) = crate::cluster::profile(ctx, inv.args) {
                 return Ok(r);

@@ -1,6 +1,6 @@
-//! Queries off the main thread. FT.SEARCH, FT.AGGREGATE, FT.PROFILE, FT.SPELLCHECK and
-//! FT.TAGVALS block their client (`RedisModule_BlockClient`) and run on a pool of `WORKERS`
-//! threads, in three stages:
+//! Queries off the main thread. FT.SEARCH, FT.AGGREGATE, FT.HYBRID (staged as FT.AGGREGATE),
+//! FT.PROFILE, FT.SPELLCHECK and FT.TAGVALS block their client (`RedisModule_BlockClient`)
+//! and run on a pool of `WORKERS` threads, in three stages:
 //! 1. **Index** (worker, search state shared): parse, match, score, sort, page: everything that
 //!    reads the index ([`search::Catalog::stage`]), with no document at hand ([`Detached`]).
 //! 2. **Documents** (worker, state released): FT.AGGREGATE's pipeline loads fields under the

@@ -116,6 +116,13 @@ fn definitions_apply_on_every_master() {
             })
             .collect();
         assert_eq!(shape, ["Shards", "Coordinator"], "{port}: {r:?}");
+        // FT.HYBRID does not fuse over the shards yet: a clear error, never one shard's answer.
+        let r = conn.cmd("FT.HYBRID idx SEARCH hello VSIM @v $b");
+        assert_eq!(
+            r.err(),
+            "ERR FT.HYBRID is not supported on a Redis Cluster with several masters yet",
+            "{port}"
+        );
     }
     assert_eq!(first.cmd("FT.DROPINDEX idx"), Resp::Simple("OK".into()));
     for port in c.live_ports() {

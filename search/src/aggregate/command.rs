@@ -74,9 +74,9 @@ pub(crate) struct Queried<'c> {
     /// Their ids, in the pipeline's order.
     pub(crate) order: Vec<u32>,
     /// Their scores (ADDSCORES), in `order`'s order.
-    scores: Option<Vec<f64>>,
+    pub(crate) scores: Option<Vec<f64>>,
     /// Query terms with their dictionary ids, for matched_terms().
-    terms: Vec<(String, u32)>,
+    pub(crate) terms: Vec<(String, u32)>,
 }
 
 impl Queried<'_> {
@@ -116,8 +116,24 @@ pub(crate) fn query<'c>(
     docs: &dyn DocumentSource,
     config: &Config,
     proto: Protocol,
+    trace: Option<&mut Trace>,
+    started: Instant,
+) -> Result<Queried<'c>> {
+    query_with(cat, args, docs, config, proto, trace, started, false)
+}
+
+/// [`query`]; `redis8_tags`: tag matches score as in Redis 8 (no IDF:
+/// [`ScoreContext::without_tag_idf`]), for FT.HYBRID.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn query_with<'c>(
+    cat: &'c Catalog,
+    args: &[&[u8]],
+    docs: &dyn DocumentSource,
+    config: &Config,
+    proto: Protocol,
     mut trace: Option<&mut Trace>,
     started: Instant,
+    redis8_tags: bool,
 ) -> Result<Queried<'c>> {
     let name = String::from_utf8_lossy(args[0]).into_owned();
     let query = String::from_utf8_lossy(args[1]).into_owned();
@@ -214,7 +230,12 @@ pub(crate) fn query<'c>(
         None => ids.iter().collect(),
     };
     let scores = req.add_scores.then(|| {
-        let ctx = ScoreContext::new(idx, &matched.terms, &matched.slop, scorer).matching(&ids);
+        let mut ctx = ScoreContext::new(idx, &matched.terms, &matched.slop, scorer);
+        if redis8_tags {
+            ctx = ctx.without_tag_idf();
+        }
+        // After the IDFs are final: the per-query constants are made from them.
+        let ctx = ctx.matching(&ids);
         let mut scores: Vec<f64> = order.iter().map(|&d| ctx.score(d)).collect();
         if scorer == Scorer::Bm25StdNorm {
             // Over every matched row, whatever LIMIT or a cursor's COUNT shows.
@@ -440,6 +461,14 @@ impl IndexLoader<'_> {
             return None;
         }
         if !self.json() {
+            // A value that is not text (a VECTOR blob) is its bytes, as RediSearch loads it.
+            if let Some(FieldValue::String(s)) = vals.first() {
+                if s.contains(char::REPLACEMENT_CHARACTER) {
+                    if let Some(raw) = self.docs.hash_bytes(key, path) {
+                        return Some(Value::bytes(&raw));
+                    }
+                }
+            }
             return vals.into_iter().next().and_then(|v| scalar(v, attr));
         }
         if vals.len() == 1 || (attr.is_some() && self.dialect < 3) {

@@ -120,6 +120,21 @@ impl CursorTable {
         proto: Protocol,
         now_ms: u64,
     ) -> Result<AggReply, AggError> {
+        let id = self.reserve_owned(index, owner, out, opts, expand, now_ms)?;
+        self.page(id, None, proto, now_ms)
+    }
+
+    /// A cursor over `out` for `owner`, its first page not sent: its id (FT.HYBRID's
+    /// cursors, whose rows all come from `FT.CURSOR READ`).
+    pub fn reserve_owned(
+        &mut self,
+        index: &str,
+        owner: Option<String>,
+        out: AggOutput,
+        opts: CursorOptions,
+        expand: bool,
+        now_ms: u64,
+    ) -> Result<u64, AggError> {
         if self.count(index) >= MAX_CURSORS_PER_INDEX {
             self.gc(now_ms);
             if self.count(index) >= MAX_CURSORS_PER_INDEX {
@@ -148,7 +163,7 @@ impl CursorTable {
             sent_first: false,
         };
         self.cursors.insert(id, cursor);
-        self.page(id, None, proto, now_ms)
+        Ok(id)
     }
 
     /// `FT.CURSOR READ idx id [COUNT n]`.

@@ -84,7 +84,7 @@ fn fields<'r>(names: &'r [String], row: &'r Row) -> impl Iterator<Item = (&'r St
     row.values.iter().enumerate().filter_map(move |(i, v)| Some((names.get(i)?, v.as_ref()?)))
 }
 
-fn flat_fields(names: &[String], row: &Row, expand: bool) -> Vec<AggReply> {
+pub(crate) fn flat_fields(names: &[String], row: &Row, expand: bool) -> Vec<AggReply> {
     let mut out = Vec::new();
     for (n, v) in fields(names, row) {
         out.push(AggReply::Bulk(n.as_bytes().to_vec()));
@@ -93,7 +93,7 @@ fn flat_fields(names: &[String], row: &Row, expand: bool) -> Vec<AggReply> {
     out
 }
 
-fn map_fields(names: &[String], row: &Row, expand: bool) -> Vec<(AggReply, AggReply)> {
+pub(crate) fn map_fields(names: &[String], row: &Row, expand: bool) -> Vec<(AggReply, AggReply)> {
     fields(names, row).map(|(n, v)| (AggReply::Bulk(n.as_bytes().to_vec()), value_reply(v, expand))).collect()
 }
 

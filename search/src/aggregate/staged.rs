@@ -17,6 +17,7 @@ use super::pipeline::{AggOutput, DocHit, Plan};
 use super::request::AggregateRequest;
 use super::value::Value;
 use crate::catalog::Catalog;
+use crate::commands::hybrid::HybridMeta;
 use crate::config::Config;
 use crate::document::DocumentSource;
 use crate::error::{Error, Result};
@@ -71,6 +72,8 @@ pub struct AggregateWork {
     req: AggregateRequest,
     index_name: Option<String>,
     rows: Rows,
+    /// FT.HYBRID's tail: its reply's shape and figures.
+    hybrid: Option<Box<HybridMeta>>,
 }
 
 /// An aggregation's rows after the index stage.
@@ -91,6 +94,8 @@ struct Pending {
     total: u64,
     hits: Vec<DocHit>,
     copied: Copied,
+    /// Count each step's rows (FT.HYBRID's total counts what its FILTERs drop).
+    profiled: bool,
 }
 
 /// An aggregation's rows, for [`Catalog::finish_aggregate`].
@@ -98,6 +103,7 @@ pub struct AggregateDone {
     req: AggregateRequest,
     index_name: Option<String>,
     out: AggOutput,
+    hybrid: Option<Box<HybridMeta>>,
 }
 
 /// Runs FT.AGGREGATE's query (`args` after the command name) and copies out its rows'
@@ -116,12 +122,26 @@ pub(crate) fn stage(
         return Err(Error::new("No query string provided"));
     }
     let q = query(cat, args, docs, config, proto, None, started)?;
+    stage_queried(q, docs, None)
+}
+
+/// The index stage of a query that ran: [`stage`]'s, and FT.HYBRID's over its fused rows
+/// (`hybrid`: its reply's shape; its plan counts each step's rows).
+pub(crate) fn stage_queried(
+    q: super::command::Queried<'_>,
+    docs: &dyn DocumentSource,
+    hybrid: Option<Box<HybridMeta>>,
+) -> Result<AggregateWork> {
+    let profiled = hybrid.is_some();
     let spec = &q.idx.spec;
     // The fields the pipeline reads (planned here only to learn which): their SORTABLE
     // values and the NUMERIC values the index holds as the documents'.
     let (mut sortable, mut numeric): (Vec<usize>, Vec<usize>) = (Vec::new(), Vec::new());
     let loader = q.loader(docs);
-    let plan = Plan::new(&q.req, &loader, q.seed)?.with_deadline(q.deadline);
+    let mut plan = Plan::new(&q.req, &loader, q.seed)?.with_deadline(q.deadline);
+    if profiled {
+        plan = plan.profiled();
+    }
     for n in plan.loaded_names().0 {
         let Some((fi, f)) = spec.field(n) else { continue };
         if property_from_sortable(f) && !sortable.contains(&fi) {
@@ -144,7 +164,7 @@ pub(crate) fn stage(
     if !plan.reads_documents(from_document) {
         let hits = (0..q.order.len()).filter_map(|i| q.hit(i));
         let out = plan.execute(hits, q.total, &loader)?;
-        return Ok(AggregateWork { req: q.req, index_name: q.index_name, rows: Rows::Done(out) });
+        return Ok(AggregateWork { req: q.req, index_name: q.index_name, rows: Rows::Done(out), hybrid });
     }
     let yielded: Vec<String> = q.distances.fields.iter().map(|(n, _)| n.clone()).collect();
     let rows = q.order.len();
@@ -178,8 +198,9 @@ pub(crate) fn stage(
         total: q.total,
         hits,
         copied: Copied { yielded, sortables, distances, served, served_by_all },
+        profiled,
     };
-    Ok(AggregateWork { req: q.req, index_name: q.index_name, rows: Rows::Pending(Box::new(pending)) })
+    Ok(AggregateWork { req: q.req, index_name: q.index_name, rows: Rows::Pending(Box::new(pending)), hybrid })
 }
 
 impl AggregateWork {
@@ -198,7 +219,7 @@ impl AggregateWork {
             Rows::Done(out) => out,
             Rows::Pending(p) => p.run(&self.req, docs)?,
         };
-        Ok(AggregateDone { req: self.req, index_name: self.index_name, out })
+        Ok(AggregateDone { req: self.req, index_name: self.index_name, out, hybrid: self.hybrid })
     }
 }
 
@@ -210,7 +231,10 @@ impl Pending {
             dialect: self.dialect,
             indexed: Indexed::Copied(&self.copied),
         };
-        let plan = Plan::new(req, &loader, self.seed)?.with_deadline(self.deadline);
+        let mut plan = Plan::new(req, &loader, self.seed)?.with_deadline(self.deadline);
+        if self.profiled {
+            plan = plan.profiled();
+        }
         // A row whose document changed since the query read the index would mix the two
         // versions (its SORTABLE values are the old ones): it is left out.
         // SORTABLE values were copied for every row (a row without one reads the document).
@@ -252,7 +276,12 @@ impl Catalog {
         config: &Config,
         proto: Protocol,
     ) -> Reply {
-        deliver(self, &done.req, done.index_name, done.out, owner, config, proto)
-            .unwrap_or_else(|e| Reply::Error(e.0))
+        match done.hybrid {
+            Some(meta) => crate::commands::hybrid::deliver(
+                self, &done.req, done.index_name, done.out, *meta, owner, config, proto,
+            ),
+            None => deliver(self, &done.req, done.index_name, done.out, owner, config, proto),
+        }
+        .unwrap_or_else(|e| Reply::Error(e.0))
     }
 }

@@ -137,6 +137,10 @@ fn dispatch(
             }
             crate::aggregate::command::ft_aggregate(cat, args, docs, config, proto, None)
         }
+        "FT.HYBRID" => {
+            arity(1)?;
+            super::hybrid::ft_hybrid(cat, args, docs, config, proto)
+        }
         "FT.CURSOR" => {
             arity(3)?;
             crate::aggregate::command::ft_cursor(cat, args, docs, proto)

@@ -9,6 +9,7 @@ mod debug;
 mod dispatch;
 mod expand;
 mod explain;
+pub(crate) mod hybrid;
 mod info;
 pub(crate) mod legacy;
 mod profile;

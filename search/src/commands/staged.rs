@@ -2,7 +2,8 @@
 //! under a shared lock on a worker thread, and reads documents only once the index is
 //! released: FT.SEARCH stops at its page ([`SearchPage`], rendered by
 //! [`Catalog::finish_search`]), FT.AGGREGATE at its rows' index data
-//! ([`AggregateWork`], run and then finished by [`Catalog::finish_aggregate`]). FT.PROFILE,
+//! ([`AggregateWork`], run and then finished by [`Catalog::finish_aggregate`]), and so does
+//! FT.HYBRID (its fused rows, its reply in its own shape). FT.PROFILE,
 //! FT.SPELLCHECK and FT.TAGVALS answer whole.
 
 use std::time::Instant;
@@ -28,7 +29,8 @@ pub enum Staged {
 }
 
 /// The commands [`Catalog::stage`] runs.
-pub const STAGED: &[&str] = &["FT.SEARCH", "FT.AGGREGATE", "FT.PROFILE", "FT.SPELLCHECK", "FT.TAGVALS"];
+pub const STAGED: &[&str] =
+    &["FT.SEARCH", "FT.AGGREGATE", "FT.HYBRID", "FT.PROFILE", "FT.SPELLCHECK", "FT.TAGVALS"];
 
 impl Catalog {
     /// Runs the index stage of a query (`cmd` one of [`STAGED`], upper case; `args` after it)
@@ -52,6 +54,8 @@ impl Catalog {
                 crate::aggregate::staged::stage(self, args, docs, config, proto, started)
                     .map(|w| Staged::Aggregate(Box::new(w)))
             }),
+            "FT.HYBRID" if !args.is_empty() => super::hybrid::stage(self, args, docs, config, proto, started)
+                .map(|w| Staged::Aggregate(Box::new(w))),
             "FT.PROFILE" => profile::ft_profile(self, args, docs, config, proto).map(Staged::Reply),
             "FT.SPELLCHECK" => spell::ft_spellcheck(self, args, docs, config, proto).map(Staged::Reply),
             "FT.TAGVALS" if args.len() == 2 => {

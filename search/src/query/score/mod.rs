@@ -177,6 +177,18 @@ struct ExpansionHits {
 const MERGE_JOIN_THRESHOLD: usize = 8;
 
 impl<'a> ScoreContext<'a> {
+    /// Redis 8's tag terms: RediSearch 8 opens a tag's reader with a query term of IDF 0
+    /// (`TagIndex_GetReader`, `NewQueryTerm(&tok, 0)`), so a tag match adds nothing to a
+    /// TFIDF, BM25 or BM25STD score (RediSearch 2.10 gave tags their IDF).
+    pub fn without_tag_idf(mut self) -> Self {
+        for (t, idfs) in self.terms.iter().zip(self.idfs.iter_mut()) {
+            if t.tag_field.is_some() {
+                idfs.iter_mut().for_each(|x| *x = 0.0);
+            }
+        }
+        self
+    }
+
     /// Prepares scoring of `terms` with `scorer`; `slop` is the query root's shape (see
     /// [`SlopShape`]).
     pub fn new(
