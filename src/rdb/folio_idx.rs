@@ -36,9 +36,11 @@ pub static FOLIO_IDX_TYPE: RedisType = RedisType::new(
 /// Writes the record; with no index outside database 0, `always` (Redis 7.0's `aux_save`)
 /// writes an empty one, otherwise nothing is written.
 fn save(rdb: *mut raw::RedisModuleIO, when: c_int, always: bool) {
-    if when != raw::REDISMODULE_AUX_BEFORE_RDB as c_int {
+    if when != raw::REDISMODULE_AUX_BEFORE_RDB as c_int || !(always || super::has_contents(1)) {
         return;
     }
+    // From here a record is written, even an empty one (see `has_contents`).
+    let always = true;
     let Some(ctx) = io_context(rdb) else { return };
     let defs = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| crate::indexing::definitions(&ctx)));
     let Ok(defs) = defs else {

@@ -37,9 +37,11 @@ unsafe extern "C" fn legacy_rdb_load(_rdb: *mut raw::RedisModuleIO, encver: c_in
 /// Writes the record: `always` (Redis 7.0's `aux_save`) writes an empty but valid record when
 /// database 0 has no index, otherwise (`aux_save2`) nothing is written then.
 fn save(rdb: *mut raw::RedisModuleIO, when: c_int, always: bool) {
-    if when != raw::REDISMODULE_AUX_BEFORE_RDB as c_int {
+    if when != raw::REDISMODULE_AUX_BEFORE_RDB as c_int || !(always || super::has_contents(0)) {
         return;
     }
+    // From here a record is written, even an empty one (see `has_contents`).
+    let always = true;
     let Some(ctx) = io_context(rdb) else { return };
     let mut io = Io(rdb);
     let saved = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {

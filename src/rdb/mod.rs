@@ -172,6 +172,21 @@ static SLOTS: [AtomicPtr<usize>; 3] = [
 static SAVERS: [AtomicUsize; 3] = [AtomicUsize::new(0), AtomicUsize::new(0), AtomicUsize::new(0)];
 /// What [`arm`] last set.
 static ARMED: AtomicUsize = AtomicUsize::new(usize::MAX);
+/// What the search state holds, as [`arm`] was last told: bit 0 indexes in database 0, bit 1
+/// indexes elsewhere, bit 2 dictionaries (the order of [`types`]).
+static CONTENTS: AtomicUsize = AtomicUsize::new(0);
+
+/// Whether an `aux_save2` callback of type `i` (the order of [`types`]) has a record to write.
+///
+/// It must know before it asks for the IO's context: Redis 7.2-7.4 and Valkey 8 create that
+/// context as an execution unit and, when `aux_save2` writes nothing, return without freeing it
+/// (`rdbSaveSingleModuleAux`), so the server's execution nesting stays raised; with an AOF or a
+/// replica, the next write is then never propagated at the end of its command, and Redis
+/// aborts (`server.also_propagate.numops == 0`, blocked.c). So a save that took the context
+/// always writes a record (empty if need be), and one with nothing to write returns first.
+pub(crate) fn has_contents(i: usize) -> bool {
+    CONTENTS.load(Ordering::Relaxed) & (1 << i) != 0
+}
 
 /// Redis's version as `0x00MMmmpp` (0 when unknown).
 fn server_version() -> c_int {
@@ -238,11 +253,12 @@ pub fn prepare() {
 /// called after every change to the search state. Redis 7.2+ needs nothing: `aux_save2`
 /// writes no record when nothing is saved.
 pub fn arm(c: Contents) {
+    let bits =
+        usize::from(c.indexes_db0) | usize::from(c.indexes_other) << 1 | usize::from(c.dictionaries) << 2;
+    CONTENTS.store(bits, Ordering::Relaxed);
     if !PATCHING.load(Ordering::Relaxed) {
         return;
     }
-    let bits =
-        usize::from(c.indexes_db0) | usize::from(c.indexes_other) << 1 | usize::from(c.dictionaries) << 2;
     if ARMED.swap(bits, Ordering::Relaxed) == bits {
         return;
     }
