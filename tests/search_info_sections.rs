@@ -57,7 +57,10 @@ fn a_fresh_server_reports_redisearch_sections_once() {
     let names: Vec<&str> = all.iter().map(|(n, _)| n.as_str()).collect();
     assert_eq!(names, NAMES);
     let server = c.cmd("INFO server").text();
-    let version = server.lines().find_map(|l| l.strip_prefix("redis_version:")).unwrap().trim().to_string();
+    // The server's own version (RedisModule_GetServerVersion): Valkey's, not the Redis version it
+    // reports for compatibility.
+    let field = |name: &str| server.lines().find_map(|l| l.strip_prefix(name)).map(|v| v.trim().to_string());
+    let version = field("valkey_version:").or_else(|| field("redis_version:")).unwrap();
     assert_eq!(all[0].1, lines(&["search_version:2.10.5", &format!("search_redis_version:{version} - oss")]));
     assert_eq!(all[1].1, lines(&["search_number_of_indexes:0"]));
     assert!(all[2].1.is_empty(), "{:?}", all[2]);
