@@ -9,10 +9,6 @@ mod common;
 
 use common::*;
 
-fn ok() -> Resp {
-    Resp::Simple("OK".into())
-}
-
 fn b(s: &str) -> Resp {
     Resp::bulk(s)
 }

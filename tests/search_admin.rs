@@ -9,10 +9,6 @@ use std::time::{Duration, Instant};
 
 use common::*;
 
-fn ok() -> Resp {
-    Resp::Simple("OK".into())
-}
-
 fn s(x: &str) -> Resp {
     Resp::Simple(x.into())
 }

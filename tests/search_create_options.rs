@@ -4,10 +4,6 @@ mod common;
 
 use common::*;
 
-fn ok() -> Resp {
-    Resp::Simple("OK".into())
-}
-
 fn ids(c: &mut Conn, idx: &str, args: &[&str]) -> Vec<String> {
     let mut full = vec!["FT.SEARCH", idx];
     full.extend_from_slice(args);

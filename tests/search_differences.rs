@@ -6,10 +6,6 @@ mod common;
 
 use common::*;
 
-fn ok() -> Resp {
-    Resp::Simple("OK".into())
-}
-
 fn ids(c: &mut Conn, idx: &str, query: &str) -> Vec<String> {
     let r = c.call(&["FT.SEARCH", idx, query, "NOCONTENT", "LIMIT", "0", "100"]);
     let mut out: Vec<String> = r.items()[1..].iter().map(Resp::text).collect();

@@ -6,10 +6,6 @@ mod common;
 
 use common::*;
 
-fn ok() -> Resp {
-    Resp::Simple("OK".into())
-}
-
 const NO_EMPTY: &str = "Use `INDEXEMPTY` in field creation in order to index and query for empty strings";
 
 /// Sorted ids of a NOCONTENT search in dialect 2 (extra arguments go before DIALECT).

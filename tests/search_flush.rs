@@ -9,10 +9,6 @@ mod common;
 
 use common::*;
 
-fn ok() -> Resp {
-    Resp::Simple("OK".into())
-}
-
 fn err(text: &str) -> Resp {
     Resp::Error(text.into())
 }

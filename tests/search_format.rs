@@ -6,10 +6,6 @@ mod common;
 
 use common::*;
 
-fn ok() -> Resp {
-    Resp::Simple("OK".into())
-}
-
 fn b(x: &str) -> Resp {
     Resp::bulk(x)
 }

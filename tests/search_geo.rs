@@ -6,10 +6,6 @@ mod common;
 
 use common::*;
 
-fn ok() -> Resp {
-    Resp::Simple("OK".into())
-}
-
 /// Haversine distance with Redis's earth radius (the test's own oracle).
 fn dist(lon1: f64, lat1: f64, lon2: f64, lat2: f64) -> f64 {
     let r = 6372797.560856;

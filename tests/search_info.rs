@@ -5,10 +5,6 @@ mod common;
 
 use common::*;
 
-fn ok() -> Resp {
-    Resp::Simple("OK".into())
-}
-
 fn s(x: &str) -> Resp {
     Resp::Simple(x.into())
 }

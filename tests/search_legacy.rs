@@ -7,10 +7,6 @@ mod common;
 
 use common::*;
 
-fn ok() -> Resp {
-    Resp::Simple("OK".into())
-}
-
 fn err(s: &str) -> Resp {
     Resp::Error(s.into())
 }

@@ -6,10 +6,6 @@ mod common;
 
 use common::*;
 
-fn ok() -> Resp {
-    Resp::Simple("OK".into())
-}
-
 fn keys_of_map(r: &Resp) -> Vec<String> {
     match r {
         Resp::Map(pairs) => pairs.iter().map(|(k, _)| k.text()).collect(),

@@ -7,10 +7,6 @@ mod common;
 
 use common::*;
 
-fn ok() -> Resp {
-    Resp::Simple("OK".into())
-}
-
 fn close(got: &[(String, f64)], want: &[(&str, f64)]) {
     assert_eq!(got.len(), want.len(), "{got:?} vs {want:?}");
     for ((gk, gs), (wk, ws)) in got.iter().zip(want) {

@@ -7,10 +7,6 @@ mod common;
 
 use common::*;
 
-fn ok() -> Resp {
-    Resp::Simple("OK".into())
-}
-
 /// The ids FT.SEARCH returns (NOCONTENT), sorted.
 fn ids(c: &mut Conn, idx: &str, query: &str) -> Vec<String> {
     let r = c.call(&["FT.SEARCH", idx, query, "NOCONTENT", "LIMIT", "0", "1000"]);

@@ -8,10 +8,6 @@ mod common;
 
 use common::*;
 
-fn ok() -> Resp {
-    Resp::Simple("OK".into())
-}
-
 fn server() -> (Server, Conn) {
     let s = Server::start();
     let mut c = s.conn();

@@ -7,10 +7,6 @@ mod common;
 
 use common::*;
 
-fn ok() -> Resp {
-    Resp::Simple("OK".into())
-}
-
 /// A server with `n` documents in a JSON index `idx` and `workers` query threads.
 fn loaded(n: usize, workers: usize) -> (Server, Conn) {
     let s = Server::start();

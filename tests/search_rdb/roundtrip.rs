@@ -9,10 +9,6 @@ use std::time::{Duration, Instant};
 use super::rdbfile::{aux_records, header_records, record};
 use super::*;
 
-fn ok() -> Resp {
-    Resp::Simple("OK".into())
-}
-
 fn blob(v: &[f32]) -> Vec<u8> {
     v.iter().flat_map(|x| x.to_le_bytes()).collect()
 }
