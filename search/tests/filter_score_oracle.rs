@@ -1,12 +1,12 @@
-//! Scores of filter queries (tags, numeric ranges, their intersections, negations, unions)
-//! against a brute-force computation of RediSearch's TFIDF and TFIDF.DOCNORM written here:
+//! Scores of filter queries (tags, numeric ranges, their intersections, and `*`) against a
+//! brute-force computation of RediSearch's TFIDF and TFIDF.DOCNORM written here:
 //! `sum(weight x freq x idf) / norm / slop` where a tag value counts frequency 1 with
-//! `idf = floor(log2(1 + (N + 1) / df))`, a numeric range frequency 1 with IDF 1, `norm` is the
-//! document's largest word frequency (TFIDF) or its number of words (DOCNORM), at least 1, and
-//! an intersection without positions divides by its number of children minus one (at least
-//! 1). The scorer answers these from per-query constants when every document holds every
-//! term (`ScoreContext::matching`); unions and negations take the general path. Random
-//! hashes are written, rewritten and deleted first.
+//! `idf = floor(log2(1 + (N + 1) / df))`, a numeric range (and `*`) frequency 1 with IDF 1,
+//! `norm` is the document's largest word frequency (TFIDF) or its number of words (DOCNORM), at
+//! least 1, and an intersection without positions divides by its number of children minus one
+//! (at least 1). The scorer answers all of these from per-query constants, as every document
+//! holds every term (`ScoreContext::matching`). Random hashes are written, rewritten and
+//! deleted first.
 
 mod common;
 
@@ -141,6 +141,18 @@ fn filter_scores_match_the_formula() {
                 assert!((g - w).abs() < 1e-9, "seed {seed} {scorer} {query} {k}: got {g}, want {w}");
             }
             checked += want.len();
+        }
+        // `*` alone: one virtual result of frequency 1 per document, IDF 1.
+        for (scorer, docnorm) in [("TFIDF", false), ("TFIDF.DOCNORM", true)] {
+            let reply = db.cmd(&[
+                "FT.SEARCH", "idx", "*", "NOCONTENT", "WITHSCORES", "SCORER", scorer, "LIMIT", "0", "1000",
+            ]);
+            let got = scores(&reply);
+            assert_eq!(got.len(), truth.len(), "seed {seed} * {scorer}");
+            for (k, row) in &truth {
+                let (g, w) = (got.get(k).copied().unwrap_or(f64::NAN), 1.0 / norm(row, docnorm));
+                assert!((g - w).abs() < 1e-9, "seed {seed} {scorer} * {k}: got {g}, want {w}");
+            }
         }
     }
     assert!(checked > 1000, "only {checked} scores checked");

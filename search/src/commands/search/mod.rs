@@ -362,22 +362,10 @@ pub(crate) fn search_page(
         } else if need_scores {
             // Scoring is the long phase: check TIMEOUT every 4096 documents.
             let budget = Duration::from_millis(req.timeout_ms);
-            // `*` alone under TFIDF: one virtual result of frequency 1 per document, so the
-            // score is the document's score over its norm (what the general scorer computes,
-            // without its per-term machinery: `FT.SEARCH idx *` reads every document).
-            let wildcard = matches!(ast, QueryAst::MatchAll)
-                && matches!(req.scorer, Scorer::TfIdf | Scorer::TfIdfDocNorm);
-            let score_of = |d: u32| -> f64 {
-                if !wildcard {
-                    return scorer.score_in_order(d);
-                }
-                idx.docs.hot(d).map_or(0.0, |hot| {
-                    let norm = if req.scorer == Scorer::TfIdf { hot.max_freq } else { hot.len };
-                    f64::from(hot.score) / f64::from(norm.max(1))
-                })
-            };
+            // (`*` alone, like any filter, is scored from per-query constants: `matching`.)
+            let score_of = |d: u32| scorer.score_in_order(d);
             // Top k by score, skipping document ranges that cannot enter it (query/topk.rs).
-            let plan = if wildcard || want as u64 >= ids.len() { None } else { scorer.skip_plan() };
+            let plan = if want as u64 >= ids.len() { None } else { scorer.skip_plan() };
             let timed_out = || req.timeout_ms > 0 && started.elapsed() > budget;
             let top = crate::query::topk::top_k(&ids, want, plan.as_ref(), score_of, timed_out);
             if top.stopped {
