@@ -224,7 +224,7 @@ impl<'a> RenderCtx<'a> {
             if matches.is_empty() {
                 return None;
             }
-            if self.dialect < 3 || attr.is_some_and(crate::aggregate::command::property_from_sortable) {
+            if !self.as_array_text(source) {
                 return self.load_json_first(key, path);
             }
             Some(format!("[{}]", matches.join(",")).into_bytes())

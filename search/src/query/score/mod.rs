@@ -102,6 +102,14 @@ pub fn idf(total_docs: u64, df: u64) -> f64 {
     x.log2().floor()
 }
 
+/// TFIDF (and TFIDF.DOCNORM) of a document: its score times the weighted sum of its terms,
+/// over its norm (at least 1) and the slop divisor; one expression for every path, so that
+/// they agree to the bit.
+#[inline]
+fn tfidf(score: f64, raw: f64, norm: u32, slop: f64) -> f64 {
+    score * raw / f64::from(norm.max(1)) / slop
+}
+
 /// BM25STD's IDF: `ln(1 + (N - df + 0.5) / (df + 0.5))`.
 pub fn bm25_idf(total_docs: u64, df: u64) -> f64 {
     (1.0 + (total_docs as f64 - df as f64 + 0.5) / (df as f64 + 0.5)).ln()
@@ -387,7 +395,7 @@ impl<'a> ScoreContext<'a> {
             }
             // As the general path computes it, with this document's score and norm.
             let norm = if self.scorer == Scorer::TfIdf { hot.max_freq } else { hot.len };
-            return f64::from(hot.score) * raw / f64::from(norm.max(1)) / slop;
+            return tfidf(f64::from(hot.score), raw, norm, slop);
         }
         self.score_in_general(doc)
     }
@@ -503,8 +511,8 @@ impl<'a> ScoreContext<'a> {
             _ => self.slop_divisor(&d),
         };
         match self.scorer {
-            Scorer::TfIdf => score * raw / f64::from(hot.max_freq.max(1)) / slop(&hits),
-            Scorer::TfIdfDocNorm => score * raw / f64::from(hot.len.max(1)) / slop(&hits),
+            Scorer::TfIdf => tfidf(score, raw, hot.max_freq, slop(&hits)),
+            Scorer::TfIdfDocNorm => tfidf(score, raw, hot.len, slop(&hits)),
             Scorer::Bm25 => score * raw / slop(&hits),
             Scorer::Bm25Std | Scorer::Bm25StdNorm => score * raw,
             // `tanhStretched`: tanh((1 / stretch) * x).
