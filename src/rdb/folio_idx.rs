@@ -33,14 +33,11 @@ pub static FOLIO_IDX_TYPE: RedisType = RedisType::new(
     ),
 );
 
-/// Writes the record; with no index outside database 0, `always` (Redis 7.0's `aux_save`)
-/// writes an empty one, otherwise nothing is written.
+/// Writes the record (empty with no index outside database 0; see [`super::writes_record`]).
 fn save(rdb: *mut raw::RedisModuleIO, when: c_int, always: bool) {
-    if when != raw::REDISMODULE_AUX_BEFORE_RDB as c_int || !(always || super::has_contents(1)) {
+    if !super::writes_record(when, raw::REDISMODULE_AUX_BEFORE_RDB, always, 1) {
         return;
     }
-    // From here a record is written, even an empty one (see `has_contents`).
-    let always = true;
     let Some(ctx) = io_context(rdb) else { return };
     let defs = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| crate::indexing::definitions(&ctx)));
     let Ok(defs) = defs else {
@@ -48,9 +45,6 @@ fn save(rdb: *mut raw::RedisModuleIO, when: c_int, always: bool) {
         return;
     };
     let defs: Vec<_> = defs.into_iter().filter(|(db, _)| *db != 0).collect();
-    if defs.is_empty() && !always {
-        return;
-    }
     let mut io = Io(rdb);
     io.put_unsigned(defs.len() as u64);
     for (db, bytes) in defs {

@@ -34,14 +34,12 @@ unsafe extern "C" fn legacy_rdb_load(_rdb: *mut raw::RedisModuleIO, encver: c_in
     std::ptr::null_mut()
 }
 
-/// Writes the record: `always` (Redis 7.0's `aux_save`) writes an empty but valid record when
-/// database 0 has no index, otherwise (`aux_save2`) nothing is written then.
+/// Writes the record, empty but valid when database 0 has no index (which `aux_save2` only
+/// meets when [`super::writes_record`] said there was one).
 fn save(rdb: *mut raw::RedisModuleIO, when: c_int, always: bool) {
-    if when != raw::REDISMODULE_AUX_BEFORE_RDB as c_int || !(always || super::has_contents(0)) {
+    if !super::writes_record(when, raw::REDISMODULE_AUX_BEFORE_RDB, always, 0) {
         return;
     }
-    // From here a record is written, even an empty one (see `has_contents`).
-    let always = true;
     let Some(ctx) = io_context(rdb) else { return };
     let mut io = Io(rdb);
     let saved = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
@@ -55,8 +53,7 @@ fn save(rdb: *mut raw::RedisModuleIO, when: c_int, always: bool) {
     }));
     match saved {
         Ok(true) => {}
-        Ok(false) if always => search::rdb::RdbWrite::put_unsigned(&mut io, 0),
-        Ok(false) => {}
+        Ok(false) => search::rdb::RdbWrite::put_unsigned(&mut io, 0),
         Err(_) => log_warning("folio: internal error saving index definitions (ft_index0)"),
     }
 }

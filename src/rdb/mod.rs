@@ -184,8 +184,17 @@ static CONTENTS: AtomicUsize = AtomicUsize::new(0);
 /// replica, the next write is then never propagated at the end of its command, and Redis
 /// aborts (`server.also_propagate.numops == 0`, blocked.c). So a save that took the context
 /// always writes a record (empty if need be), and one with nothing to write returns first.
-pub(crate) fn has_contents(i: usize) -> bool {
+fn has_contents(i: usize) -> bool {
     CONTENTS.load(Ordering::Relaxed) & (1 << i) != 0
+}
+
+/// Whether the aux callback of type `i` (the order of [`types`]), called at `when`, writes its
+/// record, which it writes at `at` (`REDISMODULE_AUX_BEFORE_RDB` / `AFTER_RDB`): Redis 7.0's
+/// `aux_save` (`always`) writes one every time, empty when there is nothing to save; an
+/// `aux_save2` only when there is something ([`has_contents`]). A callback that goes on
+/// writes a record, even an empty one.
+pub(crate) fn writes_record(when: c_int, at: isize, always: bool, i: usize) -> bool {
+    when == at as c_int && (always || has_contents(i))
 }
 
 /// Redis's version as `0x00MMmmpp` (0 when unknown).

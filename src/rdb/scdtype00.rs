@@ -18,23 +18,15 @@ pub static SCDTYPE_TYPE: RedisType = RedisType::new(
     super::aux_methods(None, Some(aux_load), Some(aux_save), Some(aux_save2), raw::REDISMODULE_AUX_AFTER_RDB),
 );
 
-/// Writes the record; with no dictionary, `always` (Redis 7.0's `aux_save`) writes an empty
-/// one, otherwise nothing is written.
+/// Writes the record (empty with no dictionary; see [`super::writes_record`]).
 fn save(rdb: *mut raw::RedisModuleIO, when: c_int, always: bool) {
-    if when != raw::REDISMODULE_AUX_AFTER_RDB as c_int || !(always || super::has_contents(2)) {
+    if !super::writes_record(when, raw::REDISMODULE_AUX_AFTER_RDB, always, 2) {
         return;
     }
-    // From here a record is written, even an empty one (see `has_contents`).
-    let always = true;
     let Some(ctx) = io_context(rdb) else { return };
     let mut io = Io(rdb);
     let saved = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        crate::state::for_save(&ctx, |s| {
-            let some = !s.config.dictionaries.is_empty();
-            if some || always {
-                dictionaries::write(&mut io, &s.config.dictionaries);
-            }
-        })
+        crate::state::for_save(&ctx, |s| dictionaries::write(&mut io, &s.config.dictionaries))
     }));
     if saved.is_err() {
         log_warning("folio: internal error saving the spell-check dictionaries (scdtype00)");
