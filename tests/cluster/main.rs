@@ -4,6 +4,7 @@
 
 #[path = "../common/mod.rs"]
 mod common;
+mod crash;
 mod harness;
 mod workload;
 
