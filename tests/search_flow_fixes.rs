@@ -112,3 +112,32 @@ fn minus_before_a_number_is_a_sign() {
     let not = c.call(&["FT.SEARCH", "idx", "-abc", "NOCONTENT"]);
     assert_eq!(not.items()[0], Resp::Int(3), "a word after - is still negated");
 }
+
+/// test_tags.py testTagUNF: a SORTABLE TAG sorts by the field's value as the document holds
+/// it, case-folded unless UNF, and the whole value, not its first tag (measured on RediSearch
+/// 2.10.5: "America,b" sorts after "America", which its first tag would tie).
+#[test]
+fn sortable_tags_sort_by_the_whole_value_case_folded_unless_unf() {
+    let server = Server::start();
+    let mut c = server.conn();
+    for def in [
+        "FT.CREATE idx ON HASH PREFIX 1 {doc}: SCHEMA tag TAG SORTABLE",
+        "FT.CREATE idx_unf ON HASH PREFIX 1 {doc}: SCHEMA tag TAG SORTABLE UNF",
+    ] {
+        assert_eq!(c.cmd(def), s("OK"));
+    }
+    for (k, v) in
+        [("{doc}:0", "America,b"), ("{doc}:1", "america"), ("{doc}:2", "aMerica"), ("{doc}:3", "America")]
+    {
+        c.call(&["HSET", k, "tag", v]);
+    }
+    let mut q = |idx: &str, dir: &str| -> Vec<String> {
+        let r = c.call(&["FT.SEARCH", idx, "@tag:{america}", "NOCONTENT", "SORTBY", "tag", dir]);
+        assert_eq!(r.items()[0], Resp::Int(4));
+        r.items()[1..].iter().map(Resp::text).collect()
+    };
+    assert_eq!(q("idx", "ASC"), ["{doc}:1", "{doc}:2", "{doc}:3", "{doc}:0"]);
+    assert_eq!(q("idx", "DESC"), ["{doc}:0", "{doc}:3", "{doc}:2", "{doc}:1"]);
+    assert_eq!(q("idx_unf", "ASC"), ["{doc}:3", "{doc}:0", "{doc}:2", "{doc}:1"]);
+    assert_eq!(q("idx_unf", "DESC"), ["{doc}:1", "{doc}:2", "{doc}:0", "{doc}:3"]);
+}

@@ -24,8 +24,14 @@ pub enum FieldValues {
     Missing,
     /// TEXT strings.
     Text(Vec<String>),
-    /// TAG values (split and normalized).
-    Tag(Vec<String>),
+    /// TAG values (split and normalized), and the field's first value as the document holds
+    /// it: what SORTABLE sorts by (RediSearch keeps the whole string, not its first tag).
+    Tag {
+        /// The tags.
+        values: Vec<String>,
+        /// The first value unsplit and unnormalized.
+        first: String,
+    },
     /// NUMERIC values.
     Numeric {
         /// The numbers, in the document's order.
@@ -44,8 +50,11 @@ impl FieldValues {
     /// The sortable value (first value), normalized unless `unf`.
     pub fn sort_value(&self, unf: bool) -> Option<SortValue> {
         match self {
-            FieldValues::Text(v) | FieldValues::Tag(v) => {
+            FieldValues::Text(v) => {
                 v.first().map(|s| SortValue::Str(if unf { s.clone() } else { s.to_lowercase() }))
+            }
+            FieldValues::Tag { first, .. } => {
+                Some(SortValue::Str(if unf { first.clone() } else { first.to_lowercase() }))
             }
             FieldValues::Numeric { values, .. } => values.first().map(|n| SortValue::Num(*n)),
             _ => None,
@@ -174,8 +183,17 @@ fn extract_values(
         let mut strings = Vec::new();
         let mut nums = Vec::new();
         let mut tags = Vec::new();
+        let mut first_tag = None;
         let mut points = Vec::new();
         for v in raw {
+            if f.kind == FieldType::Tag && first_tag.is_none() {
+                first_tag = match &v {
+                    FieldValue::String(s) => Some(s.clone()),
+                    FieldValue::Number(_, text) => Some(text.clone()),
+                    FieldValue::Bool(b) => Some(b.to_string()),
+                    _ => None,
+                };
+            }
             match (v, f.kind) {
                 (FieldValue::Null, _) => {}
                 (FieldValue::Object(_), _) => {}
@@ -222,7 +240,9 @@ fn extract_values(
         }
         out.values.push(match f.kind {
             FieldType::Text if !strings.is_empty() => FieldValues::Text(strings),
-            FieldType::Tag if !tags.is_empty() => FieldValues::Tag(tags),
+            FieldType::Tag if !tags.is_empty() => {
+                FieldValues::Tag { values: tags, first: first_tag.unwrap_or_default() }
+            }
             FieldType::Numeric if !nums.is_empty() => FieldValues::Numeric { values: nums, served },
             FieldType::Geo if !points.is_empty() => FieldValues::Geo(points),
             _ => FieldValues::Missing,

@@ -361,7 +361,7 @@ impl Index {
                         }
                     }
                 }
-                (FieldValues::Tag(values), Some(FieldIndex::Tag(ti))) => {
+                (FieldValues::Tag { values, .. }, Some(FieldIndex::Tag(ti))) => {
                     for v in values {
                         let id = ti.value_id(v);
                         if !tags.contains(&(fi, id)) {
