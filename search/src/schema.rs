@@ -318,7 +318,7 @@ impl IndexSpec {
                     f.nostem = true;
                 } else if kind == FieldType::Text && a.eat("PHONETIC") {
                     let m = a.next_str("PHONETIC")?;
-                    if !["dm:en", "dm:fr", "dm:pt", "dm:es"].contains(&m.to_ascii_lowercase().as_str()) {
+                    if !crate::analysis::phonetic::valid_matcher(&m) {
                         return Err(Error::new("Matcher Format: <2 chars algorithm>:<2 chars language>. Support algorithms: double metaphone (dm). Supported languages: English (en), French (fr), Portuguese (pt) and Spanish (es)"));
                     }
                     f.phonetic = true;

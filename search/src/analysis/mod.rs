@@ -1,6 +1,7 @@
 //! Text analysis: tokenizing, case folding, stopwords and stemming, shared by indexing
 //! and query parsing so both sides produce identical terms.
 
+pub mod phonetic;
 pub mod stemmer;
 pub mod stopwords;
 pub mod tokenizer;

@@ -320,7 +320,7 @@ impl Explainer<'_> {
             QueryAst::Missing(f) => leaf(format!("ISMISSING{{{f}}}"), out),
             // INKEYS is an FT.SEARCH option, which FT.EXPLAIN does not take.
             QueryAst::Keys(_) => leaf("IDS { }".into(), out),
-            QueryAst::Attrs { inner, weight, slop, inorder } => {
+            QueryAst::Attrs { inner, weight, slop, inorder, .. } => {
                 let a = Attrs { weight: *weight, slop: *slop, inorder: *inorder };
                 self.node(inner, depth, mask, &a, plain, out)
             }

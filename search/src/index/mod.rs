@@ -301,8 +301,8 @@ impl Index {
         let mut pos = 0u32;
         for (i, vals) in values.iter().enumerate() {
             let Some(f) = self.spec.fields.get(i) else { continue };
-            let (sortable, unf, index_missing, noindex, nostem, index_empty) =
-                (f.sortable, f.unf, f.index_missing, f.noindex, f.nostem, f.index_empty);
+            let (sortable, unf, index_missing, noindex, nostem, index_empty, phonetic) =
+                (f.sortable, f.unf, f.index_missing, f.noindex, f.nostem, f.index_empty, f.phonetic);
             let fi = i as u16;
             if sortable {
                 if let Some(sv) = vals.sort_value(unf) {
@@ -356,6 +356,11 @@ impl Index {
                             if !self.synonyms.is_empty() {
                                 for g in self.synonyms.group_terms(tok) {
                                     term_pos.push((self.text.term_id(&g), ord, pos, raw_weight));
+                                }
+                            }
+                            if phonetic {
+                                if let Some(code) = crate::analysis::phonetic::index_term(tok) {
+                                    term_pos.push((self.text.term_id(&code), ord, pos, raw_weight));
                                 }
                             }
                         }

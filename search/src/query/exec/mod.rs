@@ -173,10 +173,15 @@ fn run(idx: &Index, ast: &QueryAst, opts: &ExecOptions, prof: Recorder) -> Resul
         empty_tag_ok: false,
         stem_ids: Vec::new(),
         explicit_prox: 0,
+        phonetic: None,
+        fault: None,
     };
     // NOFIELDS: the index keeps no field flags, so field restrictions on text are void.
     let mask = if idx.spec.no_fields { ALL_FIELDS } else { opts.infields };
     let bm = ex.eval(ast, mask, None)?;
+    if let Some(e) = ex.fault {
+        return Err(e);
+    }
     let mut m = ex.out;
     m.docids = bm.unwrap_or_default();
     Ok((m, ex.prof))
@@ -205,6 +210,10 @@ struct Exec<'a> {
     stem_ids: Vec<u32>,
     /// Depth of `=>{$slop/$inorder}` attributes (SLOP/INORDER given for the nodes inside).
     explicit_prox: usize,
+    /// The innermost `$phonetic` attribute around the node being evaluated.
+    phonetic: Option<bool>,
+    /// An error met where evaluation goes on (a word's expansion), returned at the end.
+    fault: Option<Error>,
 }
 
 /// RediSearch's error for `""` on fields that do not index empty values.

@@ -247,8 +247,12 @@ impl<'a> Exec<'a> {
                 Some((i, f)) if f.index_missing => self.idx.missing.get(i).cloned(),
                 _ => return Err(Error::new("'ismissing' requires field to be defined with 'INDEXMISSING'")),
             },
-            QueryAst::Attrs { inner, weight, slop, inorder } => {
+            QueryAst::Attrs { inner, weight, slop, inorder, phonetic } => {
                 let saved = self.weight;
+                let saved_phonetic = self.phonetic;
+                if phonetic.is_some() {
+                    self.phonetic = *phonetic;
+                }
                 if let Some(w) = weight {
                     self.weight *= w;
                 }
@@ -262,6 +266,7 @@ impl<'a> Exec<'a> {
                 let r = self.eval(inner, mask, p);
                 self.explicit_prox -= usize::from(given);
                 self.weight = saved;
+                self.phonetic = saved_phonetic;
                 r?
             }
         })

@@ -6,8 +6,10 @@ use std::collections::HashSet;
 use roaring::RoaringBitmap;
 
 use crate::analysis::STEM_PREFIX;
+use crate::error::Error;
 use crate::index::postings::PosCursor;
 use crate::index::text::FieldMask;
+use crate::index::text::ALL_FIELDS;
 
 use super::{within, Exec, Prox, ScoreTerm, SlopChild, SlopShape};
 
@@ -37,6 +39,13 @@ impl<'a> Exec<'a> {
                 }
             }
             self.out.highlight.extend(synonyms.same_group(tok).map(str::to_string));
+            if let Some(code) = self.phonetic_expansion(tok, mask) {
+                if let Some(id) = dict.get(&code) {
+                    if !ids.contains(&id) {
+                        ids.push(id);
+                    }
+                }
+            }
         }
         // RediSearch's expander skips exact phrases and what `-` or `~` apply to.
         let stemmable = !self.opts.verbatim && self.unexpanded == 0 && self.idx.stems_in(mask);
@@ -54,6 +63,33 @@ impl<'a> Exec<'a> {
             }
         }
         ids
+    }
+
+    /// RediSearch's phonetic expander: a word searched in a PHONETIC field (or in all fields
+    /// of an index with one) also matches its primary code, unless `$phonetic: false`; an
+    /// explicit `$phonetic` on fields none of which is PHONETIC is an error.
+    fn phonetic_expansion(&mut self, tok: &str, mask: FieldMask) -> Option<String> {
+        let idx = self.idx;
+        let phonetic_mask = (0..idx.spec.fields.len())
+            .filter(|&i| idx.spec.fields[i].phonetic)
+            .filter_map(|i| idx.text_ord(i))
+            .fold(0 as FieldMask, |m, o| m | 1u128 << (u32::from(o) % 128));
+        let enabled = match self.phonetic {
+            None => phonetic_mask != 0 && (mask == ALL_FIELDS || mask == 0 || mask & phonetic_mask != 0),
+            Some(asked) => {
+                let valid = if mask == ALL_FIELDS { phonetic_mask != 0 } else { mask & phonetic_mask != 0 };
+                if !valid {
+                    self.fault.get_or_insert_with(|| Error::new("field does not support phonetics"));
+                    return None;
+                }
+                asked
+            }
+        };
+        if enabled {
+            crate::analysis::phonetic::query_term(tok)
+        } else {
+            None
+        }
     }
 
     pub(super) fn docs_of(&self, ids: &[u32], mask: FieldMask) -> RoaringBitmap {

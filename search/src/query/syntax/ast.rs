@@ -91,7 +91,7 @@ pub enum QueryAst {
     Knn(Box<KnnClause>),
     /// `@v:[VECTOR_RANGE r $blob]=>{$YIELD_DISTANCE_AS: d}` (dialect ≥ 2).
     VectorRange(Box<RangeClause>),
-    /// `x => { $weight: w; $slop: s; $inorder: b }`.
+    /// `x => { $weight: w; $slop: s; $inorder: b; $phonetic: p }`.
     Attrs {
         /// The node.
         inner: Box<QueryAst>,
@@ -101,6 +101,9 @@ pub enum QueryAst {
         slop: Option<u32>,
         /// `$inorder`.
         inorder: Option<bool>,
+        /// `$phonetic`: phonetic matching asked for (`true`) or refused (`false`); either
+        /// requires a PHONETIC field among the node's fields.
+        phonetic: Option<bool>,
     },
 }
 

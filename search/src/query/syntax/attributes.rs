@@ -5,6 +5,17 @@ use super::ast::QueryAst;
 use super::scanner::Parser;
 use crate::error::{Error, Result};
 
+/// RediSearch's `ParseBoolean`: `true`/`1` or `false`/`0`, in any case.
+fn boolean(v: &str) -> Option<bool> {
+    if v.eq_ignore_ascii_case("true") || v == "1" {
+        Some(true)
+    } else if v.eq_ignore_ascii_case("false") || v == "0" {
+        Some(false)
+    } else {
+        None
+    }
+}
+
 impl Parser<'_> {
     /// `atom`, with its attributes when an `=>{…}` block follows.
     pub(super) fn attrs(&mut self, atom: QueryAst) -> Result<QueryAst> {
@@ -15,14 +26,14 @@ impl Parser<'_> {
             return Err(Error::syntax(self.offset(), ">["));
         }
         self.i = save;
-        let (mut weight, mut slop, mut inorder) = (None, None, None);
+        let (mut weight, mut slop, mut inorder, mut phonetic) = (None, None, None, None);
         let found = self.attr_block(|name, value| {
             let bad = || Error::new(format!("Invalid value ({value}) for `{name}`"));
             match name.to_ascii_lowercase().as_str() {
                 "weight" => weight = Some(value.parse::<f64>().map_err(|_| bad())?),
                 "slop" => slop = Some(value.parse::<u32>().map_err(|_| bad())?),
-                "inorder" => inorder = Some(value.eq_ignore_ascii_case("true") || value == "1"),
-                "phonetic" => {}
+                "inorder" => inorder = Some(boolean(&value).ok_or_else(bad)?),
+                "phonetic" => phonetic = Some(boolean(&value).ok_or_else(bad)?),
                 _ => return Err(Error::new(format!("Invalid attribute {name}"))),
             }
             Ok(())
@@ -30,7 +41,7 @@ impl Parser<'_> {
         if !found {
             return Ok(atom);
         }
-        Ok(QueryAst::Attrs { inner: Box::new(atom), weight, slop, inorder })
+        Ok(QueryAst::Attrs { inner: Box::new(atom), weight, slop, inorder, phonetic })
     }
 
     /// An optional `=>{$name: value; …}` block (not a vector clause's `=>[`): each name and
