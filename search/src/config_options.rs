@@ -278,6 +278,9 @@ pub(crate) fn apply(config: &mut Config, def: &OptionDef, args: &mut Args) -> Re
         }
         "GCSCANSIZE" | "MIN_PHONETIC_TERM_LEN" | "FORK_GC_RUN_INTERVAL" | "FORK_GC_RETRY_INTERVAL" => {
             let n = args.size(1)?;
+            if name == "MIN_PHONETIC_TERM_LEN" {
+                crate::analysis::phonetic::set_min_term_len(n as usize);
+            }
             store(config, n.to_string());
         }
         "UNION_ITERATOR_HEAP" => {
