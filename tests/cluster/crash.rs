@@ -11,7 +11,7 @@ use std::time::Duration;
 
 use crate::common::{wait_until, Conn, Resp};
 use crate::harness::{slot, Cluster};
-use crate::{list, load_cluster, query_loop};
+use crate::{hello_docs, list, load_cluster, query_loop, replica_of};
 
 /// What the writer saw: each acknowledged key with the master that acknowledged it, and the
 /// errors it retried after.
@@ -121,20 +121,7 @@ fn a_master_killed_under_load_fails_over_with_correct_answers() {
         let mut conn = Conn::open(port).unwrap();
         assert!(wait_until(5, || list(&mut conn) == ["idx", "widx"]), "FT._LIST on {port}");
     }
-    let docs: Vec<Vec<Vec<u8>>> = (0..3000)
-        .map(|i| {
-            let f = [
-                "HSET".into(),
-                format!("d:{i}"),
-                "t".into(),
-                format!("hello w{}", i % 10),
-                "n".into(),
-                i.to_string(),
-            ];
-            f.map(String::into_bytes).to_vec()
-        })
-        .collect();
-    load_cluster(&c, &docs);
+    load_cluster(&c, &hello_docs(3000));
     c.wait_stable();
 
     let stop = Arc::new(AtomicBool::new(false));
@@ -150,13 +137,7 @@ fn a_master_killed_under_load_fails_over_with_correct_answers() {
     assert!(wait_until(30, || written.lock().unwrap().acked.len() >= 500), "the writes never got going");
 
     let victim = masters[2];
-    let replica = c
-        .live_ports()
-        .into_iter()
-        .find(|&p| {
-            Conn::open(p).unwrap().cmd("INFO replication").text().contains(&format!("master_port:{victim}"))
-        })
-        .expect("a replica of the third master");
+    let replica = replica_of(&c, victim);
     c.signal(victim, "KILL");
     assert!(wait_until(60, || c.masters().contains(&replica)), "the replica never took over");
     c.wait_stable();
@@ -167,18 +148,9 @@ fn a_master_killed_under_load_fails_over_with_correct_answers() {
     write.join().expect("writer");
     let written = std::mem::take(&mut *written.lock().unwrap());
 
-    let unclear: Vec<&String> = seen
-        .errors
-        .iter()
-        .filter(|e| {
-            !["TRYAGAIN", "ERR shard unreachable", "UNBLOCKED", "CLUSTERDOWN"]
-                .iter()
-                .any(|p| e.starts_with(p))
-        })
-        .collect();
-    assert!(seen.wrong.is_empty(), "wrong answers: {:?}", &seen.wrong[..seen.wrong.len().min(5)]);
-    assert!(unclear.is_empty(), "unclear errors: {unclear:?}");
-    assert!(seen.ok > 0, "no correct answer at all");
+    // Clear errors: as for a manual failover, and CLUSTERDOWN while the cluster has not yet
+    // declared the killed master failed.
+    seen.assert_correct_or_clear(&["TRYAGAIN", "ERR shard unreachable", "UNBLOCKED", "CLUSTERDOWN"]);
 
     // The index over the written keys is the cluster's keyspace, from every node.
     let (all, word3) = cluster_keyspace(&c);

@@ -174,6 +174,10 @@ fn run(idx: &Index, ast: &QueryAst, opts: &ExecOptions, prof: Recorder) -> Resul
         stem_ids: Vec::new(),
         explicit_prox: 0,
         phonetic: None,
+        phonetic_fields: (0..idx.spec.fields.len())
+            .filter(|&i| idx.spec.fields[i].phonetic)
+            .filter_map(|i| idx.text_ord(i))
+            .fold(0, |m, o| m | 1u128 << (u32::from(o) % 128)),
         fault: None,
     };
     // NOFIELDS: the index keeps no field flags, so field restrictions on text are void.
@@ -212,6 +216,8 @@ struct Exec<'a> {
     explicit_prox: usize,
     /// The innermost `$phonetic` attribute around the node being evaluated.
     phonetic: Option<bool>,
+    /// The text fields (as a mask) that are PHONETIC.
+    phonetic_fields: FieldMask,
     /// An error met where evaluation goes on (a word's expansion), returned at the end.
     fault: Option<Error>,
 }

@@ -18,12 +18,15 @@ impl<'a> Exec<'a> {
     pub(super) fn expand_token(&mut self, tok: &str, mask: FieldMask) -> Vec<u32> {
         let dict = &self.idx.text.dict;
         let mut ids = Vec::new();
-        let push = |s: &str, ids: &mut Vec<u32>, hl: &mut HashSet<String>| {
+        let add = |s: &str, ids: &mut Vec<u32>| {
             if let Some(id) = dict.get(s) {
                 if !ids.contains(&id) {
                     ids.push(id);
                 }
             }
+        };
+        let push = |s: &str, ids: &mut Vec<u32>, hl: &mut HashSet<String>| {
+            add(s, ids);
             hl.insert(s.to_string());
         };
         push(tok, &mut ids, &mut self.out.highlight);
@@ -32,19 +35,11 @@ impl<'a> Exec<'a> {
             // word of those groups is highlighted.
             let synonyms = &self.idx.synonyms;
             for g in synonyms.group_terms(tok) {
-                if let Some(id) = dict.get(&g) {
-                    if !ids.contains(&id) {
-                        ids.push(id);
-                    }
-                }
+                add(&g, &mut ids);
             }
             self.out.highlight.extend(synonyms.same_group(tok).map(str::to_string));
             if let Some(code) = self.phonetic_expansion(tok, mask) {
-                if let Some(id) = dict.get(&code) {
-                    if !ids.contains(&id) {
-                        ids.push(id);
-                    }
-                }
+                add(&code, &mut ids);
             }
         }
         // RediSearch's expander skips exact phrases and what `-` or `~` apply to.
@@ -69,15 +64,11 @@ impl<'a> Exec<'a> {
     /// of an index with one) also matches its primary code, unless `$phonetic: false`; an
     /// explicit `$phonetic` on fields none of which is PHONETIC is an error.
     fn phonetic_expansion(&mut self, tok: &str, mask: FieldMask) -> Option<String> {
-        let idx = self.idx;
-        let phonetic_mask = (0..idx.spec.fields.len())
-            .filter(|&i| idx.spec.fields[i].phonetic)
-            .filter_map(|i| idx.text_ord(i))
-            .fold(0 as FieldMask, |m, o| m | 1u128 << (u32::from(o) % 128));
+        let phonetic = self.phonetic_fields;
         let enabled = match self.phonetic {
-            None => phonetic_mask != 0 && (mask == ALL_FIELDS || mask == 0 || mask & phonetic_mask != 0),
+            None => phonetic != 0 && (mask == ALL_FIELDS || mask == 0 || mask & phonetic != 0),
             Some(asked) => {
-                let valid = if mask == ALL_FIELDS { phonetic_mask != 0 } else { mask & phonetic_mask != 0 };
+                let valid = if mask == ALL_FIELDS { phonetic != 0 } else { mask & phonetic != 0 };
                 if !valid {
                     self.fault.get_or_insert_with(|| Error::new("field does not support phonetics"));
                     return None;
