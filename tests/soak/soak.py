@@ -34,14 +34,10 @@ from server import Server  # noqa: E402  (tests/stress/server.py: a folio redis-
 from index_check import check_index, wait_synced  # noqa: E402
 
 
-def info(conn, section):
-    return conn.info(section)
-
-
 def wait_field(conn, section, field, want, timeout=600):
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
-        if info(conn, section).get(field) == want:
+        if conn.info(section).get(field) == want:
             return True
         time.sleep(0.2)
     raise AssertionError("%s never became %r" % (field, want))
@@ -82,14 +78,14 @@ class Soak:
     def bgsave(self):
         self.p.bgsave()
         wait_field(self.p, "persistence", "rdb_bgsave_in_progress", 0)
-        if info(self.p, "persistence")["rdb_last_bgsave_status"] != "ok":
+        if self.p.info("persistence")["rdb_last_bgsave_status"] != "ok":
             raise AssertionError("BGSAVE failed")
 
     def bgrewriteaof(self):
         self.p.bgrewriteaof()
         time.sleep(0.5)
         wait_field(self.p, "persistence", "aof_rewrite_in_progress", 0)
-        if info(self.p, "persistence")["aof_last_bgrewrite_status"] != "ok":
+        if self.p.info("persistence")["aof_last_bgrewrite_status"] != "ok":
             raise AssertionError("BGREWRITEAOF failed")
 
     def resync(self):
@@ -120,7 +116,7 @@ class Soak:
             used = []
             for _ in range(3):
                 time.sleep(0.3)
-                used.append(info(self.p, "memory")["used_memory"])
+                used.append(self.p.info("memory")["used_memory"])
             used = min(used)
             self.reload_memory.append(used)
             detail += "; used_memory after the reload %.1f MB" % (used / 1e6)
@@ -139,7 +135,7 @@ class Soak:
         while not stop.wait(10):
             try:
                 m = int((time.monotonic() - self.figures.start) // 60)
-                self.memory[m] = info(self.p, "memory")["used_memory"]
+                self.memory[m] = self.p.info("memory")["used_memory"]
             except redis.RedisError:
                 pass
 
@@ -179,7 +175,7 @@ class Soak:
         a, f = self.a, self.figures
         rows = []
         for m in range(a.minutes):
-            lat = sorted(f.minutes.get(m, load.Minute()).lat)
+            lat = sorted(f.minutes.get(m, []))
             pct = (lambda q: lat[min(len(lat) - 1, int(q * len(lat)))] if lat else None)
             rows.append({"minute": m + 1, "ops_per_s": round(len(lat) / 60, 1),
                          "p50_ms": pct(0.50), "p99_ms": pct(0.99),
@@ -187,7 +183,7 @@ class Soak:
         window = 10 if a.minutes >= 40 else max(1, a.minutes // 4)
 
         def p99(rs):
-            lat = sorted(x for r in rs for x in f.minutes.get(r["minute"] - 1, load.Minute()).lat)
+            lat = sorted(x for r in rs for x in f.minutes.get(r["minute"] - 1, []))
             return lat[int(0.99 * (len(lat) - 1))] if lat else 0
 
         first, last = p99(rows[:window]), p99(rows[-window:])
@@ -196,7 +192,7 @@ class Soak:
         if first and last > 1.5 * first:
             self.problems.append("p99 %.2f ms over the last %d minutes, %.2f ms over the first"
                                  % (last, window, first))
-        total = sum(len(m.lat) for m in f.minutes.values())
+        total = sum(len(m) for m in f.minutes.values())
         summary = {"minutes": a.minutes, "clients": a.clients, "docs": a.docs, "operations": total,
                    "failures": f.failure_count, "p99_first_ms": round(first, 3),
                    "p99_last_ms": round(last, 3), "window_minutes": window,
