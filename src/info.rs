@@ -72,6 +72,16 @@ fn write(ctx: *mut raw::RedisModuleInfoCtx, s: &ServerStats, config: &search::Co
             }
         });
     }
+    if s.geoshape[0] > 0 {
+        dict(ctx, "fields_geoshape", |ctx| {
+            int(ctx, "Geoshape", s.geoshape[0] as i64);
+            for (k, n) in [("Sortable", s.geoshape[1]), ("NoIndex", s.geoshape[2])] {
+                if n > 0 {
+                    int(ctx, k, n as i64);
+                }
+            }
+        });
+    }
 
     // RediSearch divides in single precision and prints the float as a double.
     section(ctx, "memory");

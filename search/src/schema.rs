@@ -19,6 +19,8 @@ pub enum FieldType {
     Numeric,
     /// `lon,lat` points.
     Geo,
+    /// Points and polygons in WKT (the coordinate system is [`FieldSpec::flat`]).
+    GeoShape,
     /// Vectors (the parameters are in [`FieldSpec::vector`]).
     Vector,
 }
@@ -31,6 +33,7 @@ impl FieldType {
             FieldType::Tag => "TAG",
             FieldType::Numeric => "NUMERIC",
             FieldType::Geo => "GEO",
+            FieldType::GeoShape => "GEOSHAPE",
             FieldType::Vector => "VECTOR",
         }
     }
@@ -72,6 +75,8 @@ pub struct FieldSpec {
     pub undefined_order: bool,
     /// VECTOR parameters (VECTOR fields only).
     pub vector: Option<VectorSpec>,
+    /// GEOSHAPE `FLAT` (Cartesian coordinates); `false` is `SPHERICAL`, the default.
+    pub flat: bool,
 }
 
 impl FieldSpec {
@@ -96,6 +101,7 @@ impl FieldSpec {
             with_suffix_trie: false,
             undefined_order: false,
             vector: None,
+            flat: false,
         }
     }
 }
@@ -303,6 +309,7 @@ impl IndexSpec {
                 "TAG" => FieldType::Tag,
                 "NUMERIC" => FieldType::Numeric,
                 "GEO" => FieldType::Geo,
+                "GEOSHAPE" => FieldType::GeoShape,
                 "VECTOR" => FieldType::Vector,
                 _ => return Err(Error::new(format!("Invalid field type for field `{path}`"))),
             };
@@ -310,6 +317,13 @@ impl IndexSpec {
             if kind == FieldType::Vector {
                 // An index always has a field, so a non-empty schema means FT.ALTER.
                 f.vector = Some(VectorSpec::parse(&mut a, !self.fields.is_empty())?);
+            }
+            if kind == FieldType::GeoShape {
+                // RediSearch: the coordinate system, if any, comes right after the type.
+                f.flat = a.eat("FLAT");
+                if !f.flat {
+                    a.eat("SPHERICAL");
+                }
             }
             loop {
                 if kind == FieldType::Text && a.eat("WEIGHT") {

@@ -26,6 +26,8 @@ pub struct ServerStats {
     pub tag_case_sensitive: u64,
     /// GEO fields.
     pub geo: FieldCounts,
+    /// GEOSHAPE fields.
+    pub geoshape: FieldCounts,
     /// VECTOR fields: all, FLAT, HNSW.
     pub vector: [u64; 3],
     /// Index memory in bytes (the sum of FT.INFO's `total_index_memory_sz_mb`).
@@ -53,6 +55,7 @@ impl ServerStats {
                         FieldType::Numeric => &mut s.numeric,
                         FieldType::Tag => &mut s.tag,
                         FieldType::Geo => &mut s.geo,
+                        FieldType::GeoShape => &mut s.geoshape,
                         FieldType::Vector => {
                             s.vector[0] += 1;
                             match f.vector.as_ref().map(|v| v.algo) {

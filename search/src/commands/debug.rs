@@ -137,6 +137,18 @@ pub(crate) fn ft_debug(cat: &Catalog, args: &[&[u8]]) -> Result<Reply> {
                 .collect();
             Ok(Reply::Array(rows))
         }
+        "DUMP_GEOMIDX" => {
+            arity(argc == 4)?;
+            let idx = index(&arg(1), NO_CTX)?;
+            let (i, _) = idx
+                .spec
+                .field(&arg(2))
+                .ok_or_else(|| Error::new("Could not find given field in index spec"))?;
+            let Some(FieldIndex::GeoShape(gi)) = idx.fields.get(i) else {
+                return Err(Error::new("Could not open geoshape index"));
+            };
+            Ok(dump_geomidx(gi))
+        }
         "INFO_TAGIDX" => {
             arity(argc >= 4)?;
             let idx = index(&arg(1), NO_CTX)?;
@@ -233,7 +245,7 @@ pub(crate) fn ft_debug(cat: &Catalog, args: &[&[u8]]) -> Result<Reply> {
             // RediSearch's arity of the subcommands folio does not answer, checked first.
             let ok = match sub {
                 "DUMP_NUMIDXTREE" | "DUMP_HNSW" => argc >= 4,
-                "DUMP_GEOMIDX" | "DOCINFO" | "INVIDX_SUMMARY" => argc == 4,
+                "DOCINFO" | "INVIDX_SUMMARY" => argc == 4,
                 "TTL_PAUSE" | "TTL_EXPIRE" => argc >= 3,
                 _ => true,
             };
@@ -371,4 +383,34 @@ fn dump_suffix_trie(idx: &Index, field: Option<&str>) -> Result<Reply> {
         .dict
         .scan(|t, id| !t.starts_with(stem) && !t.starts_with('~') && idx.term_in(id, mask), usize::MAX);
     Ok(suffixes(terms.iter().map(|(t, _)| t.as_str())))
+}
+
+/// `FT.DEBUG DUMP_GEOMIDX`: RediSearch's R-tree dump (`type`, `ptr`, `num_docs`, `docs`), each
+/// shape as `id`, `geoshape` (its WKT) and `rect` (its bounding box).
+fn dump_geomidx(gi: &crate::index::geoshape::GeoShapeIndex) -> Reply {
+    let bulk = |s: &str| Reply::Bulk(s.as_bytes().to_vec());
+    let docs = gi
+        .dump()
+        .into_iter()
+        .map(|(id, shape, rect)| {
+            Reply::Array(vec![
+                bulk("id"),
+                Reply::Int(i64::from(id) + 1),
+                bulk("geoshape"),
+                bulk(&shape),
+                bulk("rect"),
+                bulk(&rect),
+            ])
+        })
+        .collect();
+    Reply::Array(vec![
+        bulk("type"),
+        bulk("boost_rtree"),
+        bulk("ptr"),
+        bulk(&format!("{:p}", gi)),
+        bulk("num_docs"),
+        Reply::Int(gi.len() as i64),
+        bulk("docs"),
+        Reply::Array(docs),
+    ])
 }

@@ -317,6 +317,9 @@ impl Explainer<'_> {
                 unit.to_lowercase(),
                 attrs.suffix()
             )),
+            QueryAst::GeoShape { op, wkt, .. } => {
+                out.push(format!("{pad}GEOSHAPE{{{} {wkt}}}{}", *op as u8, attrs.suffix()))
+            }
             QueryAst::Missing(f) => leaf(format!("ISMISSING{{{f}}}"), out),
             // INKEYS is an FT.SEARCH option, which FT.EXPLAIN does not take.
             QueryAst::Keys(_) => leaf("IDS { }".into(), out),

@@ -43,6 +43,9 @@ fn attribute(f: &FieldSpec, proto: Protocol) -> Reply {
             pairs.push((simple("SEPARATOR"), simple(f.separator.map(String::from).unwrap_or_default())))
         }
         FieldType::Vector => pairs.extend(vector_attribute(f.vector.as_ref())),
+        FieldType::GeoShape => {
+            pairs.push((simple("coord_system"), simple(if f.flat { "FLAT" } else { "SPHERICAL" })))
+        }
         _ => {}
     }
     let mut flags = Vec::new();
@@ -98,6 +101,7 @@ pub(crate) struct Memory {
     numeric: usize,
     numeric_records: u64,
     geo: usize,
+    geoshape: usize,
     vector: usize,
     doc: usize,
     offsets: usize,
@@ -117,6 +121,7 @@ impl Memory {
             numeric: 0,
             numeric_records: 0,
             geo: 0,
+            geoshape: 0,
             vector: 0,
             doc: idx.docs.table_bytes(),
             offsets: idx.text.position_bytes(),
@@ -133,6 +138,7 @@ impl Memory {
                 }
                 FieldIndex::Geo(g) => m.geo += g.mem_bytes(),
                 FieldIndex::Vector(v) => m.vector += v.memory(),
+                FieldIndex::GeoShape(g) => m.geoshape += g.bytes(),
                 FieldIndex::Text(_) => {}
             }
         }
@@ -208,6 +214,7 @@ pub(crate) fn ft_info(cat: &Catalog, name: &str, proto: Protocol) -> Result<Repl
         tag: tag_bytes,
         numeric_records,
         vector: vector_bytes,
+        geoshape: geoshape_bytes,
         doc: doc_bytes,
         offsets: offsets_bytes,
         sortable: sortable_bytes,
@@ -254,7 +261,8 @@ pub(crate) fn ft_info(cat: &Catalog, name: &str, proto: Protocol) -> Result<Repl
         ("tag_overhead_sz_mb", mb(tag_bytes)),
         ("text_overhead_sz_mb", mb(dict_bytes)),
         ("total_index_memory_sz_mb", mb(total)),
-        ("geoshapes_sz_mb", mb(0)),
+        // RediSearch divides by a float here (`geom_idx_sz / (float)0x100000`).
+        ("geoshapes_sz_mb", Reply::Double(f64::from(geoshape_bytes as f32 / 1_048_576f32))),
         ("records_per_doc_avg", avg(records as f64, num_docs as f64)),
         ("bytes_per_record_avg", avg(text_bytes as f64, records as f64)),
         ("offsets_per_term_avg", avg(total_offsets as f64, records as f64)),

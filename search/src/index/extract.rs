@@ -44,6 +44,9 @@ pub enum FieldValues {
     Geo(Vec<(f64, f64)>),
     /// VECTOR values (several for a JSON multi-vector), each of the field's DIM.
     Vector(Vec<Vec<f64>>),
+    /// GEOSHAPE shapes (several for a JSON array of WKT strings), read and validated, with
+    /// the first one's text (what SORTABLE sorts by).
+    GeoShape(Vec<geo::Geometry<f64>>, String),
 }
 
 impl FieldValues {
@@ -57,6 +60,7 @@ impl FieldValues {
                 Some(SortValue::Str(if unf { first.clone() } else { first.to_lowercase() }))
             }
             FieldValues::Numeric { values, .. } => values.first().map(|n| SortValue::Num(*n)),
+            FieldValues::GeoShape(_, first) => Some(SortValue::Str(first.clone())),
             _ => None,
         }
     }
@@ -140,6 +144,37 @@ pub fn split_tags(
     }
 }
 
+/// A GEOSHAPE field's values: WKT strings (a hash field, a JSON string, or the strings of a
+/// JSON array or of several matches), each read and validated; nulls are skipped.
+fn shapes(matches: Vec<FieldValue>) -> Result<FieldValues, String> {
+    let mut flat = Vec::new();
+    flatten(matches, &mut flat);
+    let (mut out, mut first) = (Vec::new(), None);
+    for v in flat {
+        match v {
+            FieldValue::Null => {}
+            FieldValue::String(s) => {
+                out.push(
+                    crate::index::geoshape::parse(&s).map_err(|m| format!("Error indexing geoshape: {m}"))?,
+                );
+                first.get_or_insert(s);
+            }
+            FieldValue::Number(..) => {
+                return Err("Invalid JSON type: Numeric type can represent only NUMERIC field".into())
+            }
+            FieldValue::Bool(_) => {
+                return Err("Invalid JSON type: Boolean type can represent only TAG field".into())
+            }
+            // RediSearch fails such a document without a message.
+            FieldValue::Object(_) | FieldValue::Array(_) => return Err(String::new()),
+        }
+    }
+    Ok(match first {
+        Some(text) => FieldValues::GeoShape(out, text),
+        None => FieldValues::Missing,
+    })
+}
+
 /// Why a document could not be indexed.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ExtractError {
@@ -175,6 +210,10 @@ fn extract_values(
         }
         let mut raw = Vec::new();
         let matches = docs.values(key, &f.path)?;
+        if f.kind == FieldType::GeoShape {
+            out.values.push(shapes(matches)?);
+            continue;
+        }
         if json {
             check_json_shape(&matches, f.kind)?;
         }
@@ -205,7 +244,8 @@ fn extract_values(
                 (FieldValue::Number(..), _) if json => {
                     return Err("Invalid JSON type: Numeric type can represent only NUMERIC field".into())
                 }
-                (FieldValue::Number(..) | FieldValue::String(_), FieldType::Vector) => {}
+                (FieldValue::Number(..) | FieldValue::String(_), FieldType::Vector | FieldType::GeoShape) => {
+                }
                 (FieldValue::Number(_, text), FieldType::Text) => strings.push(text),
                 (FieldValue::Number(_, text), FieldType::Tag) => {
                     split_tags(&text, f.separator, f.case_sensitive, false, &mut tags)

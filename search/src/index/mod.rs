@@ -7,6 +7,7 @@ pub mod extract;
 pub mod filter;
 pub mod forward;
 pub mod geo;
+pub mod geoshape;
 pub mod half;
 pub mod hnsw;
 mod hnsw_repair;
@@ -60,6 +61,8 @@ pub enum FieldIndex {
     Geo(GeoIndex),
     /// A VECTOR field.
     Vector(Box<VectorIndex>),
+    /// A GEOSHAPE field.
+    GeoShape(geoshape::GeoShapeIndex),
 }
 
 /// Indexing failures of an index or of one field (FT.INFO `Index Errors`).
@@ -175,6 +178,7 @@ impl Index {
                 FieldType::Tag => FieldIndex::Tag(TagIndex::default()),
                 FieldType::Numeric => FieldIndex::Numeric(NumericIndex::default()),
                 FieldType::Geo => FieldIndex::Geo(GeoIndex::default()),
+                FieldType::GeoShape => FieldIndex::GeoShape(geoshape::GeoShapeIndex::default()),
                 FieldType::Vector => {
                     FieldIndex::Vector(Box::new(VectorIndex::new(&f.vector.clone().unwrap_or_default())))
                 }
@@ -294,6 +298,7 @@ impl Index {
         let mut served = Vec::new();
         let mut geos = Vec::new();
         let mut vectors: Vec<(usize, &[Vec<f64>])> = Vec::new();
+        let mut shapes: Vec<(usize, &[::geo::Geometry<f64>])> = Vec::new();
         let mut sortables = Vec::new();
         let mut missing = Vec::new();
         // Token positions run through the whole document, field after field (RediSearch's
@@ -384,6 +389,7 @@ impl Index {
                     geos.extend(ps.iter().map(|(x, y)| (fi, *x, *y)));
                 }
                 (FieldValues::Vector(vs), Some(FieldIndex::Vector(_))) => vectors.push((i, vs)),
+                (FieldValues::GeoShape(gs, _), Some(FieldIndex::GeoShape(_))) => shapes.push((i, gs)),
                 _ => {}
             }
         }
@@ -445,13 +451,18 @@ impl Index {
             self.text.set_posting(term, Posting { doc: id, freq, fields }, at, norm, live);
         }
         self.scratch = IngestScratch { term_pos, entries, positions };
-        // Vectors are replaced wholesale (a field without a value keeps none).
+        // Vectors and shapes are replaced wholesale (a field without a value keeps none).
         for (i, f) in self.fields.iter_mut().enumerate() {
-            if let FieldIndex::Vector(vi) = f {
-                match vectors.iter().find(|(vf, _)| *vf == i) {
+            match f {
+                FieldIndex::Vector(vi) => match vectors.iter().find(|(vf, _)| *vf == i) {
                     Some((_, vs)) => vi.set(id, vs),
                     None => vi.remove(id),
-                }
+                },
+                FieldIndex::GeoShape(gi) => match shapes.iter().find(|(sf, _)| *sf == i) {
+                    Some((_, gs)) => gi.set(id, gs.to_vec()),
+                    None => gi.remove(id),
+                },
+                _ => {}
             }
         }
     }
@@ -541,8 +552,10 @@ impl Index {
                     self.text.remove_posting(term, id);
                 }
                 for f in self.fields.iter_mut() {
-                    if let FieldIndex::Vector(vi) = f {
-                        vi.remove(id);
+                    match f {
+                        FieldIndex::Vector(vi) => vi.remove(id),
+                        FieldIndex::GeoShape(gi) => gi.remove(id),
+                        _ => {}
                     }
                 }
                 true

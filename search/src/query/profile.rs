@@ -135,6 +135,8 @@ pub fn node(ast: &QueryAst, counter: u64, time: Duration, children: Vec<ProfileN
             ("GEO", Some(format!("{},{} - {} {}", g(*lon), g(*lat), g(*radius), unit.to_lowercase())))
         }
         QueryAst::Missing(f) => ("MISSING", Some(f.clone())),
+        // RediSearch's geometry iterator reports itself as an id list.
+        QueryAst::GeoShape { .. } => ("ID-LIST", None),
         // FT.SEARCH's INKEYS (an intersection child, as the other legacy filters).
         QueryAst::Keys(_) => ("ID-LIST", None),
         QueryAst::Knn(_) | QueryAst::VectorRange(_) => ("VECTOR", None),

@@ -221,6 +221,15 @@ impl<'a> Exec<'a> {
                 self.record_leaf(LeafKind::Numeric, &bm);
                 Some(bm)
             }
+            // Another field's type, or no such field: nothing matches, as in RediSearch.
+            QueryAst::GeoShape { field, op, wkt } => match self.field(field) {
+                Some((_, FieldIndex::GeoShape(gi))) => {
+                    let q = crate::index::geoshape::parse(wkt)
+                        .map_err(|m| Error::new(format!("Error querying geoshape index: {m}")))?;
+                    Some(gi.query(*op, &q))
+                }
+                _ => Some(RoaringBitmap::new()),
+            },
             QueryAst::Knn(c) => {
                 let mut filter = match c.filter.as_ref() {
                     QueryAst::MatchAll => None,

@@ -82,6 +82,16 @@ pub enum QueryAst {
         /// `m`, `km`, `mi` or `ft`.
         unit: String,
     },
+    /// `@g:[WITHIN $shape]` and the other predicates (dialect ≥ 2): the WKT is read when
+    /// the query runs.
+    GeoShape {
+        /// Field.
+        field: String,
+        /// The predicate.
+        op: crate::index::geoshape::ShapeOp,
+        /// The shape's WKT (the parameter's value).
+        wkt: String,
+    },
     /// `ismissing(@f)`.
     Missing(String),
     /// The documents of these keys: FT.SEARCH's INKEYS option, never written in a query

@@ -58,6 +58,11 @@ impl Parser<'_> {
                     let field = fields.into_iter().next().unwrap_or_default();
                     return self.vector_range(field);
                 }
+                if self.dialect >= 2 {
+                    if let Some(shape) = self.geoshape(&fields)? {
+                        return Ok(shape);
+                    }
+                }
                 self.range(fields)
             }
             _ => {
@@ -113,6 +118,43 @@ impl Parser<'_> {
         }))
     }
 
+    /// `[predicate $param]` after the `[` (RediSearch's `LSQB TERM ATTRIBUTE RSQB`), or
+    /// `None` (nothing consumed) when the brackets hold something else.
+    fn geoshape(&mut self, fields: &[String]) -> Result<Option<QueryAst>> {
+        let start = self.i;
+        self.skip_ws();
+        if !self.peek().is_some_and(char::is_alphabetic) {
+            self.i = start;
+            return Ok(None);
+        }
+        let word = self.word();
+        let is_number = crate::args::parse_f64(&word).is_some();
+        self.skip_ws();
+        if is_number || self.peek() != Some('$') {
+            self.i = start;
+            return Ok(None);
+        }
+        let dollar = self.offset();
+        let Some(op) = crate::index::geoshape::ShapeOp::parse(&word) else {
+            return Err(Error::new(format!(
+                "Syntax error: Expecting a geoshape predicate at offset {dollar}"
+            )));
+        };
+        self.i += 1;
+        let name = self.word();
+        self.skip_ws();
+        if name.is_empty() || !self.eat(']') {
+            return Err(self.err());
+        }
+        let wkt = self
+            .params
+            .get(&name)
+            .cloned()
+            .ok_or_else(|| Error::new(format!("No such parameter `{name}`")))?;
+        let field = fields.first().cloned().unwrap_or_default();
+        Ok(Some(QueryAst::GeoShape { field, op, wkt }))
+    }
+
     /// One bound of `[…]` (`(` kept; a `$param` replaced by its value), or `None` at the `]`.
     fn range_token(&mut self) -> Result<Option<String>> {
         self.skip_ws();
@@ -142,6 +184,18 @@ impl Parser<'_> {
     /// `[min max]`, `[v]` (dialect ≥ 2) or `[lon lat radius unit]` after the `[`.
     fn range(&mut self, fields: Vec<String>) -> Result<QueryAst> {
         let start = self.i;
+        if self.dialect < 2 {
+            // Dialect 1 has no predicates: a word where a number belongs is the error.
+            self.skip_ws();
+            let at = self.i;
+            let w = self.word();
+            let word_first = w.chars().next().is_some_and(char::is_alphabetic);
+            self.i = at;
+            if word_first && crate::args::parse_f64(&w).is_none() {
+                return Err(self.err());
+            }
+            self.i = start;
+        }
         let mut toks = Vec::new();
         while let Some(t) = self.range_token()? {
             toks.push(t);

@@ -124,6 +124,7 @@ fn write_field(w: &mut dyn RdbWrite, on: KeyType, f: &FieldSpec, sort_slot: &mut
         FieldType::Geo => ty::GEO,
         FieldType::Tag => ty::TAG,
         FieldType::Vector => ty::VECTOR,
+        FieldType::GeoShape => ty::GEOMETRY,
     });
     let mut options = 0;
     let mut set = |bit: u64, on: bool| {
@@ -206,6 +207,8 @@ fn write_field(w: &mut dyn RdbWrite, on: KeyType, f: &FieldSpec, sort_slot: &mut
                 }
             }
         }
+        // RediSearch's `GEOMETRY_COORDS_Cartesian` is 0, `GEOMETRY_COORDS_Geographic` 1.
+        FieldType::GeoShape => w.put_unsigned(u64::from(!f.flat)),
         FieldType::Numeric | FieldType::Geo => {}
     }
 }
