@@ -27,6 +27,33 @@ pub(crate) use render::{render, Row};
 use request::ReturnField;
 pub(crate) use request::{parse_dialect, parse_params, parse_request, SearchRequest};
 
+/// HAMMING's score of each matched document that has a payload (read from the index's
+/// payload field, where FT.ADD PAYLOAD puts it) as long as the query's.
+fn hamming_scores(
+    idx: &Index,
+    ids: &roaring::RoaringBitmap,
+    query: Option<&[u8]>,
+    docs: &dyn DocumentSource,
+) -> std::collections::HashMap<u32, f64> {
+    let mut out = std::collections::HashMap::new();
+    let Some(q) = query.filter(|q| !q.is_empty()) else { return out };
+    if idx.spec.payload_field.is_empty() {
+        return out;
+    }
+    for d in ids {
+        let Some(key) = idx.docs.get(d).map(|r| r.key()) else { continue };
+        if let Ok(vals) = docs.values(key, &idx.spec.payload_field) {
+            if let Some(FieldValue::String(p)) = vals.into_iter().next() {
+                let s = crate::query::score::hamming(q, p.as_bytes());
+                if s > 0.0 {
+                    out.insert(d, s);
+                }
+            }
+        }
+    }
+    out
+}
+
 /// A sort key value for ordering.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) enum Key {
@@ -288,7 +315,10 @@ pub(crate) fn search_page(
         // The node keeps the k nearest over all shards: each sends all of its own.
         want = ids.len() as usize;
     }
-    let scorer = ScoreContext::new(idx, &matched.terms, &matched.slop, req.scorer).matching(&ids);
+    let mut scorer = ScoreContext::new(idx, &matched.terms, &matched.slop, req.scorer).matching(&ids);
+    if req.scorer == Scorer::Hamming {
+        scorer = scorer.with_scores(hamming_scores(idx, &ids, req.payload.as_deref(), docs));
+    }
     let dist = &matched.distances;
     let need_scores = req.with_scores || req.sortby.is_none();
     let mut page: Vec<(u32, f64, Option<Key>)> = Vec::new();

@@ -37,6 +37,8 @@ pub(crate) struct SearchRequest {
     pub(crate) slop: Option<u32>,
     pub(crate) inorder: bool,
     pub(crate) scorer: Scorer,
+    /// PAYLOAD: what HAMMING compares each document's payload with.
+    pub(crate) payload: Option<Vec<u8>>,
     pub(crate) sortby: Option<(String, bool)>,
     /// SORTBY's further fields (`SORTBY <count> @a ASC @b DESC …`), tie-breakers in order.
     pub(crate) sortby_more: Vec<(String, bool)>,
@@ -120,6 +122,7 @@ pub(crate) fn parse_request(args: &[&[u8]], config: &Config) -> Result<SearchReq
         slop: None,
         inorder: false,
         scorer: Scorer::parse(&config.default_scorer).unwrap_or(Scorer::TfIdf),
+        payload: None,
         sortby: None,
         sortby_more: Vec::new(),
         offset: 0,
@@ -237,7 +240,10 @@ pub(crate) fn parse_request(args: &[&[u8]], config: &Config) -> Result<SearchReq
             let l = a.next_str("LANGUAGE")?;
             r.language =
                 Some(crate::analysis::Language::parse(&l).ok_or_else(|| Error::new("No such language"))?);
-        } else if a.eat("EXPANDER") || a.eat("PAYLOAD") {
+        } else if a.eat("PAYLOAD") {
+            let p = a.next_bytes().ok_or_else(|| Error::new("Missing argument for option"))?;
+            r.payload = Some(p.to_vec());
+        } else if a.eat("EXPANDER") {
             a.next_str("option")?;
         } else if a.eat("SCORER") {
             r.scorer = Scorer::parse(&a.next_str("SCORER")?)?;

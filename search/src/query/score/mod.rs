@@ -47,6 +47,9 @@ pub enum Scorer {
     DisMax,
     /// The document score.
     DocScore,
+    /// `1 / (1 + Hamming distance)` between the query's PAYLOAD and the document's, 0 unless
+    /// both exist with the same length (the caller computes it: [`hamming`]).
+    Hamming,
 }
 
 impl Scorer {
@@ -61,6 +64,7 @@ impl Scorer {
             "BM25STD.TANH" => Ok(Scorer::Bm25StdTanh(DEFAULT_TANH_FACTOR)),
             "DISMAX" => Ok(Scorer::DisMax),
             "DOCSCORE" => Ok(Scorer::DocScore),
+            "HAMMING" => Ok(Scorer::Hamming),
             _ => Err(Error::new("Invalid scorer name")),
         }
     }
@@ -154,6 +158,18 @@ pub struct ScoreContext<'a> {
     /// positions (a filter query: tags, ranges): the weighted sum and the slop divisor are
     /// the same for every document, and only its score and norm vary.
     constant: Option<(f64, f64)>,
+    /// HAMMING's scores, computed by the caller from the payloads (absent documents: 0).
+    given: Option<std::collections::HashMap<u32, f64>>,
+}
+
+/// RediSearch's HAMMING scorer: `1 / (1 + bits that differ)` between two payloads of the
+/// same non-zero length, else 0.
+pub fn hamming(query: &[u8], doc: &[u8]) -> f64 {
+    if doc.is_empty() || doc.len() != query.len() {
+        return 0.0;
+    }
+    let bits: u32 = query.iter().zip(doc).map(|(a, b)| (a ^ b).count_ones()).sum();
+    1.0 / f64::from(bits + 1)
 }
 
 /// A document being scored: its record (a cache miss of its own; the scoring figures come
@@ -297,11 +313,18 @@ impl<'a> ScoreContext<'a> {
             slop_terms,
             held_by_all: vec![false; terms.len()],
             constant: None,
+            given: None,
         };
         if ctx.windowed() {
             ctx.window = Some(std::cell::RefCell::default());
         }
         ctx
+    }
+
+    /// Scores given by the caller (HAMMING's, from the payloads), 0 for documents not listed.
+    pub fn with_scores(mut self, scores: std::collections::HashMap<u32, f64>) -> Self {
+        self.given = Some(scores);
+        self
     }
 
     /// Declares the documents that will be scored, `ids` (the query's matches, or a subset):
@@ -388,6 +411,9 @@ impl<'a> ScoreContext<'a> {
     /// The score of document `doc`.
     #[inline]
     pub fn score(&self, doc: u32) -> f64 {
+        if let Some(given) = &self.given {
+            return given.get(&doc).copied().unwrap_or(0.0);
+        }
         if let Some((raw, slop)) = self.constant {
             let Some(hot) = self.idx.docs.hot(doc) else { return 0.0 };
             if hot.score == 0.0 {
@@ -464,7 +490,7 @@ impl<'a> ScoreContext<'a> {
                     Scorer::Bm25Std | Scorer::Bm25StdNorm | Scorer::Bm25StdTanh(_) => {
                         idf * f * f64::from(K1 + 1.0) / (f + bm25std_len_factor(hot.len, self.avg_len))
                     }
-                    Scorer::DisMax | Scorer::DocScore => f,
+                    Scorer::DisMax | Scorer::DocScore | Scorer::Hamming => f,
                 };
         };
         if self.lookup.len() > MERGE_JOIN_THRESHOLD && !self.idx.spec.no_freqs {
@@ -518,6 +544,8 @@ impl<'a> ScoreContext<'a> {
             // `tanhStretched`: tanh((1 / stretch) * x).
             Scorer::Bm25StdTanh(factor) => ((1.0 / factor as f64) * (score * raw)).tanh(),
             Scorer::DisMax | Scorer::DocScore => raw,
+            // Its scores come from the payloads ([`Self::with_scores`]); without them, 0.
+            Scorer::Hamming => 0.0,
         }
     }
 

@@ -52,6 +52,9 @@ impl ScoreContext<'_> {
     /// document order (the top k).
     #[inline]
     pub fn score_in_order(&self, doc: u32) -> f64 {
+        if self.given.is_some() {
+            return self.score(doc);
+        }
         match &self.window {
             None => self.score(doc),
             Some(cell) => self.window_score(cell, doc),

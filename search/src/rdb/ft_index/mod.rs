@@ -383,7 +383,7 @@ fn read_vector(r: &mut dyn RdbRead, encver: i32) -> Result<Vec<Vec<u8>>, String>
 }
 
 /// Adds the loaded indexes to `cat` (the indexes of database 0), each empty with a pending
-/// scan; returns a warning for each index folio cannot build (a GEOSHAPE or INT vector field,
+/// scan; returns a warning for each index folio cannot build (an INT32/INT64 vector field,
 /// a name already taken), which is left out as RediSearch leaves out a duplicate.
 pub fn restore(cat: &mut Catalog, loaded: Vec<LoadedIndex>, config: &Config) -> Vec<String> {
     let mut warnings = Vec::new();
