@@ -209,3 +209,28 @@ fn profile_shows_the_max_normalizer() {
     let r = c.call(&["FT.PROFILE", "s", "SEARCH", "QUERY", "hello", "WITHSCORES", "SCORER", "BM25STD"]);
     assert!(!r.is_error() && !has(&r), "{r:?}");
 }
+
+/// RediSearch computes BM25STD's IDF ratio in single precision; its test_scorers.py
+/// `testOptionalAndWildcardScoring` has these replies to the bit.
+#[test]
+fn idf_ratio_is_single_precision_as_in_redisearch() {
+    let server = Server::start();
+    let mut c = server.conn();
+    assert_eq!(c.cmd("FT.CREATE idx SCHEMA title TEXT"), ok());
+    c.call(&["HSET", "doc1", "title", "some text here"]);
+    c.call(&["HSET", "doc2", "title", "some text more words here"]);
+    let want = arr(vec![
+        Resp::Int(2),
+        Resp::bulk("doc2"),
+        Resp::bulk("0.8195877903737075"),
+        Resp::bulk("doc1"),
+        Resp::bulk("0.19566220141314736"),
+    ]);
+    for q in ["text ~words", "text | ~words"] {
+        assert_eq!(
+            c.call(&["FT.SEARCH", "idx", q, "WITHSCORES", "SCORER", "BM25STD", "NOCONTENT"]),
+            want,
+            "{q}"
+        );
+    }
+}

@@ -114,9 +114,13 @@ fn tfidf(score: f64, raw: f64, norm: u32, slop: f64) -> f64 {
     score * raw / f64::from(norm.max(1)) / slop
 }
 
-/// BM25STD's IDF: `ln(1 + (N - df + 0.5) / (df + 0.5))`.
+/// BM25STD's IDF: `ln(1 + (N - df + 0.5) / (df + 0.5))`, the ratio in single precision as
+/// RediSearch computes it (`log(1.0F + (totalDocs - termDocs + 0.5F) / (termDocs + 0.5F))`:
+/// the integers meet float constants), N at least df (RediSearch 8's guard).
 pub fn bm25_idf(total_docs: u64, df: u64) -> f64 {
-    (1.0 + (total_docs as f64 - df as f64 + 0.5) / (df as f64 + 0.5)).ln()
+    let n = total_docs.max(df);
+    let ratio = ((n - df) as f32 + 0.5f32) / (df as f32 + 0.5f32);
+    f64::from(1.0f32 + ratio).ln()
 }
 
 /// Precomputed per-term data for one query.
