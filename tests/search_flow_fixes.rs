@@ -141,3 +141,54 @@ fn sortable_tags_sort_by_the_whole_value_case_folded_unless_unf() {
     assert_eq!(q("idx_unf", "ASC"), ["{doc}:3", "{doc}:0", "{doc}:2", "{doc}:1"]);
     assert_eq!(q("idx_unf", "DESC"), ["{doc}:1", "{doc}:2", "{doc}:0", "{doc}:3"]);
 }
+
+/// test.py `testNumericRange`, `testGeoErrors`, `testMathFunctions`: FILTER and GEOFILTER
+/// argument errors in RediSearch's words, and punctuation between a range's numbers skipped
+/// as its lexer skips it (`[0..inf]` is `[0 inf]`).
+#[test]
+fn filter_errors_and_punctuation_in_ranges() {
+    let server = Server::start();
+    let mut c = server.conn();
+    assert_eq!(c.cmd("FT.CREATE idx ON HASH SCHEMA title TEXT score NUMERIC loc GEO"), ok());
+    c.call(&["HSET", "doc1", "title", "hello", "score", "12234556", "loc", "-0.1757,51.5156"]);
+    let err = |c: &mut Conn, args: &[&str]| {
+        let mut all = vec!["FT.SEARCH", "idx", "hello"];
+        all.extend(args);
+        c.call(&all).err().to_string()
+    };
+    for (args, want) in [
+        (&["FILTER", "score", "5"][..], "FILTER requires 3 arguments"),
+        (&["FILTER", "score", "5", "-inf"], "Bad upper range: -inf"),
+        (&["FILTER", "score", "5", "(-inf"], "Bad upper range: -inf"),
+        (&["FILTER", "score", "inf", "5"], "Bad lower range: inf"),
+        (&["FILTER", "score", "(+inf", "5"], "Bad lower range: +inf"),
+        (
+            &["GEOFILTER", "loc", "lon", "51.5", "1", "km"],
+            "Bad arguments for <lon>: Could not convert argument to expected type",
+        ),
+        (
+            &["GEOFILTER", "loc", "1", "lat", "1", "km"],
+            "Bad arguments for <lat>: Could not convert argument to expected type",
+        ),
+        (
+            &["GEOFILTER", "loc", "1", "2", "radius", "km"],
+            "Bad arguments for <radius>: Could not convert argument to expected type",
+        ),
+        (&["GEOFILTER", "loc", "1", "2", "1", "fake"], "Unknown distance unit fake"),
+        (&["GEOFILTER", "loc", "1", "2", "1"], "GEOFILTER requires 5 arguments"),
+    ] {
+        assert_eq!(err(&mut c, args), want, "{args:?}");
+    }
+    let r = c.call(&["FT.SEARCH", "idx", "hello", "FILTER", "score", "-inf", "+inf", "NOCONTENT"]);
+    assert_eq!(r, arr(vec![Resp::Int(1), Resp::bulk("doc1")]));
+    let r = c.call(&[
+        "FT.AGGREGATE", "idx", "@score:[0..inf]", "LOAD", "1", "@score", "APPLY", "ceil(@score)", "AS", "a",
+    ]);
+    assert_eq!(
+        r,
+        arr(vec![
+            Resp::Int(1),
+            arr(vec![Resp::bulk("score"), Resp::bulk("12234556"), Resp::bulk("a"), Resp::bulk("12234556")])
+        ])
+    );
+}

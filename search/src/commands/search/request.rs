@@ -155,17 +155,24 @@ pub(crate) fn parse_request(args: &[&[u8]], config: &Config) -> Result<SearchReq
         } else if a.eat("INORDER") {
             r.inorder = true;
         } else if a.eat("FILTER") {
+            if a.remaining() < 3 {
+                return Err(Error::new("FILTER requires 3 arguments"));
+            }
             let f = a.next_str("FILTER")?;
-            let (lo, lo_incl) = bound(&a.next_str("FILTER")?)?;
-            let (hi, hi_incl) = bound(&a.next_str("FILTER")?)?;
+            let (lo, lo_incl) = bound(&a.next_str("FILTER")?, true)?;
+            let (hi, hi_incl) = bound(&a.next_str("FILTER")?, false)?;
             r.filters.push((f, lo, lo_incl, hi, hi_incl));
         } else if a.eat("GEOFILTER") {
+            if a.remaining() < 5 {
+                return Err(Error::new("GEOFILTER requires 5 arguments"));
+            }
             let f = a.next_str("GEOFILTER")?;
-            let lon = a.next_f64("GEOFILTER")?;
-            let lat = a.next_f64("GEOFILTER")?;
-            let rad = a.next_f64("GEOFILTER")?;
+            let lon = a.next_f64("<lon>")?;
+            let lat = a.next_f64("<lat>")?;
+            let rad = a.next_f64("<radius>")?;
             let unit = a.next_str("GEOFILTER")?;
-            let factor = unit_factor(&unit).ok_or_else(|| Error::new("Invalid GeoFilter unit"))?;
+            let factor =
+                unit_factor(&unit).ok_or_else(|| Error::new(format!("Unknown distance unit {unit}")))?;
             r.geofilters.push((f, lon, lat, rad * factor));
         } else if a.eat("INKEYS") {
             r.inkeys = Some(list(&mut a, "INKEYS")?.into_iter().map(String::into_bytes).collect());
@@ -340,10 +347,24 @@ pub(crate) fn parse_request(args: &[&[u8]], config: &Config) -> Result<SearchReq
     Ok(r)
 }
 
-fn bound(s: &str) -> Result<(f64, bool)> {
+/// A FILTER bound as RediSearch's `parseDoubleRange` reads it: `(` for exclusive, `-inf` only
+/// as the lower bound and `inf`/`+inf` only as the upper, else a whole `strtod` number that
+/// is not infinite (`Bad lower range: inf`).
+fn bound(s: &str, is_min: bool) -> Result<(f64, bool)> {
     let (incl, v) = match s.strip_prefix('(') {
         Some(rest) => (false, rest),
         None => (true, s),
     };
-    parse_f64(v).map(|x| (x, incl)).ok_or_else(|| Error::new("Bad upper range: ".to_string() + s))
+    let unsigned = v.strip_prefix('+').unwrap_or(v);
+    if is_min && v.eq_ignore_ascii_case("-inf") {
+        return Ok((f64::NEG_INFINITY, incl));
+    }
+    if !is_min && unsigned.eq_ignore_ascii_case("inf") {
+        return Ok((f64::INFINITY, incl));
+    }
+    let err = || Error::new(format!("Bad {} range: {v}", if is_min { "lower" } else { "upper" }));
+    match parse_f64(v.trim_start()) {
+        Some(x) if x.is_finite() => Ok((x, incl)),
+        _ => Err(err()),
+    }
 }

@@ -169,6 +169,14 @@ impl Parser<'_> {
             t.push_str(&self.param()?);
             return Ok(Some(t));
         }
+        if let Some(n) = self.lex_number() {
+            // RediSearch's lexer skips punctuation between tokens: `[0..inf]` is `[0 inf]`.
+            t.push_str(&n);
+            while self.peek().is_some_and(|c| c.is_whitespace() || c == ',' || c == '.') {
+                self.i += 1;
+            }
+            return Ok(Some(t));
+        }
         while let Some(c) = self.peek() {
             if c.is_whitespace() || c == ']' || c == ',' {
                 break;
@@ -179,6 +187,58 @@ impl Parser<'_> {
         self.skip_ws();
         self.eat(',');
         Ok(Some(t))
+    }
+
+    /// A number or infinity as RediSearch's lexer reads one (`[+-]?digit+(.digit+)?(e[+-]?digit+)?`,
+    /// `[+-]?inf`), consumed; `None` (nothing consumed) when the text is another word.
+    fn lex_number(&mut self) -> Option<String> {
+        let start = self.i;
+        let mut t = String::new();
+        if let Some(c) = self.peek().filter(|c| *c == '+' || *c == '-') {
+            t.push(c);
+            self.i += 1;
+        }
+        let digits = |p: &mut Self, t: &mut String| {
+            let mut n = 0;
+            while let Some(c) = p.peek().filter(char::is_ascii_digit) {
+                t.push(c);
+                p.i += 1;
+                n += 1;
+            }
+            n
+        };
+        if self.peek().is_some_and(|c| c.eq_ignore_ascii_case(&'i')) && self.at_keyword("inf") {
+            t.push_str("inf");
+            self.i += 3;
+        } else if digits(self, &mut t) > 0 {
+            if self.peek() == Some('.') && self.peek_at(1).is_some_and(|c| c.is_ascii_digit()) {
+                t.push('.');
+                self.i += 1;
+                digits(self, &mut t);
+            }
+            if matches!(self.peek(), Some('e' | 'E')) {
+                let save = (self.i, t.len());
+                t.push('e');
+                self.i += 1;
+                if let Some(c) = self.peek().filter(|c| *c == '+' || *c == '-') {
+                    t.push(c);
+                    self.i += 1;
+                }
+                if digits(self, &mut t) == 0 {
+                    self.i = save.0;
+                    t.truncate(save.1);
+                }
+            }
+        } else {
+            self.i = start;
+            return None;
+        }
+        // A number glued to more word characters (`5abc`) is a word.
+        if self.peek().is_some_and(|c| !c.is_whitespace() && !matches!(c, ']' | ',' | '.' | '(' | '$')) {
+            self.i = start;
+            return None;
+        }
+        Some(t)
     }
 
     /// `[min max]`, `[v]` (dialect ≥ 2) or `[lon lat radius unit]` after the `[`.
