@@ -192,3 +192,27 @@ fn filter_errors_and_punctuation_in_ranges() {
         ])
     );
 }
+
+/// test.py `test_empty_field_name`, `testIssue_865`, `testSchemaWithAs`: a field named "", a
+/// field named `1` sorted by `SORTBY 1 ASC` (not folio's counted SORTBY, which needs an
+/// `@property` after the count), and `AS` refused as a RETURN alias.
+#[test]
+fn empty_and_numeric_field_names() {
+    let server = Server::start();
+    let mut c = server.conn();
+    assert_eq!(c.call(&["FT.CREATE", "e", "SCHEMA", "", "TEXT"]), ok());
+    c.call(&["HSET", "doc1", "", "foo"]);
+    let r = c.call(&["FT.SEARCH", "e", "foo"]);
+    assert_eq!(r, arr(vec![Resp::Int(1), Resp::bulk("doc1"), arr(vec![Resp::bulk(""), Resp::bulk("foo")])]));
+    assert_eq!(c.cmd("FT.CREATE idx ON HASH PREFIX 1 d: SCHEMA 1 TEXT SORTABLE"), ok());
+    c.call(&["HSET", "d:1", "1", "foo1"]);
+    c.call(&["HSET", "d:2", "1", "foo2"]);
+    let keys = |r: Resp| r.items().iter().skip(1).step_by(2).map(Resp::text).collect::<Vec<_>>();
+    assert_eq!(keys(c.call(&["FT.SEARCH", "idx", "foo*", "SORTBY", "1", "ASC"])), ["d:1", "d:2"]);
+    assert_eq!(keys(c.call(&["FT.SEARCH", "idx", "foo*", "SORTBY", "1", "DESC"])), ["d:2", "d:1"]);
+    assert!(c.call(&["FT.SEARCH", "idx", "foo*", "SORTBY", "1", "bad"]).is_error());
+    assert_eq!(
+        c.call(&["FT.SEARCH", "idx", "foo*", "RETURN", "3", "1", "as", "as"]).err(),
+        "Alias for RETURN cannot be `AS`"
+    );
+}

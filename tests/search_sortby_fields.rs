@@ -69,8 +69,9 @@ fn counted_sortby_errors() {
     assert_eq!(r, Resp::Error("Property `nope` not loaded nor in schema".into()));
     let r = c.call(&["FT.SEARCH", "i", "hello", "SORTBY", "3", "@a"]);
     assert!(r.is_error(), "{r:?}");
+    // Without an `@property` after it, the number is a field's name, as in RediSearch.
     let r = c.call(&["FT.SEARCH", "i", "hello", "SORTBY", "1", "ASC"]);
-    assert_eq!(r, Resp::Error("Bad arguments for SORTBY: expected a property".into()));
+    assert_eq!(r, Resp::Error("Property `1` not loaded nor in schema".into()));
     let r = c.call(&["FT.SEARCH", "i", "hello", "SORTBY", "0"]);
-    assert_eq!(r, Resp::Error("Bad arguments for SORTBY: expected a property".into()));
+    assert_eq!(r, Resp::Error("Property `0` not loaded nor in schema".into()));
 }

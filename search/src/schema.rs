@@ -297,9 +297,7 @@ impl IndexSpec {
         let mut added = Vec::new();
         while let Some(path) = a.next_bytes() {
             let path = utf8(path);
-            if path.is_empty() {
-                return Err(Error::new("Field name cannot be empty"));
-            }
+            // An empty name is a name (RediSearch 2.10 indexes a hash field named "").
             let name = if a.eat("AS") { a.next_str("AS")? } else { path.clone() };
             let Some(ty) = a.next_bytes() else {
                 return Err(Error::new(format!("Field `{path}` does not have a type")));

@@ -197,6 +197,9 @@ pub(crate) fn parse_request(args: &[&[u8]], config: &Config) -> Result<SearchReq
                     a.eat("AS");
                     name = a.next_str("RETURN")?;
                     consumed += 2;
+                    if name.eq_ignore_ascii_case("AS") {
+                        return Err(Error::new("Alias for RETURN cannot be `AS`"));
+                    }
                 }
                 // A name already returned is the same output (RediSearch's lookup keys are
                 // by name): `RETURN 4 $.n AS x x` returns x once, read from `$.n`.
@@ -262,9 +265,11 @@ pub(crate) fn parse_request(args: &[&[u8]], config: &Config) -> Result<SearchReq
                 return Err(Error::new("Multiple SORTBY steps are not allowed"));
             }
             let f = a.next_str("SORTBY")?;
-            if let Ok(n) = f.parse::<usize>() {
-                // The counted form, as FT.AGGREGATE's: `SORTBY 4 @a ASC @b DESC` (a field
-                // named by digits is then given as `@name`).
+            let counted = a.peek().is_some_and(|p| p.starts_with(b"@"));
+            if let (true, Ok(n)) = (counted, f.parse::<usize>()) {
+                // The counted form, as FT.AGGREGATE's: `SORTBY 4 @a ASC @b DESC` (a count
+                // followed by an `@property`; `SORTBY 1 ASC` sorts by a field named `1`, as in
+                // RediSearch).
                 let mut keys: Vec<(String, bool)> = Vec::new();
                 let mut left = n;
                 while left > 0 {
