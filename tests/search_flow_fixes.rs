@@ -216,3 +216,29 @@ fn empty_and_numeric_field_names() {
         "Alias for RETURN cannot be `AS`"
     );
 }
+
+/// test_wildcard.py `testBasic`, test.py `testExplain`: `w'pattern'` (dialect 2) matches the
+/// terms (or a TAG field's values) a glob matches, `*` any run and `?` one character.
+#[test]
+fn wildcard_patterns() {
+    let server = Server::start();
+    let mut c = server.conn();
+    assert_eq!(c.cmd("FT.CREATE idx SCHEMA t TEXT g TAG"), ok());
+    for (i, w) in ["hello", "hell", "helen", "help", "olah", "heal", "hall", "hallo"].iter().enumerate() {
+        c.call(&["HSET", &format!("doc{}", i + 1), "t", w, "g", w]);
+    }
+    let keys = |c: &mut Conn, q: &str| {
+        let r = c.call(&["FT.SEARCH", "idx", q, "NOCONTENT", "DIALECT", "2"]);
+        let mut k: Vec<String> = r.items()[1..].iter().map(Resp::text).collect();
+        k.sort();
+        k
+    };
+    assert_eq!(keys(&mut c, "w'*el*'"), ["doc1", "doc2", "doc3", "doc4"]);
+    assert_eq!(keys(&mut c, "w'*ll*'"), ["doc1", "doc2", "doc7", "doc8"]);
+    assert_eq!(keys(&mut c, "w'*llo'"), ["doc1", "doc8"]);
+    assert_eq!(keys(&mut c, "w'he*'"), ["doc1", "doc2", "doc3", "doc4", "doc6"]);
+    assert_eq!(keys(&mut c, "@g:{w'h?ll'}"), ["doc2", "doc7"]);
+    assert_eq!(keys(&mut c, "@g:{w'he*' | w'*ah'}"), ["doc1", "doc2", "doc3", "doc4", "doc5", "doc6"]);
+    let r = c.call(&["FT.EXPLAIN", "idx", "@t:(w'*')=>{$weight: 5; $inorder: true;}", "DIALECT", "2"]);
+    assert_eq!(r.text(), "@t:WILDCARD{*} => { $weight: 5; $inorder: true; }\n");
+}

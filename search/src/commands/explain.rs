@@ -261,6 +261,7 @@ impl Explainer<'_> {
             QueryAst::Prefix(w) => leaf(format!("PREFIX{{{}*}}", unescape(w).to_lowercase()), out),
             QueryAst::Suffix(w) => leaf(format!("SUFFIX{{*{}}}", unescape(w).to_lowercase()), out),
             QueryAst::Infix(w) => leaf(format!("INFIX{{*{}*}}", unescape(w).to_lowercase()), out),
+            QueryAst::Wildcard(w) => leaf(format!("WILDCARD{{{}}}", unescape(w).to_lowercase()), out),
             QueryAst::Fuzzy(w, _) => leaf(format!("FUZZY{{{}}}", unescape(w).to_lowercase()), out),
             QueryAst::And(items) => {
                 let refs: Vec<&QueryAst> = items.iter().collect();
@@ -296,6 +297,7 @@ impl Explainer<'_> {
                         TagTerm::Prefix(v) => format!("PREFIX{{{}*}}", norm(v)),
                         TagTerm::Suffix(v) => format!("SUFFIX{{*{}}}", norm(v)),
                         TagTerm::Infix(v) => format!("INFIX{{*{}*}}", norm(v)),
+                        TagTerm::Wildcard(v) => format!("WILDCARD{{{}}}", norm(v)),
                     };
                     out.push(format!("{pad}  {pre}{s}"));
                 }

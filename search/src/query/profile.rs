@@ -117,6 +117,7 @@ pub fn node(ast: &QueryAst, counter: u64, time: Duration, children: Vec<ProfileN
         QueryAst::Prefix(w) => ("UNION", Some(format!("PREFIX - {}", unescape(w).to_lowercase()))),
         QueryAst::Suffix(w) => ("UNION", Some(format!("SUFFIX - {}", unescape(w).to_lowercase()))),
         QueryAst::Infix(w) => ("UNION", Some(format!("INFIX - {}", unescape(w).to_lowercase()))),
+        QueryAst::Wildcard(w) => ("UNION", Some(format!("WILDCARD - {}", unescape(w).to_lowercase()))),
         QueryAst::Fuzzy(w, _) => ("UNION", Some(format!("FUZZY - {}", unescape(w).to_lowercase()))),
         QueryAst::Phrase(_) | QueryAst::And(_) => ("INTERSECT", None),
         QueryAst::Or(items) if items.is_empty() => ("EMPTY", None),

@@ -61,6 +61,7 @@ impl<'a> Exec<'a> {
                 | QueryAst::Prefix(_)
                 | QueryAst::Suffix(_)
                 | QueryAst::Infix(_)
+                | QueryAst::Wildcard(_)
                 | QueryAst::Fuzzy(..)
         ) {
             self.take_root();
@@ -135,6 +136,16 @@ impl<'a> Exec<'a> {
                     |t, id| (if suffix { t.ends_with(&p) } else { t.contains(&p) }) && text.is_live(id),
                     self.opts.max_expansions + 1,
                 );
+                self.expanded(found, mask)
+            }
+            QueryAst::Wildcard(w) => {
+                // RediSearch's `Wildcard_RemoveEscape`, then the glob folded, over every term
+                // (stem terms too, as its trie walk sees them).
+                let p: Vec<char> = unescape(w).to_lowercase().chars().collect();
+                let text = &self.idx.text;
+                let found = text
+                    .dict
+                    .scan(|t, id| glob_match(&p, t) && text.is_live(id), self.opts.max_expansions + 1);
                 self.expanded(found, mask)
             }
             QueryAst::Fuzzy(w, d) => {
@@ -299,5 +310,47 @@ impl<'a> Exec<'a> {
             }
         }
         m
+    }
+}
+
+/// Whether `text` matches the glob `p`: `*` any run of characters, `?` one character.
+pub(crate) fn glob_match(p: &[char], text: &str) -> bool {
+    let t: Vec<char> = text.chars().collect();
+    let (mut pi, mut ti) = (0, 0);
+    let mut star: Option<(usize, usize)> = None;
+    while ti < t.len() {
+        match p.get(pi) {
+            Some('*') => {
+                star = Some((pi, ti));
+                pi += 1;
+            }
+            Some(&c) if c == '?' || c == t[ti] => {
+                pi += 1;
+                ti += 1;
+            }
+            _ => match star {
+                Some((sp, st)) => {
+                    pi = sp + 1;
+                    ti = st + 1;
+                    star = Some((sp, st + 1));
+                }
+                None => return false,
+            },
+        }
+    }
+    p[pi..].iter().all(|c| *c == '*')
+}
+
+#[cfg(test)]
+mod glob_tests {
+    use super::glob_match;
+
+    #[test]
+    fn globs() {
+        let m = |p: &str, t: &str| glob_match(&p.chars().collect::<Vec<_>>(), t);
+        assert!(m("*el*", "hello") && m("*el*", "helen") && !m("*el*", "hall"));
+        assert!(m("*llo", "hallo") && !m("*llo", "hall"));
+        assert!(m("he*", "heal") && m("h?ll", "hell") && !m("h?ll", "hll"));
+        assert!(m("*", "") && m("*", "x") && !m("", "x") && m("a*b*c", "aXbYc"));
     }
 }

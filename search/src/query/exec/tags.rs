@@ -1,6 +1,7 @@
 //! Tag clauses (`@f:{a | b*}`): values, prefixes, suffixes and infixes read from the tag
 //! dictionaries.
 
+use crate::query::syntax::unescape;
 use roaring::RoaringBitmap;
 
 use crate::error::{Error, Result};
@@ -45,6 +46,14 @@ impl<'a> Exec<'a> {
                             self.warn("Max prefix expansions limit was reached");
                         }
                         named.extend(found.into_iter().take(self.opts.max_expansions));
+                    }
+                    TagTerm::Wildcard(v) => {
+                        let p: Vec<char> = norm(&unescape(v)).chars().collect();
+                        let found = ti.dict.scan(
+                            |s, id| super::node::glob_match(&p, s) && ti.is_live(id),
+                            self.opts.max_expansions,
+                        );
+                        named.extend(found);
                     }
                     TagTerm::Suffix(v) | TagTerm::Infix(v) => {
                         let p = norm(v);

@@ -15,6 +15,8 @@ pub enum TagTerm {
     Suffix(String),
     /// `*foo*`.
     Infix(String),
+    /// `w'pattern'` (dialect ≥ 2; escapes kept).
+    Wildcard(String),
 }
 
 impl TagTerm {
@@ -51,6 +53,9 @@ pub enum QueryAst {
     Suffix(String),
     /// `*foo*`.
     Infix(String),
+    /// `w'pattern'` (dialect ≥ 2): terms matching a glob (`*` any run, `?` one character,
+    /// `\` escaping), escapes kept.
+    Wildcard(String),
     /// `%foo%` with distance 1–3.
     Fuzzy(String, u32),
     /// `"a b c"` (raw text between the quotes).

@@ -120,6 +120,7 @@ impl Parser<'_> {
                 Ok(inner)
             }
             '\'' if self.at_verbatim() => Err(self.err()),
+            'w' if self.at_wildcard() => self.wildcard(),
             '"' | '\'' if self.dialect >= 2 && self.peek_at(1) == Some(c) => {
                 // `""` / `''`: the empty string (INDEXEMPTY fields).
                 self.i += 2;

@@ -39,6 +39,34 @@ impl Parser<'_> {
         }
     }
 
+    /// At `w'…'`, a WILDCARD token (dialect 2).
+    pub(super) fn at_wildcard(&mut self) -> bool {
+        if self.peek() != Some('w') {
+            return false;
+        }
+        self.i += 1;
+        let yes = self.at_verbatim();
+        self.i -= 1;
+        yes
+    }
+
+    /// The WILDCARD token here: its pattern (escapes kept), or a `$param`'s value.
+    pub(super) fn wildcard(&mut self) -> crate::error::Result<super::ast::QueryAst> {
+        self.i += 1;
+        let n = self.verbatim_len().unwrap_or(0);
+        let text: String = (1..=n).filter_map(|k| self.peek_at(k)).collect();
+        self.i += n + 2;
+        let pattern = match text.strip_prefix('$') {
+            Some(name) => self
+                .params
+                .get(name)
+                .cloned()
+                .ok_or_else(|| Error::new(format!("No such parameter `{name}`")))?,
+            None => text,
+        };
+        Ok(super::ast::QueryAst::Wildcard(pattern))
+    }
+
     /// The syntax error at a VERBATIM token: its offset, the text between its quotes.
     pub(super) fn verbatim_error(&self) -> Option<Error> {
         let n = self.verbatim_len()?;

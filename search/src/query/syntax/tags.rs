@@ -31,6 +31,11 @@ impl Parser<'_> {
             self.skip_ws();
             return Ok(TagTerm::Exact(String::new()));
         }
+        if self.at_wildcard() {
+            let super::ast::QueryAst::Wildcard(p) = self.wildcard()? else { return Err(self.err()) };
+            self.skip_ws();
+            return Ok(TagTerm::Wildcard(p));
+        }
         if self.peek() == Some('$') && self.dialect >= 2 {
             self.i += 1;
             let raw = self.param()?;
