@@ -242,3 +242,20 @@ fn wildcard_patterns() {
     let r = c.call(&["FT.EXPLAIN", "idx", "@t:(w'*')=>{$weight: 5; $inorder: true;}", "DIALECT", "2"]);
     assert_eq!(r.text(), "@t:WILDCARD{*} => { $weight: 5; $inorder: true; }\n");
 }
+
+/// test_contains.py `testContainsMixedWithSuffix`: once a TEXT field has WITHSUFFIXTRIE, a
+/// suffix, infix or wildcard term restricted to fields without one is refused.
+#[test]
+fn contains_on_fields_without_a_suffix_trie() {
+    let server = Server::start();
+    let mut c = server.conn();
+    assert_eq!(c.cmd("FT.CREATE idx SCHEMA t1 TEXT WITHSUFFIXTRIE t2 TEXT"), ok());
+    c.call(&["HSET", "doc1", "t1", "hello", "t2", "hello"]);
+    let one = arr(vec![Resp::Int(1), Resp::bulk("doc1")]);
+    assert_eq!(c.call(&["FT.SEARCH", "idx", "@t1:*ell*", "NOCONTENT"]), one);
+    assert_eq!(c.call(&["FT.SEARCH", "idx", "*ell*", "NOCONTENT"]), one);
+    const ERR: &str = "Contains query on fields without WITHSUFFIXTRIE support";
+    for q in ["@t2:*ell*", "@t2:*llo", "@t1|t2:*ell*", "@t2:w'*ll*'"] {
+        assert_eq!(c.call(&["FT.SEARCH", "idx", q, "NOCONTENT", "DIALECT", "2"]).err(), ERR, "{q}");
+    }
+}

@@ -4,7 +4,7 @@ use roaring::RoaringBitmap;
 
 use crate::error::{Error, Result};
 use crate::index::geo::unit_factor;
-use crate::index::text::FieldMask;
+use crate::index::text::{FieldMask, ALL_FIELDS};
 use crate::index::{FieldIndex, EMPTY_TERM};
 use crate::query::profile;
 use crate::query::syntax::{unescape, QueryAst};
@@ -123,6 +123,7 @@ impl<'a> Exec<'a> {
                 self.expanded(found, mask)
             }
             QueryAst::Suffix(w) | QueryAst::Infix(w) => {
+                self.check_suffix_fields(mask)?;
                 let p = unescape(w).to_lowercase();
                 // MINPREFIX bounds suffix and infix terms too (RediSearch 2.10).
                 if p.chars().count() < self.opts.min_prefix {
@@ -139,6 +140,7 @@ impl<'a> Exec<'a> {
                 self.expanded(found, mask)
             }
             QueryAst::Wildcard(w) => {
+                self.check_suffix_fields(mask)?;
                 // RediSearch's `Wildcard_RemoveEscape`, then the glob folded, over every term
                 // (stem terms too, as its trie walk sees them).
                 let p: Vec<char> = unescape(w).to_lowercase().chars().collect();
@@ -290,6 +292,23 @@ impl<'a> Exec<'a> {
                 r?
             }
         })
+    }
+
+    /// RediSearch answers suffix, infix and wildcard terms from its suffix trie once any TEXT
+    /// field has WITHSUFFIXTRIE, and refuses them on fields restricted to ones without it.
+    fn check_suffix_fields(&self, mask: FieldMask) -> Result<()> {
+        let mut with_trie: FieldMask = 0;
+        for (i, f) in self.idx.spec.fields.iter().enumerate() {
+            if f.with_suffix_trie {
+                if let Some(o) = self.idx.text_ord(i) {
+                    with_trie |= 1u128 << (u32::from(o) % 128);
+                }
+            }
+        }
+        if with_trie != 0 && mask != ALL_FIELDS && with_trie & mask != mask {
+            return Err(Error::new("Contains query on fields without WITHSUFFIXTRIE support"));
+        }
+        Ok(())
     }
 
     pub(super) fn field(&self, name: &str) -> Option<(usize, &'a FieldIndex)> {
