@@ -18,6 +18,7 @@ use crate::query::profile::{ProfileNode, Recorder};
 use crate::query::syntax::QueryAst;
 use crate::query::vector::Distances;
 
+mod glob;
 mod intersect;
 mod node;
 mod proximity;

@@ -145,9 +145,10 @@ impl<'a> Exec<'a> {
                 // (stem terms too, as its trie walk sees them).
                 let p: Vec<char> = unescape(w).to_lowercase().chars().collect();
                 let text = &self.idx.text;
-                let found = text
-                    .dict
-                    .scan(|t, id| glob_match(&p, t) && text.is_live(id), self.opts.max_expansions + 1);
+                let found = text.dict.scan(
+                    |t, id| super::glob::matches(&p, t) && text.is_live(id),
+                    self.opts.max_expansions + 1,
+                );
                 self.expanded(found, mask)
             }
             QueryAst::Fuzzy(w, d) => {
@@ -329,47 +330,5 @@ impl<'a> Exec<'a> {
             }
         }
         m
-    }
-}
-
-/// Whether `text` matches the glob `p`: `*` any run of characters, `?` one character.
-pub(crate) fn glob_match(p: &[char], text: &str) -> bool {
-    let t: Vec<char> = text.chars().collect();
-    let (mut pi, mut ti) = (0, 0);
-    let mut star: Option<(usize, usize)> = None;
-    while ti < t.len() {
-        match p.get(pi) {
-            Some('*') => {
-                star = Some((pi, ti));
-                pi += 1;
-            }
-            Some(&c) if c == '?' || c == t[ti] => {
-                pi += 1;
-                ti += 1;
-            }
-            _ => match star {
-                Some((sp, st)) => {
-                    pi = sp + 1;
-                    ti = st + 1;
-                    star = Some((sp, st + 1));
-                }
-                None => return false,
-            },
-        }
-    }
-    p[pi..].iter().all(|c| *c == '*')
-}
-
-#[cfg(test)]
-mod glob_tests {
-    use super::glob_match;
-
-    #[test]
-    fn globs() {
-        let m = |p: &str, t: &str| glob_match(&p.chars().collect::<Vec<_>>(), t);
-        assert!(m("*el*", "hello") && m("*el*", "helen") && !m("*el*", "hall"));
-        assert!(m("*llo", "hallo") && !m("*llo", "hall"));
-        assert!(m("he*", "heal") && m("h?ll", "hell") && !m("h?ll", "hll"));
-        assert!(m("*", "") && m("*", "x") && !m("", "x") && m("a*b*c", "aXbYc"));
     }
 }

@@ -50,7 +50,7 @@ impl<'a> Exec<'a> {
                     TagTerm::Wildcard(v) => {
                         let p: Vec<char> = norm(&unescape(v)).chars().collect();
                         let found = ti.dict.scan(
-                            |s, id| super::node::glob_match(&p, s) && ti.is_live(id),
+                            |s, id| super::glob::matches(&p, s) && ti.is_live(id),
                             self.opts.max_expansions,
                         );
                         named.extend(found);
