@@ -44,9 +44,8 @@ pub enum FieldValues {
     Geo(Vec<(f64, f64)>),
     /// VECTOR values (several for a JSON multi-vector), each of the field's DIM.
     Vector(Vec<Vec<f64>>),
-    /// GEOSHAPE shapes (several for a JSON array of WKT strings), read and validated, with
-    /// the first one's text (what SORTABLE sorts by).
-    GeoShape(Vec<geo::Geometry<f64>>, String),
+    /// A GEOSHAPE shape, read and validated, with its text (what SORTABLE sorts by).
+    GeoShape(geo::Geometry<f64>, String),
 }
 
 impl FieldValues {
@@ -60,7 +59,7 @@ impl FieldValues {
                 Some(SortValue::Str(if unf { first.clone() } else { first.to_lowercase() }))
             }
             FieldValues::Numeric { values, .. } => values.first().map(|n| SortValue::Num(*n)),
-            FieldValues::GeoShape(_, first) => Some(SortValue::Str(first.clone())),
+            FieldValues::GeoShape(_, text) => Some(SortValue::Str(text.clone())),
             _ => None,
         }
     }
@@ -144,35 +143,24 @@ pub fn split_tags(
     }
 }
 
-/// A GEOSHAPE field's values: WKT strings (a hash field, a JSON string, or the strings of a
-/// JSON array or of several matches), each read and validated; nulls are skipped.
-fn shapes(matches: Vec<FieldValue>) -> Result<FieldValues, String> {
-    let mut flat = Vec::new();
-    flatten(matches, &mut flat);
-    let (mut out, mut first) = (Vec::new(), None);
-    for v in flat {
-        match v {
-            FieldValue::Null => {}
-            FieldValue::String(s) => {
-                out.push(
-                    crate::index::geoshape::parse(&s).map_err(|m| format!("Error indexing geoshape: {m}"))?,
-                );
-                first.get_or_insert(s);
-            }
-            FieldValue::Number(..) => {
-                return Err("Invalid JSON type: Numeric type can represent only NUMERIC field".into())
-            }
-            FieldValue::Bool(_) => {
-                return Err("Invalid JSON type: Boolean type can represent only TAG field".into())
-            }
-            // RediSearch fails such a document without a message.
-            FieldValue::Object(_) | FieldValue::Array(_) => return Err(String::new()),
+/// A GEOSHAPE field's value: one WKT string (a hash field, or the one JSON string at the
+/// path), read and validated; a null is no value. As in RediSearch 2.10, a JSON array or
+/// several matches fail the document.
+fn shape(matches: Vec<FieldValue>) -> Result<FieldValues, String> {
+    match matches.as_slice() {
+        [] | [FieldValue::Null] => Ok(FieldValues::Missing),
+        [FieldValue::String(s)] => crate::index::geoshape::parse(s)
+            .map(|g| FieldValues::GeoShape(g, s.clone()))
+            .map_err(|m| format!("Error indexing geoshape: {m}")),
+        [FieldValue::Number(..)] => {
+            Err("Invalid JSON type: Numeric type can represent only NUMERIC field".into())
         }
+        [FieldValue::Bool(_)] => Err("Invalid JSON type: Boolean type can represent only TAG field".into()),
+        [FieldValue::Array(_)] => Err("Invalid JSON type: Array type cannot represent GEOMETRY field".into()),
+        // RediSearch fails these without a message (`JSON_StoreInDocField` of an object, or
+        // `JSON_LoadDocumentField` of several matches).
+        _ => Err(String::new()),
     }
-    Ok(match first {
-        Some(text) => FieldValues::GeoShape(out, text),
-        None => FieldValues::Missing,
-    })
 }
 
 /// Why a document could not be indexed.
@@ -211,7 +199,7 @@ fn extract_values(
         let mut raw = Vec::new();
         let matches = docs.values(key, &f.path)?;
         if f.kind == FieldType::GeoShape {
-            out.values.push(shapes(matches)?);
+            out.values.push(shape(matches)?);
             continue;
         }
         if json {

@@ -298,7 +298,7 @@ impl Index {
         let mut served = Vec::new();
         let mut geos = Vec::new();
         let mut vectors: Vec<(usize, &[Vec<f64>])> = Vec::new();
-        let mut shapes: Vec<(usize, &[::geo::Geometry<f64>])> = Vec::new();
+        let mut shapes: Vec<(usize, &::geo::Geometry<f64>)> = Vec::new();
         let mut sortables = Vec::new();
         let mut missing = Vec::new();
         // Token positions run through the whole document, field after field (RediSearch's
@@ -389,7 +389,7 @@ impl Index {
                     geos.extend(ps.iter().map(|(x, y)| (fi, *x, *y)));
                 }
                 (FieldValues::Vector(vs), Some(FieldIndex::Vector(_))) => vectors.push((i, vs)),
-                (FieldValues::GeoShape(gs, _), Some(FieldIndex::GeoShape(_))) => shapes.push((i, gs)),
+                (FieldValues::GeoShape(g, _), Some(FieldIndex::GeoShape(_))) => shapes.push((i, g)),
                 _ => {}
             }
         }
@@ -459,7 +459,7 @@ impl Index {
                     None => vi.remove(id),
                 },
                 FieldIndex::GeoShape(gi) => match shapes.iter().find(|(sf, _)| *sf == i) {
-                    Some((_, gs)) => gi.set(id, gs.to_vec()),
+                    Some((_, g)) => gi.set(id, (*g).clone()),
                     None => gi.remove(id),
                 },
                 _ => {}

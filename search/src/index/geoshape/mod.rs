@@ -2,9 +2,6 @@
 //! DISJOINT. An R-tree (rstar) of the shapes' bounding boxes narrows a query to candidates;
 //! the georust `geo` crate's DE-9IM relate and intersects decide each one, as Boost.Geometry
 //! does in RediSearch. Reading and validating the text is [`wkt`] and [`validate`].
-//!
-//! One document may hold several shapes (a JSON array of WKT strings): it matches when one of
-//! them does.
 
 pub mod validate;
 pub mod wkt;
@@ -79,37 +76,33 @@ fn shape_bytes(g: &Geometry<f64>) -> usize {
     std::mem::size_of::<Geometry<f64>>() + coords * std::mem::size_of::<geo::Coord<f64>>()
 }
 
-/// One GEOSHAPE field's index.
+/// One GEOSHAPE field's index: a shape per document.
 #[derive(Default)]
 pub struct GeoShapeIndex {
     tree: RTree<Entry>,
-    shapes: HashMap<u32, Vec<Geometry<f64>>>,
+    shapes: HashMap<u32, Geometry<f64>>,
     bytes: usize,
 }
 
+/// Bytes one document's shape costs: its tree entry, its map entry, its coordinates.
+fn entry_bytes(g: &Geometry<f64>) -> usize {
+    std::mem::size_of::<Entry>() + std::mem::size_of::<(u32, Geometry<f64>)>() + shape_bytes(g)
+}
+
 impl GeoShapeIndex {
-    /// Replaces the shapes of document `id`.
-    pub fn set(&mut self, id: u32, shapes: Vec<Geometry<f64>>) {
+    /// Sets the shape of document `id` (replacing any).
+    pub fn set(&mut self, id: u32, shape: Geometry<f64>) {
         self.remove(id);
-        if shapes.is_empty() {
-            return;
-        }
-        for g in &shapes {
-            self.tree.insert(GeomWithData::new(Rectangle::from_aabb(mbr(g)), id));
-            self.bytes += std::mem::size_of::<Entry>() + shape_bytes(g);
-        }
-        self.bytes += std::mem::size_of::<(u32, Vec<Geometry<f64>>)>();
-        self.shapes.insert(id, shapes);
+        self.tree.insert(GeomWithData::new(Rectangle::from_aabb(mbr(&shape)), id));
+        self.bytes += entry_bytes(&shape);
+        self.shapes.insert(id, shape);
     }
 
-    /// Drops document `id`'s shapes.
+    /// Drops document `id`'s shape.
     pub fn remove(&mut self, id: u32) {
         let Some(old) = self.shapes.remove(&id) else { return };
-        for g in &old {
-            self.tree.remove(&GeomWithData::new(Rectangle::from_aabb(mbr(g)), id));
-            self.bytes -= std::mem::size_of::<Entry>() + shape_bytes(g);
-        }
-        self.bytes -= std::mem::size_of::<(u32, Vec<Geometry<f64>>)>();
+        self.tree.remove(&GeomWithData::new(Rectangle::from_aabb(mbr(&old)), id));
+        self.bytes -= entry_bytes(&old);
     }
 
     /// Shapes indexed (FT.DEBUG DUMP_GEOMIDX's `num_docs`).
@@ -127,18 +120,20 @@ impl GeoShapeIndex {
         std::mem::size_of::<Self>() + self.bytes
     }
 
-    /// The documents with a shape in relation `op` to `q`.
-    pub fn query(&self, op: ShapeOp, q: &Geometry<f64>) -> RoaringBitmap {
+    /// The documents whose shape is in relation `op` to `q`. The exact predicates are the
+    /// `geo` crate's: should one panic on some input, the query fails with an error rather
+    /// than taking the server down.
+    pub fn query(&self, op: ShapeOp, q: &Geometry<f64>) -> Result<RoaringBitmap, String> {
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.matching(op, q)))
+            .map_err(|_| "the shapes could not be compared".to_string())
+    }
+
+    fn matching(&self, op: ShapeOp, q: &Geometry<f64>) -> RoaringBitmap {
         let env = mbr(q);
-        let q_point = matches!(q, Geometry::Point(_));
         let within = |a: &Geometry<f64>, b: &Geometry<f64>| a.relate(b).is_within();
         let mut out = RoaringBitmap::new();
         let mut test = |e: &Entry, keep: &dyn Fn(&Geometry<f64>) -> bool| {
-            let hit = self
-                .shapes
-                .get(&e.data)
-                .is_some_and(|gs| gs.iter().any(|g| mbr(g) == e.geom().envelope() && keep(g)));
-            if hit {
+            if self.shapes.get(&e.data).is_some_and(keep) {
                 out.insert(e.data);
             }
         };
@@ -150,7 +145,8 @@ impl GeoShapeIndex {
                     }
                 }
             }
-            ShapeOp::Within if q_point => {}
+            // Nothing is within a point.
+            ShapeOp::Within if matches!(q, Geometry::Point(_)) => {}
             ShapeOp::Within => {
                 for e in self.tree.locate_in_envelope(&env) {
                     test(e, &|g| within(g, q));
@@ -173,16 +169,14 @@ impl GeoShapeIndex {
 
     /// Every shape as FT.DEBUG DUMP_GEOMIDX lists it, by document: (id, WKT, box as WKT).
     pub fn dump(&self) -> Vec<(u32, String, String)> {
-        let mut ids: Vec<&u32> = self.shapes.keys().collect();
-        ids.sort_unstable();
-        let mut out = Vec::new();
-        for id in ids {
-            for g in self.shapes.get(id).into_iter().flatten() {
+        let mut docs: Vec<(&u32, &Geometry<f64>)> = self.shapes.iter().collect();
+        docs.sort_unstable_by_key(|(id, _)| **id);
+        docs.into_iter()
+            .map(|(id, g)| {
                 let b = mbr(g);
-                out.push((*id, wkt::write(g), wkt::write_box(b.lower(), b.upper())));
-            }
-        }
-        out
+                (*id, wkt::write(g), wkt::write_box(b.lower(), b.upper()))
+            })
+            .collect()
     }
 }
 
@@ -193,13 +187,13 @@ mod tests {
     fn index(shapes: &[(u32, &str)]) -> GeoShapeIndex {
         let mut gi = GeoShapeIndex::default();
         for (id, w) in shapes {
-            gi.set(*id, vec![parse(w).unwrap()]);
+            gi.set(*id, parse(w).unwrap());
         }
         gi
     }
 
     fn ids(gi: &GeoShapeIndex, op: ShapeOp, q: &str) -> Vec<u32> {
-        gi.query(op, &parse(q).unwrap()).iter().collect()
+        gi.query(op, &parse(q).unwrap()).unwrap().iter().collect()
     }
 
     #[test]
@@ -230,11 +224,14 @@ mod tests {
         let mut gi = GeoShapeIndex::default();
         let empty = gi.bytes();
         assert!(empty > 0);
-        gi.set(7, vec![parse("POLYGON((0 0, 0 1, 1 1, 0 0))").unwrap()]);
+        gi.set(7, parse("POLYGON((0 0, 0 1, 1 1, 0 0))").unwrap());
         let one = gi.bytes();
         assert!(one > empty);
-        gi.set(7, vec![parse("POINT(1 1)").unwrap(), parse("POINT(2 2)").unwrap()]);
+        gi.set(7, parse("POINT(1 1)").unwrap());
+        assert!(gi.bytes() > empty && gi.bytes() < one);
+        gi.set(8, parse("POINT(2 2)").unwrap());
         assert_eq!(gi.len(), 2);
+        gi.remove(8);
         gi.remove(7);
         assert_eq!((gi.bytes(), gi.len()), (empty, 0));
     }

@@ -240,7 +240,10 @@ impl<'a> Exec<'a> {
                 Some((_, FieldIndex::GeoShape(gi))) => {
                     let q = crate::index::geoshape::parse(wkt)
                         .map_err(|m| Error::new(format!("Error querying geoshape index: {m}")))?;
-                    Some(gi.query(*op, &q))
+                    let docs = gi
+                        .query(*op, &q)
+                        .map_err(|m| Error::new(format!("Error querying geoshape index: {m}")))?;
+                    Some(docs)
                 }
                 _ => Some(RoaringBitmap::new()),
             },
