@@ -155,32 +155,29 @@ impl<'a> Reader<'a> {
         Ok(Point(c))
     }
 
-    fn ring(&mut self) -> Result<LineString<f64>, String> {
+    /// `( item [,] item … )`: Boost's lists of points and of rings, commas optional.
+    fn list<T>(&mut self, item: fn(&mut Self) -> Result<T, String>) -> Result<Vec<T>, String> {
         self.open()?;
-        let mut pts = Vec::new();
+        let mut out = Vec::new();
         while self.peek().is_some_and(|t| t != ")") {
-            pts.push(self.coord()?);
+            out.push(item(self)?);
             if self.peek() == Some(",") {
                 self.at += 1;
             }
         }
         self.close()?;
-        Ok(LineString(pts))
+        Ok(out)
+    }
+
+    fn ring(&mut self) -> Result<LineString<f64>, String> {
+        self.list(Self::coord).map(LineString)
     }
 
     fn polygon(mut self) -> Result<Polygon<f64>, String> {
         if !self.start()? {
             return Ok(Polygon::new(LineString(Vec::new()), Vec::new()));
         }
-        self.open()?;
-        let mut rings = Vec::new();
-        while self.peek().is_some_and(|t| t != ")") {
-            rings.push(self.ring()?);
-            if self.peek() == Some(",") {
-                self.at += 1;
-            }
-        }
-        self.close()?;
+        let rings = self.list(Self::ring)?;
         self.end()?;
         let mut rings = rings.into_iter();
         let outer = rings.next().unwrap_or_else(|| LineString(Vec::new()));
