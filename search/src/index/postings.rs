@@ -18,8 +18,10 @@
 use std::cell::Cell;
 
 mod block;
+mod walk;
 
 use block::Block;
+pub use walk::Walk;
 
 /// A block is split in two when it reaches this many postings.
 pub const SPLIT_AT: usize = 256;
@@ -464,6 +466,11 @@ impl PostingList {
                 let (Ok(start) | Err(start)) = b.search(0, b.len(), from);
                 (start..b.len()).map(move |i| b.posting(i)).take_while(move |p| p.doc < to)
             })
+    }
+
+    /// A forward walk over the postings and their positions ([`Walk`]).
+    pub fn walk(&self) -> Walk<'_> {
+        Walk::new(self)
     }
 
     /// Iterates the postings in document order.

@@ -226,11 +226,15 @@ pub struct TopK {
 
 /// The `k` best of `ids` by `score` (highest first, ties by lower id), skipping windows
 /// `plan` rules out; `stop` is asked every 4096 documents scored whether to stop.
+///
+/// `score(d, floor)` is given the k-th best score so far (`-inf` until k are held): a
+/// document scoring at most that cannot enter (ties go to the lower id, which every held
+/// document has), so for such a document `score` may return any value at most `floor`.
 pub fn top_k(
     ids: &RoaringBitmap,
     k: usize,
     plan: Option<&SkipPlan>,
-    mut score: impl FnMut(u32) -> f64,
+    mut score: impl FnMut(u32, f64) -> f64,
     mut stop: impl FnMut() -> bool,
 ) -> TopK {
     let mut heap: BinaryHeap<Held> = BinaryHeap::with_capacity(k + 1);
@@ -262,7 +266,9 @@ pub fn top_k(
             stopped_at = Some(d);
             break;
         }
-        let held = Held(score(d), d);
+        let floor =
+            if heap.len() < k { f64::NEG_INFINITY } else { heap.peek().map_or(f64::NEG_INFINITY, |w| w.0) };
+        let held = Held(score(d, floor), d);
         if heap.len() < k {
             heap.push(held);
         } else if heap.peek().is_some_and(|w| held < *w) {
@@ -302,7 +308,7 @@ mod tests {
     fn top_k_without_a_plan_is_a_sort() {
         let ids: RoaringBitmap = (0..5000u32).filter(|d| d % 3 != 0).collect();
         let score = |d: u32| f64::from(d % 17);
-        let got = top_k(&ids, 25, None, score, || false);
+        let got = top_k(&ids, 25, None, |d, _| score(d), || false);
         let mut all: Vec<(u32, f64)> = ids.iter().map(|d| (d, score(d))).collect();
         all.sort_by(|a, b| b.1.partial_cmp(&a.1).unwrap_or(Ordering::Equal).then(a.0.cmp(&b.0)));
         all.truncate(25);

@@ -393,7 +393,7 @@ pub(crate) fn search_page(
             // Scoring is the long phase: check TIMEOUT every 4096 documents.
             let budget = Duration::from_millis(req.timeout_ms);
             // (`*` alone, like any filter, is scored from per-query constants: `matching`.)
-            let score_of = |d: u32| scorer.score_in_order(d);
+            let score_of = |d: u32, floor: f64| scorer.score_in_order(d, floor);
             // Top k by score, skipping document ranges that cannot enter it (query/topk.rs).
             let plan = if want as u64 >= ids.len() { None } else { scorer.skip_plan() };
             let timed_out = || req.timeout_ms > 0 && started.elapsed() > budget;

@@ -183,3 +183,49 @@ fn ranges_list_the_postings_between_two_documents() {
         assert_eq!(got, want, "{from}..{to}");
     }
 }
+
+#[test]
+fn walks_agree_with_a_map() {
+    // Lists built by inserts, updates and deletes in any order (blocks split and change in
+    // the middle); walks asking increasing documents with gaps of every size (the next
+    // posting, a few rows on, another block, far away), reading positions of some.
+    let mut x: u64 = 11;
+    let mut next = move || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x
+    };
+    for round in 0..6u64 {
+        let mut l = PostingList::default();
+        let mut m = std::collections::BTreeMap::new();
+        let span = 500 + round * 4_000;
+        for _ in 0..(span * 2) {
+            let r = next();
+            let doc = (r % span) as u32;
+            if r.is_multiple_of(7) {
+                l.remove(doc);
+                m.remove(&doc);
+            } else {
+                let f = (r >> 20) as u16 % 5 + 1;
+                l.set(p(doc, f), &positions_for(doc, f), N);
+                m.insert(doc, f);
+            }
+        }
+        for gap in [1u64, 2, 5, 40, 300, 5_000] {
+            let mut w = l.walk();
+            let mut doc = (next() % 3) as u32;
+            while u64::from(doc) < span + 10 {
+                let got = w.seek(doc).map(|q| q.freq);
+                assert_eq!(got, m.get(&doc).copied(), "round {round} gap {gap} doc {doc}");
+                if got.is_some() && next().is_multiple_of(2) {
+                    let mut v = vec![99];
+                    assert!(w.positions(&mut v).is_some());
+                    let want: Vec<u32> = std::iter::once(99).chain(positions_for(doc, m[&doc])).collect();
+                    assert_eq!(v, want, "round {round} gap {gap} doc {doc}");
+                }
+                doc += 1 + (next() % gap) as u32;
+            }
+        }
+    }
+}

@@ -7,7 +7,7 @@ use roaring::RoaringBitmap;
 
 use crate::analysis::STEM_PREFIX;
 use crate::error::Error;
-use crate::index::postings::PosCursor;
+use crate::index::postings::Walk;
 use crate::index::text::FieldMask;
 use crate::index::text::ALL_FIELDS;
 
@@ -217,21 +217,36 @@ impl<'a> Exec<'a> {
                 }
             }
         }
-        let cursors: Vec<PosCursor> = wanted.iter().map(|_| PosCursor::default()).collect();
+        let mut walks: Vec<Option<Walk>> =
+            wanted.iter().map(|w| self.idx.text.list(w.0).map(|l| l.walk())).collect();
         // Per group: the positions found in the current document (buffers reused).
         let mut lists: Vec<Vec<u32>> = vec![Vec::new(); groups.len()];
         let mut buf: Vec<u32> = Vec::new();
         let mut out = Vec::new();
+        // Each group one term of its own (a phrase of distinct words): its positions go
+        // straight into the group's list, already in order.
+        let direct = wanted.len() == groups.len() && wanted.iter().all(|w| w.1.len() == 1);
         for d in cands.iter() {
             for l in lists.iter_mut() {
                 l.clear();
             }
             // A term counts when it is in a searched field, and then with all its positions.
-            for ((id, gs), at) in wanted.iter().zip(&cursors) {
-                let Some(list) = self.idx.text.list(*id) else { continue };
-                buf.clear();
-                let Some(posting) = list.positions(d, at, &mut buf) else { continue };
+            for ((id, gs), walk) in wanted.iter().zip(walks.iter_mut()) {
+                let Some(walk) = walk else { continue };
+                let Some(posting) = walk.seek(d) else { continue };
                 if !self.idx.posting_in(&posting, *id, mask) {
+                    continue;
+                }
+                if direct {
+                    if let Some(v) = gs.first().and_then(|&g| lists.get_mut(g)) {
+                        if walk.positions(v).is_none() {
+                            v.clear();
+                        }
+                    }
+                    continue;
+                }
+                buf.clear();
+                if walk.positions(&mut buf).is_none() {
                     continue;
                 }
                 for &g in gs {
@@ -240,8 +255,10 @@ impl<'a> Exec<'a> {
                     }
                 }
             }
-            for l in lists.iter_mut() {
-                l.sort_unstable();
+            if !direct {
+                for l in lists.iter_mut() {
+                    l.sort_unstable();
+                }
             }
             if within(&lists, p.slop, p.inorder) {
                 out.push(d);

@@ -111,7 +111,13 @@ pub fn idf(total_docs: u64, df: u64) -> f64 {
 /// they agree to the bit.
 #[inline]
 fn tfidf(score: f64, raw: f64, norm: u32, slop: f64) -> f64 {
-    score * raw / f64::from(norm.max(1)) / slop
+    tfidf_undivided(score, raw, norm) / slop
+}
+
+/// [`tfidf`] before the slop divisor: a bound of the score, which divides it by at least 1.
+#[inline]
+fn tfidf_undivided(score: f64, raw: f64, norm: u32) -> f64 {
+    score * raw / f64::from(norm.max(1))
 }
 
 /// BM25STD's IDF: `ln(1 + (N - df + 0.5) / (df + 0.5))`, the ratio in single precision as
@@ -348,6 +354,9 @@ impl<'a> ScoreContext<'a> {
             };
         }
         self.constant = self.constant_parts();
+        if self.window.is_none() && self.windowed_dense(ids) {
+            self.window = Some(std::cell::RefCell::default());
+        }
         self
     }
 
@@ -427,12 +436,23 @@ impl<'a> ScoreContext<'a> {
             let norm = if self.scorer == Scorer::TfIdf { hot.max_freq } else { hot.len };
             return tfidf(f64::from(hot.score), raw, norm, slop);
         }
-        self.score_in_general(doc)
+        self.score_in_general(doc, f64::NEG_INFINITY)
     }
 
-    /// [`Self::score`] of any query.
+    /// [`Self::score`], or (when the score cannot be above `floor`) a value at most `floor`,
+    /// the slop divisor left unread ([`Self::score_in_order`]).
+    #[inline]
+    pub(super) fn score_above(&self, doc: u32, floor: f64) -> f64 {
+        if self.constant.is_some() || self.given.is_some() {
+            return self.score(doc);
+        }
+        self.score_in_general(doc, floor)
+    }
+
+    /// [`Self::score`] of any query; `floor` as in [`Self::score_above`] (`-inf`: the score
+    /// itself).
     #[inline(never)]
-    fn score_in_general(&self, doc: u32) -> f64 {
+    fn score_in_general(&self, doc: u32, floor: f64) -> f64 {
         let Some(hot) = self.idx.docs.hot(doc) else { return 0.0 };
         if self.scorer == Scorer::DocScore {
             return f64::from(hot.score);
@@ -540,10 +560,19 @@ impl<'a> ScoreContext<'a> {
             SlopShape::Expansions { term, .. } => self.expansions_divisor(doc, &hits.ids, *term),
             _ => self.slop_divisor(&d),
         };
+        // The score before the slop divisor (at least 1) bounds it: at most `floor`, the
+        // divisor's positions need not be read.
+        let divided = |undivided: f64| {
+            if undivided <= floor {
+                undivided
+            } else {
+                undivided / slop(&hits)
+            }
+        };
         match self.scorer {
-            Scorer::TfIdf => tfidf(score, raw, hot.max_freq, slop(&hits)),
-            Scorer::TfIdfDocNorm => tfidf(score, raw, hot.len, slop(&hits)),
-            Scorer::Bm25 => score * raw / slop(&hits),
+            Scorer::TfIdf => divided(tfidf_undivided(score, raw, hot.max_freq)),
+            Scorer::TfIdfDocNorm => divided(tfidf_undivided(score, raw, hot.len)),
+            Scorer::Bm25 => divided(score * raw),
             Scorer::Bm25Std | Scorer::Bm25StdNorm => score * raw,
             // `tanhStretched`: tanh((1 / stretch) * x).
             Scorer::Bm25StdTanh(factor) => ((1.0 / factor as f64) * (score * raw)).tanh(),

@@ -39,8 +39,25 @@ impl ScoreContext<'_> {
     /// Whether this query's scores can be summed term at a time: a union of plain text
     /// terms under TFIDF or TFIDF.DOCNORM, with frequencies, few expansions.
     pub(super) fn windowed(&self) -> bool {
-        matches!(self.slop, SlopShape::Union(_))
-            && matches!(self.scorer, Scorer::TfIdf | Scorer::TfIdfDocNorm)
+        matches!(self.slop, SlopShape::Union(_)) && self.windowed_terms()
+    }
+
+    /// Whether an intersection or exact phrase scoring `ids` is better summed term at a
+    /// time: its terms as [`Self::windowed`] asks, and its matches at least half of their
+    /// postings (a window reads every posting of its terms in its range; lookups cost per
+    /// match).
+    pub(super) fn windowed_dense(&self, ids: &roaring::RoaringBitmap) -> bool {
+        if !matches!(self.slop, SlopShape::Phrase(_) | SlopShape::Intersect(_)) || !self.windowed_terms() {
+            return false;
+        }
+        let postings: u64 =
+            self.terms.iter().flat_map(|t| &t.ids).map(|&id| self.idx.text.doc_freq(id)).sum();
+        ids.len().saturating_mul(2 * self.terms.len() as u64) >= postings
+    }
+
+    /// The terms' side of [`Self::windowed`].
+    fn windowed_terms(&self) -> bool {
+        matches!(self.scorer, Scorer::TfIdf | Scorer::TfIdfDocNorm)
             && !self.idx.spec.no_freqs
             && self.lookup.len() <= MERGE_JOIN_THRESHOLD
             && self.terms.iter().zip(&self.cursors).all(|(t, c)| {
@@ -49,20 +66,23 @@ impl ScoreContext<'_> {
     }
 
     /// The score of `doc`, like [`ScoreContext::score`], for callers asking in increasing
-    /// document order (the top k).
+    /// document order (the top k). When the score cannot be above `floor` (the k-th best so
+    /// far), some value at most `floor` may be returned instead, without reading positions
+    /// for the slop divisor: the score before it divides by the divisor (at least 1) bounds
+    /// the score, as rounding is monotonic.
     #[inline]
-    pub fn score_in_order(&self, doc: u32) -> f64 {
+    pub fn score_in_order(&self, doc: u32, floor: f64) -> f64 {
         if self.given.is_some() {
             return self.score(doc);
         }
         match &self.window {
-            None => self.score(doc),
-            Some(cell) => self.window_score(cell, doc),
+            None => self.score_above(doc, floor),
+            Some(cell) => self.window_score(cell, doc, floor),
         }
     }
 
     /// [`Self::score_in_order`] with the window.
-    fn window_score(&self, cell: &RefCell<Window>, doc: u32) -> f64 {
+    fn window_score(&self, cell: &RefCell<Window>, doc: u32, floor: f64) -> f64 {
         let Some(hot) = self.idx.docs.hot(doc) else { return 0.0 };
         if hot.score == 0.0 {
             return 0.0;
@@ -78,12 +98,16 @@ impl ScoreContext<'_> {
             let i = (doc - w.lo) as usize;
             match (w.general.get(i), w.raw.get(i)) {
                 (Some(false), Some(&raw)) => raw,
-                _ => return self.score(doc),
+                _ => return self.score_above(doc, floor),
             }
         };
-        let d = Doc { id: doc, idx: self.idx, rec: std::cell::OnceCell::new() };
         let norm = if self.scorer == Scorer::TfIdf { hot.max_freq } else { hot.len };
-        f64::from(hot.score) * raw / f64::from(norm.max(1)) / self.slop_divisor(&d)
+        let undivided = f64::from(hot.score) * raw / f64::from(norm.max(1));
+        if undivided <= floor {
+            return undivided;
+        }
+        let d = Doc { id: doc, idx: self.idx, rec: std::cell::OnceCell::new() };
+        undivided / self.slop_divisor(&d)
     }
 
     /// Sums the window `from..from + SPAN`.
