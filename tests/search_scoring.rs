@@ -155,3 +155,46 @@ fn slop_and_inorder_refuse_json_text_without_defined_order() {
         arr(vec![Resp::Int(1), Resp::bulk("j:1")])
     );
 }
+
+/// A document without text has a norm of 0, and RediSearch's TFIDF divides by it: `inf`
+/// (`nan` for 0 / 0), which puts such documents first (replies of RediSearch 2.10.5).
+#[test]
+fn tfidf_of_a_document_without_text_divides_by_zero() {
+    let s = Server::start();
+    let mut c = s.conn();
+    assert_eq!(
+        c.call(&["FT.CREATE", "hh", "PREFIX", "1", "h:", "SCHEMA", "n", "NUMERIC", "t", "TEXT"]),
+        ok()
+    );
+    c.call(&["HSET", "h:1", "n", "5"]);
+    c.call(&["HSET", "h:2", "n", "7", "t", ""]);
+    c.call(&["HSET", "h:3", "n", "8", "t", "hello world hello"]);
+    let texts = |r: Resp| r.items().iter().skip(1).map(Resp::text).collect::<Vec<_>>().join(" ");
+    let q = |c: &mut Conn, query: &str, scorer: &str| {
+        texts(c.call(&["FT.SEARCH", "hh", query, "WITHSCORES", "NOCONTENT", "SCORER", scorer]))
+    };
+    assert_eq!(q(&mut c, "*", "TFIDF"), "h:1 inf h:2 inf h:3 0.5");
+    assert_eq!(q(&mut c, "@n:[1 10]", "TFIDF.DOCNORM"), "h:1 inf h:2 inf h:3 0.3333333333333333");
+    assert_eq!(q(&mut c, "-@n:[100 200]", "TFIDF"), "h:1 nan h:2 nan h:3 0");
+    assert_eq!(q(&mut c, "hello|@n:[7 7]", "TFIDF"), "h:2 inf h:3 2");
+    assert_eq!(q(&mut c, "hello|@n:[7 7]", "TFIDF.DOCNORM"), "h:2 inf h:3 1.3333333333333333");
+}
+
+/// A document with several values of a multi-value JSON NUMERIC field in a range is found
+/// once (it once emptied the whole range's result).
+#[test]
+fn a_document_with_several_values_in_a_range_is_found_once() {
+    let s = Server::start();
+    let mut c = s.conn();
+    assert_eq!(
+        c.call(&[
+            "FT.CREATE", "nn", "ON", "JSON", "PREFIX", "1", "nn:", "SCHEMA", "$.v[*]", "AS", "v", "NUMERIC"
+        ]),
+        ok()
+    );
+    c.call(&["JSON.SET", "nn:1", "$", r#"{"v":[15.123,16.456]}"#]);
+    c.call(&["JSON.SET", "nn:2", "$", r#"{"v":[17.5]}"#]);
+    c.call(&["JSON.SET", "nn:3", "$", r#"{"v":[1,2,19]}"#]);
+    let r = c.call(&["FT.SEARCH", "nn", "@v:[10 20]", "NOCONTENT"]);
+    assert_eq!(r, arr(vec![Resp::Int(3), Resp::bulk("nn:1"), Resp::bulk("nn:2"), Resp::bulk("nn:3")]));
+}

@@ -19,6 +19,10 @@ pub fn order_key(v: f64) -> u64 {
     }
 }
 
+/// Buckets of at most this many documents are read into a range's list of ids rather than
+/// unioned as bitmaps.
+const SMALL_BUCKET: u64 = 64;
+
 /// The documents of one value.
 enum Bucket {
     One(u32),
@@ -90,15 +94,19 @@ impl NumericIndex {
         if order_key(min) == order_key(max) && !(min_incl && max_incl) {
             return RoaringBitmap::new();
         }
+        // Single ids and small buckets gathered, sorted and made unique (a document with
+        // several values in the range is in several buckets); large buckets unioned.
         let mut ones = Vec::new();
         let mut many = Vec::new();
         for (_, b) in self.buckets.range((lo, hi)) {
             match b {
                 Bucket::One(d) => ones.push(*d),
+                Bucket::Many(bm) if bm.len() <= SMALL_BUCKET => ones.extend(bm),
                 Bucket::Many(bm) => many.push(bm),
             }
         }
         ones.sort_unstable();
+        ones.dedup();
         let ones = RoaringBitmap::from_sorted_iter(ones).unwrap_or_default();
         if many.is_empty() {
             return ones;
@@ -147,6 +155,14 @@ mod tests {
 
     #[test]
     fn ranges_agree_with_a_scan() {
+        // Few values (buckets of many documents), then many values (mostly one document a
+        // value, each document with several values in a range).
+        for (values, docs, scale) in [(40, 300, 4.0), (100_000, 500, 10_000.0), (2_000, 5_000, 200.0)] {
+            ranges_agree_with_a_scan_on(values, docs, scale);
+        }
+    }
+
+    fn ranges_agree_with_a_scan_on(values: u64, docs: u32, scale: f64) {
         let mut n = NumericIndex::default();
         let mut pairs = std::collections::BTreeSet::new();
         let mut x: u64 = 11;
@@ -154,7 +170,7 @@ mod tests {
             x ^= x << 13;
             x ^= x >> 7;
             x ^= x << 17;
-            let (v, doc) = ((x % 40) as f64 / 4.0, (x >> 8) as u32 % 300);
+            let (v, doc) = ((x % values) as f64 / scale, (x >> 8) as u32 % docs);
             if x.is_multiple_of(3) {
                 n.remove(v, doc);
                 pairs.remove(&(order_key(v), doc));

@@ -137,10 +137,11 @@ impl<'a> SkipPlan<'a> {
             let mut part = Frac::ZERO;
             for ((list, c), at) in term.lists.iter().zip(cursors) {
                 let Some(Bound { freq, norm, low_score }) = list.bound_in(from, to, at) else { continue };
-                if !low_score {
+                // A norm of 0 scores `inf` ([`crate::query::score`]): no bound.
+                if !low_score || norm == 0 {
                     return None;
                 }
-                let f = Frac { num: u128::from(*c) * u128::from(freq), den: u128::from(norm.max(1)) };
+                let f = Frac { num: u128::from(*c) * u128::from(freq), den: u128::from(norm) };
                 part = if term.first_only { part.max(f) } else { part.add(f) }?;
             }
             out.push(part);

@@ -107,7 +107,7 @@ pub fn idf(total_docs: u64, df: u64) -> f64 {
 }
 
 /// TFIDF (and TFIDF.DOCNORM) of a document: its score times the weighted sum of its terms,
-/// over its norm (at least 1) and the slop divisor; one expression for every path, so that
+/// over its norm and the slop divisor; one expression for every path, so that
 /// they agree to the bit.
 #[inline]
 fn tfidf(score: f64, raw: f64, norm: u32, slop: f64) -> f64 {
@@ -115,9 +115,11 @@ fn tfidf(score: f64, raw: f64, norm: u32, slop: f64) -> f64 {
 }
 
 /// [`tfidf`] before the slop divisor: a bound of the score, which divides it by at least 1.
+/// A norm of 0 (a document without text) divides by 0 as in RediSearch: its score is `inf`
+/// (`nan` when the sum is 0 too).
 #[inline]
-fn tfidf_undivided(score: f64, raw: f64, norm: u32) -> f64 {
-    score * raw / f64::from(norm.max(1))
+pub(super) fn tfidf_undivided(score: f64, raw: f64, norm: u32) -> f64 {
+    score * raw / f64::from(norm)
 }
 
 /// BM25STD's IDF: `ln(1 + (N - df + 0.5) / (df + 0.5))`, the ratio in single precision as

@@ -102,7 +102,7 @@ impl ScoreContext<'_> {
             }
         };
         let norm = if self.scorer == Scorer::TfIdf { hot.max_freq } else { hot.len };
-        let undivided = f64::from(hot.score) * raw / f64::from(norm.max(1));
+        let undivided = super::tfidf_undivided(f64::from(hot.score), raw, norm);
         if undivided <= floor {
             return undivided;
         }
