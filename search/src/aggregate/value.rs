@@ -129,6 +129,11 @@ impl Value {
     /// Total order used by SORTBY and FIRST_VALUE: like [`Value::compare`] but
     /// a failed number conversion falls back to comparing text.
     pub fn sort_cmp(&self, other: &Value) -> Ordering {
+        if let (Value::Number(a), Value::Number(b)) = (self, other) {
+            // A total order for sorts: `nan` (equal to every number in comparisons, as in
+            // RediSearch) ranks above them here, or a sort could see an inconsistent order.
+            return crate::query::score::score_order(*a, *b);
+        }
         self.compare(other).unwrap_or_else(|_| self.fallback_text().cmp(&other.fallback_text()))
     }
 

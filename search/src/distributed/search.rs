@@ -8,8 +8,6 @@
 //! order (byte-wise ascending, for ASC and DESC alike); a single server orders them by its
 //! document ids, i.e. the order the documents were indexed.
 
-use std::cmp::Ordering;
-
 use crate::catalog::Catalog;
 use crate::commands::search::{cmp_keys, parse_request, render, run_search, Key, Paging, Row};
 use crate::commands::text;
@@ -260,7 +258,7 @@ pub fn merge_search(
     if let Some(k) = knn_k(&req.query, req.dialect, &req.params) {
         rows.sort_by(|a, b| {
             let (x, y) = (a.distance.unwrap_or(f64::INFINITY), b.distance.unwrap_or(f64::INFINITY));
-            x.partial_cmp(&y).unwrap_or(Ordering::Equal).then_with(|| by_key(a, b))
+            crate::query::score::score_order(x, y).then_with(|| by_key(a, b))
         });
         rows.truncate(k);
         total = total.min(rows.len() as u64);
@@ -274,9 +272,9 @@ pub fn merge_search(
             }
             o.then_with(|| by_key(a, b))
         }),
-        None => rows.sort_by(|a, b| {
-            b.score.partial_cmp(&a.score).unwrap_or(Ordering::Equal).then_with(|| by_key(a, b))
-        }),
+        None => {
+            rows.sort_by(|a, b| crate::query::score::score_order(b.score, a.score).then_with(|| by_key(a, b)))
+        }
     }
     let page: Vec<Row> = rows.into_iter().skip(req.offset as usize).take(req.limit as usize).collect();
     Ok(render(&req, total, page, &warnings, proto))

@@ -210,7 +210,7 @@ impl PartialOrd for Held {
 
 impl Ord for Held {
     fn cmp(&self, o: &Held) -> Ordering {
-        o.0.partial_cmp(&self.0).unwrap_or(Ordering::Equal).then(self.1.cmp(&o.1))
+        crate::query::score::score_order(o.0, self.0).then(self.1.cmp(&o.1))
     }
 }
 
@@ -311,7 +311,7 @@ mod tests {
         let score = |d: u32| f64::from(d % 17);
         let got = top_k(&ids, 25, None, |d, _| score(d), || false);
         let mut all: Vec<(u32, f64)> = ids.iter().map(|d| (d, score(d))).collect();
-        all.sort_by(|a, b| b.1.partial_cmp(&a.1).unwrap_or(Ordering::Equal).then(a.0.cmp(&b.0)));
+        all.sort_by(|a, b| crate::query::score::score_order(b.1, a.1).then(a.0.cmp(&b.0)));
         all.truncate(25);
         assert_eq!(got.rows, all);
         assert_eq!(got.seen, ids.len());

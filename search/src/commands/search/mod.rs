@@ -68,7 +68,7 @@ pub(crate) fn cmp_keys(a: &Option<Key>, b: &Option<Key>, asc: bool) -> Ordering 
         (Some(_), None) => Ordering::Less,
         (Some(x), Some(y)) => {
             let o = match (x, y) {
-                (Key::Num(p), Key::Num(q)) => p.partial_cmp(q).unwrap_or(Ordering::Equal),
+                (Key::Num(p), Key::Num(q)) => crate::query::score::score_order(*p, *q),
                 (Key::Str(p), Key::Str(q)) => p.cmp(q),
                 (Key::Num(_), Key::Str(_)) => Ordering::Less,
                 (Key::Str(_), Key::Num(_)) => Ordering::Greater,
@@ -336,7 +336,7 @@ pub(crate) fn search_page(
                 .filter(|d| ids.contains(*d))
                 .map(|d| (d, if unfiltered { 0.0 } else { scorer.score(d) }))
                 .collect();
-            rows.sort_by(|a, b| b.1.partial_cmp(&a.1).unwrap_or(Ordering::Equal).then(a.0.cmp(&b.0)));
+            rows.sort_by(|a, b| crate::query::score::score_order(b.1, a.1).then(a.0.cmp(&b.0)));
             norm_max = crate::query::score::max_score(rows.iter().map(|r| r.1));
             page = rows.into_iter().take(want).map(|(d, score)| (d, score, None)).collect();
         } else if let Some((field, asc)) = &req.sortby {

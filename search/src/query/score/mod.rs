@@ -100,6 +100,15 @@ fn bm25std_len_factor(len: u32, avg_len: f64) -> f64 {
     f64::from(K1) * (f64::from(1.0f32 - B) + rel)
 }
 
+/// A total order of scores (and other doubles results are sorted by): `nan` (TFIDF's 0 / 0 of a
+/// document without text) ranks with `inf`, above every number, so that sorts and heaps see
+/// a consistent order (a sort given an inconsistent one may panic).
+#[inline]
+pub fn score_order(a: f64, b: f64) -> std::cmp::Ordering {
+    let key = |x: f64| if x.is_nan() { f64::INFINITY } else { x };
+    key(a).partial_cmp(&key(b)).unwrap_or(std::cmp::Ordering::Equal)
+}
+
 /// RediSearch's IDF: `logb(1 + N / df)`.
 pub fn idf(total_docs: u64, df: u64) -> f64 {
     let x = 1.0 + total_docs as f64 / (df.max(1) as f64);
