@@ -131,6 +131,18 @@ pub(super) fn tfidf_undivided(score: f64, raw: f64, norm: u32) -> f64 {
     score * raw / f64::from(norm)
 }
 
+/// A score divided by its slop divisor (`slop`, read only when needed): when the score
+/// before it is at most `floor`, that score itself, as the divisor (at least 1) can only
+/// lower it (rounding is monotonic) and a caller asking with a floor needs no more.
+#[inline]
+fn divided_above(undivided: f64, floor: f64, slop: impl FnOnce() -> f64) -> f64 {
+    if undivided <= floor {
+        undivided
+    } else {
+        undivided / slop()
+    }
+}
+
 /// BM25STD's IDF: `ln(1 + (N - df + 0.5) / (df + 0.5))`, the ratio in single precision as
 /// RediSearch computes it (`log(1.0F + (totalDocs - termDocs + 0.5F) / (termDocs + 0.5F))`:
 /// the integers meet float constants), N at least df (RediSearch 8's guard).
@@ -435,6 +447,13 @@ impl<'a> ScoreContext<'a> {
     /// The score of document `doc`.
     #[inline]
     pub fn score(&self, doc: u32) -> f64 {
+        self.score_above(doc, f64::NEG_INFINITY)
+    }
+
+    /// [`Self::score`], or (when the score cannot be above `floor`) a value at most `floor`,
+    /// the slop divisor left unread ([`Self::score_in_order`]; `-inf`: the score itself).
+    #[inline]
+    pub(super) fn score_above(&self, doc: u32, floor: f64) -> f64 {
         if let Some(given) = &self.given {
             return given.get(&doc).copied().unwrap_or(0.0);
         }
@@ -447,21 +466,10 @@ impl<'a> ScoreContext<'a> {
             let norm = if self.scorer == Scorer::TfIdf { hot.max_freq } else { hot.len };
             return tfidf(f64::from(hot.score), raw, norm, slop);
         }
-        self.score_in_general(doc, f64::NEG_INFINITY)
-    }
-
-    /// [`Self::score`], or (when the score cannot be above `floor`) a value at most `floor`,
-    /// the slop divisor left unread ([`Self::score_in_order`]).
-    #[inline]
-    pub(super) fn score_above(&self, doc: u32, floor: f64) -> f64 {
-        if self.constant.is_some() || self.given.is_some() {
-            return self.score(doc);
-        }
         self.score_in_general(doc, floor)
     }
 
-    /// [`Self::score`] of any query; `floor` as in [`Self::score_above`] (`-inf`: the score
-    /// itself).
+    /// [`Self::score_above`] of any query.
     #[inline(never)]
     fn score_in_general(&self, doc: u32, floor: f64) -> f64 {
         let Some(hot) = self.idx.docs.hot(doc) else { return 0.0 };
@@ -571,15 +579,7 @@ impl<'a> ScoreContext<'a> {
             SlopShape::Expansions { term, .. } => self.expansions_divisor(doc, &hits.ids, *term),
             _ => self.slop_divisor(&d),
         };
-        // The score before the slop divisor (at least 1) bounds it: at most `floor`, the
-        // divisor's positions need not be read.
-        let divided = |undivided: f64| {
-            if undivided <= floor {
-                undivided
-            } else {
-                undivided / slop(&hits)
-            }
-        };
+        let divided = |undivided: f64| divided_above(undivided, floor, || slop(&hits));
         match self.scorer {
             Scorer::TfIdf => divided(tfidf_undivided(score, raw, hot.max_freq)),
             Scorer::TfIdfDocNorm => divided(tfidf_undivided(score, raw, hot.len)),

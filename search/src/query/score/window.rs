@@ -103,11 +103,8 @@ impl ScoreContext<'_> {
         };
         let norm = if self.scorer == Scorer::TfIdf { hot.max_freq } else { hot.len };
         let undivided = super::tfidf_undivided(f64::from(hot.score), raw, norm);
-        if undivided <= floor {
-            return undivided;
-        }
         let d = Doc { id: doc, idx: self.idx, rec: std::cell::OnceCell::new() };
-        undivided / self.slop_divisor(&d)
+        super::divided_above(undivided, floor, || self.slop_divisor(&d))
     }
 
     /// Sums the window `from..from + SPAN`.
