@@ -118,7 +118,7 @@ fn write(ctx: *mut raw::RedisModuleInfoCtx, s: &ServerStats, config: &search::Co
     text(ctx, "timeout_policy", policy);
     int(ctx, "cursor_read_size", search::aggregate::limits::DEFAULT_CURSOR_COUNT as i64);
     int(ctx, "cursor_max_idle_time", config.cursor_max_idle as i64);
-    int(ctx, "max_doc_table_size", 1_000_000);
+    int(ctx, "max_doc_table_size", stored(config, "MAXDOCTABLESIZE", 1_000_000));
     int(ctx, "max_search_results", config.max_search_results as i64);
     // folio's "unlimited" is RediSearch's -1.
     let aggregate = config.max_aggregate_results;
@@ -127,8 +127,8 @@ fn write(ctx: *mut raw::RedisModuleInfoCtx, s: &ServerStats, config: &search::Co
         "max_aggregate_results",
         if aggregate >= search::aggregate::limits::MAX_AGGREGATE_RESULTS { -1 } else { aggregate as i64 },
     );
-    int(ctx, "gc_scan_size", 100);
-    int(ctx, "min_phonetic_term_length", 3);
+    int(ctx, "gc_scan_size", stored(config, "GCSCANSIZE", 100));
+    int(ctx, "min_phonetic_term_length", stored(config, "MIN_PHONETIC_TERM_LEN", 3));
     // Redis 8's option, where RediSearch 8.4 lists it.
     int(ctx, "bm25std_tanh_factor", config.bm25std_tanh_factor as i64);
 
@@ -204,4 +204,9 @@ fn dict(ctx: *mut raw::RedisModuleInfoCtx, name: &str, fill: impl FnOnce(*mut ra
 /// Registers [`info_func`] for the module loading in `ctx`.
 pub fn register(ctx: &Context) -> bool {
     raw::register_info_function(ctx.ctx, Some(info_func)) == raw::Status::Ok
+}
+
+/// A numeric option FT.CONFIG stores as text (its current value, or `default`).
+fn stored(config: &search::Config, name: &str, default: i64) -> i64 {
+    config.get(name).into_iter().find_map(|(_, v)| v?.parse().ok()).unwrap_or(default)
 }

@@ -163,15 +163,23 @@ fn figures_follow_indexes_cursors_dialects_and_the_configuration() {
         lines(&["search_dialect_1:1", "search_dialect_2:0", "search_dialect_3:1", "search_dialect_4:1"])
     );
     // The FT.CONFIG values.
-    for (opt, v) in
-        [("TIMEOUT", "42"), ("ON_TIMEOUT", "fail"), ("MINPREFIX", "3"), ("MAXAGGREGATERESULTS", "100")]
-    {
+    for (opt, v) in [
+        ("TIMEOUT", "42"),
+        ("ON_TIMEOUT", "fail"),
+        ("MINPREFIX", "3"),
+        ("MAXAGGREGATERESULTS", "100"),
+        ("GCSCANSIZE", "7"),
+        ("MIN_PHONETIC_TERM_LEN", "5"),
+    ] {
         assert_eq!(c.call(&["FT.CONFIG", "SET", opt, v]), ok);
     }
     assert_eq!(value(&mut c, "search_query_timeout_ms"), "42");
     assert_eq!(value(&mut c, "search_timeout_policy"), "fail");
     assert_eq!(value(&mut c, "search_minimal_term_prefix"), "3");
     assert_eq!(value(&mut c, "search_max_aggregate_results"), "100");
+    // RediSearch 2.10.5 prints these two from its configuration too.
+    assert_eq!(value(&mut c, "search_gc_scan_size"), "7");
+    assert_eq!(value(&mut c, "search_min_phonetic_term_length"), "5");
     // A dropped index leaves its dialects counted (as RediSearch); any flush forgets them.
     assert_eq!(c.cmd("FT.DROPINDEX z"), ok);
     assert_eq!(value(&mut c, "search_number_of_indexes"), "1");
