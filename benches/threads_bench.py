@@ -14,6 +14,10 @@ b) throughput of the 13 shapes of search_bench.py at 16 clients (redis-benchmark
    search_bench.run_shape does it, about --shape-seconds each): requests/s and server CPU µs per
    request (INFO cpu / requests).
 
+--client-nice N runs the latency part's client processes at niceness N (19: the server's
+threads get the CPUs first, as they would with the clients on other machines); --latency-only
+skips part b.
+
 --workers-list: comma-separated WORKERS values, one server each (module argument `WORKERS n`);
 `default` = folio without a WORKERS argument (a build that does not know WORKERS refuses to load
 with one: that configuration is then reported as not loaded and the others still run).
@@ -108,9 +112,10 @@ def _wait_until(t):
         time.sleep(min(0.01, max(0.0, t - time.monotonic())))
 
 
-def get_loop(port, start_at, stop_at, out):
+def get_loop(port, start_at, stop_at, out, nice=0):
     """GET back to back from start_at to stop_at; sends the latencies (seconds) as doubles."""
     try:
+        os.nice(nice)
         c = Client(port)
         lat = array.array("d")
         _wait_until(start_at)
@@ -124,9 +129,10 @@ def get_loop(port, start_at, stop_at, out):
         out.put(("error", "GET client: %r" % e))
 
 
-def heavy_loop(port, start_at, stop_at, out):
+def heavy_loop(port, start_at, stop_at, out, nice=0):
     """The heavy aggregate back to back; sends (completed, seconds of each)."""
     try:
+        os.nice(nice)
         c = Client(port)
         done = array.array("d")
         _wait_until(start_at)
@@ -174,15 +180,16 @@ def machine_busy():
     return (sum(v) - v[3] - v[4]) / os.sysconf("SC_CLK_TCK")
 
 
-def latency_phase(server, seconds, heavy):
+def latency_phase(server, seconds, heavy, nice):
     """One phase: GET clients (and heavy ones when `heavy`) for `seconds`."""
     ctx = mp.get_context("fork")
     out = ctx.Queue()
     start_at = time.monotonic() + 1.0  # every process connected and waiting by then
     stop_at = start_at + seconds
-    procs = [ctx.Process(target=get_loop, args=(server.port, start_at, stop_at, out)) for _ in range(GET_CLIENTS)]
+    procs = [ctx.Process(target=get_loop, args=(server.port, start_at, stop_at, out, nice))
+             for _ in range(GET_CLIENTS)]
     if heavy:
-        procs += [ctx.Process(target=heavy_loop, args=(server.port, start_at, stop_at, out))
+        procs += [ctx.Process(target=heavy_loop, args=(server.port, start_at, stop_at, out, nice))
                   for _ in range(HEAVY_CLIENTS)]
     for p in procs:
         p.start()
@@ -221,15 +228,15 @@ def latency_phase(server, seconds, heavy):
     return r
 
 
-def latency(server, seconds):
+def latency(server, seconds, nice):
     c = server.client
     c.call("SET", GET_KEY, "x" * 32)
     c.call("FT.CONFIG", "SET", "TIMEOUT", "0")
     reply = c.call(*HEAVY)  # once first: an error stops the run
     if not isinstance(reply, list) or len(reply) < 2:
         raise RuntimeError("%s: unexpected reply to the heavy query: %r" % (server.name, reply))
-    base = latency_phase(server, seconds, heavy=False)
-    loaded = latency_phase(server, seconds, heavy=True)
+    base = latency_phase(server, seconds, False, nice)
+    loaded = latency_phase(server, seconds, True, nice)
     return {"heavy_rows": len(reply) - 1, "baseline": base, "loaded": loaded}
 
 
@@ -313,6 +320,8 @@ def report(args, configs):
         rest = h["machine_busy_s"] - h["main_cpu_s"] - h["workers_cpu_s"] - h["other_threads_cpu_s"]
         print("| %s | %.2f | %.2f | %.2f | %.2f | %.2f |" % (c["name"], h["main_cpu_s"], h["workers_cpu_s"],
                                                             h["other_threads_cpu_s"], rest, h["machine_busy_s"]))
+    if args.latency_only:
+        return
     print("\nThroughput, %d clients (redis-benchmark), requests/s (server CPU µs per request):\n" % SHAPE_CLIENTS)
     print("| # | shape | " + " | ".join(c["name"] for c in ok) + " |")
     print("|---|---|" + "---:|" * len(ok))
@@ -353,6 +362,9 @@ def main():
     ap.add_argument("--redisearch", help="RediSearch 2.10's redisearch.so (with --rejson): baseline")
     ap.add_argument("--rejson", help="RedisJSON 2.8's rejson.so, loaded with --redisearch")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--client-nice", type=int, default=0,
+                    help="niceness of the latency part's client processes (default 0)")
+    ap.add_argument("--latency-only", action="store_true", help="skip the throughput part")
     ap.add_argument("--json", metavar="FILE", help="also write every figure to FILE")
     args = ap.parse_args()
     if bool(args.redisearch) != bool(args.rejson):
@@ -390,12 +402,12 @@ def main():
             rate, per_doc, cpu = search_bench.ingest(server, batches, args.docs)
             conf["ingest"] = {"docs_per_s": rate, "bytes_per_doc": per_doc, "cpu_us_per_doc": cpu}
             print("%s: ingest %.0f docs/s" % (name, rate), file=sys.stderr)
-            conf["latency"] = latency(server, args.seconds)
+            conf["latency"] = latency(server, args.seconds, args.client_nice)
             lb, ll = conf["latency"]["baseline"], conf["latency"]["loaded"]
             print("%s: GET p99 %.3f ms alone, %.3f ms with heavy queries (%d done)" %
                   (name, lb["p99_ms"], ll["p99_ms"], ll["heavy_completed"]), file=sys.stderr)
             server.client.call("FT.CONFIG", "SET", "TIMEOUT", "500")  # search_bench's conditions
-            conf["shapes"] = throughput(server, shapes, args.shape_seconds, args.rounds)
+            conf["shapes"] = [] if args.latency_only else throughput(server, shapes, args.shape_seconds, args.rounds)
         finally:
             server.stop()
     report(args, configs)
