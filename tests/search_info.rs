@@ -244,3 +244,40 @@ fn attributes_counters_and_errors_in_both_protocols() {
     assert_eq!(entry(&gc, "average_cycle_time_ms"), Resp::Double("nan".into()));
     assert_eq!(entry(&entry(&info, "cursor_stats"), "index_capacity"), Resp::Int(128));
 }
+
+/// `number_of_uses` counts, as RediSearch 2.10.5 does (measured live on it), every command that
+/// looks the index up by name or alias, FT.INFO itself included; FT.ALIASUPDATE twice; cursor
+/// commands, unknown indexes and commands without an index nothing; a query that runs again on
+/// the main thread after its worker stage (SORTBY a field that is not SORTABLE) once.
+#[test]
+fn number_of_uses_counts_every_look_up_by_name() {
+    let srv = Server::start();
+    let mut c = srv.conn();
+    let uses = |c: &mut Conn| field(&c.call(&["FT.INFO", "w"]), "number_of_uses").int();
+    assert_eq!(c.cmd("FT.CREATE w ON HASH PREFIX 1 w: SCHEMA t TEXT g TAG n NUMERIC"), ok());
+    assert_eq!(c.cmd("HSET w:1 t hello g a n 1"), Resp::Int(3));
+    assert_eq!(uses(&mut c), 1);
+    let once = [
+        "FT.SEARCH w hello", "FT.SEARCH w hello SORTBY n", "FT.AGGREGATE w hello", "FT.EXPLAIN w hello",
+        "FT.TAGVALS w g", "FT.SPELLCHECK w helo", "FT.SYNUPDATE w s1 hello hi", "FT.SYNDUMP w",
+        "FT.ALIASADD al w", "FT.SEARCH al hello", "FT.ALIASDEL al", "FT.PROFILE w SEARCH QUERY hello",
+        "FT.ALTER w SCHEMA ADD m NUMERIC", "FT.GET w w:1", "FT.MGET w w:1", "FT.DEBUG DUMP_TERMS w",
+        "FT.SEARCH w ((",
+    ];
+    for (i, cmd) in once.iter().enumerate() {
+        c.cmd(cmd);
+        assert_eq!(uses(&mut c), 1 + 2 * (i as i64 + 1), "after {cmd}");
+    }
+    let before = uses(&mut c);
+    assert_eq!(c.cmd("FT.ALIASADD al w"), ok());
+    assert_eq!(c.cmd("FT.ALIASUPDATE al w"), ok());
+    assert_eq!(uses(&mut c), before + 1 + 2 + 1);
+    let before = uses(&mut c);
+    let r = c.cmd("FT.AGGREGATE w * WITHCURSOR COUNT 1");
+    let id = r.items()[1].int().to_string();
+    assert!(!c.call(&["FT.CURSOR", "READ", "w", &id]).is_error());
+    c.cmd("FT.SEARCH nosuch x");
+    c.cmd("FT.DICTADD d x");
+    c.cmd("FT._LIST");
+    assert_eq!(uses(&mut c), before + 1 + 1);
+}

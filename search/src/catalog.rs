@@ -127,6 +127,25 @@ impl Catalog {
         Some(e)
     }
 
+    /// Counts one use of the index `name` (or the index an alias names) when it exists: FT.INFO
+    /// `number_of_uses`, which RediSearch 2.10 bumps each time a command looks an index up by
+    /// name (`IndexSpec_LoadUnsafeEx`), whatever the command then does.
+    pub(crate) fn count_use(&self, name: &[u8]) {
+        let name = String::from_utf8_lossy(name);
+        if let Some(e) = self.resolve(&name).and_then(|real| self.indexes.get(real)) {
+            e.usage.uses.fetch_add(1, Ordering::Relaxed);
+        }
+    }
+
+    /// Takes back the use a query's index stage counted when the query runs again whole (it
+    /// asked for a document there): RediSearch runs it once, so it counts once.
+    pub fn take_back_use(&self, name: &[u8]) {
+        let name = String::from_utf8_lossy(name);
+        if let Some(e) = self.resolve(&name).and_then(|real| self.indexes.get(real)) {
+            let _ = e.usage.uses.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |n| n.checked_sub(1));
+        }
+    }
+
     /// The open cursors.
     pub(crate) fn cursors(&self) -> MutexGuard<'_, crate::aggregate::CursorTable> {
         lock(&self.cursors)

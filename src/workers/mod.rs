@@ -156,7 +156,14 @@ fn stages(blocked: &Blocked, q: Query) -> Finish {
         state::worker_read(|s| {
             let empty = Catalog::new();
             let cat = s.catalogs.get(&q.db).unwrap_or(&empty);
-            cat.stage(&q.name, &args, &detached, &s.config, q.proto, q.arrived)
+            let staged = cat.stage(&q.name, &args, &detached, &s.config, q.proto, q.arrived);
+            if detached.asked() {
+                // It runs again inline, where it counts its use again.
+                if let Some(name) = args.first() {
+                    cat.take_back_use(name);
+                }
+            }
+            staged
         })
     };
     add(&TIMES.index_us, started);

@@ -84,6 +84,11 @@ fn read_only(
     proto: Protocol,
 ) -> Option<Result<Reply>> {
     let arity = |lo: usize, hi: usize| arity_between(upper, args, lo, hi);
+    if matches!(upper, "FT.INFO" | "FT.EXPLAIN" | "FT.EXPLAINCLI") {
+        if let Some(name) = args.first() {
+            cat.count_use(name);
+        }
+    }
     Some(match upper {
         "FT.INFO" => arity(1, usize::MAX).and_then(|_| info::ft_info(cat, &text(args[0]), proto)),
         // A set, as RediSearch sends it (RESP2: an array).
@@ -95,6 +100,28 @@ fn read_only(
         "FT.DICTDUMP" => spell::ft_dictdump(config, args),
         _ => return None,
     })
+}
+
+/// Counts a use of the index a command names, for the commands that do not count their own
+/// (FT.SEARCH and FT.AGGREGATE count once their arguments are read, FT.INFO and FT.EXPLAIN in
+/// [`read_only`]), as RediSearch 2.10 counts each look-up by name: FT.ALIASUPDATE looks its
+/// index up twice; cursor commands, FT.CREATE and the drops count nothing.
+pub(crate) fn count_use(cat: &Catalog, upper: &str, args: &[&[u8]]) {
+    let at = match upper {
+        "FT.TAGVALS" | "FT.SPELLCHECK" | "FT.SYNUPDATE" | "FT.SYNDUMP" | "FT.ALTER" | "FT.ADD"
+        | "FT.SAFEADD" | "FT.DEL" | "FT.GET" | "FT.MGET" | "FT.ALIASDEL" => 0,
+        "FT.ALIASADD" | "FT.DEBUG" => 1,
+        "FT.ALIASUPDATE" => {
+            if let Some(name) = args.get(1) {
+                cat.count_use(name);
+            }
+            1
+        }
+        _ => return,
+    };
+    if let Some(name) = args.get(at) {
+        cat.count_use(name);
+    }
 }
 
 /// Routes one command.
@@ -113,6 +140,7 @@ fn dispatch(
     if let Some(r) = read_only(cat, &upper, args, config, proto) {
         return r;
     }
+    count_use(cat, &upper, args);
     let exact = |lo: usize, hi: usize| arity_between(cmd, args, lo, hi);
     let arity = |min: usize| arity_between(cmd, args, min, usize::MAX);
     match upper.as_str() {
