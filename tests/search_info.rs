@@ -281,3 +281,26 @@ fn number_of_uses_counts_every_look_up_by_name() {
     c.cmd("FT._LIST");
     assert_eq!(uses(&mut c), before + 1 + 1);
 }
+
+/// One record per term and document, whatever the fields the term is in (RediSearch's
+/// inverted index holds a field mask; test_resp3.py's test_info), and the averages divided in
+/// single precision; RediSearch 2.10.5's figures.
+#[test]
+fn records_count_terms_once_per_document() {
+    let srv = Server::start();
+    let mut c = srv.conn();
+    assert_eq!(c.cmd("HSET doc1 f1 3 f2 3"), Resp::Int(2));
+    assert_eq!(c.cmd("HSET doc2 f1 3 f2 2 f3 4"), Resp::Int(3));
+    assert_eq!(c.cmd("FT.CREATE idx1 PREFIX 1 doc SCHEMA f1 TEXT f2 TEXT"), ok());
+    assert_eq!(c.call(&["HSET", "e1", "a", "running runners run", "b", "running fast"]), Resp::Int(2));
+    assert_eq!(c.call(&["HSET", "e2", "a", "hello hello world", "b", "worlds"]), Resp::Int(2));
+    assert_eq!(c.cmd("FT.CREATE idx2 PREFIX 1 e SCHEMA a TEXT b TEXT"), ok());
+    let info = c.call(&["FT.INFO", "idx1"]);
+    assert_eq!(field(&info, "num_records").int(), 3);
+    assert_eq!(field(&info, "offsets_per_term_avg").text(), "1.3333333730697632");
+    let info = c.call(&["FT.INFO", "idx2"]);
+    assert_eq!(field(&info, "num_terms").int(), 10);
+    assert_eq!(field(&info, "num_records").int(), 10);
+    assert_eq!(field(&info, "records_per_doc_avg").text(), "5");
+    assert_eq!(field(&info, "offsets_per_term_avg").text(), "1.2999999523162842");
+}

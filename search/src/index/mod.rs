@@ -485,7 +485,11 @@ impl Index {
     }
 
     fn index_postings(&mut self, id: u32, p: &Postings) {
-        self.text.records += p.terms.len() as u64;
+        // One record per term, whatever the fields it is in (RediSearch's inverted index holds
+        // a field mask): `terms` is sorted by term, then field.
+        let distinct =
+            p.terms.iter().enumerate().filter(|(i, (t, _))| *i == 0 || p.terms[i - 1].0 != *t).count();
+        self.text.records += distinct as u64;
         for (f, tid) in &p.tags {
             if let Some(FieldIndex::Tag(ti)) = self.fields.get_mut(*f as usize) {
                 ti.add(*tid, id);
