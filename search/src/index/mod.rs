@@ -485,11 +485,7 @@ impl Index {
     }
 
     fn index_postings(&mut self, id: u32, p: &Postings) {
-        // One record per term, whatever the fields it is in (RediSearch's inverted index holds
-        // a field mask): `terms` is sorted by term, then field.
-        let distinct =
-            p.terms.iter().enumerate().filter(|(i, (t, _))| *i == 0 || p.terms[i - 1].0 != *t).count();
-        self.text.records += distinct as u64;
+        self.text.records += p.records();
         for (f, tid) in &p.tags {
             if let Some(FieldIndex::Tag(ti)) = self.fields.get_mut(*f as usize) {
                 ti.add(*tid, id);
@@ -514,7 +510,7 @@ impl Index {
     }
 
     fn remove_postings(&mut self, id: u32, p: &Postings) {
-        self.text.records = self.text.records.saturating_sub(p.terms.len() as u64);
+        self.text.records = self.text.records.saturating_sub(p.records());
         for (f, tid) in &p.tags {
             if let Some(FieldIndex::Tag(ti)) = self.fields.get_mut(*f as usize) {
                 ti.remove(*tid, id);

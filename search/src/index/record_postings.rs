@@ -28,6 +28,14 @@ impl Postings {
         )
     }
 
+    /// The inverted-index records these postings make: one per term, whatever the fields it is
+    /// in (RediSearch's records hold a field mask; FT.INFO `num_records`). `terms` is sorted
+    /// by term, then field.
+    pub(super) fn records(&self) -> u64 {
+        let t = &self.terms;
+        (0..t.len()).filter(|&i| i == 0 || t[i - 1].0 != t[i].0).count() as u64
+    }
+
     fn sorted(
         terms: Vec<(u32, u16)>,
         mut tags: Vec<(u16, u32)>,

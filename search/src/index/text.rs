@@ -21,7 +21,7 @@ pub struct TextIndex {
     pub dict: TermDict,
     /// Ids of stem terms (`+stem`): their occurrences weigh less in frequencies.
     stems: RoaringBitmap,
-    /// Number of (term, field, doc) records (kept by [`super::Index`]).
+    /// Number of (term, doc) records (kept by [`super::Index`]).
     pub records: u64,
     /// Per term id: its documents with frequencies and positions (see [`super::postings`]).
     lists: Vec<PostingList>,
