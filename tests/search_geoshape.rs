@@ -216,7 +216,7 @@ fn query_errors() {
         ("@geom:[wizin $poly]", &["poly", q], "3", "Syntax error: Expecting a geoshape predicate at offset 13"),
         ("@geom:[containss $poly]", &["poly", q], "3", "Syntax error: Expecting a geoshape predicate at offset 17"),
         ("@geom:[within poly]", &[], "3", "Syntax error at offset 7 near within"),
-        ("@geom:[within $]", &[], "3", "Syntax error at offset 15 near ]"),
+        ("@geom:[within $]", &[], "3", "Syntax error at offset 15 near within"),
         ("@geom:[within $poly]", &["poly", q], "1", "Syntax error at offset 7 near within"),
         ("@geom:[within $poly]", &["poly", "POLIGON((0 0, 0 150, 150 150, 150 0, 0 0))"], "3", "Error querying geoshape index: Should start with 'POLYGON'' in (POLIGON((0 0, 0 150, 150 150, 150 0, 0 0)))"),
         ("@geom:[within $poly]", &["poly", ""], "3", "Error querying geoshape index: unknown geometry type"),

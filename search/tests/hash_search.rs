@@ -231,7 +231,7 @@ fn updates_deletes_and_id_reuse() {
 fn errors() {
     let mut db = corpus();
     assert_eq!(db.cmd(&["FT.SEARCH", "nope", "*"]), Reply::Error("nope: no such index".into()));
-    assert_eq!(db.cmd(&["FT.SEARCH", "idx", "(a"]), Reply::Error("Syntax error at offset 2 near ".into()));
+    assert_eq!(db.cmd(&["FT.SEARCH", "idx", "(a"]), Reply::Error("Syntax error at offset 1 near a".into()));
     assert_eq!(
         db.cmd(&["FT.SEARCH", "idx", "*", "DIALECT", "5"]),
         Reply::Error("DIALECT requires a non negative integer >=1 and <= 4".into())

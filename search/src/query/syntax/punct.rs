@@ -83,15 +83,17 @@ impl Parser<'_> {
     }
 
     /// The text of the last token before the current position that set the token
-    /// text in RediSearch's lexer (a term or number, a `@`/`$` name, a quoted phrase's
-    /// inside); empty when there is none.
+    /// text in RediSearch's lexer (a term or number, a `@`/`$` name, a quoted phrase's inside
+    /// from dialect 2, its last word in dialect 1); empty when there is none.
     pub(super) fn stale_near(&self) -> String {
         let mut k = self.i;
         // Back over spaces and the punctuation tokens that leave the text as it was.
         while k > 0 {
             let c = self.chars[k - 1].1;
             let escaped = k >= 2 && self.chars[k - 2].1 == '\\';
-            if !escaped && (c.is_whitespace() || (c.is_ascii_punctuation() && c != '"' && c != '_')) {
+            // Dialect 1 lexes a phrase's words one by one: its closing quote is skipped too.
+            let quote_token = c == '"' && self.dialect >= 2;
+            if !escaped && !quote_token && (c.is_whitespace() || (c.is_ascii_punctuation() && c != '_')) {
                 k -= 1;
             } else {
                 break;
@@ -101,7 +103,7 @@ impl Parser<'_> {
             return String::new();
         }
         if self.chars[k - 1].1 == '"' {
-            // A quoted phrase: the text between its quotes.
+            // From dialect 2 a quoted phrase is one token: the text between its quotes.
             let end = k - 1;
             let mut j = end;
             while j > 0 && !(self.chars[j - 1].1 == '"' && (j < 2 || self.chars[j - 2].1 != '\\')) {
@@ -121,7 +123,15 @@ impl Parser<'_> {
                 break;
             }
         }
-        // A number keeps its sign.
+        // A number keeps its fraction (`3.5`) and its sign.
+        if k >= 2 && self.chars[k - 1].1 == '.' && self.chars[k - 2].1.is_ascii_digit() {
+            if self.chars[k..end].iter().all(|&(_, c)| c.is_ascii_digit()) {
+                k -= 1;
+                while k > 0 && self.chars[k - 1].1.is_ascii_digit() {
+                    k -= 1;
+                }
+            }
+        }
         let run: String = self.chars[k..end].iter().map(|&(_, c)| c).collect();
         if k > 0 && matches!(self.chars[k - 1].1, '-' | '+') && run.parse::<f64>().is_ok() {
             k -= 1;

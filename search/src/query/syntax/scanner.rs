@@ -76,9 +76,39 @@ impl<'a> Parser<'a> {
         if let Some(e) = self.verbatim_error() {
             return e;
         }
+        if self.peek().is_none() {
+            // At the end RediSearch's parser is handed the last token once more: its offset,
+            // and the text of the last token that set one (`((` → offset 1 near "").
+            return Error::syntax(self.last_token_start(), &self.stale_near());
+        }
+        if self.peek().is_some_and(|c| "()[]{}|~:%".contains(c)) {
+            // A punctuation token leaves the token text as the token before it set it.
+            return Error::syntax(off, &self.stale_near());
+        }
         let rest = self.s.get(off..).unwrap_or("");
         let near: String = rest.chars().take_while(|c| !c.is_whitespace()).collect();
         Error::syntax(off, &near)
+    }
+
+    /// The byte offset where the last token before the current position starts: a
+    /// punctuation character on its own, else the run of word characters it ends.
+    fn last_token_start(&self) -> usize {
+        let mut k = self.i;
+        while k > 0 && self.chars[k - 1].1.is_whitespace() {
+            k -= 1;
+        }
+        if k == 0 {
+            return 0;
+        }
+        let word = |c: char| c == '_' || c == '.' || !(c.is_whitespace() || c.is_ascii_punctuation());
+        if word(self.chars[k - 1].1) {
+            while k > 0 && (word(self.chars[k - 1].1) || (k >= 2 && self.chars[k - 2].1 == '\\')) {
+                k -= 1;
+            }
+        } else {
+            k -= 1;
+        }
+        self.chars[k].0
     }
 
     /// Skips whitespace.
