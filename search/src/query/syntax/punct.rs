@@ -124,12 +124,14 @@ impl Parser<'_> {
             }
         }
         // A number keeps its fraction (`3.5`) and its sign.
-        if k >= 2 && self.chars[k - 1].1 == '.' && self.chars[k - 2].1.is_ascii_digit() {
-            if self.chars[k..end].iter().all(|&(_, c)| c.is_ascii_digit()) {
+        if k >= 2
+            && self.chars[k - 1].1 == '.'
+            && self.chars[k - 2].1.is_ascii_digit()
+            && self.chars[k..end].iter().all(|&(_, c)| c.is_ascii_digit())
+        {
+            k -= 1;
+            while k > 0 && self.chars[k - 1].1.is_ascii_digit() {
                 k -= 1;
-                while k > 0 && self.chars[k - 1].1.is_ascii_digit() {
-                    k -= 1;
-                }
             }
         }
         let run: String = self.chars[k..end].iter().map(|&(_, c)| c).collect();
