@@ -131,19 +131,23 @@ impl Catalog {
     /// `number_of_uses`, which RediSearch 2.10 bumps each time a command looks an index up by
     /// name (`IndexSpec_LoadUnsafeEx`), whatever the command then does.
     pub(crate) fn count_use(&self, name: &[u8]) {
-        let name = String::from_utf8_lossy(name);
-        if let Some(e) = self.resolve(&name).and_then(|real| self.indexes.get(real)) {
-            e.usage.uses.fetch_add(1, Ordering::Relaxed);
+        if let Some(u) = self.usage_of(name) {
+            u.uses.fetch_add(1, Ordering::Relaxed);
         }
     }
 
     /// Takes back the use a query's index stage counted when the query runs again whole (it
     /// asked for a document there): RediSearch runs it once, so it counts once.
     pub fn take_back_use(&self, name: &[u8]) {
-        let name = String::from_utf8_lossy(name);
-        if let Some(e) = self.resolve(&name).and_then(|real| self.indexes.get(real)) {
-            let _ = e.usage.uses.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |n| n.checked_sub(1));
+        if let Some(u) = self.usage_of(name) {
+            let _ = u.uses.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |n| n.checked_sub(1));
         }
+    }
+
+    /// The usage of the index `name` or an alias names, without marking it used now.
+    fn usage_of(&self, name: &[u8]) -> Option<&Usage> {
+        let real = self.resolve(&String::from_utf8_lossy(name))?;
+        self.indexes.get(real).map(|e| &e.usage)
     }
 
     /// The open cursors.

@@ -60,6 +60,7 @@ impl Catalog {
     /// Runs one of the [`READ_ONLY`] commands (`cmd` upper case; `args` after it) with shared
     /// references, as [`Catalog::execute`] would.
     pub fn read(&self, cmd: &str, args: &[&[u8]], config: &Config, proto: Protocol) -> Reply {
+        count_use(self, cmd, args);
         read_only(self, cmd, args, config, proto)
             .unwrap_or_else(|| Err(Error::new(format!("ERR unknown command '{cmd}'"))))
             .unwrap_or_else(|e| Reply::Error(e.0))
@@ -84,11 +85,6 @@ fn read_only(
     proto: Protocol,
 ) -> Option<Result<Reply>> {
     let arity = |lo: usize, hi: usize| arity_between(upper, args, lo, hi);
-    if matches!(upper, "FT.INFO" | "FT.EXPLAIN" | "FT.EXPLAINCLI") {
-        if let Some(name) = args.first() {
-            cat.count_use(name);
-        }
-    }
     Some(match upper {
         "FT.INFO" => arity(1, usize::MAX).and_then(|_| info::ft_info(cat, &text(args[0]), proto)),
         // A set, as RediSearch sends it (RESP2: an array).
@@ -102,14 +98,16 @@ fn read_only(
     })
 }
 
-/// Counts a use of the index a command names, for the commands that do not count their own
-/// (FT.SEARCH and FT.AGGREGATE count once their arguments are read, FT.INFO and FT.EXPLAIN in
-/// [`read_only`]), as RediSearch 2.10 counts each look-up by name: FT.ALIASUPDATE looks its
-/// index up twice; cursor commands, FT.CREATE and the drops count nothing.
+/// Counts a use of the index a command names (`upper`: the command in upper case), as
+/// RediSearch 2.10 counts each look-up by name, before the command runs: FT.ALIASUPDATE looks
+/// its index up twice; FT.SEARCH and FT.AGGREGATE (and FT.PROFILE, FT.HYBRID through them)
+/// count their own once their arguments are read; cursor commands, FT.CREATE and the drops
+/// count nothing.
 pub(crate) fn count_use(cat: &Catalog, upper: &str, args: &[&[u8]]) {
     let at = match upper {
-        "FT.TAGVALS" | "FT.SPELLCHECK" | "FT.SYNUPDATE" | "FT.SYNDUMP" | "FT.ALTER" | "FT.ADD"
-        | "FT.SAFEADD" | "FT.DEL" | "FT.GET" | "FT.MGET" | "FT.ALIASDEL" => 0,
+        "FT.INFO" | "FT.EXPLAIN" | "FT.EXPLAINCLI" | "FT.TAGVALS" | "FT.SPELLCHECK" | "FT.SYNUPDATE"
+        | "FT.SYNDUMP" | "FT.ALTER" | "FT.ADD" | "FT.SAFEADD" | "FT.DEL" | "FT.GET" | "FT.MGET"
+        | "FT.ALIASDEL" => 0,
         "FT.ALIASADD" | "FT.DEBUG" => 1,
         "FT.ALIASUPDATE" => {
             if let Some(name) = args.get(1) {
@@ -137,10 +135,10 @@ fn dispatch(
     writes: &mut Vec<KeyWrite>,
 ) -> Result<Reply> {
     let upper = cmd.to_ascii_uppercase();
+    count_use(cat, &upper, args);
     if let Some(r) = read_only(cat, &upper, args, config, proto) {
         return r;
     }
-    count_use(cat, &upper, args);
     let exact = |lo: usize, hi: usize| arity_between(cmd, args, lo, hi);
     let arity = |min: usize| arity_between(cmd, args, min, usize::MAX);
     match upper.as_str() {

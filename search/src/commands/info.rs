@@ -223,8 +223,7 @@ pub(crate) fn ft_info(cat: &Catalog, name: &str, proto: Protocol) -> Result<Repl
         ..
     } = Memory::of(idx);
     let records = idx.text.records + numeric_records;
-    // RediSearch divides in single precision: 0/0 is nan.
-    // RediSearch divides these in single precision (`(float)a / (float)b`).
+    // RediSearch divides these in single precision (`(float)a / (float)b`): 0/0 is nan.
     let avg = |a: f64, b: f64| Reply::Double(f64::from(a as f32 / b as f32));
     let stats = &idx.stats;
     let dialect_stats = (1..=4)

@@ -45,6 +45,7 @@ impl Catalog {
         proto: Protocol,
         started: Instant,
     ) -> Staged {
+        super::dispatch::count_use(self, cmd, args);
         let staged = match cmd {
             "FT.SEARCH" => query_args(cmd, args).and_then(|_| {
                 search_page(self, args, docs, config, proto, None, Paging::Client, started)
@@ -57,12 +58,8 @@ impl Catalog {
             "FT.HYBRID" if !args.is_empty() => super::hybrid::stage(self, args, docs, config, proto, started)
                 .map(|w| Staged::Aggregate(Box::new(w))),
             "FT.PROFILE" => profile::ft_profile(self, args, docs, config, proto).map(Staged::Reply),
-            "FT.SPELLCHECK" => {
-                super::dispatch::count_use(self, "FT.SPELLCHECK", args);
-                spell::ft_spellcheck(self, args, docs, config, proto).map(Staged::Reply)
-            }
+            "FT.SPELLCHECK" => spell::ft_spellcheck(self, args, docs, config, proto).map(Staged::Reply),
             "FT.TAGVALS" if args.len() == 2 => {
-                super::dispatch::count_use(self, "FT.TAGVALS", args);
                 admin::ft_tagvals(self, &text(args[0]), &text(args[1]), docs, config).map(Staged::Reply)
             }
             _ => Err(arity_error(cmd)),
