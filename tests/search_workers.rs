@@ -105,6 +105,14 @@ fn comparable(r: Resp) -> Resp {
             }
             Resp::Array(out)
         }
+        // RESP3: the same timings as map entries.
+        Resp::Map(pairs) => Resp::Map(
+            pairs
+                .into_iter()
+                .filter(|(k, _)| !matches!(k, Resp::Simple(s) if s.ends_with(" time") || s.ends_with("Time")))
+                .map(|(k, v)| (k, comparable(v)))
+                .collect(),
+        ),
         Resp::Double(_) => Resp::Nil,
         other => other,
     }
