@@ -143,7 +143,7 @@ unsafe extern "C" fn on_timeout(
     _argv: *mut *mut raw::RedisModuleString,
     _argc: c_int,
 ) -> c_int {
-    emit(&Context::new(ctx), &Reply::Error("Timeout limit was reached".into()));
+    emit(&Context::new(ctx), &Reply::Error(search::error::TIMEOUT_ERROR.into()));
     raw::REDISMODULE_OK as c_int
 }
 

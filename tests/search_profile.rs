@@ -152,3 +152,66 @@ fn literal_steps_are_profiled() {
     assert!(r.contains("[+Type,+Filter - Literal 1,+Time,T,+Counter,1],[+Type,+Projector - Literal 5,+Time,T,+Counter,1]"), "{r}");
     assert_eq!(c.cmd("PING"), Resp::Simple("PONG".into()));
 }
+
+/// `_PRINT_PROFILE_CLOCK false` (RediSearch's switch for its tests) leaves every time out, and
+/// a union with as many children as MAXPREFIXEXPANSIONS warns; replies as RediSearch 2.10.5's.
+#[test]
+fn profile_without_clock_and_the_expansion_warning() {
+    let s = Server::start();
+    let mut c = s.conn();
+    #[rustfmt::skip]
+    let resp2: &[(&[&str], &str)] = &[
+    (&["FT.CONFIG", "SET", "MAXPREFIXEXPANSIONS", "2"], "+OK"),
+    (&["FT.CONFIG", "SET", "_PRINT_PROFILE_CLOCK", "false"], "+OK"),
+    (&["FT.CREATE", "idx", "SCHEMA", "t", "TEXT"], "+OK"),
+    (&["HSET", "1", "t", "foo1"], "1"),
+    (&["HSET", "2", "t", "foo2"], "1"),
+    (&["HSET", "3", "t", "foo3"], "1"),
+    (&["FT.PROFILE", "idx", "SEARCH", "QUERY", "foo*", "LIMIT", "0", "0"], r#"[[2],[[+Total profile time],[+Parsing time],[+Pipeline creation time],[+Warning],[+Iterators profile,[+Type,+UNION,+Query type,+PREFIX - foo,+Counter,2,+Warning,+Max prefix expansion reached,+Child iterators,[+Type,+TEXT,+Term,+foo1,+Counter,1,+Size,1],[+Type,+TEXT,+Term,+foo2,+Counter,1,+Size,1]]],[+Result processors profile,[+Type,+Index,+Counter,2],[+Type,+Counter,+Counter,1]]]]"#),
+    // Any union with that many children, as RediSearch checks it.
+    (&["FT.PROFILE", "idx", "SEARCH", "QUERY", "foo1|foo2", "LIMIT", "0", "0"], r#"[[2],[[+Total profile time],[+Parsing time],[+Pipeline creation time],[+Warning],[+Iterators profile,[+Type,+UNION,+Query type,+UNION,+Counter,2,+Warning,+Max prefix expansion reached,+Child iterators,[+Type,+TEXT,+Term,+foo1,+Counter,1,+Size,1],[+Type,+TEXT,+Term,+foo2,+Counter,1,+Size,1]]],[+Result processors profile,[+Type,+Index,+Counter,2],[+Type,+Counter,+Counter,1]]]]"#),
+    (&["FT.CONFIG", "SET", "MAXPREFIXEXPANSIONS", "200"], "+OK"),
+    (&["FT.PROFILE", "idx", "AGGREGATE", "QUERY", "foo3"], r#"[[1,[]],[[+Total profile time],[+Parsing time],[+Pipeline creation time],[+Warning],[+Iterators profile,[+Type,+TEXT,+Term,+foo3,+Counter,1,+Size,1]],[+Result processors profile,[+Type,+Index,+Counter,1]]]]"#),
+    ];
+    run(&mut c, resp2);
+    c.resp3();
+    #[rustfmt::skip]
+    let resp3: &[(&[&str], &str)] = &[
+    (&["FT.PROFILE", "idx", "SEARCH", "QUERY", "foo*", "LIMIT", "0", "0"], r#"{+attributes:[],+total_results:3,+format:+STRING,+results:[],+warning:[],+profile:{+Warning:+None,+Iterators profile:[{+Type:+UNION,+Query type:+PREFIX - foo,+Counter:3,+Child iterators:[{+Type:+TEXT,+Term:+foo1,+Counter:1,+Size:1},{+Type:+TEXT,+Term:+foo2,+Counter:1,+Size:1},{+Type:+TEXT,+Term:+foo3,+Counter:1,+Size:1}]}],+Result processors profile:[{+Type:+Index,+Counter:3},{+Type:+Counter,+Counter:1}]}}"#),
+    ];
+    run(&mut c, resp3);
+}
+
+/// FT.PROFILE of a query past its TIMEOUT answers with what it found and the warning, under
+/// ON_TIMEOUT FAIL too (RediSearch never fails a profile on a timeout).
+#[test]
+fn profile_warns_of_a_timeout_under_either_policy() {
+    let s = Server::start();
+    let mut c = s.conn();
+    assert_eq!(c.cmd("FT.CREATE idx SCHEMA t TEXT"), Resp::Simple("OK".into()));
+    let n = 20_000;
+    for i in 0..n {
+        c.send(&["HSET".to_string(), format!("doc{i}"), "t".into(), format!("w{i}")]);
+    }
+    for _ in 0..n {
+        assert_eq!(c.read(), Resp::Int(1));
+    }
+    let limit = n.to_string();
+    for policy in ["RETURN", "FAIL"] {
+        assert_eq!(c.cmd(&format!("FT.CONFIG SET ON_TIMEOUT {policy}")), Resp::Simple("OK".into()));
+        for kind in ["SEARCH", "AGGREGATE"] {
+            let r = c.call(&["FT.PROFILE", "idx", kind, "QUERY", "*", "LIMIT", "0", &limit, "TIMEOUT", "1"]);
+            let profile = &r.items()[1];
+            let warning =
+                profile.items().iter().find(|e| e.items().first().is_some_and(|k| k.text() == "Warning"));
+            assert_eq!(
+                warning.map(|w| w.items().iter().map(Resp::text).collect::<Vec<_>>()),
+                Some(vec!["Warning".to_string(), "Timeout limit was reached".to_string()]),
+                "{kind} under {policy}"
+            );
+            let rows = r.items()[0].items().len() - 1;
+            let rows = if kind == "SEARCH" { rows / 2 } else { rows };
+            assert!(rows < n, "{kind} under {policy}: {rows} rows");
+        }
+    }
+}

@@ -92,6 +92,11 @@ pub fn default_workers() -> usize {
 }
 
 impl Config {
+    /// `_PRINT_PROFILE_CLOCK`: FT.PROFILE prints its times (RediSearch's test switch).
+    pub fn print_profile_clock(&self) -> bool {
+        !matches!(self.stored.get("_PRINT_PROFILE_CLOCK"), Some(Some(v)) if v == "false")
+    }
+
     /// Records that a query ran in dialect `d` (1-4).
     pub fn mark_dialect(&self, d: u32) {
         if (1..=8).contains(&d) {

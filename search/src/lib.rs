@@ -76,6 +76,7 @@ pub mod schema;
 pub mod stats;
 pub mod suggest;
 pub mod synonyms;
+pub mod timeout;
 pub mod vector_spec;
 
 pub use catalog::{Catalog, PreparedChange};

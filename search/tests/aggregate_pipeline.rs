@@ -428,17 +428,40 @@ fn request_options_are_parsed() {
 }
 
 #[test]
-fn deadline_fails_the_query() {
+fn deadline_fails_the_query_under_fail() {
+    use search::config::TimeoutPolicy;
+    use search::timeout::Timeout;
     let mut src = MemSource::new(&[("x", true)]);
     for i in 0..2000 {
         src.add(&format!("d{i}"), &[("x", n(i as f64))]);
     }
     let req = AggregateRequest::parse(&["GROUPBY", "1", "@x"]).unwrap();
-    let past = std::time::Instant::now() - std::time::Duration::from_millis(10);
-    let plan = search::aggregate::Plan::new(&req, &src, 1).unwrap().with_deadline(Some(past));
+    let long_ago = std::time::Instant::now() - std::time::Duration::from_millis(10);
+    let past = Timeout::new(long_ago, 1, TimeoutPolicy::Fail);
+    let plan = search::aggregate::Plan::new(&req, &src, 1).unwrap().with_timeout(past);
     let e = plan.execute(src.hits().into_iter(), 2000, &src).unwrap_err();
     assert_eq!(e.message, "Timeout limit was reached");
-    let far = std::time::Instant::now() + std::time::Duration::from_secs(3600);
-    let plan = search::aggregate::Plan::new(&req, &src, 1).unwrap().with_deadline(Some(far));
+    let far = Timeout::new(std::time::Instant::now(), 3_600_000, TimeoutPolicy::Fail);
+    let plan = search::aggregate::Plan::new(&req, &src, 1).unwrap().with_timeout(far);
     assert_eq!(plan.execute(src.hits().into_iter(), 2000, &src).unwrap().rows.len(), 2000);
+}
+
+/// Under RETURN the rows read before the deadline go on through the blocking step (here a
+/// GROUPBY: the groups of the first rows), with the timeout warning.
+#[test]
+fn deadline_cuts_the_rows_short_under_return() {
+    use search::config::TimeoutPolicy;
+    use search::timeout::Timeout;
+    let mut src = MemSource::new(&[("x", true)]);
+    for i in 0..2000 {
+        src.add(&format!("d{i}"), &[("x", n(i as f64))]);
+    }
+    let req = AggregateRequest::parse(&["GROUPBY", "1", "@x"]).unwrap();
+    let long_ago = std::time::Instant::now() - std::time::Duration::from_millis(10);
+    let past = Timeout::new(long_ago, 1, TimeoutPolicy::Return);
+    let plan = search::aggregate::Plan::new(&req, &src, 1).unwrap().with_timeout(past);
+    let out = plan.execute(src.hits().into_iter(), 2000, &src).unwrap();
+    // The clock is read every 256 rows: 255 rows pass before the first look.
+    assert_eq!(out.rows.len(), 255);
+    assert_eq!(out.warning.as_deref(), Some("Timeout limit was reached"));
 }

@@ -350,9 +350,9 @@ pub fn search(ctx: &Context, args: &[&[u8]], profiled: Option<profile::Profiling
                     return Round::Done(fail(MOVING.into()));
                 }
                 if policy == TimeoutPolicy::Fail {
-                    return Round::Done(fail("Timeout limit was reached".into()));
+                    return Round::Done(fail(search::error::TIMEOUT_ERROR.into()));
                 }
-                warnings.push("Timeout limit was reached".to_string());
+                warnings.push(search::error::TIMEOUT_ERROR.to_string());
             } else if !settled(&states, &auth, deadline) {
                 return Round::Moving;
             }
@@ -461,7 +461,7 @@ pub fn aggregate(ctx: &Context, args: &[&[u8]], profiled: Option<profile::Profil
                     // A pipeline over part of the documents would be a wrong answer with no
                     // sign of it: an error whatever ON_TIMEOUT says.
                     Err(Failure::Timeout) if retry => return Round::Done(fail(MOVING.into())),
-                    Err(Failure::Timeout) => return Round::Done(fail("Timeout limit was reached".into())),
+                    Err(Failure::Timeout) => return Round::Done(fail(search::error::TIMEOUT_ERROR.into())),
                     Err(Failure::Unreachable(e)) => {
                         return Round::Done(fail(format!("ERR shard unreachable: {e}")))
                     }
@@ -533,7 +533,7 @@ pub fn merged_read(ctx: &Context, name: &str, args: &[&[u8]]) -> Option<Reply> {
                 },
                 Ok(SearchReply::Error(e)) => return fail(e),
                 Ok(_) => return fail("ERR bad shard reply".into()),
-                Err(Failure::Timeout) => return fail("Timeout limit was reached".into()),
+                Err(Failure::Timeout) => return fail(search::error::TIMEOUT_ERROR.into()),
                 Err(Failure::Unreachable(e)) => return fail(format!("ERR shard unreachable: {e}")),
             }
         }

@@ -101,7 +101,7 @@ pub fn wrap(
                 },
                 Ok(SearchReply::Error(e)) => return fail(e),
                 Ok(_) => return fail("ERR bad shard reply".into()),
-                Err(Failure::Timeout) => return fail("Timeout limit was reached".into()),
+                Err(Failure::Timeout) => return fail(search::error::TIMEOUT_ERROR.into()),
                 Err(Failure::Unreachable(e)) => return fail(format!("ERR shard unreachable: {e}")),
             }
         }

@@ -9,7 +9,7 @@
 
 use std::collections::HashMap;
 use std::sync::{Arc, OnceLock};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use roaring::RoaringBitmap;
 
@@ -32,6 +32,7 @@ use crate::query::trace::{execute_traced, Trace};
 use crate::query::vector::Distances;
 use crate::reply::{Protocol, Reply};
 use crate::schema::{FieldSpec, FieldType, IndexSpec};
+use crate::timeout::Timeout;
 
 impl From<AggError> for Error {
     fn from(e: AggError) -> Self {
@@ -66,7 +67,7 @@ pub(crate) struct Queried<'c> {
     pub(crate) index_name: Option<String>,
     pub(crate) dialect: u32,
     pub(crate) seed: u64,
-    pub(crate) deadline: Option<Instant>,
+    pub(crate) timeout: Timeout,
     pub(crate) distances: Distances,
     pub(crate) knn: bool,
     /// Documents matched (the pipeline's total).
@@ -184,6 +185,9 @@ pub(crate) fn query_with<'c>(
             .filter_map(|n| idx.spec.field(n).and_then(|(i, _)| idx.text_ord(i)))
             .fold(0, |m, ord| m | (1u128 << ord))
     };
+    // FT.PROFILE warns of a timeout rather than fail (RediSearch's `IsProfile`).
+    let policy = if trace.is_some() { TimeoutPolicy::Return } else { config.on_timeout };
+    let timeout = Timeout::new(started, req.timeout_ms.unwrap_or(config.timeout_ms), policy);
     let opts = ExecOptions {
         verbatim: o.verbatim,
         no_stopwords: o.no_stopwords,
@@ -197,6 +201,7 @@ pub(crate) fn query_with<'c>(
         dialect,
         blobs,
         visible: crate::access::knn_visible(idx, &ast, docs, config)?,
+        deadline: timeout.deadline(),
     };
     let matched = execute_traced(idx, &ast, &opts, trace.as_deref_mut())?;
     let mut ids = matched.docids;
@@ -209,11 +214,6 @@ pub(crate) fn query_with<'c>(
     if let Some(t) = &mut trace {
         t.step("Index", ids.len());
     }
-    // Only ON_TIMEOUT FAIL stops a query: under RETURN it completes rather
-    // than return partial results silently (RediSearch #1055, #2721).
-    let timeout_ms = req.timeout_ms.unwrap_or(config.timeout_ms);
-    let deadline = (config.on_timeout == TimeoutPolicy::Fail && timeout_ms > 0)
-        .then(|| started + Duration::from_millis(timeout_ms));
     let mut terms: Vec<(String, u32)> = Vec::new();
     if req.uses_matched_terms() {
         terms = matched
@@ -253,7 +253,7 @@ pub(crate) fn query_with<'c>(
         index_name,
         dialect,
         seed,
-        deadline,
+        timeout,
         distances: matched.distances,
         knn: matches!(ast, crate::query::syntax::QueryAst::Knn(_)),
         total: ids.len(),
@@ -277,7 +277,7 @@ pub(crate) fn run_aggregate(
 ) -> Result<Reply> {
     let q = query(cat, args, docs, config, proto, trace.as_deref_mut(), Instant::now())?;
     let loader = q.loader(docs);
-    let mut plan = Plan::new(&q.req, &loader, q.seed)?.with_deadline(q.deadline);
+    let mut plan = Plan::new(&q.req, &loader, q.seed)?.with_timeout(q.timeout);
     if trace.is_some() {
         plan = plan.profiled();
     }
@@ -288,6 +288,7 @@ pub(crate) fn run_aggregate(
     }
     let mut out = plan.execute(hits, q.total, &loader)?;
     if let Some(t) = trace {
+        t.timed_out |= out.warning.as_deref() == Some(crate::error::TIMEOUT_ERROR);
         t.steps.extend(out.steps.drain(..).filter(|s| !s.name.is_empty()).map(|s| (s.name, s.time, s.count)));
     }
     deliver(cat, &q.req, q.index_name.clone(), out, docs.caller(), config, proto)

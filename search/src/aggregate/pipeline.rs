@@ -24,6 +24,7 @@ use super::request::{AggregateRequest, ArrangeStep, GroupStep, LoadStep, Step};
 use super::row::Row;
 use super::sort::sort_rows;
 use super::value::Value;
+use crate::timeout::Timeout;
 
 mod plan;
 mod split;
@@ -186,7 +187,7 @@ pub struct Plan {
     last: Option<Lookup>,
     score_slot: Option<usize>,
     count_only: bool,
-    deadline: Option<Instant>,
+    timeout: Timeout,
     /// FT.PROFILE: measure each step.
     profiled: bool,
 }
@@ -227,24 +228,24 @@ impl Op {
 struct ExecState {
     /// A row-evaluation error (the run stopped there).
     error: Option<AggError>,
-    /// Stop when this instant passes (`TIMEOUT` under `ON_TIMEOUT FAIL`).
-    deadline: Option<Instant>,
-    /// The deadline passed.
+    /// The query's TIMEOUT.
+    timeout: Timeout,
+    /// The TIMEOUT ran out while rows were read: no later step looks at the clock (under
+    /// ON_TIMEOUT RETURN the steps after a SORTBY or GROUPBY see every row it passes on).
     timed_out: bool,
 }
 
-/// RediSearch's timeout error text.
-pub const TIMEOUT_ERROR: &str = "Timeout limit was reached";
+pub use crate::error::TIMEOUT_ERROR;
 
 /// Rows between two deadline checks.
 const DEADLINE_CHECK_ROWS: u64 = 256;
 
 impl Plan {
-    /// Fails the execution with `Timeout limit was reached` once `deadline`
-    /// passes (RediSearch's `ON_TIMEOUT FAIL`; without a deadline the plan
-    /// always completes rather than return partial results silently).
-    pub fn with_deadline(mut self, deadline: Option<Instant>) -> Plan {
-        self.deadline = deadline;
+    /// Stops reading rows once `timeout` runs out: under ON_TIMEOUT FAIL the execution fails
+    /// with `Timeout limit was reached`, under RETURN it goes on with the rows read by then
+    /// and warns (crate::timeout).
+    pub fn with_timeout(mut self, timeout: Timeout) -> Plan {
+        self.timeout = timeout;
         self
     }
 
@@ -343,7 +344,7 @@ impl Plan {
         };
         let mut batch: Vec<Op> = Vec::new();
         let mut first = 0;
-        let mut state = ExecState { error: None, deadline: self.deadline, timed_out: false };
+        let mut state = ExecState { error: None, timeout: self.timeout, timed_out: false };
         for (at, op) in ops.into_iter().enumerate() {
             if !op.is_blocking() {
                 batch.push(op);
@@ -398,7 +399,7 @@ impl Plan {
             }
             batch.clear();
             first = at + 1;
-            if state.timed_out {
+            if state.timed_out && state.timeout.fails() {
                 return Err(AggError::new(TIMEOUT_ERROR));
             }
             if let Some(e) = state.error {
@@ -410,7 +411,7 @@ impl Plan {
         let end = first + batch.len();
         let (batch_steps, _) = split_steps(&mut steps, first, end);
         run_streaming(input, &batch, &mut self.root, source, &mut state, batch_steps, &mut |r| rows.push(r));
-        if state.timed_out {
+        if state.timeout.check_end().is_err() {
             return Err(AggError::new(TIMEOUT_ERROR));
         }
         if let Some(e) = &state.error {
@@ -428,7 +429,11 @@ impl Plan {
             names,
             rows: if self.count_only { Vec::new() } else { rows },
             total,
-            warning: state.error.map(|e| e.message),
+            warning: if state.timed_out {
+                Some(TIMEOUT_ERROR.to_string())
+            } else {
+                state.error.map(|e| e.message)
+            },
             grouped,
             blocking,
             count_only: self.count_only,
@@ -465,7 +470,7 @@ fn run_streaming(
     let mut seen: u64 = 0;
     'rows: for mut row in input {
         seen += 1;
-        if seen.is_multiple_of(DEADLINE_CHECK_ROWS) && state.deadline.is_some_and(|d| Instant::now() > d) {
+        if !state.timed_out && seen.is_multiple_of(DEADLINE_CHECK_ROWS) && state.timeout.passed() {
             state.timed_out = true;
             break;
         }

@@ -24,6 +24,7 @@ use crate::error::{Error, Result};
 use crate::index::docs::Column;
 use crate::reply::{Protocol, Reply};
 use crate::schema::{FieldType, IndexSpec};
+use crate::timeout::Timeout;
 
 /// What the index holds of the pipeline's documents, copied out, by document position: one
 /// column per field the pipeline reads (no allocation per row).
@@ -90,7 +91,7 @@ struct Pending {
     spec: IndexSpec,
     dialect: u32,
     seed: u64,
-    deadline: Option<Instant>,
+    timeout: Timeout,
     total: u64,
     hits: Vec<DocHit>,
     copied: Copied,
@@ -138,7 +139,7 @@ pub(crate) fn stage_queried(
     // values and the NUMERIC values the index holds as the documents'.
     let (mut sortable, mut numeric): (Vec<usize>, Vec<usize>) = (Vec::new(), Vec::new());
     let loader = q.loader(docs);
-    let mut plan = Plan::new(&q.req, &loader, q.seed)?.with_deadline(q.deadline);
+    let mut plan = Plan::new(&q.req, &loader, q.seed)?.with_timeout(q.timeout);
     if profiled {
         plan = plan.profiled();
     }
@@ -194,7 +195,7 @@ pub(crate) fn stage_queried(
         spec: q.idx.spec.clone(),
         dialect: q.dialect,
         seed: q.seed,
-        deadline: q.deadline,
+        timeout: q.timeout,
         total: q.total,
         hits,
         copied: Copied { yielded, sortables, distances, served, served_by_all },
@@ -231,7 +232,7 @@ impl Pending {
             dialect: self.dialect,
             indexed: Indexed::Copied(&self.copied),
         };
-        let mut plan = Plan::new(req, &loader, self.seed)?.with_deadline(self.deadline);
+        let mut plan = Plan::new(req, &loader, self.seed)?.with_timeout(self.timeout);
         if self.profiled {
             plan = plan.profiled();
         }

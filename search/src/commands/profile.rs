@@ -14,13 +14,10 @@ use crate::commands::search::ft_search;
 use crate::commands::text;
 use crate::config::Config;
 use crate::document::DocumentSource;
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, TIMEOUT_ERROR as TIMEOUT};
 use crate::query::profile::ProfileNode;
 use crate::query::trace::Trace;
 use crate::reply::{Protocol, Reply};
-
-/// RediSearch's timeout warning.
-const TIMEOUT: &str = "Timeout limit was reached";
 
 /// `FT.PROFILE idx SEARCH|AGGREGATE [LIMITED] QUERY q [args…]`.
 pub(crate) fn ft_profile(
@@ -57,27 +54,32 @@ pub(crate) fn ft_profile(
     } else {
         crate::aggregate::command::ft_aggregate(cat, &inner, docs, config, proto, Some(&mut trace))?
     };
-    let timed_out = timed_out(&result);
+    let timed_out = trace.timed_out || timed_out(&result);
     let total = trace.started.elapsed();
     let resp3 = proto == Protocol::Resp3;
+    // `_PRINT_PROFILE_CLOCK false` leaves every time out (RESP2 keeps the times' names).
+    let clock = config.print_profile_clock();
     let pairs: Vec<(&str, Reply)> = vec![
         ("Total profile time", ms(total)),
         ("Parsing time", ms(trace.parse)),
         ("Pipeline creation time", ms(trace.build)),
     ];
-    let iterators = trace.iterators.as_ref().map(|n| node(n, limited, resp3));
+    let iterators = trace.iterators.as_ref().map(|n| node(n, limited, resp3, clock, config.max_expansions));
     let steps: Vec<Reply> = trace
         .steps
         .iter()
         .map(|(name, t, n)| {
-            entries(
-                vec![("Type", Reply::Simple(name.clone())), ("Time", ms(*t)), ("Counter", count(*n))],
-                resp3,
-            )
+            let mut pairs = vec![("Type", Reply::Simple(name.clone()))];
+            if clock {
+                pairs.push(("Time", ms(*t)));
+            }
+            pairs.push(("Counter", count(*n)));
+            entries(pairs, resp3)
         })
         .collect();
     if resp3 {
-        let mut profile: Vec<(Reply, Reply)> = pairs.into_iter().map(|(k, v)| (simple(k), v)).collect();
+        let pairs = pairs.into_iter().filter(|_| clock);
+        let mut profile: Vec<(Reply, Reply)> = pairs.map(|(k, v)| (simple(k), v)).collect();
         profile.push((simple("Warning"), simple(if timed_out { TIMEOUT } else { "None" })));
         if let Some(it) = iterators {
             profile.push((simple("Iterators profile"), Reply::Array(vec![it])));
@@ -90,7 +92,10 @@ pub(crate) fn ft_profile(
         map.push((simple("profile"), Reply::Map(profile)));
         return Ok(Reply::Map(map));
     }
-    let mut profile: Vec<Reply> = pairs.into_iter().map(|(k, v)| Reply::Array(vec![simple(k), v])).collect();
+    let mut profile: Vec<Reply> = pairs
+        .into_iter()
+        .map(|(k, v)| Reply::Array(if clock { vec![simple(k), v] } else { vec![simple(k)] }))
+        .collect();
     let mut warning = vec![simple("Warning")];
     if timed_out {
         warning.push(simple(TIMEOUT));
@@ -125,25 +130,33 @@ fn entries(pairs: Vec<(&str, Reply)>, resp3: bool) -> Reply {
     }
 }
 
-/// One iterator: `Type`, `Term` or `Query type`, `Time`, `Counter`, `Size` (readers),
-/// then its children (RESP2: one after the other; RESP3: an array). Under LIMITED a union
-/// of expansions shows how many children it has instead of them.
-fn node(n: &ProfileNode, limited: bool, resp3: bool) -> Reply {
+/// One iterator: `Type`, `Term` or `Query type`, `Time` (with `clock`), `Counter`, `Size`
+/// (readers), a union's `Warning` when it has MAXPREFIXEXPANSIONS children, then its children
+/// (RESP2: one after the other; RESP3: an array). Under LIMITED a union of expansions shows
+/// how many children it has instead of them.
+fn node(n: &ProfileNode, limited: bool, resp3: bool, clock: bool, max_expansions: usize) -> Reply {
     let mut pairs: Vec<(&str, Reply)> = vec![("Type", simple(n.kind))];
     if let Some(label) = &n.label {
         pairs.push((if n.kind == "UNION" { "Query type" } else { "Term" }, Reply::Simple(label.clone())));
     }
-    pairs.push(("Time", ms(n.time)));
+    if clock {
+        pairs.push(("Time", ms(n.time)));
+    }
     pairs.push(("Counter", count(n.counter)));
     if n.is_reader() {
         pairs.push(("Size", count(n.counter)));
+    }
+    // RediSearch marks every union with as many children as MAXPREFIXEXPANSIONS allows.
+    if n.kind == "UNION" && n.children.len() == max_expansions {
+        pairs.push(("Warning", simple("Max prefix expansion reached")));
     }
     let mut out = match entries(pairs, resp3) {
         Reply::Array(items) => items,
         Reply::Map(m) => m.into_iter().flat_map(|(k, v)| [k, v]).collect(),
         other => vec![other],
     };
-    let children: Vec<Reply> = n.children.iter().map(|c| node(c, limited, resp3)).collect();
+    let children: Vec<Reply> =
+        n.children.iter().map(|c| node(c, limited, resp3, clock, max_expansions)).collect();
     if n.single_child() {
         if let Some(c) = children.into_iter().next() {
             out.extend([simple("Child iterator"), c]);

@@ -24,6 +24,9 @@ pub(crate) struct Trace {
     pub(crate) iterators: Option<ProfileNode>,
     /// Result processors: name, time, rows passed on.
     pub(crate) steps: Vec<(String, Duration, u64)>,
+    /// The query ran past its TIMEOUT and answered with what it had (FT.PROFILE never fails
+    /// on a timeout: it warns, whatever ON_TIMEOUT says).
+    pub(crate) timed_out: bool,
 }
 
 /// Evaluates `ast`, recording its query tree in `trace` when FT.PROFILE asked for one.
@@ -55,6 +58,7 @@ impl Trace {
             build: Duration::ZERO,
             iterators: None,
             steps: Vec::new(),
+            timed_out: false,
         }
     }
 

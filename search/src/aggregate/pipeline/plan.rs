@@ -242,7 +242,7 @@ impl Plan {
             last: p.current,
             score_slot,
             count_only: req.count_only,
-            deadline: None,
+            timeout: Timeout::never(),
             profiled: false,
         })
     }

@@ -36,9 +36,9 @@ impl Plan {
             return Err(AggError::new("the pipeline does not split"));
         };
         let mut grouper = Grouper::new(keys, reducers).split();
-        let mut state = ExecState { error: None, deadline: self.deadline, timed_out: false };
+        let mut state = ExecState { error: None, timeout: self.timeout, timed_out: false };
         run_streaming(input, &ops, &mut self.root, source, &mut state, None, &mut |r| grouper.add(&r));
-        if state.timed_out {
+        if state.timed_out && state.timeout.fails() {
             return Err(AggError::new(TIMEOUT_ERROR));
         }
         if let Some(e) = state.error {

@@ -42,6 +42,7 @@ use crate::document::DocumentSource;
 use crate::error::{Error, Result};
 use crate::query::vector::Distances;
 use crate::reply::{Protocol, Reply};
+use crate::timeout::Timeout;
 use fusion::{fuse, normalize, rank};
 pub(crate) use reply::{deliver, HybridMeta};
 use request::{HybridRequest, VectorArg, VectorMethod};
@@ -167,8 +168,12 @@ pub(crate) fn stage(
         index_name: text_q.index_name.clone(),
         dialect,
         seed: crate::aggregate::query_seed(args[0], &req.query, &args[1..]),
-        deadline: (config.on_timeout == TimeoutPolicy::Fail && timeout_ms > 0)
-            .then(|| started + Duration::from_millis(timeout_ms)),
+        // A side past TIMEOUT has already warned or failed (check_time); the fused rows'
+        // pipeline stops under ON_TIMEOUT FAIL only.
+        timeout: match config.on_timeout {
+            TimeoutPolicy::Fail => Timeout::new(started, timeout_ms, TimeoutPolicy::Fail),
+            TimeoutPolicy::Return => Timeout::never(),
+        },
         distances: yields,
         knn: false,
         total: fused.len() as u64,
@@ -192,7 +197,7 @@ fn check_time(
         return Ok(());
     }
     if config.on_timeout == TimeoutPolicy::Fail {
-        return Err(Error::new("Timeout limit was reached"));
+        return Err(Error::timeout());
     }
     warnings.push(format!("Timeout limit was reached {side}"));
     Ok(())

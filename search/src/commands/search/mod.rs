@@ -6,7 +6,7 @@ use crate::catalog::Catalog;
 use crate::commands::text;
 use crate::config::{Config, TimeoutPolicy};
 use crate::document::{DocumentSource, FieldValue, KeyType};
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, TIMEOUT_ERROR};
 use crate::index::docs::SortRef;
 use crate::index::text::{FieldMask, ALL_FIELDS};
 use crate::index::Index;
@@ -16,8 +16,9 @@ use crate::query::syntax::{parse, QueryAst};
 use crate::query::trace::{execute_traced, Trace};
 use crate::reply::{Protocol, Reply};
 use crate::schema::FieldType;
+use crate::timeout::Timeout;
 use std::cmp::Ordering;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 mod render;
 mod request;
@@ -128,8 +129,14 @@ pub(crate) fn run_search(
     let page = search_page(cat, args, docs, config, proto, trace.as_deref_mut(), paging, Instant::now())?;
     let idx =
         &cat.entry(&page.index).ok_or_else(|| Error::new(format!("{}: no such index", page.index)))?.index;
-    let rows = page.rows(idx, docs);
-    let SearchPage { req, total, warnings, .. } = page;
+    let (rows, cut) = page.rows(idx, docs)?;
+    let SearchPage { req, total, mut warnings, .. } = page;
+    if cut && !warnings.iter().any(|w| w == TIMEOUT_ERROR) {
+        warnings.push(TIMEOUT_ERROR.to_string());
+    }
+    if let Some(t) = trace.as_deref_mut() {
+        t.timed_out |= warnings.iter().any(|w| w == TIMEOUT_ERROR);
+    }
     if let Some(t) = trace.filter(|_| req.offset.saturating_add(req.limit) > 0) {
         // Sortable values RETURNed come from the document table (no loader in RediSearch).
         let sortable = |rf: &ReturnField| idx.spec.field(&rf.source).is_some_and(|(_, f)| f.sortable);
@@ -158,6 +165,7 @@ pub struct SearchPage {
     highlight: std::collections::HashSet<String>,
     dist: crate::query::vector::Distances,
     sorted_by_key: bool,
+    timeout: Timeout,
 }
 
 /// One document of a page.
@@ -173,14 +181,19 @@ struct PageHit {
 impl SearchPage {
     /// The page's rows, read from the documents now. A document that left the index since
     /// the query ran is left out; one that changed is shown as it is now (as RediSearch's
-    /// loader does).
-    pub(crate) fn rows(&self, idx: &Index, docs: &dyn DocumentSource) -> Vec<Row> {
+    /// loader does). Past the query's TIMEOUT: under ON_TIMEOUT RETURN the rows read by
+    /// then, and `true` (crate::timeout), under FAIL the error.
+    pub(crate) fn rows(&self, idx: &Index, docs: &dyn DocumentSource) -> Result<(Vec<Row>, bool)> {
         let req = &self.req;
         let dialect = if req.expand { req.dialect.max(3) } else { req.dialect };
         let dist = &self.dist;
         let ctx = RenderCtx { idx, req, docs, highlight_terms: &self.highlight, dialect, dist };
         let mut rows = Vec::with_capacity(self.hits.len());
-        for h in &self.hits {
+        for (n, h) in self.hits.iter().enumerate() {
+            if n % ROWS_PER_CLOCK_CHECK == ROWS_PER_CLOCK_CHECK - 1 && self.timeout.passed() {
+                self.timeout.cut_short()?;
+                return Ok((rows, true));
+            }
             let Some(d) = idx.docs.id_of(&h.key) else { continue };
             // Its content, read now, would not be the version the query matched.
             if !req.no_content && !docs.row_unchanged(&h.key) {
@@ -214,9 +227,16 @@ impl SearchPage {
                 distance,
             });
         }
-        rows
+        self.timeout.check_end()?;
+        Ok((rows, false))
     }
 }
+
+/// Rows read between two looks at the clock.
+const ROWS_PER_CLOCK_CHECK: usize = 32;
+
+/// Documents ordered by a SORTBY key between two looks at the clock.
+const KEYS_PER_CLOCK_CHECK: u64 = 1024;
 
 impl Catalog {
     /// The reply to a search run in stages ([`SearchPage`]): its rows read from `docs` now.
@@ -224,8 +244,16 @@ impl Catalog {
         let Some(e) = self.entry(&page.index) else {
             return Reply::Error(format!("{}: no such index", page.index));
         };
-        let rows = page.rows(&e.index, docs);
-        render(&page.req, page.total, rows, &page.warnings, proto)
+        match page.rows(&e.index, docs) {
+            Ok((rows, cut)) => {
+                let mut warnings = page.warnings.clone();
+                if cut && !warnings.iter().any(|w| w == TIMEOUT_ERROR) {
+                    warnings.push(TIMEOUT_ERROR.to_string());
+                }
+                render(&page.req, page.total, rows, &warnings, proto)
+            }
+            Err(e) => Reply::Error(e.0),
+        }
     }
 }
 
@@ -287,6 +315,9 @@ pub(crate) fn search_page(
             .filter_map(|n| idx.spec.field(n).and_then(|(i, _)| idx.text_ord(i)))
             .fold(0, |m, o| m | (1u128 << o)),
     };
+    // FT.PROFILE warns of a timeout rather than fail (RediSearch's `IsProfile`).
+    let policy = if trace.is_some() { TimeoutPolicy::Return } else { config.on_timeout };
+    let timeout = Timeout::new(started, req.timeout_ms, policy);
     let opts = ExecOptions {
         verbatim: req.verbatim,
         no_stopwords: req.no_stopwords,
@@ -300,13 +331,14 @@ pub(crate) fn search_page(
         dialect: req.dialect,
         blobs: req.blobs.clone(),
         visible: crate::access::knn_visible(idx, &ast, docs, config)?,
+        deadline: timeout.deadline(),
     };
     let matched = execute_traced(idx, &ast, &opts, trace.as_deref_mut())?;
     let mut warnings = matched.warnings.clone();
     let mut ids = matched.docids;
     // What the caller may not read is neither counted nor shown.
     crate::access::restrict_hits(idx, &mut ids, opts.visible.as_ref(), docs, config)?;
-    let total = ids.len();
+    let mut total = ids.len();
     if let Some(t) = trace.as_deref_mut() {
         t.step("Index", total);
     }
@@ -362,10 +394,17 @@ pub(crate) fn search_page(
             }
             let more_keys =
                 |d: u32| more.iter().map(|&(i, _)| sort_key(idx, d, Some(i), docs)).collect::<Vec<_>>();
-            let mut rows: Vec<(u32, Option<Key>, Vec<Option<Key>>)> = ids
-                .iter()
-                .map(|d| (d, key_of(d), if more.is_empty() { Vec::new() } else { more_keys(d) }))
-                .collect();
+            let mut rows: Vec<(u32, Option<Key>, Vec<Option<Key>>)> = Vec::new();
+            for (n, d) in ids.iter().enumerate() {
+                if n as u64 % KEYS_PER_CLOCK_CHECK == KEYS_PER_CLOCK_CHECK - 1 && timeout.passed() {
+                    // ON_TIMEOUT RETURN: the documents ordered so far are the result.
+                    timeout.cut_short()?;
+                    warnings.push(TIMEOUT_ERROR.to_string());
+                    total = rows.len() as u64;
+                    break;
+                }
+                rows.push((d, key_of(d), if more.is_empty() { Vec::new() } else { more_keys(d) }));
+            }
             // Equal keys keep document order, reversed for DESC (as RediSearch's sorter; with
             // several fields, the first one's direction).
             let cmp = |a: &(u32, Option<Key>, Vec<Option<Key>>), b: &(u32, Option<Key>, Vec<Option<Key>>)| {
@@ -390,19 +429,17 @@ pub(crate) fn search_page(
                 .collect();
             sorted_by_key = true;
         } else if need_scores {
-            // Scoring is the long phase: check TIMEOUT every 4096 documents.
-            let budget = Duration::from_millis(req.timeout_ms);
+            // Scoring is the long phase: top_k looks at the clock every 4096 documents.
             // (`*` alone, like any filter, is scored from per-query constants: `matching`.)
             let score_of = |d: u32, floor: f64| scorer.score_in_order(d, floor);
             // Top k by score, skipping document ranges that cannot enter it (query/topk.rs).
             let plan = if want as u64 >= ids.len() { None } else { scorer.skip_plan() };
-            let timed_out = || req.timeout_ms > 0 && started.elapsed() > budget;
-            let top = crate::query::topk::top_k(&ids, want, plan.as_ref(), score_of, timed_out);
+            let top = crate::query::topk::top_k(&ids, want, plan.as_ref(), score_of, || timeout.passed());
             if top.stopped {
-                if config.on_timeout == TimeoutPolicy::Fail {
-                    return Err(Error::new("Timeout limit was reached"));
-                }
-                warnings.push("Timeout limit was reached".to_string());
+                // ON_TIMEOUT RETURN: the best of the documents scored so far.
+                timeout.cut_short()?;
+                warnings.push(TIMEOUT_ERROR.to_string());
+                total = top.seen;
             }
             if let Some(t) = trace.as_deref_mut() {
                 t.step("Scorer", top.seen);
@@ -451,6 +488,7 @@ pub(crate) fn search_page(
         highlight: matched.highlight,
         dist: matched.distances,
         sorted_by_key,
+        timeout,
     })
 }
 

@@ -55,6 +55,11 @@ pub struct ExecOptions {
     /// The documents the caller may read, when not every one ([`crate::access::visible`]): a
     /// KNN clause takes its k nearest among them. Other hits are filtered after evaluation.
     pub visible: Option<RoaringBitmap>,
+    /// When the query's TIMEOUT runs out (from its arrival). Expanding a prefix, suffix,
+    /// infix, wildcard or fuzzy term past it fails the query, whatever ON_TIMEOUT says: in
+    /// RediSearch those expansions are made while its iterators are built, and a query
+    /// whose clock ran out by then is an error (`AREQ_BuildPipeline`).
+    pub deadline: Option<std::time::Instant>,
 }
 
 /// A positive term to score: its expansions and where they count.
@@ -253,6 +258,14 @@ impl<'a> Exec<'a> {
 
     fn universe(&self) -> RoaringBitmap {
         self.idx.docs.live.clone()
+    }
+
+    /// `Timeout limit was reached` once the query's deadline has passed.
+    fn check_deadline(&self) -> Result<()> {
+        match self.opts.deadline {
+            Some(d) if std::time::Instant::now() > d => Err(Error::timeout()),
+            _ => Ok(()),
+        }
     }
 
     fn warn(&mut self, w: &str) {

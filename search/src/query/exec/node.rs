@@ -7,7 +7,7 @@ use crate::index::geo::unit_factor;
 use crate::index::text::{FieldMask, ALL_FIELDS};
 use crate::index::{FieldIndex, EMPTY_TERM};
 use crate::query::profile;
-use crate::query::syntax::{unescape, QueryAst};
+use crate::query::syntax::{unescape, QueryAst, TagTerm};
 use crate::query::vector;
 use crate::schema::FieldType;
 
@@ -21,13 +21,18 @@ impl<'a> Exec<'a> {
         mask: FieldMask,
         prox: Option<Prox>,
     ) -> Result<Option<RoaringBitmap>> {
-        if !self.prof.is_active() || profile::transparent(ast) {
-            return self.eval_node(ast, mask, prox);
+        let r = if !self.prof.is_active() || profile::transparent(ast) {
+            self.eval_node(ast, mask, prox)
+        } else {
+            let frame = self.prof.open();
+            let r = self.eval_node(ast, mask, prox);
+            let counter = r.as_ref().ok().and_then(|bm| bm.as_ref().map(|bm| bm.len()));
+            self.prof.close(frame, ast, counter);
+            r
+        };
+        if expands(ast) {
+            self.check_deadline()?;
         }
-        let frame = self.prof.open();
-        let r = self.eval_node(ast, mask, prox);
-        let counter = r.as_ref().ok().and_then(|bm| bm.as_ref().map(|bm| bm.len()));
-        self.prof.close(frame, ast, counter);
         r
     }
 
@@ -333,5 +338,19 @@ impl<'a> Exec<'a> {
             }
         }
         m
+    }
+}
+
+/// A node whose terms are found by walking a dictionary (RediSearch's trie iterations, which
+/// check its clock).
+fn expands(ast: &QueryAst) -> bool {
+    match ast {
+        QueryAst::Prefix(_)
+        | QueryAst::Suffix(_)
+        | QueryAst::Infix(_)
+        | QueryAst::Wildcard(_)
+        | QueryAst::Fuzzy(..) => true,
+        QueryAst::Tag(_, terms) => terms.iter().any(|t| !matches!(t, TagTerm::Exact(_))),
+        _ => false,
     }
 }
