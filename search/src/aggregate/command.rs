@@ -202,6 +202,7 @@ pub(crate) fn query_with<'c>(
         blobs,
         visible: crate::access::knn_visible(idx, &ast, docs, config)?,
         deadline: timeout.deadline(),
+        explain: false,
     };
     let matched = execute_traced(idx, &ast, &opts, trace.as_deref_mut())?;
     let mut ids = matched.docids;

@@ -110,6 +110,7 @@ fn encode_row(r: Row) -> Reply {
             Some(f) => Reply::Array(f.into_iter().flat_map(|(k, v)| [Reply::text(k), v]).collect()),
         },
         Reply::Array(r.order_more.iter().map(key_reply).collect()),
+        r.explain.as_ref().map_or(Reply::Nil, crate::query::score::Explanation::reply),
     ])
 }
 
@@ -143,7 +144,8 @@ fn decode_row(r: Reply) -> Option<Row> {
         Some(Reply::Array(keys)) => keys.iter().map(reply_key).collect(),
         _ => Vec::new(),
     };
-    Some(Row { key, score, payload, sortkey, fields, order, order_more, distance })
+    let explain = it.next().as_ref().and_then(crate::query::score::Explanation::from_reply);
+    Some(Row { key, score, payload, sortkey, fields, order, order_more, distance, explain })
 }
 
 /// One shard's answer to [`shard_search`].

@@ -11,7 +11,7 @@ use crate::index::docs::SortRef;
 use crate::index::text::{FieldMask, ALL_FIELDS};
 use crate::index::Index;
 use crate::query::exec::ExecOptions;
-use crate::query::score::{ScoreContext, Scorer};
+use crate::query::score::{Explanation, ScoreContext, Scorer};
 use crate::query::syntax::{parse, QueryAst};
 use crate::query::trace::{execute_traced, Trace};
 use crate::reply::{Protocol, Reply};
@@ -176,6 +176,8 @@ struct PageHit {
     score: f64,
     /// Its SORTBY key, when the page was sorted by one.
     order: Option<Key>,
+    /// EXPLAINSCORE's explanation of its score.
+    explain: Option<Explanation>,
 }
 
 impl SearchPage {
@@ -225,6 +227,7 @@ impl SearchPage {
                 order: if self.sorted_by_key { h.order.clone() } else { None },
                 order_more,
                 distance,
+                explain: h.explain.clone(),
             });
         }
         self.timeout.check_end()?;
@@ -332,6 +335,7 @@ pub(crate) fn search_page(
         blobs: req.blobs.clone(),
         visible: crate::access::knn_visible(idx, &ast, docs, config)?,
         deadline: timeout.deadline(),
+        explain: req.explain_score,
     };
     let matched = execute_traced(idx, &ast, &opts, trace.as_deref_mut())?;
     let mut warnings = matched.warnings.clone();
@@ -349,7 +353,8 @@ pub(crate) fn search_page(
     }
     let mut scorer = ScoreContext::new(idx, &matched.terms, &matched.slop, req.scorer).matching(&ids);
     if req.scorer == Scorer::Hamming {
-        scorer = scorer.with_scores(hamming_scores(idx, &ids, req.payload.as_deref(), docs));
+        let len = req.payload.as_ref().map_or(0, Vec::len);
+        scorer = scorer.with_scores(hamming_scores(idx, &ids, req.payload.as_deref(), docs), len);
     }
     let dist = &matched.distances;
     let need_scores = req.with_scores || req.sortby.is_none();
@@ -473,11 +478,13 @@ pub(crate) fn search_page(
             }
         }
     }
+    let names = if req.explain_score { scorer.term_names() } else { Default::default() };
     let mut hits = Vec::with_capacity(page.len());
     for (d, score, order) in page {
         let Some(rec) = idx.docs.get(d) else { continue };
         let order = if sorted_by_key { order } else { None };
-        hits.push(PageHit { id: d, key: rec.key().to_vec(), score, order });
+        let explain = req.explain_score.then(|| scorer.explain(d, matched.explain.as_ref(), &names));
+        hits.push(PageHit { id: d, key: rec.key().to_vec(), score, order, explain });
     }
     Ok(SearchPage {
         req,

@@ -6,6 +6,7 @@ use crate::commands::expand::expand_json;
 use crate::document::{DocumentSource, FieldValue, KeyType};
 use crate::index::Index;
 use crate::query::highlight::{highlight, summarize, trim_field};
+use crate::query::score::Explanation;
 use crate::query::vector::{format_distance, Distances};
 use crate::reply::{Protocol, Reply};
 use crate::schema::FieldType;
@@ -26,6 +27,8 @@ pub(crate) struct Row {
     pub(crate) order_more: Vec<Option<Key>>,
     /// The KNN distance (KNN queries).
     pub(crate) distance: Option<f64>,
+    /// EXPLAINSCORE's explanation of the score.
+    pub(crate) explain: Option<Explanation>,
 }
 
 pub(super) struct RenderCtx<'a> {
@@ -280,12 +283,9 @@ pub(crate) fn render(
     warnings: &[String],
     proto: Protocol,
 ) -> Reply {
-    let score_reply = |s: f64| {
-        if req.explain_score {
-            Reply::Array(vec![Reply::Double(s), Reply::Array(vec![Reply::text(format!("Final score {s}"))])])
-        } else {
-            Reply::Double(s)
-        }
+    let score_reply = |s: f64, explain: &Option<Explanation>| match explain {
+        Some(e) if req.explain_score => Reply::Array(vec![Reply::Double(s), e.reply()]),
+        _ => Reply::Double(s),
     };
     match proto {
         Protocol::Resp2 => {
@@ -293,7 +293,7 @@ pub(crate) fn render(
             for r in rows {
                 out.push(Reply::Bulk(r.key));
                 if req.with_scores {
-                    out.push(score_reply(r.score));
+                    out.push(score_reply(r.score, &r.explain));
                 }
                 if req.with_payloads {
                     out.push(r.payload.clone().map_or(Reply::Nil, Reply::Bulk));
@@ -318,7 +318,7 @@ pub(crate) fn render(
                 .map(|r| {
                     let mut m = vec![("id", Reply::Bulk(r.key))];
                     if req.with_scores {
-                        m.push(("score", score_reply(r.score)));
+                        m.push(("score", score_reply(r.score, &r.explain)));
                     }
                     if req.with_payloads {
                         m.push(("payload", r.payload.clone().map_or(Reply::Nil, Reply::Bulk)));

@@ -31,7 +31,10 @@ impl<'a> Exec<'a> {
         let mut children = Vec::new();
         // Per child: where its score terms and its result start (for its estimate).
         let mut starts = Vec::new();
+        let mark = self.explain_mark();
+        let mut clauses = Vec::with_capacity(items.len());
         for it in items {
+            clauses.push(self.explain_mark() - mark);
             let start = self.out.terms.len();
             starts.push((start, pos.len()));
             match it {
@@ -47,6 +50,7 @@ impl<'a> Exec<'a> {
                     let counter =
                         r.as_ref().map(|bm| self.idx.docs.live.len() - (&self.idx.docs.live & bm).len());
                     self.prof.close(frame, it, counter);
+                    self.explain_negation();
                     if let Some(bm) = r {
                         neg.push(bm);
                     }
@@ -86,25 +90,32 @@ impl<'a> Exec<'a> {
                 children.push(self.slop_child(start, None));
             }
         }
+        // RediSearch sorts an intersection's children by their estimated number of results,
+        // fewest first (unless in order): its slop measure pairs them in that order (with
+        // three or more terms the order changes the score), EXPLAINSCORE lists them so.
+        let reordered = !prox.is_some_and(|p| p.inorder);
+        let explaining = self.explained.is_some();
+        let order: Vec<usize> = if reordered && (explaining || (root && children.len() >= 3)) {
+            let ends: Vec<usize> = starts.iter().skip(1).map(|s| s.0).chain([self.out.terms.len()]).collect();
+            let est: Vec<u64> = items
+                .iter()
+                .zip(starts.iter().zip(ends))
+                .map(|(it, (&(start, at), end))| self.estimate(it, start..end, pos.get(at)))
+                .collect();
+            let mut order: Vec<usize> = (0..items.len()).collect();
+            order.sort_by_key(|&i| est[i]);
+            order
+        } else {
+            (0..items.len()).collect()
+        };
         if root {
-            // RediSearch sorts an intersection's children by their estimated number of
-            // results, fewest first (unless in order), and its slop measure pairs them in
-            // that order: with three or more terms the order changes the score.
-            if children.len() >= 3 && !prox.is_some_and(|p| p.inorder) {
-                let ends: Vec<usize> =
-                    starts.iter().skip(1).map(|s| s.0).chain([self.out.terms.len()]).collect();
-                let est: Vec<u64> = items
-                    .iter()
-                    .zip(starts.iter().zip(ends))
-                    .map(|(it, (&(start, at), end))| self.estimate(it, start..end, pos.get(at)))
-                    .collect();
-                let mut order: Vec<usize> = (0..children.len()).collect();
-                order.sort_by_key(|&i| est[i]);
+            if children.len() >= 3 && reordered {
                 let mut taken: Vec<Option<SlopChild>> = children.into_iter().map(Some).collect();
-                children = order.into_iter().filter_map(|i| taken[i].take()).collect();
+                children = order.iter().filter_map(|&i| taken.get_mut(i).and_then(Option::take)).collect();
             }
             self.out.slop = SlopShape::Intersect(children);
         }
+        self.explain_close(mark, false, Some((&clauses, &order)));
         if pos.is_empty() && neg.is_empty() {
             return Ok(saw_optional.then(|| self.universe()));
         }

@@ -60,6 +60,32 @@ pub struct ExecOptions {
     /// RediSearch those expansions are made while its iterators are built, and a query
     /// whose clock ran out by then is an error (`AREQ_BuildPipeline`).
     pub deadline: Option<std::time::Instant>,
+    /// Record [`Matched::explain`] (EXPLAINSCORE).
+    pub explain: bool,
+}
+
+/// EXPLAINSCORE's picture of the query: RediSearch's result tree, its intersections and
+/// unions over the score terms, children in the order its iterators read them.
+#[derive(Debug, Clone)]
+pub enum ExplainNode {
+    /// Score term `i` of [`Matched::terms`] (a term with several ids is the union of its
+    /// expansions).
+    Term(usize),
+    /// A negated clause: a result of frequency 0 with the weight in force.
+    Negated {
+        /// The query weight in force there.
+        weight: f64,
+    },
+    /// An intersection or a union of its children.
+    Agg {
+        /// A union (else an intersection).
+        union: bool,
+        /// The query weight in force there (the product of the enclosing `$weight`s, as the
+        /// score terms carry it).
+        weight: f64,
+        /// In the order RediSearch reads them.
+        children: Vec<ExplainNode>,
+    },
 }
 
 /// A positive term to score: its expansions and where they count.
@@ -148,6 +174,8 @@ pub struct Matched {
     pub warnings: Vec<String>,
     /// Vector distances (KNN, YIELD_DISTANCE_AS) and the KNN order.
     pub distances: Distances,
+    /// The query's result tree, when [`ExecOptions::explain`] asked for it.
+    pub explain: Option<ExplainNode>,
 }
 
 /// Evaluates `ast`.
@@ -185,6 +213,7 @@ fn run(idx: &Index, ast: &QueryAst, opts: &ExecOptions, prof: Recorder) -> Resul
             .filter_map(|i| idx.text_ord(i))
             .fold(0, |m, o| m | 1u128 << (u32::from(o) % 128)),
         fault: None,
+        explained: opts.explain.then(Vec::new),
     };
     // NOFIELDS: the index keeps no field flags, so field restrictions on text are void.
     let mask = if idx.spec.no_fields { ALL_FIELDS } else { opts.infields };
@@ -194,6 +223,10 @@ fn run(idx: &Index, ast: &QueryAst, opts: &ExecOptions, prof: Recorder) -> Resul
     }
     let mut m = ex.out;
     m.docids = bm.unwrap_or_default();
+    m.explain = ex.explained.and_then(|mut nodes| match nodes.len() {
+        0 | 1 => nodes.pop(),
+        _ => Some(ExplainNode::Agg { union: false, weight: 1.0, children: nodes }),
+    });
     Ok((m, ex.prof))
 }
 
@@ -226,6 +259,8 @@ struct Exec<'a> {
     phonetic_fields: FieldMask,
     /// An error met where evaluation goes on (a word's expansion), returned at the end.
     fault: Option<Error>,
+    /// EXPLAINSCORE: the result-tree nodes made so far, innermost last (None: not asked).
+    explained: Option<Vec<ExplainNode>>,
 }
 
 /// RediSearch's error for `""` on fields that do not index empty values.
@@ -373,7 +408,7 @@ impl<'a> Exec<'a> {
     /// Records a term-less leaf matching `docs` for scoring.
     fn record_leaf(&mut self, kind: LeafKind, docs: &RoaringBitmap) {
         if self.negated == 0 {
-            self.out.terms.push(ScoreTerm {
+            self.push_term(ScoreTerm {
                 ids: Vec::new(),
                 mask: 0,
                 tag_field: None,
@@ -386,7 +421,7 @@ impl<'a> Exec<'a> {
 
     fn record(&mut self, ids: Vec<u32>, mask: FieldMask, tag_field: Option<u16>) {
         if self.negated == 0 && !ids.is_empty() {
-            self.out.terms.push(ScoreTerm {
+            self.push_term(ScoreTerm {
                 ids,
                 mask,
                 tag_field,
@@ -394,6 +429,64 @@ impl<'a> Exec<'a> {
                 first_only: false,
                 leaf: None,
             });
+        }
+    }
+
+    /// Adds a score term (and, for EXPLAINSCORE, its leaf of the result tree).
+    fn push_term(&mut self, t: ScoreTerm) {
+        // A text term no searched field can hold has no reader in RediSearch's tree.
+        let readable = t.mask != 0 || t.tag_field.is_some() || t.leaf.is_some();
+        self.out.terms.push(t);
+        let i = self.out.terms.len() - 1;
+        if let Some(x) = self.explained.as_mut().filter(|_| readable) {
+            x.push(ExplainNode::Term(i));
+        }
+    }
+
+    /// EXPLAINSCORE: a negated clause, RediSearch's result of frequency 0.
+    fn explain_negation(&mut self) {
+        let weight = self.weight;
+        if let Some(x) = &mut self.explained {
+            x.push(ExplainNode::Negated { weight });
+        }
+    }
+
+    /// EXPLAINSCORE: where the nodes of an aggregate about to be evaluated will start.
+    fn explain_mark(&self) -> usize {
+        self.explained.as_ref().map_or(0, Vec::len)
+    }
+
+    /// EXPLAINSCORE: the nodes made since `mark` become the children of one aggregate. With
+    /// `clauses`, the node offsets (from `mark`) where each child clause's nodes start and the
+    /// order the clauses are read in: one child per clause (a clause that made several nodes
+    /// is their intersection, one that made none is left out).
+    fn explain_close(&mut self, mark: usize, union: bool, clauses: Option<(&[usize], &[usize])>) {
+        let weight = self.weight;
+        let Some(x) = &mut self.explained else { return };
+        let mut made = x.split_off(mark.min(x.len()));
+        if let Some((starts, order)) = clauses {
+            let mut per_clause: Vec<Vec<ExplainNode>> = Vec::with_capacity(starts.len());
+            for &s in starts.iter().rev() {
+                per_clause.push(made.split_off(s.min(made.len())));
+            }
+            per_clause.reverse();
+            made = order
+                .iter()
+                .filter_map(|&i| {
+                    let mut g = std::mem::take(per_clause.get_mut(i)?);
+                    match g.len() {
+                        0 => None,
+                        1 => g.pop(),
+                        _ => Some(ExplainNode::Agg { union: false, weight, children: g }),
+                    }
+                })
+                .collect();
+        }
+        // RediSearch builds no aggregate of one child: the child stands for it.
+        if made.len() == 1 {
+            x.append(&mut made);
+        } else {
+            x.push(ExplainNode::Agg { union, weight, children: made });
         }
     }
 }

@@ -171,7 +171,10 @@ impl<'a> Exec<'a> {
                 let root = self.take_root();
                 let mut children = Vec::new();
                 let mut acc: Option<RoaringBitmap> = None;
+                let mark = self.explain_mark();
+                let mut clauses = Vec::with_capacity(items.len());
                 for it in items {
+                    clauses.push(self.explain_mark() - mark);
                     let start = self.out.terms.len();
                     let r = self.eval(it, mask, prox)?;
                     if root {
@@ -190,6 +193,8 @@ impl<'a> Exec<'a> {
                 if root {
                     self.out.slop = SlopShape::Union(children);
                 }
+                let order: Vec<usize> = (0..items.len()).collect();
+                self.explain_close(mark, true, Some((&clauses, &order)));
                 acc
             }
             QueryAst::Not(inner) => {
@@ -198,6 +203,7 @@ impl<'a> Exec<'a> {
                 let r = self.eval(inner, mask, prox);
                 self.unexpanded -= 1;
                 self.negated -= 1;
+                self.explain_negation();
                 r?.map(|bm| self.universe() - bm)
             }
             QueryAst::Optional(inner) => {

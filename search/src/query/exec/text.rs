@@ -118,7 +118,7 @@ impl<'a> Exec<'a> {
         let bm = self.docs_of(&ids, mask);
         self.take_root();
         if self.negated == 0 && !ids.is_empty() {
-            self.out.terms.push(ScoreTerm {
+            self.push_term(ScoreTerm {
                 ids,
                 mask,
                 tag_field: None,
@@ -131,6 +131,15 @@ impl<'a> Exec<'a> {
     }
 
     pub(super) fn phrase(&mut self, toks: &[String], mask: FieldMask, p: Prox) -> RoaringBitmap {
+        let mark = self.explain_mark();
+        let acc = self.phrase_words(toks, mask, p);
+        if toks.len() > 1 {
+            self.explain_close(mark, false, None);
+        }
+        acc
+    }
+
+    fn phrase_words(&mut self, toks: &[String], mask: FieldMask, p: Prox) -> RoaringBitmap {
         let mut groups = Vec::with_capacity(toks.len());
         let mut acc: Option<RoaringBitmap> = None;
         if self.take_root() {

@@ -6,6 +6,7 @@
 pub use bm25std::{
     max_score, normalized, parse_tanh_factor, tanh_factor_error, DEFAULT_TANH_FACTOR, TANH_FACTOR_RANGE,
 };
+pub use explain::Explanation;
 
 use roaring::RoaringBitmap;
 
@@ -18,6 +19,7 @@ use crate::query::topk::{BoundTerm, SkipPlan};
 
 mod bm25std;
 mod expansions;
+mod explain;
 mod slop;
 mod window;
 
@@ -193,6 +195,8 @@ pub struct ScoreContext<'a> {
     constant: Option<(f64, f64)>,
     /// HAMMING's scores, computed by the caller from the payloads (absent documents: 0).
     given: Option<std::collections::HashMap<u32, f64>>,
+    /// HAMMING: the length of the query's payload (for EXPLAINSCORE).
+    payload_len: usize,
 }
 
 /// RediSearch's HAMMING scorer: `1 / (1 + bits that differ)` between two payloads of the
@@ -347,6 +351,7 @@ impl<'a> ScoreContext<'a> {
             held_by_all: vec![false; terms.len()],
             constant: None,
             given: None,
+            payload_len: 0,
         };
         if ctx.windowed() {
             ctx.window = Some(std::cell::RefCell::default());
@@ -354,9 +359,11 @@ impl<'a> ScoreContext<'a> {
         ctx
     }
 
-    /// Scores given by the caller (HAMMING's, from the payloads), 0 for documents not listed.
-    pub fn with_scores(mut self, scores: std::collections::HashMap<u32, f64>) -> Self {
+    /// Scores given by the caller (HAMMING's, from the payloads of `payload_len` bytes), 0 for
+    /// documents not listed.
+    pub fn with_scores(mut self, scores: std::collections::HashMap<u32, f64>, payload_len: usize) -> Self {
         self.given = Some(scores);
+        self.payload_len = payload_len;
         self
     }
 
@@ -572,14 +579,7 @@ impl<'a> ScoreContext<'a> {
             }
         }
         let score = f64::from(hot.score);
-        let slop = |hits: &ExpansionHits| match self.slop {
-            // One expansion, or a word and its `+stem` (which sits at each of the word's
-            // positions): RediSearch's measure is 1 without looking at positions.
-            SlopShape::Expansions { .. } if hits.count <= 1 || (hits.count == 2 && hits.stem) => 1.0,
-            SlopShape::Expansions { term, .. } => self.expansions_divisor(doc, &hits.ids, *term),
-            _ => self.slop_divisor(&d),
-        };
-        let divided = |undivided: f64| divided_above(undivided, floor, || slop(&hits));
+        let divided = |undivided: f64| divided_above(undivided, floor, || self.slop_of(&d, &hits));
         match self.scorer {
             Scorer::TfIdf => divided(tfidf_undivided(score, raw, hot.max_freq)),
             Scorer::TfIdfDocNorm => divided(tfidf_undivided(score, raw, hot.len)),
@@ -590,6 +590,17 @@ impl<'a> ScoreContext<'a> {
             Scorer::DisMax | Scorer::DocScore => raw,
             // Its scores come from the payloads ([`Self::with_scores`]); without them, 0.
             Scorer::Hamming => 0.0,
+        }
+    }
+
+    /// The slop divisor of document `d`, given the expansions of the root term it matched.
+    fn slop_of(&self, d: &Doc, hits: &ExpansionHits) -> f64 {
+        match self.slop {
+            // One expansion, or a word and its `+stem` (which sits at each of the word's
+            // positions): RediSearch's measure is 1 without looking at positions.
+            SlopShape::Expansions { .. } if hits.count <= 1 || (hits.count == 2 && hits.stem) => 1.0,
+            SlopShape::Expansions { term, .. } => self.expansions_divisor(d.id, &hits.ids, *term),
+            _ => self.slop_divisor(d),
         }
     }
 
