@@ -265,3 +265,17 @@ fn json_index_options() {
     // One match: its JSON, as RediSearch returns `$.user.hp` as `1000`.
     assert_eq!(r.items()[2], arr(vec![b("$.tags"), b(r#"["cotton","summer"]"#)]));
 }
+
+/// WITHCOUNT and WITHOUTCOUNT (RediSearch's switch of its optimizer) are accepted by FT.SEARCH
+/// and FT.AGGREGATE; the total stays exact either way.
+#[test]
+fn withcount_and_withoutcount_are_accepted() {
+    let (_s, mut c) = catalog();
+    let all = c.call(&["FT.SEARCH", "books", "@year:[2000 2020]", "NOCONTENT"]);
+    assert_eq!(all.items()[0], Resp::Int(4));
+    for opt in ["WITHCOUNT", "WITHOUTCOUNT"] {
+        assert_eq!(c.call(&["FT.SEARCH", "books", "@year:[2000 2020]", "NOCONTENT", opt]), all, "{opt}");
+        let agg = c.call(&["FT.AGGREGATE", "books", "@year:[2000 2020]", opt, "LIMIT", "0", "0"]);
+        assert_eq!(agg.items()[0], Resp::Int(4), "{opt}");
+    }
+}

@@ -148,6 +148,9 @@ pub(crate) fn parse_request(args: &[&[u8]], config: &Config) -> Result<SearchReq
             r.with_scores = true;
         } else if a.eat("EXPLAINSCORE") {
             r.explain_score = true;
+        } else if a.eat("WITHCOUNT") || a.eat("WITHOUTCOUNT") {
+            // RediSearch's switch of its optimizer (an exact total or not): folio's total is
+            // always exact.
         } else if a.eat("WITHPAYLOADS") {
             r.with_payloads = true;
         } else if a.eat("WITHSORTKEYS") {

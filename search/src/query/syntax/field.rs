@@ -197,6 +197,12 @@ impl Parser<'_> {
         if let Some(c) = self.peek().filter(|c| *c == '+' || *c == '-') {
             t.push(c);
             self.i += 1;
+            // A sign alone is a token of its own: RediSearch's grammar negates the number after
+            // a `-` (`num ::= MINUS num`) and its lexer skips a `+`, so `[- 2 3]` is `[-2 3]`
+            // and `[-inf + inf]` is `[-inf inf]`.
+            while self.peek().is_some_and(char::is_whitespace) {
+                self.i += 1;
+            }
         }
         let digits = |p: &mut Self, t: &mut String| {
             let mut n = 0;

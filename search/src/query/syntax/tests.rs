@@ -187,3 +187,21 @@ fn semicolons_quotes_and_equals_like_redisearch() {
     // Attributes still take their `;`.
     assert!(p("(a)=>{$weight:2;}", 2).is_ok());
 }
+
+/// A sign alone before a range bound: `-` negates the number after it, `+` is skipped
+/// (replies of RediSearch 2.10.5 in dialects 1 and 2: `[- 2 3]` matches n = -2..3, `[1 - inf]`
+/// nothing, `[-inf + inf]` everything).
+#[test]
+fn a_lone_sign_before_a_range_bound() {
+    let range = |q: &str, d: u32| match p(q, d) {
+        Ok(Numeric(_, lo, hi)) => Ok((lo.value, lo.inclusive, hi.value, hi.inclusive)),
+        other => Err(format!("{other:?}")),
+    };
+    for d in [1, 2] {
+        assert_eq!(range("@n:[- 2 3]", d), Ok((-2.0, true, 3.0, true)));
+        assert_eq!(range("@n:[-inf + inf]", d), Ok((f64::NEG_INFINITY, true, f64::INFINITY, true)));
+        assert_eq!(range("@n:[(- 1 3]", d), Ok((-1.0, false, 3.0, true)));
+        assert_eq!(range("@n:[1 -  inf]", d), Ok((1.0, true, f64::NEG_INFINITY, true)));
+        assert_eq!(range("@n:[1 + 2]", d), Ok((1.0, true, 2.0, true)));
+    }
+}
