@@ -105,6 +105,18 @@ pub struct ScoreTerm {
     /// A leaf without terms (`*`, a numeric or geo range) that counts as frequency 1 in the
     /// documents it matched (RediSearch's virtual and numeric results); `ids` is empty.
     pub leaf: Option<(LeafKind, RoaringBitmap)>,
+    /// The term counts only in these documents: those of the union child (an intersection,
+    /// a phrase) it sits in, as RediSearch's union scores only the children a document
+    /// matched (`None`: wherever the document holds it).
+    pub gate: Option<std::sync::Arc<RoaringBitmap>>,
+}
+
+impl ScoreTerm {
+    /// False where its [`Self::gate`] leaves document `doc` out.
+    #[inline]
+    pub fn counts_in(&self, doc: u32) -> bool {
+        self.gate.as_ref().is_none_or(|g| g.contains(doc))
+    }
 }
 
 /// What kind of term-less result a [`ScoreTerm::leaf`] is.
@@ -415,6 +427,7 @@ impl<'a> Exec<'a> {
                 weight: self.weight,
                 first_only: false,
                 leaf: Some((kind, docs.clone())),
+                gate: None,
             });
         }
     }
@@ -428,6 +441,7 @@ impl<'a> Exec<'a> {
                 weight: self.weight,
                 first_only: false,
                 leaf: None,
+                gate: None,
             });
         }
     }
@@ -440,6 +454,30 @@ impl<'a> Exec<'a> {
         let i = self.out.terms.len() - 1;
         if let Some(x) = self.explained.as_mut().filter(|_| readable) {
             x.push(ExplainNode::Term(i));
+        }
+    }
+
+    /// True for a union child whose documents can lack some of its terms' (an intersection,
+    /// a phrase): its terms must not count where it did not match.
+    fn narrows(&self, ast: &QueryAst) -> bool {
+        match ast {
+            QueryAst::And(_) | QueryAst::Phrase(_) => true,
+            QueryAst::Word(w) => self.tokens(w).len() > 1,
+            QueryAst::Field(_, inner) => self.narrows(inner),
+            QueryAst::Attrs { inner, .. } => self.narrows(inner),
+            _ => false,
+        }
+    }
+
+    /// Limits the score terms recorded since `start` to the documents `docs` (see
+    /// [`ScoreTerm::gate`]).
+    fn gate_terms(&mut self, start: usize, docs: &RoaringBitmap) {
+        let shared = std::sync::Arc::new(docs.clone());
+        for t in self.out.terms.iter_mut().skip(start) {
+            t.gate = Some(match t.gate.take() {
+                Some(inner) => std::sync::Arc::new(&*inner & docs),
+                None => shared.clone(),
+            });
         }
     }
 

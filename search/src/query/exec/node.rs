@@ -177,6 +177,9 @@ impl<'a> Exec<'a> {
                     clauses.push(self.explain_mark() - mark);
                     let start = self.out.terms.len();
                     let r = self.eval(it, mask, prox)?;
+                    if let Some(bm) = r.as_ref().filter(|_| self.narrows(it)) {
+                        self.gate_terms(start, bm);
+                    }
                     if root {
                         children.push(self.slop_child(start, r.clone()));
                     }

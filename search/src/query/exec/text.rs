@@ -125,6 +125,7 @@ impl<'a> Exec<'a> {
                 weight: self.weight,
                 first_only: true,
                 leaf: None,
+                gate: None,
             });
         }
         Some(bm)

@@ -108,7 +108,7 @@ impl ScoreContext<'_> {
         for (ti, (t, idfs)) in self.terms.iter().zip(&self.idfs).enumerate() {
             if t.leaf.is_none() {
                 self.add_term(&d, ti, t, idfs, &mut |ti, id, f, idf| {
-                    if f != 0.0 {
+                    if f != 0.0 && t.counts_in(doc) {
                         hits[ti].push((id, f, idf));
                     }
                 });
@@ -220,6 +220,10 @@ impl Walk<'_, '_> {
     fn term(&self, i: usize, outer: f64, in_union: bool) -> Part {
         let Some(t) = self.ctx.terms.get(i) else { return self.virtual_result(0.0, 1.0, false) };
         let w = if outer != 0.0 { t.weight / outer } else { t.weight };
+        if !t.counts_in(self.doc) {
+            // In a union child (an intersection) the document did not match.
+            return self.virtual_result(0.0, 1.0, false);
+        }
         if let Some((kind, docs)) = &t.leaf {
             let matched = self.ctx.held_by_all.get(i).copied().unwrap_or(false) || docs.contains(self.doc);
             if !matched {

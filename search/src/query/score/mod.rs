@@ -393,7 +393,10 @@ impl<'a> ScoreContext<'a> {
     /// The weighted sum and the slop divisor of [`Self::constant`], computed as
     /// [`Self::score`] computes them for any one document (same terms, same order).
     fn constant_parts(&self) -> Option<(f64, f64)> {
-        if !matches!(self.scorer, Scorer::TfIdf | Scorer::TfIdfDocNorm) || self.terms.is_empty() {
+        if !matches!(self.scorer, Scorer::TfIdf | Scorer::TfIdfDocNorm)
+            || self.terms.is_empty()
+            || self.terms.iter().any(|t| t.gate.is_some())
+        {
             return None;
         }
         let slop = match self.slop {
@@ -419,7 +422,11 @@ impl<'a> ScoreContext<'a> {
     /// `weight x idf`, when the scorer is TFIDF over text terms of whole-number weights
     /// (the conditions under which its bounds are exact); `None` otherwise.
     pub fn skip_plan(&self) -> Option<SkipPlan<'a>> {
-        if self.scorer != Scorer::TfIdf || self.idx.spec.no_freqs || self.terms.is_empty() {
+        if self.scorer != Scorer::TfIdf
+            || self.idx.spec.no_freqs
+            || self.terms.is_empty()
+            || self.terms.iter().any(|t| t.gate.is_some())
+        {
             return None;
         }
         let mut out = Vec::with_capacity(self.terms.len());
@@ -492,6 +499,9 @@ impl<'a> ScoreContext<'a> {
                 .iter()
                 .enumerate()
                 .map(|(ti, t)| {
+                    if !t.counts_in(doc) {
+                        return 0.0;
+                    }
                     if self.held_by_all[ti] {
                         return t.weight;
                     }
@@ -525,6 +535,9 @@ impl<'a> ScoreContext<'a> {
                 return;
             }
             let Some(t) = self.terms.get(ti) else { return };
+            if !t.counts_in(doc) {
+                return;
+            }
             if let Some((root, stem)) = exp {
                 if ti == root && hits.last != Some(id) && !hits.ids.contains(&id) {
                     hits.last = Some(id);

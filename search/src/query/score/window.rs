@@ -61,7 +61,11 @@ impl ScoreContext<'_> {
             && !self.idx.spec.no_freqs
             && self.lookup.len() <= MERGE_JOIN_THRESHOLD
             && self.terms.iter().zip(&self.cursors).all(|(t, c)| {
-                t.tag_field.is_none() && t.leaf.is_none() && !t.first_only && c.len() == t.ids.len()
+                t.tag_field.is_none()
+                    && t.leaf.is_none()
+                    && t.gate.is_none()
+                    && !t.first_only
+                    && c.len() == t.ids.len()
             })
     }
 
