@@ -189,6 +189,7 @@ unsafe fn register(ctx: *mut raw::RedisModuleCtx) -> c_int {
     }
     crate::rdb::prepare();
     crate::rdb::arm(crate::rdb::Contents::default());
+    search::schema::set_json_path_check(|p| crate::commands::json::compile(p.as_bytes()).is_ok());
     // Loaders see Redis's IO errors (a short read) as errors instead of Redis exiting at once.
     // SAFETY: the API table is filled by Init; valid context.
     unsafe {

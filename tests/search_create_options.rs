@@ -206,3 +206,34 @@ fn language_field_stems_each_document_in_its_language() {
     c.call(&["JSON.SET", "lj:1", "$", r#"{"t":"corriendo","lang":"spanish"}"#]);
     assert_eq!(ids(&mut c, "lj", &["corrido", "LANGUAGE", "spanish"]), v(&["lj:1"]));
 }
+
+/// FT.CREATE's argument errors as RediSearch 2.10.5 replies them: SCORE without a number in
+/// 0..1, a FILTER that does not parse (before any later argument is looked at), and the path
+/// of a TEXT or VECTOR field ON JSON that is no JSONPath (other types take any path).
+#[test]
+fn create_argument_errors_as_redisearch() {
+    let s = Server::start();
+    let mut c = s.conn();
+    let err = |m: &str| Resp::Error(m.to_string());
+    let vector = "VECTOR FLAT 6 TYPE FLOAT32 DIM 2 DISTANCE_METRIC L2";
+    for (line, want) in [
+        ("FT.CREATE i SCORE SCHEMA t TEXT", err("Invalid score")),
+        ("FT.CREATE i SCORE x SCHEMA t TEXT", err("Invalid score")),
+        ("FT.CREATE i SCORE 10 SCHEMA t TEXT", err("Invalid score")),
+        ("FT.CREATE i FILTER aSCHEMA foo text", err("Unknown symbol 'aSCHEMA'")),
+        (
+            "FT.CREATE i ON JSON SCHEMA $.a[ AS v TEXT",
+            err("Invalid JSONPath '$.a[' in attribute 'v' in index 'i'"),
+        ),
+        (
+            &format!("FT.CREATE i ON JSON SCHEMA $.a[ AS v {vector}"),
+            err("Invalid JSONPath '$.a[' in attribute 'v' in index 'i'"),
+        ),
+        ("FT.CREATE i1 ON JSON SCHEMA $.a[ AS v TAG", ok()),
+        ("FT.CREATE i2 ON JSON SCHEMA $.a[ AS v NUMERIC", ok()),
+        ("FT.CREATE i3 ON JSON SCHEMA $..a AS v TEXT", ok()),
+        ("FT.CREATE i4 ON JSON SCHEMA title TEXT", ok()),
+    ] {
+        assert_eq!(c.cmd(line), want, "{line}");
+    }
+}

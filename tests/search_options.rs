@@ -279,3 +279,36 @@ fn withcount_and_withoutcount_are_accepted() {
         assert_eq!(agg.items()[0], Resp::Int(4), "{opt}");
     }
 }
+
+/// WITHRAWIDS gives each result's document id after its key and score (RESP3: a second `id`);
+/// DIALECT without a value and FORMAT EXPAND on a HASH index are RediSearch 2.10.5's errors.
+#[test]
+fn withrawids_and_argument_errors() {
+    let s = Server::start();
+    let mut c = s.conn();
+    assert_eq!(c.cmd("FT.CREATE idx SCHEMA t TEXT"), ok());
+    assert_eq!(c.cmd("HSET h t hello"), Resp::Int(1));
+    assert_eq!(
+        c.cmd("FT.SEARCH idx hello WITHRAWIDS WITHSCORES"),
+        arr(vec![Resp::Int(1), b("h"), b("1"), Resp::Int(1), arr(vec![b("t"), b("hello")])])
+    );
+    for cmd in ["FT.SEARCH", "FT.AGGREGATE", "FT.EXPLAIN", "FT.SPELLCHECK"] {
+        assert_eq!(
+            c.call(&[cmd, "idx", "hello", "DIALECT"]),
+            Resp::Error("Need an argument for DIALECT".into()),
+            "{cmd}"
+        );
+    }
+    c.resp3();
+    let r = c.cmd("FT.SEARCH idx hello WITHRAWIDS");
+    let Resp::Map(m) = &r else { panic!("{r:?}") };
+    let results = &m.iter().find(|(k, _)| k.text() == "results").unwrap().1;
+    let Resp::Map(row) = &results.items()[0] else { panic!("{results:?}") };
+    let ids: Vec<String> =
+        row.iter().filter(|(k, _)| k.text() == "id").map(|(_, v)| format!("{v:?}")).collect();
+    assert_eq!(ids, vec![format!("{:?}", b("h")), format!("{:?}", Resp::Int(1))]);
+    for cmd in ["FT.SEARCH", "FT.AGGREGATE"] {
+        let r = c.call(&[cmd, "idx", "*", "FORMAT", "EXPAND"]);
+        assert_eq!(r, Resp::Error("EXPAND format is only supported with JSON".into()), "{cmd}");
+    }
+}

@@ -181,7 +181,34 @@ fn utf8(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()
 }
 
+/// How the host checks a JSONPath: the glue sets the JSON crate's parser at load (the search
+/// crate reads documents through [`crate::document::DocumentSource`] and knows no JSON
+/// syntax of its own). Unset (tests of this crate alone), every path passes.
+static JSON_PATH_CHECK: std::sync::OnceLock<fn(&str) -> bool> = std::sync::OnceLock::new();
+
+/// Sets the JSONPath check FT.CREATE applies to the fields of an index ON JSON.
+pub fn set_json_path_check(check: fn(&str) -> bool) {
+    let _ = JSON_PATH_CHECK.set(check);
+}
+
 impl IndexSpec {
+    /// RediSearch's error for a TEXT or VECTOR field of an index ON JSON whose path does not
+    /// parse (`Invalid JSONPath '…' in attribute '…' in index '…'`), checked when FT.CREATE
+    /// runs. RediSearch 2.10.5 parses the paths of those two types only (to learn whether they
+    /// can match several values): other fields take any path, and match nothing when it
+    /// does not parse.
+    pub fn check_json_paths(&self) -> Result<()> {
+        let Some(check) = JSON_PATH_CHECK.get().filter(|_| self.on == KeyType::Json) else { return Ok(()) };
+        let checked = |f: &&FieldSpec| matches!(f.kind, FieldType::Text | FieldType::Vector);
+        match self.fields.iter().filter(checked).find(|f| !check(&f.path)) {
+            Some(f) => Err(Error::new(format!(
+                "Invalid JSONPath '{}' in attribute '{}' in index '{}'",
+                f.path, f.name, self.name
+            ))),
+            None => Ok(()),
+        }
+    }
+
     /// Parses `FT.CREATE name <args…>` (args after the name).
     pub fn parse(name: &str, args: &[&[u8]]) -> Result<IndexSpec> {
         let mut a = Args::new(args);
@@ -231,14 +258,18 @@ impl IndexSpec {
                     }
                 }
             } else if a.eat("FILTER") {
-                spec.filter = Some(a.next_str("FILTER")?);
+                let f = a.next_str("FILTER")?;
+                // Checked here, before any later argument (RediSearch parses the expression
+                // as soon as its options are read: `FILTER aSCHEMA foo` is `Unknown symbol`).
+                crate::index::IndexFilter::parse(&f)?;
+                spec.filter = Some(f);
             } else if a.eat("LANGUAGE") {
                 let l = a.next_str("LANGUAGE")?;
                 spec.language = Language::parse(&l).ok_or_else(|| Error::new("Invalid language"))?;
             } else if a.eat("LANGUAGE_FIELD") {
                 spec.language_field = a.next_str("LANGUAGE_FIELD")?;
             } else if a.eat("SCORE") {
-                let s = a.next_f64("SCORE")?;
+                let s = a.next_f64("SCORE").map_err(|_| Error::new("Invalid score"))?;
                 if !(0.0..=1.0).contains(&s) {
                     return Err(Error::new("Invalid score"));
                 }

@@ -153,6 +153,9 @@ pub(crate) fn query_with<'c>(
     e.usage.count_query(dialect);
     config.mark_dialect(dialect);
     let idx = &e.index;
+    if req.format_expand && idx.spec.on != KeyType::Json {
+        return Err(Error::new("EXPAND format is only supported with JSON"));
+    }
     if query.len() > crate::limits::MAX_QUERY_LEN {
         return Err(Error::new("Query string too long"));
     }

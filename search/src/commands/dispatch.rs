@@ -146,6 +146,10 @@ fn dispatch(
             // At least the name, SCHEMA and one field with its type (RediSearch: argc < 5).
             arity(4)?;
             let name = text(args[0]);
+            let spec = crate::schema::IndexSpec::parse(&name, &args[1..])?;
+            if cat.entry(&name).is_none() {
+                spec.check_json_paths()?;
+            }
             cat.create(&name, &args[1..], config, false)?;
             Ok(Reply::ok())
         }

@@ -145,7 +145,7 @@ fn decode_row(r: Reply) -> Option<Row> {
         _ => Vec::new(),
     };
     let explain = it.next().as_ref().and_then(crate::query::score::Explanation::from_reply);
-    Some(Row { key, score, payload, sortkey, fields, order, order_more, distance, explain })
+    Some(Row { key, score, payload, sortkey, fields, order, order_more, distance, explain, raw_id: None })
 }
 
 /// One shard's answer to [`shard_search`].

@@ -40,7 +40,7 @@ use crate::schema::{FieldType, IndexSpec};
 use crate::synonyms::Synonyms;
 use docs::{DocHot, DocRecord, DocTable, RecordParts, TermOcc};
 use extract::{extract, FieldValues};
-use filter::IndexFilter;
+pub(crate) use filter::IndexFilter;
 use geo::GeoIndex;
 use numeric::NumericIndex;
 use postings::{DocNorm, Posting};

@@ -228,6 +228,7 @@ impl SearchPage {
                 order_more,
                 distance,
                 explain: h.explain.clone(),
+                raw_id: Some(i64::from(d) + 1),
             });
         }
         self.timeout.check_end()?;

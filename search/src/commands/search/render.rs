@@ -29,6 +29,8 @@ pub(crate) struct Row {
     pub(crate) distance: Option<f64>,
     /// EXPLAINSCORE's explanation of the score.
     pub(crate) explain: Option<Explanation>,
+    /// WITHRAWIDS: the document's id (as FT.DEBUG DOCIDTOID gives it).
+    pub(crate) raw_id: Option<i64>,
 }
 
 pub(super) struct RenderCtx<'a> {
@@ -295,6 +297,9 @@ pub(crate) fn render(
                 if req.with_scores {
                     out.push(score_reply(r.score, &r.explain));
                 }
+                if let Some(id) = r.raw_id.filter(|_| req.with_raw_ids) {
+                    out.push(Reply::Int(id));
+                }
                 if req.with_payloads {
                     out.push(r.payload.clone().map_or(Reply::Nil, Reply::Bulk));
                 }
@@ -319,6 +324,10 @@ pub(crate) fn render(
                     let mut m = vec![("id", Reply::Bulk(r.key))];
                     if req.with_scores {
                         m.push(("score", score_reply(r.score, &r.explain)));
+                    }
+                    if let Some(id) = r.raw_id.filter(|_| req.with_raw_ids) {
+                        // RediSearch names it `id` too, after the key's.
+                        m.push(("id", Reply::Int(id)));
                     }
                     if req.with_payloads {
                         m.push(("payload", r.payload.clone().map_or(Reply::Nil, Reply::Bulk)));

@@ -25,6 +25,8 @@ pub(crate) struct SearchRequest {
     pub(crate) no_stopwords: bool,
     pub(crate) with_scores: bool,
     pub(crate) explain_score: bool,
+    /// WITHRAWIDS: each result's document id after its key (and score).
+    pub(crate) with_raw_ids: bool,
     pub(crate) with_payloads: bool,
     pub(crate) with_sortkeys: bool,
     pub(crate) filters: Vec<(String, f64, bool, f64, bool)>,
@@ -61,7 +63,8 @@ pub(crate) struct SearchRequest {
 /// `DIALECT d`.
 pub(crate) fn parse_dialect(a: &mut Args) -> Result<u32> {
     let bad = || Error::new(format!("DIALECT requires a non negative integer >=1 and <= {MAX_DIALECT}"));
-    let d = a.next_str("DIALECT").map_err(|_| bad())?.parse::<u32>().map_err(|_| bad())?;
+    let d = a.next_str("DIALECT").map_err(|_| Error::new("Need an argument for DIALECT"))?;
+    let d = d.parse::<u32>().map_err(|_| bad())?;
     if !(1..=MAX_DIALECT).contains(&d) {
         return Err(bad());
     }
@@ -110,6 +113,7 @@ pub(crate) fn parse_request(args: &[&[u8]], config: &Config) -> Result<SearchReq
         no_stopwords: false,
         with_scores: false,
         explain_score: false,
+        with_raw_ids: false,
         with_payloads: false,
         with_sortkeys: false,
         filters: Vec::new(),
@@ -148,6 +152,8 @@ pub(crate) fn parse_request(args: &[&[u8]], config: &Config) -> Result<SearchReq
             r.with_scores = true;
         } else if a.eat("EXPLAINSCORE") {
             r.explain_score = true;
+        } else if a.eat("WITHRAWIDS") {
+            r.with_raw_ids = true;
         } else if a.eat("WITHCOUNT") || a.eat("WITHOUTCOUNT") {
             // RediSearch's switch of its optimizer (an exact total or not): folio's total is
             // always exact.
