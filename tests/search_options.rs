@@ -312,3 +312,20 @@ fn withrawids_and_argument_errors() {
         assert_eq!(r, Resp::Error("EXPAND format is only supported with JSON".into()), "{cmd}");
     }
 }
+
+/// HIGHLIGHT and SUMMARIZE FIELDS name attributes: a hash field known by an alias only, or no
+/// field at all, is RediSearch 2.10.5's `No such property`. An aliased field is highlighted
+/// (RediSearch accepts the alias but leaves the text unmarked: README's differences).
+#[test]
+fn highlight_fields_name_attributes() {
+    let s = Server::start();
+    let mut c = s.conn();
+    assert_eq!(c.cmd("FT.CREATE idx SCHEMA f1 AS f1_alias TEXT f2 AS f2_alias TEXT"), ok());
+    assert_eq!(c.cmd("HSET doc f1 foo f2 baz"), Resp::Int(2));
+    for (opt, name) in [("HIGHLIGHT", "f1"), ("SUMMARIZE", "f1"), ("HIGHLIGHT", "nosuch")] {
+        let r = c.call(&["FT.SEARCH", "idx", "foo", opt, "FIELDS", "1", name]);
+        assert_eq!(r, Resp::Error(format!("No such property `{name}`")), "{opt} {name}");
+    }
+    let r = c.call(&["FT.SEARCH", "idx", "foo", "HIGHLIGHT", "FIELDS", "1", "f1_alias"]);
+    assert_eq!(r, arr(vec![Resp::Int(1), b("doc"), arr(vec![b("f1"), b("<b>foo</b>"), b("f2"), b("baz")])]));
+}

@@ -300,6 +300,7 @@ pub(crate) fn search_page(
     e.usage.count_query(req.dialect);
     config.mark_dialect(req.dialect);
     let idx = &e.index;
+    check_highlighting(&req, idx)?;
     if req.query.len() > crate::limits::MAX_QUERY_LEN {
         return Err(Error::new("Query string too long"));
     }
@@ -498,6 +499,27 @@ pub(crate) fn search_page(
         sorted_by_key,
         timeout,
     })
+}
+
+/// HIGHLIGHT and SUMMARIZE need the index's term offsets, and name attributes of its schema
+/// (RediSearch 2.10.5's errors, its `NOOFSETS` spelling included).
+fn check_highlighting(req: &SearchRequest, idx: &Index) -> Result<()> {
+    if req.highlight.is_none() && req.summarize.is_none() {
+        return Ok(());
+    }
+    if idx.spec.no_offsets || idx.spec.no_hl {
+        return Err(Error::new(
+            "Cannot use highlight/summarize because NOOFSETS was specified at index level",
+        ));
+    }
+    let named = req.highlight.iter().flat_map(|h| h.0.iter().flatten());
+    let named = named.chain(req.summarize.iter().flat_map(|s| s.0.iter().flatten()));
+    for name in named {
+        if idx.spec.field(name).is_none() {
+            return Err(Error::new(format!("No such property `{name}`")));
+        }
+    }
+    Ok(())
 }
 
 fn sort_key(idx: &Index, d: u32, field: Option<usize>, docs: &dyn DocumentSource) -> Option<Key> {
