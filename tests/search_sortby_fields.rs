@@ -75,3 +75,29 @@ fn counted_sortby_errors() {
     let r = c.call(&["FT.SEARCH", "i", "hello", "SORTBY", "0"]);
     assert_eq!(r, Resp::Error("Property `0` not loaded nor in schema".into()));
 }
+
+/// SORTBY on a field without a sortable copy compares the values as stored, byte by byte
+/// (RediSearch 2.10.5: `Bravo`, `Charlie`, `alpha` for TEXT, `Bravo`, `alpha`, `charlie` for
+/// TAG, on HASH and on JSON alike).
+#[test]
+fn sortby_an_unsortable_field_compares_raw_values() {
+    let s = Server::start();
+    let mut c = s.conn();
+    assert_eq!(c.cmd("FT.CREATE s SCHEMA t TEXT g TAG"), ok());
+    assert_eq!(c.cmd("FT.CREATE j ON JSON SCHEMA $.t AS t TEXT $.g AS g TAG"), ok());
+    for (k, t, g) in [("a", "Bravo", "Bravo"), ("b", "alpha", "alpha"), ("c", "Charlie", "charlie")] {
+        assert_eq!(c.call(&["HSET", k, "t", t, "g", g]), Resp::Int(2));
+        let doc = format!(r#"{{"t":"{t}","g":"{g}"}}"#);
+        assert_eq!(c.call(&["JSON.SET", &format!("j{k}"), "$", &doc]), ok());
+    }
+    let order = |c: &mut Conn, idx: &str, by: &str| -> Vec<String> {
+        c.call(&["FT.SEARCH", idx, "*", "SORTBY", by, "NOCONTENT"]).items()[1..]
+            .iter()
+            .map(|i| i.text())
+            .collect()
+    };
+    assert_eq!(order(&mut c, "s", "t"), ["a", "c", "b"]);
+    assert_eq!(order(&mut c, "s", "g"), ["a", "b", "c"]);
+    assert_eq!(order(&mut c, "j", "t"), ["ja", "jc", "jb"]);
+    assert_eq!(order(&mut c, "j", "g"), ["ja", "jb", "jc"]);
+}

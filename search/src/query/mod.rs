@@ -8,6 +8,7 @@ pub mod global_filters;
 pub mod highlight;
 pub mod profile;
 pub mod score;
+pub mod summarize;
 pub mod syntax;
 pub mod topk;
 pub(crate) mod trace;

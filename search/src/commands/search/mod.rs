@@ -539,7 +539,9 @@ fn sort_key(idx: &Index, d: u32, field: Option<usize>, docs: &dyn DocumentSource
         (FieldValue::String(s), FieldType::Numeric) => {
             crate::suggest::args::redis_double(s.as_bytes()).map(Key::Num)
         }
-        (FieldValue::String(s), _) => Some(Key::Str(if f.unf { s } else { s.to_lowercase() })),
+        // As loaded: RediSearch compares a field without a sortable copy by its raw bytes
+        // (`Bravo` before `alpha`), whatever UNF says.
+        (FieldValue::String(s), _) => Some(Key::Str(s)),
         (FieldValue::Bool(b), _) => Some(Key::Str(b.to_string())),
         (FieldValue::Array(items), _) => items.into_iter().find_map(|v| match v {
             FieldValue::Number(n, _) => Some(Key::Num(n)),

@@ -5,7 +5,7 @@ use crate::aggregate::value::format_g;
 use crate::commands::expand::expand_json;
 use crate::document::{DocumentSource, FieldValue, KeyType};
 use crate::index::Index;
-use crate::query::highlight::{highlight, summarize, trim_field};
+use crate::query::highlight::{highlight, summarize, trim_field, Matcher};
 use crate::query::score::Explanation;
 use crate::query::vector::{format_distance, Distances};
 use crate::reply::{Protocol, Reply};
@@ -168,18 +168,29 @@ impl<'a> RenderCtx<'a> {
                 // Without byte offsets (NOHL) RediSearch cannot place tags: SUMMARIZE returns
                 // the trimmed head of the field and HIGHLIGHT leaves it as it is.
                 let no_hl = self.idx.spec.no_hl || self.idx.spec.no_offsets;
-                if let Some((fields, sm)) = &self.req.summarize {
-                    if fields.as_ref().is_none_or(|f| f.contains(&src) || f.contains(name)) {
+                let named = |fields: &Option<Vec<String>>| {
+                    fields.as_ref().is_none_or(|f| f.contains(&src) || f.contains(name))
+                };
+                let tags = match &self.req.highlight {
+                    Some((fields, open, close)) if !no_hl && named(fields) => {
+                        Some((open.as_str(), close.as_str()))
+                    }
+                    _ => None,
+                };
+                match &self.req.summarize {
+                    Some((fields, sm)) if named(fields) => {
+                        // The fragments carry HIGHLIGHT's tags when both apply.
                         s2 = if no_hl {
                             trim_field(&s2, sm)
                         } else {
-                            summarize(&s2, self.highlight_terms, &self.idx.stemmer, sm)
+                            let idf = |t: &str| self.term_idf(t);
+                            summarize(&s2, &self.matcher(&idf), sm, tags)
                         };
                     }
-                }
-                if let Some((fields, open, close)) = &self.req.highlight {
-                    if !no_hl && fields.as_ref().is_none_or(|f| f.contains(&src) || f.contains(name)) {
-                        s2 = highlight(&s2, self.highlight_terms, &self.idx.stemmer, open, close);
+                    _ => {
+                        if let Some((open, close)) = tags {
+                            s2 = highlight(&s2, self.highlight_terms, &self.idx.stemmer, open, close);
+                        }
                     }
                 }
                 if s2 != s {
@@ -188,6 +199,22 @@ impl<'a> RenderCtx<'a> {
             }
         }
         Some(out.into_iter().map(|(k, v)| (k, Reply::Bulk(v))).collect())
+    }
+
+    /// What SUMMARIZE matches and scores: the query's terms, each worth `score`.
+    fn matcher<'m>(&'m self, score: &'m dyn Fn(&str) -> f64) -> Matcher<'m> {
+        Matcher {
+            terms: self.highlight_terms,
+            stemmer: &self.idx.stemmer,
+            stopwords: &self.idx.spec.stopwords,
+            score,
+        }
+    }
+
+    /// A matched term's TFIDF IDF (what RediSearch's fragments score by).
+    fn term_idf(&self, t: &str) -> f64 {
+        let df = self.idx.text.dict.get(t).map_or(0, |id| self.idx.text.doc_freq(id));
+        crate::query::score::idf(self.idx.docs.len() + 1, df)
     }
 
     /// The schema attribute behind a returned name.
