@@ -292,8 +292,12 @@ fn ft_add_and_ft_del_replicate_what_they_wrote() {
 
 #[test]
 fn ft_add_survives_an_aof_reload() {
+    // `appendfsync always`: the restart is a SIGKILL, and under `everysec` Redis may hold the
+    // AOF write back while a background fsync runs (the replies go out meanwhile).
     let mut s = Server::with(ServerOptions {
-        args: ["--appendonly", "yes", "--aof-use-rdb-preamble", "no"].map(String::from).to_vec(),
+        args: ["--appendonly", "yes", "--aof-use-rdb-preamble", "no", "--appendfsync", "always"]
+            .map(String::from)
+            .to_vec(),
         ..Default::default()
     });
     let mut c = s.conn();

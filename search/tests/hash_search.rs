@@ -163,7 +163,9 @@ fn returned_content_highlight_summarize() {
     let r =
         db.cmd(&["FT.SEARCH", "idx", "fox", "RETURN", "1", "body", "SUMMARIZE", "LEN", "2", "FRAGS", "1"]);
     let Reply::Array(v) = r else { panic!() };
-    assert_eq!(v[2], Reply::Array(vec![common::b("body"), common::b("brown fox... ")]));
+    // RediSearch 2.10.5's reply: 6 bytes of context each side, cut to whole words, reach no
+    // whole word before `fox` and leave the space after it.
+    assert_eq!(v[2], Reply::Array(vec![common::b("body"), common::b("fox ... ")]));
 }
 
 #[test]

@@ -205,3 +205,23 @@ fn a_lone_sign_before_a_range_bound() {
         assert_eq!(range("@n:[1 + 2]", d), Ok((1.0, true, 2.0, true)));
     }
 }
+
+/// Nesting past the bound: RediSearch 2.10.5's texts, a syntax error in dialect 1 and its
+/// parser's stack overflow from dialect 2 (test_parser.py's nest_exp at 200 levels).
+#[test]
+fn deep_nesting_errors_by_dialect() {
+    fn nest(i: usize, and: bool) -> String {
+        if i == 1 {
+            return "(@mod:a1)".to_string();
+        }
+        format!("(a{i}{}{})", if and { " " } else { "|" }, nest(i - 1, and))
+    }
+    for and in [true, false] {
+        let q = nest(200, and);
+        assert!(p(&q, 1).unwrap_err().0.starts_with("Syntax error at offset"), "and={and}");
+        assert_eq!(
+            p(&q, 2).unwrap_err().0,
+            "Parser stack overflow. Try moving nested parentheses more to the left"
+        );
+    }
+}
