@@ -9,7 +9,7 @@ use crate::index::FieldIndex;
 use crate::query::exec::{ExplainNode, LeafKind};
 use crate::reply::Reply;
 
-use super::{bm25_len_factor, bm25std_len_factor, Doc, ExpansionHits, ScoreContext, Scorer, SlopShape, K1};
+use super::{bm25, bm25std, Doc, ExpansionHits, ScoreContext, Scorer, SlopShape};
 
 /// An explanation: a line, with the explanations of its children (RediSearch replies a line
 /// alone as a string, else `[line, [children…]]`).
@@ -124,11 +124,7 @@ impl ScoreContext<'_> {
             let mut e = ExpansionHits::default();
             if let SlopShape::Expansions { term, stem, .. } = self.slop {
                 for &(id, _, _) in hits.get(*term).into_iter().flatten() {
-                    if !e.ids.contains(&id) {
-                        e.count += 1;
-                        e.stem |= *stem == Some(id);
-                        e.ids.push(id);
-                    }
+                    e.add(id, *stem);
                 }
             }
             self.slop_of(&d, &e) as i64
@@ -260,25 +256,27 @@ impl Walk<'_, '_> {
                 let v = w * f * idf;
                 (v, format!("(TFIDF {v:.2} = Weight {w:.2} * TF {} * IDF {idf:.2})", f as u32))
             }
-            Scorer::Bm25 => {
-                let avg = self.ctx.avg_len;
-                let v = idf * f / (f + bm25_len_factor(avg));
-                let n = f as u32;
-                (v, format!("({v:.2} = IDF {idf:.2} * F {n} / (F {n} + k1 1.2 * (1 - b 0.5 + b 0.5 * Average Len {avg:.2})))"))
-            }
-            Scorer::DisMax => {
-                (w * f, format!("DISMAX {:.2} = Weight {w:.2} * Frequency {}", w * f, f as u32))
-            }
+            Scorer::Bm25 => self.bm25("IDF", idf, f),
+            Scorer::DisMax => dismax(w, f),
             _ => self.bm25std(name, idf, f),
         };
         Part { value, explained: Explanation::line(line), matched: true }
+    }
+
+    /// Legacy BM25 of a result of frequency `f`: `x` is its IDF (`label` "IDF", a term) or its
+    /// weight ("Weight", a result without a term).
+    fn bm25(&self, label: &str, x: f64, f: f64) -> (f64, String) {
+        let avg = self.ctx.avg_len;
+        let v = bm25(x, f, avg);
+        let n = f as u32;
+        (v, format!("({v:.2} = {label} {x:.2} * F {n} / (F {n} + k1 1.2 * (1 - b 0.5 + b 0.5 * Average Len {avg:.2})))"))
     }
 
     /// BM25STD of one term (`*`: idf and frequency 1).
     fn bm25std(&self, name: &str, idf: f64, f: f64) -> (f64, String) {
         let avg = self.ctx.avg_len;
         let len = self.len;
-        let v = idf * f * f64::from(K1 + 1.0) / (f + bm25std_len_factor(len, avg));
+        let v = bm25std(idf, f, len, avg);
         let line = format!(
             "{name}: ({v:.2} = IDF {idf:.2} * (F {f:.2} * (k1 1.2 + 1)) / (F {f:.2} + k1 1.2 * (1 - b 0.5 + b 0.5 * Doc Len {len} / Average Doc Len {avg:.2})))"
         );
@@ -290,18 +288,11 @@ impl Walk<'_, '_> {
     fn virtual_result(&self, w: f64, f: f64, matched: bool) -> Part {
         let (value, line) = match self.scorer() {
             Scorer::TfIdf | Scorer::TfIdfDocNorm => {
-                (w * f, format!("(TFIDF {:.2} = Weight {w:.2} * Frequency {}", w * f, f as u32) + ")")
+                (w * f, format!("(TFIDF {:.2} = Weight {w:.2} * Frequency {})", w * f, f as u32))
             }
             Scorer::Bm25 if f == 0.0 => (0.0, "Frequency 0 -> value 0".to_string()),
-            Scorer::Bm25 => {
-                let avg = self.ctx.avg_len;
-                let v = w * f / (f + bm25_len_factor(avg));
-                let n = f as u32;
-                (v, format!("({v:.2} = Weight {w:.2} * F {n} / (F {n} + k1 1.2 * (1 - b 0.5 + b 0.5 * Average Len {avg:.2})))"))
-            }
-            Scorer::DisMax => {
-                (w * f, format!("DISMAX {:.2} = Weight {w:.2} * Frequency {}", w * f, f as u32))
-            }
+            Scorer::Bm25 => self.bm25("Weight", w, f),
+            Scorer::DisMax => dismax(w, f),
             _ if w != 0.0 && f != 0.0 => {
                 let (v, line) = self.bm25std("*", 1.0, 1.0);
                 (w * v, line)
@@ -310,6 +301,11 @@ impl Walk<'_, '_> {
         };
         Part { value, explained: Explanation::line(line), matched }
     }
+}
+
+/// DISMAX of a result of frequency `f` and weight `w` (a term or not).
+fn dismax(w: f64, f: f64) -> (f64, String) {
+    (w * f, format!("DISMAX {:.2} = Weight {w:.2} * Frequency {}", w * f, f as u32))
 }
 
 /// BM25STD's line for a result that is no text term.

@@ -102,6 +102,17 @@ fn bm25std_len_factor(len: u32, avg_len: f64) -> f64 {
     f64::from(K1) * (f64::from(1.0f32 - B) + rel)
 }
 
+/// Legacy BM25 of a result of frequency `f`: `x * f / (f + k1 * (1 - b + b * avgDocLen))`, `x`
+/// its IDF (a term) or its weight (a result without a term).
+fn bm25(x: f64, f: f64, avg_len: f64) -> f64 {
+    x * f / (f + bm25_len_factor(avg_len))
+}
+
+/// BM25STD of a term of frequency `f` in a document of `len` tokens.
+fn bm25std(idf: f64, f: f64, len: u32, avg_len: f64) -> f64 {
+    idf * f * f64::from(K1 + 1.0) / (f + bm25std_len_factor(len, avg_len))
+}
+
 /// A total order of scores (and other doubles results are sorted by): `nan` (TFIDF's 0 / 0 of a
 /// document without text) ranks with `inf`, above every number, so that sorts and heaps see
 /// a consistent order (a sort given an inconsistent one may panic).
@@ -232,6 +243,18 @@ struct ExpansionHits {
     last: Option<u32>,
     /// The matched expansion ids.
     ids: Vec<u32>,
+}
+
+impl ExpansionHits {
+    /// Expansion `id` matched (`stem`: the root's `+stem` id); each id counts once.
+    fn add(&mut self, id: u32, stem: Option<u32>) {
+        if self.last != Some(id) && !self.ids.contains(&id) {
+            self.last = Some(id);
+            self.count += 1;
+            self.stem |= stem == Some(id);
+            self.ids.push(id);
+        }
+    }
 }
 
 /// Above this many text expansions, scoring merge-joins instead of binary-searching.
@@ -538,20 +561,15 @@ impl<'a> ScoreContext<'a> {
             if !t.counts_in(doc) {
                 return;
             }
-            if let Some((root, stem)) = exp {
-                if ti == root && hits.last != Some(id) && !hits.ids.contains(&id) {
-                    hits.last = Some(id);
-                    hits.count += 1;
-                    hits.stem |= stem == Some(id);
-                    hits.ids.push(id);
-                }
+            if let Some((_, stem)) = exp.filter(|&(root, _)| root == ti) {
+                hits.add(id, stem);
             }
             raw += t.weight
                 * match self.scorer {
                     Scorer::TfIdf | Scorer::TfIdfDocNorm => f * idf,
-                    Scorer::Bm25 => idf * f / (f + bm25_len_factor(self.avg_len)),
+                    Scorer::Bm25 => bm25(idf, f, self.avg_len),
                     Scorer::Bm25Std | Scorer::Bm25StdNorm | Scorer::Bm25StdTanh(_) => {
-                        idf * f * f64::from(K1 + 1.0) / (f + bm25std_len_factor(hot.len, self.avg_len))
+                        bm25std(idf, f, hot.len, self.avg_len)
                     }
                     Scorer::DisMax | Scorer::DocScore | Scorer::Hamming => f,
                 };
