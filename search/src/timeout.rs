@@ -15,7 +15,7 @@
 
 use std::time::{Duration, Instant};
 
-use crate::config::TimeoutPolicy;
+use crate::config::{Config, TimeoutPolicy};
 use crate::error::{Error, Result};
 
 /// When a query's TIMEOUT runs out, and its ON_TIMEOUT policy.
@@ -30,6 +30,19 @@ impl Timeout {
     pub fn new(started: Instant, timeout_ms: u64, policy: TimeoutPolicy) -> Timeout {
         let at = (timeout_ms > 0).then(|| started + Duration::from_millis(timeout_ms));
         Timeout { at, policy }
+    }
+
+    /// The timeout of a query from `config`'s ON_TIMEOUT, or, under FT.PROFILE (`profiled`),
+    /// RETURN: RediSearch's profile warns of a timeout rather than fail (`IsProfile`).
+    pub fn of_query(started: Instant, timeout_ms: u64, config: &Config, profiled: bool) -> Timeout {
+        let policy = if profiled { TimeoutPolicy::Return } else { config.on_timeout };
+        Timeout::new(started, timeout_ms, policy)
+    }
+
+    /// True when the `n`th item of a walk (counting from 1) is one at which the clock is read,
+    /// every `every` items, and the deadline has passed.
+    pub fn passed_at(&self, n: u64, every: u64) -> bool {
+        n.is_multiple_of(every) && self.passed()
     }
 
     /// A timeout that never runs out.

@@ -19,7 +19,7 @@ use super::request::{AggregateRequest, RequestLimits};
 use super::value::Value;
 use super::{query_seed, AggError};
 use crate::catalog::Catalog;
-use crate::config::{Config, TimeoutPolicy};
+use crate::config::Config;
 use crate::document::{DocumentSource, FieldValue, KeyType};
 use crate::error::{Error, Result};
 use crate::index::docs::SortRef;
@@ -188,9 +188,8 @@ pub(crate) fn query_with<'c>(
             .filter_map(|n| idx.spec.field(n).and_then(|(i, _)| idx.text_ord(i)))
             .fold(0, |m, ord| m | (1u128 << ord))
     };
-    // FT.PROFILE warns of a timeout rather than fail (RediSearch's `IsProfile`).
-    let policy = if trace.is_some() { TimeoutPolicy::Return } else { config.on_timeout };
-    let timeout = Timeout::new(started, req.timeout_ms.unwrap_or(config.timeout_ms), policy);
+    let timeout =
+        Timeout::of_query(started, req.timeout_ms.unwrap_or(config.timeout_ms), config, trace.is_some());
     let opts = ExecOptions {
         verbatim: o.verbatim,
         no_stopwords: o.no_stopwords,

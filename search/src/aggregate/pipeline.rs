@@ -470,7 +470,7 @@ fn run_streaming(
     let mut seen: u64 = 0;
     'rows: for mut row in input {
         seen += 1;
-        if !state.timed_out && seen.is_multiple_of(DEADLINE_CHECK_ROWS) && state.timeout.passed() {
+        if !state.timed_out && state.timeout.passed_at(seen, DEADLINE_CHECK_ROWS) {
             state.timed_out = true;
             break;
         }

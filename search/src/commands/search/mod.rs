@@ -4,7 +4,7 @@
 
 use crate::catalog::Catalog;
 use crate::commands::text;
-use crate::config::{Config, TimeoutPolicy};
+use crate::config::Config;
 use crate::document::{DocumentSource, FieldValue, KeyType};
 use crate::error::{Error, Result, TIMEOUT_ERROR};
 use crate::index::docs::SortRef;
@@ -192,7 +192,7 @@ impl SearchPage {
         let ctx = RenderCtx { idx, req, docs, highlight_terms: &self.highlight, dialect, dist };
         let mut rows = Vec::with_capacity(self.hits.len());
         for (n, h) in self.hits.iter().enumerate() {
-            if n % ROWS_PER_CLOCK_CHECK == ROWS_PER_CLOCK_CHECK - 1 && self.timeout.passed() {
+            if self.timeout.passed_at(n as u64 + 1, ROWS_PER_CLOCK_CHECK) {
                 self.timeout.cut_short()?;
                 return Ok((rows, true));
             }
@@ -237,7 +237,7 @@ impl SearchPage {
 }
 
 /// Rows read between two looks at the clock.
-const ROWS_PER_CLOCK_CHECK: usize = 32;
+const ROWS_PER_CLOCK_CHECK: u64 = 32;
 
 /// Documents ordered by a SORTBY key between two looks at the clock.
 const KEYS_PER_CLOCK_CHECK: u64 = 1024;
@@ -320,9 +320,7 @@ pub(crate) fn search_page(
             .filter_map(|n| idx.spec.field(n).and_then(|(i, _)| idx.text_ord(i)))
             .fold(0, |m, o| m | (1u128 << o)),
     };
-    // FT.PROFILE warns of a timeout rather than fail (RediSearch's `IsProfile`).
-    let policy = if trace.is_some() { TimeoutPolicy::Return } else { config.on_timeout };
-    let timeout = Timeout::new(started, req.timeout_ms, policy);
+    let timeout = Timeout::of_query(started, req.timeout_ms, config, trace.is_some());
     let opts = ExecOptions {
         verbatim: req.verbatim,
         no_stopwords: req.no_stopwords,
@@ -403,7 +401,7 @@ pub(crate) fn search_page(
                 |d: u32| more.iter().map(|&(i, _)| sort_key(idx, d, Some(i), docs)).collect::<Vec<_>>();
             let mut rows: Vec<(u32, Option<Key>, Vec<Option<Key>>)> = Vec::new();
             for (n, d) in ids.iter().enumerate() {
-                if n as u64 % KEYS_PER_CLOCK_CHECK == KEYS_PER_CLOCK_CHECK - 1 && timeout.passed() {
+                if timeout.passed_at(n as u64 + 1, KEYS_PER_CLOCK_CHECK) {
                     // ON_TIMEOUT RETURN: the documents ordered so far are the result.
                     timeout.cut_short()?;
                     warnings.push(TIMEOUT_ERROR.to_string());
