@@ -427,22 +427,31 @@ fn request_options_are_parsed() {
     assert_eq!((a.offset, a.limit, a.limited), (1, 2, true));
 }
 
-#[test]
-fn deadline_fails_the_query_under_fail() {
-    use search::config::TimeoutPolicy;
-    use search::timeout::Timeout;
+/// 2,000 documents `d<i>` with `x` = i, and the plan grouping them by `x` under `timeout`.
+fn grouped_under(timeout: search::timeout::Timeout) -> (MemSource, search::aggregate::Plan) {
     let mut src = MemSource::new(&[("x", true)]);
     for i in 0..2000 {
         src.add(&format!("d{i}"), &[("x", n(i as f64))]);
     }
     let req = AggregateRequest::parse(&["GROUPBY", "1", "@x"]).unwrap();
+    let plan = search::aggregate::Plan::new(&req, &src, 1).unwrap().with_timeout(timeout);
+    (src, plan)
+}
+
+/// A timeout of 1 ms that ran out 10 ms ago.
+fn ran_out(policy: search::config::TimeoutPolicy) -> search::timeout::Timeout {
     let long_ago = std::time::Instant::now() - std::time::Duration::from_millis(10);
-    let past = Timeout::new(long_ago, 1, TimeoutPolicy::Fail);
-    let plan = search::aggregate::Plan::new(&req, &src, 1).unwrap().with_timeout(past);
+    search::timeout::Timeout::new(long_ago, 1, policy)
+}
+
+#[test]
+fn deadline_fails_the_query_under_fail() {
+    use search::config::TimeoutPolicy;
+    let (src, plan) = grouped_under(ran_out(TimeoutPolicy::Fail));
     let e = plan.execute(src.hits().into_iter(), 2000, &src).unwrap_err();
     assert_eq!(e.message, "Timeout limit was reached");
-    let far = Timeout::new(std::time::Instant::now(), 3_600_000, TimeoutPolicy::Fail);
-    let plan = search::aggregate::Plan::new(&req, &src, 1).unwrap().with_timeout(far);
+    let far = search::timeout::Timeout::new(std::time::Instant::now(), 3_600_000, TimeoutPolicy::Fail);
+    let (src, plan) = grouped_under(far);
     assert_eq!(plan.execute(src.hits().into_iter(), 2000, &src).unwrap().rows.len(), 2000);
 }
 
@@ -450,16 +459,7 @@ fn deadline_fails_the_query_under_fail() {
 /// GROUPBY: the groups of the first rows), with the timeout warning.
 #[test]
 fn deadline_cuts_the_rows_short_under_return() {
-    use search::config::TimeoutPolicy;
-    use search::timeout::Timeout;
-    let mut src = MemSource::new(&[("x", true)]);
-    for i in 0..2000 {
-        src.add(&format!("d{i}"), &[("x", n(i as f64))]);
-    }
-    let req = AggregateRequest::parse(&["GROUPBY", "1", "@x"]).unwrap();
-    let long_ago = std::time::Instant::now() - std::time::Duration::from_millis(10);
-    let past = Timeout::new(long_ago, 1, TimeoutPolicy::Return);
-    let plan = search::aggregate::Plan::new(&req, &src, 1).unwrap().with_timeout(past);
+    let (src, plan) = grouped_under(ran_out(search::config::TimeoutPolicy::Return));
     let out = plan.execute(src.hits().into_iter(), 2000, &src).unwrap();
     // The clock is read every 256 rows: 255 rows pass before the first look.
     assert_eq!(out.rows.len(), 255);
