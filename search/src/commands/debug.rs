@@ -12,6 +12,7 @@ use roaring::RoaringBitmap;
 use crate::catalog::Catalog;
 use crate::commands::text;
 use crate::error::{Error, Result};
+use crate::index::docs::redisearch_id;
 use crate::index::{FieldIndex, Index};
 use crate::reply::Reply;
 use crate::schema::FieldType;
@@ -158,7 +159,7 @@ pub(crate) fn ft_debug(cat: &Catalog, args: &[&[u8]]) -> Result<Reply> {
             arity(argc == 4)?;
             let idx = index(&arg(1), NO_CTX)?;
             let (entries, docs) = numeric_docs(idx, &arg(2))?;
-            let last = docs.max().map_or(0, |d| i64::from(d) + 1);
+            let last = docs.max().map_or(0, redisearch_id);
             Ok(Reply::Array(vec![
                 Reply::Simple("numRanges".into()),
                 Reply::Int(1),
@@ -183,7 +184,7 @@ pub(crate) fn ft_debug(cat: &Catalog, args: &[&[u8]]) -> Result<Reply> {
             if !headers {
                 return Ok(Reply::Array(vec![range]));
             }
-            let last = docs.max().map_or(0, |d| i64::from(d) + 1);
+            let last = docs.max().map_or(0, redisearch_id);
             let blocks = i64::from(entries > 0);
             let efficiency = if blocks == 0 { 0.0 } else { entries as f64 };
             let header = Reply::Array(vec![
@@ -210,7 +211,7 @@ pub(crate) fn ft_debug(cat: &Catalog, args: &[&[u8]]) -> Result<Reply> {
         "DOCIDTOID" => {
             arity(argc == 4)?;
             let idx = index(&arg(1), NO_CTX)?;
-            Ok(Reply::Int(idx.docs.id_of(args[2]).map_or(0, |id| i64::from(id) + 1)))
+            Ok(Reply::Int(idx.docs.id_of(args[2]).map_or(0, redisearch_id)))
         }
         "IDTODOCID" => {
             arity(argc == 4)?;
@@ -257,7 +258,7 @@ pub(crate) fn ft_debug(cat: &Catalog, args: &[&[u8]]) -> Result<Reply> {
 
 /// A sorted array of RediSearch document ids.
 fn ids(docs: &RoaringBitmap) -> Reply {
-    Reply::Array(docs.iter().map(|d| Reply::Int(i64::from(d) + 1)).collect())
+    Reply::Array(docs.iter().map(|d| Reply::Int(redisearch_id(d))).collect())
 }
 
 /// The schema position of the field named `name`.
@@ -395,7 +396,7 @@ fn dump_geomidx(gi: &crate::index::geoshape::GeoShapeIndex) -> Reply {
         .map(|(id, shape, rect)| {
             Reply::Array(vec![
                 bulk("id"),
-                Reply::Int(i64::from(id) + 1),
+                Reply::Int(redisearch_id(id)),
                 bulk("geoshape"),
                 bulk(&shape),
                 bulk("rect"),

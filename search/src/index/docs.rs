@@ -51,6 +51,12 @@ impl DocHot {
     }
 }
 
+/// The id RediSearch would give document `id` (its ids start at 1, folio's at 0): what
+/// FT.DEBUG's dumps and WITHRAWIDS show.
+pub fn redisearch_id(id: u32) -> i64 {
+    i64::from(id) + 1
+}
+
 /// Keys ↔ ids and the records.
 #[derive(Default)]
 pub struct DocTable {

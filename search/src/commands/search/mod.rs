@@ -228,7 +228,7 @@ impl SearchPage {
                 order_more,
                 distance,
                 explain: h.explain.clone(),
-                raw_id: Some(i64::from(d) + 1),
+                raw_id: Some(crate::index::docs::redisearch_id(d)),
             });
         }
         self.timeout.check_end()?;
