@@ -32,7 +32,7 @@ pub fn highlight(text: &str, terms: &HashSet<String>, stemmer: &Stemmer, open: &
     out
 }
 
-pub use super::summarize::{summarize, trim_field, Matcher, Summary};
+pub use super::summarize::{summarize, Matcher, Summary};
 
 #[cfg(test)]
 mod tests {

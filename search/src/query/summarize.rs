@@ -159,7 +159,8 @@ pub fn summarize(text: &str, m: &Matcher, s: &Summary, tags: Option<(&str, &str)
             at = b;
         }
         one.push_str(&piece(f.end, after));
-        out.push_str(&collapse_spaces(&one));
+        // Only ASCII bytes change, so the text stays UTF-8.
+        out.push_str(&String::from_utf8_lossy(&collapse_spaces(one.as_bytes())));
         out.push_str(&s.separator);
     }
     out
@@ -192,36 +193,17 @@ fn context(bytes: &[u8], f: &Fragment, words: usize, lower: usize, upper: isize)
     (lb, after)
 }
 
-/// Runs of whitespace as one space (`stripDuplicateSpaces`).
-fn collapse_spaces(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    let mut last_space = false;
-    for c in s.chars() {
-        if c.is_ascii_whitespace() || c == '\u{0b}' {
-            if !last_space {
-                out.push(' ');
-            }
-            last_space = true;
-        } else {
-            out.push(c);
-            last_space = false;
-        }
-    }
-    out
+/// C's `isspace`, which RediSearch's whitespace handling uses (ASCII whitespace and `\v`).
+fn is_space(b: u8) -> bool {
+    b.is_ascii_whitespace() || b == 0x0b
 }
 
-/// SUMMARIZE of a field without a match, or on an index without byte offsets (NOHL,
-/// NOOFFSETS), as RediSearch's `trimField`: the head of the text (about six bytes per word of
-/// every fragment), runs of whitespace collapsed to one space, cut back to the last
-/// separator, trailing spaces removed.
-pub fn trim_field(text: &str, s: &Summary) -> String {
-    let head = EST_WORD_SIZE.saturating_mul(s.len).saturating_mul(s.frags).saturating_add(EST_WORD_SIZE);
-    let bytes = text.as_bytes();
-    let head = bytes.get(..head.min(bytes.len())).unwrap_or(bytes);
-    let mut out: Vec<u8> = Vec::with_capacity(head.len());
+/// Runs of whitespace as one space (`stripDuplicateSpaces`).
+fn collapse_spaces(bytes: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(bytes.len());
     let mut last_space = false;
-    for &b in head {
-        if b.is_ascii_whitespace() {
+    for &b in bytes {
+        if is_space(b) {
             if !last_space {
                 out.push(b' ');
             }
@@ -231,10 +213,21 @@ pub fn trim_field(text: &str, s: &Summary) -> String {
             last_space = false;
         }
     }
+    out
+}
+
+/// SUMMARIZE of a field without a match, as RediSearch's `trimField`: the head of the text
+/// (about six bytes per word of every fragment), runs of whitespace collapsed to one space,
+/// cut back to the last separator, trailing spaces removed.
+fn trim_field(text: &str, s: &Summary) -> String {
+    let head = EST_WORD_SIZE.saturating_mul(s.len).saturating_mul(s.frags).saturating_add(EST_WORD_SIZE);
+    let bytes = text.as_bytes();
+    let head = bytes.get(..head.min(bytes.len())).unwrap_or(bytes);
+    let mut out = collapse_spaces(head);
     while out.len() > 1 && !out.last().is_some_and(|&b| is_sep(b)) {
         out.pop();
     }
-    while out.last().is_some_and(|b| b.is_ascii_whitespace()) {
+    while out.last().is_some_and(|&b| is_space(b)) {
         out.pop();
     }
     String::from_utf8_lossy(&out).into_owned()
@@ -253,6 +246,8 @@ mod tests {
         assert_eq!(trim_field("one  two three four five", &s), "one two three");
         assert_eq!(trim_field("short", &s), "s");
         assert_eq!(trim_field("", &s), "");
+        // `\v` is whitespace to C's isspace, which RediSearch's trimField folds with.
+        assert_eq!(trim_field("one\x0b\x0btwo three four", &s), "one two three");
     }
 
     #[test]

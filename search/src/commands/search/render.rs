@@ -5,7 +5,7 @@ use crate::aggregate::value::format_g;
 use crate::commands::expand::expand_json;
 use crate::document::{DocumentSource, FieldValue, KeyType};
 use crate::index::Index;
-use crate::query::highlight::{highlight, summarize, trim_field, Matcher};
+use crate::query::highlight::{highlight, summarize, Matcher};
 use crate::query::score::Explanation;
 use crate::query::vector::{format_distance, Distances};
 use crate::reply::{Protocol, Reply};
@@ -165,27 +165,20 @@ impl<'a> RenderCtx<'a> {
                 }
                 let s = String::from_utf8_lossy(val).into_owned();
                 let mut s2 = s.clone();
-                // Without byte offsets (NOHL) RediSearch cannot place tags: SUMMARIZE returns
-                // the trimmed head of the field and HIGHLIGHT leaves it as it is.
-                let no_hl = self.idx.spec.no_hl || self.idx.spec.no_offsets;
+                // (An index without byte offsets, NOHL or NOOFFSETS, refused the request: see
+                // `check_highlighting`.)
                 let named = |fields: &Option<Vec<String>>| {
                     fields.as_ref().is_none_or(|f| f.contains(&src) || f.contains(name))
                 };
                 let tags = match &self.req.highlight {
-                    Some((fields, open, close)) if !no_hl && named(fields) => {
-                        Some((open.as_str(), close.as_str()))
-                    }
+                    Some((fields, open, close)) if named(fields) => Some((open.as_str(), close.as_str())),
                     _ => None,
                 };
                 match &self.req.summarize {
                     Some((fields, sm)) if named(fields) => {
                         // The fragments carry HIGHLIGHT's tags when both apply.
-                        s2 = if no_hl {
-                            trim_field(&s2, sm)
-                        } else {
-                            let idf = |t: &str| self.term_idf(t);
-                            summarize(&s2, &self.matcher(&idf), sm, tags)
-                        };
+                        let idf = |t: &str| self.term_idf(t);
+                        s2 = summarize(&s2, &self.matcher(&idf), sm, tags);
                     }
                     _ => {
                         if let Some((open, close)) = tags {
