@@ -54,7 +54,7 @@ pub(crate) fn ft_profile(
     } else {
         crate::aggregate::command::ft_aggregate(cat, &inner, docs, config, proto, Some(&mut trace))?
     };
-    let timed_out = trace.timed_out || timed_out(&result);
+    let timed_out = trace.timed_out;
     let total = trace.started.elapsed();
     let resp3 = proto == Protocol::Resp3;
     // `_PRINT_PROFILE_CLOCK false` leaves every time out (RESP2 keeps the times' names).
@@ -181,13 +181,4 @@ fn node(n: &ProfileNode, limited: bool, resp3: bool, clock: bool, max_expansions
     } else {
         Reply::Array(out)
     }
-}
-
-/// True when the result's warnings (RESP3) say the query timed out.
-fn timed_out(r: &Reply) -> bool {
-    let Reply::Map(pairs) = r else { return false };
-    pairs.iter().any(|(k, v)| {
-        matches!(k, Reply::Simple(s) if s == "warning")
-            && matches!(v, Reply::Array(w) if w.iter().any(|x| matches!(x, Reply::Simple(s) if s == TIMEOUT)))
-    })
 }
