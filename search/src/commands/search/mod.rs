@@ -129,11 +129,8 @@ pub(crate) fn run_search(
     let page = search_page(cat, args, docs, config, proto, trace.as_deref_mut(), paging, Instant::now())?;
     let idx =
         &cat.entry(&page.index).ok_or_else(|| Error::new(format!("{}: no such index", page.index)))?.index;
-    let (rows, cut) = page.rows(idx, docs)?;
-    let SearchPage { req, total, mut warnings, .. } = page;
-    if cut && !warnings.iter().any(|w| w == TIMEOUT_ERROR) {
-        warnings.push(TIMEOUT_ERROR.to_string());
-    }
+    let (rows, warnings) = page.rows(idx, docs)?;
+    let SearchPage { req, total, .. } = page;
     if let Some(t) = trace.as_deref_mut() {
         t.timed_out |= warnings.iter().any(|w| w == TIMEOUT_ERROR);
     }
@@ -183,9 +180,20 @@ struct PageHit {
 impl SearchPage {
     /// The page's rows, read from the documents now. A document that left the index since
     /// the query ran is left out; one that changed is shown as it is now (as RediSearch's
-    /// loader does). Past the query's TIMEOUT: under ON_TIMEOUT RETURN the rows read by
-    /// then, and `true` (crate::timeout), under FAIL the error.
-    pub(crate) fn rows(&self, idx: &Index, docs: &dyn DocumentSource) -> Result<(Vec<Row>, bool)> {
+    /// loader does); with them, the page's warnings. Past the query's TIMEOUT: under
+    /// ON_TIMEOUT RETURN the rows read by then and the timeout warning (crate::timeout), under
+    /// FAIL the error.
+    pub(crate) fn rows(&self, idx: &Index, docs: &dyn DocumentSource) -> Result<(Vec<Row>, Vec<String>)> {
+        let (rows, cut) = self.read_rows(idx, docs)?;
+        let mut warnings = self.warnings.clone();
+        if cut && !warnings.iter().any(|w| w == TIMEOUT_ERROR) {
+            warnings.push(TIMEOUT_ERROR.to_string());
+        }
+        Ok((rows, warnings))
+    }
+
+    /// [`Self::rows`]' rows, and whether the TIMEOUT cut them short.
+    fn read_rows(&self, idx: &Index, docs: &dyn DocumentSource) -> Result<(Vec<Row>, bool)> {
         let req = &self.req;
         let dialect = if req.expand { req.dialect.max(3) } else { req.dialect };
         let dist = &self.dist;
@@ -249,13 +257,7 @@ impl Catalog {
             return Reply::Error(format!("{}: no such index", page.index));
         };
         match page.rows(&e.index, docs) {
-            Ok((rows, cut)) => {
-                let mut warnings = page.warnings.clone();
-                if cut && !warnings.iter().any(|w| w == TIMEOUT_ERROR) {
-                    warnings.push(TIMEOUT_ERROR.to_string());
-                }
-                render(&page.req, page.total, rows, &warnings, proto)
-            }
+            Ok((rows, warnings)) => render(&page.req, page.total, rows, &warnings, proto),
             Err(e) => Reply::Error(e.0),
         }
     }
