@@ -28,7 +28,8 @@ pub struct Timeout {
 impl Timeout {
     /// `timeout_ms` after `started` (never, for 0).
     pub fn new(started: Instant, timeout_ms: u64, policy: TimeoutPolicy) -> Timeout {
-        let at = (timeout_ms > 0).then(|| started + Duration::from_millis(timeout_ms));
+        // A deadline past what the clock can hold never comes.
+        let at = (timeout_ms > 0).then(|| started.checked_add(Duration::from_millis(timeout_ms))).flatten();
         Timeout { at, policy }
     }
 
@@ -110,5 +111,8 @@ mod tests {
         assert!(ret.check_end().is_ok());
         let later = Timeout::new(Instant::now(), 60_000, TimeoutPolicy::Fail);
         assert!(!later.passed());
+        // The largest TIMEOUT a request can carry never runs out, and never overflows.
+        let huge = Timeout::new(Instant::now(), u64::MAX, TimeoutPolicy::Fail);
+        assert!(!huge.passed());
     }
 }
