@@ -2,24 +2,17 @@
 //! by which Redis's main thread and the query workers (`crate::workers`) share it.
 //!
 //! # The invariant
-//! The state sits behind one readers-writer lock. Every change to it is made by the main thread
-//! or read by the main thread from the documents and queued (a worker may apply the queue, in
-//! order, never anything else), and only the workers hold it for long:
-//! - **Workers** hold it shared while a query reads the index (`worker_read`), and never wait
-//!   for Redis's GIL while they hold it: a worker reads documents only after it has let the
-//!   state go (`crate::workers::gil`). So a main thread waiting for the lock (it holds the
-//!   GIL) waits for index work alone, and no cycle lock → GIL → lock can form.
-//! - **Writes never wait for a query.** A key change (`key_changed`) takes the lock
-//!   exclusively if it is free; if a query holds it, the change is read from the document now
-//!   (a shared hold, which waits only for a drain in progress, never for a query) and queued.
-//!   Changes are applied in the order they were queued, before anything reads the state: a
-//!   worker starting a query first applies every change queued before it started (in
-//!   exclusive holds of at most `DRAIN_SLICE`, so a main thread waiting to queue the next
-//!   change waits at most that long); the main thread applies the queue before its own reads.
-//!   So a query dispatched after a write's reply sees the write, and no query sees half of one
-//!   (a document is replaced whole, under an exclusive hold).
-//!   (An aggregate that reads no document runs its whole pipeline in that shared hold: still
-//!   index work, with no GIL.)
+//! The state sits in one [`search::shared::Shared`]: a readers-writer lock with a queue of key
+//! changes, whose rules (a write never waits for a query; changes apply whole and in order; a
+//! query sees every write that replied before it was dispatched) are written down there and
+//! checked by `make loom`. Every change is made by the main thread, or read by it from the
+//! documents and queued (a worker may apply the queue, in order, never anything else). What
+//! this glue adds:
+//! - **Workers never wait for Redis's GIL while they hold the state**: a worker reads documents
+//!   only after it has let the state go (`crate::workers::gil`). So a main thread waiting for
+//!   the lock (it holds the GIL) waits for index work alone, and no cycle lock → GIL → lock can
+//!   form. (An aggregate that reads no document runs its whole pipeline in that shared hold:
+//!   still index work, with no GIL.)
 //! - **Commands that only read definitions** (`search::READ_ONLY`: FT.INFO, FT._LIST, ...)
 //!   take a shared hold beside the queries when no change is queued (`read_shared`); with
 //!   changes queued they are other main-thread work.
@@ -35,13 +28,13 @@
 
 use std::cell::Cell;
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::LazyLock;
 use std::time::Instant;
 
-use parking_lot::{Mutex, RwLock, RwLockReadGuard, RwLockWriteGuard};
 use redis_module::Context;
 use search::document::DocumentSource;
+use search::shared::{ChangePath, Changes, Shared, WriteGuard};
 use search::{Catalog, Config, PreparedChange};
 
 /// Search state: the configuration and one catalog per database number.
@@ -53,19 +46,18 @@ pub struct SearchState {
     pub catalogs: HashMap<i32, Catalog>,
 }
 
-static STATE: LazyLock<RwLock<SearchState>> = LazyLock::new(|| RwLock::new(SearchState::default()));
+impl Changes for SearchState {
+    /// A key change of one database, read while queries held the state.
+    type Change = (i32, PreparedChange);
 
-/// Key changes read while queries held the state, to apply before anything else reads it.
-static PENDING: Mutex<Vec<(i32, PreparedChange)>> = Mutex::new(Vec::new());
-/// `PENDING.len()`, readable without its lock.
-static PENDING_LEN: AtomicUsize = AtomicUsize::new(0);
-/// Changes queued so far, and applied so far (both only grow).
-static QUEUED: AtomicU64 = AtomicU64::new(0);
-static APPLIED: AtomicU64 = AtomicU64::new(0);
+    fn apply(&mut self, (db, change): (i32, PreparedChange)) {
+        if let Some(c) = self.catalogs.get_mut(&db) {
+            c.apply(change);
+        }
+    }
+}
 
-/// The longest a worker holds the state exclusively to apply queued changes: the main thread,
-/// which may be waiting to queue the next one, waits at most about this long.
-const DRAIN_SLICE: std::time::Duration = std::time::Duration::from_micros(500);
+static STATE: LazyLock<Shared<SearchState>> = LazyLock::new(|| Shared::new(SearchState::default()));
 
 /// False while no database has a catalog: key changes then skip the state entirely (the common
 /// case of a server used for JSON only).
@@ -113,40 +105,11 @@ fn record_wait(since: Instant) {
     LOCK_WAITS.max_us.fetch_max(us, Ordering::Relaxed);
 }
 
-fn record_write_wait(since: Instant) {
-    let us = since.elapsed().as_micros() as u64;
+fn record_write_wait(waited: std::time::Duration) {
+    let us = waited.as_micros() as u64;
     LOCK_WAITS.write_count.fetch_add(1, Ordering::Relaxed);
     LOCK_WAITS.write_total_us.fetch_add(us, Ordering::Relaxed);
     LOCK_WAITS.write_max_us.fetch_max(us, Ordering::Relaxed);
-}
-
-/// Applies the queued key changes (the caller holds the state exclusively).
-fn drain(state: &mut SearchState) {
-    drain_for(state, None);
-}
-
-/// Applies queued key changes in order, all of them or, with a `deadline`, those it has time
-/// for (at least one).
-fn drain_for(state: &mut SearchState, deadline: Option<Instant>) {
-    while PENDING_LEN.load(Ordering::Acquire) > 0 {
-        let batch: Vec<(i32, PreparedChange)> = {
-            let mut q = PENDING.lock();
-            let n = if deadline.is_some() { q.len().min(16) } else { q.len() };
-            let batch = q.drain(..n).collect();
-            PENDING_LEN.store(q.len(), Ordering::Release);
-            batch
-        };
-        let n = batch.len() as u64;
-        for (db, change) in batch {
-            if let Some(c) = state.catalogs.get_mut(&db) {
-                c.apply(change);
-            }
-        }
-        APPLIED.fetch_add(n, Ordering::AcqRel);
-        if deadline.is_some_and(|d| Instant::now() >= d) {
-            return;
-        }
-    }
 }
 
 /// What the RDB hooks must know after a change of the state.
@@ -164,6 +127,7 @@ fn after_change(state: &SearchState) {
 /// events (no writes), so callers collect work and write after `f` returns.
 pub fn with_state<R>(ctx: &Context, f: impl FnOnce(&mut SearchState) -> R) -> R {
     let started = Instant::now();
+    // (The wait includes applying the changes still queued, main-thread time all the same.)
     let mut guard = STATE.write();
     record_wait(started);
     exclusive(ctx, &mut guard, f)
@@ -178,10 +142,9 @@ pub fn try_with_state<R>(ctx: &Context, f: impl FnOnce(&mut SearchState) -> R) -
 
 fn exclusive<R>(
     ctx: &Context,
-    guard: &mut RwLockWriteGuard<'_, SearchState>,
+    guard: &mut WriteGuard<'_, SearchState>,
     f: impl FnOnce(&mut SearchState) -> R,
 ) -> R {
-    drain(guard);
     INSIDE.set(true);
     let out = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| f(guard)));
     // Keys that changed meanwhile, as they are now (looking at one may expire others).
@@ -237,12 +200,12 @@ pub fn note_main_process() {
 /// changed, but drains apply key changes only, never a definition.
 pub fn for_save<R>(ctx: &Context, f: impl FnOnce(&SearchState) -> R) -> R {
     if MAIN_PID.get().is_some_and(|&pid| pid != std::process::id()) {
-        if let Some(g) = STATE.try_read_recursive() {
+        if let Some(g) = STATE.try_peek() {
             return f(&g);
         }
         // SAFETY: see above: this process has no other thread, so no one writes the state
         // while `f` reads it, and the fields read are not the ones a drain changes.
-        return f(unsafe { &*STATE.data_ptr() });
+        return f(unsafe { STATE.unlocked() });
     }
     with_state(ctx, |s| f(s))
 }
@@ -250,7 +213,7 @@ pub fn for_save<R>(ctx: &Context, f: impl FnOnce(&SearchState) -> R) -> R {
 /// Runs `f` with the search state shared, on the main thread, outside a command (the INFO
 /// callback): changes still queued are not in it.
 pub fn peek_state<R>(f: impl FnOnce(&SearchState) -> R) -> R {
-    f(&STATE.read_recursive())
+    f(&STATE.peek())
 }
 
 /// Runs `f` with the search state shared, on the main thread, for a command that only reads
@@ -258,41 +221,20 @@ pub fn peek_state<R>(f: impl FnOnce(&SearchState) -> R) -> R {
 /// nothing waits to be applied before the read). `None` when changes are queued: the caller
 /// then takes the state exclusively.
 pub fn read_shared<R>(f: impl FnOnce(&SearchState) -> R) -> Option<R> {
-    if PENDING_LEN.load(Ordering::Acquire) > 0 {
-        return None;
-    }
-    Some(f(&STATE.read_recursive()))
+    STATE.read_current().map(|s| f(&s))
 }
 
 /// Runs `f` with the search state shared, on the main thread, to finish a reply a worker
 /// prepared. It applies the queued changes first when the state is free; it never waits for a
 /// query (only for a drain in progress).
 pub fn finish_read<R>(f: impl FnOnce(&SearchState) -> R) -> R {
-    if PENDING_LEN.load(Ordering::Acquire) > 0 {
-        if let Some(mut w) = STATE.try_write() {
-            drain_for(&mut w, Some(Instant::now() + DRAIN_SLICE));
-            return f(&RwLockWriteGuard::downgrade(w));
-        }
-    }
-    f(&STATE.read_recursive())
+    f(&STATE.finish_read())
 }
 
 /// Runs `f` with the search state shared, on a worker thread, once every change queued before
 /// now is applied (a query sees every write that replied before it was dispatched).
 pub fn worker_read<R>(f: impl FnOnce(&SearchState) -> R) -> R {
-    // Every change queued before now must be applied first, in holds of at most DRAIN_SLICE
-    // (the main thread may be waiting to queue another meanwhile).
-    let target = QUEUED.load(Ordering::Acquire);
-    let guard: RwLockReadGuard<'_, SearchState> = loop {
-        if APPLIED.load(Ordering::Acquire) >= target {
-            break STATE.read();
-        }
-        let mut w = STATE.write();
-        drain_for(&mut w, Some(Instant::now() + DRAIN_SLICE));
-        if APPLIED.load(Ordering::Acquire) >= target {
-            break RwLockWriteGuard::downgrade(w);
-        }
-    };
+    let guard = STATE.worker_read();
     WORKER_HOLDS.set(true);
     let out = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| f(&guard)));
     WORKER_HOLDS.set(false);
@@ -321,36 +263,25 @@ pub fn key_changed(_ctx: &Context, db: i32, key: &[u8], docs: &dyn DocumentSourc
         AGAIN.with(|a| a.borrow_mut().push((db, key.to_vec())));
         return;
     }
-    if let Some(mut w) = STATE.try_write() {
-        // Changes queued before this one come first; a long queue is applied a slice at a
-        // time, this change then queued behind it.
-        drain_for(&mut w, Some(Instant::now() + DRAIN_SLICE));
-        if PENDING_LEN.load(Ordering::Acquire) == 0 {
-            if let Some(catalog) = w.catalogs.get_mut(&db) {
-                if docs.key_type(key).is_some() {
-                    catalog.on_key_changed(key, docs);
-                } else {
-                    catalog.on_key_removed(key);
-                }
-            }
-            return;
-        }
-        if let Some(catalog) = w.catalogs.get(&db) {
-            queue(db, catalog.prepare_key_change(key, docs));
-        }
-        return;
-    }
     let started = Instant::now();
-    let shared = STATE.read_recursive();
-    record_write_wait(started);
-    let Some(catalog) = shared.catalogs.get(&db) else { return };
-    queue(db, catalog.prepare_key_change(key, docs));
-}
-
-fn queue(db: i32, change: PreparedChange) {
-    let mut q = PENDING.lock();
-    q.push((db, change));
-    PENDING_LEN.store(q.len(), Ordering::Release);
-    QUEUED.fetch_add(1, Ordering::AcqRel);
-    LOCK_WAITS.deferred.fetch_add(1, Ordering::Relaxed);
+    let apply = |s: &mut SearchState| {
+        if let Some(catalog) = s.catalogs.get_mut(&db) {
+            if docs.key_type(key).is_some() {
+                catalog.on_key_changed(key, docs);
+            } else {
+                catalog.on_key_removed(key);
+            }
+        }
+    };
+    // The wait ends when the change can be read (a shared hold on the path beside queries).
+    let waited = Cell::new(started);
+    let read = |s: &SearchState| {
+        waited.set(Instant::now());
+        let change = s.catalogs.get(&db)?.prepare_key_change(key, docs);
+        LOCK_WAITS.deferred.fetch_add(1, Ordering::Relaxed);
+        Some((db, change))
+    };
+    if STATE.change(apply, read) == ChangePath::BesideQueries {
+        record_write_wait(waited.get().duration_since(started));
+    }
 }

@@ -73,6 +73,7 @@ pub mod rdb;
 pub mod reply;
 pub mod restore;
 pub mod schema;
+pub mod shared;
 pub mod stats;
 pub mod suggest;
 pub mod synonyms;
