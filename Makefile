@@ -6,7 +6,7 @@ MODULE := target/release/libfolio.so
 APT_PACKAGES := redis-server redis-tools libclang-dev
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all setup build run cluster cluster-stop test test-host test-unit test-e2e bench bench-json bench-search bench-churn bench-vector lint fmt compat compat-search compat-rdb fuzz faults clean test-clients bench-threads stress test-stress flow-tests faults-loop soak
+.PHONY: all setup build run cluster cluster-stop test test-host test-unit test-e2e bench bench-json bench-search bench-churn bench-vector lint fmt compat compat-search compat-rdb fuzz faults clean test-clients bench-threads stress test-stress loom flow-tests faults-loop soak
 
 all: build
 
@@ -50,7 +50,8 @@ cluster-stop:
 	@for p in $(CLUSTER_PORTS); do redis-cli -p $$p shutdown nosave >/dev/null 2>&1 || true; done
 
 ## test: unit, property and end-to-end tests (a real redis-server per test), the end-to-end and
-## client suites both with the default WORKERS and with WORKERS 0, and the short stress run.
+## client suites both with the default WORKERS and with WORKERS 0, the short stress run and the
+## concurrency core under the model checker.
 test: build
 	@! $(CARGO) tree -p json -p search 2>/dev/null | grep -q redis-module || { echo "json/search must not depend on redis-module"; exit 1; }
 	$(CARGO) test --release --workspace --no-fail-fast
@@ -61,6 +62,7 @@ test: build
 	@echo "client suites again with WORKERS 0"
 	@FOLIO_MODULE_ARGS="WORKERS 0" $(MAKE) --no-print-directory test-clients
 	@$(MAKE) --no-print-directory test-stress
+	@$(MAKE) --no-print-directory loom
 
 ## test-host: the end-to-end tests on another host, SERVER=/path/to/redis-server or valkey-server
 ## (Redis 7.4, Valkey 8, built outside this repository): FOLIO_SERVER for tests/common, with the
@@ -257,6 +259,12 @@ STRESS_SECONDS ?= 600
 STRESS_ARGS ?= --module-args "WORKERS 2" --workers-cycle 0,1,2
 stress: build $(CLIENTS_VENV)/.clients-installed
 	$(CLIENTS_VENV)/bin/python tests/stress/stress.py --module $(MODULE) --seconds $(STRESS_SECONDS) $(STRESS_ARGS)
+
+## loom: the search state's concurrency core (search/src/shared) under the loom model checker,
+## every interleaving of search/tests/loom_shared.rs up to LOOM_MAX_PREEMPTIONS (default 3), in a
+## target directory of its own (a cfg changes every crate's build).
+loom:
+	RUSTFLAGS="--cfg loom" CARGO_TARGET_DIR=target/loom $(CARGO) test --release -p search --test loom_shared -- --test-threads 1
 
 ## test-stress: the 30 s stress run and its self-test (tests/stress/test_stress_short.py, pytest;
 ## STRESS_SECONDS and FOLIO_MODULE_ARGS apply).
