@@ -399,8 +399,10 @@ impl FieldLoader for IndexLoader<'_> {
         match what {
             LoadRequest::Attribute(name) => {
                 let (fi, f) = self.spec.field(name)?;
-                if let Some(n) = self.served(doc.id, fi, f) {
-                    return Some(Value::Number(n));
+                if !self.duos() {
+                    if let Some(n) = self.served(doc.id, fi, f) {
+                        return Some(Value::Number(n));
+                    }
                 }
                 self.explicit(key, &f.path, Some(f))
             }
@@ -444,6 +446,23 @@ impl IndexLoader<'_> {
         self.spec.on == KeyType::Json
     }
 
+    /// Whether JSON values are read as duo values ([`shows_all_matches`]).
+    fn duos(&self) -> bool {
+        shows_all_matches(self.spec, self.dialect)
+    }
+
+    /// A JSON value from DIALECT 3 on, as RediSearch's `jsonIterToValue` makes it: its
+    /// first match (an array or object as its JSON text), shown as the JSON array of every
+    /// match.
+    fn duo(&self, key: &[u8], path: &str, attr: Option<&FieldSpec>) -> Option<Value> {
+        let all = self.docs.json_at(key, path)?;
+        let first = match self.docs.values(key, path).ok()?.into_iter().next()? {
+            FieldValue::Array(_) | FieldValue::Object(_) => Value::str(all.first()?),
+            v => scalar(v, attr)?,
+        };
+        Some(Value::duo(first, Value::str(&format!("[{}]", all.join(",")))))
+    }
+
     /// A NUMERIC field's value as the index holds it when it is the document's one value,
     /// which LOAD and property reads would read back as this same number
     /// ([`crate::index::docs::DocRecord::served_number`]): no document read needed.
@@ -458,8 +477,12 @@ impl IndexLoader<'_> {
     }
 
     /// LOAD: the document's value as RediSearch returns it (JSON: the first
-    /// match before DIALECT 3, else all matches as a JSON array text).
+    /// match before DIALECT 3, else a duo value; nothing for a path that is not a JSONPath,
+    /// which RediSearch's loader does not look up).
     fn explicit(&self, key: &[u8], path: &str, attr: Option<&FieldSpec>) -> Option<Value> {
+        if self.json() && !path.starts_with('$') {
+            return None;
+        }
         let vals = self.docs.values(key, path).ok()?;
         if vals.is_empty() {
             return None;
@@ -475,25 +498,44 @@ impl IndexLoader<'_> {
             }
             return vals.into_iter().next().and_then(|v| scalar(v, attr));
         }
-        if vals.len() == 1 || (attr.is_some() && self.dialect < 3) {
-            let first = vals.into_iter().next()?;
-            return match first {
-                FieldValue::Array(_) | FieldValue::Object(_) => {
-                    self.docs.json_at(key, path)?.into_iter().next().map(|s| Value::str(&s))
-                }
-                v => scalar(v, attr),
-            };
+        if self.duos() {
+            return self.duo(key, path, attr);
         }
-        let all = self.docs.json_at(key, path)?;
-        Some(Value::str(&format!("[{}]", all.join(","))))
+        self.json_first(key, path, vals, attr)
+    }
+
+    /// A JSON value before DIALECT 3: its first match (an array or object as its JSON text).
+    fn json_first(
+        &self,
+        key: &[u8],
+        path: &str,
+        vals: Vec<FieldValue>,
+        attr: Option<&FieldSpec>,
+    ) -> Option<Value> {
+        match vals.into_iter().next()? {
+            FieldValue::Array(_) | FieldValue::Object(_) => {
+                self.docs.json_at(key, path)?.into_iter().next().map(|s| Value::str(&s))
+            }
+            v => scalar(v, attr),
+        }
     }
 
     /// GROUPBY/REDUCE/SORTBY/APPLY reads of an attribute: the SORTABLE
     /// value when there is one (TAG fields excepted), else the document's
-    /// values; several values (TAG lists, JSON arrays) become an array so
-    /// GROUPBY counts each.
+    /// values: a hash's TAG list becomes an array so GROUPBY counts each value, a JSON
+    /// attribute is read as LOAD reads it (its first match, or from DIALECT 3 a duo value
+    /// unless it is a SORTABLE one holding a single value).
     fn implicit(&self, key: &[u8], id: u32, name: &str) -> Option<Value> {
         let (fi, f) = self.spec.field(name)?;
+        if self.duos() {
+            // (The document is at hand: `read_from_document` asks for it from DIALECT 3.)
+            let vals = self.docs.values(key, &f.path).ok()?;
+            let single =
+                matches!(vals.as_slice(), [v] if !matches!(v, FieldValue::Array(_) | FieldValue::Object(_)));
+            if !(single && property_from_sortable(f)) {
+                return self.duo(key, &f.path, Some(f));
+            }
+        }
         if property_from_sortable(f) {
             match &self.indexed {
                 Indexed::Live { idx, .. } => {
@@ -516,12 +558,20 @@ impl IndexLoader<'_> {
 
     /// A property read of field `f` from the document itself.
     fn implicit_from_document(&self, key: &[u8], f: &FieldSpec) -> Option<Value> {
+        if self.json() {
+            let vals = self.docs.values(key, &f.path).ok()?;
+            let first = self.json_first(key, &f.path, vals, Some(f))?;
+            if f.kind == FieldType::Tag {
+                return split_tags(vec![first], None, f.sortable && !f.unf).pop();
+            }
+            return Some(first);
+        }
         let mut out = Vec::new();
         for v in self.docs.values(key, &f.path).ok()? {
             flatten(v, f, &mut out);
         }
         if f.kind == FieldType::Tag {
-            let sep = if self.json() { None } else { Some(f.separator.unwrap_or(',')) };
+            let sep = Some(f.separator.unwrap_or(','));
             out = split_tags(out, sep, f.sortable && !f.unf);
         }
         match out.len() {
@@ -546,11 +596,21 @@ pub(crate) fn read_from_document(
     spec: &IndexSpec,
     name: &str,
     explicit: bool,
+    dialect: u32,
     served: impl Fn(usize) -> bool,
     sortable: impl Fn(usize) -> bool,
 ) -> bool {
     let Some((fi, f)) = spec.field(name) else { return true };
+    if shows_all_matches(spec, dialect) {
+        return true;
+    }
     !(served(fi) || !explicit && property_from_sortable(f) && sortable(fi))
+}
+
+/// Whether the pipeline reads JSON attributes as duo values, shown as the JSON array of
+/// every match (JSON, from DIALECT 3): read from the document, the index holds one value.
+pub(crate) fn shows_all_matches(spec: &IndexSpec, dialect: u32) -> bool {
+    spec.on == KeyType::Json && dialect >= 3
 }
 
 /// A SORTABLE value as the pipeline reads it.

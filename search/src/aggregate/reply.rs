@@ -111,5 +111,6 @@ pub fn value_reply(v: &Value, expand: bool) -> AggReply {
         Value::Number(n) => AggReply::Bulk(format_number(*n).into_bytes()),
         Value::String(s) => AggReply::Bulk(s.to_vec()),
         Value::Array(items) => AggReply::Array(items.iter().map(|x| value_reply(x, expand)).collect()),
+        Value::Duo(d) => value_reply(&d.1, expand),
     }
 }

@@ -160,7 +160,14 @@ pub(crate) fn stage_queried(
     };
     let served: Vec<usize> = numeric.iter().copied().filter(|&fi| everywhere(fi, true)).collect();
     let from_document = |n: &str, explicit: bool| {
-        read_from_document(spec, n, explicit, |fi| served.contains(&fi), |fi| everywhere(fi, false))
+        read_from_document(
+            spec,
+            n,
+            explicit,
+            q.dialect,
+            |fi| served.contains(&fi),
+            |fi| everywhere(fi, false),
+        )
     };
     if !plan.reads_documents(from_document) {
         let hits = (0..q.order.len()).filter_map(|i| q.hit(i));
@@ -240,8 +247,9 @@ impl Pending {
         // versions (its SORTABLE values are the old ones): it is left out.
         // SORTABLE values were copied for every row (a row without one reads the document).
         let served = |fi: usize| self.copied.served_by_all.contains(&fi);
-        let reads =
-            plan.reads_documents(|n, explicit| read_from_document(&self.spec, n, explicit, served, |_| true));
+        let reads = plan.reads_documents(|n, explicit| {
+            read_from_document(&self.spec, n, explicit, self.dialect, served, |_| true)
+        });
         if reads {
             // What each row will read: the fields' sources, then the paths.
             let (attrs, paths) = plan.loaded_names();

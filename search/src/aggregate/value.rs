@@ -22,6 +22,10 @@ pub enum Value {
     String(Arc<[u8]>),
     /// Multi-valued field or `split()` result.
     Array(Arc<[Value]>),
+    /// A JSON field read from DIALECT 3 on (RediSearch's duo value): its first match, which
+    /// every conversion, comparison and GROUPBY key uses, and the text a reply shows (the
+    /// JSON array of every match).
+    Duo(Arc<(Value, Value)>),
 }
 
 /// Why a comparison could not be made (number against a non-numeric string).
@@ -44,6 +48,19 @@ impl Value {
         Value::Array(Arc::from(items))
     }
 
+    /// A duo value of `first`, shown as `shown`.
+    pub fn duo(first: Value, shown: Value) -> Value {
+        Value::Duo(Arc::new((first, shown)))
+    }
+
+    /// The value conversions and comparisons use: a duo's first match, else itself.
+    pub fn primary(&self) -> &Value {
+        match self {
+            Value::Duo(d) => d.0.primary(),
+            v => v,
+        }
+    }
+
     /// True for [`Value::Null`].
     pub fn is_null(&self) -> bool {
         matches!(self, Value::Null)
@@ -51,7 +68,7 @@ impl Value {
 
     /// The bytes of a string value.
     pub fn as_bytes(&self) -> Option<&[u8]> {
-        match self {
+        match self.primary() {
             Value::String(s) => Some(s),
             _ => None,
         }
@@ -64,6 +81,7 @@ impl Value {
             Value::Number(n) => Some(*n),
             Value::String(s) => strtod_whole(s),
             Value::Null | Value::Array(_) => None,
+            Value::Duo(d) => d.0.to_number(),
         }
     }
 
@@ -74,6 +92,7 @@ impl Value {
             Value::Number(n) => *n != 0.0,
             Value::String(s) => !s.is_empty(),
             Value::Array(a) => !a.is_empty(),
+            Value::Duo(d) => d.0.truthy(),
         }
     }
 
@@ -84,6 +103,7 @@ impl Value {
             Value::String(s) => s.to_vec(),
             Value::Number(n) => format_number(*n).into_bytes(),
             Value::Null | Value::Array(_) => Vec::new(),
+            Value::Duo(d) => d.0.to_text(),
         }
     }
 
@@ -94,12 +114,13 @@ impl Value {
             Value::String(_) => 3,
             Value::Null => 4,
             Value::Array(_) => 6,
+            Value::Duo(d) => d.0.type_code(),
         }
     }
 
     /// `RSValue_Equal` (no error reporting: a failed conversion is "not equal").
     pub fn loose_eq(&self, other: &Value) -> bool {
-        match (self, other) {
+        match (self.primary(), other.primary()) {
             (Value::Number(a), Value::Number(b)) => a == b,
             (Value::String(a), Value::String(b)) => a == b,
             (Value::Null, Value::Null) => true,
@@ -113,7 +134,7 @@ impl Value {
     /// `RSValue_Cmp` with error reporting: comparing a number with a string
     /// that is not a number is an error, as in RediSearch's predicates.
     pub fn compare(&self, other: &Value) -> Result<Ordering, CmpError> {
-        match (self, other) {
+        match (self.primary(), other.primary()) {
             (Value::Number(a), Value::Number(b)) => Ok(cmp_f64(*a, *b)),
             (Value::String(a), Value::String(b)) => Ok(a.as_ref().cmp(b.as_ref())),
             (Value::Null, Value::Null) => Ok(Ordering::Equal),
@@ -129,12 +150,13 @@ impl Value {
     /// Total order used by SORTBY and FIRST_VALUE: like [`Value::compare`] but
     /// a failed number conversion falls back to comparing text.
     pub fn sort_cmp(&self, other: &Value) -> Ordering {
-        if let (Value::Number(a), Value::Number(b)) = (self, other) {
+        let (this, other) = (self.primary(), other.primary());
+        if let (Value::Number(a), Value::Number(b)) = (this, other) {
             // A total order for sorts: `nan` (equal to every number in comparisons, as in
             // RediSearch) ranks above them here, or a sort could see an inconsistent order.
             return crate::query::score::score_order(*a, *b);
         }
-        self.compare(other).unwrap_or_else(|_| self.fallback_text().cmp(&other.fallback_text()))
+        this.compare(other).unwrap_or_else(|_| this.fallback_text().cmp(&other.fallback_text()))
     }
 
     fn number_or_err(&self) -> Result<f64, CmpError> {
@@ -148,7 +170,7 @@ impl Value {
 
     /// `RSValue_ConvertStringPtrLen`: numbers as `%f`, others as their text.
     fn fallback_text(&self) -> Vec<u8> {
-        match self {
+        match self.primary() {
             Value::Number(n) => format!("{n:.6}").into_bytes(),
             other => other.to_text(),
         }
@@ -192,7 +214,7 @@ pub fn strtod_whole(s: &[u8]) -> Option<f64> {
 /// C `strtod` on `s`: the value and where it stopped, `None` when nothing converts or on
 /// `ERANGE` that RediSearch rejects (an infinite result from finite digits, or zero from
 /// non-zero digits).
-fn strtod_prefix(s: &[u8]) -> Option<(f64, usize)> {
+pub(crate) fn strtod_prefix(s: &[u8]) -> Option<(f64, usize)> {
     let mut i = 0;
     while i < s.len() && matches!(s[i], b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c) {
         i += 1;
@@ -414,7 +436,7 @@ pub struct ValueKey(pub Value);
 
 impl ValueKey {
     fn hash_into<H: Hasher>(v: &Value, h: &mut H) {
-        match v {
+        match v.primary() {
             Value::Null => 0u8.hash(h),
             Value::Number(n) => {
                 1u8.hash(h);
@@ -431,11 +453,12 @@ impl ValueKey {
                     Self::hash_into(x, h);
                 }
             }
+            Value::Duo(d) => Self::hash_into(&d.0, h),
         }
     }
 
     fn same(a: &Value, b: &Value) -> bool {
-        match (a, b) {
+        match (a.primary(), b.primary()) {
             (Value::Null, Value::Null) => true,
             (Value::Number(x), Value::Number(y)) => canonical_bits(*x) == canonical_bits(*y),
             (Value::String(x), Value::String(y)) => x == y,

@@ -74,6 +74,8 @@ fn value_reply(v: &Value) -> Reply {
         Value::Number(n) => Reply::Double(*n),
         Value::String(s) => Reply::Bulk(s.to_vec()),
         Value::Array(items) => Reply::Array(items.iter().map(value_reply).collect()),
+        // As RediSearch's shards send it: the text a reply shows.
+        Value::Duo(d) => value_reply(&d.1),
     }
 }
 

@@ -114,6 +114,7 @@ pub fn show(v: &Value) -> String {
         Value::Number(x) => search::aggregate::value::format_number(*x),
         Value::String(b) => String::from_utf8_lossy(b).into_owned(),
         Value::Array(a) => format!("[{}]", a.iter().map(show).collect::<Vec<_>>().join(",")),
+        Value::Duo(d) => show(&d.1),
     }
 }
 

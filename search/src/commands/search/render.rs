@@ -107,6 +107,8 @@ impl<'a> RenderCtx<'a> {
             return self.load_expanded(key);
         }
         let json = self.idx.spec.on == KeyType::Json;
+        // RETURNed names whose value is a JSON array text (neither highlighted nor summarized).
+        let mut array_texts: Vec<String> = Vec::new();
         let mut out: Vec<(String, Vec<u8>)> = match &self.req.returns {
             None => {
                 // The SORTBY attribute comes first (RediSearch loads it for the sorter), under its
@@ -149,7 +151,10 @@ impl<'a> RenderCtx<'a> {
                     // `__key` is the document's key name (RediSearch's special lookup key).
                     if rf.source == "__key" {
                         v.push((rf.name.clone(), key.to_vec()));
-                    } else if let Some(val) = self.load_one(key, &rf.source, json) {
+                    } else if let Some((val, array)) = self.load_one_text(key, &rf.source, json) {
+                        if array {
+                            array_texts.push(rf.name.clone());
+                        }
                         v.push((rf.name.clone(), val));
                     }
                 }
@@ -160,7 +165,7 @@ impl<'a> RenderCtx<'a> {
             for (name, val) in out.iter_mut() {
                 let Some(src) = self.returned_field(name) else { continue };
                 let Some((_, spec)) = self.idx.spec.field(&src) else { continue };
-                if spec.kind != FieldType::Text || self.as_array_text(&src) {
+                if spec.kind != FieldType::Text || self.as_array_text(&src) || array_texts.contains(name) {
                     continue;
                 }
                 let s = String::from_utf8_lossy(val).into_owned();
@@ -236,31 +241,46 @@ impl<'a> RenderCtx<'a> {
 
     /// A RETURN field (an attribute or a path), as RediSearch's loader gives it.
     /// - JSON: before DIALECT 3 the first match ([`Self::load_json_first`]); from DIALECT 3
-    ///   every match as a JSON array, except for a SORTABLE attribute (TAG excepted), which
-    ///   RediSearch reads from its sorting vector: one value, as before DIALECT 3.
+    ///   every match as a JSON array, except for a SORTABLE attribute (TAG excepted) with a
+    ///   single value, which RediSearch reads from its sorting vector: one value, as before
+    ///   DIALECT 3.
     /// - Hash: the field's string, but a NUMERIC attribute's value goes through a double
     ///   (`hvalToValue` with `RLOOKUP_C_DBL`: `1.50` comes back as `1.5`, `0x10` as `16`),
     ///   unless it is not one (then the string as it is).
     fn load_one(&self, key: &[u8], source: &str, json: bool) -> Option<Vec<u8>> {
+        self.load_one_text(key, source, json).map(|(v, _)| v)
+    }
+
+    /// [`Self::load_one`], and whether the value is the JSON array text of every match
+    /// (DIALECT 3).
+    fn load_one_text(&self, key: &[u8], source: &str, json: bool) -> Option<(Vec<u8>, bool)> {
         let attr = self.idx.spec.field(source).map(|(_, f)| f);
         if json {
             let path = attr.map_or(source, |f| f.path.as_str());
+            // RediSearch's loader looks up JSONPaths only (`*kk->path == '$'`).
+            if !path.starts_with('$') {
+                return None;
+            }
             let matches = self.docs.json_at(key, path)?;
             if matches.is_empty() {
                 return None;
             }
-            if !self.as_array_text(source) {
-                return self.load_json_first(key, path);
+            // A SORTABLE attribute holding several values (several matches, or one array)
+            // sits in RediSearch's sorting vector as all of them, which DIALECT 3 prints as
+            // the array of matches like any other field; a single value, as itself.
+            let multi = matches.len() > 1 || matches[0].starts_with('[');
+            if !(self.as_array_text(source) || self.dialect >= 3 && multi) {
+                return self.load_json_first(key, path).map(|v| (v, false));
             }
-            Some(format!("[{}]", matches.join(",")).into_bytes())
+            Some((format!("[{}]", matches.join(",")).into_bytes(), true))
         } else {
             let raw = self.load_raw(key, source)?;
             if attr.is_some_and(|f| f.kind == FieldType::Numeric) {
                 if let Some(n) = crate::suggest::args::redis_double(&raw) {
-                    return Some(crate::aggregate::value::format_number(n).into_bytes());
+                    return Some((crate::aggregate::value::format_number(n).into_bytes(), false));
                 }
             }
-            Some(raw)
+            Some((raw, false))
         }
     }
 
