@@ -4,12 +4,13 @@
 //! group per combination of its key values (array values split, so a
 //! multi-valued field counts each value; missing values and empty arrays
 //! group as NULL); [`Grouper::finish`] returns one row per group, in
-//! first-seen order, with the key values and each reducer's result.
+//! RediSearch's order (`group_order`), with the key values and each reducer's result.
 //!
 //! Split over a cluster ([`Grouper::split`]): a shard's grouper ends with
 //! [`Grouper::finish_partial`] (each group's key values and reducers' partials), the node's
 //! takes those with [`Grouper::merge`] and ends with [`Grouper::finish`].
 
+use super::group_order::{group_hash, khash_order};
 use super::hash::FxHashMap;
 use super::reducers::{Accumulator, Reducer};
 use super::row::Row;
@@ -20,7 +21,7 @@ type Group = (Vec<ValueKey>, Vec<Box<dyn Accumulator>>);
 
 /// GROUPBY: one group per distinct key tuple, each element of an array key
 /// giving its own group (empty arrays and missing values group as NULL);
-/// groups come out in first-seen order.
+/// groups come out in RediSearch's order.
 pub(super) struct Grouper<'p> {
     keys: &'p [usize],
     reducers: &'p [(Box<dyn Reducer>, usize)],
@@ -143,10 +144,14 @@ impl<'p> Grouper<'p> {
         }
     }
 
+    /// One row per group, in RediSearch's order ([`super::group_order`]).
     pub(super) fn finish(self, width: usize) -> Vec<Row> {
         let reducers = self.reducers;
-        self.groups
+        let hashes: Vec<u64> = self.groups.iter().map(|(vals, _)| group_hash(vals)).collect();
+        let mut groups: Vec<Option<Group>> = self.groups.into_iter().map(Some).collect();
+        khash_order(&hashes)
             .into_iter()
+            .filter_map(|i| groups[i].take())
             .map(|(vals, mut accs)| {
                 let mut row = Row { values: vec![None; width], ..Row::default() };
                 for (slot, v) in vals.into_iter().enumerate() {

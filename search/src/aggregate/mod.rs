@@ -19,6 +19,7 @@ pub mod cursor;
 pub mod error;
 pub mod expr;
 mod group;
+mod group_order;
 pub mod hash;
 pub mod limits;
 pub mod pipeline;
