@@ -269,10 +269,12 @@ impl IndexSpec {
             } else if a.eat("LANGUAGE_FIELD") {
                 spec.language_field = a.next_str("LANGUAGE_FIELD")?;
             } else if a.eat("SCORE") {
-                let s = a.next_f64("SCORE").map_err(|_| Error::new("Invalid score"))?;
-                if !(0.0..=1.0).contains(&s) {
-                    return Err(Error::new("Invalid score"));
-                }
+                // `strtod` as RediSearch reads it: a number at the start is enough.
+                let text = a.next_str("SCORE")?;
+                let s = match crate::aggregate::value::strtod_prefix(text.as_bytes()) {
+                    Some((s, _)) if (0.0..=1.0).contains(&s) => s,
+                    _ => return Err(Error::new("Invalid score")),
+                };
                 spec.score = s;
             } else if a.eat("SCORE_FIELD") {
                 spec.score_field = a.next_str("SCORE_FIELD")?;

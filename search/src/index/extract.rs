@@ -3,7 +3,7 @@
 
 use crate::document::{DocumentSource, FieldValue, KeyType};
 use crate::index::docs::SortValue;
-use crate::index::geo::parse_point;
+use crate::index::geo::parse_geo_value;
 use crate::schema::{FieldType, IndexSpec};
 
 /// The indexable values of one document, per schema field (same order as the schema).
@@ -166,7 +166,8 @@ fn shape(matches: Vec<FieldValue>) -> Result<FieldValues, String> {
 /// Why a document could not be indexed.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ExtractError {
-    /// The schema field whose value failed (`None`: the document score).
+    /// The schema field whose value failed (`None`: the document score, or a JSON vector,
+    /// which RediSearch counts for the index alone).
     pub field: Option<usize>,
     /// RediSearch's message.
     pub message: String,
@@ -175,8 +176,7 @@ pub struct ExtractError {
 /// Extracts `key` for `spec`. `Err` carries the indexing failure.
 pub fn extract(spec: &IndexSpec, key: &[u8], docs: &dyn DocumentSource) -> Result<Extracted, ExtractError> {
     let mut field = None;
-    // An empty message is a failure RediSearch records without a message or a field
-    // (JSON vectors).
+    // An empty message is a failure RediSearch records without a message or a field.
     extract_values(spec, key, docs, &mut field)
         .map_err(|message| ExtractError { field: field.filter(|_| !message.is_empty()), message })
 }
@@ -193,6 +193,11 @@ fn extract_values(
     for (fi, f) in spec.fields.iter().enumerate() {
         *failing = Some(fi);
         if let (FieldType::Vector, Some(vs)) = (f.kind, &f.vector) {
+            if json {
+                // RediSearch 2.10 reads JSON vectors outside the field preprocessors, so the
+                // field's own error counters never hear of their failures (the index's do).
+                *failing = None;
+            }
             out.values.push(crate::index::vector_extract::extract_vectors(vs, &f.path, key, docs, json)?);
             continue;
         }
@@ -260,10 +265,7 @@ fn extract_values(
                         None => return Err(format!("Invalid numeric value: '{s}'")),
                     }
                 }
-                (FieldValue::String(s), FieldType::Geo) => match parse_point(&s) {
-                    Some(p) => points.push(p),
-                    None => return Err(format!("Invalid geo string '{s}'")),
-                },
+                (FieldValue::String(s), FieldType::Geo) => points.push(parse_geo_value(&s)?),
             }
         }
         out.values.push(match f.kind {

@@ -51,6 +51,32 @@ pub fn parse_point(s: &str) -> Option<(f64, f64)> {
     Some((lon, lat))
 }
 
+/// A GEO field's value as RediSearch indexes it (`parseGeo`, then `calcGeoHash`): split at
+/// the first blank or comma, each side read whole by `strtod` (an empty side is 0), then the
+/// coordinates checked against Redis's ranges; the error is the reference's.
+pub fn parse_geo_value(s: &str) -> Result<(f64, f64), String> {
+    if s.len() > 128 {
+        return Err("Geo string cannot be longer than 128 bytes".into());
+    }
+    let Some(at) = s.find([' ', ',']) else { return Err("Invalid geo string".into()) };
+    let whole = |part: &str| -> Option<f64> {
+        if part.is_empty() {
+            return Some(0.0);
+        }
+        match crate::aggregate::value::strtod_prefix(part.as_bytes()) {
+            Some((v, end)) if end == part.len() => Some(v),
+            _ => None,
+        }
+    };
+    let (Some(lon), Some(lat)) = (whole(&s[..at]), whole(&s[at + 1..])) else {
+        return Err("Invalid geo string".into());
+    };
+    if !(-180.0..=180.0).contains(&lon) || !(-85.05112878..=85.05112878).contains(&lat) {
+        return Err(format!("Invalid geo coordinates: {lon:.6}, {lat:.6}"));
+    }
+    Ok((lon, lat))
+}
+
 /// Meters per unit (`m`, `km`, `mi`, `ft`).
 pub fn unit_factor(unit: &str) -> Option<f64> {
     match unit.to_ascii_lowercase().as_str() {

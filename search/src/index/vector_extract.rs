@@ -1,8 +1,9 @@
 //! Reads a VECTOR field's value from a document: a HASH holds a raw little-endian blob of
 //! DIM × element-size bytes; a JSON document holds an array of numbers, or several of them
 //! (a path with several matches) for a multi-vector field. Any other shape fails the
-//! document: a HASH failure carries RediSearch's message, a JSON one none (RediSearch
-//! 2.10 records the key but leaves `last indexing error` at `N/A`).
+//! document, with RediSearch's message where it gives one (a JSON array of the wrong length
+//! or with a bad element, an empty one) and none where it does not (a match that is not
+//! an array: `last indexing error` stays `N/A`).
 
 use crate::document::{DocumentSource, FieldValue};
 use crate::index::extract::FieldValues;
@@ -27,11 +28,21 @@ pub fn extract_vectors(
             )),
         };
     }
+    let matches = docs.values(key, path)?;
+    // One match is one vector, with RediSearch's messages (`JSON_StoreVectorInDocField`);
+    // the vectors of several matches fail without one, but for a bad element.
+    let single = matches.len() == 1;
     let mut out = Vec::new();
-    for m in docs.values(key, path)? {
+    for m in matches {
         match m {
             FieldValue::Null => {}
-            FieldValue::Array(items) => out.push(numbers(spec, &items).ok_or_else(String::new)?),
+            FieldValue::Array(items) if single && items.is_empty() => {
+                return Err("Empty array for vector field on JSON document".into());
+            }
+            FieldValue::Array(items) if single && !matches!(items[0], FieldValue::Number(..)) => {
+                return Err(String::new());
+            }
+            FieldValue::Array(items) => out.push(numbers(spec, &items, single)?),
             _ => return Err(String::new()),
         }
     }
@@ -41,20 +52,28 @@ pub fn extract_vectors(
 /// One JSON array as a vector: exactly DIM numbers (nulls and nested arrays fail). INT8
 /// and UINT8 take integers only (RediSearch 8.4 reads them with RedisJSON's `getInt`, which
 /// fails on `1.5` and `1.0`), in the type's range (folio's rule: RediSearch 8.4 casts, so
-/// `300` would be stored as UINT8 `44`).
-fn numbers(spec: &VectorSpec, items: &[FieldValue]) -> Option<Vec<f64>> {
+/// `300` would be stored as UINT8 `44`). A wrong length says so when `say_length`.
+fn numbers(spec: &VectorSpec, items: &[FieldValue], say_length: bool) -> Result<Vec<f64>, String> {
     if items.len() != spec.dim {
-        return None;
+        return Err(if say_length {
+            format!("Invalid vector length. Expected {}, got {}", spec.dim, items.len())
+        } else {
+            String::new()
+        });
     }
     let range = spec.ty.int_range();
     items
         .iter()
-        .map(|i| match (i, range) {
-            (FieldValue::Number(n, _), None) => Some(*n),
-            (FieldValue::Number(_, text), Some((lo, hi))) => {
-                text.parse::<i64>().ok().filter(|v| (lo..=hi).contains(v)).map(|v| v as f64)
+        .enumerate()
+        .map(|(at, i)| {
+            match (i, range) {
+                (FieldValue::Number(n, _), None) => Some(*n),
+                (FieldValue::Number(_, text), Some((lo, hi))) => {
+                    text.parse::<i64>().ok().filter(|v| (lo..=hi).contains(v)).map(|v| v as f64)
+                }
+                _ => None,
             }
-            _ => None,
+            .ok_or_else(|| format!("Invalid vector element at index {at}"))
         })
         .collect()
 }

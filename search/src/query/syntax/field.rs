@@ -295,6 +295,18 @@ impl Parser<'_> {
             },
             [lon, lat, r, unit] => match (lon.parse::<f64>(), lat.parse::<f64>(), r.parse::<f64>()) {
                 (Ok(lon), Ok(lat), Ok(radius)) => {
+                    // RediSearch's `GeoFilter_Validate`, as the query is parsed.
+                    if crate::index::geo::unit_factor(unit).is_none() {
+                        return Err(Error::new("Invalid GeoFilter unit"));
+                    }
+                    // (Comparisons, not ranges: a NaN passes, as in RediSearch.)
+                    let beyond = |v: f64, limit: f64| v > limit || v < -limit;
+                    if beyond(lat, 90.0) || beyond(lon, 180.0) {
+                        return Err(Error::new("Invalid GeoFilter lat/lon"));
+                    }
+                    if radius <= 0.0 {
+                        return Err(Error::new("Invalid GeoFilter radius"));
+                    }
                     Ok(QueryAst::Geo { field, lon, lat, radius, unit: unit.clone() })
                 }
                 _ => Err(fail(self)),
