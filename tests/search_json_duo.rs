@@ -1,0 +1,253 @@
+//! What RediSearch 2.10.5's flow tests check of values read by FT.AGGREGATE and FT.SEARCH,
+//! and folio answered otherwise: JSON values from DIALECT 3 (its "duo" values: computed with
+//! as their first match, shown as the JSON array of every match), GROUPBY's output order
+//! (its hash table's), GEO filters and values checked as it checks them, FT.CREATE's SCORE
+//! read by `strtod`, and JSON vector failures. Every expectation is a reply of the reference,
+//! copied from the flow test that checks it (named on each test).
+
+mod common;
+
+use common::*;
+
+fn b(x: &str) -> Resp {
+    Resp::bulk(x)
+}
+
+fn expect_ok(c: &mut Conn, args: &[&str]) {
+    assert_eq!(c.call(args), ok(), "{args:?}");
+}
+
+/// The value after the name `name` in a flat name/value array (names bulk or simple).
+fn after<'a>(items: &'a [Resp], name: &str) -> &'a Resp {
+    let at = items
+        .iter()
+        .position(|x| matches!(x, Resp::Bulk(_) | Resp::Simple(_)) && x.text() == name)
+        .unwrap_or_else(|| panic!("{name} in {items:?}"));
+    &items[at + 1]
+}
+
+/// An `Index Errors` array as (failures, last error, last key).
+fn errors(r: &Resp) -> (i64, String, String) {
+    let e = r.items();
+    (
+        after(e, "indexing failures").int(),
+        after(e, "last indexing error").text(),
+        after(e, "last indexing error key").text(),
+    )
+}
+
+fn row(pairs: &[(&str, Option<&str>)]) -> Resp {
+    arr(pairs.iter().flat_map(|(k, v)| [b(k), v.map_or(Resp::Nil, b)]).collect())
+}
+
+/// test_json_multi_geo.py `checkMultiGeoReturn`: GROUPBY on a multi-valued JSON field
+/// groups by the value LOAD gives (no group per element).
+#[test]
+fn groupby_on_a_multi_valued_json_field_takes_the_loaded_value() {
+    let server = Server::start();
+    let mut c = server.conn();
+    expect_ok(&mut c, &["FT.CREATE", "idx_flat", "ON", "JSON", "SCHEMA", "$.arr[*]", "AS", "val", "GEO"]);
+    expect_ok(&mut c, &["JSON.SET", "doc:1", "$", r#"{"arr":["40.6,70.35", "29.7,34.9", "21,22"]}"#]);
+    let q = "@val:[29.7 34.8 15 km]";
+    let one = |v: &str| arr(vec![Resp::Int(1), row(&[("val", Some(v))])]);
+    let all = r#"["40.6,70.35","29.7,34.9","21,22"]"#;
+    for step in [&["GROUPBY", "1", "@val"][..], &["LOAD", "1", "@val"]] {
+        let mut cmd = vec!["FT.AGGREGATE", "idx_flat", q];
+        cmd.extend_from_slice(step);
+        assert_eq!(c.call(&cmd), one("40.6,70.35"), "{cmd:?}");
+        cmd.extend_from_slice(&["DIALECT", "3"]);
+        assert_eq!(c.call(&cmd), one(all), "{cmd:?}");
+    }
+    // A duo value compares as its first match.
+    let cmd = [
+        "FT.AGGREGATE", "idx_flat", q, "LOAD", "1", "@val", "FILTER", "@val == \"40.6,70.35\"", "DIALECT",
+        "3",
+    ];
+    assert_eq!(c.call(&cmd), one(all));
+}
+
+/// test_json_multi_numeric.py `checkMultiNumericReturn`, SORTABLE: the sorting vector of a
+/// multi-valued field holds every value, which DIALECT 3 shows.
+#[test]
+fn dialect_3_shows_every_value_of_a_sortable_multi_valued_field() {
+    let server = Server::start();
+    let mut c = server.conn();
+    expect_ok(
+        &mut c,
+        &["FT.CREATE", "idx_flat", "ON", "JSON", "SCHEMA", "$.arr[*]", "AS", "val", "NUMERIC", "SORTABLE"],
+    );
+    expect_ok(
+        &mut c,
+        &["FT.CREATE", "idx_arr", "ON", "JSON", "SCHEMA", "$.arr", "AS", "val", "NUMERIC", "SORTABLE"],
+    );
+    expect_ok(&mut c, &["JSON.SET", "doc:1", "$", r#"{"arr":[1, 2, 3]}"#]);
+    let search = |c: &mut Conn, idx: &str| {
+        c.call(&["FT.SEARCH", idx, "@val:[2 3]", "RETURN", "1", "val", "DIALECT", "3"])
+    };
+    let doc = |v: &str| arr(vec![Resp::Int(1), b("doc:1"), row(&[("val", Some(v))])]);
+    assert_eq!(search(&mut c, "idx_flat"), doc("[1,2,3]"));
+    assert_eq!(search(&mut c, "idx_arr"), doc("[[1,2,3]]"));
+    let agg = |c: &mut Conn, idx: &str| {
+        c.call(&["FT.AGGREGATE", idx, "@val:[2 3]", "GROUPBY", "1", "@val", "DIALECT", "3"])
+    };
+    assert_eq!(agg(&mut c, "idx_flat"), arr(vec![Resp::Int(1), row(&[("val", Some("[1,2,3]"))])]));
+    assert_eq!(agg(&mut c, "idx_arr"), arr(vec![Resp::Int(1), row(&[("val", Some("[[1,2,3]]"))])]));
+}
+
+/// test_resp3.py `testExpandJson` (its RESP3 maps, here as RESP2 rows): from DIALECT 3 every
+/// JSON value is the array of its matches, a scalar too; before it, the first match; a name
+/// that is not a JSONPath nor an attribute is not loaded.
+#[test]
+fn aggregate_loads_of_json_by_dialect() {
+    let server = Server::start();
+    let mut c = server.conn();
+    expect_ok(
+        &mut c,
+        &[
+            "FT.CREATE", "idx", "ON", "JSON", "SCHEMA", "$.arr", "AS", "arr", "NUMERIC", "$.num", "AS",
+            "num", "NUMERIC", "$.str", "AS", "str", "TEXT", "$..arr[*]", "AS", "multi", "NUMERIC",
+        ],
+    );
+    expect_ok(
+        &mut c,
+        &[
+            "JSON.SET",
+            "doc1",
+            "$",
+            r#"{"arr":[1.0,2.1,3.14],"num":1,"str":"foo","sub":{"s1":false},"sub2":{"arr":[10,20,33.33]},"empty_arr":[],"empty_obj":{}}"#,
+        ],
+    );
+    expect_ok(
+        &mut c,
+        &[
+            "JSON.SET",
+            "doc2",
+            "$",
+            r#"{"arr":[3,4,null],"num":2,"str":"bar","sub":{"s2":true},"sub2":{"arr":[40,50,66.66]},"empty_arr":[],"empty_obj":{}}"#,
+        ],
+    );
+    let load = ["LOAD", "6", "$.arr[?(@>2)]", "str", "multi", "arr", "empty_arr", "empty_obj"];
+    let mut cmd = vec!["FT.AGGREGATE", "idx", "*", "LIMIT", "0", "2"];
+    cmd.extend_from_slice(&load);
+    cmd.extend_from_slice(&["SORTBY", "2", "@str", "DESC"]);
+    // (The SORTBY key comes first, as RediSearch loads it for the sorter.)
+    let first = |str_: &str, path: &str, multi: &str, arr_: &str| {
+        row(&[
+            ("str", Some(str_)),
+            ("$.arr[?(@>2)]", Some(path)),
+            ("multi", Some(multi)),
+            ("arr", Some(arr_)),
+        ])
+    };
+    assert_eq!(
+        c.call(&cmd),
+        arr(vec![
+            Resp::Int(2),
+            first("foo", "2.1", "1", "[1.0,2.1,3.14]"),
+            first("bar", "3", "3", "[3,4,null]"),
+        ])
+    );
+    cmd.extend_from_slice(&["DIALECT", "3"]);
+    assert_eq!(
+        c.call(&cmd),
+        arr(vec![
+            Resp::Int(2),
+            first(r#"["foo"]"#, "[2.1,3.14]", "[1.0,2.1,3.14,10,20,33.33]", "[[1.0,2.1,3.14]]"),
+            first(r#"["bar"]"#, "[3,4]", "[3,4,null,40,50,66.66]", "[[3,4,null]]"),
+        ])
+    );
+}
+
+/// test_aggregate.py `testGroupAfterSort` and `test_aggregate_group_by_on_missing_values`:
+/// groups come out in the order of RediSearch's hash table, not in first-seen order.
+#[test]
+fn groups_come_out_in_the_reference_order() {
+    let server = Server::start();
+    let mut c = server.conn();
+    expect_ok(&mut c, &["FT.CREATE", "idx", "SCHEMA", "t", "TAG", "n", "NUMERIC"]);
+    for (k, t, n) in
+        [("doc1", "AAAA", "0"), ("doc2", "AAAA", "1"), ("doc3", "BBBB", "0"), ("doc4", "BBBB", "1")]
+    {
+        c.call(&["HSET", k, "t", t, "n", n]);
+    }
+    c.call(&["HSET", "doc5", "t", "AAAA", "n", "0"]);
+    c.call(&["HSET", "doc6", "t", "BBBB", "n", "1"]);
+    let cmd = [
+        "FT.AGGREGATE", "idx", "*", "SORTBY", "3", "@n", "@t", "DESC", "MAX", "3", "GROUPBY", "2", "@t",
+        "@n", "REDUCE", "COUNT", "0", "AS", "c",
+    ];
+    assert_eq!(
+        c.call(&cmd),
+        arr(vec![
+            Resp::Int(2),
+            row(&[("t", Some("AAAA")), ("n", Some("0")), ("c", Some("2"))]),
+            row(&[("t", Some("BBBB")), ("n", Some("0")), ("c", Some("1"))]),
+        ])
+    );
+    expect_ok(
+        &mut c,
+        &[
+            "FT.CREATE", "miss", "PREFIX", "1", "m:", "SCHEMA", "tag", "TAG", "num1", "NUMERIC", "num2",
+            "NUMERIC",
+        ],
+    );
+    c.call(&["HSET", "m:1", "tag", "val", "num2", "5.5"]);
+    c.call(&["HSET", "m:2", "tag", "val", "num1", "3"]);
+    assert_eq!(
+        c.call(&["FT.AGGREGATE", "miss", "@tag:{val}", "GROUPBY", "1", "@num1", "DIALECT", "2"]),
+        arr(vec![Resp::Int(2), row(&[("num1", Some("3"))]), row(&[("num1", None)])])
+    );
+}
+
+/// test_geo.py `testGeoDistanceSimple` and test_index_error.py `test_geo_index_failures`.
+#[test]
+fn geo_filters_and_values_are_checked_as_the_reference_checks_them() {
+    let server = Server::start();
+    let mut c = server.conn();
+    expect_ok(&mut c, &["FT.CREATE", "idx", "SCHEMA", "location", "GEO"]);
+    c.call(&["HSET", "geo1", "location", "1.23,4.56"]);
+    let err = |r: Resp| r.err().to_string();
+    assert!(err(c.call(&["FT.SEARCH", "idx", "@location:[1.23 4.56 -10 km]"]))
+        .contains("Invalid GeoFilter radius"));
+    assert!(err(c.call(&["FT.SEARCH", "idx", "@location:[181 4.56 10 km]"]))
+        .contains("Invalid GeoFilter lat/lon"));
+    assert_eq!(c.call(&["FT.SEARCH", "idx", "@location:[1.23 86 10 km]"]), arr(vec![Resp::Int(0)]));
+    expect_ok(&mut c, &["FT.CREATE", "g1", "PREFIX", "1", "a:", "SCHEMA", "g", "GEO"]);
+    c.call(&["HSET", "a:1", "g", "aaaa"]);
+    expect_ok(&mut c, &["FT.CREATE", "g2", "PREFIX", "1", "b:", "SCHEMA", "g", "GEO"]);
+    c.call(&["HSET", "b:1", "g", "1000,1000"]);
+    let last_error =
+        |c: &mut Conn, idx: &str| errors(after(c.call(&["FT.INFO", idx]).items(), "Index Errors")).1;
+    assert_eq!(last_error(&mut c, "g1"), "Invalid geo string");
+    assert_eq!(last_error(&mut c, "g2"), "Invalid geo coordinates: 1000.000000, 1000.000000");
+}
+
+/// test_followhashes.py `testSyntax1` (`'1.0' 'SCHEMA'` is one argument in Python) and
+/// test_index_error.py `test_vector_indexing_with_json`.
+#[test]
+fn create_score_and_json_vector_failures() {
+    let server = Server::start();
+    let mut c = server.conn();
+    assert_eq!(
+        c.call(&["FT.CREATE", "idx2", "SCORE", "1.0SCHEMA", "foo", "text"]),
+        Resp::Error("Unknown argument `foo`".into())
+    );
+    assert_eq!(
+        c.call(&["FT.CREATE", "idx3", "SCORE", "x", "SCHEMA", "foo", "text"]),
+        Resp::Error("Invalid score".into())
+    );
+    expect_ok(
+        &mut c,
+        &[
+            "FT.CREATE", "v", "ON", "JSON", "SCHEMA", "$.v", "VECTOR", "FLAT", "6", "DIM", "2", "TYPE",
+            "FLOAT32", "DISTANCE_METRIC", "COSINE",
+        ],
+    );
+    expect_ok(&mut c, &["JSON.SET", "doc{1}", ".", r#"{"v": [1.0, 2.0, 3.0]}"#]);
+    let info = c.call(&["FT.INFO", "v"]);
+    let failed = (1, "Invalid vector length. Expected 2, got 3".to_string(), "doc{1}".to_string());
+    assert_eq!(errors(after(info.items(), "Index Errors")), failed);
+    // The field's own counters are not told (RediSearch reads JSON vectors elsewhere).
+    let field = &after(info.items(), "field statistics").items()[0];
+    assert_eq!(errors(after(field.items(), "Index Errors")), (0, "N/A".to_string(), "N/A".to_string()));
+}
