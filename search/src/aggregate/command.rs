@@ -647,8 +647,8 @@ fn flatten(v: FieldValue, f: &FieldSpec, out: &mut Vec<Value>) {
     }
 }
 
-/// TAG values: split hash strings on the separator, trim, and lower-case
-/// when the sortable value would be normalized.
+/// TAG values: split hash strings on the separator, trim, and normalize as the sortable
+/// value would be.
 fn split_tags(vals: Vec<Value>, sep: Option<char>, lower: bool) -> Vec<Value> {
     let mut out = Vec::new();
     for v in vals {
@@ -666,7 +666,11 @@ fn split_tags(vals: Vec<Value>, sep: Option<char>, lower: bool) -> Vec<Value> {
             if t.is_empty() {
                 continue;
             }
-            out.push(Value::str(&if lower { t.to_lowercase() } else { t.to_string() }));
+            out.push(Value::str(&if lower {
+                crate::index::extract::normalize_sortable(t)
+            } else {
+                t.to_string()
+            }));
         }
     }
     out

@@ -53,16 +53,22 @@ impl FieldValues {
     pub fn sort_value(&self, unf: bool) -> Option<SortValue> {
         match self {
             FieldValues::Text(v) => {
-                v.first().map(|s| SortValue::Str(if unf { s.clone() } else { s.to_lowercase() }))
+                v.first().map(|s| SortValue::Str(if unf { s.clone() } else { normalize_sortable(s) }))
             }
             FieldValues::Tag { first, .. } => {
-                Some(SortValue::Str(if unf { first.clone() } else { first.to_lowercase() }))
+                Some(SortValue::Str(if unf { first.clone() } else { normalize_sortable(first) }))
             }
             FieldValues::Numeric { values, .. } => values.first().map(|n| SortValue::Num(*n)),
             FieldValues::GeoShape(_, text) => Some(SortValue::Str(text.clone())),
             _ => None,
         }
     }
+}
+
+/// A SORTABLE string as RediSearch stores it without UNF (`normalizeStr`): Unicode full case
+/// folding (libnu's `nu_tofold`), so `Maße` sorts and groups as `masse`.
+pub fn normalize_sortable(s: &str) -> String {
+    caseless::default_case_fold_str(s)
 }
 
 fn flatten(vals: Vec<FieldValue>, out: &mut Vec<FieldValue>) {
