@@ -1,6 +1,7 @@
-//! Replies RediSearch 2.10.5's flow tests check (test_issues.py) and folio answered otherwise:
+//! Replies RediSearch 2.10.5's flow tests check and folio answered otherwise (test_issues.py:
 //! FT.CREATE without fields, SORTBY … MAX in FT.SEARCH, RETURN __key, and names with CR/LF
-//! sent as simple strings. Every expectation was measured on RediSearch 2.10.5 (Redis 7.4.1).
+//! sent as simple strings; test_issues.py and test_search_params.py: SORTABLE strings case
+//! folded). Every expectation was measured on RediSearch 2.10.5 (Redis 7.4.1).
 
 mod common;
 
@@ -258,4 +259,50 @@ fn contains_on_fields_without_a_suffix_trie() {
     for q in ["@t2:*ell*", "@t2:*llo", "@t1|t2:*ell*", "@t2:w'*ll*'"] {
         assert_eq!(c.call(&["FT.SEARCH", "idx", q, "NOCONTENT", "DIALECT", "2"]).err(), ERR, "{q}");
     }
+}
+
+/// test_issues.py `testUNF`: SORTABLE strings are normalized by Unicode case folding
+/// (`Maße` groups as `masse`), UNF ones kept; test_search_params.py `test_sortable_NOunf`:
+/// FT.SEARCH's SORTBY field comes first with the sorter's (normalized) value, a RETURNed one
+/// with the document's.
+#[test]
+fn sortable_strings_are_case_folded() {
+    let server = Server::start();
+    let mut c = server.conn();
+    let create = [
+        "FT.CREATE", "idx", "SCHEMA", "txt", "TEXT", "SORTABLE", "txt_unf", "TEXT", "SORTABLE", "UNF", "tag",
+        "TAG", "SORTABLE", "tag_unf", "TAG", "SORTABLE", "UNF",
+    ];
+    assert_eq!(c.call(&create), s("OK"));
+    c.call(&["HSET", "doc1", "txt", "Maße", "txt_unf", "Maße", "tag", "Maße", "tag_unf", "Maße"]);
+    let row = |v: &[&str]| arr(v.iter().map(|x| Resp::bulk(x)).collect());
+    assert_eq!(
+        c.call(&["FT.AGGREGATE", "idx", "*", "GROUPBY", "4", "@txt", "@txt_unf", "@tag", "@tag_unf"]),
+        arr(vec![Resp::Int(1), row(&["txt", "masse", "txt_unf", "Maße", "tag", "masse", "tag_unf", "Maße"])])
+    );
+    let create =
+        ["FT.CREATE", "i2", "PREFIX", "1", "key", "SCHEMA", "text", "AS", "text_name", "TEXT", "SORTABLE"];
+    assert_eq!(c.call(&create), s("OK"));
+    c.call(&["HSET", "key1", "text", "Meow"]);
+    c.call(&["HSET", "key2", "text", "aMeow"]);
+    assert_eq!(
+        c.call(&["FT.SEARCH", "i2", "*", "SORTBY", "text_name", "ASC"]),
+        arr(vec![
+            Resp::Int(2),
+            Resp::bulk("key2"),
+            row(&["text_name", "ameow", "text", "aMeow"]),
+            Resp::bulk("key1"),
+            row(&["text_name", "meow", "text", "Meow"]),
+        ])
+    );
+    assert_eq!(
+        c.call(&["FT.SEARCH", "i2", "*", "SORTBY", "text_name", "ASC", "RETURN", "1", "text_name"]),
+        arr(vec![
+            Resp::Int(2),
+            Resp::bulk("key2"),
+            row(&["text_name", "aMeow"]),
+            Resp::bulk("key1"),
+            row(&["text_name", "Meow"]),
+        ])
+    );
 }

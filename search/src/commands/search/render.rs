@@ -4,6 +4,7 @@
 use crate::aggregate::value::format_g;
 use crate::commands::expand::expand_json;
 use crate::document::{DocumentSource, FieldValue, KeyType};
+use crate::index::record::SortRef;
 use crate::index::Index;
 use crate::query::highlight::{highlight, summarize, Matcher};
 use crate::query::score::Explanation;
@@ -72,7 +73,7 @@ impl<'a> RenderCtx<'a> {
     /// The (name, value) pairs to return for document `d`, or None when the key vanished:
     /// its distance fields first (those RETURN names, when given), then its fields.
     pub(super) fn load(&self, d: u32, key: &[u8]) -> Option<Vec<(String, Reply)>> {
-        let fields = self.load_fields(key)?;
+        let fields = self.load_fields(d, key)?;
         let mut out: Vec<(String, Reply)> = Vec::new();
         for (name, _) in &self.dist.fields {
             let Some(v) = self.dist.get(name, d) else { continue };
@@ -102,7 +103,7 @@ impl<'a> RenderCtx<'a> {
     }
 
     /// The document's own (name, value) pairs.
-    fn load_fields(&self, key: &[u8]) -> Option<Vec<(String, Reply)>> {
+    fn load_fields(&self, d: u32, key: &[u8]) -> Option<Vec<(String, Reply)>> {
         if self.req.expand {
             return self.load_expanded(key);
         }
@@ -115,10 +116,21 @@ impl<'a> RenderCtx<'a> {
                 // name, then the document's own fields without a second copy of that name.
                 let mut out = Vec::new();
                 if let Some((field, _)) = &self.req.sortby {
-                    if let Some((_, spec)) = self.idx.spec.field(field) {
-                        // Hash: the field as HGETALL gives it (RediSearch loads the whole hash).
-                        let value =
-                            if json { self.load_one(key, field, true) } else { self.load_raw(key, field) };
+                    if let Some((fi, spec)) = self.idx.spec.field(field) {
+                        // Hash: the sorter's value, which RediSearch takes from the sorting
+                        // vector for a SORTABLE TEXT field (normalized unless UNF), else
+                        // the field as HGETALL gives it (it loads the whole hash).
+                        let sorted = || match self.idx.docs.get(d)?.sortable(fi as u16)? {
+                            SortRef::Str(s) if !json && spec.kind == FieldType::Text => {
+                                Some(s.as_bytes().to_vec())
+                            }
+                            _ => None,
+                        };
+                        let value = if json {
+                            self.load_one(key, field, true)
+                        } else {
+                            sorted().or_else(|| self.load_raw(key, field))
+                        };
                         if let Some(v) = value {
                             out.push((spec.name.clone(), v));
                         }
