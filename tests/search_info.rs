@@ -120,8 +120,8 @@ fn attributes_counters_and_errors_in_both_protocols() {
     assert_eq!(
         c.call(&[
             "FT.CREATE", "i", "PREFIX", "1", "d:", "STOPWORDS", "2", "foo", "bar", "SCHEMA", "title", "TEXT",
-            "WEIGHT", "2.5", "NOSTEM", "SORTABLE", "INDEXEMPTY", "tags", "TAG", "SEPARATOR", ";",
-            "CASESENSITIVE", "SORTABLE", "INDEXMISSING", "price", "NUMERIC", "SORTABLE", "loc", "GEO",
+            "WEIGHT", "2.5", "NOSTEM", "INDEXEMPTY", "SORTABLE", "tags", "TAG", "SEPARATOR", ";",
+            "CASESENSITIVE", "INDEXMISSING", "SORTABLE", "price", "NUMERIC", "SORTABLE", "loc", "GEO",
             "SORTABLE"
         ]),
         ok()

@@ -398,7 +398,10 @@ impl IndexSpec {
                 }
             }
             if f.noindex && f.index_missing {
-                return Err(Error::new("Field cannot be defined with both `NOINDEX` and `INDEXMISSING`"));
+                // (The quotes are RediSearch's.)
+                return Err(Error::new(format!(
+                    "'Field `{path}` cannot be defined with both `NOINDEX` and `INDEXMISSING`'"
+                )));
             }
             // Implicit UNF (RediSearch): JSON sortables, NUMERIC, CASESENSITIVE tags.
             if f.sortable
@@ -512,9 +515,12 @@ mod tests {
             "Tag separator must be a single character. Got `ab`"
         );
         assert_eq!(
-            parse("SCHEMA a TEXT NOINDEX INDEXMISSING").unwrap_err().0,
-            "Field cannot be defined with both `NOINDEX` and `INDEXMISSING`"
+            parse("SCHEMA a TEXT INDEXMISSING NOINDEX").unwrap_err().0,
+            "'Field `a` cannot be defined with both `NOINDEX` and `INDEXMISSING`'"
         );
+        // Options in any order (RediSearch wants SORTABLE and NOINDEX last: see README).
+        assert!(parse("SCHEMA t TEXT SORTABLE WITHSUFFIXTRIE").is_ok());
+        assert!(parse("SCHEMA t TEXT SORTABLE UNF NOINDEX u TAG").is_ok());
         assert!(parse("SCHEMA a TEXT a TAG").is_err());
     }
 }

@@ -139,7 +139,7 @@ fn info_matches_redisearch_layout() {
     let simple = |s: &str| Reply::Simple(s.into());
     db.cmd(&[
         "FT.CREATE", "o", "NOOFFSETS", "NOFREQS", "NOFIELDS", "STOPWORDS", "2", "foo", "bar", "SCORE_FIELD",
-        "__score", "SCHEMA", "t", "TEXT", "NOSTEM", "SORTABLE", "INDEXEMPTY", "g", "TAG", "CASESENSITIVE",
+        "__score", "SCHEMA", "t", "TEXT", "NOSTEM", "INDEXEMPTY", "SORTABLE", "g", "TAG", "CASESENSITIVE",
         "SORTABLE", "n", "NUMERIC", "SORTABLE",
     ]);
     let info = db.cmd(&["FT.INFO", "o"]);
