@@ -251,3 +251,42 @@ fn create_score_and_json_vector_failures() {
     let field = &after(info.items(), "field statistics").items()[0];
     assert_eq!(errors(after(field.items(), "Index Errors")), (0, "N/A".to_string(), "N/A".to_string()));
 }
+
+/// test_empty.py `testEmptyTag`: a schema path `$t` is `$.t` (RedisJSON's path grammar lets
+/// the first member go without its dot; JSON commands read `$t` as a legacy key name), and an
+/// empty hash TAG value groups as "" rather than as missing.
+#[test]
+fn dotless_schema_paths_and_empty_tag_groups() {
+    let server = Server::start();
+    let mut c = server.conn();
+    expect_ok(
+        &mut c,
+        &[
+            "FT.CREATE", "jidx", "ON", "JSON", "PREFIX", "1", "j", "SCHEMA", "$t", "AS", "t", "TAG",
+            "INDEXEMPTY",
+        ],
+    );
+    expect_ok(&mut c, &["JSON.SET", "j", "$", r#"{"t":""}"#]);
+    assert_eq!(
+        c.call(&["FT.SEARCH", "jidx", "@t:{\"\"}", "DIALECT", "2"]),
+        arr(vec![Resp::Int(1), b("j"), row(&[("$", Some(r#"{"t":""}"#))])])
+    );
+    expect_ok(
+        &mut c,
+        &["FT.CREATE", "idx", "PREFIX", "1", "h", "SCHEMA", "t", "TAG", "INDEXEMPTY", "text", "TEXT"],
+    );
+    for (k, t) in [("h1", ""), ("h2", "movie"), ("h3", "movie"), ("h4", "")] {
+        c.call(&["HSET", k, "t", t]);
+    }
+    assert_eq!(
+        c.call(&[
+            "FT.AGGREGATE", "idx", "*", "GROUPBY", "1", "@t", "REDUCE", "COUNT", "0", "AS", "count",
+            "DIALECT", "2"
+        ]),
+        arr(vec![
+            Resp::Int(2),
+            row(&[("t", Some("")), ("count", Some("2"))]),
+            row(&[("t", Some("movie")), ("count", Some("2"))]),
+        ])
+    );
+}

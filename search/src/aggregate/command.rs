@@ -657,6 +657,11 @@ fn split_tags(vals: Vec<Value>, sep: Option<char>, lower: bool) -> Vec<Value> {
             continue;
         };
         let s = String::from_utf8_lossy(b);
+        if s.is_empty() {
+            // An empty value is a value: it groups as "" (test_empty.py), not as missing.
+            out.push(v.clone());
+            continue;
+        }
         let parts: Vec<&str> = match sep {
             Some(c) => s.split(c).collect(),
             None => vec![&s],
