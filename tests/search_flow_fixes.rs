@@ -306,3 +306,28 @@ fn sortable_strings_are_case_folded() {
         ])
     );
 }
+
+/// test_optimizer.py (`range and filter w/o sort`): with WITHOUTCOUNT the total is the
+/// results RediSearch's optimizer collected for the page (`[2, '10', '12']` for LIMIT 0 2),
+/// not every match; WITHCOUNT (the default) counts them all.
+#[test]
+fn withoutcount_reports_the_collected_results() {
+    let server = Server::start();
+    let mut c = server.conn();
+    assert_eq!(c.call(&["FT.CREATE", "idx", "SCHEMA", "n", "NUMERIC", "t", "TEXT", "tag", "TAG"]), s("OK"));
+    for i in (0..400).step_by(2) {
+        let n = (i % 100).to_string();
+        c.call(&["HSET", &i.to_string(), "t", "foo", "tag", "foo", "n", &n]);
+        c.call(&["HSET", &(i + 1).to_string(), "t", "bar", "tag", "bar", "n", &n]);
+    }
+    let search = |c: &mut Conn, extra: &[&str]| {
+        let mut cmd = vec!["FT.SEARCH", "idx", "foo @n:[10 20]", "NOCONTENT"];
+        cmd.extend_from_slice(extra);
+        c.call(&cmd).items()[0].int()
+    };
+    assert_eq!(search(&mut c, &["LIMIT", "0", "2", "WITHOUTCOUNT"]), 2);
+    assert_eq!(search(&mut c, &["LIMIT", "0", "3", "WITHOUTCOUNT"]), 3);
+    assert_eq!(search(&mut c, &["LIMIT", "0", "2", "WITHCOUNT"]), 24);
+    assert_eq!(search(&mut c, &["LIMIT", "0", "2"]), 24);
+    assert_eq!(search(&mut c, &["LIMIT", "0", "0", "WITHOUTCOUNT"]), 24);
+}

@@ -337,6 +337,13 @@ pub(crate) fn render(
     warnings: &[String],
     proto: Protocol,
 ) -> Reply {
+    // WITHOUTCOUNT: the results RediSearch's optimizer collected for the page, not every match
+    // (test_optimizer.py); a count-only request (LIMIT 0 0) stays exact.
+    let total = if req.without_count && req.limit > 0 {
+        total.min(req.offset.saturating_add(req.limit))
+    } else {
+        total
+    };
     let score_reply = |s: f64, explain: &Option<Explanation>| match explain {
         Some(e) if req.explain_score => Reply::Array(vec![Reply::Double(s), e.reply()]),
         _ => Reply::Double(s),

@@ -27,6 +27,9 @@ pub(crate) struct SearchRequest {
     pub(crate) explain_score: bool,
     /// WITHRAWIDS: each result's document id after its key (and score).
     pub(crate) with_raw_ids: bool,
+    /// WITHOUTCOUNT: RediSearch's optimizer stops once it has the page, and reports as the
+    /// total the results it collected.
+    pub(crate) without_count: bool,
     pub(crate) with_payloads: bool,
     pub(crate) with_sortkeys: bool,
     pub(crate) filters: Vec<(String, f64, bool, f64, bool)>,
@@ -114,6 +117,7 @@ pub(crate) fn parse_request(args: &[&[u8]], config: &Config) -> Result<SearchReq
         with_scores: false,
         explain_score: false,
         with_raw_ids: false,
+        without_count: false,
         with_payloads: false,
         with_sortkeys: false,
         filters: Vec::new(),
@@ -154,9 +158,10 @@ pub(crate) fn parse_request(args: &[&[u8]], config: &Config) -> Result<SearchReq
             r.explain_score = true;
         } else if a.eat("WITHRAWIDS") {
             r.with_raw_ids = true;
-        } else if a.eat("WITHCOUNT") || a.eat("WITHOUTCOUNT") {
-            // RediSearch's switch of its optimizer (an exact total or not): folio's total is
-            // always exact.
+        } else if a.eat("WITHCOUNT") {
+            r.without_count = false;
+        } else if a.eat("WITHOUTCOUNT") {
+            r.without_count = true;
         } else if a.eat("WITHPAYLOADS") {
             r.with_payloads = true;
         } else if a.eat("WITHSORTKEYS") {
@@ -310,8 +315,10 @@ pub(crate) fn parse_request(args: &[&[u8]], config: &Config) -> Result<SearchReq
             if a.eat("MAX") {
                 return Err(Error::new("SORTBY MAX is not supported by FT.SEARCH"));
             }
-            if !a.eat("WITHCOUNT") {
-                a.eat("WITHOUTCOUNT");
+            if a.eat("WITHCOUNT") {
+                r.without_count = false;
+            } else if a.eat("WITHOUTCOUNT") {
+                r.without_count = true;
             }
             r.sortby = Some((f, asc));
         } else if a.eat("LIMIT") {
