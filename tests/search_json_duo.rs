@@ -290,3 +290,34 @@ fn dotless_schema_paths_and_empty_tag_groups() {
         ])
     );
 }
+
+/// test_resp3.py `testExpandJson`: FORMAT EXPAND sends a JSON value's matches themselves,
+/// typed, whatever the dialect (`'str': ['foo']`, `'arr': [[1, 2.1, 3.14]]`).
+#[test]
+fn format_expand_sends_every_match_typed() {
+    let server = Server::start();
+    let mut c = server.conn();
+    c.resp3();
+    expect_ok(
+        &mut c,
+        &[
+            "FT.CREATE", "idx", "ON", "JSON", "SCHEMA", "$.arr", "AS", "arr", "NUMERIC", "$.str", "AS",
+            "str", "TEXT",
+        ],
+    );
+    expect_ok(&mut c, &["JSON.SET", "doc1", "$", r#"{"arr":[1.0,2.1,3.14],"str":"foo"}"#]);
+    let reply = c.call(&["FT.AGGREGATE", "idx", "*", "FORMAT", "EXPAND", "LOAD", "2", "str", "arr"]);
+    let Resp::Map(top) = reply else { panic!("{reply:?}") };
+    let results = &top.iter().find(|(k, _)| k.text() == "results").expect("results").1;
+    let Resp::Map(row) = &results.items()[0] else { panic!("{results:?}") };
+    let Resp::Map(attrs) = &row.iter().find(|(k, _)| k.text() == "extra_attributes").expect("attributes").1
+    else {
+        panic!("{row:?}")
+    };
+    let get = |name: &str| attrs.iter().find(|(k, _)| k.text() == name).map(|(_, v)| v.clone()).expect(name);
+    assert_eq!(get("str"), arr(vec![b("foo")]));
+    let Resp::Array(outer) = get("arr") else { panic!("arr") };
+    let Resp::Array(inner) = &outer[0] else { panic!("arr[0]") };
+    assert_eq!(inner.len(), 3);
+    assert_eq!(inner[0], Resp::Int(1));
+}

@@ -250,11 +250,14 @@ pub(crate) fn query_with<'c>(
     if let Some(t) = trace.filter(|_| req.add_scores && scorer == Scorer::Bm25StdNorm) {
         t.step("Score Max Normalizer", order.len() as u64);
     }
+    // FORMAT EXPAND reads JSON values as DIALECT 3 does (RediSearch sends a duo value's
+    // expanded matches), whatever the query's dialect.
+    let load_dialect = if req.format_expand { dialect.max(3) } else { dialect };
     Ok(Queried {
         req,
         idx,
         index_name,
-        dialect,
+        dialect: load_dialect,
         seed,
         timeout,
         distances: matched.distances,

@@ -111,6 +111,11 @@ pub fn value_reply(v: &Value, expand: bool) -> AggReply {
         Value::Number(n) => AggReply::Bulk(format_number(*n).into_bytes()),
         Value::String(s) => AggReply::Bulk(s.to_vec()),
         Value::Array(items) => AggReply::Array(items.iter().map(|x| value_reply(x, expand)).collect()),
+        // FORMAT EXPAND: the matches themselves, typed (RediSearch's third duo value).
+        Value::Duo(d) if expand => match d.1.as_bytes() {
+            Some(text) => crate::commands::expand::expand_json(&String::from_utf8_lossy(text)),
+            None => value_reply(&d.1, expand),
+        },
         Value::Duo(d) => value_reply(&d.1, expand),
     }
 }

@@ -7,7 +7,7 @@ mod alias;
 mod config;
 mod debug;
 mod dispatch;
-mod expand;
+pub(crate) mod expand;
 mod explain;
 pub(crate) mod hybrid;
 mod info;
