@@ -22,6 +22,7 @@ mod group;
 mod group_order;
 pub mod hash;
 pub mod limits;
+mod loader;
 pub mod pipeline;
 pub mod reducers;
 pub mod reply;
