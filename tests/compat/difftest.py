@@ -579,7 +579,14 @@ def main(argv=None):
             for line in repro:
                 print("     " + line)
             print("!! %s alive afterwards: %s; log tail:\n%s" % (name, alive, log))
-            failed = True
+            # rejson.so 2.8.3 crashes at times after FLUSHALL ASYNC (its lazy free races a
+            # later read: a use after free, seen in CI), which folio does not: a reference
+            # crash ends the comparison, folio's own would fail it.
+            reference_crash = name == "reference" and a.alive()
+            if reference_crash:
+                print("-- the reference crashed, folio did not: the run ends here, as a pass if "
+                      "nothing before it was unexplained")
+            failed = failed or not reference_crash
         if not opts.self_check and not opts.no_probes:
             print("-- folio-only probes (commands that abort rejson.so 2.8.3; folio must answer and stay up):")
             for reason, probe, raw, ok, log in crashers.run_probes(
@@ -589,7 +596,7 @@ def main(argv=None):
                     print("      " + log.replace("\n", "\n      "))
                 failed = failed or not ok
         for s in servers:
-            if not s.alive():
+            if not s.alive() and not (s.name == "reference" and run.crash and run.crash[0] == "reference"):
                 print("!! %s crashed during the run; log tail:\n%s" % (s.name, s.log_tail()))
                 failed = True
         print("time: %.1fs" % elapsed)
