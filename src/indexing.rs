@@ -104,7 +104,7 @@ impl<'c> RedisDocs<'c> {
     /// write re-reads every field path of every index, so the same few paths repeat).
     fn with_path<R>(&self, path: &str, f: impl FnOnce(&JsonPath) -> R) -> Option<R> {
         let dotted;
-        let path = match search_jsonpath(path) {
+        let path = match json::path::api_spelling(path) {
             Some(p) => {
                 dotted = p;
                 dotted.as_str()
@@ -121,18 +121,6 @@ impl<'c> RedisDocs<'c> {
         }
         k.hash_get(field).ok()?.map(|s| s.as_slice().to_vec())
     }
-}
-
-/// A search path such as `$t` or `$arr[*]` in the spelling JSON commands read as JSONPath
-/// (`$.t`): RediSearch hands its paths to RedisJSON's path parser, whose grammar lets the first
-/// member after `$` go without its dot, while a JSON command reads `$t` as the legacy path of a
-/// key named `$t`. `None` when the path needs no change.
-fn search_jsonpath(path: &str) -> Option<String> {
-    let rest = path.strip_prefix('$')?;
-    let first = *rest.as_bytes().first()?;
-    let member = first.is_ascii_alphanumeric()
-        || matches!(first, b'-' | b'_' | b'`' | b'~' | b'+' | b'#' | b'%' | b'$' | b'^' | b'/' | b':' | b'*');
-    member.then(|| format!("$.{rest}"))
 }
 
 fn field_value(v: &Value) -> FieldValue {

@@ -46,6 +46,13 @@ fn legacy_and_jsonpath_spellings() {
     assert!(JsonPath::parse(".").unwrap().is_root());
     assert!(JsonPath::parse("$").unwrap().is_root());
     assert_eq!(sel(r#"{"$a":1}"#, "$a"), strs(&["1"]));
+    // The module API's reading (RediSearch's paths): the first member needs no dot.
+    for (text, api) in [("$a", Some("$.a")), ("$*", Some("$.*")), ("$arr[*]", Some("$.arr[*]"))] {
+        assert_eq!(json::path::api_spelling(text).as_deref(), api, "{text}");
+    }
+    for text in ["$", "$.a", "$[0]", "$..a", "a", ".a"] {
+        assert_eq!(json::path::api_spelling(text), None, "{text}");
+    }
 }
 
 #[test]

@@ -57,6 +57,16 @@ struct Compiled {
     is_static: bool,
 }
 
+/// `path` as RedisJSON's module API reads it (RediSearch's schema and RETURN paths go through
+/// it), spelled for [`JsonPath::parse`]: the grammar lets the first member after `$` go
+/// without its dot (`$t` is `$.t`, `$*` is `$.*`), where a JSON command reads `$t` as the
+/// legacy path of a key named `$t`. `None` when the spelling is already the same.
+pub fn api_spelling(path: &str) -> Option<String> {
+    let rest = path.strip_prefix('$')?;
+    let first = *rest.as_bytes().first()?;
+    (syntax::is_literal_byte(first) || first == b'*').then(|| format!("$.{rest}"))
+}
+
 impl JsonPath {
     /// Compiles `text`: JSONPath when it is `$` or starts with `$.`/`$[`, legacy otherwise.
     pub fn parse(text: &str) -> Result<JsonPath, PathError> {

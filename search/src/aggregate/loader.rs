@@ -93,12 +93,10 @@ impl IndexLoader<'_> {
     /// A JSON value from DIALECT 3 on, as RediSearch's `jsonIterToValue` makes it: its
     /// first match (an array or object as its JSON text), shown as the JSON array of every
     /// match.
-    fn duo(&self, key: &[u8], path: &str, attr: Option<&FieldSpec>) -> Option<Value> {
+    /// `vals` are the path's matches, as the caller read them.
+    fn duo(&self, key: &[u8], path: &str, vals: Vec<FieldValue>, attr: Option<&FieldSpec>) -> Option<Value> {
         let all = self.docs.json_at(key, path)?;
-        let first = match self.docs.values(key, path).ok()?.into_iter().next()? {
-            FieldValue::Array(_) | FieldValue::Object(_) => Value::str(all.first()?),
-            v => scalar(v, attr)?,
-        };
+        let first = first_match(vals, || all.first().cloned(), attr)?;
         Some(Value::duo(first, Value::str(&format!("[{}]", all.join(",")))))
     }
 
@@ -138,7 +136,7 @@ impl IndexLoader<'_> {
             return vals.into_iter().next().and_then(|v| scalar(v, attr));
         }
         if self.duos() {
-            return self.duo(key, path, attr);
+            return self.duo(key, path, vals, attr);
         }
         self.json_first(key, path, vals, attr)
     }
@@ -151,12 +149,7 @@ impl IndexLoader<'_> {
         vals: Vec<FieldValue>,
         attr: Option<&FieldSpec>,
     ) -> Option<Value> {
-        match vals.into_iter().next()? {
-            FieldValue::Array(_) | FieldValue::Object(_) => {
-                self.docs.json_at(key, path)?.into_iter().next().map(|s| Value::str(&s))
-            }
-            v => scalar(v, attr),
-        }
+        first_match(vals, || self.docs.json_at(key, path)?.into_iter().next(), attr)
     }
 
     /// GROUPBY/REDUCE/SORTBY/APPLY reads of an attribute: the SORTABLE
@@ -172,7 +165,7 @@ impl IndexLoader<'_> {
             let single =
                 matches!(vals.as_slice(), [v] if !matches!(v, FieldValue::Array(_) | FieldValue::Object(_)));
             if !(single && property_from_sortable(f)) {
-                return self.duo(key, &f.path, Some(f));
+                return self.duo(key, &f.path, vals, Some(f));
             }
         }
         if property_from_sortable(f) {
@@ -257,6 +250,19 @@ pub(crate) fn sort_value(v: SortRef<'_>) -> Value {
     match v {
         SortRef::Num(n) => Value::Number(n),
         SortRef::Str(s) => Value::str(s),
+    }
+}
+
+/// A JSON path's first match as a value: an array or object as its JSON text (`text`, read
+/// only then), anything else as [`scalar`].
+fn first_match(
+    vals: Vec<FieldValue>,
+    text: impl FnOnce() -> Option<String>,
+    attr: Option<&FieldSpec>,
+) -> Option<Value> {
+    match vals.into_iter().next()? {
+        FieldValue::Array(_) | FieldValue::Object(_) => text().map(|s| Value::str(&s)),
+        v => scalar(v, attr),
     }
 }
 
