@@ -5,6 +5,13 @@ CARGO ?= cargo
 MODULE := target/release/libfolio.so
 APT_PACKAGES := redis-server redis-tools libclang-dev
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+# SERVER: the server every test, benchmark-free target and `make run` start, e.g.
+# SERVER=/path/to/valkey-server (a Redis or Valkey built outside this repository); default: Debian's
+# redis-server on PATH. The tests read it as FOLIO_SERVER.
+SERVER ?=
+ifneq ($(SERVER),)
+export FOLIO_SERVER := $(SERVER)
+endif
 
 .PHONY: all setup build run cluster cluster-stop test test-host test-unit test-e2e bench bench-json bench-search bench-churn bench-vector lint fmt compat compat-search compat-rdb fuzz faults clean test-clients bench-threads stress test-stress loom flow-tests faults-loop soak
 
@@ -28,7 +35,7 @@ build: setup
 
 ## run: start redis-server in the foreground with folio loaded (PORT=6379 by default).
 run: build
-	redis-server --port $(PORT) --save '' --enable-debug-command local --loadmodule $(CURDIR)/$(MODULE)
+	$(or $(SERVER),redis-server) --port $(PORT) --save '' --enable-debug-command local --loadmodule $(CURDIR)/$(MODULE)
 
 ## cluster: a local Redis Cluster of 3 masters and 3 replicas with folio, on ports PORT..PORT+5
 ## (bus ports +10000; data and logs in target/cluster/PORT); FT.* on any node answers for the
@@ -51,7 +58,8 @@ cluster-stop:
 
 ## test: unit, property and end-to-end tests (a real redis-server per test), the end-to-end and
 ## client suites both with the default WORKERS and with WORKERS 0, the short stress run and the
-## concurrency core under the model checker.
+## concurrency core under the model checker. `make test SERVER=/path/to/valkey-server` runs all of
+## it on another host (README, "Hosts").
 test: build
 	@! $(CARGO) tree -p json -p search 2>/dev/null | grep -q redis-module || { echo "json/search must not depend on redis-module"; exit 1; }
 	$(CARGO) test --release --workspace --no-fail-fast
@@ -64,13 +72,13 @@ test: build
 	@$(MAKE) --no-print-directory test-stress
 	@$(MAKE) --no-print-directory loom
 
-## test-host: the end-to-end tests on another host, SERVER=/path/to/redis-server or valkey-server
-## (Redis 7.4, Valkey 8, built outside this repository): FOLIO_SERVER for tests/common, with the
-## default WORKERS and with WORKERS 0. Without SERVER this says so and stops.
+## test-host: the end-to-end tests alone on another host, SERVER=/path/to/redis-server or
+## valkey-server (Redis 7.4, Valkey 8, built outside this repository), with the default WORKERS and
+## with WORKERS 0 (`make test SERVER=...` runs everything there). Without SERVER this says so and stops.
 test-host: build
 	@test -n "$(SERVER)" || { echo "test-host needs SERVER=/path/to/redis-server (or valkey-server) built outside the repo"; exit 1; }
-	FOLIO_SERVER="$(SERVER)" $(CARGO) test --release -p folio --tests --no-fail-fast
-	FOLIO_SERVER="$(SERVER)" FOLIO_MODULE_ARGS="WORKERS 0" $(CARGO) test --release -p folio --tests --no-fail-fast
+	$(CARGO) test --release -p folio --tests --no-fail-fast
+	FOLIO_MODULE_ARGS="WORKERS 0" $(CARGO) test --release -p folio --tests --no-fail-fast
 
 ## test-clients: real client libraries against folio: redis-py, redis-om, RedisVL (pytest, venv in
 ## .venv, pins in tests/clients/requirements.txt) and node-redis (node --test, tests/clients/node).

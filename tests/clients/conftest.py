@@ -33,9 +33,10 @@ class Server:
     """A redis-server child process with folio loaded, on its own port and data directory."""
 
     def __init__(self):
-        binary = shutil.which("redis-server")
+        # FOLIO_SERVER: another host (`make test SERVER=...`: Redis 7.4, Valkey 8 built elsewhere).
+        binary = shutil.which(os.environ.get("FOLIO_SERVER") or "redis-server")
         if binary is None:
-            raise RuntimeError("redis-server is not on PATH (make setup installs it)")
+            raise RuntimeError("redis-server is not on PATH (make setup installs it), or FOLIO_SERVER is wrong")
         if not MODULE.is_file():
             raise RuntimeError(f"{MODULE} is missing: run `cargo build --release` first")
         self.dir = tempfile.mkdtemp(prefix="folio-clients-")

@@ -533,7 +533,8 @@ def main(argv=None):
                     help="also enable PROPOSED intentional entries")
     ap.add_argument("--fixtures", default=os.path.join(REPO, "tests", "fixtures"))
     ap.add_argument("--replay", help="file of commands to send to both servers (RESP2/RESP3 lines switch)")
-    ap.add_argument("--redis-server", default="redis-server")
+    ap.add_argument("--redis-server", default=os.environ.get("FOLIO_SERVER") or "redis-server",
+                    help="the server binary for both (default: $FOLIO_SERVER, else redis-server on PATH)")
     ap.add_argument("--no-events", dest="events", action="store_false",
                     help="do not compare keyspace notifications")
     ap.add_argument("--dump", help="write every unexplained difference as a JSON line to this file")

@@ -217,7 +217,8 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--module", default=os.path.join(ROOT, "target", "release", "libfolio.so"))
     ap.add_argument("--module-args", default="", help='module arguments, e.g. "WORKERS 2"')
-    ap.add_argument("--server", default="redis-server")
+    ap.add_argument("--server", default=os.environ.get("FOLIO_SERVER") or "redis-server",
+                    help="the server binary (default: $FOLIO_SERVER, else redis-server on PATH)")
     ap.add_argument("--seconds", type=float, help="default 600 (--self-test: 20)")
     ap.add_argument("--seed", type=int, help="default: from the clock (printed)")
     ap.add_argument("--clients", type=int, default=4, help="reader threads (default 4)")

@@ -8,6 +8,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
+// FOLIO_SERVER: another host (`make test SERVER=...`: Redis 7.4, Valkey 8 built elsewhere).
+const SERVER = process.env.FOLIO_SERVER || 'redis-server';
 export const MODULE = path.resolve(here, '..', '..', '..', 'target', 'release', 'libfolio.so');
 
 function freePort() {
@@ -32,8 +34,8 @@ function ping(port) {
 
 /** Starts the server; resolves to { port, url, stop() }. */
 export async function startServer() {
-  if (spawnSync('redis-server', ['--version']).status !== 0) {
-    throw new Error('redis-server is not on PATH (make setup installs it)');
+  if (spawnSync(SERVER, ['--version']).status !== 0) {
+    throw new Error(`${SERVER} is not on PATH (make setup installs redis-server), or FOLIO_SERVER is wrong`);
   }
   if (!existsSync(MODULE)) {
     throw new Error(`${MODULE} is missing: run cargo build --release first`);
@@ -41,7 +43,7 @@ export async function startServer() {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'folio-node-'));
   const port = await freePort();
   const log = path.join(dir, 'redis.log');
-  const child = spawn('redis-server', [
+  const child = spawn(SERVER, [
     '--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no',
     '--dir', dir, '--logfile', log, '--enable-debug-command', 'local', '--loadmodule', MODULE,
     ...(process.env.FOLIO_MODULE_ARGS || '').split(/\s+/).filter(Boolean),
