@@ -210,3 +210,20 @@ pub fn register(ctx: &Context) -> bool {
 fn stored(config: &search::Config, name: &str, default: i64) -> i64 {
     config.get(name).into_iter().find_map(|(_, v)| v?.parse().ok()).unwrap_or(default)
 }
+
+/// Tells the search crate the server's memory limit, as RediSearch reads it before each
+/// index definition (`spec.c`, `setMemoryInfo`): `maxmemory` and the machine's memory, the
+/// smaller of those set. VECTOR attributes are sized against it (`search::vector_budget`).
+pub(crate) fn note_memory_limit(ctx: &Context) {
+    let info = ctx.server_info("memory");
+    let read = |name: &str| {
+        info.field(name).and_then(|v| v.to_string_lossy().trim().parse::<u64>().ok()).unwrap_or(0)
+    };
+    let (max, system) = (read("maxmemory"), read("total_system_memory"));
+    let limit = match (max, system) {
+        (0, s) => s,
+        (m, 0) => m,
+        (m, s) => m.min(s),
+    };
+    search::vector_budget::set_memory_limit(limit);
+}

@@ -166,7 +166,10 @@ impl Catalog {
         if self.indexes.contains_key(name) {
             return Err(Error::new("Index already exists"));
         }
-        let spec = IndexSpec::parse(name, args)?;
+        // `force_scan`: a definition restored from an RDB, whose vector attributes give way
+        // to the server's memory limit rather than fail.
+        let spec =
+            if force_scan { IndexSpec::parse_loaded(name, args)? } else { IndexSpec::parse(name, args)? };
         let pending = force_scan || !spec.skip_initial_scan;
         self.indexes.insert(
             name.to_string(),

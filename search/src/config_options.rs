@@ -274,6 +274,9 @@ pub(crate) fn apply(config: &mut Config, def: &OptionDef, args: &mut Args) -> Re
         }
         "FORKGC_SLEEP_BEFORE_EXIT" | "FORK_GC_CLEAN_THRESHOLD" | "VSS_MAX_RESIZE" => {
             let n = args.size(0)?;
+            if name == "VSS_MAX_RESIZE" {
+                crate::vector_budget::set_max_resize(n);
+            }
             store(config, n.to_string());
         }
         "GCSCANSIZE" | "MIN_PHONETIC_TERM_LEN" | "FORK_GC_RUN_INTERVAL" | "FORK_GC_RETRY_INTERVAL" => {

@@ -78,6 +78,7 @@ pub mod stats;
 pub mod suggest;
 pub mod synonyms;
 pub mod timeout;
+pub mod vector_budget;
 pub mod vector_spec;
 
 pub use catalog::{Catalog, PreparedChange};

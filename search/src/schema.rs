@@ -211,6 +211,17 @@ impl IndexSpec {
 
     /// Parses `FT.CREATE name <args…>` (args after the name).
     pub fn parse(name: &str, args: &[&[u8]]) -> Result<IndexSpec> {
+        IndexSpec::parse_as(name, args, false)
+    }
+
+    /// [`IndexSpec::parse`] for a definition read back from an RDB: a VECTOR attribute that
+    /// no longer fits the server's memory limit takes the defaults instead of failing
+    /// ([`crate::vector_budget::fit_loaded`]).
+    pub fn parse_loaded(name: &str, args: &[&[u8]]) -> Result<IndexSpec> {
+        IndexSpec::parse_as(name, args, true)
+    }
+
+    fn parse_as(name: &str, args: &[&[u8]], loaded: bool) -> Result<IndexSpec> {
         let mut a = Args::new(args);
         let mut spec = IndexSpec {
             name: name.to_string(),
@@ -320,12 +331,16 @@ impl IndexSpec {
         if a.is_empty() {
             return Err(Error::new("Fields arguments are missing"));
         }
-        spec.add_fields(a.rest())?;
+        spec.add_fields_as(a.rest(), loaded)?;
         Ok(spec)
     }
 
     /// Parses field definitions and appends them (FT.CREATE schema, FT.ALTER SCHEMA ADD).
     pub fn add_fields(&mut self, args: &[&[u8]]) -> Result<()> {
+        self.add_fields_as(args, false)
+    }
+
+    fn add_fields_as(&mut self, args: &[&[u8]], loaded: bool) -> Result<()> {
         let mut a = Args::new(args);
         let mut added = Vec::new();
         while let Some(path) = a.next_bytes() {
@@ -347,7 +362,14 @@ impl IndexSpec {
             let mut f = FieldSpec::new(path.clone(), name, kind, self.on);
             if kind == FieldType::Vector {
                 // An index always has a field, so a non-empty schema means FT.ALTER.
-                f.vector = Some(VectorSpec::parse(&mut a, !self.fields.is_empty())?);
+                let mut v = VectorSpec::parse(&mut a, !self.fields.is_empty())?;
+                let budget = crate::vector_budget::block_bytes();
+                if loaded {
+                    crate::vector_budget::fit_loaded(&mut v, budget);
+                } else {
+                    crate::vector_budget::fit(&mut v, budget)?;
+                }
+                f.vector = Some(v);
             }
             if kind == FieldType::GeoShape {
                 // RediSearch: the coordinate system, if any, comes right after the type.

@@ -119,7 +119,8 @@ pub struct VectorSpec {
     pub metric: Metric,
     /// INITIAL_CAP (accepted; storage grows on demand).
     pub initial_cap: Option<u64>,
-    /// FLAT BLOCK_SIZE (accepted; storage is one slab).
+    /// FLAT BLOCK_SIZE as given, or as [`crate::vector_budget::fit`] chose it (0 until then:
+    /// not given); VECSIM_INFO and the RDB report it (folio's storage grows by doubling).
     pub block_size: u64,
     /// HNSW M: neighbours per node (2M at level 0).
     pub m: u64,
@@ -132,7 +133,7 @@ pub struct VectorSpec {
 }
 
 /// RediSearch's default BLOCK_SIZE.
-const DEFAULT_BLOCK_SIZE: u64 = 1024;
+pub(crate) const DEFAULT_BLOCK_SIZE: u64 = 1024;
 /// HNSW defaults (RediSearch 2.10).
 const DEFAULT_M: u64 = 16;
 const DEFAULT_EF_CONSTRUCTION: u64 = 200;
@@ -212,7 +213,8 @@ impl VectorSpec {
         }
         let expected = nargs / 2;
         let (mut ty, mut dim, mut metric) = (None, None, None);
-        let mut spec = VectorSpec { algo, ..VectorSpec::default() };
+        // Block size 0: not given ([`crate::vector_budget::fit`] chooses it).
+        let mut spec = VectorSpec { algo, block_size: 0, ..VectorSpec::default() };
         let hnsw = algo == VectorAlgo::Hnsw;
         let mut seen = 0;
         while seen < expected && !a.is_empty() {

@@ -214,6 +214,9 @@ pub(crate) fn local(ctx: &Context, name: &str, args: &[&[u8]]) -> (Reply, bool) 
         // Definitions an AOF rewrite made due go into the AOF before this change.
         crate::aof_definitions::before_definition_change(ctx);
     }
+    if matches!(name, "FT.CREATE" | "FT.ALTER" | "FT._CREATEIFNX" | "FT._ALTERIFNX") {
+        crate::info::note_memory_limit(ctx);
+    }
     let docs = RedisDocs::new(ctx);
     let outcome = indexing::with_state(ctx, |state| {
         let catalog = state.catalogs.entry(db).or_insert_with(Catalog::new);

@@ -11,11 +11,12 @@ use roaring::RoaringBitmap;
 
 use crate::catalog::Catalog;
 use crate::commands::text;
+use crate::document::KeyType;
 use crate::error::{Error, Result};
 use crate::index::docs::redisearch_id;
 use crate::index::{FieldIndex, Index};
 use crate::reply::Reply;
-use crate::schema::FieldType;
+use crate::schema::path_has_defined_order;
 
 /// The subcommands `FT.DEBUG HELP` lists, in its order.
 const SUBCOMMANDS: &[&str] = &[
@@ -234,13 +235,17 @@ pub(crate) fn ft_debug(cat: &Catalog, args: &[&[u8]]) -> Result<Reply> {
         "VECSIM_INFO" => {
             arity(argc == 4)?;
             let idx = index(&arg(1), NO_CTX)?;
-            let is_vector = idx.spec.fields.iter().any(|f| f.name == arg(2) && f.kind == FieldType::Vector);
-            // RediSearch's reply is VecSim's own statistics, which folio does not keep.
-            Err(Error::new(if is_vector {
-                "VECSIM_INFO is not supported by folio"
-            } else {
-                "Vector index not found"
-            }))
+            let name = arg(2);
+            // RediSearch 2.10.5 crashes when the field is not a vector (README's table).
+            let found = idx.spec.fields.iter().zip(&idx.fields).find(|(f, _)| f.name == name);
+            match found {
+                Some((f, FieldIndex::Vector(vi))) => {
+                    let spec = f.vector.clone().unwrap_or_default();
+                    let multi = idx.spec.on == KeyType::Json && !path_has_defined_order(&f.path);
+                    Ok(super::vecsim_info::vecsim_info(&spec, vi, multi))
+                }
+                _ => Err(Error::new("Vector index not found")),
+            }
         }
         _ => {
             // RediSearch's arity of the subcommands folio does not answer, checked first.

@@ -99,6 +99,7 @@ pub(crate) struct Memory {
     dict: usize,
     tag: usize,
     numeric: usize,
+    /// Records that are not text postings: numeric entries and stored vectors.
     numeric_records: u64,
     geo: usize,
     geoshape: usize,
@@ -137,7 +138,11 @@ impl Memory {
                     m.numeric_records += n.records;
                 }
                 FieldIndex::Geo(g) => m.geo += g.mem_bytes(),
-                FieldIndex::Vector(v) => m.vector += v.memory(),
+                FieldIndex::Vector(v) => {
+                    m.vector += v.memory();
+                    // RediSearch counts a record per vector stored (document.c).
+                    m.numeric_records += v.len() as u64;
+                }
                 FieldIndex::GeoShape(g) => m.geoshape += g.bytes(),
                 FieldIndex::Text(_) => {}
             }

@@ -17,6 +17,7 @@ pub(crate) mod search;
 pub(crate) mod spell;
 pub mod staged;
 mod synonym;
+mod vecsim_info;
 
 pub use dispatch::{ExecOutcome, READ_ONLY};
 pub(crate) use info::Memory;

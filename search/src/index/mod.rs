@@ -23,6 +23,7 @@ pub mod varint;
 pub mod vector;
 pub mod vector_extract;
 mod vector_graph;
+pub mod vector_mode;
 
 use std::time::Instant;
 

@@ -20,6 +20,7 @@ use crate::index::distance::int::NORM_BYTES;
 use crate::index::distance::{distance, normalize, Element};
 use crate::index::hnsw::{Graph, Space, DEAD};
 pub use crate::index::vector_graph::{KnnParams, Policy};
+use crate::index::vector_mode::{LastMode, SearchMode};
 use crate::vector_spec::{Metric, VectorAlgo, VectorSpec, VectorType};
 
 /// Tombstones that trigger a repair of the graph and a compaction of the slab (bounds the
@@ -79,6 +80,8 @@ pub struct VectorIndex {
     pub(super) m: usize,
     pub(super) ef_runtime: usize,
     pub(super) epsilon: f64,
+    /// The kind of the last search (VECSIM_INFO's LAST_SEARCH_MODE).
+    pub(super) last_mode: LastMode,
 }
 
 /// No row (in [`VectorIndex::first`]).
@@ -142,6 +145,7 @@ impl VectorIndex {
             m: usize::try_from(spec.m).unwrap_or(16),
             ef_runtime: usize::try_from(spec.ef_runtime).unwrap_or(10),
             epsilon: spec.epsilon,
+            last_mode: LastMode::default(),
         }
     }
 
@@ -175,6 +179,26 @@ impl VectorIndex {
     /// True when no vector is stored.
     pub fn is_empty(&self) -> bool {
         self.len() == 0
+    }
+
+    /// Tombstones of the HNSW graph: deleted vectors still linked in it (VecSim's marked
+    /// deleted); 0 for FLAT.
+    pub fn marked_deleted(&self) -> usize {
+        self.dead
+    }
+
+    /// The HNSW graph's top level and its entry point's document (None when the entry is a
+    /// deleted vector still linked in); None while the graph is empty (or for FLAT).
+    pub fn entry_point(&self) -> Option<(usize, Option<u32>)> {
+        let g = self.graph.as_ref()?;
+        let row = g.entry?;
+        let doc = self.owners.get(row as usize).copied().filter(|d| *d != DEAD);
+        Some((g.top, doc))
+    }
+
+    /// The kind of the last KNN or range search.
+    pub fn last_search_mode(&self) -> SearchMode {
+        self.last_mode.get()
     }
 
     /// Approximate heap bytes (FT.INFO `vector_index_sz_mb`).
@@ -365,6 +389,11 @@ impl VectorIndex {
         if self.graph.is_some() {
             return self.graph_knn(&query, k, filter, p);
         }
+        self.last_mode.set(if filter.is_some() {
+            SearchMode::HybridAdhocBf
+        } else {
+            SearchMode::StandardKnn
+        });
         self.exact_knn(&query, k, filter)
     }
 
@@ -401,6 +430,7 @@ impl VectorIndex {
             return Vec::new();
         }
         let query = self.prepared(query);
+        self.last_mode.set(SearchMode::RangeQuery);
         if self.graph.is_some() {
             return self.graph_range(&query, radius, filter, epsilon.unwrap_or(self.epsilon));
         }

@@ -15,6 +15,7 @@ use roaring::RoaringBitmap;
 use crate::index::distance::Element;
 use crate::index::hnsw::{Near, DEAD};
 use crate::index::vector::{on_slab, space, Hit, Slab, VectorIndex};
+use crate::index::vector_mode::SearchMode;
 
 /// The least beam of the search that starts a range walk ([`VectorIndex::graph_range`]).
 const RANGE_BEAM: usize = 32;
@@ -146,6 +147,7 @@ impl VectorIndex {
         let clean = self.dead == 0;
         let live = |r: u32| clean || self.owners.get(r as usize).is_some_and(|o| *o != DEAD);
         let Some(filter) = filter else {
+            self.last_mode.set(SearchMode::StandardKnn);
             // Multi-vector documents may take several of the rows found: widen until K
             // documents are found or the graph is exhausted.
             let mut ef = ef;
@@ -172,8 +174,10 @@ impl VectorIndex {
             }
         });
         if policy == Policy::AdhocBf {
+            self.last_mode.set(SearchMode::HybridAdhocBf);
             return self.exact_knn(q, k, Some(filter));
         }
+        self.last_mode.set(SearchMode::HybridBatches);
         self.batches(q, k, filter, ef, subset, p)
     }
 
@@ -223,6 +227,7 @@ impl VectorIndex {
                 continue;
             }
             if prefer_adhoc(size, estimate, k, self.dim, self.m) {
+                self.last_mode.set(SearchMode::HybridBatchesToAdhocBf);
                 return self.exact_knn(q, k, Some(filter));
             }
         }

@@ -1,9 +1,7 @@
 //! Writing `ft_index0` records: folio's parsed definitions in RediSearch 2.10's encoding, with
 //! the flags, field ids and sorting slots RediSearch itself gives the same FT.CREATE.
 
-use super::{
-    flag, opt, ty, ALGO_FLAT, ALGO_HNSW, ALGO_TIERED, DEFAULT_CAP, LANGUAGES, NO_FIELD_ID, NO_TIMEOUT,
-};
+use super::{flag, opt, ty, ALGO_FLAT, ALGO_HNSW, ALGO_TIERED, LANGUAGES, NO_FIELD_ID, NO_TIMEOUT};
 use super::{TAG_CASE_SENSITIVE, TAG_DEFAULT_FLAGS};
 use crate::catalog::Catalog;
 use crate::document::KeyType;
@@ -180,7 +178,8 @@ fn write_field(w: &mut dyn RdbWrite, on: KeyType, f: &FieldSpec, sort_slot: &mut
                     Metric::Ip => 1,
                     Metric::Cosine => 2,
                 };
-                let cap = v.initial_cap.unwrap_or(DEFAULT_CAP);
+                // RediSearch saves the capacity it resolved: the block size when none was given.
+                let cap = v.initial_cap.unwrap_or(v.block_size);
                 match v.algo {
                     VectorAlgo::Flat => {
                         for x in [ALGO_FLAT, ty, v.dim as u64, metric, u64::from(multi), cap, v.block_size] {
