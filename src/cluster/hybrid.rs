@@ -1,7 +1,7 @@
 //! FT.HYBRID for the whole cluster: the text side's term statistics from every master
 //! (`FT._SHARD.HYBRIDSTATS`), summed, then each master's candidates of both sides scored with
 //! them (`FT._SHARD.HYBRID`), fused and run through the tail on this node
-//! (`search::distributed::hybrid`). WITHCURSOR is refused on a cluster of several masters.
+//! (`search::distributed::hybrid`), where WITHCURSOR's cursors live.
 
 use std::time::{Duration, Instant};
 
@@ -75,9 +75,6 @@ pub fn hybrid(ctx: &Context, args: &[&[u8]]) -> Option<Reply> {
         Ok(p) => p,
         Err(e) => return Some(Reply::Error(e.0)),
     };
-    if plan.cursor {
-        return Some(Reply::Error(dhybrid::CURSOR_ERROR.into()));
-    }
     if block::cannot_block(ctx) {
         return Some(Reply::Error("ERR FT.HYBRID on a cluster cannot run inside MULTI or a script".into()));
     }

@@ -13,7 +13,8 @@
 //!   names, as distributed FT.AGGREGATE ships documents). The node merges each side over the
 //!   shards and cuts it to the WINDOW (KNN: to `min(K, WINDOW)`), so ranks are global.
 //! - **Fusion and tail** run on the node ([`fuse`], the tail's pipeline over the shipped
-//!   values), in the reply's shape of one server.
+//!   values), in the reply's shape of one server; WITHCURSOR's two cursors (one per side) live
+//!   on the node.
 //!
 //! Ties: a single server breaks equal scores and distances by its document ids (indexing
 //! order); over shards they are broken by key (byte-wise), in each side's cut, in the fused
@@ -28,6 +29,7 @@ use crate::aggregate::query_seed;
 use crate::aggregate::Value;
 use crate::catalog::Catalog;
 use crate::commands::hybrid::fusion::{fuse, normalize};
+use crate::commands::hybrid::reply::Sides;
 use crate::commands::hybrid::request::{self, VectorMethod};
 use crate::commands::hybrid::{self as hybrid, deliver, HybridMeta, Ties};
 use crate::config::{Config, TimeoutPolicy};
@@ -40,23 +42,17 @@ use crate::error::{Error, Result};
 use crate::reply::{Protocol, Reply};
 use crate::timeout::Timeout;
 
-/// The error for WITHCURSOR on a cluster of several masters.
-pub const CURSOR_ERROR: &str =
-    "ERR FT.HYBRID WITHCURSOR is not supported on a Redis Cluster with several masters";
-
 /// How the node runs an FT.HYBRID.
 pub struct HybridPlan {
     /// The TIMEOUT in force, in ms (0: none).
     pub timeout_ms: u64,
-    /// WITHCURSOR was given.
-    pub cursor: bool,
 }
 
 /// Parses FT.HYBRID `args` (after the command name): its [`HybridPlan`], or the error a
 /// single server gives for them.
 pub fn plan(args: &[&[u8]], config: &Config) -> Result<HybridPlan> {
     let req = request::parse(args, config.max_search_results)?;
-    Ok(HybridPlan { timeout_ms: hybrid::timeout_ms(&req, config), cursor: req.cursor })
+    Ok(HybridPlan { timeout_ms: hybrid::timeout_ms(&req, config) })
 }
 
 /// `FT._SHARD.HYBRIDSTATS idx …`: this shard's term statistics for the text side (see
@@ -88,9 +84,6 @@ pub fn shard_hybrid(
     let (global, args) = args.split_first().ok_or_else(|| Error::new("wrong number of arguments"))?;
     let global = stats_arg(global)?;
     let req = request::parse(args, config.max_search_results)?;
-    if req.cursor {
-        return Err(Error::new(CURSOR_ERROR));
-    }
     let guard = match &global {
         Some(g) => {
             let name = &req.index;
@@ -251,7 +244,18 @@ pub fn merge_hybrid(
     let text: Vec<(u32, f64)> = text.iter().map(|(k, s)| (ids[k], *s)).collect();
     let vector: Vec<(u32, f64)> = vector.iter().map(|(k, d)| (ids[k], normalize(metric, *d))).collect();
     let fused = fuse(&text, &vector, req.combine);
-    let yields = hybrid::yielded(&req, &fused);
+    // WITHCURSOR: the rows load what the LOADs name and each side's cursor takes its own.
+    let sides = req.cursor.then(|| {
+        let keyed = |list: &[(u32, f64)]| list.iter().map(|&(d, s)| (keys[d as usize].clone(), s)).collect();
+        Sides {
+            text: keyed(&text),
+            vector: keyed(&vector),
+            text_alias: req.text_alias.clone(),
+            vector_alias: req.vector_alias.clone(),
+            show_score: !req.has_load || req.loads_score,
+        }
+    });
+    let yields = if req.cursor { Vec::new() } else { hybrid::yielded(&req, &fused) };
     let tail = hybrid::tail_request(&req, config)?;
     if tail.format_expand && proto != Protocol::Resp3 {
         return Err(Error::new("EXPAND format is only supported with RESP3"));
@@ -276,7 +280,7 @@ pub fn merge_hybrid(
     let plan = Plan::new(&tail, &loader, seed)?.with_timeout(timeout).profiled();
     let out = plan.execute(hits.into_iter(), fused.len() as u64, &loader)?;
     let meta =
-        HybridMeta { started, fused: fused.len() as u64, warnings, count_only: tail.count_only, sides: None };
+        HybridMeta { started, fused: fused.len() as u64, warnings, count_only: tail.count_only, sides };
     let index_name = cat.resolve(&req.index).map(str::to_string);
     deliver(cat, &tail, index_name, out, meta, docs_source.caller(), config, proto)
 }
