@@ -432,3 +432,32 @@ fn hybrid_from_every_node_equals_a_single_server() {
     }
     assert!(read_rows > 60, "seed {seed}: only {read_rows} cursor reads");
 }
+
+#[test]
+fn hybrid_with_a_stopped_shard_fails_within_the_timeout() {
+    let mut c = Cluster::start();
+    let masters = c.masters();
+    let mut conn = Conn::open(masters[0]).unwrap();
+    assert_eq!(conn.cmd(INDEXES[0]), Resp::Simple("OK".into()));
+    let mut rng = Rng::new(7);
+    let docs = documents(&mut rng, 60);
+    load_cluster(&c, &docs[..60]);
+    let mut args: Vec<Vec<u8>> =
+        ["FT.HYBRID", "hh", "SEARCH", "alpha", "VSIM", "@v", "$vec", "TIMEOUT", "300"]
+            .map(|a| a.into())
+            .to_vec();
+    args.extend([b"PARAMS".to_vec(), b"2".to_vec(), b"vec".to_vec(), blob([1.0, 2.0, 3.0, 4.0])]);
+    let r = conn.call(&args);
+    assert!(!r.is_error(), "{r:?}");
+    // A fusion over part of the documents would be wrong with no sign: the timeout error,
+    // whatever ON_TIMEOUT says, within the TIMEOUT.
+    c.signal(masters[2], "STOP");
+    let t = std::time::Instant::now();
+    let r = conn.call(&args);
+    let took = t.elapsed();
+    c.signal(masters[2], "CONT");
+    assert_eq!(r.err(), "Timeout limit was reached");
+    assert!(took < std::time::Duration::from_millis(1000), "took {took:?}");
+    let r = conn.call(&args);
+    assert!(!r.is_error(), "{r:?}");
+}

@@ -284,3 +284,50 @@ pub fn merge_hybrid(
     let index_name = cat.resolve(&req.index).map(str::to_string);
     deliver(cat, &tail, index_name, out, meta, docs_source.caller(), config, proto)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn side(rows: &[(&str, f64)]) -> Vec<(Arc<[u8]>, f64)> {
+        rows.iter().map(|(k, v)| (Arc::from(k.as_bytes()), *v)).collect()
+    }
+
+    #[test]
+    fn hybrid_best_orders_ties_by_key_and_cuts() {
+        let mut text = side(&[("b", 1.0), ("c", 2.0), ("a", 1.0), ("d", 0.5)]);
+        best(&mut text, true, 3);
+        assert_eq!(text, side(&[("c", 2.0), ("a", 1.0), ("b", 1.0)]));
+        let mut vector = side(&[("z", 0.3), ("y", 0.1), ("x", 0.3)]);
+        best(&mut vector, false, 2);
+        assert_eq!(vector, side(&[("y", 0.1), ("x", 0.3)]));
+    }
+
+    #[test]
+    fn hybrid_shard_reply_round_trips() {
+        let r = Reply::Array(vec![
+            Reply::Array(vec![Reply::Simple("Timeout limit was reached (VSIM)".into())]),
+            Reply::Double(2.5),
+            Reply::Array(vec![Reply::Array(vec![Reply::Bulk(b"k".to_vec()), Reply::Double(1.0)])]),
+            Reply::Array(vec![]),
+            Reply::Array(vec![Reply::Array(vec![
+                Reply::Bulk(b"k".to_vec()),
+                Reply::Double(0.0),
+                Reply::Array(vec![]),
+                Reply::Array(vec![]),
+                Reply::Nil,
+            ])]),
+        ]);
+        let s = read_shard(&Reply::Bulk(wire::encode(&r))).unwrap();
+        assert_eq!(s.warnings, ["Timeout limit was reached (VSIM)"]);
+        assert_eq!(
+            (s.text_max, s.text, s.vector.len(), s.docs.len()),
+            (Some(2.5), side(&[("k", 1.0)]), 0, 1)
+        );
+        assert!(read_shard(&Reply::Bulk(b"junk".to_vec())).is_err());
+        assert_eq!(
+            read_shard(&Reply::Error("idx: no such index".into())).err().map(|e| e.0),
+            Some("idx: no such index".into())
+        );
+    }
+}
