@@ -1,6 +1,7 @@
 //! FT.* on a real Redis Cluster of folio servers (3 masters, 3 replicas): definitions reach
-//! every master, and FT.SEARCH (FT.HYBRID: `hybrid.rs`) from any node equals a single server holding the same
-//! documents (only tied results may come in another order: by key on the cluster).
+//! every master, and FT.SEARCH (FT.HYBRID: `hybrid.rs`) from any node equals a single server
+//! holding the same documents (only tied results may come in another order: by key on the
+//! cluster).
 
 #[path = "../common/mod.rs"]
 mod common;
