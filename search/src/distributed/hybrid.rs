@@ -65,8 +65,8 @@ pub fn shard_hybrid_stats(
 ) -> Result<Reply> {
     let req = request::parse(args, config.max_search_results)?;
     let guard = stats::record();
-    let q = hybrid::text_side(cat, &req, docs, config, Protocol::Resp3, Instant::now(), Ties::Key)?;
-    let st = stats::recorded(q.q.idx);
+    let text = hybrid::text_side(cat, &req, docs, config, Protocol::Resp3, Instant::now(), Ties::Key)?;
+    let st = stats::recorded(text.q.idx);
     drop(guard);
     Ok(Reply::Bulk(wire::encode(&st.to_reply())))
 }
