@@ -289,6 +289,8 @@ unsafe fn register(ctx: *mut raw::RedisModuleCtx) -> c_int {
         command!(ctx, c"FT._SHARD.SEARCH", ft::ft_shard, c"readonly", 0, 0, 0, c"search");
         command!(ctx, c"FT._SHARD.STATS", ft::ft_shard, c"readonly", 0, 0, 0, c"search");
         command!(ctx, c"FT._SHARD.AGGREGATE", ft::ft_shard, c"readonly", 0, 0, 0, c"search");
+        command!(ctx, c"FT._SHARD.HYBRIDSTATS", ft::ft_shard, c"readonly", 0, 0, 0, c"search");
+        command!(ctx, c"FT._SHARD.HYBRID", ft::ft_shard, c"readonly", 0, 0, 0, c"search");
         command!(ctx, c"FT._SHARD.STATE", ft::ft_shard, c"readonly", 0, 0, 0, c"search");
         command!(ctx, c"FT._SHARD.LOCAL", ft::ft_shard, c"readonly", 0, 0, 0, c"search");
         command!(ctx, c"FT._LOCAL", ft::ft_local, c"write deny-oom", 0, 0, 0, c"search");

@@ -8,12 +8,14 @@
 //!   (the caller waits for every master, and a query needs each shard's rows), get Redis's
 //!   ACLs and flow control for free, and work the same for definitions and queries.
 //! - FT.SEARCH scatters to every master (`FT._SHARD.STATS` for global term statistics when
-//!   scores matter, then `FT._SHARD.SEARCH`) and merges (`search::distributed`).
+//!   scores matter, then `FT._SHARD.SEARCH`) and merges (`search::distributed`); FT.AGGREGATE
+//!   and FT.HYBRID ([`hybrid`]) likewise.
 //! - Only the calling client waits ([`block`]); the network work runs on a thread
 //!   ([`conn`]); shards are read from `CLUSTER NODES` at each command ([`topology`]).
 
 use crate::blocked as block;
 pub mod conn;
+pub mod hybrid;
 pub mod profile;
 pub mod topology;
 
@@ -249,17 +251,6 @@ fn run(
         Some(p) => block::run_blocked(ctx, backstop + p.budget, profile::wrap(p, work)),
         None => block::run_blocked(ctx, backstop, work),
     }
-}
-
-/// FT.HYBRID on a cluster of several masters: refused (its fusion over every shard is not
-/// built yet; this server's documents alone would be a wrong answer). None when this server
-/// is the only master.
-pub fn hybrid(ctx: &Context) -> Option<Reply> {
-    let shards = topology::shards(ctx);
-    if shards.len() < 2 && shards.iter().all(|s| s.myself) {
-        return None;
-    }
-    Some(Reply::Error("ERR FT.HYBRID is not supported on a Redis Cluster with several masters yet".into()))
 }
 
 /// FT.SEARCH for the whole cluster; None when this server is the only master (then the

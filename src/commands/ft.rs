@@ -79,7 +79,7 @@ pub fn ft(ctx: &Context, inv: &Invocation) -> CommandResult {
             }
         }
         if name == "FT.HYBRID" {
-            if let Some(r) = crate::cluster::hybrid(ctx) {
+            if let Some(r) = crate::cluster::hybrid::hybrid(ctx, inv.args) {
                 return Ok(r);
             }
         }
@@ -148,8 +148,9 @@ pub fn ft_shard_defs(ctx: &Context, _inv: &Invocation) -> CommandResult {
     })
 }
 
-/// `FT._SHARD.SEARCH` / `FT._SHARD.STATS` / `FT._SHARD.AGGREGATE` / `FT._SHARD.STATE`: this shard's part of a cluster query
-/// (`search::distributed::search`).
+/// `FT._SHARD.SEARCH` / `FT._SHARD.STATS` / `FT._SHARD.AGGREGATE` / `FT._SHARD.HYBRIDSTATS` /
+/// `FT._SHARD.HYBRID` / `FT._SHARD.STATE`: this shard's part of a cluster query
+/// (`search::distributed`).
 pub fn ft_shard(ctx: &Context, inv: &Invocation) -> CommandResult {
     let name = String::from_utf8_lossy(inv.name).to_ascii_uppercase();
     // What this shard serves goes with its rows (see `cluster::settled`).
@@ -180,6 +181,10 @@ pub fn ft_shard(ctx: &Context, inv: &Invocation) -> CommandResult {
         }
         if name == "FT._SHARD.STATS" {
             search::distributed::search::shard_stats(catalog, inv.args, &docs, &state.config)
+        } else if name == "FT._SHARD.HYBRIDSTATS" {
+            search::distributed::hybrid::shard_hybrid_stats(catalog, inv.args, &docs, &state.config)
+        } else if name == "FT._SHARD.HYBRID" {
+            search::distributed::hybrid::shard_hybrid(catalog, inv.args, &docs, &state.config)
         } else if name == "FT._SHARD.AGGREGATE" {
             search::distributed::aggregate::shard_aggregate(catalog, inv.args, &docs, &state.config)
         } else {
@@ -188,7 +193,7 @@ pub fn ft_shard(ctx: &Context, inv: &Invocation) -> CommandResult {
     });
     Ok(match convert(r.unwrap_or_else(|e| SearchReply::Error(e.0)), Protocol::Resp2) {
         Reply::Error(e) => Reply::Error(e),
-        r if name == "FT._SHARD.STATS" || name == "FT._SHARD.LOCAL" => r,
+        r if matches!(name.as_str(), "FT._SHARD.STATS" | "FT._SHARD.HYBRIDSTATS" | "FT._SHARD.LOCAL") => r,
         r => Reply::Array(vec![slots, r]),
     })
 }

@@ -1,11 +1,13 @@
 //! FT.* on a real Redis Cluster of folio servers (3 masters, 3 replicas): definitions reach
-//! every master, and FT.SEARCH from any node equals a single server holding the same
-//! documents (only tied results may come in another order: by key on the cluster).
+//! every master, and FT.SEARCH (FT.HYBRID: `hybrid.rs`) from any node equals a single server
+//! holding the same documents (only tied results may come in another order: by key on the
+//! cluster).
 
 #[path = "../common/mod.rs"]
 mod common;
 mod crash;
 mod harness;
+mod hybrid;
 mod workload;
 
 use std::time::{Duration, Instant};
@@ -117,13 +119,6 @@ fn definitions_apply_on_every_master() {
             })
             .collect();
         assert_eq!(shape, ["Shards", "Coordinator"], "{port}: {r:?}");
-        // FT.HYBRID does not fuse over the shards yet: a clear error, never one shard's answer.
-        let r = conn.cmd("FT.HYBRID idx SEARCH hello VSIM @v $b");
-        assert_eq!(
-            r.err(),
-            "ERR FT.HYBRID is not supported on a Redis Cluster with several masters yet",
-            "{port}"
-        );
     }
     assert_eq!(first.cmd("FT.DROPINDEX idx"), Resp::Simple("OK".into()));
     for port in c.live_ports() {

@@ -128,49 +128,59 @@ pub(crate) fn ship(
             Reply::Simple(GROUPS.into()),
         ]));
     }
-    let (names, all) = referenced(req);
-    let docs = hits
-        .map(|h| {
-            let doc = DocRef { key: &h.key, id: h.id };
-            let y = yielded.iter().map(|n| opt_reply(loader.yielded_value(doc, n))).collect();
-            let mut loads = Vec::new();
-            for n in &names {
-                let asks: Vec<(i64, LoadRequest<'_>)> = if loader.field(n).is_some() {
-                    vec![(ATTRIBUTE, LoadRequest::Attribute(n)), (IMPLICIT, LoadRequest::Implicit(n))]
-                } else {
-                    vec![(PATH, LoadRequest::Path(n))]
-                };
-                for (kind, what) in asks {
-                    if let Some(v) = loader.load(doc, what) {
-                        loads.push(Reply::Array(vec![Reply::Int(kind), Reply::text(n), value_reply(&v)]));
-                    }
-                }
-            }
-            let whole = if all {
-                Reply::Array(
-                    loader
-                        .load_all(doc)
-                        .into_iter()
-                        .flat_map(|(k, v)| [Reply::text(k), value_reply(&v)])
-                        .collect(),
-                )
-            } else {
-                Reply::Nil
-            };
-            Reply::Array(vec![
-                Reply::Bulk(h.key.to_vec()),
-                Reply::Double(h.score),
-                Reply::Array(y),
-                Reply::Array(loads),
-                whole,
-            ])
-        })
-        .collect();
+    let docs = ship_docs(req, hits, loader);
     Ok(Reply::Array(vec![
         Reply::Int(total as i64),
         Reply::Array(yielded.iter().map(Reply::text).collect()),
         Reply::Array(docs),
     ]))
+}
+
+/// `hits` with every value `req`'s steps may read of them (see the module docs), as
+/// `[key, score, [yielded…], [kind, name, value]…, all|nil]` each ([`read_doc`] reads one).
+pub(crate) fn ship_docs(
+    req: &AggregateRequest,
+    hits: impl Iterator<Item = DocHit>,
+    loader: &dyn FieldLoader,
+) -> Vec<Reply> {
+    let yielded = loader.yielded();
+    let (names, all) = referenced(req);
+    hits.map(|h| {
+        let doc = DocRef { key: &h.key, id: h.id };
+        let y = yielded.iter().map(|n| opt_reply(loader.yielded_value(doc, n))).collect();
+        let mut loads = Vec::new();
+        for n in &names {
+            let asks: Vec<(i64, LoadRequest<'_>)> = if loader.field(n).is_some() {
+                vec![(ATTRIBUTE, LoadRequest::Attribute(n)), (IMPLICIT, LoadRequest::Implicit(n))]
+            } else {
+                vec![(PATH, LoadRequest::Path(n))]
+            };
+            for (kind, what) in asks {
+                if let Some(v) = loader.load(doc, what) {
+                    loads.push(Reply::Array(vec![Reply::Int(kind), Reply::text(n), value_reply(&v)]));
+                }
+            }
+        }
+        let whole = if all {
+            Reply::Array(
+                loader
+                    .load_all(doc)
+                    .into_iter()
+                    .flat_map(|(k, v)| [Reply::text(k), value_reply(&v)])
+                    .collect(),
+            )
+        } else {
+            Reply::Nil
+        };
+        Reply::Array(vec![
+            Reply::Bulk(h.key.to_vec()),
+            Reply::Double(h.score),
+            Reply::Array(y),
+            Reply::Array(loads),
+            whole,
+        ])
+    })
+    .collect()
 }
 
 fn read_group(r: Reply) -> Option<PartialGroup> {
@@ -205,19 +215,25 @@ pub fn shard_aggregate(
 }
 
 /// One shipped document.
-struct Doc {
-    key: Arc<[u8]>,
+pub(crate) struct Doc {
+    /// Its key.
+    pub(crate) key: Arc<[u8]>,
+    /// Its query score.
     score: f64,
-    yielded: Vec<Option<Value>>,
+    /// Its values of [`Shipped::yielded`]'s names, in order.
+    pub(crate) yielded: Vec<Option<Value>>,
     loads: HashMap<(i64, String), Value>,
     all: Option<Vec<(String, Value)>>,
 }
 
 /// The node's loader over shipped documents (document id = position).
-struct Shipped<'a> {
-    schema: &'a crate::schema::IndexSpec,
-    yielded: Vec<String>,
-    docs: Vec<Doc>,
+pub(crate) struct Shipped<'a> {
+    /// The index's schema, as the node has it.
+    pub(crate) schema: &'a crate::schema::IndexSpec,
+    /// The names the rows yield.
+    pub(crate) yielded: Vec<String>,
+    /// The documents, by position.
+    pub(crate) docs: Vec<Doc>,
 }
 
 impl FieldLoader for Shipped<'_> {
@@ -253,7 +269,8 @@ impl FieldLoader for Shipped<'_> {
     }
 }
 
-fn read_doc(r: Reply) -> Option<Doc> {
+/// Reads one of [`ship_docs`]'s documents.
+pub(crate) fn read_doc(r: Reply) -> Option<Doc> {
     let Reply::Array(items) = r else { return None };
     let mut it = items.into_iter();
     let Some(Reply::Bulk(key)) = it.next() else { return None };

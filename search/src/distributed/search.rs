@@ -37,7 +37,7 @@ pub fn shard_stats(
 }
 
 /// Reads a wire-encoded [`GlobalStats`] (empty: none).
-fn stats_arg(b: &[u8]) -> Result<Option<GlobalStats>> {
+pub(crate) fn stats_arg(b: &[u8]) -> Result<Option<GlobalStats>> {
     if b.is_empty() {
         return Ok(None);
     }

@@ -11,7 +11,8 @@
 //!   score is the scorer's, unnormalized; the vector score is the distance normalized to
 //!   `[0, 1]` by the field's metric ([`normalize`]).
 //! - The fused list is ordered by fused score, higher first, ties by document order (lower
-//!   id first, as RediSearch's sorter breaks them).
+//!   id first, as RediSearch's sorter breaks them; on a cluster the ids are given in key
+//!   order, so ties go by key there).
 
 use crate::vector_spec::Metric;
 
@@ -124,11 +125,11 @@ pub fn fuse(text: &[(u32, f64)], vector: &[(u32, f64)], how: Combine) -> Vec<Fus
 }
 
 /// Orders one side best first: scores higher first (`higher_first`) or lower first
-/// (distances), ties by document id.
-pub fn rank(list: &mut [(u32, f64)], higher_first: bool) {
+/// (distances), ties by `tie` (document id on one server).
+pub fn rank(list: &mut [(u32, f64)], higher_first: bool, tie: impl Fn(u32, u32) -> std::cmp::Ordering) {
     list.sort_by(|a, b| {
         let o = if higher_first { b.1.total_cmp(&a.1) } else { a.1.total_cmp(&b.1) };
-        o.then(a.0.cmp(&b.0))
+        o.then_with(|| tie(a.0, b.0))
     });
 }
 
@@ -200,9 +201,9 @@ mod tests {
     #[test]
     fn hybrid_rank_orders_with_ties_by_doc() {
         let mut l = vec![(5, 1.0), (2, 3.0), (1, 1.0)];
-        rank(&mut l, true);
+        rank(&mut l, true, |a, b| a.cmp(&b));
         assert_eq!(l, vec![(2, 3.0), (1, 1.0), (5, 1.0)]);
-        rank(&mut l, false);
+        rank(&mut l, false, |a, b| a.cmp(&b));
         assert_eq!(l, vec![(1, 1.0), (5, 1.0), (2, 3.0)]);
     }
 }

@@ -23,6 +23,8 @@
 //!   last segment always has that step, so at most 10 rows come back by default.
 //! - It runs in the same stages as FT.AGGREGATE ([`stage`] in the index stage, the pipeline
 //!   with documents after it), so it runs on the workers and inline alike.
+//! - On a cluster each shard runs [`sides`] with ties by key ([`Ties::Key`]) and the node that
+//!   was asked fuses and runs the tail (`crate::distributed::hybrid`).
 
 pub(crate) mod fusion;
 pub(crate) mod reply;
@@ -40,10 +42,12 @@ use crate::catalog::Catalog;
 use crate::config::{Config, TimeoutPolicy};
 use crate::document::DocumentSource;
 use crate::error::{Error, Result};
+use crate::index::Index;
 use crate::query::vector::Distances;
 use crate::reply::{Protocol, Reply};
 use crate::timeout::Timeout;
-use fusion::{fuse, normalize, rank};
+use crate::vector_spec::Metric;
+use fusion::{fuse, normalize, rank, Fused};
 pub(crate) use reply::{deliver, HybridMeta};
 use request::{HybridRequest, VectorArg, VectorMethod};
 
@@ -80,52 +84,10 @@ pub(crate) fn stage(
     started: Instant,
 ) -> Result<AggregateWork> {
     let req = request::parse(args, config.max_search_results)?;
-    let dialect = config.default_dialect.max(MIN_DIALECT);
-    let timeout_ms = match &req.timeout {
-        Some(t) => String::from_utf8_lossy(t).parse::<u64>().unwrap_or(0),
-        None => config.timeout_ms,
-    };
-    let mut warnings = Vec::new();
-    let window = usize::try_from(req.combine.window()).unwrap_or(usize::MAX);
-
-    // The text side.
-    let text_args = text_args(&req, dialect);
-    let text_q = query_with(cat, &refs(&text_args), docs, config, proto, None, started, true)?;
-    let mut text: Vec<(u32, f64)> = match &text_q.scores {
-        Some(s) => text_q.order.iter().copied().zip(s.iter().copied()).collect(),
-        None => text_q.order.iter().map(|&d| (d, 0.0)).collect(),
-    };
-    rank(&mut text, true);
-    text.truncate(window);
-    check_time(started, timeout_ms, config, "(SEARCH)", &mut warnings)?;
-
-    // The vector side.
+    let SideLists { text_q, text, vector, metric, warnings, timeout_ms, .. } =
+        sides(cat, &req, docs, config, proto, started, Ties::DocId)?;
     let idx = text_q.idx;
-    let metric = match idx.spec.field(&req.field).and_then(|(_, f)| f.vector.as_ref()) {
-        Some(v) => v.metric,
-        None => {
-            // Let the vector query name the problem as FT.SEARCH would, else RediSearch's.
-            query(
-                cat,
-                &refs(&vector_args(&req, dialect, window as u64)),
-                docs,
-                config,
-                proto,
-                None,
-                started,
-            )?;
-            return Err(Error::new("Invalid vector field for normalization"));
-        }
-    };
-    let vector_args = vector_args(&req, dialect, window as u64);
-    let vec_q = query(cat, &refs(&vector_args), docs, config, proto, None, started)?;
-    let mut vector: Vec<(u32, f64)> =
-        vec_q.order.iter().filter_map(|&d| Some((d, vec_q.distances.get(DISTANCE, d)?))).collect();
-    rank(&mut vector, false);
-    vector.truncate(window);
     let vector: Vec<(u32, f64)> = vector.into_iter().map(|(d, dist)| (d, normalize(metric, dist))).collect();
-    check_time(started, timeout_ms, config, "(VSIM)", &mut warnings)?;
-
     let fused = fuse(&text, &vector, req.combine);
     let mut yields = Distances::default();
     let show_score = !req.has_load || req.loads_score;
@@ -145,15 +107,8 @@ pub(crate) fn stage(
             show_score,
         }
     });
-    if let Some(a) = req.text_alias.as_ref().filter(|_| !req.cursor) {
-        yields.fields.push((a.clone(), fused.iter().filter_map(|f| Some((f.doc, f.text?))).collect()));
-    }
-    if let Some(a) = req.vector_alias.as_ref().filter(|_| !req.cursor) {
-        yields.fields.push((a.clone(), fused.iter().filter_map(|f| Some((f.doc, f.vector?))).collect()));
-    }
-    let score_name = req.combined_alias.clone().unwrap_or_else(|| "__score".to_string());
-    if sides.is_none() && (req.combined_alias.is_some() || show_score) {
-        yields.fields.push((score_name, fused.iter().map(|f| (f.doc, f.score)).collect::<HashMap<_, _>>()));
+    if sides.is_none() {
+        yields.fields = yielded(&req, &fused);
     }
 
     let tail = tail_request(&req, config)?;
@@ -166,7 +121,7 @@ pub(crate) fn stage(
         req: tail,
         idx,
         index_name: text_q.index_name.clone(),
-        dialect,
+        dialect: text_q.dialect,
         seed: crate::aggregate::query_seed(args[0], &req.query, &args[1..]),
         // A side past TIMEOUT has already warned or failed (check_time); the fused rows'
         // pipeline stops under ON_TIMEOUT FAIL only.
@@ -182,6 +137,146 @@ pub(crate) fn stage(
         terms: Vec::new(),
     };
     stage_queried(q, docs, Some(Box::new(meta)))
+}
+
+/// What the fused rows yield (no cursor): the text score under SEARCH's YIELD_SCORE_AS, the
+/// normalized vector score under VSIM's (for the rows of that side), the fused score under
+/// COMBINE's (else `__score`, when no LOAD is given or a LOAD names `@__score`).
+pub(crate) fn yielded(req: &HybridRequest, fused: &[Fused]) -> Vec<(String, HashMap<u32, f64>)> {
+    let mut out = Vec::new();
+    if let Some(a) = &req.text_alias {
+        out.push((a.clone(), fused.iter().filter_map(|f| Some((f.doc, f.text?))).collect()));
+    }
+    if let Some(a) = &req.vector_alias {
+        out.push((a.clone(), fused.iter().filter_map(|f| Some((f.doc, f.vector?))).collect()));
+    }
+    if req.combined_alias.is_some() || !req.has_load || req.loads_score {
+        let name = req.combined_alias.clone().unwrap_or_else(|| "__score".to_string());
+        out.push((name, fused.iter().map(|f| (f.doc, f.score)).collect()));
+    }
+    out
+}
+
+/// How a side orders results of equal score (or distance) before the WINDOW cut.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) enum Ties {
+    /// By document id (indexing order): a single server's rule.
+    DocId,
+    /// By key, byte-wise: a shard's, so that the cluster's order does not depend on which
+    /// shard indexed what first.
+    Key,
+}
+
+impl Ties {
+    /// The order of documents `a` and `b` of `idx`.
+    fn order(self, idx: &Index, a: u32, b: u32) -> std::cmp::Ordering {
+        match self {
+            Ties::DocId => a.cmp(&b),
+            Ties::Key => idx.docs.get(a).map(|r| r.key()).cmp(&idx.docs.get(b).map(|r| r.key())),
+        }
+    }
+}
+
+/// Both sides of a parsed FT.HYBRID, each best first and cut to the WINDOW.
+pub(crate) struct SideLists<'c> {
+    /// The text side's query (its index, its name, its loader).
+    pub(crate) text_q: Queried<'c>,
+    /// The text side: (document, score).
+    pub(crate) text: Vec<(u32, f64)>,
+    /// The vector side: (document, distance), not normalized.
+    pub(crate) vector: Vec<(u32, f64)>,
+    /// The vector field's metric.
+    pub(crate) metric: Metric,
+    /// The sides' TIMEOUT warnings.
+    pub(crate) warnings: Vec<String>,
+    /// The TIMEOUT in force, in ms (0: none).
+    pub(crate) timeout_ms: u64,
+    /// With [`Ties::Key`] and SCORER BM25STD.NORM: the text scores are BM25STD's, and this is
+    /// the highest over every matched document (the cluster normalizes with the highest of
+    /// all shards).
+    pub(crate) text_max: Option<f64>,
+}
+
+/// Runs both sides of `req` (`started`: when the command arrived).
+pub(crate) fn sides<'c>(
+    cat: &'c Catalog,
+    req: &HybridRequest,
+    docs: &dyn DocumentSource,
+    config: &Config,
+    proto: Protocol,
+    started: Instant,
+    ties: Ties,
+) -> Result<SideLists<'c>> {
+    let dialect = config.default_dialect.max(MIN_DIALECT);
+    let timeout_ms = timeout_ms(req, config);
+    let mut warnings = Vec::new();
+    let window = usize::try_from(req.combine.window()).unwrap_or(usize::MAX);
+    let TextSide { q: text_q, list: text, max: text_max } =
+        text_side(cat, req, docs, config, proto, started, ties)?;
+    let idx = text_q.idx;
+    check_time(started, timeout_ms, config, "(SEARCH)", &mut warnings)?;
+
+    // The vector side.
+    let metric = match idx.spec.field(&req.field).and_then(|(_, f)| f.vector.as_ref()) {
+        Some(v) => v.metric,
+        None => {
+            // Let the vector query name the problem as FT.SEARCH would, else RediSearch's.
+            query(cat, &refs(&vector_args(req, dialect, window as u64)), docs, config, proto, None, started)?;
+            return Err(Error::new("Invalid vector field for normalization"));
+        }
+    };
+    let vector_args = vector_args(req, dialect, window as u64);
+    let vec_q = query(cat, &refs(&vector_args), docs, config, proto, None, started)?;
+    let mut vector: Vec<(u32, f64)> =
+        vec_q.order.iter().filter_map(|&d| Some((d, vec_q.distances.get(DISTANCE, d)?))).collect();
+    rank(&mut vector, false, |a, b| ties.order(idx, a, b));
+    vector.truncate(window);
+    check_time(started, timeout_ms, config, "(VSIM)", &mut warnings)?;
+    Ok(SideLists { text_q, text, vector, metric, warnings, timeout_ms, text_max })
+}
+
+/// The text side of a parsed FT.HYBRID.
+pub(crate) struct TextSide<'c> {
+    /// Its query.
+    pub(crate) q: Queried<'c>,
+    /// Its best WINDOW (document, score).
+    list: Vec<(u32, f64)>,
+    /// [`SideLists::text_max`].
+    max: Option<f64>,
+}
+
+/// Runs the text side of `req`.
+pub(crate) fn text_side<'c>(
+    cat: &'c Catalog,
+    req: &HybridRequest,
+    docs: &dyn DocumentSource,
+    config: &Config,
+    proto: Protocol,
+    started: Instant,
+    ties: Ties,
+) -> Result<TextSide<'c>> {
+    let dialect = config.default_dialect.max(MIN_DIALECT);
+    let window = usize::try_from(req.combine.window()).unwrap_or(usize::MAX);
+    let norm =
+        ties == Ties::Key && req.scorer.as_deref().is_some_and(|s| s.eq_ignore_ascii_case("BM25STD.NORM"));
+    let text_args = text_args(req, dialect, norm);
+    let text_q = query_with(cat, &refs(&text_args), docs, config, proto, None, started, true)?;
+    let mut text: Vec<(u32, f64)> = match &text_q.scores {
+        Some(s) => text_q.order.iter().copied().zip(s.iter().copied()).collect(),
+        None => text_q.order.iter().map(|&d| (d, 0.0)).collect(),
+    };
+    let text_max = norm.then(|| crate::query::score::max_score(text.iter().map(|t| t.1)));
+    rank(&mut text, true, |a, b| ties.order(text_q.idx, a, b));
+    text.truncate(window);
+    Ok(TextSide { q: text_q, list: text, max: text_max })
+}
+
+/// The TIMEOUT in force for `req`, in ms (0: none).
+pub(crate) fn timeout_ms(req: &HybridRequest, config: &Config) -> u64 {
+    match &req.timeout {
+        Some(t) => String::from_utf8_lossy(t).parse::<u64>().unwrap_or(0),
+        None => config.timeout_ms,
+    }
 }
 
 /// A side that ran past TIMEOUT: under ON_TIMEOUT FAIL the error, else the warning (its
@@ -223,10 +318,11 @@ fn common_args(req: &HybridRequest, dialect: u32, out: &mut Vec<Vec<u8>>) {
     out.push(dialect.to_string().into_bytes());
 }
 
-/// The text side as FT.AGGREGATE arguments.
-fn text_args(req: &HybridRequest, dialect: u32) -> Vec<Vec<u8>> {
+/// The text side as FT.AGGREGATE arguments (`raw`: BM25STD for BM25STD.NORM, see
+/// [`SideLists::text_max`]).
+fn text_args(req: &HybridRequest, dialect: u32, raw: bool) -> Vec<Vec<u8>> {
     let mut out = vec![req.index.as_bytes().to_vec(), req.query.clone()];
-    let scorer = req.scorer.clone().unwrap_or_else(|| "BM25STD".into());
+    let scorer = if raw { "BM25STD".into() } else { req.scorer.clone().unwrap_or_else(|| "BM25STD".into()) };
     // HAMMING compares the document's payload with the query's, and FT.HYBRID sends none:
     // RediSearch scores every document 0 then.
     if !scorer.eq_ignore_ascii_case("HAMMING") {
@@ -285,7 +381,7 @@ fn refs(args: &[Vec<u8>]) -> Vec<&[u8]> {
 
 /// The tail as an FT.AGGREGATE request over the fused rows (module docs: LOAD first, one
 /// arrange step per segment keeping 10 rows unless LIMIT says otherwise).
-fn tail_request(req: &HybridRequest, config: &Config) -> Result<AggregateRequest> {
+pub(crate) fn tail_request(req: &HybridRequest, config: &Config) -> Result<AggregateRequest> {
     let mut args: Vec<Vec<u8>> = Vec::new();
     if !req.has_load {
         args.extend([b"LOAD".to_vec(), b"1".to_vec(), b"@__key".to_vec()]);
