@@ -34,6 +34,14 @@ const CASES: &[(&str, &str, &str, bool, &str)] = &[
     ("NUMERIC", "$.t", r#"{"t":["a",null]}"#, false, "NUMERIC fields can only contain numeric or nulls"),
     ("NUMERIC", "$.t", r#"{"t":[{"a":"b"}]}"#, false, "NUMERIC fields can only contain numeric or nulls"),
     ("NUMERIC", "$.t[*]", r#"{"t":{"a":1}}"#, true, "N/A"),
+    // RediSearch reads a TEXT, TAG or GEO field's several values as text: strings and nulls
+    // only (a TAG's one boolean is a value, a boolean among several is not).
+    ("TAG", "$.t", r#"{"t":["a",true]}"#, false, "TEXT/TAG fields can only contain strings or nulls"),
+    ("TAG", "$.t", r#"{"t":true}"#, true, "N/A"),
+    ("TEXT", "$.t", r#"{"t":["a",1.5]}"#, false, "TEXT/TAG fields can only contain strings or nulls"),
+    ("GEO", "$.t", r#"{"t":["1,2",{"o":1}]}"#, false, "TEXT/TAG fields can only contain strings or nulls"),
+    ("GEO", "$.t[*]", r#"{"t":["1,2",["3,4"]]}"#, false, "TEXT/TAG fields can only contain strings or nulls"),
+    ("GEO", "$.t", r#"{"t":["1,2",null]}"#, true, "N/A"),
 ];
 
 #[test]
@@ -57,5 +65,26 @@ fn refused_json_shapes_fail_the_document() {
         let errors = &items[at.expect("Index Errors") + 1];
         let last = errors.items()[3].text();
         assert_eq!(last, *error, "{kind} {path} {doc}");
+        // A JSON value refused while RediSearch loads it counts for the index, never for the
+        // field (JSON_LoadDocumentField runs outside the field preprocessors).
+        let fields = &items[at.unwrap() + 3];
+        let field_errors = &fields.items()[0].items()[5];
+        assert_eq!(field_errors.items()[1], Resp::Int(0), "{kind} {path} {doc}: {field_errors:?}");
     }
+}
+
+#[test]
+fn a_bad_geo_string_is_the_fields_failure() {
+    let server = Server::start();
+    let mut c = server.conn();
+    assert_eq!(c.cmd("FT.CREATE j ON JSON SCHEMA $.g AS g GEO"), ok());
+    assert_eq!(c.call(&["JSON.SET", "d", "$", r#"{"g":"1000,2000"}"#]), ok());
+    let info = c.cmd("FT.INFO j");
+    let items = info.items();
+    let at = items
+        .iter()
+        .position(|v| *v == Resp::Simple("Index Errors".into()) || *v == Resp::bulk("Index Errors"));
+    let field_errors = &items[at.expect("Index Errors") + 3].items()[0].items()[5];
+    assert_eq!(field_errors.items()[1], Resp::Int(1));
+    assert_eq!(field_errors.items()[3].text(), "Invalid geo coordinates: 1000.000000, 2000.000000");
 }

@@ -81,9 +81,10 @@ fn flatten(vals: Vec<FieldValue>, out: &mut Vec<FieldValue>) {
 }
 
 /// The JSON value shapes RediSearch refuses to index (the document then fails): an object as
-/// the field's one value, an array or object among a TEXT/TAG field's several values (the
-/// matches of the path, or the items of its one array match), anything but numbers and nulls
-/// among a NUMERIC field's.
+/// the field's one value, anything but strings and nulls among a TEXT, TAG or GEO field's
+/// several values (the matches of the path, or the items of its one array match: RediSearch
+/// reads them all as text, `JSON_StoreTextInDocField`), anything but numbers and nulls among a
+/// NUMERIC field's.
 fn check_json_shape(matches: &[FieldValue], kind: FieldType) -> Result<(), String> {
     let many: &[FieldValue] = match matches {
         [FieldValue::Object(_)] => {
@@ -93,8 +94,8 @@ fn check_json_shape(matches: &[FieldValue], kind: FieldType) -> Result<(), Strin
         [_] | [] => return Ok(()),
         all => all,
     };
-    let nested = many.iter().any(|v| matches!(v, FieldValue::Array(_) | FieldValue::Object(_)));
-    if nested && matches!(kind, FieldType::Text | FieldType::Tag) {
+    let text = |v: &FieldValue| matches!(v, FieldValue::String(_) | FieldValue::Null);
+    if matches!(kind, FieldType::Text | FieldType::Tag | FieldType::Geo) && !many.iter().all(text) {
         return Err("TEXT/TAG fields can only contain strings or nulls".into());
     }
     let numeric = |v: &FieldValue| matches!(v, FieldValue::Number(..) | FieldValue::Null);
@@ -209,6 +210,12 @@ fn extract_values(
         }
         let mut raw = Vec::new();
         let matches = docs.values(key, &f.path)?;
+        if json {
+            // What RediSearch 2.10 refuses while it loads a JSON field (JSON_LoadDocumentField,
+            // outside the field preprocessors) counts for the index, not the field: the JSON
+            // type checks below, this shape check and a shape's type.
+            *failing = None;
+        }
         if f.kind == FieldType::GeoShape {
             out.values.push(shape(matches)?);
             continue;
@@ -271,7 +278,11 @@ fn extract_values(
                         None => return Err(format!("Invalid numeric value: '{s}'")),
                     }
                 }
-                (FieldValue::String(s), FieldType::Geo) => points.push(parse_geo_value(&s)?),
+                (FieldValue::String(s), FieldType::Geo) => {
+                    // Parsed by the GEO preprocessor: the field's failure.
+                    *failing = Some(fi);
+                    points.push(parse_geo_value(&s)?)
+                }
             }
         }
         out.values.push(match f.kind {
