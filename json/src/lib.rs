@@ -66,4 +66,6 @@ pub mod path;
 pub mod value;
 
 pub use error::{ErrorCode, ParseError};
-pub use value::{Array, Format, Kind, Num, Object, Value};
+pub use value::{
+    Array, ArrayRef, Elems, Format, FpType, Kind, Node, Num, Object, Packed, Value, PACK_MIN_LEN,
+};

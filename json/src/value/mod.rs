@@ -5,12 +5,16 @@
 //! [`object`]). Long strings and objects' key lists (`shape`) are interned
 //! process-wide and shared by every value holding equal content (`intern`).
 //! Integers keep their type: `i64` when they fit, else `u64`, and floats are
-//! `f64`.
+//! `f64`. Arrays of numbers are stored packed ([`Packed`], 8 bytes an element
+//! or less); their elements are read as [`Node`]s (see [`node`]).
 
 mod array;
 mod eq;
+mod fpha;
 mod intern;
+mod node;
 mod object;
+mod packed;
 mod parse;
 mod scan;
 mod serialize;
@@ -20,7 +24,10 @@ mod string;
 use std::fmt;
 
 pub use array::Array;
+pub use fpha::FpType;
+pub use node::{ArrayRef, Elems, Node};
 pub use object::{Iter as ObjIter, IterMut as ObjIterMut, Keys as ObjKeys, Object};
+pub use packed::{Packed, PACK_MIN_LEN};
 pub use serialize::Format;
 use string::{HeapStr, InlineStr};
 
@@ -82,6 +89,8 @@ enum Repr {
     /// Longer strings.
     HeapStr(HeapStr),
     Array(Array),
+    /// An array of numbers in packed storage.
+    Packed(Packed),
     Object(Object),
 }
 
@@ -94,8 +103,19 @@ impl Value {
         Value(Repr::Null)
     }
 
-    /// An array owning `items` (exact capacity).
+    /// An array owning `items` (exact capacity), packed when they are [`PACK_MIN_LEN`] or
+    /// more numbers that packed storage holds exactly.
     pub fn array(items: Vec<Value>) -> Value {
+        if items.len() >= PACK_MIN_LEN {
+            if let Some(p) = Packed::from_values(&items) {
+                return Value(Repr::Packed(p));
+            }
+        }
+        Value(Repr::Array(Array::from_vec(items)))
+    }
+
+    /// An array owning `items`, in general storage whatever they are.
+    pub fn general_array(items: Vec<Value>) -> Value {
         Value(Repr::Array(Array::from_vec(items)))
     }
 
@@ -127,7 +147,7 @@ impl Value {
             Repr::I64(_) | Repr::U64(_) => Kind::Integer,
             Repr::F64(_) => Kind::Number,
             Repr::InlineStr(_) | Repr::HeapStr(_) => Kind::String,
-            Repr::Array(_) => Kind::Array,
+            Repr::Array(_) | Repr::Packed(_) => Kind::Array,
             Repr::Object(_) => Kind::Object,
         }
     }
@@ -180,6 +200,7 @@ impl Value {
         match &self.0 {
             Repr::HeapStr(s) => s.heap_size(counted),
             Repr::Array(a) => a.heap_size(counted),
+            Repr::Packed(p) => p.heap_size(),
             Repr::Object(o) => o.heap_size(counted),
             _ => 0,
         }
@@ -220,7 +241,7 @@ impl Value {
     /// True for arrays.
     #[inline]
     pub fn is_array(&self) -> bool {
-        matches!(self.0, Repr::Array(_))
+        matches!(self.0, Repr::Array(_) | Repr::Packed(_))
     }
     /// True for objects.
     #[inline]
@@ -311,21 +332,57 @@ impl Value {
 
     // ----- arrays -----
 
-    /// The array, if this is one.
+    /// The array, if this is one, in either storage.
     #[inline]
-    pub fn as_array(&self) -> Option<&Array> {
+    pub fn as_array(&self) -> Option<ArrayRef<'_>> {
         match &self.0 {
+            Repr::Array(a) => Some(ArrayRef::Values(a)),
+            Repr::Packed(p) => Some(ArrayRef::Packed(p)),
+            _ => None,
+        }
+    }
+
+    /// The array mutably, if this is one, in general storage: a packed array is unpacked
+    /// first (O(len); the element-wise writers below keep packed arrays packed).
+    pub fn as_array_mut(&mut self) -> Option<&mut Array> {
+        self.unpack();
+        match &mut self.0 {
             Repr::Array(a) => Some(a),
             _ => None,
         }
     }
 
-    /// The array mutably, if this is one.
+    /// The packed storage, if this is a packed array.
     #[inline]
-    pub fn as_array_mut(&mut self) -> Option<&mut Array> {
-        match &mut self.0 {
-            Repr::Array(a) => Some(a),
+    pub fn as_packed(&self) -> Option<&Packed> {
+        match &self.0 {
+            Repr::Packed(p) => Some(p),
             _ => None,
+        }
+    }
+
+    /// True for an array in packed storage.
+    #[inline]
+    pub fn is_packed(&self) -> bool {
+        matches!(self.0, Repr::Packed(_))
+    }
+
+    /// Turns a packed array into general storage (no-op otherwise).
+    pub fn unpack(&mut self) {
+        if let Repr::Packed(p) = &self.0 {
+            *self = Value(Repr::Array(Array::from_vec(p.to_values())));
+        }
+    }
+
+    /// Packs a general array of at least [`PACK_MIN_LEN`] numbers that packed storage
+    /// holds exactly (no-op otherwise). O(len).
+    pub fn pack(&mut self) {
+        if let Repr::Array(a) = &self.0 {
+            if a.len() >= PACK_MIN_LEN {
+                if let Some(p) = Packed::from_values(a.as_slice()) {
+                    *self = Value(Repr::Packed(p));
+                }
+            }
         }
     }
 
@@ -333,23 +390,46 @@ impl Value {
     #[inline]
     #[allow(clippy::len_without_is_empty)] // `len` is `Option`: "not an array" differs from "empty"
     pub fn len(&self) -> Option<usize> {
-        self.as_array().map(Array::len)
+        self.as_array().map(ArrayRef::len)
     }
 
     /// Array item `i` (None if not an array or out of range).
     #[inline]
-    pub fn get(&self, i: usize) -> Option<&Value> {
+    pub fn get(&self, i: usize) -> Option<Node<'_>> {
         self.as_array()?.get(i)
     }
 
-    /// Array item `i`, mutably.
+    /// Array item `i`, mutably (a packed array is unpacked first; to keep it packed, write
+    /// numbers with [`Value::set_num`]).
     #[inline]
     pub fn get_mut(&mut self, i: usize) -> Option<&mut Value> {
         self.as_array_mut()?.get_mut(i)
     }
 
+    /// Sets array item `i` to number `n`, keeping a packed array packed when its storage
+    /// holds `n`. Returns false (and does nothing) if this is not an array or `i` is out of range.
+    pub fn set_num(&mut self, i: usize, n: Num) -> bool {
+        if let Repr::Packed(p) = &mut self.0 {
+            if p.set(i, n).is_ok() {
+                return true;
+            }
+        }
+        match self.get_mut(i) {
+            Some(slot) => {
+                *slot = Value::from(n);
+                true
+            }
+            None => false,
+        }
+    }
+
     /// Appends to an array; gives `v` back if this is not an array.
     pub fn push(&mut self, v: Value) -> Result<(), Value> {
+        if let (Repr::Packed(p), Some(n)) = (&mut self.0, v.as_num()) {
+            if p.push(n).is_ok() {
+                return Ok(());
+            }
+        }
         match self.as_array_mut() {
             Some(a) => {
                 a.push(v);
@@ -361,6 +441,11 @@ impl Value {
 
     /// Inserts into an array at `i <= len`; gives `v` back if not an array or `i > len`.
     pub fn insert(&mut self, i: usize, v: Value) -> Result<(), Value> {
+        if let (Repr::Packed(p), Some(n)) = (&mut self.0, v.as_num()) {
+            if i <= p.len() && p.insert(i, n).is_ok() {
+                return Ok(());
+            }
+        }
         match self.as_array_mut() {
             Some(a) => a.insert(i, v),
             None => Err(v),
@@ -369,33 +454,42 @@ impl Value {
 
     /// Removes array item `i`.
     pub fn remove(&mut self, i: usize) -> Option<Value> {
+        if let Repr::Packed(p) = &mut self.0 {
+            return p.remove(i);
+        }
         self.as_array_mut()?.remove(i)
+    }
+
+    /// Removes and returns the last array item.
+    pub fn pop(&mut self) -> Option<Value> {
+        let n = self.len()?;
+        self.remove(n.checked_sub(1)?)
     }
 
     /// Drops array items from `n` on (no-op for non-arrays).
     pub fn truncate(&mut self, n: usize) {
-        if let Some(a) = self.as_array_mut() {
-            a.truncate(n);
-        }
+        self.retain_range(0, n);
     }
 
     /// Keeps only array items `start..end` (clamped), like `JSON.ARRTRIM` (no-op for non-arrays).
     pub fn retain_range(&mut self, start: usize, end: usize) {
-        if let Some(a) = self.as_array_mut() {
-            a.retain_range(start, end);
+        match &mut self.0 {
+            Repr::Packed(p) => p.retain_range(start, end),
+            Repr::Array(a) => a.retain_range(start, end),
+            _ => {}
         }
     }
 
     /// Iterates over array items (empty for non-arrays).
     #[inline]
-    pub fn iter(&self) -> std::slice::Iter<'_, Value> {
+    pub fn iter(&self) -> Elems<'_> {
         match self.as_array() {
             Some(a) => a.iter(),
-            None => [].iter(),
+            None => Elems::empty(),
         }
     }
 
-    /// Iterates mutably over array items (empty for non-arrays).
+    /// Iterates mutably over array items (empty for non-arrays; a packed array is unpacked first).
     #[inline]
     pub fn iter_mut(&mut self) -> std::slice::IterMut<'_, Value> {
         match self.as_array_mut() {
@@ -573,6 +667,13 @@ impl From<Array> for Value {
     #[inline]
     fn from(a: Array) -> Self {
         Value(Repr::Array(a))
+    }
+}
+
+impl From<Packed> for Value {
+    #[inline]
+    fn from(p: Packed) -> Self {
+        Value(Repr::Packed(p))
     }
 }
 
