@@ -131,7 +131,7 @@ fn field_value(v: &Value) -> FieldValue {
             FieldValue::Number(v.as_f64().unwrap_or(f64::NAN), v.to_json())
         }
         json::Kind::String => FieldValue::String(v.as_str().unwrap_or_default().to_owned()),
-        json::Kind::Array => FieldValue::Array(v.iter().map(field_value).collect()),
+        json::Kind::Array => FieldValue::Array(v.iter().map(|x| field_value(&x)).collect()),
         json::Kind::Object => FieldValue::Object(v.to_json()),
     }
 }
@@ -171,7 +171,7 @@ impl DocumentSource for RedisDocs<'_> {
 
     fn values(&self, key: &[u8], source: &str) -> Result<Vec<FieldValue>, String> {
         if let Some(found) = self.with_json(key, |doc| {
-            self.with_path(source, |p| p.select(doc).into_iter().map(field_value).collect::<Vec<_>>())
+            self.with_path(source, |p| p.select(doc).into_iter().map(|v| field_value(&v)).collect::<Vec<_>>())
         }) {
             return found.ok_or_else(|| format!("Invalid JSONPath '{source}'"));
         }

@@ -93,24 +93,30 @@ impl Packed {
                 Num::U64(_) => return None,
             }
         }
+        // Exact capacities (collecting through `filter_map` would not know the length).
+        let n = items.len();
         let nums = items.iter().filter_map(Value::as_num);
         let store = match (ints, floats) {
             (true, false) => {
-                Store::I64(nums.filter_map(|n| if let Num::I64(i) = n { Some(i) } else { None }).collect())
+                let mut v = Vec::with_capacity(n);
+                v.extend(nums.map(|x| if let Num::I64(i) = x { i } else { 0 }));
+                Store::I64(v)
             }
-            (false, _) => Store::F64(nums.map(Num::as_f64).collect()),
+            (false, _) => {
+                let mut v = Vec::with_capacity(n);
+                v.extend(nums.map(Num::as_f64));
+                Store::F64(v)
+            }
             (true, true) => {
-                let mut ints = vec![0u64; items.len().div_ceil(64)];
-                let slots = nums
-                    .enumerate()
-                    .filter_map(|(i, n)| {
-                        let (b, int) = mixed_slot(n)?;
-                        if int {
-                            ints[i / 64] |= 1 << (i % 64);
-                        }
-                        Some(b)
-                    })
-                    .collect();
+                let mut ints = vec![0u64; n.div_ceil(64)];
+                let mut slots = Vec::with_capacity(n);
+                for (i, x) in nums.enumerate() {
+                    let (b, int) = mixed_slot(x)?;
+                    if int {
+                        ints[i / 64] |= 1 << (i % 64);
+                    }
+                    slots.push(b);
+                }
                 Store::Mixed { slots, ints }
             }
         };
@@ -123,23 +129,31 @@ impl Packed {
         if !items.iter().all(Value::is_number) {
             return Ok(None);
         }
-        let xs = items.iter().filter_map(Value::as_f64);
-        let out_of_range = |i| i;
+        let n = items.len();
+        let xs = items.iter().filter_map(Value::as_f64).enumerate();
         let store = match ty {
-            FpType::Fp64 => Store::F64(xs.collect()),
-            FpType::Fp32 => Store::F32(
-                xs.enumerate()
-                    .map(|(i, x)| Some(x as f32).filter(|f| f.is_finite()).ok_or(i))
-                    .collect::<Result<_, _>>()
-                    .map_err(out_of_range)?,
-            ),
+            FpType::Fp64 => {
+                let mut v = Vec::with_capacity(n);
+                v.extend(xs.map(|(_, x)| x));
+                Store::F64(v)
+            }
+            FpType::Fp32 => {
+                let mut v = Vec::with_capacity(n);
+                for (i, x) in xs {
+                    let f = x as f32;
+                    if !f.is_finite() {
+                        return Err(i);
+                    }
+                    v.push(f);
+                }
+                Store::F32(v)
+            }
             FpType::Fp16 | FpType::Bf16 => {
                 let h = if ty == FpType::Fp16 { Half::FP16 } else { Half::BF16 };
-                let bits = xs
-                    .enumerate()
-                    .map(|(i, x)| half_bits(h, x).ok_or(i))
-                    .collect::<Result<Vec<u16>, usize>>()
-                    .map_err(out_of_range)?;
+                let mut bits = Vec::with_capacity(n);
+                for (i, x) in xs {
+                    bits.push(half_bits(h, x).ok_or(i)?);
+                }
                 if ty == FpType::Fp16 {
                     Store::F16(bits)
                 } else {

@@ -2,7 +2,7 @@
 
 use json::ops::set::{SetCondition, SetOutcome, SetPlan};
 use json::path::JsonPath;
-use json::{Format, Value};
+use json::{Format, Node, Value};
 use redis_module::Context;
 
 use super::{
@@ -21,7 +21,7 @@ fn is_root(path: &str) -> bool {
 }
 
 /// Writes the JSON text of a list of matches, `[m1,m2,…]`, to `out`.
-fn write_matches(matches: &[&Value], fmt: &Format, out: &mut Vec<u8>) {
+fn write_matches(matches: &[Node], fmt: &Format, out: &mut Vec<u8>) {
     if fmt.indent.is_empty() && fmt.newline.is_empty() && fmt.space.is_empty() {
         // Compact: the matches are written in place, without copying them into an array.
         out.push(b'[');
@@ -34,11 +34,11 @@ fn write_matches(matches: &[&Value], fmt: &Format, out: &mut Vec<u8>) {
         out.push(b']');
         return;
     }
-    Value::array(matches.iter().map(|v| (*v).clone()).collect()).write_json(out, fmt);
+    Value::array(matches.iter().map(Node::to_value).collect()).write_json(out, fmt);
 }
 
 /// JSON text of a list of matches, as `[m1,m2,…]`.
-fn serialize_matches(matches: &[&Value], fmt: &Format) -> Vec<u8> {
+fn serialize_matches(matches: &[Node], fmt: &Format) -> Vec<u8> {
     let mut out = Vec::with_capacity(64);
     write_matches(matches, fmt, &mut out);
     out
@@ -48,7 +48,11 @@ fn path_missing(path: &JsonPath) -> Error {
     Error::msg(format!("ERR Path '{}' does not exist", path.converted()))
 }
 
-/// JSON.SET <key> <path> <json> [NX | XX] [FORMAT JSON|STRING|BSON]
+/// JSON.SET <key> <path> <json> [NX | XX] [FPHA BF16|FP16|FP32|FP64] [FORMAT JSON|STRING|BSON]
+///
+/// `FPHA` (Redis 8.8) stores every non-empty array of numbers of the value as that float type
+/// (see [`json::FpType`]); without its type argument the reply is the wrong-arity error, with
+/// an unknown type `ERR invalid FPHA type` (Redis 8.8's replies), given twice a syntax error.
 pub fn set(ctx: &Context, inv: &Invocation) -> CommandResult {
     super::path_utf8(inv)?;
     if inv.len() < 3 {
@@ -59,12 +63,16 @@ pub fn set(ctx: &Context, inv: &Invocation) -> CommandResult {
     let mut args = Args::new(&inv.args[3..]);
     let (mut nx, mut xx) = (false, false);
     let mut input = InputFormat::Json;
+    let mut fpha = None;
     while let Some(a) = args.next_opt() {
         utf8(a)?;
         if a.eq_ignore_ascii_case(b"NX") && !nx {
             nx = true;
         } else if a.eq_ignore_ascii_case(b"XX") && !xx {
             xx = true;
+        } else if a.eq_ignore_ascii_case(b"FPHA") && fpha.is_none() {
+            let ty = args.next_arg()?;
+            fpha = Some(json::FpType::parse(ty).ok_or_else(|| Error::msg("ERR invalid FPHA type"))?);
         } else if a.eq_ignore_ascii_case(b"FORMAT") {
             input = InputFormat::parse(args.next_str()?.as_bytes())?;
         } else {
@@ -85,7 +93,7 @@ pub fn set(ctx: &Context, inv: &Invocation) -> CommandResult {
     // RedisJSON's order: the key's type, then the value, then the path.
     let mut key = JsonKey::open(ctx, &inv.argv[0]);
     let exists = key.value()?.is_some();
-    let value = input.read(inv.args[2])?;
+    let value = input.read_fpha(inv.args[2], fpha)?;
     if !exists {
         if xx {
             return Ok(Reply::Nil);
@@ -195,12 +203,12 @@ pub fn get(ctx: &Context, inv: &Invocation) -> CommandResult {
                 ReplyFormat::Expand1 => matches
                     .map(|v| match v.kind() {
                         json::Kind::String | json::Kind::Array | json::Kind::Object => {
-                            Reply::Bulk(serialize(v, &fmt))
+                            Reply::Bulk(serialize(&v, &fmt))
                         }
-                        _ => to_resp3_native(v),
+                        _ => to_resp3_native(&v),
                     })
                     .collect(),
-                _ => matches.map(to_resp3_native).collect(),
+                _ => matches.map(|v| to_resp3_native(&v)).collect(),
             }));
         }
         return Ok(Reply::Array(out));
@@ -241,9 +249,9 @@ pub fn get(ctx: &Context, inv: &Invocation) -> CommandResult {
                 let v = if all_legacy {
                     // Here the error quotes the path as given, not its JSONPath form.
                     let missing = || Error::msg(format!("ERR Path '{text}' does not exist"));
-                    path.first(doc).ok_or_else(missing)?.clone()
+                    path.first(doc).ok_or_else(missing)?.to_value()
                 } else {
-                    Value::array(path.select(doc).into_iter().cloned().collect())
+                    Value::array(path.select(doc).iter().map(Node::to_value).collect())
                 };
                 pairs.push((text.to_string(), v));
             }
