@@ -123,6 +123,29 @@ impl<'c> RedisDocs<'c> {
     }
 }
 
+/// A match that is an array of numbers, read as numbers (a packed array without building a
+/// `Value` per element); `None` for anything else.
+fn number_array(v: &json::Node) -> Option<search::NumberArray> {
+    let arr = v.array()?;
+    let mut values = Vec::with_capacity(arr.len());
+    let mut first_non_integer = None;
+    let mut read = |i: usize, n: json::Num| {
+        if first_non_integer.is_none() && !matches!(n, json::Num::I64(_)) {
+            first_non_integer = Some(i);
+        }
+        values.push(n.as_f64());
+    };
+    match arr.as_packed() {
+        Some(p) => p.nums().enumerate().for_each(|(i, n)| read(i, n)),
+        None => {
+            for (i, item) in arr.as_values()?.iter().enumerate() {
+                read(i, item.as_num()?);
+            }
+        }
+    }
+    Some(search::NumberArray { values, first_non_integer })
+}
+
 fn field_value(v: &Value) -> FieldValue {
     match v.kind() {
         json::Kind::Null => FieldValue::Null,
@@ -183,6 +206,12 @@ impl DocumentSource for RedisDocs<'_> {
 
     fn hash_bytes(&self, key: &[u8], field: &str) -> Option<Vec<u8>> {
         self.hash_field(key, field)
+    }
+
+    fn number_arrays(&self, key: &[u8], source: &str) -> Option<Vec<search::NumberArray>> {
+        self.with_json(key, |doc| {
+            self.with_path(source, |p| p.select(doc).iter().map(number_array).collect::<Option<Vec<_>>>())
+        })??
     }
 
     fn json_at(&self, key: &[u8], path: &str) -> Option<Vec<String>> {
