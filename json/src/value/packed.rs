@@ -130,11 +130,12 @@ impl Packed {
             return Ok(None);
         }
         let n = items.len();
-        let xs = items.iter().filter_map(Value::as_f64).enumerate();
+        let floats = items.iter().filter_map(Value::as_f64);
+        let xs = floats.clone().enumerate();
         let store = match ty {
             FpType::Fp64 => {
                 let mut v = Vec::with_capacity(n);
-                v.extend(xs.map(|(_, x)| x));
+                v.extend(floats);
                 Store::F64(v)
             }
             FpType::Fp32 => {
@@ -239,7 +240,7 @@ impl Packed {
     }
 
     /// Switches exact all-integer or all-float storage to mixed storage.
-    fn to_mixed(&mut self) {
+    fn make_mixed(&mut self) {
         let (slots, ints) = match &*self.0 {
             Store::I64(v) => (v.iter().map(|&i| i as u64).collect::<Vec<_>>(), true),
             Store::F64(v) => (v.iter().map(|f| f.to_bits()).collect(), false),
@@ -256,7 +257,7 @@ impl Packed {
         match (&*self.0, n) {
             (_, Num::U64(_)) if self.fp_type().is_none() => false,
             (Store::I64(_), Num::F64(_)) | (Store::F64(_), Num::I64(_)) => {
-                self.to_mixed();
+                self.make_mixed();
                 true
             }
             (Store::F32(_), n) => (n.as_f64() as f32).is_finite(),
