@@ -136,7 +136,13 @@ fn number_array(v: &json::Node) -> Option<search::NumberArray> {
         values.push(n.as_f64());
     };
     match arr.as_packed() {
-        Some(p) => p.nums().enumerate().for_each(|(i, n)| read(i, n)),
+        Some(p) => {
+            let mut i = 0;
+            p.for_each_num(|n| {
+                read(i, n);
+                i += 1;
+            });
+        }
         None => {
             for (i, item) in arr.as_values()?.iter().enumerate() {
                 read(i, item.as_num()?);

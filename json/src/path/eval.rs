@@ -18,7 +18,7 @@
 use super::ast::{Segment, Selector, Slice};
 use super::filter::{self, Cx};
 use super::location::{Location, Step};
-use crate::{Node, Value};
+use crate::{ArrayRef, Node, Value};
 
 /// Selects the nodes `segments` reach from `start` (`cx.root` is what `$` means in filters).
 pub(crate) fn select<'v>(segments: &[Segment], start: Node<'v>, cx: &mut Cx<'v>) -> Vec<Node<'v>> {
@@ -36,18 +36,26 @@ pub(crate) fn select_located<'v>(segments: &[Segment], root: &'v Value) -> Vec<(
 
 /// The single node of a static path (keys and single indices only), without allocating.
 pub(crate) fn walk_static<'v>(segments: &[Segment], root: Node<'v>) -> Option<Node<'v>> {
-    let mut node = root;
-    for seg in segments {
+    // Borrowed values all the way, but for an element of a packed array (a number: a leaf, so
+    // the last step if the walk is to find anything).
+    let mut node = match root {
+        Node::Ref(v) => v,
+        num => return segments.is_empty().then_some(num),
+    };
+    for (at, seg) in segments.iter().enumerate() {
         node = match seg {
-            Segment::Child(Selector::Key(k)) => Node::Ref(node.as_ref_value()?.obj_get(k)?),
-            Segment::Child(Selector::Index(i)) => {
-                let arr = node.array()?;
-                arr.get(abs_index(*i, arr.len()))?
-            }
+            Segment::Child(Selector::Key(k)) => node.obj_get(k)?,
+            Segment::Child(Selector::Index(i)) => match node.as_array()? {
+                ArrayRef::Values(a) => a.get(abs_index(*i, a.len()))?,
+                ArrayRef::Packed(p) if at + 1 == segments.len() => {
+                    return p.num(abs_index(*i, p.len())).map(Node::num);
+                }
+                ArrayRef::Packed(_) => return None,
+            },
             _ => return None,
         };
     }
-    Some(node)
+    Some(Node::Ref(node))
 }
 
 /// RedisJSON's index normalisation: negative counts from the end, clamped to `0..=len`.

@@ -147,6 +147,10 @@ fn operand<'a, 'v>(term: &'a Term, current: &Node<'v>, cx: &mut Cx<'v>) -> Opera
 }
 
 fn nodes<'v>(path: &[Segment], start: Node<'v>, cx: &mut Cx<'v>) -> Nodes<'v> {
+    if path.is_empty() {
+        // `@` or `$` itself.
+        return Nodes::One(start);
+    }
     let is_static = path.iter().all(|s| matches!(s, Segment::Child(Selector::Key(_) | Selector::Index(_))));
     if is_static {
         return match eval::walk_static(path, start) {

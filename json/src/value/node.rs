@@ -7,6 +7,7 @@
 //! have no children, so everything below a node is still borrowed: path evaluation and the
 //! readers stay zero-copy, and `Node` dereferences to `Value` for every read-only method.
 
+use std::mem::ManuallyDrop;
 use std::ops::Deref;
 
 use super::packed::Packed;
@@ -17,11 +18,18 @@ use super::{Array, Num, Value};
 pub enum Node<'a> {
     /// A value in the document.
     Ref(&'a Value),
-    /// A number read out of a packed array.
-    Num(Value),
+    /// A number read out of a packed array. A number owns nothing, so it is never dropped
+    /// (`ManuallyDrop`): `Node` has no drop glue, and lists of nodes free without a walk.
+    Num(ManuallyDrop<Value>),
 }
 
 impl<'a> Node<'a> {
+    /// The node of a number read out of a packed array.
+    #[inline]
+    pub fn num(n: Num) -> Self {
+        Node::Num(ManuallyDrop::new(Value::from(n)))
+    }
+
     /// The value in the document, when it is borrowed (containers and general-array items
     /// always are; numbers of packed arrays never).
     #[inline]
@@ -42,7 +50,7 @@ impl<'a> Node<'a> {
     pub fn to_value(&self) -> Value {
         match self {
             Node::Ref(v) => (*v).clone(),
-            Node::Num(v) => v.clone(),
+            Node::Num(v) => Value::clone(v),
         }
     }
 }
@@ -101,7 +109,7 @@ impl<'a> ArrayRef<'a> {
     pub fn get(self, i: usize) -> Option<Node<'a>> {
         match self {
             ArrayRef::Values(a) => a.get(i).map(Node::Ref),
-            ArrayRef::Packed(p) => p.num(i).map(|n| Node::Num(Value::from(n))),
+            ArrayRef::Packed(p) => p.num(i).map(Node::num),
         }
     }
 
@@ -173,7 +181,7 @@ impl<'a> Iterator for Elems<'a> {
     fn next(&mut self) -> Option<Node<'a>> {
         match self {
             Elems::Values(it) => it.next().map(Node::Ref),
-            Elems::Packed(p, r) => r.next().and_then(|i| p.num(i)).map(|n| Node::Num(Value::from(n))),
+            Elems::Packed(p, r) => r.next().and_then(|i| p.num(i)).map(Node::num),
         }
     }
 
@@ -191,7 +199,7 @@ impl DoubleEndedIterator for Elems<'_> {
     fn next_back(&mut self) -> Option<Self::Item> {
         match self {
             Elems::Values(it) => it.next_back().map(Node::Ref),
-            Elems::Packed(p, r) => r.next_back().and_then(|i| p.num(i)).map(|n| Node::Num(Value::from(n))),
+            Elems::Packed(p, r) => r.next_back().and_then(|i| p.num(i)).map(Node::num),
         }
     }
 }

@@ -13,6 +13,8 @@
 //! unsafe code here; its fixed cost (56 bytes) is why short arrays stay general
 //! ([`PACK_MIN_LEN`]).
 
+use std::mem::ManuallyDrop;
+
 use super::fpha::{f32_shortest, FpType, Half};
 use super::{Num, Value};
 
@@ -25,7 +27,18 @@ use super::{Num, Value};
 pub const PACK_MIN_LEN: usize = 8;
 
 /// A packed array of numbers. `size_of::<Packed>() == 8`.
-pub struct Packed(Box<Store>);
+///
+/// The box is dropped by hand, out of line ([`Drop`] below), so that the drop glue of every
+/// `Value` (one of whose variants is a `Packed`) stays as small as without packed arrays.
+pub struct Packed(ManuallyDrop<Box<Store>>);
+
+impl Drop for Packed {
+    #[inline(never)]
+    fn drop(&mut self) {
+        // SAFETY: 1. the box is dropped exactly once, here; `self` is never used again.
+        unsafe { ManuallyDrop::drop(&mut self.0) }
+    }
+}
 
 /// The slots of a packed array.
 enum Store {
@@ -82,45 +95,50 @@ fn half_bits(h: Half, x: f64) -> Option<u16> {
 }
 
 impl Packed {
+    #[inline]
+    fn store(&self) -> &Store {
+        &self.0
+    }
+
+    #[inline]
+    fn store_mut(&mut self) -> &mut Store {
+        &mut self.0
+    }
+
     /// `items` packed exactly, if they are all numbers storable that way (no `u64` above
     /// `i64::MAX`). Exact capacity.
     pub(crate) fn from_values(items: &[Value]) -> Option<Packed> {
+        // Most arrays that are not numbers show it at once: no allocation for them.
+        if !items.first().is_some_and(Value::is_number) {
+            return None;
+        }
+        // One pass: every number's bits in its slot, which slots are integers, and whether
+        // there are integers and floats. Exact capacities.
+        let n = items.len();
+        let mut slots: Vec<u64> = Vec::with_capacity(n);
+        let mut int_bits = vec![0u64; n.div_ceil(64)];
         let (mut ints, mut floats) = (false, false);
-        for v in items {
+        for (i, v) in items.iter().enumerate() {
             match v.as_num()? {
-                Num::I64(_) => ints = true,
-                Num::F64(_) => floats = true,
+                Num::I64(k) => {
+                    ints = true;
+                    int_bits[i / 64] |= 1 << (i % 64);
+                    slots.push(k as u64);
+                }
+                Num::F64(f) => {
+                    floats = true;
+                    slots.push(f.to_bits());
+                }
                 Num::U64(_) => return None,
             }
         }
-        // Exact capacities (collecting through `filter_map` would not know the length).
-        let n = items.len();
-        let nums = items.iter().filter_map(Value::as_num);
+        // (`into_iter().map().collect()` between same-size types reuses the buffer.)
         let store = match (ints, floats) {
-            (true, false) => {
-                let mut v = Vec::with_capacity(n);
-                v.extend(nums.map(|x| if let Num::I64(i) = x { i } else { 0 }));
-                Store::I64(v)
-            }
-            (false, _) => {
-                let mut v = Vec::with_capacity(n);
-                v.extend(nums.map(Num::as_f64));
-                Store::F64(v)
-            }
-            (true, true) => {
-                let mut ints = vec![0u64; n.div_ceil(64)];
-                let mut slots = Vec::with_capacity(n);
-                for (i, x) in nums.enumerate() {
-                    let (b, int) = mixed_slot(x)?;
-                    if int {
-                        ints[i / 64] |= 1 << (i % 64);
-                    }
-                    slots.push(b);
-                }
-                Store::Mixed { slots, ints }
-            }
+            (true, false) => Store::I64(slots.into_iter().map(|b| b as i64).collect()),
+            (false, _) => Store::F64(slots.into_iter().map(f64::from_bits).collect()),
+            (true, true) => Store::Mixed { slots, ints: int_bits },
         };
-        Some(Packed(Box::new(store)))
+        Some(Packed(ManuallyDrop::new(Box::new(store))))
     }
 
     /// `items` as `FPHA` type `ty` if they are all numbers (`Ok(None)` if not); `Err(i)` when
@@ -162,12 +180,12 @@ impl Packed {
                 }
             }
         };
-        Ok(Some(Packed(Box::new(store))))
+        Ok(Some(Packed(ManuallyDrop::new(Box::new(store)))))
     }
 
     /// The `FPHA` type of the elements, `None` for exact storage.
     pub fn fp_type(&self) -> Option<FpType> {
-        match *self.0 {
+        match *self.store() {
             Store::F32(_) => Some(FpType::Fp32),
             Store::F16(_) => Some(FpType::Fp16),
             Store::Bf16(_) => Some(FpType::Bf16),
@@ -177,7 +195,7 @@ impl Packed {
 
     /// Number of elements.
     pub fn len(&self) -> usize {
-        match &*self.0 {
+        match self.store() {
             Store::I64(v) => v.len(),
             Store::F64(v) => v.len(),
             Store::Mixed { slots, .. } => slots.len(),
@@ -194,7 +212,7 @@ impl Packed {
     /// Element `i` as the number it reads as.
     #[inline]
     pub fn num(&self, i: usize) -> Option<Num> {
-        Some(match &*self.0 {
+        Some(match self.store() {
             Store::I64(v) => Num::I64(*v.get(i)?),
             Store::F64(v) => Num::F64(*v.get(i)?),
             Store::Mixed { slots, ints } => {
@@ -216,7 +234,7 @@ impl Packed {
     /// the stored `f32`/`f16`/`bf16` widened otherwise.
     #[inline]
     pub fn raw_f64(&self, i: usize) -> Option<f64> {
-        match &*self.0 {
+        match self.store() {
             Store::F32(v) => v.get(i).map(|&f| f64::from(f)),
             Store::F16(v) => v.get(i).map(|&b| Half::FP16.decode(b)),
             Store::Bf16(v) => v.get(i).map(|&b| Half::BF16.decode(b)),
@@ -226,7 +244,7 @@ impl Packed {
 
     /// Whether every element is an integer.
     pub fn all_integers(&self) -> bool {
-        matches!(*self.0, Store::I64(_))
+        matches!(*self.store(), Store::I64(_))
     }
 
     /// The elements in order.
@@ -234,27 +252,47 @@ impl Packed {
         (0..self.len()).map(|i| self.num(i).unwrap_or(Num::I64(0)))
     }
 
+    /// Calls `f` with each element in order: one loop per storage, no per-element dispatch
+    /// (the serializer's and the vector reader's way through a packed array).
+    #[inline]
+    pub fn for_each_num(&self, mut f: impl FnMut(Num)) {
+        match self.store() {
+            Store::I64(v) => v.iter().for_each(|&i| f(Num::I64(i))),
+            Store::F64(v) => v.iter().for_each(|&x| f(Num::F64(x))),
+            Store::Mixed { slots, ints } => {
+                for (i, &b) in slots.iter().enumerate() {
+                    f(if bit(ints, i) { Num::I64(b as i64) } else { Num::F64(f64::from_bits(b)) });
+                }
+            }
+            Store::F32(v) => v.iter().for_each(|&x| f(Num::F64(f32_shortest(x)))),
+            Store::F16(v) => v.iter().for_each(|&b| f(Num::F64(Half::FP16.shortest(Half::FP16.decode(b))))),
+            Store::Bf16(v) => v.iter().for_each(|&b| f(Num::F64(Half::BF16.shortest(Half::BF16.decode(b))))),
+        }
+    }
+
     /// The elements as general values.
     pub(crate) fn to_values(&self) -> Vec<Value> {
-        self.nums().map(Value::from).collect()
+        let mut out = Vec::with_capacity(self.len());
+        self.for_each_num(|n| out.push(Value::from(n)));
+        out
     }
 
     /// Switches exact all-integer or all-float storage to mixed storage.
     fn make_mixed(&mut self) {
-        let (slots, ints) = match &*self.0 {
+        let (slots, ints) = match self.store() {
             Store::I64(v) => (v.iter().map(|&i| i as u64).collect::<Vec<_>>(), true),
             Store::F64(v) => (v.iter().map(|f| f.to_bits()).collect(), false),
             _ => return,
         };
         let words = slots.len().div_ceil(64);
         let ints = vec![if ints { u64::MAX } else { 0 }; words];
-        *self.0 = Store::Mixed { slots, ints };
+        *self.store_mut() = Store::Mixed { slots, ints };
     }
 
     /// Makes sure `n` can be stored as is (switching to mixed storage when needed);
     /// false when it cannot be stored here at all.
     fn admit(&mut self, n: Num) -> bool {
-        match (&*self.0, n) {
+        match (self.store(), n) {
             (_, Num::U64(_)) if self.fp_type().is_none() => false,
             (Store::I64(_), Num::F64(_)) | (Store::F64(_), Num::I64(_)) => {
                 self.make_mixed();
@@ -274,7 +312,7 @@ impl Packed {
             return Err(n);
         }
         let x = n.as_f64();
-        match (&mut *self.0, n) {
+        match (self.store_mut(), n) {
             (Store::I64(v), Num::I64(k)) => v[i] = k,
             (Store::F64(v), Num::F64(f)) => v[i] = f,
             (Store::Mixed { slots, ints }, n) => {
@@ -297,7 +335,7 @@ impl Packed {
             return Err(n);
         }
         let x = n.as_f64();
-        match (&mut *self.0, n) {
+        match (self.store_mut(), n) {
             (Store::I64(v), Num::I64(k)) => v.insert(i, k),
             (Store::F64(v), Num::F64(f)) => v.insert(i, f),
             (Store::Mixed { slots, ints }, n) => {
@@ -326,7 +364,7 @@ impl Packed {
     pub(crate) fn remove(&mut self, i: usize) -> Option<Value> {
         let v = Value::from(self.num(i)?);
         let len = self.len();
-        match &mut *self.0 {
+        match self.store_mut() {
             Store::I64(s) => drop(s.remove(i)),
             Store::F64(s) => drop(s.remove(i)),
             Store::Mixed { slots, ints } => {
@@ -350,7 +388,7 @@ impl Packed {
             v.truncate(end);
             v.drain(..start);
         }
-        match &mut *self.0 {
+        match self.store_mut() {
             Store::I64(s) => keep(s, start, end),
             Store::F64(s) => keep(s, start, end),
             Store::Mixed { slots, ints } => {
@@ -368,7 +406,7 @@ impl Packed {
     /// Heap bytes: the boxed store and its buffers (exact allocation sizes).
     pub(crate) fn heap_size(&self) -> usize {
         std::mem::size_of::<Store>()
-            + match &*self.0 {
+            + match self.store() {
                 Store::I64(v) => v.capacity() * 8,
                 Store::F64(v) => v.capacity() * 8,
                 Store::Mixed { slots, ints } => slots.capacity() * 8 + ints.capacity() * 8,
@@ -381,14 +419,14 @@ impl Packed {
 impl Clone for Packed {
     /// A copy with the same capacities (so `mem_usage` is the same).
     fn clone(&self) -> Self {
-        Packed(Box::new(match &*self.0 {
+        Packed(ManuallyDrop::new(Box::new(match self.store() {
             Store::I64(v) => Store::I64(clone_vec(v)),
             Store::F64(v) => Store::F64(clone_vec(v)),
             Store::Mixed { slots, ints } => Store::Mixed { slots: clone_vec(slots), ints: clone_vec(ints) },
             Store::F32(v) => Store::F32(clone_vec(v)),
             Store::F16(v) => Store::F16(clone_vec(v)),
             Store::Bf16(v) => Store::Bf16(clone_vec(v)),
-        }))
+        })))
     }
 }
 

@@ -298,6 +298,21 @@ impl<'a> Parser<'a> {
     /// Builds the array of `values[start..]`: packed when it is numbers packed storage takes
     /// (see [`PACK_MIN_LEN`]) or when `FPHA` is given.
     fn close_array(&mut self, start: usize) -> Res<Value> {
+        let len = self.buf.values.len().saturating_sub(start);
+        if self.fpha.is_some() || len >= PACK_MIN_LEN {
+            if let Some(v) = self.close_packed(start)? {
+                return Ok(v);
+            }
+        }
+        let mut a = Array::new();
+        a.append_from_vec(&mut self.buf.values, start);
+        Ok(Value::from(a))
+    }
+
+    /// The packed array of `values[start..]`, if it packs (out of line: the short arrays of
+    /// most documents never get here).
+    #[inline(never)]
+    fn close_packed(&mut self, start: usize) -> Res<Option<Value>> {
         let items = self.buf.values.get(start..).unwrap_or_default();
         let packed = match self.fpha {
             Some(ty) => match Packed::from_values_as(items, ty) {
@@ -308,16 +323,14 @@ impl<'a> Parser<'a> {
                     return Err(ParseError::at(ErrorCode::ValueOutOfRange(ty), self.input, at));
                 }
             },
-            None if items.len() >= PACK_MIN_LEN => Packed::from_values(items),
-            None => None,
+            None => Packed::from_values(items),
         };
-        if let Some(p) = packed {
-            self.buf.values.truncate(start);
-            return Ok(Value::from(p));
-        }
-        let mut a = Array::new();
-        a.append_from_vec(&mut self.buf.values, start);
-        Ok(Value::from(a))
+        Ok(packed.map(|p| {
+            // SAFETY: 1. `values[start..]` were all numbers (or they would not have packed),
+            // which own nothing: forgetting them instead of dropping them leaks nothing.
+            unsafe { self.buf.values.set_len(start) };
+            Value::from(p)
+        }))
     }
 
     /// Accounts for a `[` or `{` at the current index (not yet consumed), then consumes it.

@@ -89,12 +89,14 @@ fn write_compact(v: &Value, out: &mut Vec<u8>) {
         }
         Repr::Packed(p) => {
             out.push(b'[');
-            for (i, n) in p.nums().enumerate() {
-                if i > 0 {
+            let mut first = true;
+            p.for_each_num(|n| {
+                if !first {
                     out.push(b',');
                 }
+                first = false;
                 write_num(n, out);
-            }
+            });
             out.push(b']');
         }
         Repr::Object(o) => {
@@ -152,13 +154,15 @@ fn write_pretty_array<'v>(
 /// A packed array laid out like [`write_pretty_array`] would lay out its numbers.
 fn write_pretty_packed(p: &Packed, out: &mut Vec<u8>, fmt: &Format, depth: usize) {
     out.push(b'[');
-    for (i, n) in p.nums().enumerate() {
-        if i > 0 {
+    let mut first = true;
+    p.for_each_num(|n| {
+        if !first {
             out.push(b',');
         }
+        first = false;
         newline_indent(out, fmt, depth + 1);
         write_num(n, out);
-    }
+    });
     if !p.is_empty() {
         newline_indent(out, fmt, depth);
     }
