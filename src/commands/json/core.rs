@@ -188,30 +188,7 @@ pub fn get(ctx: &Context, inv: &Invocation) -> CommandResult {
         return Ok(Reply::Nil);
     };
     if format != ReplyFormat::String {
-        // RESP3 expansion: one array per path, holding the matches; EXPAND turns each into
-        // native RESP3 values.
-        let paths = if paths.is_empty() { vec![DEFAULT_PATH.as_bytes()] } else { paths };
-        let mut out = Vec::with_capacity(paths.len());
-        for p in paths {
-            // A path that does not compile matches nothing here (RedisJSON).
-            let Ok(path) = compile(p) else {
-                out.push(Reply::Array(Vec::new()));
-                continue;
-            };
-            let matches = path.select(doc).into_iter();
-            out.push(Reply::Array(match format {
-                ReplyFormat::Expand1 => matches
-                    .map(|v| match v.kind() {
-                        json::Kind::String | json::Kind::Array | json::Kind::Object => {
-                            Reply::Bulk(serialize(&v, &fmt))
-                        }
-                        _ => to_resp3_native(&v),
-                    })
-                    .collect(),
-                _ => matches.map(|v| to_resp3_native(&v)).collect(),
-            }));
-        }
-        return Ok(Reply::Array(out));
+        return Ok(get_expanded(doc, paths, format, &fmt));
     }
     let compact = fmt == Format::COMPACT;
     match paths.as_slice() {
@@ -228,36 +205,69 @@ pub fn get(ctx: &Context, inv: &Invocation) -> CommandResult {
                 Ok(send_bulk(ctx, |out| write_matches(&matches, &fmt, out)))
             }
         }
-        many => {
-            // Several paths: an object keyed by path, in the order given (RedisJSON's HashMap
-            // loses the order). Values are single if every path is legacy, else arrays of matches.
-            // A path that does not compile is dropped, and a repeated path appears once (RedisJSON).
-            // Whether values are single is decided by the paths as given, dropped ones included.
-            let all_legacy = many
-                .iter()
-                .all(|p| std::str::from_utf8(p).is_ok_and(|t| !json::path::legacy::is_jsonpath(t)));
-            let mut compiled: Vec<(&str, JsonPath)> = Vec::with_capacity(many.len());
-            for p in many {
-                let Ok(text) = std::str::from_utf8(p) else { continue };
-                let Ok(path) = JsonPath::parse(text) else { continue };
-                if !compiled.iter().any(|(t, _)| *t == text) {
-                    compiled.push((text, path));
-                }
-            }
-            let mut pairs = Vec::with_capacity(compiled.len());
-            for (text, path) in &compiled {
-                let v = if all_legacy {
-                    // Here the error quotes the path as given, not its JSONPath form.
-                    let missing = || Error::msg(format!("ERR Path '{text}' does not exist"));
-                    path.first(doc).ok_or_else(missing)?.to_value()
-                } else {
-                    Value::array(path.select(doc).iter().map(Node::to_value).collect())
-                };
-                pairs.push((text.to_string(), v));
-            }
-            Ok(Reply::Bulk(serialize(&Value::object(pairs), &fmt)))
+        many => get_many(doc, many, &fmt),
+    }
+}
+
+/// JSON.GET with FORMAT EXPAND1/EXPAND (RESP3): one array per path, holding the matches (out of
+/// line: the common JSON.GET stays small).
+#[inline(never)]
+fn get_expanded(doc: &Value, paths: Vec<&[u8]>, format: ReplyFormat, fmt: &Format) -> Reply {
+    // RESP3 expansion: one array per path, holding the matches; EXPAND turns each into
+    // native RESP3 values.
+    let paths = if paths.is_empty() { vec![DEFAULT_PATH.as_bytes()] } else { paths };
+    let mut out = Vec::with_capacity(paths.len());
+    for p in paths {
+        // A path that does not compile matches nothing here (RedisJSON).
+        let Ok(path) = compile(p) else {
+            out.push(Reply::Array(Vec::new()));
+            continue;
+        };
+        let matches = path.select(doc).into_iter();
+        out.push(Reply::Array(match format {
+            ReplyFormat::Expand1 => matches
+                .map(|v| match v.kind() {
+                    json::Kind::String | json::Kind::Array | json::Kind::Object => {
+                        Reply::Bulk(serialize(&v, fmt))
+                    }
+                    _ => to_resp3_native(&v),
+                })
+                .collect(),
+            _ => matches.map(|v| to_resp3_native(&v)).collect(),
+        }));
+    }
+    Reply::Array(out)
+}
+
+/// JSON.GET with several paths (out of line: the common JSON.GET stays small).
+#[inline(never)]
+fn get_many(doc: &Value, many: &[&[u8]], fmt: &Format) -> CommandResult {
+    // Several paths: an object keyed by path, in the order given (RedisJSON's HashMap
+    // loses the order). Values are single if every path is legacy, else arrays of matches.
+    // A path that does not compile is dropped, and a repeated path appears once (RedisJSON).
+    // Whether values are single is decided by the paths as given, dropped ones included.
+    let all_legacy =
+        many.iter().all(|p| std::str::from_utf8(p).is_ok_and(|t| !json::path::legacy::is_jsonpath(t)));
+    let mut compiled: Vec<(&str, JsonPath)> = Vec::with_capacity(many.len());
+    for p in many {
+        let Ok(text) = std::str::from_utf8(p) else { continue };
+        let Ok(path) = JsonPath::parse(text) else { continue };
+        if !compiled.iter().any(|(t, _)| *t == text) {
+            compiled.push((text, path));
         }
     }
+    let mut pairs = Vec::with_capacity(compiled.len());
+    for (text, path) in &compiled {
+        let v = if all_legacy {
+            // Here the error quotes the path as given, not its JSONPath form.
+            let missing = || Error::msg(format!("ERR Path '{text}' does not exist"));
+            path.first(doc).ok_or_else(missing)?.to_value()
+        } else {
+            Value::array(path.select(doc).iter().map(Node::to_value).collect())
+        };
+        pairs.push((text.to_string(), v));
+    }
+    Ok(Reply::Bulk(serialize(&Value::object(pairs), fmt)))
 }
 
 /// JSON.MGET <key> [<key> ...] <path>
