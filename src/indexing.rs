@@ -123,6 +123,35 @@ impl<'c> RedisDocs<'c> {
     }
 }
 
+/// A match that is an array of numbers, read as numbers (a packed array without building a
+/// `Value` per element); `None` for anything else.
+fn number_array(v: &json::Node) -> Option<search::NumberArray> {
+    let arr = v.array()?;
+    let mut values = Vec::with_capacity(arr.len());
+    let mut first_non_integer = None;
+    let mut read = |i: usize, n: json::Num| {
+        if first_non_integer.is_none() && !matches!(n, json::Num::I64(_)) {
+            first_non_integer = Some(i);
+        }
+        values.push(n.as_f64());
+    };
+    match arr.as_packed() {
+        Some(p) => {
+            let mut i = 0;
+            p.for_each_num(|n| {
+                read(i, n);
+                i += 1;
+            });
+        }
+        None => {
+            for (i, item) in arr.as_values()?.iter().enumerate() {
+                read(i, item.as_num()?);
+            }
+        }
+    }
+    Some(search::NumberArray { values, first_non_integer })
+}
+
 fn field_value(v: &Value) -> FieldValue {
     match v.kind() {
         json::Kind::Null => FieldValue::Null,
@@ -131,7 +160,7 @@ fn field_value(v: &Value) -> FieldValue {
             FieldValue::Number(v.as_f64().unwrap_or(f64::NAN), v.to_json())
         }
         json::Kind::String => FieldValue::String(v.as_str().unwrap_or_default().to_owned()),
-        json::Kind::Array => FieldValue::Array(v.iter().map(field_value).collect()),
+        json::Kind::Array => FieldValue::Array(v.iter().map(|x| field_value(&x)).collect()),
         json::Kind::Object => FieldValue::Object(v.to_json()),
     }
 }
@@ -171,7 +200,7 @@ impl DocumentSource for RedisDocs<'_> {
 
     fn values(&self, key: &[u8], source: &str) -> Result<Vec<FieldValue>, String> {
         if let Some(found) = self.with_json(key, |doc| {
-            self.with_path(source, |p| p.select(doc).into_iter().map(field_value).collect::<Vec<_>>())
+            self.with_path(source, |p| p.select(doc).into_iter().map(|v| field_value(&v)).collect::<Vec<_>>())
         }) {
             return found.ok_or_else(|| format!("Invalid JSONPath '{source}'"));
         }
@@ -183,6 +212,12 @@ impl DocumentSource for RedisDocs<'_> {
 
     fn hash_bytes(&self, key: &[u8], field: &str) -> Option<Vec<u8>> {
         self.hash_field(key, field)
+    }
+
+    fn number_arrays(&self, key: &[u8], source: &str) -> Option<Vec<search::NumberArray>> {
+        self.with_json(key, |doc| {
+            self.with_path(source, |p| p.select(doc).iter().map(number_array).collect::<Option<Vec<_>>>())
+        })??
     }
 
     fn json_at(&self, key: &[u8], path: &str) -> Option<Vec<String>> {

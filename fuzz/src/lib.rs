@@ -183,7 +183,7 @@ fn field_value(v: &Value) -> FieldValue {
             FieldValue::Number(v.as_f64().unwrap_or(f64::NAN), v.to_json())
         }
         json::Kind::String => FieldValue::String(v.as_str().unwrap_or_default().to_owned()),
-        json::Kind::Array => FieldValue::Array(v.iter().map(field_value).collect()),
+        json::Kind::Array => FieldValue::Array(v.iter().map(|x| field_value(&x)).collect()),
         json::Kind::Object => FieldValue::Object(v.to_json()),
     }
 }
@@ -201,7 +201,7 @@ impl DocumentSource for View<'_> {
             None => Ok(Vec::new()),
             Some(Doc::Json(doc)) => {
                 let path = JsonPath::parse(source).map_err(|_| format!("Invalid JSONPath '{source}'"))?;
-                Ok(path.select(doc).into_iter().map(field_value).collect())
+                Ok(path.select(doc).iter().map(|v| field_value(v)).collect())
             }
             Some(Doc::Hash(h)) => Ok(h
                 .iter()

@@ -46,10 +46,16 @@ pub enum ErrorCode {
     RecursionLimitExceeded,
     /// `Couldn't parse as UTF-8 string` (RedisJSON's check before parsing; no position)
     NotUtf8,
+    /// `value out of range for F32` (`JSON.SET … FPHA`: a number of a homogeneous array does
+    /// not fit the declared type; Redis 8.8's text)
+    ValueOutOfRange(crate::value::FpType),
 }
 
 impl fmt::Display for ErrorCode {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let ErrorCode::ValueOutOfRange(t) = self {
+            return write!(f, "value out of range for {}", t.error_name());
+        }
         f.write_str(match self {
             ErrorCode::EofWhileParsingList => "EOF while parsing a list",
             ErrorCode::EofWhileParsingObject => "EOF while parsing an object",
@@ -73,6 +79,7 @@ impl fmt::Display for ErrorCode {
             ErrorCode::UnexpectedEndOfHexEscape => "unexpected end of hex escape",
             ErrorCode::RecursionLimitExceeded => "recursion limit exceeded",
             ErrorCode::NotUtf8 => "Couldn't parse as UTF-8 string",
+            ErrorCode::ValueOutOfRange(_) => "value out of range",
         })
     }
 }

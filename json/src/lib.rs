@@ -33,10 +33,19 @@
 //!   `is_null/is_bool/is_number/is_integer/is_f64/is_string/is_array/is_object`,
 //!   `str_len_bytes`, `str_append(&str) -> bool`.
 //! - Arrays (on `Value`, `None`/no-op/`Err(v)` when not an array): `len() -> Option<usize>`,
-//!   `get(i)`, `get_mut(i)`, `push(v) -> Result<(), Value>`,
-//!   `insert(i, v) -> Result<(), Value>` (`Err` if `i > len`), `remove(i) -> Option<Value>`,
-//!   `truncate(n)`, `retain_range(start, end)` (keeps `start..end`), `iter()`, `iter_mut()`.
-//!   Or take `as_array()/as_array_mut()` -> [`Array`] (Vec-like: `as_slice`, `pop`, `reserve`, …).
+//!   `get(i) -> Option<`[`Node`]`>`, `get_mut(i)`, `set_num(i, n)`, `push(v) -> Result<(), Value>`,
+//!   `insert(i, v) -> Result<(), Value>` (`Err` if `i > len`), `remove(i) -> Option<Value>`, `pop()`,
+//!   `truncate(n)`, `retain_range(start, end)` (keeps `start..end`), `iter()` (-> [`Node`]s),
+//!   `iter_mut()`. `as_array()` -> [`ArrayRef`] (either storage: `len`, `get`, `num`, `iter`,
+//!   `as_values`, `as_packed`); `as_array_mut()` -> [`Array`] (Vec-like: `as_slice`, `pop`,
+//!   `reserve`, …).
+//! - Packed arrays: an array of [`PACK_MIN_LEN`] or more numbers is stored as bare numbers
+//!   ([`Packed`], 8 bytes an element; `FPHA` types 4 or 2) and read exactly as written. Its
+//!   elements are [`Node::Num`] (numbers by value) where a general array's are [`Node::Ref`];
+//!   a [`Node`] dereferences to [`Value`]. `get_mut`, `iter_mut` and `as_array_mut` turn a packed
+//!   array into a general one first; `set_num`, `push`/`insert` of numbers, `remove`, `pop`,
+//!   `retain_range` keep it packed. `pack()`/`unpack()` convert explicitly; `is_packed()`.
+//!   [`Value::parse_fpha`] parses `JSON.SET … FPHA` input ([`FpType`]).
 //! - Objects (on `Value`): `obj_len() -> Option<usize>`, `obj_get(k)`, `obj_get_mut(k)`,
 //!   `obj_insert(k, v) -> Result<Option<old>, Value>` (replace in place or append),
 //!   `obj_remove(k)` (the last entry takes its place, as in RedisJSON), `obj_iter()` / `obj_iter_mut()` -> `(&str, &Value)`
@@ -50,7 +59,8 @@
 //!
 //! - [`path::JsonPath`]: `parse(&str)` (legacy or JSONPath; errors are [`path::PathError`]
 //!   with RedisJSON's text), `is_legacy`, `is_static`, `is_root`, `converted`, `original`,
-//!   `select`, `first`, `select_locations`, `select_located`. See the [`path`] module doc.
+//!   `select`, `first`, `select_locations`, `select_located` (matches are [`Node`]s). See the
+//!   [`path`] module doc.
 //! - [`ops`]: every JSON.* write/read semantics as pure functions (`ops::set::set`,
 //!   `ops::set::merge`, `ops::del::del`, `ops::num::num_op`, `ops::string::*`, `ops::array::*`,
 //!   `ops::object::*`, `ops::clear::clear`, `ops::toggle::toggle`) returning per-match results
@@ -66,4 +76,6 @@ pub mod path;
 pub mod value;
 
 pub use error::{ErrorCode, ParseError};
-pub use value::{Array, Format, Kind, Num, Object, Value};
+pub use value::{
+    Array, ArrayRef, Elems, Format, FpType, Kind, Node, Num, Object, Packed, Value, PACK_MIN_LEN,
+};

@@ -35,7 +35,7 @@ fn reply(doc: &Value, path: &JsonPath) -> Result<String, String> {
             None => Err(format!("ERR Path '{}' does not exist", path.converted())),
         }
     } else {
-        let found: Vec<Value> = path.select(doc).into_iter().cloned().collect();
+        let found: Vec<Value> = path.select(doc).iter().map(|v| v.to_value()).collect();
         Ok(Value::array(found).to_json())
     }
 }

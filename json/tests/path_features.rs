@@ -12,7 +12,7 @@ fn doc(text: &str) -> Value {
 fn sel(json: &str, path: &str) -> Vec<String> {
     let d = doc(json);
     let p = JsonPath::parse(path).unwrap_or_else(|e| panic!("{path}: {e}"));
-    p.select(&d).into_iter().map(Value::to_json).collect()
+    p.select(&d).into_iter().map(|v| v.to_json()).collect()
 }
 
 fn strs(items: &[&str]) -> Vec<String> {

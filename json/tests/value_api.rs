@@ -84,7 +84,7 @@ fn array_operations() {
     assert_eq!(v.remove(7), None);
     assert_eq!(v.to_json(), "[0,2,3]");
     *v.get_mut(0).expect("item 0") = Value::from("zero");
-    assert_eq!(v.get(0).and_then(Value::as_str), Some("zero"));
+    assert_eq!(v.get(0).as_deref().and_then(Value::as_str), Some("zero"));
     v.truncate(2);
     assert_eq!(v.to_json(), "[\"zero\",2]");
     for x in v.iter_mut() {

@@ -75,7 +75,7 @@ fn equal_up_to_float_rounding(a: &Value, b: &Value) -> bool {
         _ => {}
     }
     if a.is_array() {
-        return a.len() == b.len() && a.iter().zip(b.iter()).all(|(x, y)| equal_up_to_float_rounding(x, y));
+        return a.len() == b.len() && a.iter().zip(b.iter()).all(|(x, y)| equal_up_to_float_rounding(&x, &y));
     }
     if a.is_object() {
         return a.obj_keys().eq(b.obj_keys())

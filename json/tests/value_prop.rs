@@ -31,7 +31,7 @@ fn identical(a: &Value, b: &Value) -> bool {
         _ => {}
     }
     if a.is_array() {
-        return a.len() == b.len() && a.iter().zip(b.iter()).all(|(x, y)| identical(x, y));
+        return a.len() == b.len() && a.iter().zip(b.iter()).all(|(x, y)| identical(&x, &y));
     }
     if a.is_object() {
         return a.obj_keys().eq(b.obj_keys())

@@ -27,6 +27,16 @@ pub enum FieldValue {
     Object(String),
 }
 
+/// A JSON array of numbers read for a VECTOR field ([`DocumentSource::number_arrays`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct NumberArray {
+    /// The numbers, in order.
+    pub values: Vec<f64>,
+    /// Where the first element that is not an integer (of `i64`) is, if any: INT8 and UINT8
+    /// vectors take integers only.
+    pub first_non_integer: Option<usize>,
+}
+
 /// What the glue implements to let the index read documents of one database.
 pub trait DocumentSource {
     /// `Some(Json)`/`Some(Hash)`, or `None` when the key is missing or of another type.
@@ -50,6 +60,15 @@ pub trait DocumentSource {
             FieldValue::String(s) => Some(s.into_bytes()),
             _ => None,
         }
+    }
+
+    /// JSON only, for VECTOR fields: every match of the JSONPath `source` as a
+    /// [`NumberArray`], when every match is an array of numbers; `None` when a match is
+    /// anything else, the key is not JSON, or the source does not offer this (the caller then
+    /// reads [`DocumentSource::values`], whose messages it keeps). Saves building a
+    /// [`FieldValue`] and a text per element.
+    fn number_arrays(&self, _key: &[u8], _source: &str) -> Option<Vec<NumberArray>> {
+        None
     }
 
     /// True when the key exists, whatever its type (FT.ADD refuses keys of other types).

@@ -84,5 +84,5 @@ pub mod vector_spec;
 pub use catalog::{Catalog, PreparedChange};
 pub use commands::{ExecOutcome, KeyWrite, Staged, READ_ONLY, STAGED};
 pub use config::Config;
-pub use document::{DocumentSource, FieldValue, KeyType};
+pub use document::{DocumentSource, FieldValue, KeyType, NumberArray};
 pub use reply::{Protocol, Reply};

@@ -18,12 +18,12 @@ pub fn arr_append(root: &mut Value, path: &JsonPath, values: &[Value]) -> Result
         return Err(OpError::path_missing_or(path.original(), "not an array"));
     }
     let results = apply(root, &found, |node| {
-        let arr = node.as_array_mut()?;
-        arr.reserve(values.len());
+        reserve(node, values);
         for v in values {
-            arr.push(v.clone());
+            node.push(v.clone()).ok()?;
         }
-        Some(arr.len())
+        node.pack();
+        node.len()
     });
     Ok(Outcome { results, changed })
 }
@@ -44,10 +44,21 @@ pub fn arr_index(
     if path.is_legacy() {
         let first = path.first(root).ok_or_else(|| OpError::path_missing(path.converted()))?;
         let found =
-            index_of(first, value, start, stop).ok_or_else(|| OpError::wrong_type_of("array", first))?;
+            index_of(&first, value, start, stop).ok_or_else(|| OpError::wrong_type_of("array", &first))?;
         return Ok(vec![Some(found)]);
     }
-    Ok(path.select(root).into_iter().map(|v| index_of(v, value, start, stop)).collect())
+    Ok(path.select(root).into_iter().map(|v| index_of(&v, value, start, stop)).collect())
+}
+
+/// Makes room in the array `node` for `values`, unless it is packed and they are all
+/// numbers (then it stays packed, and its storage grows by itself).
+fn reserve(node: &mut Value, values: &[Value]) {
+    if node.is_packed() && values.iter().all(Value::is_number) {
+        return;
+    }
+    if let Some(a) = node.as_array_mut() {
+        a.reserve(values.len());
+    }
 }
 
 /// The ARRINDEX search in one node (`None` if it is not an array).
@@ -63,9 +74,8 @@ fn index_of(node: &Value, value: &Value, start: i64, stop: i64) -> Option<i64> {
         s if s < 0 => s.saturating_add(len).max(0),
         s => s.min(len),
     };
-    (start..stop.max(start))
-        .find(|&i| usize::try_from(i).ok().and_then(|i| arr.get(i)) == Some(value))
-        .or(Some(-1))
+    let at = |i: i64| usize::try_from(i).ok().and_then(|i| arr.get(i));
+    (start..stop.max(start)).find(|&i| at(i).is_some_and(|v| *v == *value)).or(Some(-1))
 }
 
 /// `JSON.ARRINSERT root path index value…`: inserts clones of `values` before `index` (negative
@@ -88,19 +98,19 @@ pub fn arr_insert(
     let all_ok = found
         .iter()
         .filter(|(_, ok)| *ok)
-        .all(|(loc, _)| resolve(root, loc).and_then(Value::len).is_none_or(in_bounds));
+        .all(|(loc, _)| resolve(root, loc).and_then(|v| v.len()).is_none_or(in_bounds));
     if !all_ok {
         return Err(OpError::text("ERR index out of bounds"));
     }
     let results = apply(root, &found, |node| {
-        let arr = node.as_array_mut()?;
-        let at = insert_position(index, arr.len())?;
-        arr.reserve(values.len());
+        let at = insert_position(index, node.len()?)?;
+        reserve(node, values);
         for (k, v) in values.iter().enumerate() {
             // `at + k <= len` holds for every insertion, so this cannot fail.
-            let _ = arr.insert(at + k, v.clone());
+            let _ = node.insert(at + k, v.clone());
         }
-        Some(arr.len())
+        node.pack();
+        node.len()
     });
     Ok(Outcome { results, changed })
 }
@@ -127,7 +137,7 @@ pub fn arr_len(root: &Value, path: &JsonPath) -> Result<Vec<Option<usize>>, OpEr
         let len = first.len().ok_or_else(|| OpError::path_missing_or(path.original(), "not an array"))?;
         return Ok(vec![Some(len)]);
     }
-    Ok(path.select(root).into_iter().map(Value::len).collect())
+    Ok(path.select(root).into_iter().map(|v| v.len()).collect())
 }
 
 /// `JSON.ARRPOP root [path [index]]`: removes and returns the element at `index` (clamped to
@@ -141,13 +151,13 @@ pub fn arr_pop(root: &mut Value, path: &JsonPath, index: i64) -> Result<Outcome<
     }
     let mut changed = false;
     let results = apply(root, &found, |node| {
-        let arr = node.as_array_mut()?;
-        if arr.is_empty() {
+        let len = node.len()?;
+        if len == 0 {
             return Some(None);
         }
-        let len = i64::try_from(arr.len()).unwrap_or(i64::MAX);
+        let len = i64::try_from(len).unwrap_or(i64::MAX);
         let at = if index < 0 { index.saturating_add(len).max(0) } else { index.min(len - 1) };
-        let popped = usize::try_from(at).ok().and_then(|at| arr.remove(at));
+        let popped = usize::try_from(at).ok().and_then(|at| node.remove(at));
         changed |= popped.is_some();
         Some(popped)
     });
@@ -166,10 +176,9 @@ pub fn arr_trim(root: &mut Value, path: &JsonPath, start: i64, stop: i64) -> Res
         return Err(OpError::path_missing_or(path.converted(), "not an array"));
     }
     let results = apply(root, &found, |node| {
-        let arr = node.as_array_mut()?;
-        let (from, to) = trim_range(arr.len(), start, stop);
-        arr.retain_range(from, to);
-        Some(arr.len())
+        let (from, to) = trim_range(node.len()?, start, stop);
+        node.retain_range(from, to);
+        node.len()
     });
     Ok(Outcome { results, changed })
 }

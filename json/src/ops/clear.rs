@@ -1,7 +1,7 @@
 //! `JSON.CLEAR`: empties containers and zeroes numbers.
 
 use super::{application_order, matches};
-use crate::path::location::{is_proper_prefix, resolve_mut};
+use crate::path::location::{is_proper_prefix, resolve_mut, set_num_at};
 use crate::path::JsonPath;
 use crate::Value;
 
@@ -32,10 +32,19 @@ pub fn clear(root: &mut Value, path: &JsonPath) -> usize {
         }
     }
     for loc in targets {
+        if crate::path::location::resolve(root, loc).is_some_and(|v| v.is_number()) {
+            // Through `set_num_at`, so that a packed array stays packed.
+            if set_num_at(root, loc, crate::Num::I64(0)).is_some() {
+                cleared += 1;
+            }
+            continue;
+        }
         let Some(node) = resolve_mut(root, loc) else {
             continue;
         };
-        if let Some(a) = node.as_array_mut() {
+        if node.is_packed() {
+            *node = Value::empty_array();
+        } else if let Some(a) = node.as_array_mut() {
             a.clear();
         } else if let Some(o) = node.as_object_mut() {
             o.clear();

@@ -55,7 +55,7 @@ impl<T> Outcome<T> {
 
 /// The matches of `path` with their locations, each flagged by `accept` (the type check).
 fn matches(root: &Value, path: &JsonPath, accept: impl Fn(&Value) -> bool) -> Vec<(Location, bool)> {
-    path.select_located(root).into_iter().map(|(loc, v)| (loc, accept(v))).collect()
+    path.select_located(root).into_iter().map(|(loc, v)| (loc, accept(&v))).collect()
 }
 
 /// Indices of the accepted matches, in mutation order (stable: duplicates keep match order).

@@ -9,7 +9,7 @@
 //! `ERR <parse error>`, other JSON is `bad input number`.
 
 use super::{application_order, matches, OpError, Outcome};
-use crate::path::location::resolve_mut;
+use crate::path::location::set_num_at;
 use crate::path::JsonPath;
 use crate::{Num, Value};
 
@@ -61,7 +61,7 @@ pub fn num_op(root: &mut Value, path: &JsonPath, number: &str, op: NumOp) -> Res
     for &i in &order {
         let current = match previous {
             Some((p, n)) if found[p].0 == found[i].0 => Some(n),
-            _ => crate::path::location::resolve(root, &found[i].0).and_then(Value::as_num),
+            _ => crate::path::location::resolve(root, &found[i].0).and_then(|v| v.as_num()),
         };
         let Some(current) = current else { continue };
         match apply(op, current, arg) {
@@ -80,8 +80,11 @@ pub fn num_op(root: &mut Value, path: &JsonPath, number: &str, op: NumOp) -> Res
         return Err(e);
     }
     for &i in &order {
-        if let (Some(new), Some(node)) = (results[i], resolve_mut(root, &found[i].0)) {
-            *node = Value::from(new);
+        if let Some(new) = results[i] {
+            // An FPHA array stores the result rounded: reply what is stored.
+            if let Some(stored) = set_num_at(root, &found[i].0, new) {
+                results[i] = Some(stored);
+            }
         }
     }
     Ok(Outcome { results, changed: true })

@@ -9,7 +9,8 @@ use crate::Value;
 /// Legacy paths report the first match: no slot (nil) when nothing matches,
 /// `ERR Path '<path>' does not exist or not an object` when it is not an object.
 pub fn obj_keys<'a>(root: &'a Value, path: &JsonPath) -> Result<Vec<Option<Vec<&'a str>>>, OpError> {
-    let keys = |v: &'a Value| v.as_object().map(|o| o.keys().collect::<Vec<&str>>());
+    // Objects are always borrowed from the document (only numbers are packed).
+    let keys = |v: crate::Node<'a>| v.as_ref_value()?.as_object().map(|o| o.keys().collect::<Vec<&str>>());
     if path.is_legacy() {
         let Some(first) = path.first(root) else {
             return Ok(Vec::new());
@@ -29,8 +30,8 @@ pub fn obj_len(root: &Value, path: &JsonPath) -> Result<Vec<Option<usize>>, OpEr
         let Some(first) = path.first(root) else {
             return Ok(Vec::new());
         };
-        let len = first.obj_len().ok_or_else(|| OpError::wrong_type_of("object", first))?;
+        let len = first.obj_len().ok_or_else(|| OpError::wrong_type_of("object", &first))?;
         return Ok(vec![Some(len)]);
     }
-    Ok(path.select(root).into_iter().map(Value::obj_len).collect())
+    Ok(path.select(root).into_iter().map(|v| v.obj_len()).collect())
 }

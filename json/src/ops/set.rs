@@ -7,7 +7,7 @@
 //! `ERR array index out of range`. SET writes overlapping matches at the top-most one only.
 
 use super::{top_most, OpError};
-use crate::path::location::{resolve_mut, resolve_text_mut};
+use crate::path::location::{resolve_mut, resolve_text_mut, set_num_at, write_at};
 use crate::path::{JsonPath, Location};
 use crate::Value;
 
@@ -74,12 +74,9 @@ impl SetPlan {
                 let mut value = Some(value);
                 let last = targets.len().saturating_sub(1);
                 for (i, loc) in targets.iter().enumerate() {
-                    let Some(node) = resolve_mut(root, loc) else {
-                        continue;
-                    };
                     let v = if i == last { value.take() } else { value.clone() };
                     if let Some(v) = v {
-                        *node = v;
+                        write_at(root, loc, v);
                     }
                 }
             }
@@ -160,7 +157,10 @@ pub fn merge(root: &mut Value, path: &JsonPath, patch: &Value) -> Result<SetOutc
         return Ok(SetPlan(plan_add(root, path)?).apply(root, patch.clone()));
     }
     for loc in &targets {
-        if let Some(node) = resolve_mut(root, loc) {
+        if let Some(n) = patch.as_num() {
+            // A number replaces the node: through `set_num_at`, keeping packed arrays packed.
+            set_num_at(root, loc, n);
+        } else if let Some(node) = resolve_mut(root, loc) {
             merge_patch(node, patch);
         }
     }

@@ -40,8 +40,8 @@ pub fn str_append(root: &mut Value, path: &JsonPath, json: &str) -> Result<Outco
 pub fn str_len(root: &Value, path: &JsonPath) -> Result<Vec<Option<usize>>, OpError> {
     if path.is_legacy() {
         let first = path.first(root).ok_or_else(|| OpError::path_missing(path.converted()))?;
-        let len = first.str_len_bytes().ok_or_else(|| OpError::wrong_type_of("string", first))?;
+        let len = first.str_len_bytes().ok_or_else(|| OpError::wrong_type_of("string", &first))?;
         return Ok(vec![Some(len)]);
     }
-    Ok(path.select(root).into_iter().map(Value::str_len_bytes).collect())
+    Ok(path.select(root).into_iter().map(|v| v.str_len_bytes()).collect())
 }

@@ -7,6 +7,8 @@
 //! ([`crate::limits::MAX_PATH_NESTING`]). Static paths (keys and single indices only) take a
 //! walk that does not allocate.
 //!
+//! Nodes are [`Node`]s: borrowed values, or numbers read out of packed arrays (leaves).
+//!
 //! Matching rules (RedisJSON 2.8): a key selects nothing on non-objects, an index nothing on
 //! non-arrays; a negative index counts from the end and is clamped at the first element
 //! (`[-10]` of a 3-element array is element 0), an index past the end selects nothing; slices
@@ -16,36 +18,44 @@
 use super::ast::{Segment, Selector, Slice};
 use super::filter::{self, Cx};
 use super::location::{Location, Step};
-use crate::Value;
+use crate::{ArrayRef, Node, Value};
 
 /// Selects the nodes `segments` reach from `start` (`cx.root` is what `$` means in filters).
-pub(crate) fn select<'v>(segments: &[Segment], start: &'v Value, cx: &mut Cx<'v>) -> Vec<&'v Value> {
+pub(crate) fn select<'v>(segments: &[Segment], start: Node<'v>, cx: &mut Cx<'v>) -> Vec<Node<'v>> {
     let mut trail = NoTrail;
     run(segments, start, &mut trail, cx).into_iter().map(|(v, ())| v).collect()
 }
 
 /// Selects like [`select`] and also returns where each match is.
-pub(crate) fn select_located<'v>(segments: &[Segment], root: &'v Value) -> Vec<(Location, &'v Value)> {
+pub(crate) fn select_located<'v>(segments: &[Segment], root: &'v Value) -> Vec<(Location, Node<'v>)> {
     let mut trail = Arena { steps: Vec::new() };
     let mut cx = Cx::new(root);
-    let found = run(segments, root, &mut trail, &mut cx);
+    let found = run(segments, Node::Ref(root), &mut trail, &mut cx);
     found.into_iter().map(|(v, tag)| (trail.location(tag), v)).collect()
 }
 
 /// The single node of a static path (keys and single indices only), without allocating.
-pub(crate) fn walk_static<'v>(segments: &[Segment], root: &'v Value) -> Option<&'v Value> {
-    let mut node = root;
-    for seg in segments {
+pub(crate) fn walk_static<'v>(segments: &[Segment], root: Node<'v>) -> Option<Node<'v>> {
+    // Borrowed values all the way, but for an element of a packed array (a number: a leaf, so
+    // the last step if the walk is to find anything).
+    let mut node = match root {
+        Node::Ref(v) => v,
+        num => return segments.is_empty().then_some(num),
+    };
+    for (at, seg) in segments.iter().enumerate() {
         node = match seg {
             Segment::Child(Selector::Key(k)) => node.obj_get(k)?,
-            Segment::Child(Selector::Index(i)) => {
-                let len = node.len()?;
-                node.get(abs_index(*i, len))?
-            }
+            Segment::Child(Selector::Index(i)) => match node.as_array()? {
+                ArrayRef::Values(a) => a.get(abs_index(*i, a.len()))?,
+                ArrayRef::Packed(p) if at + 1 == segments.len() => {
+                    return p.num(abs_index(*i, p.len())).map(Node::num);
+                }
+                ArrayRef::Packed(_) => return None,
+            },
             _ => return None,
         };
     }
-    Some(node)
+    Some(Node::Ref(node))
 }
 
 /// RedisJSON's index normalisation: negative counts from the end, clamped to `0..=len`.
@@ -118,16 +128,18 @@ impl Arena<'_> {
 /// Applies the segments one after the other to the current node list.
 fn run<'v, T: Trail<'v>>(
     segments: &[Segment],
-    start: &'v Value,
+    start: Node<'v>,
     trail: &mut T,
     cx: &mut Cx<'v>,
-) -> Vec<(&'v Value, T::Tag)> {
+) -> Vec<(Node<'v>, T::Tag)> {
     let mut current = vec![(start, trail.root())];
     let mut next = Vec::new();
     let mut stack = Vec::new();
     for seg in segments {
         next.clear();
-        for &(node, tag) in &current {
+        for (node, tag) in &current {
+            // Only borrowed values have children: a number of a packed array is a leaf.
+            let (Some(node), tag) = (node.as_ref_value(), *tag) else { continue };
             match seg {
                 Segment::Child(sel) => children(sel, node, tag, trail, cx, &mut next),
                 Segment::Descendant(sel) => {
@@ -137,7 +149,7 @@ fn run<'v, T: Trail<'v>>(
                     while let Some((n, t)) = stack.pop() {
                         children(sel, n, t, trail, cx, &mut next);
                         let base = stack.len();
-                        push_children(n, t, trail, &mut stack);
+                        push_container_children(n, t, trail, &mut stack);
                         stack[base..].reverse();
                     }
                 }
@@ -156,10 +168,30 @@ fn push_children<'v, T: Trail<'v>>(
     node: &'v Value,
     tag: T::Tag,
     trail: &mut T,
-    out: &mut Vec<(&'v Value, T::Tag)>,
+    out: &mut Vec<(Node<'v>, T::Tag)>,
 ) {
     if let Some(arr) = node.as_array() {
         for (i, v) in arr.iter().enumerate() {
+            out.push((v, trail.step(tag, StepRef::Index(i))));
+        }
+    } else if let Some(obj) = node.as_object() {
+        for (k, v) in obj.iter() {
+            out.push((Node::Ref(v), trail.step(tag, StepRef::Key(k))));
+        }
+    }
+}
+
+/// Pushes the children of `node` that can have children themselves (containers), in
+/// document order, for the descent: leaves have no descendants to visit, and the
+/// elements of a packed array are all leaves.
+fn push_container_children<'v, T: Trail<'v>>(
+    node: &'v Value,
+    tag: T::Tag,
+    trail: &mut T,
+    out: &mut Vec<(&'v Value, T::Tag)>,
+) {
+    if let Some(items) = node.as_array().and_then(|a| a.as_values()) {
+        for (i, v) in items.iter().enumerate() {
             out.push((v, trail.step(tag, StepRef::Index(i))));
         }
     } else if let Some(obj) = node.as_object() {
@@ -176,7 +208,7 @@ fn children<'v, T: Trail<'v>>(
     tag: T::Tag,
     trail: &mut T,
     cx: &mut Cx<'v>,
-    out: &mut Vec<(&'v Value, T::Tag)>,
+    out: &mut Vec<(Node<'v>, T::Tag)>,
 ) {
     match sel {
         Selector::Key(k) => key(node, k, tag, trail, out),
@@ -196,13 +228,14 @@ fn children<'v, T: Trail<'v>>(
         Selector::Filter(f) => {
             if let Some(arr) = node.as_array() {
                 for (i, v) in arr.iter().enumerate() {
-                    if filter::test(f, v, cx) {
+                    if filter::test(f, &v, cx) {
                         out.push((v, trail.step(tag, StepRef::Index(i))));
                     }
                 }
             } else if let Some(obj) = node.as_object() {
                 for (k, v) in obj.iter() {
-                    if filter::test(f, v, cx) {
+                    let v = Node::Ref(v);
+                    if filter::test(f, &v, cx) {
                         out.push((v, trail.step(tag, StepRef::Key(k))));
                     }
                 }
@@ -216,11 +249,11 @@ fn key<'v, T: Trail<'v>>(
     k: &str,
     tag: T::Tag,
     trail: &mut T,
-    out: &mut Vec<(&'v Value, T::Tag)>,
+    out: &mut Vec<(Node<'v>, T::Tag)>,
 ) {
     let Some(obj) = node.as_object() else { return };
     if let Some((name, v)) = obj.position(k).and_then(|i| obj.get_index(i)) {
-        out.push((v, trail.step(tag, StepRef::Key(name))));
+        out.push((Node::Ref(v), trail.step(tag, StepRef::Key(name))));
     }
 }
 
@@ -229,7 +262,7 @@ fn index<'v, T: Trail<'v>>(
     i: i64,
     tag: T::Tag,
     trail: &mut T,
-    out: &mut Vec<(&'v Value, T::Tag)>,
+    out: &mut Vec<(Node<'v>, T::Tag)>,
 ) {
     let Some(arr) = node.as_array() else { return };
     let at = abs_index(i, arr.len());
@@ -243,7 +276,7 @@ fn slice<'v, T: Trail<'v>>(
     s: Slice,
     tag: T::Tag,
     trail: &mut T,
-    out: &mut Vec<(&'v Value, T::Tag)>,
+    out: &mut Vec<(Node<'v>, T::Tag)>,
 ) {
     let Some(arr) = node.as_array() else { return };
     let len = arr.len();

@@ -24,7 +24,7 @@ use super::ast::{CmpOp, Filter, Pattern, Segment, Selector, Term};
 use super::eval;
 use super::syntax::compile_regex;
 use crate::limits::REGEX_CACHE_ENTRIES;
-use crate::{Kind, Num, Value};
+use crate::{Kind, Node, Num, Value};
 
 /// Evaluation context shared by a whole selection: the document root (`$`) and the cache of
 /// regexes compiled from document strings.
@@ -53,7 +53,7 @@ impl<'v> Cx<'v> {
 }
 
 /// Whether `filter` holds for the candidate node `current`.
-pub(crate) fn test<'v>(filter: &Filter, current: &'v Value, cx: &mut Cx<'v>) -> bool {
+pub(crate) fn test<'v>(filter: &Filter, current: &Node<'v>, cx: &mut Cx<'v>) -> bool {
     match filter {
         Filter::Or(list) => list.iter().any(|f| test(f, current, cx)),
         Filter::And(list) => list.iter().all(|f| test(f, current, cx)),
@@ -84,7 +84,10 @@ pub(crate) fn test<'v>(filter: &Filter, current: &'v Value, cx: &mut Cx<'v>) -> 
                     };
                     subjects.iter().any(|s| {
                         let Some(s) = s.as_str() else { return false };
-                        patterns.iter().any(|p| p.as_str().is_some_and(|p| cx.regex_match(p, s)))
+                        // Strings are always borrowed from the document (only numbers are packed).
+                        patterns.iter().any(|p| {
+                            p.as_ref_value().and_then(Value::as_str).is_some_and(|p| cx.regex_match(p, s))
+                        })
                     })
                 }
             }
@@ -102,8 +105,8 @@ enum Operand<'a, 'v> {
 
 /// A node list without allocating for the common zero/one cases.
 enum Nodes<'v> {
-    One(&'v Value),
-    Many(Vec<&'v Value>),
+    One(Node<'v>),
+    Many(Vec<Node<'v>>),
 }
 
 impl<'v> Nodes<'v> {
@@ -111,7 +114,7 @@ impl<'v> Nodes<'v> {
         matches!(self, Nodes::Many(v) if v.is_empty())
     }
 
-    fn iter(&self) -> std::slice::Iter<'_, &'v Value> {
+    fn iter(&self) -> std::slice::Iter<'_, Node<'v>> {
         match self {
             Nodes::One(v) => std::slice::from_ref(v).iter(),
             Nodes::Many(list) => list.iter(),
@@ -130,11 +133,11 @@ enum Scalar<'a> {
     Container,
 }
 
-fn operand<'a, 'v>(term: &'a Term, current: &'v Value, cx: &mut Cx<'v>) -> Operand<'a, 'v> {
+fn operand<'a, 'v>(term: &'a Term, current: &Node<'v>, cx: &mut Cx<'v>) -> Operand<'a, 'v> {
     let lit = |s| Operand::Lit(s);
     match term {
-        Term::Current(path) => Operand::Nodes(nodes(path, current, cx)),
-        Term::Root(path) => Operand::Nodes(nodes(path, cx.root, cx)),
+        Term::Current(path) => Operand::Nodes(nodes(path, current.clone(), cx)),
+        Term::Root(path) => Operand::Nodes(nodes(path, Node::Ref(cx.root), cx)),
         Term::Int(i) => lit(Scalar::Num(Num::I64(*i))),
         Term::Float(f) => lit(Scalar::Num(Num::F64(*f))),
         Term::Str(s) | Term::EscapedStr(s) => lit(Scalar::Str(s)),
@@ -143,7 +146,11 @@ fn operand<'a, 'v>(term: &'a Term, current: &'v Value, cx: &mut Cx<'v>) -> Opera
     }
 }
 
-fn nodes<'v>(path: &[Segment], start: &'v Value, cx: &mut Cx<'v>) -> Nodes<'v> {
+fn nodes<'v>(path: &[Segment], start: Node<'v>, cx: &mut Cx<'v>) -> Nodes<'v> {
+    if path.is_empty() {
+        // `@` or `$` itself.
+        return Nodes::One(start);
+    }
     let is_static = path.iter().all(|s| matches!(s, Segment::Child(Selector::Key(_) | Selector::Index(_))));
     if is_static {
         return match eval::walk_static(path, start) {
@@ -228,10 +235,15 @@ fn num_cmp(a: Num, b: Num) -> Option<Ordering> {
 
 /// Deep equality of two nodes; numbers compare numerically (`1 == 1.0`), object key order is
 /// ignored. Iterative, so document depth cannot exhaust the stack.
-fn deep_equal(a: &Value, b: &Value) -> bool {
-    let mut pending = vec![(a, b)];
+fn deep_equal(a: &Node<'_>, b: &Node<'_>) -> bool {
+    let mut pending = vec![(a.clone(), b.clone())];
     while let Some((x, y)) = pending.pop() {
-        match (x.as_array(), y.as_array(), x.as_object(), y.as_object()) {
+        match (
+            x.array(),
+            y.array(),
+            x.as_ref_value().and_then(Value::as_object),
+            y.as_ref_value().and_then(Value::as_object),
+        ) {
             (Some(xa), Some(ya), _, _) => {
                 if xa.len() != ya.len() {
                     return false;
@@ -244,13 +256,13 @@ fn deep_equal(a: &Value, b: &Value) -> bool {
                 }
                 for (k, v) in xo.iter() {
                     match yo.get(k) {
-                        Some(w) => pending.push((v, w)),
+                        Some(w) => pending.push((Node::Ref(v), Node::Ref(w))),
                         None => return false,
                     }
                 }
             }
             _ => {
-                if scalar_cmp(scalar(x), scalar(y)) != Some(Ordering::Equal) {
+                if scalar_cmp(scalar(&x), scalar(&y)) != Some(Ordering::Equal) {
                     return false;
                 }
             }

@@ -6,7 +6,7 @@
 
 use std::cmp::Ordering;
 
-use crate::Value;
+use crate::{Node, Num, Value};
 
 /// One step from a container to a child.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -21,12 +21,12 @@ pub enum Step {
 pub type Location = Vec<Step>;
 
 /// The node at `location` under `root`, if it (still) exists.
-pub fn resolve<'v>(root: &'v Value, location: &[Step]) -> Option<&'v Value> {
-    let mut node = root;
+pub fn resolve<'v>(root: &'v Value, location: &[Step]) -> Option<Node<'v>> {
+    let mut node = Node::Ref(root);
     for step in location {
         node = match step {
-            Step::Key(k) => node.obj_get(k)?,
-            Step::Index(i) => node.get(*i)?,
+            Step::Key(k) => Node::Ref(node.as_ref_value()?.obj_get(k)?),
+            Step::Index(i) => node.array()?.get(*i)?,
         };
     }
     Some(node)
@@ -42,6 +42,43 @@ pub fn resolve_mut<'v>(root: &'v mut Value, location: &[Step]) -> Option<&'v mut
         };
     }
     Some(node)
+}
+
+/// Writes number `n` at `location` (which must exist) and returns it as stored. An element of
+/// a packed array is written in place, keeping the array packed when its storage holds `n`
+/// (an `FPHA` array stores it rounded: the result is the rounded value); anything else is
+/// replaced through [`resolve_mut`].
+pub fn set_num_at(root: &mut Value, location: &[Step], n: Num) -> Option<Num> {
+    if let Some((Step::Index(i), parent)) = location.split_last() {
+        let parent = resolve_mut(root, parent)?;
+        if parent.as_packed().is_some() {
+            if !parent.set_num(*i, n) {
+                return None;
+            }
+            return parent.as_array()?.num(*i);
+        }
+        let node = parent.get_mut(*i)?;
+        *node = Value::from(n);
+        return Some(n);
+    }
+    let node = resolve_mut(root, location)?;
+    *node = Value::from(n);
+    Some(n)
+}
+
+/// Replaces the node at `location` by `v` (numbers through [`set_num_at`], so that packed
+/// arrays stay packed); false when the location does not exist.
+pub fn write_at(root: &mut Value, location: &[Step], v: Value) -> bool {
+    if let Some(n) = v.as_num() {
+        return set_num_at(root, location, n).is_some();
+    }
+    match resolve_mut(root, location) {
+        Some(node) => {
+            *node = v;
+            true
+        }
+        None => false,
+    }
 }
 
 /// The node at `location` under `root` the way RedisJSON 2.8.3 walks a location it found

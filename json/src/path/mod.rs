@@ -39,7 +39,7 @@ use std::sync::Arc;
 pub use error::{Expected, PathError};
 pub use location::{Location, Step};
 
-use crate::Value;
+use crate::{Node, Value};
 use ast::{Segment, Selector};
 
 /// A compiled path (legacy or JSONPath). Cloning shares the compiled form.
@@ -115,18 +115,21 @@ impl JsonPath {
 impl JsonPath {
     /// Every node the path selects under `root`, in RedisJSON's order (duplicates kept: `$[0,0]`
     /// selects the first element twice).
-    pub fn select<'a>(&self, root: &'a Value) -> Vec<&'a Value> {
+    ///
+    /// A node is borrowed from the document ([`Node::Ref`]) unless it is a number of a packed
+    /// array ([`Node::Num`], by value); either way it dereferences to [`Value`].
+    pub fn select<'a>(&self, root: &'a Value) -> Vec<Node<'a>> {
         if self.inner.is_static {
-            return eval::walk_static(&self.inner.segments, root).into_iter().collect();
+            return eval::walk_static(&self.inner.segments, Node::Ref(root)).into_iter().collect();
         }
         let mut cx = filter::Cx::new(root);
-        eval::select(&self.inner.segments, root, &mut cx)
+        eval::select(&self.inner.segments, Node::Ref(root), &mut cx)
     }
 
     /// The first selected node (legacy paths report only this one).
-    pub fn first<'a>(&self, root: &'a Value) -> Option<&'a Value> {
+    pub fn first<'a>(&self, root: &'a Value) -> Option<Node<'a>> {
         if self.inner.is_static {
-            return eval::walk_static(&self.inner.segments, root);
+            return eval::walk_static(&self.inner.segments, Node::Ref(root));
         }
         self.select(root).into_iter().next()
     }
@@ -137,7 +140,7 @@ impl JsonPath {
     }
 
     /// Each selected node with its location, in the order of [`Self::select`].
-    pub fn select_located<'a>(&self, root: &'a Value) -> Vec<(Location, &'a Value)> {
+    pub fn select_located<'a>(&self, root: &'a Value) -> Vec<(Location, Node<'a>)> {
         if !self.inner.is_static {
             return eval::select_located(&self.inner.segments, root);
         }
@@ -157,19 +160,20 @@ impl JsonPath {
     }
 
     /// For a static path: the node reached by its first `n` segments, with its location.
-    pub(crate) fn walk_prefix<'a>(&self, root: &'a Value, n: usize) -> Option<(Location, &'a Value)> {
-        let mut node = root;
+    pub(crate) fn walk_prefix<'a>(&self, root: &'a Value, n: usize) -> Option<(Location, Node<'a>)> {
+        let mut node = Node::Ref(root);
         let mut loc = Vec::with_capacity(n);
         for seg in self.inner.segments.get(..n)? {
             node = match seg {
                 Segment::Child(Selector::Key(k)) => {
                     loc.push(Step::Key(k.clone()));
-                    node.obj_get(k)?
+                    Node::Ref(node.as_ref_value()?.obj_get(k)?)
                 }
                 Segment::Child(Selector::Index(i)) => {
-                    let at = eval::abs_index(*i, node.len()?);
+                    let arr = node.array()?;
+                    let at = eval::abs_index(*i, arr.len());
                     loc.push(Step::Index(at));
-                    node.get(at)?
+                    arr.get(at)?
                 }
                 _ => return None,
             };

@@ -15,6 +15,12 @@ impl PartialEq for Value {
             (Repr::U64(a), Repr::U64(b)) => a == b,
             (Repr::F64(a), Repr::F64(b)) => a == b,
             (Repr::Array(a), Repr::Array(b)) => a.as_slice() == b.as_slice(),
+            (Repr::Array(_) | Repr::Packed(_), Repr::Array(_) | Repr::Packed(_)) => {
+                match (self.as_array(), other.as_array()) {
+                    (Some(a), Some(b)) => a.len() == b.len() && a.iter().zip(b.iter()).all(|(x, y)| *x == *y),
+                    _ => false,
+                }
+            }
             (Repr::Object(a), Repr::Object(b)) if a.same_keys(b) => a.values().eq(b.values()),
             (Repr::Object(a), Repr::Object(b)) => {
                 a.len() == b.len() && a.iter().all(|(k, v)| b.get(k).is_some_and(|w| v == w))

@@ -5,12 +5,17 @@
 //! [`object`]). Long strings and objects' key lists (`shape`) are interned
 //! process-wide and shared by every value holding equal content (`intern`).
 //! Integers keep their type: `i64` when they fit, else `u64`, and floats are
-//! `f64`.
+//! `f64`. Arrays of numbers are stored packed ([`Packed`], 8 bytes an element
+//! or less); their elements are read as [`Node`]s (see [`node`]).
 
 mod array;
+mod array_api;
 mod eq;
+mod fpha;
 mod intern;
+mod node;
 mod object;
+mod packed;
 mod parse;
 mod scan;
 mod serialize;
@@ -20,7 +25,10 @@ mod string;
 use std::fmt;
 
 pub use array::Array;
+pub use fpha::FpType;
+pub use node::{ArrayRef, Elems, Node};
 pub use object::{Iter as ObjIter, IterMut as ObjIterMut, Keys as ObjKeys, Object};
+pub use packed::{Packed, PACK_MIN_LEN};
 pub use serialize::Format;
 use string::{HeapStr, InlineStr};
 
@@ -82,6 +90,8 @@ enum Repr {
     /// Longer strings.
     HeapStr(HeapStr),
     Array(Array),
+    /// An array of numbers in packed storage.
+    Packed(Packed),
     Object(Object),
 }
 
@@ -94,8 +104,19 @@ impl Value {
         Value(Repr::Null)
     }
 
-    /// An array owning `items` (exact capacity).
+    /// An array owning `items` (exact capacity), packed when they are [`PACK_MIN_LEN`] or
+    /// more numbers that packed storage holds exactly.
     pub fn array(items: Vec<Value>) -> Value {
+        if items.len() >= PACK_MIN_LEN {
+            if let Some(p) = Packed::from_values(&items) {
+                return Value(Repr::Packed(p));
+            }
+        }
+        Value(Repr::Array(Array::from_vec(items)))
+    }
+
+    /// An array owning `items`, in general storage whatever they are.
+    pub fn general_array(items: Vec<Value>) -> Value {
         Value(Repr::Array(Array::from_vec(items)))
     }
 
@@ -127,7 +148,7 @@ impl Value {
             Repr::I64(_) | Repr::U64(_) => Kind::Integer,
             Repr::F64(_) => Kind::Number,
             Repr::InlineStr(_) | Repr::HeapStr(_) => Kind::String,
-            Repr::Array(_) => Kind::Array,
+            Repr::Array(_) | Repr::Packed(_) => Kind::Array,
             Repr::Object(_) => Kind::Object,
         }
     }
@@ -180,6 +201,7 @@ impl Value {
         match &self.0 {
             Repr::HeapStr(s) => s.heap_size(counted),
             Repr::Array(a) => a.heap_size(counted),
+            Repr::Packed(p) => p.heap_size(),
             Repr::Object(o) => o.heap_size(counted),
             _ => 0,
         }
@@ -220,7 +242,7 @@ impl Value {
     /// True for arrays.
     #[inline]
     pub fn is_array(&self) -> bool {
-        matches!(self.0, Repr::Array(_))
+        matches!(self.0, Repr::Array(_) | Repr::Packed(_))
     }
     /// True for objects.
     #[inline]
@@ -306,101 +328,6 @@ impl Value {
                 true
             }
             _ => false,
-        }
-    }
-
-    // ----- arrays -----
-
-    /// The array, if this is one.
-    #[inline]
-    pub fn as_array(&self) -> Option<&Array> {
-        match &self.0 {
-            Repr::Array(a) => Some(a),
-            _ => None,
-        }
-    }
-
-    /// The array mutably, if this is one.
-    #[inline]
-    pub fn as_array_mut(&mut self) -> Option<&mut Array> {
-        match &mut self.0 {
-            Repr::Array(a) => Some(a),
-            _ => None,
-        }
-    }
-
-    /// Array length, if this is an array.
-    #[inline]
-    #[allow(clippy::len_without_is_empty)] // `len` is `Option`: "not an array" differs from "empty"
-    pub fn len(&self) -> Option<usize> {
-        self.as_array().map(Array::len)
-    }
-
-    /// Array item `i` (None if not an array or out of range).
-    #[inline]
-    pub fn get(&self, i: usize) -> Option<&Value> {
-        self.as_array()?.get(i)
-    }
-
-    /// Array item `i`, mutably.
-    #[inline]
-    pub fn get_mut(&mut self, i: usize) -> Option<&mut Value> {
-        self.as_array_mut()?.get_mut(i)
-    }
-
-    /// Appends to an array; gives `v` back if this is not an array.
-    pub fn push(&mut self, v: Value) -> Result<(), Value> {
-        match self.as_array_mut() {
-            Some(a) => {
-                a.push(v);
-                Ok(())
-            }
-            None => Err(v),
-        }
-    }
-
-    /// Inserts into an array at `i <= len`; gives `v` back if not an array or `i > len`.
-    pub fn insert(&mut self, i: usize, v: Value) -> Result<(), Value> {
-        match self.as_array_mut() {
-            Some(a) => a.insert(i, v),
-            None => Err(v),
-        }
-    }
-
-    /// Removes array item `i`.
-    pub fn remove(&mut self, i: usize) -> Option<Value> {
-        self.as_array_mut()?.remove(i)
-    }
-
-    /// Drops array items from `n` on (no-op for non-arrays).
-    pub fn truncate(&mut self, n: usize) {
-        if let Some(a) = self.as_array_mut() {
-            a.truncate(n);
-        }
-    }
-
-    /// Keeps only array items `start..end` (clamped), like `JSON.ARRTRIM` (no-op for non-arrays).
-    pub fn retain_range(&mut self, start: usize, end: usize) {
-        if let Some(a) = self.as_array_mut() {
-            a.retain_range(start, end);
-        }
-    }
-
-    /// Iterates over array items (empty for non-arrays).
-    #[inline]
-    pub fn iter(&self) -> std::slice::Iter<'_, Value> {
-        match self.as_array() {
-            Some(a) => a.iter(),
-            None => [].iter(),
-        }
-    }
-
-    /// Iterates mutably over array items (empty for non-arrays).
-    #[inline]
-    pub fn iter_mut(&mut self) -> std::slice::IterMut<'_, Value> {
-        match self.as_array_mut() {
-            Some(a) => a.iter_mut(),
-            None => [].iter_mut(),
         }
     }
 
@@ -573,6 +500,13 @@ impl From<Array> for Value {
     #[inline]
     fn from(a: Array) -> Self {
         Value(Repr::Array(a))
+    }
+}
+
+impl From<Packed> for Value {
+    #[inline]
+    fn from(p: Packed) -> Self {
+        Value(Repr::Packed(p))
     }
 }
 

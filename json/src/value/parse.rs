@@ -16,9 +16,10 @@
 
 use std::cell::Cell;
 
+use super::packed::{Packed, PACK_MIN_LEN};
 use super::scan::skip_plain;
 use super::shape::{push_encoded, INDEX_MIN_LEN};
-use super::{Array, Object, Value};
+use super::{Array, FpType, Object, Value};
 use crate::error::{ErrorCode, ParseError};
 use crate::limits::{MAX_DEPTH, MAX_LOAD_DEPTH};
 
@@ -31,6 +32,17 @@ impl Value {
     /// Parses a stored document (RDB load): nesting up to [`MAX_LOAD_DEPTH`].
     pub fn parse_unlimited(input: &[u8]) -> Result<Value, ParseError> {
         Parser::new(input, MAX_LOAD_DEPTH).parse_document()
+    }
+
+    /// Parses command input like [`Value::parse`], storing every non-empty array of numbers
+    /// as `FPHA` type `ty` (`JSON.SET … FPHA`): integers become floats, every number is
+    /// rounded to the type, and a number out of its range fails the parse with
+    /// [`ErrorCode::ValueOutOfRange`], positioned just after the number (Redis 8.8's
+    /// `value out of range for F16 at line 1 column 13`).
+    pub fn parse_fpha(input: &[u8], ty: FpType) -> Result<Value, ParseError> {
+        let mut p = Parser::new(input, MAX_DEPTH);
+        p.fpha = Some(ty);
+        p.parse_document()
     }
 }
 
@@ -47,6 +59,10 @@ struct Parser<'a> {
     idx: usize,
     max_depth: usize,
     buf: Buffers,
+    /// `FPHA` type of number arrays, if any.
+    fpha: Option<FpType>,
+    /// With `fpha`: where each value of `buf.values` ends in the input (for the error).
+    ends: Vec<usize>,
 }
 
 /// The parser's scratch stacks, kept per thread between parses so that
@@ -114,7 +130,7 @@ type StrRef = Option<(usize, usize)>;
 impl<'a> Parser<'a> {
     fn new(input: &'a [u8], max_depth: usize) -> Self {
         let buf = BUFFERS.with(Cell::take).unwrap_or_default();
-        Parser { input, idx: 0, max_depth, buf }
+        Parser { input, idx: 0, max_depth, buf, fpha: None, ends: Vec::new() }
     }
 
     // ----- positions and errors (serde_json's `error` / `peek_error`) -----
@@ -227,6 +243,10 @@ impl<'a> Parser<'a> {
                     Some(Frame::Array { start }) => {
                         let start = *start;
                         self.buf.values.push(v);
+                        if self.fpha.is_some() {
+                            self.ends.resize(self.buf.values.len() - 1, 0);
+                            self.ends.push(self.idx);
+                        }
                         match self.skip_ws() {
                             None => return Err(self.peek_error(ErrorCode::EofWhileParsingList)),
                             Some(b',') => {
@@ -240,9 +260,7 @@ impl<'a> Parser<'a> {
                             Some(b']') => {
                                 self.idx += 1;
                                 self.buf.stack.pop();
-                                let mut a = Array::new();
-                                a.append_from_vec(&mut self.buf.values, start);
-                                v = Value::from(a);
+                                v = self.close_array(start)?;
                             }
                             Some(_) => return Err(self.peek_error(ErrorCode::ExpectedListCommaOrEnd)),
                         }
@@ -275,6 +293,44 @@ impl<'a> Parser<'a> {
                 }
             }
         }
+    }
+
+    /// Builds the array of `values[start..]`: packed when it is numbers packed storage takes
+    /// (see [`PACK_MIN_LEN`]) or when `FPHA` is given.
+    fn close_array(&mut self, start: usize) -> Res<Value> {
+        let len = self.buf.values.len().saturating_sub(start);
+        if self.fpha.is_some() || len >= PACK_MIN_LEN {
+            if let Some(v) = self.close_packed(start)? {
+                return Ok(v);
+            }
+        }
+        let mut a = Array::new();
+        a.append_from_vec(&mut self.buf.values, start);
+        Ok(Value::from(a))
+    }
+
+    /// The packed array of `values[start..]`, if it packs (out of line: the short arrays of
+    /// most documents never get here).
+    #[inline(never)]
+    fn close_packed(&mut self, start: usize) -> Res<Option<Value>> {
+        let items = self.buf.values.get(start..).unwrap_or_default();
+        let packed = match self.fpha {
+            Some(ty) => match Packed::from_values_as(items, ty) {
+                Ok(p) => p,
+                Err(i) => {
+                    let end = self.ends.get(start + i).copied().unwrap_or(self.idx);
+                    let at = (end + 1).min(self.input.len());
+                    return Err(ParseError::at(ErrorCode::ValueOutOfRange(ty), self.input, at));
+                }
+            },
+            None => Packed::from_values(items),
+        };
+        Ok(packed.map(|p| {
+            // SAFETY: 1. `values[start..]` were all numbers (or they would not have packed),
+            // which own nothing: forgetting them instead of dropping them leaks nothing.
+            unsafe { self.buf.values.set_len(start) };
+            Value::from(p)
+        }))
     }
 
     /// Accounts for a `[` or `{` at the current index (not yet consumed), then consumes it.

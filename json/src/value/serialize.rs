@@ -6,8 +6,9 @@
 //! [`Format`] carries `JSON.GET`'s INDENT / NEWLINE / SPACE strings; an empty
 //! container prints as `[]` / `{}` whatever the format.
 
+use super::packed::Packed;
 use super::scan::skip_plain;
-use super::{Repr, Value};
+use super::{Num, Repr, Value};
 
 /// Layout of formatted output (`JSON.GET k INDENT i NEWLINE n SPACE s`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -86,6 +87,18 @@ fn write_compact(v: &Value, out: &mut Vec<u8>) {
             }
             out.push(b']');
         }
+        Repr::Packed(p) => {
+            out.push(b'[');
+            let mut first = true;
+            p.for_each_num(|n| {
+                if !first {
+                    out.push(b',');
+                }
+                first = false;
+                write_num(n, out);
+            });
+            out.push(b']');
+        }
         Repr::Object(o) => {
             out.push(b'{');
             let plain = o.keys_plain();
@@ -138,9 +151,28 @@ fn write_pretty_array<'v>(
     out.push(b']');
 }
 
+/// A packed array laid out like [`write_pretty_array`] would lay out its numbers.
+fn write_pretty_packed(p: &Packed, out: &mut Vec<u8>, fmt: &Format, depth: usize) {
+    out.push(b'[');
+    let mut first = true;
+    p.for_each_num(|n| {
+        if !first {
+            out.push(b',');
+        }
+        first = false;
+        newline_indent(out, fmt, depth + 1);
+        write_num(n, out);
+    });
+    if !p.is_empty() {
+        newline_indent(out, fmt, depth);
+    }
+    out.push(b']');
+}
+
 fn write_pretty(v: &Value, out: &mut Vec<u8>, fmt: &Format, depth: usize) {
     match &v.0 {
         Repr::Array(a) => write_pretty_array(a.iter(), out, fmt, depth),
+        Repr::Packed(p) => write_pretty_packed(p, out, fmt, depth),
         Repr::Object(o) => {
             out.push(b'{');
             if o.is_empty() {
@@ -182,7 +214,17 @@ fn write_scalar(v: &Value, out: &mut Vec<u8>) {
         Repr::InlineStr(s) => write_str(s.as_str(), out),
         Repr::HeapStr(s) if s.is_plain() => write_plain_str(s.as_str(), out),
         Repr::HeapStr(s) => write_str(s.as_str(), out),
-        Repr::Array(_) | Repr::Object(_) => write_compact(v, out),
+        Repr::Array(_) | Repr::Packed(_) | Repr::Object(_) => write_compact(v, out),
+    }
+}
+
+/// Writes a number as [`write_scalar`] writes the value holding it.
+#[inline]
+fn write_num(n: Num, out: &mut Vec<u8>) {
+    match n {
+        Num::I64(i) => out.extend_from_slice(itoa::Buffer::new().format(i).as_bytes()),
+        Num::U64(u) => out.extend_from_slice(itoa::Buffer::new().format(u).as_bytes()),
+        Num::F64(f) => write_f64(f, out),
     }
 }
 

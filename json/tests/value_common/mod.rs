@@ -16,7 +16,7 @@ pub fn same_as_serde(ours: &Value, theirs: &serde_json::Value) -> bool {
         },
         S::String(s) => ours.as_str() == Some(s.as_str()),
         S::Array(items) => {
-            ours.len() == Some(items.len()) && ours.iter().zip(items).all(|(a, b)| same_as_serde(a, b))
+            ours.len() == Some(items.len()) && ours.iter().zip(items).all(|(a, b)| same_as_serde(&a, b))
         }
         S::Object(map) => {
             ours.obj_len() == Some(map.len())

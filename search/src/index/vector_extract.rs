@@ -5,7 +5,7 @@
 //! or with a bad element, an empty one) and none where it does not (a match that is not
 //! an array: `last indexing error` stays `N/A`).
 
-use crate::document::{DocumentSource, FieldValue};
+use crate::document::{DocumentSource, FieldValue, NumberArray};
 use crate::index::extract::FieldValues;
 use crate::vector_spec::VectorSpec;
 
@@ -28,6 +28,19 @@ pub fn extract_vectors(
             )),
         };
     }
+    if let Some(arrays) = docs.number_arrays(key, path) {
+        // Every match is an array of numbers: the same checks as below, without a
+        // `FieldValue` per element.
+        let single = arrays.len() == 1;
+        let mut out = Vec::with_capacity(arrays.len());
+        for a in arrays {
+            if single && a.values.is_empty() {
+                return Err("Empty array for vector field on JSON document".into());
+            }
+            out.push(number_array(spec, a, single)?);
+        }
+        return Ok(if out.is_empty() { FieldValues::Missing } else { FieldValues::Vector(out) });
+    }
     let matches = docs.values(key, path)?;
     // One match is one vector, with RediSearch's messages (`JSON_StoreVectorInDocField`);
     // the vectors of several matches fail without one, but for a bad element.
@@ -47,6 +60,28 @@ pub fn extract_vectors(
         }
     }
     Ok(if out.is_empty() { FieldValues::Missing } else { FieldValues::Vector(out) })
+}
+
+/// [`numbers`] for an array known to hold numbers only.
+fn number_array(spec: &VectorSpec, a: NumberArray, say_length: bool) -> Result<Vec<f64>, String> {
+    if a.values.len() != spec.dim {
+        return Err(if say_length {
+            format!("Invalid vector length. Expected {}, got {}", spec.dim, a.values.len())
+        } else {
+            String::new()
+        });
+    }
+    if let Some((lo, hi)) = spec.ty.int_range() {
+        let bad = |at: usize| format!("Invalid vector element at index {at}");
+        // Integers are exact in `f64` within the INT8/UINT8 ranges.
+        let out_of_range = a.values.iter().position(|&v| !(lo as f64..=hi as f64).contains(&v));
+        match (a.first_non_integer, out_of_range) {
+            (Some(i), Some(j)) => return Err(bad(i.min(j))),
+            (Some(i), None) | (None, Some(i)) => return Err(bad(i)),
+            (None, None) => {}
+        }
+    }
+    Ok(a.values)
 }
 
 /// One JSON array as a vector: exactly DIM numbers (nulls and nested arrays fail). INT8

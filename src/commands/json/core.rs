@@ -2,7 +2,7 @@
 
 use json::ops::set::{SetCondition, SetOutcome, SetPlan};
 use json::path::JsonPath;
-use json::{Format, Value};
+use json::{Format, Node, Value};
 use redis_module::Context;
 
 use super::{
@@ -21,7 +21,7 @@ fn is_root(path: &str) -> bool {
 }
 
 /// Writes the JSON text of a list of matches, `[m1,m2,…]`, to `out`.
-fn write_matches(matches: &[&Value], fmt: &Format, out: &mut Vec<u8>) {
+fn write_matches(matches: &[Node], fmt: &Format, out: &mut Vec<u8>) {
     if fmt.indent.is_empty() && fmt.newline.is_empty() && fmt.space.is_empty() {
         // Compact: the matches are written in place, without copying them into an array.
         out.push(b'[');
@@ -34,11 +34,11 @@ fn write_matches(matches: &[&Value], fmt: &Format, out: &mut Vec<u8>) {
         out.push(b']');
         return;
     }
-    Value::array(matches.iter().map(|v| (*v).clone()).collect()).write_json(out, fmt);
+    Value::array(matches.iter().map(Node::to_value).collect()).write_json(out, fmt);
 }
 
 /// JSON text of a list of matches, as `[m1,m2,…]`.
-fn serialize_matches(matches: &[&Value], fmt: &Format) -> Vec<u8> {
+fn serialize_matches(matches: &[Node], fmt: &Format) -> Vec<u8> {
     let mut out = Vec::with_capacity(64);
     write_matches(matches, fmt, &mut out);
     out
@@ -48,7 +48,11 @@ fn path_missing(path: &JsonPath) -> Error {
     Error::msg(format!("ERR Path '{}' does not exist", path.converted()))
 }
 
-/// JSON.SET <key> <path> <json> [NX | XX] [FORMAT JSON|STRING|BSON]
+/// JSON.SET <key> <path> <json> [NX | XX] [FPHA BF16|FP16|FP32|FP64] [FORMAT JSON|STRING|BSON]
+///
+/// `FPHA` (Redis 8.8) stores every non-empty array of numbers of the value as that float type
+/// (see [`json::FpType`]); without its type argument the reply is the wrong-arity error, with
+/// an unknown type `ERR invalid FPHA type` (Redis 8.8's replies), given twice a syntax error.
 pub fn set(ctx: &Context, inv: &Invocation) -> CommandResult {
     super::path_utf8(inv)?;
     if inv.len() < 3 {
@@ -59,12 +63,16 @@ pub fn set(ctx: &Context, inv: &Invocation) -> CommandResult {
     let mut args = Args::new(&inv.args[3..]);
     let (mut nx, mut xx) = (false, false);
     let mut input = InputFormat::Json;
+    let mut fpha = None;
     while let Some(a) = args.next_opt() {
         utf8(a)?;
         if a.eq_ignore_ascii_case(b"NX") && !nx {
             nx = true;
         } else if a.eq_ignore_ascii_case(b"XX") && !xx {
             xx = true;
+        } else if a.eq_ignore_ascii_case(b"FPHA") && fpha.is_none() {
+            let ty = args.next_arg()?;
+            fpha = Some(json::FpType::parse(ty).ok_or_else(|| Error::msg("ERR invalid FPHA type"))?);
         } else if a.eq_ignore_ascii_case(b"FORMAT") {
             input = InputFormat::parse(args.next_str()?.as_bytes())?;
         } else {
@@ -85,7 +93,7 @@ pub fn set(ctx: &Context, inv: &Invocation) -> CommandResult {
     // RedisJSON's order: the key's type, then the value, then the path.
     let mut key = JsonKey::open(ctx, &inv.argv[0]);
     let exists = key.value()?.is_some();
-    let value = input.read(inv.args[2])?;
+    let value = input.read_fpha(inv.args[2], fpha)?;
     if !exists {
         if xx {
             return Ok(Reply::Nil);
@@ -180,30 +188,7 @@ pub fn get(ctx: &Context, inv: &Invocation) -> CommandResult {
         return Ok(Reply::Nil);
     };
     if format != ReplyFormat::String {
-        // RESP3 expansion: one array per path, holding the matches; EXPAND turns each into
-        // native RESP3 values.
-        let paths = if paths.is_empty() { vec![DEFAULT_PATH.as_bytes()] } else { paths };
-        let mut out = Vec::with_capacity(paths.len());
-        for p in paths {
-            // A path that does not compile matches nothing here (RedisJSON).
-            let Ok(path) = compile(p) else {
-                out.push(Reply::Array(Vec::new()));
-                continue;
-            };
-            let matches = path.select(doc).into_iter();
-            out.push(Reply::Array(match format {
-                ReplyFormat::Expand1 => matches
-                    .map(|v| match v.kind() {
-                        json::Kind::String | json::Kind::Array | json::Kind::Object => {
-                            Reply::Bulk(serialize(v, &fmt))
-                        }
-                        _ => to_resp3_native(v),
-                    })
-                    .collect(),
-                _ => matches.map(to_resp3_native).collect(),
-            }));
-        }
-        return Ok(Reply::Array(out));
+        return Ok(get_expanded(doc, paths, format, &fmt));
     }
     let compact = fmt == Format::COMPACT;
     match paths.as_slice() {
@@ -220,36 +205,69 @@ pub fn get(ctx: &Context, inv: &Invocation) -> CommandResult {
                 Ok(send_bulk(ctx, |out| write_matches(&matches, &fmt, out)))
             }
         }
-        many => {
-            // Several paths: an object keyed by path, in the order given (RedisJSON's HashMap
-            // loses the order). Values are single if every path is legacy, else arrays of matches.
-            // A path that does not compile is dropped, and a repeated path appears once (RedisJSON).
-            // Whether values are single is decided by the paths as given, dropped ones included.
-            let all_legacy = many
-                .iter()
-                .all(|p| std::str::from_utf8(p).is_ok_and(|t| !json::path::legacy::is_jsonpath(t)));
-            let mut compiled: Vec<(&str, JsonPath)> = Vec::with_capacity(many.len());
-            for p in many {
-                let Ok(text) = std::str::from_utf8(p) else { continue };
-                let Ok(path) = JsonPath::parse(text) else { continue };
-                if !compiled.iter().any(|(t, _)| *t == text) {
-                    compiled.push((text, path));
-                }
-            }
-            let mut pairs = Vec::with_capacity(compiled.len());
-            for (text, path) in &compiled {
-                let v = if all_legacy {
-                    // Here the error quotes the path as given, not its JSONPath form.
-                    let missing = || Error::msg(format!("ERR Path '{text}' does not exist"));
-                    path.first(doc).ok_or_else(missing)?.clone()
-                } else {
-                    Value::array(path.select(doc).into_iter().cloned().collect())
-                };
-                pairs.push((text.to_string(), v));
-            }
-            Ok(Reply::Bulk(serialize(&Value::object(pairs), &fmt)))
+        many => get_many(doc, many, &fmt),
+    }
+}
+
+/// JSON.GET with FORMAT EXPAND1/EXPAND (RESP3): one array per path, holding the matches (out of
+/// line: the common JSON.GET stays small).
+#[inline(never)]
+fn get_expanded(doc: &Value, paths: Vec<&[u8]>, format: ReplyFormat, fmt: &Format) -> Reply {
+    // RESP3 expansion: one array per path, holding the matches; EXPAND turns each into
+    // native RESP3 values.
+    let paths = if paths.is_empty() { vec![DEFAULT_PATH.as_bytes()] } else { paths };
+    let mut out = Vec::with_capacity(paths.len());
+    for p in paths {
+        // A path that does not compile matches nothing here (RedisJSON).
+        let Ok(path) = compile(p) else {
+            out.push(Reply::Array(Vec::new()));
+            continue;
+        };
+        let matches = path.select(doc).into_iter();
+        out.push(Reply::Array(match format {
+            ReplyFormat::Expand1 => matches
+                .map(|v| match v.kind() {
+                    json::Kind::String | json::Kind::Array | json::Kind::Object => {
+                        Reply::Bulk(serialize(&v, fmt))
+                    }
+                    _ => to_resp3_native(&v),
+                })
+                .collect(),
+            _ => matches.map(|v| to_resp3_native(&v)).collect(),
+        }));
+    }
+    Reply::Array(out)
+}
+
+/// JSON.GET with several paths (out of line: the common JSON.GET stays small).
+#[inline(never)]
+fn get_many(doc: &Value, many: &[&[u8]], fmt: &Format) -> CommandResult {
+    // Several paths: an object keyed by path, in the order given (RedisJSON's HashMap
+    // loses the order). Values are single if every path is legacy, else arrays of matches.
+    // A path that does not compile is dropped, and a repeated path appears once (RedisJSON).
+    // Whether values are single is decided by the paths as given, dropped ones included.
+    let all_legacy =
+        many.iter().all(|p| std::str::from_utf8(p).is_ok_and(|t| !json::path::legacy::is_jsonpath(t)));
+    let mut compiled: Vec<(&str, JsonPath)> = Vec::with_capacity(many.len());
+    for p in many {
+        let Ok(text) = std::str::from_utf8(p) else { continue };
+        let Ok(path) = JsonPath::parse(text) else { continue };
+        if !compiled.iter().any(|(t, _)| *t == text) {
+            compiled.push((text, path));
         }
     }
+    let mut pairs = Vec::with_capacity(compiled.len());
+    for (text, path) in &compiled {
+        let v = if all_legacy {
+            // Here the error quotes the path as given, not its JSONPath form.
+            let missing = || Error::msg(format!("ERR Path '{text}' does not exist"));
+            path.first(doc).ok_or_else(missing)?.to_value()
+        } else {
+            Value::array(path.select(doc).iter().map(Node::to_value).collect())
+        };
+        pairs.push((text.to_string(), v));
+    }
+    Ok(Reply::Bulk(serialize(&Value::object(pairs), fmt)))
 }
 
 /// JSON.MGET <key> [<key> ...] <path>

@@ -123,6 +123,16 @@ pub(crate) fn parse_value(text: &[u8]) -> Result<Value, Error> {
     Value::parse(text).map_err(|e| Error::msg(e.to_string()))
 }
 
+/// Parses a value argument with `JSON.SET … FPHA <type>`: every non-empty array of numbers is
+/// stored as that float type; a number out of its range fails with Redis 8.8's text
+/// (`value out of range for F16 at line 1 column 13`).
+pub(crate) fn parse_value_fpha(text: &[u8], fpha: Option<json::FpType>) -> Result<Value, Error> {
+    match fpha {
+        None => parse_value(text),
+        Some(ty) => Value::parse_fpha(text, ty).map_err(|e| Error::msg(e.to_string())),
+    }
+}
+
 /// The input format of JSON.SET and JSON.MERGE (`FORMAT JSON|STRING|BSON`, case-sensitive;
 /// `STRING` is JSON text too).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -144,12 +154,20 @@ impl InputFormat {
     /// Parses a value argument: JSON text, or the first element of a BSON document read as
     /// RedisJSON 2.8.3 does ([`json::bson`]). The argument must be UTF-8 either way.
     pub(crate) fn read(self, arg: &[u8]) -> Result<Value, Error> {
+        self.read_fpha(arg, None)
+    }
+
+    /// [`InputFormat::read`] with JSON.SET's `FPHA` type, if given.
+    pub(crate) fn read_fpha(self, arg: &[u8], fpha: Option<json::FpType>) -> Result<Value, Error> {
         match self {
-            InputFormat::Json => parse_value(arg),
+            InputFormat::Json => parse_value_fpha(arg, fpha),
             InputFormat::Bson => {
                 let text =
                     std::str::from_utf8(arg).map_err(|_| Error::msg("Couldn't parse as UTF-8 string"))?;
-                parse_value(json::bson::to_json_text(text.as_bytes()).map_err(Error::msg)?.as_bytes())
+                parse_value_fpha(
+                    json::bson::to_json_text(text.as_bytes()).map_err(Error::msg)?.as_bytes(),
+                    fpha,
+                )
             }
         }
     }
@@ -275,7 +293,7 @@ pub(crate) fn to_resp(v: &Value, proto: Protocol) -> Reply {
         Kind::Array => {
             let mut items = Vec::with_capacity(v.len().unwrap_or(0) + 1);
             items.push(Reply::Simple("["));
-            items.extend(v.iter().map(|x| to_resp(x, proto)));
+            items.extend(v.iter().map(|x| to_resp(&x, proto)));
             Reply::Array(items)
         }
         Kind::Object => {
@@ -306,7 +324,7 @@ pub(crate) fn to_resp3_native(v: &Value) -> Reply {
         }
         Kind::Number => Reply::Double(v.as_f64().unwrap_or(f64::NAN)),
         Kind::String => Reply::Bulk(v.as_str().unwrap_or_default().as_bytes().to_vec()),
-        Kind::Array => Reply::Array(v.iter().map(to_resp3_native).collect()),
+        Kind::Array => Reply::Array(v.iter().map(|x| to_resp3_native(&x)).collect()),
         Kind::Object => Reply::Map(
             v.obj_iter().map(|(k, x)| (Reply::Bulk(k.as_bytes().to_vec()), to_resp3_native(x))).collect(),
         ),

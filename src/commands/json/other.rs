@@ -121,9 +121,9 @@ pub fn resp(ctx: &Context, inv: &Invocation) -> CommandResult {
             let first = path
                 .first(doc)
                 .ok_or_else(|| Error::msg(format!("ERR Path '{}' does not exist", path.converted())))?;
-            Ok(to_resp(first, proto))
+            Ok(to_resp(&first, proto))
         } else {
-            Ok(Reply::Array(path.select(doc).into_iter().map(|v| to_resp(v, proto)).collect()))
+            Ok(Reply::Array(path.select(doc).into_iter().map(|v| to_resp(&v, proto)).collect()))
         }
     })
 }
