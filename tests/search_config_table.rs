@@ -70,6 +70,17 @@ fn get_star_lists_redisearch_options_then_folio_own() {
     let mut want: Vec<Resp> = DEFAULTS.iter().map(|(n, v)| arr(vec![s(n), v.map_or(Resp::Nil, b)])).collect();
     want.push(arr(vec![s("ACL_ALL_OR_NOTHING"), b("false")]));
     want.push(arr(vec![s("WORKERS"), b(&common::expected_workers().to_string())]));
+    let deprecated = "Deprecated, see WORKERS and MIN_OPERATION_WORKERS";
+    for (n, v) in [
+        ("MIN_OPERATION_WORKERS", "4"),
+        ("WORKER_THREADS", deprecated),
+        ("MT_MODE", deprecated),
+        ("TIERED_HNSW_BUFFER_LIMIT", "1024"),
+        ("PRIVILEGED_THREADS_NUM", "1"),
+        ("WORKERS_PRIORITY_BIAS_THRESHOLD", "1"),
+    ] {
+        want.push(arr(vec![s(n), b(v)]));
+    }
     want.push(arr(vec![s("BM25STD_TANH_FACTOR"), b("4")]));
     assert_eq!(all, arr(want));
     // Case-insensitive lookup, canonical name in the reply.
@@ -230,4 +241,32 @@ fn max_search_results_clips_the_result_window() {
         "default LIMIT: count only"
     );
     assert_eq!(page(&mut c, "0", "10"), Resp::Error("LIMIT exceeds maximum of 0".into()));
+}
+
+/// The options of RediSearch's builds with worker threads load as module arguments (a server
+/// given `MIN_OPERATION_WORKERS 0`, as RediSearch's own tests give it, refused to start) and
+/// answer as there.
+#[test]
+fn worker_build_options_load_and_answer() {
+    let server = Server::with(ServerOptions {
+        module_args: vec![
+            "MIN_OPERATION_WORKERS".into(),
+            "0".into(),
+            "MT_MODE".into(),
+            "MT_MODE_FULL".into(),
+        ],
+        ..Default::default()
+    });
+    let mut c = server.conn();
+    assert_eq!(get(&mut c, "MIN_OPERATION_WORKERS"), one("MIN_OPERATION_WORKERS", "0"));
+    assert_eq!(c.call(&["FT.CONFIG", "SET", "MIN_OPERATION_WORKERS", "3"]), Resp::Simple("OK".into()));
+    assert_eq!(get(&mut c, "MIN_OPERATION_WORKERS"), one("MIN_OPERATION_WORKERS", "3"));
+    let e = c.call(&["FT.CONFIG", "SET", "MIN_OPERATION_WORKERS", "9000"]);
+    assert_eq!(e.err(), "Number of worker threads cannot exceed 8192");
+    let deprecated = "Deprecated, see WORKERS and MIN_OPERATION_WORKERS";
+    assert_eq!(c.call(&["FT.CONFIG", "SET", "WORKER_THREADS", "4"]), Resp::Simple("OK".into()));
+    assert_eq!(get(&mut c, "WORKER_THREADS"), one("WORKER_THREADS", deprecated));
+    assert_eq!(get(&mut c, "MT_MODE"), one("MT_MODE", deprecated));
+    let e = c.call(&["FT.CONFIG", "SET", "TIERED_HNSW_BUFFER_LIMIT", "10"]);
+    assert_eq!(e.err(), "Not modifiable at runtime");
 }

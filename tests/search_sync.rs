@@ -113,7 +113,16 @@ fn generic_key_events_keep_the_index_exact() {
     c.call(&["MOVE", "doc:66", "1"]);
     assert_eq!(ids(&mut c, "idx", "kiwi"), v(&["doc:33", "doc:55", "doc:6"]));
     c.call(&["PEXPIRE", "doc:6", "30"]);
-    assert!(wait_until(10, || ids(&mut c, "idx", "kiwi") == v(&["doc:33", "doc:55"])));
+    // While doc:6 expires a query may count it and yet leave its row out (a worker finds the
+    // key gone when it reads the rows), so only the listed ids are awaited here.
+    let listed = |c: &mut Conn| {
+        let r = c.call(&["FT.SEARCH", "idx", "kiwi", "NOCONTENT", "LIMIT", "0", "1000"]);
+        let mut out: Vec<String> = r.items()[1..].iter().map(|i| i.text()).collect();
+        out.sort();
+        out
+    };
+    assert!(wait_until(10, || listed(&mut c) == v(&["doc:33", "doc:55"])));
+    assert_eq!(ids(&mut c, "idx", "kiwi"), v(&["doc:33", "doc:55"]));
     assert_eq!(c.call(&["EXISTS", "doc:6"]), Resp::Int(0));
 }
 

@@ -30,9 +30,13 @@ const fn fixed(name: &'static str, help: &'static str) -> OptionDef {
     OptionDef { name, help, immutable: true }
 }
 
+/// What RediSearch's deprecated thread options report (and their HELP).
+const DEPRECATED_WORKERS: &str = "Deprecated, see WORKERS and MIN_OPERATION_WORKERS";
+
 /// All options in `GET *` order: RediSearch 2.10's 36 (a build without worker threads), then
-/// folio's own `ACL_ALL_OR_NOTHING`, then `WORKERS` (RediSearch's option in its builds with
-/// worker threads), then Redis 8's `BM25STD_TANH_FACTOR` (RediSearch 8.4's help text).
+/// folio's own `ACL_ALL_OR_NOTHING`, then `WORKERS` and the other options of RediSearch's
+/// builds with worker threads, then Redis 8's `BM25STD_TANH_FACTOR` (RediSearch 8.4's help
+/// text).
 pub(crate) const OPTIONS: &[OptionDef] = &[
     fixed("EXTLOAD", "Load extension scoring/expansion module"),
     fixed("NOGC", "Disable garbage collection (for this process)"),
@@ -108,6 +112,23 @@ pub(crate) const OPTIONS: &[OptionDef] = &[
         "WORKERS",
         "Number of worker threads to use for query processing (0: queries run on Redis's main thread)",
     ),
+    // The rest of RediSearch 2.10's worker-build options, stored only (a redis.conf written for
+    // that build loads).
+    opt(
+        "MIN_OPERATION_WORKERS",
+        "Number of worker threads to use for background tasks when the server is in an operation event. Default is 4",
+    ),
+    opt("WORKER_THREADS", DEPRECATED_WORKERS),
+    opt("MT_MODE", DEPRECATED_WORKERS),
+    fixed(
+        "TIERED_HNSW_BUFFER_LIMIT",
+        "Use for setting the buffer limit threshold for vector similarity tiered HNSW index, so that if we are using WORKERS for indexing, and the number of vectors waiting in the buffer to be indexed exceeds this limit, we insert new vectors directly into HNSW",
+    ),
+    fixed("PRIVILEGED_THREADS_NUM", "Deprecated. See `WORKERS_PRIORITY_BIAS_THRESHOLD`"),
+    fixed(
+        "WORKERS_PRIORITY_BIAS_THRESHOLD",
+        "The number of high priority tasks to be executed at any given time by the worker thread pool, before executing low priority tasks. After this number of high priority tasks are being executed, the worker thread pool will execute high and low priority tasks alternately.",
+    ),
     opt(
         "BM25STD_TANH_FACTOR",
         "Set the BM25STD.TANH stretch factor. This is an integer value that divides the argument of the tanh function that is used to normalize the score computed by the BM25STD scorer.The default value is 4.",
@@ -149,11 +170,20 @@ pub(crate) fn stored_defaults() -> BTreeMap<&'static str, Option<String>> {
         ("MULTI_TEXT_SLOP", Some("100")),
         ("BG_INDEX_SLEEP_GAP", Some("100")),
         ("_PRIORITIZE_INTERSECT_UNION_CHILDREN", Some("false")),
+        ("MIN_OPERATION_WORKERS", Some("4")),
+        ("WORKER_THREADS", Some(DEPRECATED_WORKERS)),
+        ("MT_MODE", Some(DEPRECATED_WORKERS)),
+        ("TIERED_HNSW_BUFFER_LIMIT", Some("1024")),
+        ("PRIVILEGED_THREADS_NUM", Some("1")),
+        ("WORKERS_PRIORITY_BIAS_THRESHOLD", Some("1")),
     ]
     .into_iter()
     .map(|(k, v)| (k, v.map(String::from)))
     .collect()
 }
+
+/// RediSearch's bound on its worker-thread options (`MAX_WORKER_THREADS`).
+const MAX_WORKER_THREADS: u64 = 1 << 13;
 
 /// RediSearch's ArgsCursor errors.
 const NOARG: &str = "Expected an argument, but none provided";
@@ -380,6 +410,29 @@ pub(crate) fn apply(config: &mut Config, def: &OptionDef, args: &mut Args) -> Re
             }
         }
         "WORKERS" => config.workers = args.int(Some(0), crate::config::MAX_WORKERS as i64)? as usize,
+        "MIN_OPERATION_WORKERS" => {
+            let n = args.size(0)?;
+            if n > MAX_WORKER_THREADS {
+                return Err(Error::new(format!(
+                    "Number of worker threads cannot exceed {MAX_WORKER_THREADS}"
+                )));
+            }
+            store(config, n.to_string());
+        }
+        // Deprecated: the value is read and dropped (RediSearch logs a warning).
+        "WORKER_THREADS" | "MT_MODE" => {
+            args.string()?;
+        }
+        "TIERED_HNSW_BUFFER_LIMIT" => {
+            let n = args.size(0)?;
+            store(config, n.to_string());
+        }
+        // One number under two names, as RediSearch's getter reads one field for both.
+        "PRIVILEGED_THREADS_NUM" | "WORKERS_PRIORITY_BIAS_THRESHOLD" => {
+            let n = args.size(0)?.to_string();
+            config.stored.insert("PRIVILEGED_THREADS_NUM", Some(n.clone()));
+            config.stored.insert("WORKERS_PRIORITY_BIAS_THRESHOLD", Some(n));
+        }
         // RediSearch 8.4's `setBM25StdTanhFactor`: `AC_GetUnsigned` with `AC_F_GE1` (below 1:
         // out of bounds), then its own check of the upper bound.
         "BM25STD_TANH_FACTOR" => {
