@@ -159,13 +159,7 @@ fn read_shard(r: &Reply) -> Result<ShardCandidates> {
     else {
         return Err(bad());
     };
-    let warnings = w
-        .into_iter()
-        .filter_map(|w| match w {
-            Reply::Simple(s) => Some(s),
-            _ => None,
-        })
-        .collect();
+    let warnings = wire::warnings(w);
     let text_max = match max {
         Reply::Double(m) => Some(m),
         _ => None,

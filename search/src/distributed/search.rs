@@ -170,13 +170,7 @@ pub fn read_shard_rows(r: &Reply) -> Result<ShardRows> {
     else {
         return Err(bad());
     };
-    let warnings = w
-        .into_iter()
-        .filter_map(|w| match w {
-            Reply::Simple(s) => Some(s),
-            _ => None,
-        })
-        .collect();
+    let warnings = wire::warnings(w);
     let rows = rows.into_iter().map(decode_row).collect::<Option<Vec<_>>>().ok_or_else(bad)?;
     Ok(ShardRows { total: total as u64, warnings, rows })
 }

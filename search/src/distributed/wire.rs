@@ -132,6 +132,17 @@ fn get(b: &[u8], pos: &mut usize, depth: usize) -> Option<Reply> {
     })
 }
 
+/// The warnings a shard sent (its simple strings; anything else is not a warning).
+pub fn warnings(items: Vec<Reply>) -> Vec<String> {
+    items
+        .into_iter()
+        .filter_map(|w| match w {
+            Reply::Simple(s) => Some(s),
+            _ => None,
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
