@@ -340,7 +340,10 @@ fn vector_args(req: &HybridRequest, dialect: u32, window: u64) -> Vec<Vec<u8>> {
         VectorArg::Blob(_) => BLOB_PARAM.to_string(),
     };
     let filter = req.filter.as_ref().map(|f| String::from_utf8_lossy(f).into_owned());
-    let filter = filter.filter(|f| f.trim() != "*");
+    // A FILTER of `*` (in parentheses or not) filters nothing; a star may not stand inside
+    // the query built below.
+    let filter =
+        filter.filter(|f| f.trim_matches(|c: char| c == '(' || c == ')' || c.is_whitespace()) != "*");
     let field = &escape(&req.field);
     let text = match &req.method {
         VectorMethod::Knn { k, ef_runtime } => {

@@ -56,13 +56,39 @@ pub fn parse(text: &str, dialect: u32, params: &HashMap<String, String>) -> Resu
         // RediSearch's grammar accepts the empty query; it matches nothing.
         return Ok(QueryAst::Or(Vec::new()));
     }
-    let mut ast = p.union()?;
+    let star = p.star_query();
+    let lone_star = star.is_some();
+    let mut ast = match star {
+        Some(all) => all,
+        None => p.union()?,
+    };
     p.skip_ws();
     if p.at_vector_arrow() {
         ast = p.knn(ast)?;
         p.skip_ws();
     }
     if !p.at_end() {
+        if lone_star && p.peek().is_some_and(|c| c.is_ascii_punctuation() && c != '_' && c != '\\') {
+            // After the query's star a punctuation token keeps the text as the star left it;
+            // dialect 1's ARROW quotes the two characters after its `=`.
+            if p.peek() == Some('=') && p.peek_at(1) == Some('>') {
+                let near: String = (1..=2).filter_map(|k| p.peek_at(k)).collect();
+                if dialect >= 2 {
+                    // Dialect 2 takes `* =>` (before a KNN clause) and stops at what follows:
+                    // a word quotes itself, the end is the arrow again.
+                    let arrow = p.offset();
+                    p.i += 2;
+                    p.skip_ws();
+                    match p.peek() {
+                        None => return Err(crate::error::Error::syntax(arrow, &near)),
+                        Some(c) if !(c.is_ascii_punctuation() && c != '_') => return Err(p.err()),
+                        Some(_) => {}
+                    }
+                }
+                return Err(crate::error::Error::syntax(p.offset(), &near));
+            }
+            return Err(crate::error::Error::syntax(p.offset(), &p.stale_near()));
+        }
         return Err(p.err());
     }
     Ok(ast)

@@ -79,6 +79,48 @@ impl Parser<'_> {
         Ok(left)
     }
 
+    /// The query `*`, the only place RediSearch's grammars take a lone star (`query ::= STAR`;
+    /// from dialect 2 also in parentheses, `star ::= LP star RP`, and before a KNN arrow):
+    /// consumed when the query starts so, None (nothing consumed) otherwise. What follows it
+    /// is the caller's: the end, a KNN arrow, or a syntax error there.
+    pub(super) fn star_query(&mut self) -> Option<QueryAst> {
+        let start = self.i;
+        let mut open = 0;
+        while self.dialect >= 2 && self.peek() == Some('(') {
+            self.i += 1;
+            open += 1;
+            self.skip_ws();
+        }
+        if self.lone_star() {
+            self.i += 1;
+            let mut closed = 0;
+            while closed < open {
+                self.skip_ws();
+                if !self.eat(')') {
+                    break;
+                }
+                closed += 1;
+            }
+            if closed == open {
+                return Some(QueryAst::MatchAll);
+            }
+        }
+        self.i = start;
+        None
+    }
+
+    /// True at a `*` that is a token of its own (not the start of a suffix or infix).
+    fn lone_star(&mut self) -> bool {
+        if self.peek() != Some('*') {
+            return false;
+        }
+        let at = self.i;
+        self.i += 1;
+        let lone = self.word().is_empty();
+        self.i = at;
+        lone
+    }
+
     /// An expression's first part: a prefix operator with its operand, or an atom (in
     /// dialect 1 a run of words is one term list).
     fn prefix(&mut self) -> Result<QueryAst> {
@@ -135,11 +177,13 @@ impl Parser<'_> {
             }
             '@' => self.field_clause(),
             '*' => {
+                if self.lone_star() {
+                    // A star inside an expression: RediSearch's parser stops at it, quoting
+                    // the text of the token before.
+                    return Err(Error::syntax(self.offset(), &self.stale_near()));
+                }
                 self.i += 1;
                 let w = self.word();
-                if w.is_empty() {
-                    return Ok(QueryAst::MatchAll);
-                }
                 if self.eat('*') {
                     Ok(QueryAst::Infix(w))
                 } else {

@@ -225,3 +225,30 @@ fn deep_nesting_errors_by_dialect() {
         );
     }
 }
+
+#[test]
+fn a_lone_star_is_only_the_whole_query() {
+    // RediSearch 2.10.5's grammars: `query ::= STAR` (dialect 1), also `star ::= LP star RP`
+    // and `star ARROW [...]` from dialect 2; a star anywhere else stops the parser there.
+    let err = |q: &str, d: u32| p(q, d).unwrap_err().0;
+    for d in [1, 2] {
+        assert!(matches!(p("*", d), Ok(QueryAst::MatchAll)));
+        assert!(matches!(p(" * ", d), Ok(QueryAst::MatchAll)));
+        assert_eq!(err("apple (*)", d), "Syntax error at offset 7 near apple");
+        assert_eq!(err("apple *", d), "Syntax error at offset 6 near apple");
+        assert_eq!(err("apple | (*)", d), "Syntax error at offset 9 near apple");
+        assert_eq!(err("-(*)", d), "Syntax error at offset 2 near ");
+        assert_eq!(err("*-*", d), "Syntax error at offset 1 near ");
+        assert_eq!(err("* foo", d), "Syntax error at offset 2 near foo");
+        assert!(matches!(p("*foo", d), Ok(QueryAst::Suffix(_))));
+        assert!(matches!(p("*1*", d), Ok(QueryAst::Infix(_))));
+    }
+    assert_eq!(err("(*)", 1), "Syntax error at offset 1 near ");
+    assert_eq!(err("(*) apple", 1), "Syntax error at offset 1 near ");
+    assert!(matches!(p("((*))", 2), Ok(QueryAst::MatchAll)));
+    assert!(matches!(p("( * )", 2), Ok(QueryAst::MatchAll)));
+    assert_eq!(err("(*) apple", 2), "Syntax error at offset 4 near apple");
+    assert_eq!(err("*=>[KNN 2 @v $b]", 1), "Syntax error at offset 1 near >[");
+    assert_eq!(err("*=>{$weight:2}", 2), "Syntax error at offset 3 near >{");
+    assert_eq!(err("*=> x", 2), "Syntax error at offset 4 near x");
+}
