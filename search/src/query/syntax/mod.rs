@@ -56,7 +56,7 @@ pub fn parse(text: &str, dialect: u32, params: &HashMap<String, String>) -> Resu
         // RediSearch's grammar accepts the empty query; it matches nothing.
         return Ok(QueryAst::Or(Vec::new()));
     }
-    let star = p.star_query();
+    let star = p.star_query()?;
     let lone_star = star.is_some();
     let mut ast = match star {
         Some(all) => all,
@@ -81,13 +81,16 @@ pub fn parse(text: &str, dialect: u32, params: &HashMap<String, String>) -> Resu
                     p.skip_ws();
                     match p.peek() {
                         None => return Err(crate::error::Error::syntax(arrow, &near)),
-                        Some(c) if !(c.is_ascii_punctuation() && c != '_') => return Err(p.err()),
+                        Some(c) if !(c.is_ascii_punctuation() && c != '_') => return Err(p.word_error()),
                         Some(_) => {}
                     }
                 }
                 return Err(crate::error::Error::syntax(p.offset(), &near));
             }
             return Err(crate::error::Error::syntax(p.offset(), &p.stale_near()));
+        }
+        if lone_star {
+            return Err(p.word_error());
         }
         return Err(p.err());
     }

@@ -83,7 +83,7 @@ impl Parser<'_> {
     /// from dialect 2 also in parentheses, `star ::= LP star RP`, and before a KNN arrow):
     /// consumed when the query starts so, None (nothing consumed) otherwise. What follows it
     /// is the caller's: the end, a KNN arrow, or a syntax error there.
-    pub(super) fn star_query(&mut self) -> Option<QueryAst> {
+    pub(super) fn star_query(&mut self) -> Result<Option<QueryAst>> {
         let start = self.i;
         let mut open = 0;
         while self.dialect >= 2 && self.peek() == Some('(') {
@@ -91,22 +91,38 @@ impl Parser<'_> {
             open += 1;
             self.skip_ws();
         }
-        if self.lone_star() {
-            self.i += 1;
-            let mut closed = 0;
-            while closed < open {
-                self.skip_ws();
-                if !self.eat(')') {
-                    break;
-                }
-                closed += 1;
-            }
-            if closed == open {
-                return Some(QueryAst::MatchAll);
+        if !self.lone_star() {
+            self.i = start;
+            return Ok(None);
+        }
+        let star = self.offset();
+        self.i += 1;
+        for _ in 0..open {
+            self.skip_ws();
+            if !self.eat(')') {
+                // Inside `(…)` only `)` may follow the star: the parser stops at the next
+                // token (a word quotes itself, an arrow its two characters, the end the star).
+                return Err(match self.peek() {
+                    None => Error::syntax(star, &self.stale_near()),
+                    Some('=') if self.peek_at(1) == Some('>') => {
+                        let near: String = (1..=2).filter_map(|k| self.peek_at(k)).collect();
+                        Error::syntax(self.offset(), &near)
+                    }
+                    Some(c) if c.is_ascii_punctuation() && c != '_' => {
+                        Error::syntax(self.offset(), &self.stale_near())
+                    }
+                    Some(_) => self.word_error(),
+                });
             }
         }
-        self.i = start;
-        None
+        Ok(Some(QueryAst::MatchAll))
+    }
+
+    /// A syntax error at the word here, quoting the word (its text as the lexer cuts it).
+    pub(super) fn word_error(&mut self) -> Error {
+        let at = self.offset();
+        let w = self.word();
+        Error::syntax(at, &w)
     }
 
     /// True at a `*` that is a token of its own (not the start of a suffix or infix).

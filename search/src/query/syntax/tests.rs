@@ -251,4 +251,10 @@ fn a_lone_star_is_only_the_whole_query() {
     assert_eq!(err("*=>[KNN 2 @v $b]", 1), "Syntax error at offset 1 near >[");
     assert_eq!(err("*=>{$weight:2}", 2), "Syntax error at offset 3 near >{");
     assert_eq!(err("*=> x", 2), "Syntax error at offset 4 near x");
+    assert_eq!(err("(*", 2), "Syntax error at offset 1 near ");
+    assert_eq!(err("(* foo)", 2), "Syntax error at offset 3 near foo");
+    assert_eq!(err("(*-)", 2), "Syntax error at offset 2 near ");
+    assert_eq!(err("((*) foo)", 2), "Syntax error at offset 5 near foo");
+    assert_eq!(err("(*=>[KNN 2 @v $b])", 2), "Syntax error at offset 2 near >[");
+    assert_eq!(err("(( *=>[KNN 2 @v $b]))", 2), "Syntax error at offset 4 near >[");
 }
