@@ -10,12 +10,12 @@ use search::distributed::hybrid as dhybrid;
 use search::distributed::search as dsearch;
 use search::Reply as SearchReply;
 
-use super::conn::{self, Failure};
+use super::conn;
 use super::{
-    command, credentials, fail, fill_definitions, rounds, settled, split_state, topology, Round, MOVING,
+    command, credentials, fail, fill_definitions, merged_here, rounds, settled, shard_failed, split_state,
+    topology, Round,
 };
 use crate::blocked as block;
-use crate::commands::ft::convert;
 use crate::indexing;
 use crate::reply::{Protocol, Reply};
 
@@ -50,13 +50,7 @@ fn gather(
             }
             Ok(SearchReply::Error(e)) => return Gathered::Ends(Round::Done(fail(e))),
             Ok(r) => out.push((addr.clone(), r)),
-            Err(Failure::Timeout) if retry => return Gathered::Ends(Round::Done(fail(MOVING.into()))),
-            Err(Failure::Timeout) => {
-                return Gathered::Ends(Round::Done(fail(search::error::TIMEOUT_ERROR.into())))
-            }
-            Err(Failure::Unreachable(e)) => {
-                return Gathered::Ends(Round::Done(fail(format!("ERR shard unreachable: {e}"))))
-            }
+            Err(f) => return Gathered::Ends(shard_failed(f, retry)),
         }
     }
     Gathered::All(out)
@@ -117,18 +111,13 @@ pub fn hybrid(ctx: &Context, args: &[&[u8]]) -> Option<Reply> {
             if !settled(&states, &auth, deadline) {
                 return Round::Moving;
             }
-            let owned = owned.clone();
-            Round::Done(Box::new(move |ctx: &Context| {
-                let args: Vec<&[u8]> = owned.iter().map(|a| a.as_slice()).collect();
-                let sproto = if proto.is_resp3() { search::Protocol::Resp3 } else { search::Protocol::Resp2 };
-                let db = indexing::selected_db(ctx);
-                let docs = indexing::RedisDocs::new(ctx);
-                let merged = indexing::with_state(ctx, |s| {
-                    let catalog = s.catalogs.entry(db).or_insert_with(search::Catalog::new);
-                    dhybrid::merge_hybrid(catalog, &args, &docs, &s.config, sproto, &replies, started)
-                });
-                convert(merged.unwrap_or_else(|e| SearchReply::Error(e.0)), proto)
-            }))
+            merged_here(
+                owned.clone(),
+                proto,
+                Box::new(move |catalog, args, docs, config, sproto| {
+                    dhybrid::merge_hybrid(catalog, args, docs, config, sproto, &replies, started)
+                }),
+            )
         })
     };
     Some(block::run_blocked(ctx, budget + Duration::from_secs(2), work))

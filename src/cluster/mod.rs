@@ -408,6 +408,46 @@ fn fail(e: String) -> block::Finish {
     Box::new(move |_: &Context| Reply::Error(e))
 }
 
+/// How a round ends when a shard did not answer: a pipeline or fusion over part of the
+/// documents would be a wrong answer with no sign of it, so an error whatever ON_TIMEOUT
+/// says ([`MOVING`] when the round was a retry: slots may still be moving).
+fn shard_failed(f: Failure, retry: bool) -> Round {
+    Round::Done(fail(match f {
+        Failure::Timeout if retry => MOVING.into(),
+        Failure::Timeout => search::error::TIMEOUT_ERROR.into(),
+        Failure::Unreachable(e) => format!("ERR shard unreachable: {e}"),
+    }))
+}
+
+/// What a command's merge on this node is given: the client database's catalog, the
+/// command's arguments, its documents, the configuration and the client's protocol.
+type Merge = Box<
+    dyn FnOnce(
+            &mut search::Catalog,
+            &[&[u8]],
+            &indexing::RedisDocs,
+            &search::config::Config,
+            search::Protocol,
+        ) -> search::error::Result<SearchReply>
+        + Send,
+>;
+
+/// The end of a round whose shards all answered: `merge` runs on this node (the client's
+/// database, its protocol) and its reply, or error, is the client's.
+fn merged_here(owned: Vec<Vec<u8>>, proto: Protocol, merge: Merge) -> Round {
+    Round::Done(Box::new(move |ctx: &Context| {
+        let args: Vec<&[u8]> = owned.iter().map(|a| a.as_slice()).collect();
+        let sproto = if proto.is_resp3() { search::Protocol::Resp3 } else { search::Protocol::Resp2 };
+        let db = indexing::selected_db(ctx);
+        let docs = indexing::RedisDocs::new(ctx);
+        let merged = indexing::with_state(ctx, |s| {
+            let catalog = s.catalogs.entry(db).or_insert_with(search::Catalog::new);
+            merge(catalog, &args, &docs, &s.config, sproto)
+        });
+        convert(merged.unwrap_or_else(|e| SearchReply::Error(e.0)), proto)
+    }))
+}
+
 /// FT.AGGREGATE for the whole cluster: every shard sends its matched documents with the
 /// values the pipeline reads (`FT._SHARD.AGGREGATE`), this node runs the pipeline
 /// (`search::distributed::aggregate`). None when this server is the only master.
@@ -449,32 +489,21 @@ pub fn aggregate(ctx: &Context, args: &[&[u8]], profiled: Option<profile::Profil
                         return Round::Moving;
                     }
                     Ok(Err(e)) => return Round::Done(fail(e)),
-                    // A pipeline over part of the documents would be a wrong answer with no
-                    // sign of it: an error whatever ON_TIMEOUT says.
-                    Err(Failure::Timeout) if retry => return Round::Done(fail(MOVING.into())),
-                    Err(Failure::Timeout) => return Round::Done(fail(search::error::TIMEOUT_ERROR.into())),
-                    Err(Failure::Unreachable(e)) => {
-                        return Round::Done(fail(format!("ERR shard unreachable: {e}")))
-                    }
+                    Err(f) => return shard_failed(f, retry),
                 }
             }
             if !settled(&states, &auth, started + budget) {
                 return Round::Moving;
             }
-            let owned = owned.clone();
-            Round::Done(Box::new(move |ctx: &Context| {
-                let args: Vec<&[u8]> = owned.iter().map(|a| a.as_slice()).collect();
-                let sproto = if proto.is_resp3() { search::Protocol::Resp3 } else { search::Protocol::Resp2 };
-                let db = indexing::selected_db(ctx);
-                let docs = indexing::RedisDocs::new(ctx);
-                let merged = indexing::with_state(ctx, |s| {
-                    let catalog = s.catalogs.entry(db).or_insert_with(search::Catalog::new);
+            merged_here(
+                owned.clone(),
+                proto,
+                Box::new(move |catalog, args, docs, config, sproto| {
                     search::distributed::aggregate::merge_aggregate(
-                        catalog, &args, &docs, &s.config, sproto, &replies,
+                        catalog, args, docs, config, sproto, &replies,
                     )
-                });
-                convert(merged.unwrap_or_else(|e| SearchReply::Error(e.0)), proto)
-            }))
+                }),
+            )
         })
     };
     Some(run(ctx, budget + Duration::from_secs(2), profiled, work))

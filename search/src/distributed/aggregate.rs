@@ -331,13 +331,7 @@ pub fn merge_aggregate(
     let mut groups = Vec::new();
     let mut split = None;
     for r in shards {
-        let bytes = match r {
-            Reply::Bulk(b) => b,
-            Reply::Error(e) => return Err(Error::new(e.clone())),
-            _ => return Err(bad()),
-        };
-        let Some(Reply::Array(items)) = wire::decode(bytes) else { return Err(bad()) };
-        let mut it = items.into_iter();
+        let mut it = wire::shard_items(r)?.into_iter();
         let (Some(Reply::Int(t)), Some(Reply::Array(y)), Some(Reply::Array(d))) =
             (it.next(), it.next(), it.next())
         else {

@@ -147,13 +147,7 @@ fn read_side(r: Reply) -> Option<Vec<(Arc<[u8]>, f64)>> {
 
 fn read_shard(r: &Reply) -> Result<ShardCandidates> {
     let bad = || Error::new("bad shard reply");
-    let bytes = match r {
-        Reply::Bulk(b) => b,
-        Reply::Error(e) => return Err(Error::new(e.clone())),
-        _ => return Err(bad()),
-    };
-    let Some(Reply::Array(items)) = wire::decode(bytes) else { return Err(bad()) };
-    let mut it = items.into_iter();
+    let mut it = wire::shard_items(r)?.into_iter();
     let (Some(Reply::Array(w)), Some(max), Some(text), Some(vector), Some(Reply::Array(docs))) =
         (it.next(), it.next(), it.next(), it.next(), it.next())
     else {

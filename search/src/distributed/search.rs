@@ -157,14 +157,8 @@ pub struct ShardRows {
 
 /// Reads a shard's [`shard_search`] reply; an error reply is returned as the error.
 pub fn read_shard_rows(r: &Reply) -> Result<ShardRows> {
-    let bytes = match r {
-        Reply::Bulk(b) => b,
-        Reply::Error(e) => return Err(Error::new(e.clone())),
-        _ => return Err(Error::new("bad shard reply")),
-    };
     let bad = || Error::new("bad shard reply");
-    let Some(Reply::Array(items)) = wire::decode(bytes) else { return Err(bad()) };
-    let mut it = items.into_iter();
+    let mut it = wire::shard_items(r)?.into_iter();
     let (Some(Reply::Int(total)), Some(Reply::Array(w)), Some(Reply::Array(rows))) =
         (it.next(), it.next(), it.next())
     else {

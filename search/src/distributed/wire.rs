@@ -132,6 +132,21 @@ fn get(b: &[u8], pos: &mut usize, depth: usize) -> Option<Reply> {
     })
 }
 
+/// The items of a shard's encoded answer (a bulk string of [`encode`]); a shard's error
+/// reply is returned as the error.
+pub fn shard_items(r: &Reply) -> crate::error::Result<Vec<Reply>> {
+    let bad = || crate::error::Error::new("bad shard reply");
+    let bytes = match r {
+        Reply::Bulk(b) => b,
+        Reply::Error(e) => return Err(crate::error::Error::new(e.clone())),
+        _ => return Err(bad()),
+    };
+    match decode(bytes) {
+        Some(Reply::Array(items)) => Ok(items),
+        _ => Err(bad()),
+    }
+}
+
 /// The warnings a shard sent (its simple strings; anything else is not a warning).
 pub fn warnings(items: Vec<Reply>) -> Vec<String> {
     items
