@@ -213,8 +213,10 @@ fn stored(config: &search::Config, name: &str, default: i64) -> i64 {
 
 /// Tells the search crate the server's memory limit, as RediSearch reads it before each
 /// index definition (`spec.c`, `setMemoryInfo`): `maxmemory` and the machine's memory, the
-/// smaller of those set. VECTOR attributes are sized against it (`search::vector_budget`).
-pub(crate) fn note_memory_limit(ctx: &Context) {
+/// smaller of those set. VECTOR attributes are sized against it (`search::vector_budget`);
+/// `replayed`: the definitions come from the AOF or a master's stream (no limit applies).
+pub(crate) fn note_memory_limit(ctx: &Context, replayed: bool) {
+    search::vector_budget::set_replayed(replayed);
     let info = ctx.server_info("memory");
     let read = |name: &str| {
         info.field(name).and_then(|v| v.to_string_lossy().trim().parse::<u64>().ok()).unwrap_or(0)

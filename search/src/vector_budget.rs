@@ -10,7 +10,7 @@
 //! words (its label and a lookup entry); HNSW, the vector, its graph data (72 bytes and
 //! 2·M neighbour ids) and 19 bytes of metadata.
 
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use crate::error::{Error, Result};
 use crate::vector_spec::{VectorAlgo, VectorSpec, DEFAULT_BLOCK_SIZE};
@@ -25,6 +25,16 @@ static MAX_RESIZE: AtomicU64 = AtomicU64::new(0);
 /// machine's memory where both are known; 0 when none is.
 pub fn set_memory_limit(bytes: u64) {
     MEMORY_LIMIT.store(bytes, Ordering::Relaxed);
+}
+
+/// Whether the definitions now parsed come from the AOF or a master's stream: they passed on
+/// the server that wrote them, and refusing them here would leave this server without the
+/// index (RediSearch refuses them), so no limit applies.
+static REPLAYED: AtomicBool = AtomicBool::new(false);
+
+/// Marks the definitions that follow as replayed (see [`REPLAYED`]) or not.
+pub fn set_replayed(replayed: bool) {
+    REPLAYED.store(replayed, Ordering::Relaxed);
 }
 
 /// `VSS_MAX_RESIZE` as FT.CONFIG or a module argument sets it.
@@ -51,8 +61,11 @@ pub fn element_size(spec: &VectorSpec) -> u64 {
 }
 
 /// The bytes one block may take: VSS_MAX_RESIZE, else a tenth of the memory limit; None
-/// when neither is known.
+/// when neither is known, or for replayed definitions.
 pub fn block_bytes() -> Option<u64> {
+    if REPLAYED.load(Ordering::Relaxed) {
+        return None;
+    }
     match (MAX_RESIZE.load(Ordering::Relaxed), MEMORY_LIMIT.load(Ordering::Relaxed)) {
         (0, 0) => None,
         (0, limit) => Some(limit / 10),

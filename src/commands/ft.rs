@@ -2,7 +2,7 @@
 //! parses its arguments and executes it; this file adds what only Redis can do (the client's
 //! database and protocol, deleting keys for `DD`, replication, the initial scan).
 
-use redis_module::{CallOptionsBuilder, CallReply, CallResult, Context};
+use redis_module::{CallOptionsBuilder, CallReply, CallResult, Context, ContextFlags};
 use search::{Catalog, KeyWrite, Protocol as SearchProtocol, Reply as SearchReply};
 
 use crate::commands::Invocation;
@@ -220,7 +220,8 @@ pub(crate) fn local(ctx: &Context, name: &str, args: &[&[u8]]) -> (Reply, bool) 
         crate::aof_definitions::before_definition_change(ctx);
     }
     if matches!(name, "FT.CREATE" | "FT.ALTER" | "FT._CREATEIFNX" | "FT._ALTERIFNX") {
-        crate::info::note_memory_limit(ctx);
+        let replayed = ctx.get_flags().intersects(ContextFlags::REPLICATED | ContextFlags::LOADING);
+        crate::info::note_memory_limit(ctx, replayed);
     }
     let docs = RedisDocs::new(ctx);
     let outcome = indexing::with_state(ctx, |state| {

@@ -68,7 +68,8 @@ unsafe extern "C" fn aux_load(rdb: *mut raw::RedisModuleIO, encver: c_int, when:
             return Err(format!("unsupported folio-idx encoding version {encver}"));
         }
         let ctx = io_context(rdb).ok_or("no context")?;
-        crate::info::note_memory_limit(&ctx);
+        // An RDB's definitions are fitted to the limit (RediSearch's RDB load).
+        crate::info::note_memory_limit(&ctx, false);
         let mut io = Io(rdb);
         let n = io.unsigned()?;
         let mut defs = Vec::new();

@@ -70,7 +70,8 @@ unsafe extern "C" fn aux_save2(rdb: *mut raw::RedisModuleIO, when: c_int) {
 unsafe extern "C" fn aux_load(rdb: *mut raw::RedisModuleIO, encver: c_int, _when: c_int) -> c_int {
     aux_result("index definitions (ft_index0)", || {
         let ctx = io_context(rdb).ok_or("no context")?;
-        crate::info::note_memory_limit(&ctx);
+        // An RDB's definitions are fitted to the limit (RediSearch's RDB load).
+        crate::info::note_memory_limit(&ctx, false);
         let loaded = ft_index::read(&mut Io(rdb), encver)?;
         let warnings = with_state(&ctx, |s| {
             let cat = s.catalogs.entry(0).or_default();
