@@ -280,11 +280,13 @@ fn an_rdb_whose_vectors_no_longer_fit_loads_with_the_defaults() {
 fn a_definition_replayed_from_the_aof_is_not_refused_for_memory() {
     // It passed when it was written; refusing it on reload would lose the index (RediSearch
     // refuses it: README's table).
-    let s = Server::with(ServerOptions { args: vec!["--appendonly".into(), "yes".into()], ..Default::default() });
+    let s =
+        Server::with(ServerOptions { args: vec!["--appendonly".into(), "yes".into()], ..Default::default() });
     let mut c = s.conn();
     let maxmemory = used_memory(&mut c) * 5;
     let block = maxmemory / (128 * 4) / 2;
-    let flat = format!("FLAT 10 TYPE FLOAT32 DIM 128 DISTANCE_METRIC L2 INITIAL_CAP {block} BLOCK_SIZE {block}");
+    let flat =
+        format!("FLAT 10 TYPE FLOAT32 DIM 128 DISTANCE_METRIC L2 INITIAL_CAP {block} BLOCK_SIZE {block}");
     assert_eq!(c.cmd(&format!("FT.CREATE f SCHEMA v VECTOR {flat}")), ok());
     assert_eq!(c.cmd(&format!("CONFIG SET maxmemory {maxmemory}")), ok());
     // A client's FT.CREATE of the same definition is refused now.
