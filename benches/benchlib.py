@@ -185,12 +185,12 @@ class Server:
 # ---------------------------------------------------------------------------------------------
 # Load.
 
-def redis_benchmark(port, command, n, clients=16, prefix=()):
+def redis_benchmark(port, command, n, clients=16, prefix=(), pipeline=1):
     """Requests per second of `command` (a list of arguments, passed as they are) run `n` times
-    by redis-benchmark with `clients` connections, one request outstanding each."""
+    by redis-benchmark with `clients` connections, `pipeline` requests outstanding each."""
     out = subprocess.run(
         list(prefix) + ["redis-benchmark", "-h", "127.0.0.1", "-p", str(port), "-c", str(clients),
-                        "-n", str(n), "--csv"] + [a if isinstance(a, (bytes, str)) else str(a) for a in command],
+                        "-n", str(n), "-P", str(pipeline), "--csv"] + [a if isinstance(a, (bytes, str)) else str(a) for a in command],
         capture_output=True, text=True, check=True).stdout
     # The test name is the command line itself (quotes, newlines and all): read the numbers
     # from the end, `"rps","avg","min","p50","p95","p99","max"`.

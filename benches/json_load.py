@@ -3,7 +3,7 @@
 
 Starts two redis-servers on free loopback ports (no persistence), one with folio and one with
 RedisJSON, and replays the workload of RedisJSON's performance page with redis-benchmark
-(16 clients, not pipelined): SET and GET of the root and of the page's paths for the empty string
+(16 clients, not pipelined unless --pipeline): SET and GET of the root and of the page's paths for the empty string
 and five documents (380 B to 40 kB), NUMINCRBY and NUMMULTBY, plus a plain GET of a string key
 holding the same JSON (the "cost floor"). Runs alternate folio / reference per case and round;
 each case reports the ratio of the medians (folio rps / reference rps), and the summary the
@@ -126,6 +126,10 @@ class Server(benchlib.Server):
 # ---------------------------------------------------------------------------------------------
 # Load.
 
+# Requests each redis-benchmark connection keeps outstanding (--pipeline).
+PIPELINE = [1]
+
+
 def cpu_ns(pid):
     """CPU time the server's main thread has used, in nanoseconds (/proc/PID/schedstat)."""
     with open("/proc/%d/schedstat" % pid) as f:
@@ -155,7 +159,7 @@ def bench(server, command, n, clients=16):
 
 
 def bench_rps(port, command, n, clients):
-    return benchlib.redis_benchmark(port, command, n, clients, prefix=CLIENT_CPU)
+    return benchlib.redis_benchmark(port, command, n, clients, prefix=CLIENT_CPU, pipeline=PIPELINE[0])
 
 
 def load(name):
@@ -298,9 +302,10 @@ def geomean(xs):
 def report(todo, results, mem, args, loads):
     """Prints the Markdown tables; returns the throughput geometric mean."""
     print("## Throughput (folio / RedisJSON)\n")
-    print("%s; redis-benchmark, 16 clients, not pipelined; %d rounds alternating folio and RedisJSON,"
+    print("%s; redis-benchmark, 16 clients, %s; %d rounds alternating folio and RedisJSON,"
           " about %.1f s per run; %s; load average (1 min) before/after the runs %s.\n"
-          % (machine(), args.rounds, args.seconds, placement(args), ", ".join("%.1f" % x for x in loads)))
+          % (machine(), "not pipelined" if args.pipeline <= 1 else "pipelined (-P %d)" % args.pipeline,
+             args.rounds, args.seconds, placement(args), ", ".join("%.1f" % x for x in loads)))
     print("`rps` is the ratio of the median requests per second (higher is better for folio);"
           " `cpu` is the ratio of the median server CPU time per request, RedisJSON / folio"
           " (main thread, /proc/PID/schedstat; higher is better for folio; far less sensitive to"
@@ -392,6 +397,9 @@ def main():
     ap.add_argument("--only", help="only cases whose document or command contains this text")
     ap.add_argument("--no-load", action="store_true", help="memory figures only")
     ap.add_argument("--no-memory", action="store_true", help="throughput only")
+    ap.add_argument("--pipeline", type=int, default=1, metavar="P",
+                    help="requests outstanding per connection (redis-benchmark -P): at 32 the"
+                         " servers, not the kernel's loopback, are what is measured")
     ap.add_argument("--pin", action="store_true",
                     help="servers on the last CPU, redis-benchmark on the first (needs taskset, 2+ CPUs)")
     ap.add_argument("--cap", type=float, metavar="F",
@@ -409,6 +417,7 @@ def main():
             sys.exit("--pin needs taskset and at least 2 CPUs")
         SERVER_CPU[:] = ["taskset", "-c", str(last)]
         CLIENT_CPU[:] = ["taskset", "-c", "0"]
+    PIPELINE[0] = max(1, args.pipeline)
     if args.quick:
         args.rounds, args.seconds = 2, 0.4
     if args.reference is None:
