@@ -57,10 +57,7 @@ impl<'a> Exec<'a> {
                 }
                 QueryAst::Optional(inner) => {
                     let frame = self.prof.open();
-                    self.unexpanded += 1;
-                    let r = self.eval(inner, mask, None);
-                    self.unexpanded -= 1;
-                    r?;
+                    self.optional(inner, mask, None, None)?;
                     // An optional clause matches every document.
                     self.prof.close(frame, it, Some(self.idx.docs.live.len()));
                     saw_optional = true;

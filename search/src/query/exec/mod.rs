@@ -97,8 +97,15 @@ pub struct ScoreTerm {
     pub mask: FieldMask,
     /// Tag field index (tag terms).
     pub tag_field: Option<u16>,
-    /// Query weight.
+    /// The product of the `$weight`s of the aggregate nodes around it (unions,
+    /// intersections, phrases, prefixes, tags, ranges, and the term's own union of
+    /// expansions): every scorer multiplies by it.
     pub weight: f64,
+    /// A word's own `$weight`, on its exact term id. RediSearch keeps it on the word's term
+    /// reader, not on the union of expansions the stemmer wraps it in: it counts for that
+    /// id only, and only where its scorers weigh term results (TFIDF, TFIDF.DOCNORM,
+    /// DISMAX; the BM25 family leaves a term's weight out).
+    pub own: Option<(u32, f64)>,
     /// Only the first of `ids` a document contains counts (RediSearch's "quick exit" union
     /// of prefix, suffix/infix and fuzzy expansions); `ids` are then in term order.
     pub first_only: bool,
@@ -112,6 +119,26 @@ pub struct ScoreTerm {
 }
 
 impl ScoreTerm {
+    /// The weight of expansion `id` under `scorer`: [`Self::weight`], times the word's own
+    /// `$weight` for its exact id where `scorer` weighs term results.
+    #[inline]
+    pub fn weight_of(&self, id: u32, scorer: crate::query::score::Scorer) -> f64 {
+        if scorer.weighs_terms() {
+            self.weight * self.own_weight(id)
+        } else {
+            self.weight
+        }
+    }
+
+    /// The word's own `$weight` for expansion `id` (1 for the others).
+    #[inline]
+    pub fn own_weight(&self, id: u32) -> f64 {
+        match self.own {
+            Some((exact, w)) if exact == id => w,
+            _ => 1.0,
+        }
+    }
+
     /// False where its [`Self::gate`] leaves document `doc` out.
     #[inline]
     pub fn counts_in(&self, doc: u32) -> bool {
@@ -213,6 +240,7 @@ fn run(idx: &Index, ast: &QueryAst, opts: &ExecOptions, prof: Recorder) -> Resul
         negated: 0,
         unexpanded: 0,
         weight: 1.0,
+        pending_own: None,
         query_stemmer: opts.language.map(|l| Stemmer::new(l, opts.min_stem_len)),
         root_pending: true,
         field_modifiers: 0,
@@ -252,7 +280,13 @@ struct Exec<'a> {
     /// Depth of nodes RediSearch's expander does not enter (NOT, OPTIONAL, exact phrases):
     /// words there get no synonyms.
     unexpanded: usize,
+    /// The product of the `$weight`s of the aggregate nodes being evaluated.
     weight: f64,
+    /// A `$weight` attribute met, for the next node below that is not a field modifier or
+    /// another attribute block: a word's own weight, or any other node's. OPTIONAL sets its
+    /// own for its child (RediSearch's optional iterator writes its weight over its child's
+    /// result, so a `$weight` given to the child itself is void).
+    pending_own: Option<f64>,
     query_stemmer: Option<Stemmer>,
     /// True until the root aggregate node (the slop measure's subject) has been met.
     root_pending: bool,
@@ -425,6 +459,7 @@ impl<'a> Exec<'a> {
                 mask: 0,
                 tag_field: None,
                 weight: self.weight,
+                own: None,
                 first_only: false,
                 leaf: Some((kind, docs.clone())),
                 gate: None,
@@ -433,12 +468,24 @@ impl<'a> Exec<'a> {
     }
 
     fn record(&mut self, ids: Vec<u32>, mask: FieldMask, tag_field: Option<u16>) {
+        self.record_own(ids, mask, tag_field, None);
+    }
+
+    /// [`Self::record`] of a word whose own `$weight` sits on term id `own.0`.
+    fn record_own(
+        &mut self,
+        ids: Vec<u32>,
+        mask: FieldMask,
+        tag_field: Option<u16>,
+        own: Option<(u32, f64)>,
+    ) {
         if self.negated == 0 && !ids.is_empty() {
             self.push_term(ScoreTerm {
                 ids,
                 mask,
                 tag_field,
                 weight: self.weight,
+                own,
                 first_only: false,
                 leaf: None,
                 gate: None,

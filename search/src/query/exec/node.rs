@@ -47,11 +47,35 @@ impl<'a> Exec<'a> {
         prof.readers("TEXT", &named, |id| idx.term_docs(id, mask).len());
     }
 
+    /// Evaluates one node under the `$weight` given to it ([`Self::pending_own`]): a word's
+    /// own weight is its term's (see [`ScoreTerm::own`]), OPTIONAL's is written over its
+    /// child's, any other node's weighs all of its result.
     pub(super) fn eval_node(
         &mut self,
         ast: &QueryAst,
         mask: FieldMask,
         prox: Option<Prox>,
+    ) -> Result<Option<RoaringBitmap>> {
+        let own = if matches!(ast, QueryAst::Attrs { .. } | QueryAst::Field(..)) {
+            None
+        } else {
+            self.pending_own.take()
+        };
+        let saved = self.weight;
+        if let Some(w) = own.filter(|_| !matches!(ast, QueryAst::Word(_) | QueryAst::Optional(_))) {
+            self.weight *= w;
+        }
+        let r = self.eval_kind(ast, mask, prox, own);
+        self.weight = saved;
+        r
+    }
+
+    fn eval_kind(
+        &mut self,
+        ast: &QueryAst,
+        mask: FieldMask,
+        prox: Option<Prox>,
+        own: Option<f64>,
     ) -> Result<Option<RoaringBitmap>> {
         // Leaves without offsets (and negations) are the root themselves when met first;
         // modifiers pass the root down, aggregates claim it where they are evaluated.
@@ -84,7 +108,8 @@ impl<'a> Exec<'a> {
                 let ids: Vec<u32> = self.idx.text.dict.get(EMPTY_TERM).into_iter().collect();
                 self.out.highlight.insert(EMPTY_TERM.to_string());
                 let bm = self.docs_of(&ids, mask);
-                self.record(ids, mask, None);
+                let exact = own.and_then(|w| ids.first().map(|&id| (id, w)));
+                self.record_own(ids, mask, None, exact);
                 Some(bm)
             }
             QueryAst::Word(w) => {
@@ -97,10 +122,20 @@ impl<'a> Exec<'a> {
                         let bm = self.docs_of(&ids, mask);
                         let stem = self.stem_of(&ids);
                         self.expansion_root(&ids, stem);
-                        self.record(ids, mask, None);
+                        // The word's own weight stays on its exact term, the first id when
+                        // the dictionary holds it (its expansions weigh 1).
+                        let exact = self.idx.text.dict.get(tok).filter(|id| ids.first() == Some(id));
+                        self.record_own(ids, mask, None, own.and_then(|w| exact.map(|id| (id, w))));
                         Some(bm)
                     }
-                    _ => Some(self.phrase(&toks, mask, Prox { slop: 0, inorder: true })),
+                    _ => {
+                        // Several tokens are a phrase: an aggregate its weight multiplies.
+                        let saved = self.weight;
+                        self.weight *= own.unwrap_or(1.0);
+                        let r = self.phrase(&toks, mask, Prox { slop: 0, inorder: true });
+                        self.weight = saved;
+                        Some(r)
+                    }
                 }
             }
             QueryAst::Phrase(text) => {
@@ -211,10 +246,7 @@ impl<'a> Exec<'a> {
             }
             QueryAst::Optional(inner) => {
                 // Optional never constrains: it matches everything and only adds score.
-                self.unexpanded += 1;
-                let r = self.eval(inner, mask, prox);
-                self.unexpanded -= 1;
-                r?;
+                self.optional(inner, mask, prox, own)?;
                 Some(self.universe())
             }
             QueryAst::Field(fields, inner) => {
@@ -288,13 +320,16 @@ impl<'a> Exec<'a> {
                 _ => return Err(Error::new("'ismissing' requires field to be defined with 'INDEXMISSING'")),
             },
             QueryAst::Attrs { inner, weight, slop, inorder, phonetic } => {
-                let saved = self.weight;
                 let saved_phonetic = self.phonetic;
                 if phonetic.is_some() {
                     self.phonetic = *phonetic;
                 }
+                // For the node below (see `eval_node`). A weight already pending is that of
+                // an attribute block written after this one on the same node (RediSearch
+                // applies blocks in order, the last one standing) or OPTIONAL's, which
+                // replaces its child's.
                 if let Some(w) = weight {
-                    self.weight *= w;
+                    self.pending_own.get_or_insert(*w);
                 }
                 let given = slop.is_some() || inorder.is_some();
                 let p = if given {
@@ -305,7 +340,7 @@ impl<'a> Exec<'a> {
                 self.explicit_prox += usize::from(given);
                 let r = self.eval(inner, mask, p);
                 self.explicit_prox -= usize::from(given);
-                self.weight = saved;
+                self.pending_own = None;
                 self.phonetic = saved_phonetic;
                 r?
             }
@@ -327,6 +362,23 @@ impl<'a> Exec<'a> {
             return Err(Error::new("Contains query on fields without WITHSUFFIXTRIE support"));
         }
         Ok(())
+    }
+
+    /// An OPTIONAL clause's child, not expanded, under the optional's own weight `own`
+    /// (RediSearch's optional iterator sets its child's result weight to its own).
+    pub(super) fn optional(
+        &mut self,
+        inner: &QueryAst,
+        mask: FieldMask,
+        prox: Option<Prox>,
+        own: Option<f64>,
+    ) -> Result<()> {
+        self.unexpanded += 1;
+        self.pending_own = Some(own.unwrap_or(1.0));
+        let r = self.eval(inner, mask, prox);
+        self.pending_own = None;
+        self.unexpanded -= 1;
+        r.map(|_| ())
     }
 
     pub(super) fn field(&self, name: &str) -> Option<(usize, &'a FieldIndex)> {

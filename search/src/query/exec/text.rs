@@ -123,6 +123,7 @@ impl<'a> Exec<'a> {
                 mask,
                 tag_field: None,
                 weight: self.weight,
+                own: None,
                 first_only: true,
                 leaf: None,
                 gate: None,

@@ -240,12 +240,13 @@ impl Walk<'_, '_> {
             let name = self.names.get(&(t.tag_field, id)).map_or("", String::as_str);
             self.term_result(name, w, f, idf)
         };
+        // A term result weighs the word's own `$weight` on its exact id.
         if t.ids.len() == 1 && !t.first_only {
-            return leaf(hits[0], w);
+            return leaf(hits[0], w * t.own_weight(hits[0].0));
         }
         // A word's expansions (stems, synonyms, a prefix…): the union of those the document
         // holds (the first of them only, for a quick-exit union).
-        let parts: Vec<Part> = hits.iter().map(|&h| leaf(h, 1.0)).collect();
+        let parts: Vec<Part> = hits.iter().map(|&h| leaf(h, t.own_weight(h.0))).collect();
         self.aggregate(w, true, parts, true)
     }
 

@@ -84,6 +84,12 @@ impl Scorer {
     pub fn is_bm25std(self) -> bool {
         matches!(self, Scorer::Bm25Std | Scorer::Bm25StdNorm | Scorer::Bm25StdTanh(_))
     }
+
+    /// Whether a term result's own weight counts (RediSearch's `tfidfRecursive` and
+    /// `dismaxRecursive` multiply by it; `bm25Recursive` and `bm25StdRecursive` do not).
+    pub fn weighs_terms(self) -> bool {
+        matches!(self, Scorer::TfIdf | Scorer::TfIdfDocNorm | Scorer::DisMax)
+    }
 }
 
 /// BM25's constants, as RediSearch declares them (`static const float`): the float values
@@ -436,7 +442,8 @@ impl<'a> ScoreContext<'a> {
                 return None;
             }
             let (f, idf) = if t.leaf.is_some() { (1.0, 1.0) } else { (1.0, *idfs.first()?) };
-            raw += t.weight * (f * idf);
+            let w = t.ids.first().map_or(t.weight, |&id| t.weight_of(id, self.scorer));
+            raw += w * (f * idf);
         }
         Some((raw, slop))
     }
@@ -460,12 +467,14 @@ impl<'a> ScoreContext<'a> {
             }
             let mut lists = Vec::with_capacity(t.ids.len());
             for (&id, &idf) in t.ids.iter().zip(idfs) {
-                if idf.fract() != 0.0 || !(0.0..=1e6).contains(&idf) {
+                let w = t.weight_of(id, Scorer::TfIdf);
+                let whole = w.fract() == 0.0 && (0.0..=1e6).contains(&w);
+                if !whole || idf.fract() != 0.0 || !(0.0..=1e6).contains(&idf) {
                     return None;
                 }
                 let idx: &'a Index = self.idx;
                 if let Some(list) = idx.text.list(id) {
-                    lists.push((list, t.weight as u64 * idf as u64));
+                    lists.push((list, w as u64 * idf as u64));
                 }
             }
             // A union's documents hold some of its terms only: which ones, for MaxScore.
@@ -531,8 +540,13 @@ impl<'a> ScoreContext<'a> {
                     if let Some((_, docs)) = &t.leaf {
                         return if docs.contains(doc) { t.weight } else { 0.0 };
                     }
-                    let mut freqs =
-                        t.ids.iter().enumerate().map(|(k, &id)| self.freq(&d, t, id, self.cursor(ti, k)));
+                    // Each expansion's term result weighs its frequency (the word's own
+                    // weight on its exact id).
+                    let mut freqs = t
+                        .ids
+                        .iter()
+                        .enumerate()
+                        .map(|(k, &id)| t.own_weight(id) * self.freq(&d, t, id, self.cursor(ti, k)));
                     let f = if t.first_only {
                         freqs.find(|&f| f > 0.0).unwrap_or(0.0)
                     } else {
@@ -564,7 +578,7 @@ impl<'a> ScoreContext<'a> {
             if let Some((_, stem)) = exp.filter(|&(root, _)| root == ti) {
                 hits.add(id, stem);
             }
-            raw += t.weight
+            raw += t.weight_of(id, self.scorer)
                 * match self.scorer {
                     Scorer::TfIdf | Scorer::TfIdfDocNorm => f * idf,
                     Scorer::Bm25 => bm25(idf, f, self.avg_len),

@@ -131,7 +131,7 @@ impl ScoreContext<'_> {
                         Some(false) => {}
                         Some(true) if p.freq != FREQ_ESCAPE => {
                             if let Some(r) = w.raw.get_mut(i) {
-                                *r += t.weight * (f64::from(p.freq) * idf);
+                                *r += t.weight_of(id, self.scorer) * (f64::from(p.freq) * idf);
                             }
                         }
                         _ => {
