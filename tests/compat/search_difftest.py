@@ -84,6 +84,14 @@ class Gen:
         return self.r.choice(WORDS[:32])
 
     def atom(self, depth):
+        """A clause, sometimes with a `$weight` (on a word it weighs its exact term only, on
+        anything else the whole clause; OPTIONAL's replaces its child's)."""
+        a = self.clause(depth)
+        if self.r.random() < 0.06:
+            a += "=>{$weight:%s}" % self.r.choice(["0.5", "2", "3"])
+        return a
+
+    def clause(self, depth):
         r = self.r
         k = r.randint(0, 14)
         if k <= 3:
@@ -144,6 +152,8 @@ class Gen:
             opts.append(["HIGHLIGHT"])
         if r.random() < 0.3:
             opts.append(["DIALECT", r.choice(["1", "2", "3"])])
+        if r.random() < 0.1:
+            opts.append(["SCORER", r.choice(["TFIDF.DOCNORM", "BM25", "BM25STD", "DISMAX"])])
         r.shuffle(opts)
         return args + [a for o in opts for a in o]
 
