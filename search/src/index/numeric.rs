@@ -26,7 +26,32 @@ const SMALL_BUCKET: u64 = 64;
 /// The documents of one value.
 enum Bucket {
     One(u32),
+    /// 2 to [`SMALL_BUCKET`] documents, sorted: read by a range without a bitmap's iterator.
+    Few(Vec<u32>),
     Many(RoaringBitmap),
+}
+
+/// The bitmap of `ids` (in any order, maybe repeated). Many ids for their span (a range of
+/// a field like a price: one document a value, ids scattered) are set in a dense bit set and
+/// read into containers in one pass; few are sorted.
+fn bitmap_of(mut ids: Vec<u32>) -> RoaringBitmap {
+    let (Some(&lo), Some(&hi)) = (ids.iter().min(), ids.iter().max()) else {
+        return RoaringBitmap::new();
+    };
+    let base = lo & !63;
+    let words = ((hi - base) / 64 + 1) as usize;
+    if words > ids.len().saturating_mul(4) {
+        ids.sort_unstable();
+        ids.dedup();
+        return RoaringBitmap::from_sorted_iter(ids).unwrap_or_default();
+    }
+    let mut bits = vec![0u64; words];
+    for id in ids {
+        let at = id - base;
+        bits[(at / 64) as usize] |= 1 << (at % 64);
+    }
+    let bytes: Vec<u8> = bits.iter().flat_map(|w| w.to_le_bytes()).collect();
+    RoaringBitmap::from_lsb0_bytes(base, &bytes)
 }
 
 /// One NUMERIC field's index.
@@ -48,10 +73,23 @@ impl NumericIndex {
             std::collections::btree_map::Entry::Occupied(mut e) => match e.get_mut() {
                 Bucket::One(d) if *d == doc => false,
                 Bucket::One(d) => {
-                    let bm: RoaringBitmap = [*d, doc].into_iter().collect();
-                    e.insert(Bucket::Many(bm));
+                    let pair = if *d < doc { vec![*d, doc] } else { vec![doc, *d] };
+                    e.insert(Bucket::Few(pair));
                     true
                 }
+                Bucket::Few(ids) => match ids.binary_search(&doc) {
+                    Ok(_) => false,
+                    Err(at) if ids.len() < SMALL_BUCKET as usize => {
+                        ids.insert(at, doc);
+                        true
+                    }
+                    Err(_) => {
+                        let mut bm: RoaringBitmap = ids.iter().copied().collect();
+                        bm.insert(doc);
+                        e.insert(Bucket::Many(bm));
+                        true
+                    }
+                },
                 Bucket::Many(bm) => bm.insert(doc),
             },
         };
@@ -65,12 +103,23 @@ impl NumericIndex {
         let k = order_key(v);
         let (removed, empty) = match self.buckets.get_mut(&k) {
             Some(Bucket::One(d)) => (*d == doc, *d == doc),
+            Some(Bucket::Few(ids)) => {
+                let Ok(at) = ids.binary_search(&doc) else { return };
+                ids.remove(at);
+                if let [last] = ids.as_slice() {
+                    let last = *last;
+                    self.buckets.insert(k, Bucket::One(last));
+                }
+                (true, false)
+            }
             Some(Bucket::Many(bm)) => {
                 let removed = bm.remove(doc);
-                if bm.len() == 1 {
-                    if let Some(last) = bm.min() {
-                        self.buckets.insert(k, Bucket::One(last));
-                    }
+                // Back to a list at half the list's size (no flapping at the limit).
+                if bm.len() <= SMALL_BUCKET / 2 {
+                    let few: Vec<u32> = bm.iter().collect();
+                    let bucket =
+                        if let [one] = few.as_slice() { Bucket::One(*one) } else { Bucket::Few(few) };
+                    self.buckets.insert(k, bucket);
                 }
                 (removed, false)
             }
@@ -101,13 +150,12 @@ impl NumericIndex {
         for (_, b) in self.buckets.range((lo, hi)) {
             match b {
                 Bucket::One(d) => ones.push(*d),
+                Bucket::Few(ids) => ones.extend_from_slice(ids),
                 Bucket::Many(bm) if bm.len() <= SMALL_BUCKET => ones.extend(bm),
                 Bucket::Many(bm) => many.push(bm),
             }
         }
-        ones.sort_unstable();
-        ones.dedup();
-        let ones = RoaringBitmap::from_sorted_iter(ones).unwrap_or_default();
+        let ones = bitmap_of(ones);
         if many.is_empty() {
             return ones;
         }
@@ -122,6 +170,7 @@ impl NumericIndex {
             .values()
             .map(|b| match b {
                 Bucket::One(_) => 40,
+                Bucket::Few(ids) => 4 * ids.capacity() + 40,
                 Bucket::Many(bm) => bm.serialized_size() + 40,
             })
             .sum()
@@ -131,6 +180,24 @@ impl NumericIndex {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn bitmap_of_matches_a_sorted_build() {
+        let mut x: u64 = 7;
+        let mut next = |m: u64| {
+            x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (x >> 33) % m
+        };
+        for (n, span, base) in
+            [(0, 1, 0), (1, 1, 5), (1000, 50_000, 0), (300, 1 << 20, 70_000), (5000, 6000, 131_000)]
+        {
+            let ids: Vec<u32> = (0..n).map(|_| base + next(span) as u32).collect();
+            let want: RoaringBitmap = ids.iter().copied().collect();
+            assert_eq!(bitmap_of(ids), want, "{n} ids over {span} from {base}");
+        }
+        let top = vec![u32::MAX, u32::MAX - 1, u32::MAX - 64, u32::MAX];
+        assert_eq!(bitmap_of(top.clone()), top.into_iter().collect::<RoaringBitmap>());
+    }
 
     #[test]
     fn order_key_preserves_order() {
