@@ -11,6 +11,7 @@ pub mod geoshape;
 pub mod half;
 pub mod hnsw;
 mod hnsw_repair;
+pub mod idset;
 pub mod numeric;
 pub mod postings;
 pub mod record;

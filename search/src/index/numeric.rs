@@ -31,29 +31,6 @@ enum Bucket {
     Many(RoaringBitmap),
 }
 
-/// The bitmap of `ids` (in any order, maybe repeated). Many ids for their span (a range of
-/// a field like a price: one document a value, ids scattered) are set in a dense bit set and
-/// read into containers in one pass; few are sorted.
-fn bitmap_of(mut ids: Vec<u32>) -> RoaringBitmap {
-    let (Some(&lo), Some(&hi)) = (ids.iter().min(), ids.iter().max()) else {
-        return RoaringBitmap::new();
-    };
-    let base = lo & !63;
-    let words = ((hi - base) / 64 + 1) as usize;
-    if words > ids.len().saturating_mul(4) {
-        ids.sort_unstable();
-        ids.dedup();
-        return RoaringBitmap::from_sorted_iter(ids).unwrap_or_default();
-    }
-    let mut bits = vec![0u64; words];
-    for id in ids {
-        let at = id - base;
-        bits[(at / 64) as usize] |= 1 << (at % 64);
-    }
-    let bytes: Vec<u8> = bits.iter().flat_map(|w| w.to_le_bytes()).collect();
-    RoaringBitmap::from_lsb0_bytes(base, &bytes)
-}
-
 /// One NUMERIC field's index.
 #[derive(Default)]
 pub struct NumericIndex {
@@ -155,7 +132,7 @@ impl NumericIndex {
                 Bucket::Many(bm) => many.push(bm),
             }
         }
-        let ones = bitmap_of(ones);
+        let ones = super::idset::bitmap_of(ones);
         if many.is_empty() {
             return ones;
         }
@@ -180,24 +157,6 @@ impl NumericIndex {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn bitmap_of_matches_a_sorted_build() {
-        let mut x: u64 = 7;
-        let mut next = |m: u64| {
-            x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-            (x >> 33) % m
-        };
-        for (n, span, base) in
-            [(0, 1, 0), (1, 1, 5), (1000, 50_000, 0), (300, 1 << 20, 70_000), (5000, 6000, 131_000)]
-        {
-            let ids: Vec<u32> = (0..n).map(|_| base + next(span) as u32).collect();
-            let want: RoaringBitmap = ids.iter().copied().collect();
-            assert_eq!(bitmap_of(ids), want, "{n} ids over {span} from {base}");
-        }
-        let top = vec![u32::MAX, u32::MAX - 1, u32::MAX - 64, u32::MAX];
-        assert_eq!(bitmap_of(top.clone()), top.into_iter().collect::<RoaringBitmap>());
-    }
 
     #[test]
     fn order_key_preserves_order() {

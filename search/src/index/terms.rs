@@ -29,7 +29,7 @@ impl Index {
         let Some(list) = self.text.list(term) else { return RoaringBitmap::new() };
         let docs = list.iter().filter(|p| self.posting_in(p, term, mask)).map(|p| p.doc);
         // Postings are in document order.
-        RoaringBitmap::from_sorted_iter(docs).unwrap_or_default()
+        super::idset::bitmap_of_sorted(docs)
     }
 
     /// Whether `mask` has every TEXT field of the index.

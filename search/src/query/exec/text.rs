@@ -276,6 +276,6 @@ impl<'a> Exec<'a> {
             }
         }
         // Candidates come in ascending order.
-        RoaringBitmap::from_sorted_iter(out).unwrap_or_default()
+        crate::index::idset::bitmap_of_sorted(out)
     }
 }

@@ -1,0 +1,79 @@
+//! Bitmaps built from lists of document ids in one pass: the ids set in a dense bit set over
+//! their span and read into roaring containers at once, where roaring's own builders push
+//! them one by one (`from_sorted_iter`) or need them sorted first. Few ids for their span
+//! (the bit set would be mostly zeros) go the sorted way.
+
+use roaring::RoaringBitmap;
+
+/// The bitmap of `ids`, in any order, maybe repeated.
+pub fn bitmap_of(mut ids: Vec<u32>) -> RoaringBitmap {
+    if dense(&ids) {
+        return from_bits(&ids);
+    }
+    ids.sort_unstable();
+    ids.dedup();
+    RoaringBitmap::from_sorted_iter(ids).unwrap_or_default()
+}
+
+/// The bitmap of `ids`, given in increasing order.
+pub fn bitmap_of_sorted(ids: impl IntoIterator<Item = u32>) -> RoaringBitmap {
+    let ids: Vec<u32> = ids.into_iter().collect();
+    if dense(&ids) {
+        return from_bits(&ids);
+    }
+    RoaringBitmap::from_sorted_iter(ids).unwrap_or_default()
+}
+
+/// Whether the bit set over the span of `ids` has at most 4 words an id.
+fn dense(ids: &[u32]) -> bool {
+    let (Some(&lo), Some(&hi)) = (ids.iter().min(), ids.iter().max()) else { return false };
+    let words = ((hi - (lo & !63)) / 64 + 1) as usize;
+    ids.len() > 16 && words <= ids.len().saturating_mul(4)
+}
+
+fn from_bits(ids: &[u32]) -> RoaringBitmap {
+    let (Some(&lo), Some(&hi)) = (ids.iter().min(), ids.iter().max()) else { return RoaringBitmap::new() };
+    let base = lo & !63;
+    let mut bits = vec![0u64; ((hi - base) / 64 + 1) as usize];
+    for &id in ids {
+        let at = id - base;
+        bits[(at / 64) as usize] |= 1 << (at % 64);
+    }
+    let bytes: Vec<u8> = bits.iter().flat_map(|w| w.to_le_bytes()).collect();
+    RoaringBitmap::from_lsb0_bytes(base, &bytes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bitmaps_match_roarings_own_build() {
+        let mut x: u64 = 7;
+        let mut next = |m: u64| {
+            x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (x >> 33) % m
+        };
+        let shapes = [
+            (0, 1, 0),
+            (1, 1, 5),
+            (20, 30, 9),
+            (1000, 50_000, 0),
+            (300, 1 << 20, 70_000),
+            (5000, 6000, 131_000),
+        ];
+        for (n, span, base) in shapes {
+            let ids: Vec<u32> = (0..n).map(|_| base + next(span) as u32).collect();
+            let want: RoaringBitmap = ids.iter().copied().collect();
+            assert_eq!(bitmap_of(ids.clone()), want, "{n} ids over {span} from {base}");
+            let mut sorted = ids;
+            sorted.sort_unstable();
+            sorted.dedup();
+            assert_eq!(bitmap_of_sorted(sorted), want, "{n} sorted ids over {span} from {base}");
+        }
+        let top = vec![u32::MAX, u32::MAX - 1, u32::MAX - 64, u32::MAX];
+        assert_eq!(bitmap_of(top.clone()), top.into_iter().collect::<RoaringBitmap>());
+        let top: Vec<u32> = (0..100).map(|i| u32::MAX - 99 + i).collect();
+        assert_eq!(bitmap_of_sorted(top.clone()), top.into_iter().collect::<RoaringBitmap>());
+    }
+}
