@@ -37,9 +37,14 @@ pub(super) type Windowed = Option<RefCell<Window>>;
 
 impl ScoreContext<'_> {
     /// Whether this query's scores can be summed term at a time: a union of plain text
-    /// terms under TFIDF or TFIDF.DOCNORM, with frequencies, few expansions.
+    /// terms, or one such term alone, under TFIDF or TFIDF.DOCNORM, with frequencies, few
+    /// expansions.
     pub(super) fn windowed(&self) -> bool {
-        matches!(self.slop, SlopShape::Union(_)) && self.windowed_terms()
+        match self.slop {
+            SlopShape::Union(_) => self.windowed_terms(),
+            SlopShape::Single => self.terms.len() == 1 && self.windowed_terms(),
+            _ => false,
+        }
     }
 
     /// Whether an intersection or exact phrase scoring `ids` is better summed term at a
