@@ -227,8 +227,14 @@ impl DocumentSource for RedisDocs<'_> {
     }
 
     fn whole(&self, key: &[u8]) -> Option<Vec<(Vec<u8>, Vec<u8>)>> {
-        if let Some(doc) = self.with_json(key, |doc| doc.to_json()) {
-            return Some(vec![(b"$".to_vec(), doc.into_bytes())]);
+        // A JSON document's compact text, from the text cache of documents read whole again
+        // and again (a search result page shown to many readers, as JSON.GET's).
+        let text = self.with_json(key, |doc| {
+            let mut scratch = Vec::new();
+            crate::text_cache::with_text(doc, &mut scratch, <[u8]>::to_vec)
+        });
+        if let Some(doc) = text {
+            return Some(vec![(b"$".to_vec(), doc)]);
         }
         let k = self.open(key);
         if k.key_type() != raw::KeyType::Hash {

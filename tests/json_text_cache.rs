@@ -125,3 +125,30 @@ fn keys_that_go_away_or_move_show_their_current_document() {
         assert_eq!(c.call(&["JSON.GET", &format!("m{i}")]), Resp::bulk(&format!(r#"{{"i":{}}}"#, i + 1000)));
     }
 }
+
+/// FT.SEARCH's `$` of a JSON document comes from the same cache: a result page read again and
+/// again, then a write, shows the document as it is now.
+#[test]
+fn search_results_show_the_document_after_a_write() {
+    let server = Server::start();
+    let mut c = server.conn();
+    assert_eq!(
+        c.call(&["FT.CREATE", "i", "ON", "JSON", "PREFIX", "1", "d:", "SCHEMA", "$.t", "AS", "t", "TEXT"]),
+        ok()
+    );
+    assert_eq!(c.call(&["JSON.SET", "d:1", "$", r#"{"t":"hello","n":1}"#]), ok());
+    let page = |c: &mut Conn| c.call(&["FT.SEARCH", "i", "hello"]);
+    let want = |doc: &str| {
+        Resp::Array(vec![
+            Resp::Int(1),
+            Resp::bulk("d:1"),
+            Resp::Array(vec![Resp::bulk("$"), Resp::bulk(doc)]),
+        ])
+    };
+    for _ in 0..3 {
+        assert_eq!(page(&mut c), want(r#"{"t":"hello","n":1}"#));
+    }
+    assert_eq!(c.call(&["JSON.NUMINCRBY", "d:1", "$.n", "41"]), Resp::bulk("[42]"));
+    assert_eq!(page(&mut c), want(r#"{"t":"hello","n":42}"#));
+    assert_eq!(c.call(&["JSON.GET", "d:1"]), Resp::bulk(r#"{"t":"hello","n":42}"#));
+}
