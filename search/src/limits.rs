@@ -19,8 +19,10 @@ pub const TERMDICT_DELTA_MERGE: usize = 4096;
 pub const MULTI_TEXT_SLOP: u32 = 100;
 /// Words shorter than this are not stemmed (RediSearch MINSTEMLEN).
 pub const MIN_STEM_LEN: usize = 4;
-/// Longest query string accepted, in bytes.
-pub const MAX_QUERY_LEN: usize = 1 << 20;
+/// Longest query string accepted, in bytes: Redis's own largest argument by default
+/// (`proto-max-bulk-len`, 512 MB). RediSearch sets no limit of its own (its tests send an
+/// 8 MB term), and the parser is linear in the query's length and bounded in depth.
+pub const MAX_QUERY_LEN: usize = 512 << 20;
 /// Deepest JSON nesting FORMAT EXPAND turns into nested replies (deeper values stay text).
 pub const MAX_EXPAND_DEPTH: usize = 512;
 /// Largest FT.SPELLCHECK DISTANCE.
