@@ -258,3 +258,24 @@ fn a_lone_star_is_only_the_whole_query() {
     assert_eq!(err("(*=>[KNN 2 @v $b])", 2), "Syntax error at offset 2 near >[");
     assert_eq!(err("(( *=>[KNN 2 @v $b]))", 2), "Syntax error at offset 4 near >[");
 }
+
+#[test]
+fn control_characters_separate_words() {
+    // RediSearch's lexers skip `cntrl` as they skip spaces: `two\x01words` is two words
+    // (RediSearch 2.10.5's FT.EXPLAINCLI, live: an INTERSECT of `two` and `words`).
+    for c in (1u8..32).map(char::from) {
+        let q = format!("@text:(two{c}words)");
+        let want = Field(vec!["text".into()], Box::new(And(vec![w("two"), w("words")])));
+        assert_eq!(p(&q, 2).unwrap(), want, "{c:?}");
+    }
+}
+
+#[test]
+fn a_backslash_before_a_letter_separates_words() {
+    // RediSearch's lexers escape only punctuation and spaces: `two\words` is `two` and
+    // `words` (RediSearch 2.10.5's FT.EXPLAINCLI, live), `a\-b` one word.
+    let want = Field(vec!["text".into()], Box::new(And(vec![w("two"), w("words")])));
+    assert_eq!(p("@text:(two\\words)", 2).unwrap(), want);
+    assert_eq!(p("two\\words", 1).unwrap(), And(vec![w("two"), w("words")]));
+    assert_eq!(p("a\\-b", 2).unwrap(), w("a\\-b"));
+}
