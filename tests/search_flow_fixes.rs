@@ -331,3 +331,82 @@ fn withoutcount_reports_the_collected_results() {
     assert_eq!(search(&mut c, &["LIMIT", "0", "2"]), 24);
     assert_eq!(search(&mut c, &["LIMIT", "0", "0", "WITHOUTCOUNT"]), 24);
 }
+
+/// test_contains.py testWITHSUFFIXTRIEParam*, test_fuzzy.py testStopwords and
+/// testFuzzySyntaxError, test_parser.py test_modifier_v1, test_tags.py
+/// testDialect2SpecialChars: replies measured on RediSearch 2.10.5.
+#[test]
+fn field_option_order_fuzzy_reach_and_escapes() {
+    let server = Server::start();
+    let mut c = server.conn();
+    // After SORTABLE only SORTABLE [UNF] and NOINDEX: the next word is the next field's name.
+    let e = |x: &str| Resp::Error(x.into());
+    assert_eq!(
+        c.call(&["FT.CREATE", "x", "SCHEMA", "t", "TEXT", "SORTABLE", "WITHSUFFIXTRIE"]),
+        e("Field `WITHSUFFIXTRIE` does not have a type")
+    );
+    assert_eq!(
+        c.call(&["FT.CREATE", "x", "SCHEMA", "t", "TEXT", "SORTABLE", "WEIGHT", "2"]),
+        e("Invalid field type for field `WEIGHT`")
+    );
+    assert_eq!(c.call(&["FT.CREATE", "x", "SCHEMA", "t", "TEXT", "WITHSUFFIXTRIE", "SORTABLE"]), s("OK"));
+    // The fuzzy trie walk reaches `ta` from `at` (a stopword) at distance 1.
+    assert_eq!(c.call(&["FT.CREATE", "f", "PREFIX", "1", "f:", "SCHEMA", "t1", "TEXT"]), s("OK"));
+    for t in ["iwth", "ta", "foo", "rof", "whhch", "witha"] {
+        c.call(&["HSET", &format!("f:{t}"), "t1", t]);
+    }
+    assert_eq!(c.call(&["FT.SEARCH", "f", "%at%", "NOCONTENT"]), arr(vec![Resp::Int(1), Resp::bulk("f:ta")]));
+    assert_eq!(
+        c.call(&["FT.SEARCH", "f", "%for%", "NOCONTENT"]),
+        arr(vec![Resp::Int(1), Resp::bulk("f:foo")])
+    );
+    // A fuzzy term ends at punctuation; the error names the next token.
+    for (q, err) in [
+        ("%%wor*d%%", "Syntax error at offset 2 near wor"),
+        ("%%wor$d%%", "Syntax error at offset 5 near d"),
+        ("%%wor~d%%", "Syntax error at offset 5 near wor"),
+        ("%%wor&d%%", "Syntax error at offset 6 near d"),
+        ("%%wor@d%%", "Syntax error at offset 5 near d"),
+        ("%%wor!d%%", "Syntax error at offset 6 near d"),
+    ] {
+        assert_eq!(c.call(&["FT.SEARCH", "f", q]), e(err), "{q}");
+    }
+    // Dialect 2: `%""%` / `%''%` fuzzy-match from the empty string, `%"a"%` is `%a%`.
+    assert_eq!(
+        c.call(&["FT.CREATE", "em", "PREFIX", "1", "e:", "SCHEMA", "t", "TEXT", "INDEXEMPTY", "t2", "TEXT"]),
+        s("OK")
+    );
+    c.call(&["HSET", "e:h1", "t", ""]);
+    c.call(&["HSET", "e:h2", "t", "sr"]);
+    let both = arr(vec![Resp::Int(2), Resp::bulk("e:h1"), Resp::bulk("e:h2")]);
+    let h1 = arr(vec![Resp::Int(1), Resp::bulk("e:h1")]);
+    for (q, want) in [("%%''%%", &both), ("%%\"\"%%", &both), ("%''%", &h1), ("%\"a\"%", &h1), ("%s%", &both)]
+    {
+        assert_eq!(&c.call(&["FT.SEARCH", "em", q, "NOCONTENT", "DIALECT", "2"]), want, "{q}");
+    }
+    // NOSTEM keeps stems out of the index, not out of the query's expansion.
+    assert_eq!(c.call(&["FT.CREATE", "n", "PREFIX", "1", "n:", "SCHEMA", "t1", "TEXT", "NOSTEM"]), s("OK"));
+    assert_eq!(
+        c.call(&["FT.EXPLAIN", "n", "@t1:mars"]),
+        Resp::bulk("@t1:UNION {\n  @t1:mars\n  @t1:+mar(expanded)\n  @t1:mar(expanded)\n}\n")
+    );
+    // An escaped character joins its token; a backslash before a letter, or a control
+    // character, separates query words.
+    assert_eq!(c.call(&["FT.CREATE", "s", "PREFIX", "1", "s:", "SCHEMA", "text", "TEXT"]), s("OK"));
+    c.call(&["HSET", "s:95", "text", "single\\_term"]);
+    c.call(&["HSET", "s:999", "text", "two words"]);
+    for q in ["@text:(single\\_*)", "@text:(*le\\_te*)", "@text:(single\\_term)"] {
+        assert_eq!(
+            c.call(&["FT.SEARCH", "s", q, "NOCONTENT", "DIALECT", "2"]),
+            arr(vec![Resp::Int(1), Resp::bulk("s:95")]),
+            "{q}"
+        );
+    }
+    for q in ["@text:(two\\words)", "@text:(two\u{1}words)"] {
+        assert_eq!(
+            c.call(&["FT.SEARCH", "s", q, "NOCONTENT", "DIALECT", "2"]),
+            arr(vec![Resp::Int(1), Resp::bulk("s:999")]),
+            "{q}"
+        );
+    }
+}

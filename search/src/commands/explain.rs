@@ -128,14 +128,6 @@ impl Explainer<'_> {
         self.idx.query_words(raw, false)
     }
 
-    /// False when every field in `mask` is NOSTEM (RediSearch still expands under `@NULL:`).
-    fn stems(&self, mask: Option<u128>) -> bool {
-        match mask {
-            None | Some(0) => true,
-            Some(m) => self.idx.stems_in(m),
-        }
-    }
-
     /// One word: its token line, or the UNION of it and its expansions.
     fn word(
         &self,
@@ -154,12 +146,13 @@ impl Explainer<'_> {
         let mut expansions = Vec::new();
         if !plain && !self.verbatim && !w.is_empty() {
             expansions.extend(self.idx.synonyms.group_terms(w));
-            if self.stems(mask) {
-                if let Some(st) = self.idx.stemmer.stem_always(w) {
-                    expansions.push(format!("{STEM_PREFIX}{st}"));
-                    if st != w {
-                        expansions.push(st);
-                    }
+            // RediSearch's stemmer expander adds the stem whatever the fields: NOSTEM only
+            // keeps stems out of a field's index (2.10.5: `@t1:mars` on a NOSTEM field shows
+            // `+mar` and `mar`).
+            if let Some(st) = self.idx.stemmer.stem_always(w) {
+                expansions.push(format!("{STEM_PREFIX}{st}"));
+                if st != w {
+                    expansions.push(st);
                 }
             }
         }
