@@ -410,3 +410,30 @@ fn field_option_order_fuzzy_reach_and_escapes() {
         );
     }
 }
+
+/// test.py testSortkeyUnsortable: FT.AGGREGATE WITHSORTKEYS sends each row after its sort
+/// key (the first key of the last SORTBY: `$` and a string, `#` and a number, else nil), as
+/// RediSearch 2.10.5 does.
+#[test]
+fn aggregate_withsortkeys() {
+    let server = Server::start();
+    let mut c = server.conn();
+    assert_eq!(
+        c.call(&["FT.CREATE", "sk", "PREFIX", "1", "sk:", "SCHEMA", "test", "TEXT", "n", "NUMERIC"]),
+        s("OK")
+    );
+    c.call(&["HSET", "sk:1", "test", "foo", "n", "5.5"]);
+    let row = |k: &str, v: &str| arr(vec![Resp::bulk(k), Resp::bulk(v)]);
+    assert_eq!(
+        c.call(&["FT.AGGREGATE", "sk", "foo", "WITHSORTKEYS", "LOAD", "1", "@test", "SORTBY", "1", "@test"]),
+        arr(vec![Resp::Int(1), Resp::bulk("$foo"), row("test", "foo")])
+    );
+    assert_eq!(
+        c.call(&["FT.AGGREGATE", "sk", "foo", "WITHSORTKEYS", "LOAD", "1", "@test"]),
+        arr(vec![Resp::Int(1), Resp::Nil, row("test", "foo")])
+    );
+    assert_eq!(
+        c.call(&["FT.AGGREGATE", "sk", "*", "WITHSORTKEYS", "LOAD", "1", "@n", "SORTBY", "1", "@n"]),
+        arr(vec![Resp::Int(1), Resp::bulk("#5.5"), row("n", "5.5")])
+    );
+}

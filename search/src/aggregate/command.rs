@@ -314,6 +314,7 @@ pub(crate) fn deliver(
     if req.cursor.is_none() {
         out.rows.truncate(usize::try_from(config.max_aggregate_results).unwrap_or(usize::MAX));
     }
+    out.sortkey = req.sortkey_name().map(|name| name.and_then(|n| out.names.iter().position(|x| x == n)));
     match (req.cursor, index) {
         (Some(copts), Some(index)) => {
             let mut cursors = cat.cursors();
