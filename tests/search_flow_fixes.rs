@@ -436,4 +436,11 @@ fn aggregate_withsortkeys() {
         c.call(&["FT.AGGREGATE", "sk", "*", "WITHSORTKEYS", "LOAD", "1", "@n", "SORTBY", "1", "@n"]),
         arr(vec![Resp::Int(1), Resp::bulk("#5.5"), row("n", "5.5")])
     );
+    // test.py testAggregateSortByMaxNumberOfFields: SORTASCMAP_MAXFIELDS is 8 in 2.10.5.
+    let mut nine = vec!["FT.AGGREGATE", "sk", "*", "SORTBY", "9"];
+    nine.extend(["@a", "@b", "@c", "@d", "@e", "@f", "@g", "@h", "@i"]);
+    assert_eq!(c.call(&nine), Resp::Error("Cannot sort by more than 8 fields".into()));
+    nine[4] = "8";
+    nine.pop();
+    assert_eq!(c.call(&nine), Resp::Error("Property `a` not loaded nor in schema".into()));
 }
