@@ -444,3 +444,42 @@ fn aggregate_withsortkeys() {
     nine.pop();
     assert_eq!(c.call(&nine), Resp::Error("Property `a` not loaded nor in schema".into()));
 }
+
+/// test.py testExplain: a vector clause lists its options with their names as written, and
+/// no word under it is expanded (FT.EXPLAIN of RediSearch 2.10.5).
+#[test]
+fn explain_vector_options_as_written() {
+    let server = Server::start();
+    let mut c = server.conn();
+    let create = [
+        "FT.CREATE", "ex", "SCHEMA", "t", "TEXT", "v", "VECTOR", "HNSW", "6", "TYPE", "FLOAT32", "DIM", "2",
+        "DISTANCE_METRIC", "L2",
+    ];
+    assert_eq!(c.call(&create), s("OK"));
+    let blob: &[u8] = b"\xa4\x21\xf5\x42\x18\x07\x00\xc7";
+    let explain = |c: &mut Conn, q: &str, p: &[&[u8]]| {
+        let mut a: Vec<&[u8]> = vec![b"FT.EXPLAIN", b"ex", q.as_bytes(), b"DIALECT", b"2", b"PARAMS"];
+        let n = p.len().to_string();
+        a.push(n.as_bytes());
+        a.extend_from_slice(p);
+        c.call(&a)
+    };
+    let kb: &[&[u8]] = &[b"k", b"10", b"B", blob];
+    assert_eq!(
+        explain(&mut c, "(@t:hello world) => [KNN $k @v $B ef_runtime 100]", kb),
+        Resp::bulk(
+            "VECTOR {\n  INTERSECT {\n    @t:hello\n    world\n  }\n} => {K=10 nearest vectors to `$B` in vector index associated with field @v, ef_runtime = 100, yields distance as `__v_score`}\n"
+        )
+    );
+    let rb: &[&[u8]] = &[b"r", b"0.1", b"B", blob];
+    assert_eq!(
+        explain(&mut c, "@v:[VECTOR_RANGE $r $B]=>{$epsilon: 1.2; $yield_distance_as:dist}", rb),
+        Resp::bulk(
+            "VECTOR {Vectors that are within 0.1 distance radius from `$B` in vector index associated with field @v, epsilon = 1.2, yields distance as `dist`}\n"
+        )
+    );
+    assert_eq!(
+        explain(&mut c, "@t:hello world => [KNN $k @v $B]", kb),
+        Resp::Error("Syntax error at offset 18 near > ".into())
+    );
+}

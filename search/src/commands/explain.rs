@@ -332,25 +332,28 @@ impl Explainer<'_> {
         match ast {
         QueryAst::Knn(c) => {
             let what = format!(
-                "{{K={} nearest vectors to `${}` in vector index associated with field @{}, yields distance as `{}`}}",
+                "{{K={} nearest vectors to `${}` in vector index associated with field @{}{}, yields distance as `{}`}}",
                 c.k,
                 c.blob,
                 c.field,
+                written(&c.written),
                 c.score_name()
             );
             if matches!(*c.filter, QueryAst::MatchAll) {
                 out.push(format!("{pad}VECTOR {what}"));
             } else {
                 out.push(format!("{pad}VECTOR {{"));
-                self.node(&c.filter, depth + 1, None, &Attrs::default(), false, out);
+                // RediSearch expands no word under a vector node.
+                self.node(&c.filter, depth + 1, None, &Attrs::default(), true, out);
                 out.push(format!("{pad}}} => {what}"));
             }
         }
         QueryAst::VectorRange(c) => out.push(format!(
-            "{pad}VECTOR {{Vectors that are within {} distance radius from `${}` in vector index associated with field @{}{}}}",
+            "{pad}VECTOR {{Vectors that are within {} distance radius from `${}` in vector index associated with field @{}{}{}}}",
             crate::aggregate::value::format_g(c.radius, 6),
             c.blob,
             c.field,
+            written(&c.written),
             c.yield_as.as_ref().map(|y| format!(", yields distance as `{y}`")).unwrap_or_default()
         )),
         _ => {}
@@ -365,4 +368,10 @@ fn fmt_f(v: f64) -> String {
     } else {
         format!("{v:.6}")
     }
+}
+
+/// A vector clause's options as RediSearch's explain lists them: `, NAME = value` each, names
+/// as written.
+fn written(options: &[(String, String)]) -> String {
+    options.iter().map(|(n, v)| format!(", {n} = {v}")).collect()
 }

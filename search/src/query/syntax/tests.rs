@@ -279,3 +279,26 @@ fn a_backslash_before_a_letter_separates_words() {
     assert_eq!(p("two\\words", 1).unwrap(), And(vec![w("two"), w("words")]));
     assert_eq!(p("a\\-b", 2).unwrap(), w("a\\-b"));
 }
+
+#[test]
+fn a_sign_before_a_range_parameter() {
+    // RediSearch 2.10.5's FT.EXPLAIN: `@bar:[(-$n $n]` with n=20 is -20 < bar <= 20, and
+    // `-$n` with n=-10 is 10.
+    let params: HashMap<String, String> = [("n".to_string(), "20".to_string())].into_iter().collect();
+    let b = |value: f64, inclusive: bool| NumBound { value, inclusive };
+    assert_eq!(
+        parse("@bar:[(-$n $n]", 2, &params).unwrap(),
+        Numeric("bar".into(), b(-20.0, false), b(20.0, true))
+    );
+    let params: HashMap<String, String> = [("n".to_string(), "-10".to_string())].into_iter().collect();
+    assert_eq!(
+        parse("@bar:[(-1 -$n]", 2, &params).unwrap(),
+        Numeric("bar".into(), b(-1.0, false), b(10.0, true))
+    );
+    // `@bar==-$n` with n=-10 is 10, `@bar==+$n` -10.
+    assert_eq!(parse("@bar==-$n", 2, &params).unwrap(), Numeric("bar".into(), b(10.0, true), b(10.0, true)));
+    assert_eq!(
+        parse("@bar==+$n", 2, &params).unwrap(),
+        Numeric("bar".into(), b(-10.0, true), b(-10.0, true))
+    );
+}
