@@ -132,6 +132,10 @@ impl Parser<'_> {
         }
         let at = self.i;
         self.i += 1;
+        // `*$p` / `*$p*` (dialect 2): a suffix or contains of a parameter's value.
+        if self.dialect >= 2 {
+            self.eat('$');
+        }
         let lone = self.word().is_empty();
         self.i = at;
         lone
@@ -199,7 +203,11 @@ impl Parser<'_> {
                     return Err(Error::syntax(self.offset(), &self.stale_near()));
                 }
                 self.i += 1;
-                let w = self.word();
+                let w = if self.dialect >= 2 && self.eat('$') {
+                    escape_word(&self.param()?)
+                } else {
+                    self.word()
+                };
                 if self.eat('*') {
                     Ok(QueryAst::Infix(w))
                 } else {
@@ -253,6 +261,10 @@ impl Parser<'_> {
             '$' => {
                 self.i += 1;
                 let v = self.param()?;
+                if self.dialect >= 2 && self.eat('*') {
+                    // `$p*`: a prefix of the parameter's value.
+                    return Ok(QueryAst::Prefix(escape_word(&v)));
+                }
                 Ok(QueryAst::Word(escape_word(&v)))
             }
             '-' if self.minus_number().is_some() => {

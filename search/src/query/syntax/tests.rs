@@ -302,3 +302,17 @@ fn a_sign_before_a_range_parameter() {
         Numeric("bar".into(), b(-10.0, true), b(-10.0, true))
     );
 }
+
+#[test]
+fn affixes_of_parameters() {
+    // RediSearch 2.10.5 (test.py testPrefixNodeCaseSensitive, test_contains.py test_params):
+    // `$p*`, `*$p`, `*$p*` in text and tag clauses.
+    let params: HashMap<String, String> = [("p".to_string(), "el".to_string())].into_iter().collect();
+    let q = |s: &str| parse(s, 2, &params).unwrap();
+    assert_eq!(q("$p*"), Prefix("el".into()));
+    assert_eq!(q("*$p"), Suffix("el".into()));
+    assert_eq!(q("@t:(*$p*)"), Field(vec!["t".into()], Box::new(Infix("el".into()))));
+    assert_eq!(q("@t:{*$p*}"), Tag(vec!["t".into()], vec![TagTerm::Infix("el".into())]));
+    assert_eq!(q("@t:{$p*}"), Tag(vec!["t".into()], vec![TagTerm::Prefix("el".into())]));
+    assert_eq!(q("@t:{*$p}"), Tag(vec!["t".into()], vec![TagTerm::Suffix("el".into())]));
+}
