@@ -483,3 +483,20 @@ fn explain_vector_options_as_written() {
         Resp::Error("Syntax error at offset 18 near > ".into())
     );
 }
+
+/// test.py testExpander: an EXPANDER RediSearch does not know (names are case-sensitive)
+/// expands nothing, as if VERBATIM (RediSearch 2.10.5, live).
+#[test]
+fn unknown_expander_expands_nothing() {
+    let server = Server::start();
+    let mut c = server.conn();
+    assert_eq!(c.call(&["FT.CREATE", "exi", "SCHEMA", "title", "TEXT"]), s("OK"));
+    c.call(&["HSET", "exi:1", "title", "hello kitty"]);
+    let found = arr(vec![Resp::Int(1), Resp::bulk("exi:1")]);
+    let none = arr(vec![Resp::Int(0)]);
+    for (e, want) in [("SBSTEM", &found), ("DEFAULT", &found), ("sbstem", &none), ("noexpander", &none)] {
+        assert_eq!(&c.call(&["FT.SEARCH", "exi", "kitties", "NOCONTENT", "EXPANDER", e]), want, "{e}");
+    }
+    assert_eq!(c.call(&["FT.AGGREGATE", "exi", "kitties", "EXPANDER", "noexpander"]), none);
+    assert_eq!(c.call(&["FT.EXPLAIN", "exi", "kitties", "EXPANDER", "noexpander"]), Resp::bulk("kitties\n"));
+}

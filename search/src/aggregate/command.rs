@@ -191,7 +191,8 @@ pub(crate) fn query_with<'c>(
     let timeout =
         Timeout::of_query(started, req.timeout_ms.unwrap_or(config.timeout_ms), config, trace.is_some());
     let opts = ExecOptions {
-        verbatim: o.verbatim,
+        verbatim: o.verbatim
+            || o.expander.as_deref().is_some_and(|e| !crate::commands::search::request::known_expander(e)),
         no_stopwords: o.no_stopwords,
         infields,
         max_expansions: config.max_expansions,

@@ -27,6 +27,9 @@ pub(crate) fn ft_explain(cat: &Catalog, args: &[&[u8]], config: &Config, cli: bo
     while !a.is_empty() {
         if a.eat("VERBATIM") {
             verbatim = true;
+        } else if a.eat("EXPANDER") {
+            let e = a.next_bytes().map(|b| String::from_utf8_lossy(b).into_owned()).unwrap_or_default();
+            verbatim |= !super::search::request::known_expander(&e);
         } else if a.eat("DIALECT") {
             dialect = super::search::parse_dialect(&mut a)?;
         } else if a.eat("PARAMS") {
