@@ -331,3 +331,172 @@ fn withoutcount_reports_the_collected_results() {
     assert_eq!(search(&mut c, &["LIMIT", "0", "2"]), 24);
     assert_eq!(search(&mut c, &["LIMIT", "0", "0", "WITHOUTCOUNT"]), 24);
 }
+
+/// test_contains.py testWITHSUFFIXTRIEParam*, test_fuzzy.py testStopwords and
+/// testFuzzySyntaxError, test_parser.py test_modifier_v1, test_tags.py
+/// testDialect2SpecialChars: replies measured on RediSearch 2.10.5.
+#[test]
+fn field_option_order_fuzzy_reach_and_escapes() {
+    let server = Server::start();
+    let mut c = server.conn();
+    // After SORTABLE only SORTABLE [UNF] and NOINDEX: the next word is the next field's name.
+    let e = |x: &str| Resp::Error(x.into());
+    assert_eq!(
+        c.call(&["FT.CREATE", "x", "SCHEMA", "t", "TEXT", "SORTABLE", "WITHSUFFIXTRIE"]),
+        e("Field `WITHSUFFIXTRIE` does not have a type")
+    );
+    assert_eq!(
+        c.call(&["FT.CREATE", "x", "SCHEMA", "t", "TEXT", "SORTABLE", "WEIGHT", "2"]),
+        e("Invalid field type for field `WEIGHT`")
+    );
+    assert_eq!(c.call(&["FT.CREATE", "x", "SCHEMA", "t", "TEXT", "WITHSUFFIXTRIE", "SORTABLE"]), s("OK"));
+    // The fuzzy trie walk reaches `ta` from `at` (a stopword) at distance 1.
+    assert_eq!(c.call(&["FT.CREATE", "f", "PREFIX", "1", "f:", "SCHEMA", "t1", "TEXT"]), s("OK"));
+    for t in ["iwth", "ta", "foo", "rof", "whhch", "witha"] {
+        c.call(&["HSET", &format!("f:{t}"), "t1", t]);
+    }
+    assert_eq!(c.call(&["FT.SEARCH", "f", "%at%", "NOCONTENT"]), arr(vec![Resp::Int(1), Resp::bulk("f:ta")]));
+    assert_eq!(
+        c.call(&["FT.SEARCH", "f", "%for%", "NOCONTENT"]),
+        arr(vec![Resp::Int(1), Resp::bulk("f:foo")])
+    );
+    // A fuzzy term ends at punctuation; the error names the next token.
+    for (q, err) in [
+        ("%%wor*d%%", "Syntax error at offset 2 near wor"),
+        ("%%wor$d%%", "Syntax error at offset 5 near d"),
+        ("%%wor~d%%", "Syntax error at offset 5 near wor"),
+        ("%%wor&d%%", "Syntax error at offset 6 near d"),
+        ("%%wor@d%%", "Syntax error at offset 5 near d"),
+        ("%%wor!d%%", "Syntax error at offset 6 near d"),
+    ] {
+        assert_eq!(c.call(&["FT.SEARCH", "f", q]), e(err), "{q}");
+    }
+    // Dialect 2: `%""%` / `%''%` fuzzy-match from the empty string, `%"a"%` is `%a%`.
+    assert_eq!(
+        c.call(&["FT.CREATE", "em", "PREFIX", "1", "e:", "SCHEMA", "t", "TEXT", "INDEXEMPTY", "t2", "TEXT"]),
+        s("OK")
+    );
+    c.call(&["HSET", "e:h1", "t", ""]);
+    c.call(&["HSET", "e:h2", "t", "sr"]);
+    let both = arr(vec![Resp::Int(2), Resp::bulk("e:h1"), Resp::bulk("e:h2")]);
+    let h1 = arr(vec![Resp::Int(1), Resp::bulk("e:h1")]);
+    for (q, want) in [("%%''%%", &both), ("%%\"\"%%", &both), ("%''%", &h1), ("%\"a\"%", &h1), ("%s%", &both)]
+    {
+        assert_eq!(&c.call(&["FT.SEARCH", "em", q, "NOCONTENT", "DIALECT", "2"]), want, "{q}");
+    }
+    // NOSTEM keeps stems out of the index, not out of the query's expansion.
+    assert_eq!(c.call(&["FT.CREATE", "n", "PREFIX", "1", "n:", "SCHEMA", "t1", "TEXT", "NOSTEM"]), s("OK"));
+    assert_eq!(
+        c.call(&["FT.EXPLAIN", "n", "@t1:mars"]),
+        Resp::bulk("@t1:UNION {\n  @t1:mars\n  @t1:+mar(expanded)\n  @t1:mar(expanded)\n}\n")
+    );
+    // An escaped character joins its token; a backslash before a letter, or a control
+    // character, separates query words.
+    assert_eq!(c.call(&["FT.CREATE", "s", "PREFIX", "1", "s:", "SCHEMA", "text", "TEXT"]), s("OK"));
+    c.call(&["HSET", "s:95", "text", "single\\_term"]);
+    c.call(&["HSET", "s:999", "text", "two words"]);
+    for q in ["@text:(single\\_*)", "@text:(*le\\_te*)", "@text:(single\\_term)"] {
+        assert_eq!(
+            c.call(&["FT.SEARCH", "s", q, "NOCONTENT", "DIALECT", "2"]),
+            arr(vec![Resp::Int(1), Resp::bulk("s:95")]),
+            "{q}"
+        );
+    }
+    for q in ["@text:(two\\words)", "@text:(two\u{1}words)"] {
+        assert_eq!(
+            c.call(&["FT.SEARCH", "s", q, "NOCONTENT", "DIALECT", "2"]),
+            arr(vec![Resp::Int(1), Resp::bulk("s:999")]),
+            "{q}"
+        );
+    }
+}
+
+/// test.py testSortkeyUnsortable: FT.AGGREGATE WITHSORTKEYS sends each row after its sort
+/// key (the first key of the last SORTBY: `$` and a string, `#` and a number, else nil), as
+/// RediSearch 2.10.5 does.
+#[test]
+fn aggregate_withsortkeys() {
+    let server = Server::start();
+    let mut c = server.conn();
+    assert_eq!(
+        c.call(&["FT.CREATE", "sk", "PREFIX", "1", "sk:", "SCHEMA", "test", "TEXT", "n", "NUMERIC"]),
+        s("OK")
+    );
+    c.call(&["HSET", "sk:1", "test", "foo", "n", "5.5"]);
+    let row = |k: &str, v: &str| arr(vec![Resp::bulk(k), Resp::bulk(v)]);
+    assert_eq!(
+        c.call(&["FT.AGGREGATE", "sk", "foo", "WITHSORTKEYS", "LOAD", "1", "@test", "SORTBY", "1", "@test"]),
+        arr(vec![Resp::Int(1), Resp::bulk("$foo"), row("test", "foo")])
+    );
+    assert_eq!(
+        c.call(&["FT.AGGREGATE", "sk", "foo", "WITHSORTKEYS", "LOAD", "1", "@test"]),
+        arr(vec![Resp::Int(1), Resp::Nil, row("test", "foo")])
+    );
+    assert_eq!(
+        c.call(&["FT.AGGREGATE", "sk", "*", "WITHSORTKEYS", "LOAD", "1", "@n", "SORTBY", "1", "@n"]),
+        arr(vec![Resp::Int(1), Resp::bulk("#5.5"), row("n", "5.5")])
+    );
+    // test.py testAggregateSortByMaxNumberOfFields: SORTASCMAP_MAXFIELDS is 8 in 2.10.5.
+    let mut nine = vec!["FT.AGGREGATE", "sk", "*", "SORTBY", "9"];
+    nine.extend(["@a", "@b", "@c", "@d", "@e", "@f", "@g", "@h", "@i"]);
+    assert_eq!(c.call(&nine), Resp::Error("Cannot sort by more than 8 fields".into()));
+    nine[4] = "8";
+    nine.pop();
+    assert_eq!(c.call(&nine), Resp::Error("Property `a` not loaded nor in schema".into()));
+}
+
+/// test.py testExplain: a vector clause lists its options with their names as written, and
+/// no word under it is expanded (FT.EXPLAIN of RediSearch 2.10.5).
+#[test]
+fn explain_vector_options_as_written() {
+    let server = Server::start();
+    let mut c = server.conn();
+    let create = [
+        "FT.CREATE", "ex", "SCHEMA", "t", "TEXT", "v", "VECTOR", "HNSW", "6", "TYPE", "FLOAT32", "DIM", "2",
+        "DISTANCE_METRIC", "L2",
+    ];
+    assert_eq!(c.call(&create), s("OK"));
+    let blob: &[u8] = b"\xa4\x21\xf5\x42\x18\x07\x00\xc7";
+    let explain = |c: &mut Conn, q: &str, p: &[&[u8]]| {
+        let mut a: Vec<&[u8]> = vec![b"FT.EXPLAIN", b"ex", q.as_bytes(), b"DIALECT", b"2", b"PARAMS"];
+        let n = p.len().to_string();
+        a.push(n.as_bytes());
+        a.extend_from_slice(p);
+        c.call(&a)
+    };
+    let kb: &[&[u8]] = &[b"k", b"10", b"B", blob];
+    assert_eq!(
+        explain(&mut c, "(@t:hello world) => [KNN $k @v $B ef_runtime 100]", kb),
+        Resp::bulk(
+            "VECTOR {\n  INTERSECT {\n    @t:hello\n    world\n  }\n} => {K=10 nearest vectors to `$B` in vector index associated with field @v, ef_runtime = 100, yields distance as `__v_score`}\n"
+        )
+    );
+    let rb: &[&[u8]] = &[b"r", b"0.1", b"B", blob];
+    assert_eq!(
+        explain(&mut c, "@v:[VECTOR_RANGE $r $B]=>{$epsilon: 1.2; $yield_distance_as:dist}", rb),
+        Resp::bulk(
+            "VECTOR {Vectors that are within 0.1 distance radius from `$B` in vector index associated with field @v, epsilon = 1.2, yields distance as `dist`}\n"
+        )
+    );
+    assert_eq!(
+        explain(&mut c, "@t:hello world => [KNN $k @v $B]", kb),
+        Resp::Error("Syntax error at offset 18 near > ".into())
+    );
+}
+
+/// test.py testExpander: an EXPANDER RediSearch does not know (names are case-sensitive)
+/// expands nothing, as if VERBATIM (RediSearch 2.10.5, live).
+#[test]
+fn unknown_expander_expands_nothing() {
+    let server = Server::start();
+    let mut c = server.conn();
+    assert_eq!(c.call(&["FT.CREATE", "exi", "SCHEMA", "title", "TEXT"]), s("OK"));
+    c.call(&["HSET", "exi:1", "title", "hello kitty"]);
+    let found = arr(vec![Resp::Int(1), Resp::bulk("exi:1")]);
+    let none = arr(vec![Resp::Int(0)]);
+    for (e, want) in [("SBSTEM", &found), ("DEFAULT", &found), ("sbstem", &none), ("noexpander", &none)] {
+        assert_eq!(&c.call(&["FT.SEARCH", "exi", "kitties", "NOCONTENT", "EXPANDER", e]), want, "{e}");
+    }
+    assert_eq!(c.call(&["FT.AGGREGATE", "exi", "kitties", "EXPANDER", "noexpander"]), none);
+    assert_eq!(c.call(&["FT.EXPLAIN", "exi", "kitties", "EXPANDER", "noexpander"]), Resp::bulk("kitties\n"));
+}

@@ -135,8 +135,11 @@ fn aggregate_with_jsonpath_load_and_apply() {
         ]),
         arr(vec![Resp::Int(1), arr(vec![b("hp"), b("1000"), b("dmg"), b("150"), b("points"), b("850")])])
     );
-    let missing = c.call(&["FT.AGGREGATE", "userIdx", "*", "APPLY", "@hp-1", "AS", "points"]);
+    let missing = c.call(&["FT.AGGREGATE", "userIdx", "*", "APPLY", "@hp - 1", "AS", "points"]);
     assert!(missing.err().contains("`hp`"), "{missing:?}");
+    // `-1` glued to the property is a signed number: RediSearch 2.10.5's syntax error.
+    let glued = c.call(&["FT.AGGREGATE", "userIdx", "*", "APPLY", "@hp-1", "AS", "points"]);
+    assert_eq!(glued.err(), "Syntax error at offset 3 near '-1'");
     assert_eq!(
         c.call(&[
             "FT.AGGREGATE", "userIdx", "*", "GROUPBY", "1", "@country", "REDUCE", "COUNT", "0", "AS", "n"

@@ -378,7 +378,27 @@ impl IndexSpec {
                     a.eat("SPHERICAL");
                 }
             }
+            // RediSearch reads only SORTABLE [UNF] and NOINDEX after either of them (and a
+            // NUMERIC or GEO field's INDEXMISSING only right after its type): anything else
+            // there is the next field's name. Definitions folio wrote before (an RDB, or
+            // replayed from the AOF or a master) keep their options in any order.
+            let lenient = loaded || crate::vector_budget::replayed();
+            let mut tail = false;
             loop {
+                let strict = tail && !lenient;
+                let typed_missing = matches!(kind, FieldType::Numeric | FieldType::Geo) && !lenient;
+                if strict
+                    && !a.peek().is_some_and(|w| {
+                        w.eq_ignore_ascii_case(b"SORTABLE") || w.eq_ignore_ascii_case(b"NOINDEX")
+                    })
+                {
+                    break;
+                }
+                if typed_missing && !tail && a.eat("INDEXMISSING") {
+                    f.index_missing = true;
+                    tail = true;
+                    continue;
+                }
                 if kind == FieldType::Text && a.eat("WEIGHT") {
                     f.weight = a.next_f64("WEIGHT")?;
                 } else if kind == FieldType::Text && a.eat("NOSTEM") {
@@ -406,15 +426,17 @@ impl IndexSpec {
                     f.with_suffix_trie = true;
                 } else if matches!(kind, FieldType::Text | FieldType::Tag) && a.eat("INDEXEMPTY") {
                     f.index_empty = true;
-                } else if a.eat("INDEXMISSING") {
+                } else if !typed_missing && a.eat("INDEXMISSING") {
                     f.index_missing = true;
                 } else if kind != FieldType::Vector && a.eat("SORTABLE") {
                     f.sortable = true;
                     if a.eat("UNF") {
                         f.unf = true;
                     }
+                    tail = true;
                 } else if kind != FieldType::Vector && a.eat("NOINDEX") {
                     f.noindex = true;
+                    tail = true;
                 } else {
                     break;
                 }
@@ -540,9 +562,27 @@ mod tests {
             parse("SCHEMA a TEXT INDEXMISSING NOINDEX").unwrap_err().0,
             "'Field `a` cannot be defined with both `NOINDEX` and `INDEXMISSING`'"
         );
-        // Options in any order (RediSearch wants SORTABLE and NOINDEX last: see README).
-        assert!(parse("SCHEMA t TEXT SORTABLE WITHSUFFIXTRIE").is_ok());
+        // After SORTABLE or NOINDEX only those two (and UNF) are options: the next word is
+        // the next field's name (RediSearch 2.10.5's replies, live).
+        let err = |q: &str| parse(q).unwrap_err().0;
+        assert_eq!(
+            err("SCHEMA t TEXT SORTABLE WITHSUFFIXTRIE"),
+            "Field `WITHSUFFIXTRIE` does not have a type"
+        );
+        assert_eq!(err("SCHEMA t TAG SORTABLE CASESENSITIVE"), "Field `CASESENSITIVE` does not have a type");
+        assert_eq!(
+            err("SCHEMA t NUMERIC SORTABLE INDEXMISSING"),
+            "Field `INDEXMISSING` does not have a type"
+        );
+        assert_eq!(err("SCHEMA t TEXT SORTABLE WEIGHT 2"), "Invalid field type for field `WEIGHT`");
         assert!(parse("SCHEMA t TEXT SORTABLE UNF NOINDEX u TAG").is_ok());
+        assert!(parse("SCHEMA t TEXT WITHSUFFIXTRIE SORTABLE n NUMERIC INDEXMISSING SORTABLE").is_ok());
+        // A definition folio wrote before, read back: options in any order.
+        let loaded = |q: &str| {
+            let args: Vec<&[u8]> = q.split(' ').map(str::as_bytes).collect();
+            IndexSpec::parse_loaded("idx", &args)
+        };
+        assert!(loaded("SCHEMA t TEXT SORTABLE WITHSUFFIXTRIE").is_ok());
         assert!(parse("SCHEMA a TEXT a TAG").is_err());
     }
 }

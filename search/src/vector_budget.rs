@@ -37,6 +37,11 @@ pub fn set_replayed(replayed: bool) {
     REPLAYED.store(replayed, Ordering::Relaxed);
 }
 
+/// Whether the definitions now parsed are replayed (see [`REPLAYED`]).
+pub(crate) fn replayed() -> bool {
+    REPLAYED.load(Ordering::Relaxed)
+}
+
 /// `VSS_MAX_RESIZE` as FT.CONFIG or a module argument sets it.
 pub(crate) fn set_max_resize(bytes: u64) {
     MAX_RESIZE.store(bytes, Ordering::Relaxed);

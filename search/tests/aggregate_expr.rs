@@ -22,7 +22,11 @@ fn arithmetic_and_precedence() {
         ("2 ^ 3 ^ 2", "64"),
         ("10 / 4", "2.5"),
         ("10 - 2 - 3", "5"),
-        ("1-5", "-4"),
+        // A `-` glued to a digit is the number's sign (RediSearch 2.10.5, live).
+        ("1-5", "ERR Syntax error at offset 1 near '-5'"),
+        ("1 - 5", "-4"),
+        ("3--1", "4"),
+        ("2*-1", "-2"),
         ("-2 ^ 2", "4"),
         ("- 3 + 1", "-2"),
         ("1e3 + 1", "1001"),

@@ -191,7 +191,8 @@ pub(crate) fn query_with<'c>(
     let timeout =
         Timeout::of_query(started, req.timeout_ms.unwrap_or(config.timeout_ms), config, trace.is_some());
     let opts = ExecOptions {
-        verbatim: o.verbatim,
+        verbatim: o.verbatim
+            || o.expander.as_deref().is_some_and(|e| !crate::commands::search::request::known_expander(e)),
         no_stopwords: o.no_stopwords,
         infields,
         max_expansions: config.max_expansions,
@@ -314,6 +315,7 @@ pub(crate) fn deliver(
     if req.cursor.is_none() {
         out.rows.truncate(usize::try_from(config.max_aggregate_results).unwrap_or(usize::MAX));
     }
+    out.sortkey = req.sortkey_name().map(|name| name.and_then(|n| out.names.iter().position(|x| x == n)));
     match (req.cursor, index) {
         (Some(copts), Some(index)) => {
             let mut cursors = cat.cursors();

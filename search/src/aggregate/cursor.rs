@@ -38,6 +38,7 @@ struct Cursor {
     expand: bool,
     warning: Option<String>,
     sent_first: bool,
+    sortkey: Option<Option<usize>>,
 }
 
 /// All open cursors of the server.
@@ -161,6 +162,7 @@ impl CursorTable {
             expand,
             warning: out.warning,
             sent_first: false,
+            sortkey: out.sortkey,
         };
         self.cursors.insert(id, cursor);
         Ok(id)
@@ -251,8 +253,14 @@ impl CursorTable {
         let warning = if done { c.warning.take() } else { None };
         c.sent_first = true;
         c.last_used_ms = now_ms;
-        let chunk =
-            Chunk { names: &c.names, rows: &rows, total, warning: warning.as_deref(), expand: c.expand };
+        let chunk = Chunk {
+            names: &c.names,
+            rows: &rows,
+            total,
+            warning: warning.as_deref(),
+            expand: c.expand,
+            sortkey: c.sortkey,
+        };
         let page = render(&chunk, proto);
         let next = if done {
             self.cursors.remove(&id);

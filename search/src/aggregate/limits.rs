@@ -5,8 +5,9 @@
 pub const MAX_EXPR_DEPTH: usize = 256;
 /// Longest expression text accepted, in bytes.
 pub const MAX_EXPR_LEN: usize = 64 * 1024;
-/// `SORTASCMAP_MAXFIELDS`: at most this many SORTBY keys.
-pub const MAX_SORT_KEYS: usize = 64;
+/// `SORTASCMAP_MAXFIELDS`: at most this many SORTBY keys (8 in RediSearch 2.10.5:
+/// `Cannot sort by more than 8 fields`).
+pub const MAX_SORT_KEYS: usize = 8;
 /// Rows returned by a SORTBY without LIMIT or MAX (`DEFAULT_LIMIT`).
 pub const DEFAULT_SORT_LIMIT: u64 = 10;
 /// `MAXAGGREGATERESULTS` default (unlimited in the source: 2^31 in the inventory).

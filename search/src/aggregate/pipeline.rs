@@ -125,6 +125,8 @@ pub struct AggOutput {
     pub blocking: bool,
     /// `LIMIT 0 0`: send the count only.
     pub count_only: bool,
+    /// WITHSORTKEYS: the slot of each row's sort key (`Some(None)`: no sort key, a nil).
+    pub sortkey: Option<Option<usize>>,
 }
 
 /// Property table of one segment.
@@ -437,6 +439,7 @@ impl Plan {
             grouped,
             blocking,
             count_only: self.count_only,
+            sortkey: None,
         })
     }
 }

@@ -29,6 +29,8 @@ pub struct Chunk<'a> {
     pub warning: Option<&'a str>,
     /// FORMAT EXPAND.
     pub expand: bool,
+    /// WITHSORTKEYS: the slot of each row's sort key (`Some(None)`: none, a nil).
+    pub sortkey: Option<Option<usize>>,
 }
 
 impl<'a> Chunk<'a> {
@@ -40,6 +42,7 @@ impl<'a> Chunk<'a> {
             total: out.total,
             warning: out.warning.as_deref(),
             expand,
+            sortkey: out.sortkey,
         }
     }
 }
@@ -50,7 +53,12 @@ pub fn render(chunk: &Chunk<'_>, proto: Protocol) -> AggReply {
         Protocol::Resp2 => {
             let mut out = Vec::with_capacity(chunk.rows.len() + 1);
             out.push(AggReply::Int(chunk.total as i64));
-            out.extend(chunk.rows.iter().map(|r| AggReply::Array(flat_fields(chunk.names, r, chunk.expand))));
+            for r in chunk.rows {
+                if let Some(slot) = chunk.sortkey {
+                    out.push(sortkey_reply(slot, r));
+                }
+                out.push(AggReply::Array(flat_fields(chunk.names, r, chunk.expand)));
+            }
             AggReply::Array(out)
         }
         Protocol::Resp3 => {
@@ -58,10 +66,16 @@ pub fn render(chunk: &Chunk<'_>, proto: Protocol) -> AggReply {
                 .rows
                 .iter()
                 .map(|r| {
-                    AggReply::Map(vec![
-                        (simple("extra_attributes"), AggReply::Map(map_fields(chunk.names, r, chunk.expand))),
-                        (simple("values"), AggReply::Array(Vec::new())),
-                    ])
+                    let mut m = Vec::with_capacity(3);
+                    if let Some(slot) = chunk.sortkey {
+                        m.push((simple("sortkey"), sortkey_reply(slot, r)));
+                    }
+                    m.push((
+                        simple("extra_attributes"),
+                        AggReply::Map(map_fields(chunk.names, r, chunk.expand)),
+                    ));
+                    m.push((simple("values"), AggReply::Array(Vec::new())));
+                    AggReply::Map(m)
                 })
                 .collect();
             let warning = chunk.warning.map(|w| vec![simple(w)]).unwrap_or_default();
@@ -73,6 +87,24 @@ pub fn render(chunk: &Chunk<'_>, proto: Protocol) -> AggReply {
                 (simple("warning"), AggReply::Array(warning)),
             ])
         }
+    }
+}
+
+/// A row's sort key as RediSearch's `reeval_key` sends it: `#` and the number (`%.17g`), `$`
+/// and the string, else nil.
+fn sortkey_reply(slot: Option<usize>, row: &Row) -> AggReply {
+    let mut v = slot.and_then(|i| row.values.get(i)).and_then(|v| v.as_ref());
+    if let Some(Value::Duo(d)) = v {
+        v = Some(&d.1);
+    }
+    match v {
+        Some(Value::Number(n)) => AggReply::Bulk(format!("#{}", super::value::format_g(*n, 17)).into_bytes()),
+        Some(Value::String(s)) => {
+            let mut b = b"$".to_vec();
+            b.extend_from_slice(s);
+            AggReply::Bulk(b)
+        }
+        _ => AggReply::Nil,
     }
 }
 

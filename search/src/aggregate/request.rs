@@ -39,6 +39,8 @@ pub struct AggregateRequest {
     pub format_expand: bool,
     /// `LIMIT 0 0`: count only, send no rows.
     pub count_only: bool,
+    /// WITHSORTKEYS: each row goes out after its sort key.
+    pub with_sortkeys: bool,
 }
 
 /// Query-engine options FT.AGGREGATE accepts before its steps.
@@ -215,6 +217,19 @@ impl Default for RequestLimits {
 }
 
 impl AggregateRequest {
+    /// WITHSORTKEYS: the property whose value is each row's sort key, the first key of the
+    /// last SORTBY (`Some(None)` without one: a nil key); `None` without WITHSORTKEYS.
+    pub fn sortkey_name(&self) -> Option<Option<&str>> {
+        if !self.with_sortkeys {
+            return None;
+        }
+        let last = self.steps.iter().rev().find_map(|s| match s {
+            Step::Arrange(a) if !a.sort_keys.is_empty() => a.sort_keys.first().map(|k| k.0.as_str()),
+            _ => None,
+        });
+        Some(last)
+    }
+
     /// Parses the arguments that follow the query string (default limits).
     pub fn parse<A: AsRef<[u8]>>(args: &[A]) -> Result<AggregateRequest, AggError> {
         Self::parse_with(args, RequestLimits::default())
@@ -288,8 +303,8 @@ impl AggregateRequest {
             "NOSTOPWORDS" => o.no_stopwords = true,
             "INORDER" => o.in_order = true,
             "ADDSCORES" => self.add_scores = true,
-            "WITHCOUNT" | "WITHOUTCOUNT" | "WITHSCORES" | "WITHPAYLOADS" | "WITHSORTKEYS" | "NOCONTENT"
-            | "EXPLAINSCORE" => {}
+            "WITHSORTKEYS" => self.with_sortkeys = true,
+            "WITHCOUNT" | "WITHOUTCOUNT" | "WITHSCORES" | "WITHPAYLOADS" | "NOCONTENT" | "EXPLAINSCORE" => {}
             "SUMMARIZE" | "HIGHLIGHT" | "RETURN" => {
                 return Err(AggError::new(format!("{word} is not supported on FT.AGGREGATE")))
             }

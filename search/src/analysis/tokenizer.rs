@@ -73,14 +73,24 @@ impl<'a> Tokens<'a> {
             let b = bytes[self.at];
             if b < 0x80 {
                 if b == b'\\' {
-                    // An escaped separator (not whitespace) belongs to the token.
+                    // An escaped character (not whitespace) belongs to the token, without
+                    // its backslash (RediSearch's `toksep` and `DefaultNormalize`).
                     if let Some(&n) = bytes.get(self.at + 1) {
-                        if n < 0x80 && ASCII_SEPARATORS[n as usize] && !char::from(n).is_whitespace() {
+                        if n < 0x80 && !char::from(n).is_whitespace() {
                             if self.buf.is_empty() {
                                 start = self.at;
                             }
-                            self.buf.push(char::from(n));
+                            self.buf.push(char::from(n.to_ascii_lowercase()));
                             self.at += 2;
+                            continue;
+                        }
+                        let next = self.text.get(self.at + 1..).and_then(|t| t.chars().next());
+                        if let Some(c) = next.filter(|&c| n >= 0x80 && !is_separator(c)) {
+                            if self.buf.is_empty() {
+                                start = self.at;
+                            }
+                            self.buf.extend(c.to_lowercase());
+                            self.at += 1 + c.len_utf8();
                             continue;
                         }
                     }
@@ -127,11 +137,11 @@ fn tokenize_chars(text: &str) -> Vec<Token> {
     while let Some((i, c)) = chars.next() {
         if c == '\\' {
             if let Some(&(_, n)) = chars.peek() {
-                if is_separator(n) && !n.is_whitespace() {
+                if !n.is_whitespace() && (n.is_ascii() || !is_separator(n)) {
                     if cur.is_empty() {
                         start = i;
                     }
-                    cur.push(n);
+                    cur.extend(n.to_lowercase());
                     chars.next();
                     continue;
                 }
@@ -167,6 +177,9 @@ mod tests {
         assert_eq!(texts("Hello, World! foo_bar a-b"), ["hello", "world", "foo_bar", "a", "b"]);
         assert_eq!(texts("3.14 user@mail.com"), ["3", "14", "user", "mail", "com"]);
         assert_eq!(texts(r"a\-b"), ["a-b"]);
+        // Any escaped character joins the token, without the backslash (RediSearch 2.10.5
+        // indexes `single\_term` as `single_term`: FT.DEBUG DUMP_TERMS, live).
+        assert_eq!(texts(r"single\_term a\Bc d\\e"), ["single_term", "abc", "d\\e"]);
         assert_eq!(texts("  "), Vec::<String>::new());
         assert_eq!(texts("ÉCOLE"), ["école"]);
     }

@@ -27,6 +27,9 @@ pub(crate) fn ft_explain(cat: &Catalog, args: &[&[u8]], config: &Config, cli: bo
     while !a.is_empty() {
         if a.eat("VERBATIM") {
             verbatim = true;
+        } else if a.eat("EXPANDER") {
+            let e = a.next_bytes().map(|b| String::from_utf8_lossy(b).into_owned()).unwrap_or_default();
+            verbatim |= !super::search::request::known_expander(&e);
         } else if a.eat("DIALECT") {
             dialect = super::search::parse_dialect(&mut a)?;
         } else if a.eat("PARAMS") {
@@ -128,14 +131,6 @@ impl Explainer<'_> {
         self.idx.query_words(raw, false)
     }
 
-    /// False when every field in `mask` is NOSTEM (RediSearch still expands under `@NULL:`).
-    fn stems(&self, mask: Option<u128>) -> bool {
-        match mask {
-            None | Some(0) => true,
-            Some(m) => self.idx.stems_in(m),
-        }
-    }
-
     /// One word: its token line, or the UNION of it and its expansions.
     fn word(
         &self,
@@ -154,12 +149,13 @@ impl Explainer<'_> {
         let mut expansions = Vec::new();
         if !plain && !self.verbatim && !w.is_empty() {
             expansions.extend(self.idx.synonyms.group_terms(w));
-            if self.stems(mask) {
-                if let Some(st) = self.idx.stemmer.stem_always(w) {
-                    expansions.push(format!("{STEM_PREFIX}{st}"));
-                    if st != w {
-                        expansions.push(st);
-                    }
+            // RediSearch's stemmer expander adds the stem whatever the fields: NOSTEM only
+            // keeps stems out of a field's index (2.10.5: `@t1:mars` on a NOSTEM field shows
+            // `+mar` and `mar`).
+            if let Some(st) = self.idx.stemmer.stem_always(w) {
+                expansions.push(format!("{STEM_PREFIX}{st}"));
+                if st != w {
+                    expansions.push(st);
                 }
             }
         }
@@ -339,25 +335,28 @@ impl Explainer<'_> {
         match ast {
         QueryAst::Knn(c) => {
             let what = format!(
-                "{{K={} nearest vectors to `${}` in vector index associated with field @{}, yields distance as `{}`}}",
+                "{{K={} nearest vectors to `${}` in vector index associated with field @{}{}, yields distance as `{}`}}",
                 c.k,
                 c.blob,
                 c.field,
+                written(&c.written),
                 c.score_name()
             );
             if matches!(*c.filter, QueryAst::MatchAll) {
                 out.push(format!("{pad}VECTOR {what}"));
             } else {
                 out.push(format!("{pad}VECTOR {{"));
-                self.node(&c.filter, depth + 1, None, &Attrs::default(), false, out);
+                // RediSearch expands no word under a vector node.
+                self.node(&c.filter, depth + 1, None, &Attrs::default(), true, out);
                 out.push(format!("{pad}}} => {what}"));
             }
         }
         QueryAst::VectorRange(c) => out.push(format!(
-            "{pad}VECTOR {{Vectors that are within {} distance radius from `${}` in vector index associated with field @{}{}}}",
+            "{pad}VECTOR {{Vectors that are within {} distance radius from `${}` in vector index associated with field @{}{}{}}}",
             crate::aggregate::value::format_g(c.radius, 6),
             c.blob,
             c.field,
+            written(&c.written),
             c.yield_as.as_ref().map(|y| format!(", yields distance as `{y}`")).unwrap_or_default()
         )),
         _ => {}
@@ -372,4 +371,10 @@ fn fmt_f(v: f64) -> String {
     } else {
         format!("{v:.6}")
     }
+}
+
+/// A vector clause's options as RediSearch's explain lists them: `, NAME = value` each, names
+/// as written.
+fn written(options: &[(String, String)]) -> String {
+    options.iter().map(|(n, v)| format!(", {n} = {v}")).collect()
 }

@@ -201,6 +201,19 @@ impl TermDict {
         out
     }
 
+    /// The terms RediSearch's fuzzy trie walk yields for `term` at `dist` (see
+    /// [`crate::dictionary::trie_fuzzy_match`]: a few one edit farther, `ta` for `%at%`), in
+    /// order, those of `keep`.
+    pub fn fuzzy_walk(&self, term: &str, dist: u32, keep: impl FnMut(u32) -> bool) -> Vec<(String, u32)> {
+        let mut found = self.fuzzy(term, dist.saturating_add(1), keep, usize::MAX);
+        // The empty term (INDEXEMPTY) sits at the trie's root: within reach of a short term.
+        let root = term.chars().count() <= dist as usize;
+        found.retain(
+            |(t, _)| if t.is_empty() { root } else { crate::dictionary::trie_fuzzy_match(t, term, dist) },
+        );
+        found
+    }
+
     /// Terms within Levenshtein distance `dist` of `term` (at most `limit`).
     pub fn fuzzy(
         &self,
@@ -308,6 +321,17 @@ mod tests {
         assert_eq!(p.len(), 11);
         let f: Vec<String> = d.fuzzy("helo", 1, |_| true, 10).into_iter().map(|x| x.0).collect();
         assert_eq!(f, ["hello", "help"]);
+        // The trie walk's reach (RediSearch 2.10.5: `%at%` finds `ta`, `%for%` not `rof`).
+        let mut w = TermDict::default();
+        for t in ["ta", "rof", "foo"] {
+            w.get_or_insert(t);
+        }
+        let names = |v: Vec<(String, u32)>| v.into_iter().map(|x| x.0).collect::<Vec<_>>();
+        assert_eq!(names(w.fuzzy_walk("at", 1, |_| true)), ["ta"]);
+        assert_eq!(names(w.fuzzy_walk("for", 1, |_| true)), ["foo"]);
+        w.get_or_insert("");
+        assert_eq!(names(w.fuzzy_walk("s", 1, |_| true)), [""]);
+        assert_eq!(names(w.fuzzy_walk("", 2, |_| true)), ["", "ta"]);
         let f = d.fuzzy("w1", 1, |_| true, 1000);
         assert!(f.iter().any(|x| x.0 == "w12") && f.iter().any(|x| x.0 == "w1"));
     }

@@ -108,6 +108,16 @@ pub fn tokenize(src: &str) -> Result<Vec<Token>, AggError> {
             continue;
         }
         let kind = match c {
+            // RediSearch's `number = '-'? digit+…`: a minus before a digit is the number's
+            // sign wherever it stands (`4-2` is `4` then `-2`, a syntax error; `4 - 2` is 2).
+            b'-' if two.is_some_and(|d| d.is_ascii_digit()) => {
+                let end = lex_number(b, i + 1);
+                let text = &src[i..end];
+                let n: f64 = text.parse().map_err(|_| syntax(src, start, end - start))?;
+                out.push(Token::new(TokenKind::Number(n), start, end - start));
+                i = end;
+                continue;
+            }
             b'(' => TokenKind::LParen,
             b')' => TokenKind::RParen,
             b',' => TokenKind::Comma,
@@ -329,7 +339,10 @@ mod tests {
                 TokenKind::Eof
             ]
         );
-        assert_eq!(kinds("@a-1")[1], TokenKind::Minus);
+        // `-` before a digit signs the number (RediSearch 2.10.5: `@n-1` is a syntax error
+        // at offset 2 near '-1'; `@n - 1` a subtraction).
+        assert_eq!(kinds("@a-1")[1], TokenKind::Number(-1.0));
+        assert_eq!(kinds("@a - 1")[1], TokenKind::Minus);
         assert_eq!(kinds("\"a\\nb\"")[0], TokenKind::Str(b"a\\nb".to_vec()));
     }
 

@@ -21,7 +21,7 @@ use std::cmp::Ordering;
 use std::time::Instant;
 
 mod render;
-mod request;
+pub(crate) mod request;
 
 use render::RenderCtx;
 pub(crate) use render::{render, Row};

@@ -268,7 +268,9 @@ pub(crate) fn parse_request(args: &[&[u8]], config: &Config) -> Result<SearchReq
             let p = a.next_bytes().ok_or_else(|| Error::new("Missing argument for option"))?;
             r.payload = Some(p.to_vec());
         } else if a.eat("EXPANDER") {
-            a.next_str("option")?;
+            if !known_expander(&a.next_str("option")?) {
+                r.verbatim = true;
+            }
         } else if a.eat("SCORER") {
             r.scorer = Scorer::parse(&a.next_str("SCORER")?)?;
         } else if a.eat("BM25STD_TANH_FACTOR") {
@@ -388,4 +390,11 @@ fn bound(s: &str, is_min: bool) -> Result<(f64, bool)> {
         Some(x) if x.is_finite() => Ok((x, incl)),
         _ => Err(err()),
     }
+}
+
+/// Whether `name` is one of RediSearch's query expanders (`DEFAULT`, `SBSTEM`, `SYNONYM`,
+/// `PHONETIC`, case-sensitive). Any other EXPANDER expands nothing, as if VERBATIM: RediSearch
+/// finds no expander of that name and leaves the query as written.
+pub(crate) fn known_expander(name: &str) -> bool {
+    matches!(name, "DEFAULT" | "SBSTEM" | "SYNONYM" | "PHONETIC")
 }

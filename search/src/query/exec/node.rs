@@ -194,7 +194,7 @@ impl<'a> Exec<'a> {
             QueryAst::Fuzzy(w, d) => {
                 let p = unescape(w).to_lowercase();
                 let text = &self.idx.text;
-                let found = text.dict.fuzzy(&p, *d, |id| text.is_live(id), usize::MAX);
+                let found = text.dict.fuzzy_walk(&p, *d, |id| text.is_live(id));
                 // Stem terms (`+index`) are within reach, as in RediSearch's trie walk: `%index%`
                 // finds a document with "indexing". The empty term (INDEXEMPTY) is, from dialect 2.
                 let found: Vec<_> =

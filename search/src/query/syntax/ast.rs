@@ -138,6 +138,8 @@ pub struct KnnClause {
     /// The other options as given (upper-cased name, value), checked at execution against
     /// the field's algorithm: EF_RUNTIME, HYBRID_POLICY and BATCH_SIZE tune HNSW search.
     pub options: Vec<(String, String)>,
+    /// The same options with their names as written (FT.EXPLAIN shows them so).
+    pub written: Vec<(String, String)>,
 }
 
 impl Default for KnnClause {
@@ -149,6 +151,7 @@ impl Default for KnnClause {
             blob: String::new(),
             score_as: None,
             options: Vec::new(),
+            written: Vec::new(),
         }
     }
 }
@@ -166,6 +169,8 @@ pub struct RangeClause {
     pub yield_as: Option<String>,
     /// The other attributes as given (upper-cased name, value), checked at execution.
     pub options: Vec<(String, String)>,
+    /// The same attributes with their names as written (FT.EXPLAIN shows them so).
+    pub written: Vec<(String, String)>,
 }
 
 impl KnnClause {
@@ -175,6 +180,7 @@ impl KnnClause {
         if upper == "AS" || upper == "YIELD_DISTANCE_AS" {
             self.score_as = Some(value);
         } else {
+            self.written.push((name.to_string(), value.clone()));
             self.options.push((upper, value));
         }
         Ok(())
@@ -192,7 +198,10 @@ impl RangeClause {
         let upper = name.to_ascii_uppercase();
         match upper.as_str() {
             "YIELD_DISTANCE_AS" => self.yield_as = Some(value),
-            "EPSILON" | "EF_RUNTIME" | "HYBRID_POLICY" | "BATCH_SIZE" => self.options.push((upper, value)),
+            "EPSILON" | "EF_RUNTIME" | "HYBRID_POLICY" | "BATCH_SIZE" => {
+                self.written.push((name.to_string(), value.clone()));
+                self.options.push((upper, value))
+            }
             _ => return Err(Error::new(format!("Invalid attribute {name}"))),
         }
         Ok(())

@@ -88,8 +88,20 @@ impl Parser<'_> {
         };
         self.i += op.len();
         self.skip_ws();
+        let sign = match (self.peek(), self.peek_at(1)) {
+            (Some(c @ ('-' | '+')), Some('$')) => {
+                self.i += 1;
+                Some(c)
+            }
+            _ => None,
+        };
         let text = if self.eat('$') {
-            self.param()?
+            // `-$n`: the parameter's number negated.
+            let v = self.param()?;
+            match (sign, crate::args::parse_f64(&v)) {
+                (Some('-'), Some(n)) => (-n).to_string(),
+                _ => v,
+            }
         } else {
             let mut t = String::new();
             while let Some(c) = self.peek() {
@@ -167,6 +179,17 @@ impl Parser<'_> {
         }
         if self.eat('$') {
             t.push_str(&self.param()?);
+            return Ok(Some(t));
+        }
+        if let (Some(sign @ ('-' | '+')), Some('$')) = (self.peek(), self.peek_at(1)) {
+            // `-$n`: the parameter's number negated (RediSearch's `num ::= MINUS num`).
+            self.i += 2;
+            let v = self.param()?;
+            match crate::args::parse_f64(&v) {
+                Some(n) if sign == '-' => t.push_str(&(-n).to_string()),
+                _ if sign == '-' => t.push_str(&format!("-{v}")),
+                _ => t.push_str(&v),
+            }
             return Ok(Some(t));
         }
         if let Some(n) = self.lex_number() {

@@ -137,7 +137,9 @@ impl Parser<'_> {
             _ => {
                 // A word followed by `*` is a prefix token; a number is a token of its own.
                 let mut k = 0;
-                while self.peek_at(k).is_some_and(|ch| !is_special(ch) || ch == '\\') {
+                while self.peek_at(k).is_some_and(|ch| !is_special(ch) || ch == '\\')
+                    && !self.lone_backslash(k)
+                {
                     k += if self.peek_at(k) == Some('\\') { 2 } else { 1 };
                 }
                 if self.peek_at(k) == Some('*') {

@@ -132,6 +132,10 @@ impl Parser<'_> {
         }
         let at = self.i;
         self.i += 1;
+        // `*$p` / `*$p*` (dialect 2): a suffix or contains of a parameter's value.
+        if self.dialect >= 2 {
+            self.eat('$');
+        }
         let lone = self.word().is_empty();
         self.i = at;
         lone
@@ -199,7 +203,11 @@ impl Parser<'_> {
                     return Err(Error::syntax(self.offset(), &self.stale_near()));
                 }
                 self.i += 1;
-                let w = self.word();
+                let w = if self.dialect >= 2 && self.eat('$') {
+                    escape_word(&self.param()?)
+                } else {
+                    self.word()
+                };
                 if self.eat('*') {
                     Ok(QueryAst::Infix(w))
                 } else {
@@ -212,12 +220,39 @@ impl Parser<'_> {
                 while self.eat('%') {
                     n += 1;
                 }
-                let w = self.word();
+                let word_at = self.i;
+                let quote = self.peek().filter(|&q| self.dialect >= 2 && (q == '"' || q == '\''));
+                let w = if quote.is_some() && self.peek_at(1) == quote {
+                    // `%""%`: the empty string's term (INDEXEMPTY).
+                    self.i += 2;
+                    if self.peek() != Some('%') {
+                        self.i = start;
+                        return Err(self.err());
+                    }
+                    String::new()
+                } else if quote == Some('"') {
+                    // A quoted term falls back to a plain one (`%"a"%` is `%a%`).
+                    self.i += 1;
+                    let (text, _) = self.scan_until(|ch| ch == '"', true)?;
+                    self.i += 1;
+                    if text.is_empty() || self.peek() != Some('%') {
+                        self.i = start;
+                        return Err(self.err());
+                    }
+                    text
+                } else {
+                    // RediSearch's lexer ends the term at punctuation (`%%wor&d%%` is `wor`,
+                    // then `d`: its syntax error there).
+                    self.word_until_punct()
+                };
+                if !w.is_empty() && n <= MAX_FUZZY_DISTANCE && self.peek() != Some('%') {
+                    return Err(self.fuzzy_error(word_at, &w));
+                }
                 let mut m = 0;
                 while m < n && self.eat('%') {
                     m += 1;
                 }
-                if w.is_empty() || m != n || n > MAX_FUZZY_DISTANCE {
+                if (w.is_empty() && quote.is_none()) || m != n || n > MAX_FUZZY_DISTANCE {
                     self.i = start;
                     return Err(self.err());
                 }
@@ -226,6 +261,10 @@ impl Parser<'_> {
             '$' => {
                 self.i += 1;
                 let v = self.param()?;
+                if self.dialect >= 2 && self.eat('*') {
+                    // `$p*`: a prefix of the parameter's value.
+                    return Ok(QueryAst::Prefix(escape_word(&v)));
+                }
                 Ok(QueryAst::Word(escape_word(&v)))
             }
             '-' if self.minus_number().is_some() => {
@@ -264,6 +303,59 @@ impl Parser<'_> {
                     Ok(QueryAst::Word(w))
                 }
             }
+        }
+    }
+}
+
+impl Parser<'_> {
+    /// A word that also ends at ASCII punctuation other than `_` (escaped punctuation stays).
+    fn word_until_punct(&mut self) -> String {
+        let mut w = String::new();
+        while let Some(c) = self.peek() {
+            if c == '\\' && !self.lone_backslash(0) {
+                if let Some(n) = self.peek_at(1) {
+                    w.push('\\');
+                    w.push(n);
+                    self.i += 2;
+                    continue;
+                }
+            }
+            if is_special(c) || (c.is_ascii_punctuation() && c != '_') {
+                break;
+            }
+            w.push(c);
+            self.i += 1;
+        }
+        w
+    }
+
+    /// The syntax error after a fuzzy term's word `w` (at `word_at`) where its closing `%`
+    /// belongs: RediSearch's parser stops at the next token. A `*` glued to the word makes
+    /// it a prefix token (the error quotes the word at its start); punctuation between
+    /// tokens is skipped; `$name` and `@name` quote the name, other punctuation tokens the
+    /// word before them, a word itself.
+    fn fuzzy_error(&mut self, word_at: usize, w: &str) -> Error {
+        if self.peek() == Some('*') {
+            let off = self.chars.get(word_at).map_or(self.s.len(), |&(o, _)| o);
+            return Error::syntax(off, w);
+        }
+        while self.peek().is_some_and(|c| {
+            c.is_whitespace()
+                || c.is_ascii_control()
+                || (c.is_ascii_punctuation() && !is_special(c) && c != '_')
+        }) {
+            self.i += 1;
+        }
+        let off = self.offset();
+        match self.peek() {
+            None => Error::syntax(self.chars.get(word_at).map_or(off, |&(o, _)| o), w),
+            Some('$' | '@') => {
+                self.i += 1;
+                let name = self.word();
+                Error::syntax(off, &name)
+            }
+            Some(c) if is_special(c) => Error::syntax(off, w),
+            Some(_) => self.word_error(),
         }
     }
 }

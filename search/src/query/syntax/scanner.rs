@@ -27,9 +27,10 @@ pub(super) struct Parser<'a> {
     pub(super) text_only: usize,
 }
 
-/// Characters with a meaning in queries (end a word).
+/// Characters with a meaning in queries (end a word); control characters separate words as
+/// spaces do (RediSearch's lexers skip `cntrl`).
 pub(super) fn is_special(c: char) -> bool {
-    c.is_whitespace() || "()|{}[]@\"~*%$:;-=".contains(c)
+    c.is_whitespace() || c.is_ascii_control() || "()|{}[]@\"~*%$:;-=".contains(c)
 }
 
 impl<'a> Parser<'a> {
@@ -113,9 +114,18 @@ impl<'a> Parser<'a> {
 
     /// Skips whitespace.
     pub(super) fn skip_ws(&mut self) {
-        while self.peek().is_some_and(char::is_whitespace) {
+        while self.peek().is_some_and(|c| c.is_whitespace() || c.is_ascii_control()) || self.lone_backslash(0)
+        {
             self.i += 1;
         }
+    }
+
+    /// At `k` ahead, a `\` that escapes nothing: the character after it is neither ASCII
+    /// punctuation nor a space. RediSearch's lexers take such a backslash as punctuation
+    /// between words (`two\words` is `two` and `words`).
+    pub(super) fn lone_backslash(&self, k: usize) -> bool {
+        self.peek_at(k) == Some('\\')
+            && self.peek_at(k + 1).is_some_and(|n| !(n.is_ascii_punctuation() || n.is_ascii_whitespace()))
     }
 
     /// Consumes `c` if it is the current character.
@@ -195,6 +205,13 @@ impl<'a> Parser<'a> {
         let mut w = String::new();
         while let Some(c) = self.peek() {
             if c == '\\' {
+                if self.lone_backslash(0) {
+                    if !w.is_empty() {
+                        break;
+                    }
+                    self.i += 1;
+                    continue;
+                }
                 if let Some(n) = self.peek_at(1) {
                     w.push('\\');
                     w.push(n);

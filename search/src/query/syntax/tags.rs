@@ -39,6 +39,11 @@ impl Parser<'_> {
         if self.peek() == Some('$') && self.dialect >= 2 {
             self.i += 1;
             let raw = self.param()?;
+            if self.eat('*') {
+                // `$p*`: a prefix of the parameter's value.
+                self.skip_ws();
+                return Ok(TagTerm::Prefix(raw));
+            }
             self.skip_ws();
             if raw.is_empty() {
                 // An empty parameter asks for the empty tag.
@@ -75,6 +80,14 @@ impl Parser<'_> {
             return Ok(TagTerm::Exact(v));
         }
         let lead_star = self.eat('*');
+        if lead_star && self.dialect >= 2 && self.peek() == Some('$') {
+            // `*$p` / `*$p*`: a suffix or contains of the parameter's value.
+            self.i += 1;
+            let v = self.param()?;
+            let trail_star = self.eat('*');
+            self.skip_ws();
+            return Ok(TagTerm::of(v, true, trail_star));
+        }
         if self.dialect >= 2 && self.peek() == Some('"') {
             // `"…"`: the tag exactly as written, `\` escaping the next character;
             // a `*` after the closing quote makes it a prefix (RediSearch 2.10).

@@ -258,3 +258,61 @@ fn a_lone_star_is_only_the_whole_query() {
     assert_eq!(err("(*=>[KNN 2 @v $b])", 2), "Syntax error at offset 2 near >[");
     assert_eq!(err("(( *=>[KNN 2 @v $b]))", 2), "Syntax error at offset 4 near >[");
 }
+
+#[test]
+fn control_characters_separate_words() {
+    // RediSearch's lexers skip `cntrl` as they skip spaces: `two\x01words` is two words
+    // (RediSearch 2.10.5's FT.EXPLAINCLI, live: an INTERSECT of `two` and `words`).
+    for c in (1u8..32).map(char::from) {
+        let q = format!("@text:(two{c}words)");
+        let want = Field(vec!["text".into()], Box::new(And(vec![w("two"), w("words")])));
+        assert_eq!(p(&q, 2).unwrap(), want, "{c:?}");
+    }
+}
+
+#[test]
+fn a_backslash_before_a_letter_separates_words() {
+    // RediSearch's lexers escape only punctuation and spaces: `two\words` is `two` and
+    // `words` (RediSearch 2.10.5's FT.EXPLAINCLI, live), `a\-b` one word.
+    let want = Field(vec!["text".into()], Box::new(And(vec![w("two"), w("words")])));
+    assert_eq!(p("@text:(two\\words)", 2).unwrap(), want);
+    assert_eq!(p("two\\words", 1).unwrap(), And(vec![w("two"), w("words")]));
+    assert_eq!(p("a\\-b", 2).unwrap(), w("a\\-b"));
+}
+
+#[test]
+fn a_sign_before_a_range_parameter() {
+    // RediSearch 2.10.5's FT.EXPLAIN: `@bar:[(-$n $n]` with n=20 is -20 < bar <= 20, and
+    // `-$n` with n=-10 is 10.
+    let params: HashMap<String, String> = [("n".to_string(), "20".to_string())].into_iter().collect();
+    let b = |value: f64, inclusive: bool| NumBound { value, inclusive };
+    assert_eq!(
+        parse("@bar:[(-$n $n]", 2, &params).unwrap(),
+        Numeric("bar".into(), b(-20.0, false), b(20.0, true))
+    );
+    let params: HashMap<String, String> = [("n".to_string(), "-10".to_string())].into_iter().collect();
+    assert_eq!(
+        parse("@bar:[(-1 -$n]", 2, &params).unwrap(),
+        Numeric("bar".into(), b(-1.0, false), b(10.0, true))
+    );
+    // `@bar==-$n` with n=-10 is 10, `@bar==+$n` -10.
+    assert_eq!(parse("@bar==-$n", 2, &params).unwrap(), Numeric("bar".into(), b(10.0, true), b(10.0, true)));
+    assert_eq!(
+        parse("@bar==+$n", 2, &params).unwrap(),
+        Numeric("bar".into(), b(-10.0, true), b(-10.0, true))
+    );
+}
+
+#[test]
+fn affixes_of_parameters() {
+    // RediSearch 2.10.5 (test.py testPrefixNodeCaseSensitive, test_contains.py test_params):
+    // `$p*`, `*$p`, `*$p*` in text and tag clauses.
+    let params: HashMap<String, String> = [("p".to_string(), "el".to_string())].into_iter().collect();
+    let q = |s: &str| parse(s, 2, &params).unwrap();
+    assert_eq!(q("$p*"), Prefix("el".into()));
+    assert_eq!(q("*$p"), Suffix("el".into()));
+    assert_eq!(q("@t:(*$p*)"), Field(vec!["t".into()], Box::new(Infix("el".into()))));
+    assert_eq!(q("@t:{*$p*}"), Tag(vec!["t".into()], vec![TagTerm::Infix("el".into())]));
+    assert_eq!(q("@t:{$p*}"), Tag(vec!["t".into()], vec![TagTerm::Prefix("el".into())]));
+    assert_eq!(q("@t:{*$p}"), Tag(vec!["t".into()], vec![TagTerm::Suffix("el".into())]));
+}

@@ -32,7 +32,9 @@ impl Parser<'_> {
     /// The error for a KNN arrow after a compound filter (at the `[`).
     pub(super) fn arrow_error(&self) -> Error {
         let off = self.chars.get(self.i + self.past_arrow()).map_or(self.s.len(), |&(o, _)| o);
-        Error::syntax(off, ">[")
+        // The ARROW token's text: the two characters after its `=` (`> ` before a space).
+        let near: String = (1..=2).filter_map(|k| self.peek_at(k)).collect();
+        Error::syntax(off, &near)
     }
 
     /// A whitespace-delimited token inside `[…]` (stops at `]`).
