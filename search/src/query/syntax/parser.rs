@@ -220,9 +220,21 @@ impl Parser<'_> {
                 while self.eat('%') {
                     n += 1;
                 }
+                if n > MAX_FUZZY_DISTANCE {
+                    // At the `%` one past the deepest fuzzy level.
+                    self.i = start + MAX_FUZZY_DISTANCE as usize;
+                    return Err(self.err());
+                }
+                // Spaces, and punctuation that starts no token of RediSearch's lexer, are
+                // skipped there (`% run%`, `%+run%`, `%.run.%` are `%run%`).
+                self.skip_lexer_gaps();
                 let word_at = self.i;
                 let quote = self.peek().filter(|&q| self.dialect >= 2 && (q == '"' || q == '\''));
-                let w = if quote.is_some() && self.peek_at(1) == quote {
+                let w = if self.dialect >= 2 && self.peek() == Some('$') {
+                    // `%$p%`: the parameter's value, fuzzily.
+                    self.i += 1;
+                    self.param()?
+                } else if quote.is_some() && self.peek_at(1) == quote {
                     // `%""%`: the empty string's term (INDEXEMPTY).
                     self.i += 2;
                     if self.peek() != Some('%') {
@@ -245,17 +257,32 @@ impl Parser<'_> {
                     // then `d`: its syntax error there).
                     self.word_until_punct()
                 };
+                let after_word = self.i;
+                self.skip_lexer_gaps();
+                if self.peek() != Some('%') {
+                    self.i = after_word;
+                }
                 if !w.is_empty() && n <= MAX_FUZZY_DISTANCE && self.peek() != Some('%') {
                     return Err(self.fuzzy_error(word_at, &w));
+                }
+                if w.is_empty() && quote.is_none() {
+                    // No term: RediSearch's parser fails at the token where the term should
+                    // be (at the end: the opening run's last `%`).
+                    self.i = word_at;
+                    if self.peek().is_none_or(|c| c == '%') {
+                        return Err(self.err());
+                    }
+                    return Err(self.fuzzy_error(word_at, ""));
                 }
                 let mut m = 0;
                 while m < n && self.eat('%') {
                     m += 1;
                 }
-                if (w.is_empty() && quote.is_none()) || m != n || n > MAX_FUZZY_DISTANCE {
-                    self.i = start;
+                if m != n {
+                    // Fewer closing `%` than opening: the parser fails after the last one.
                     return Err(self.err());
                 }
+
                 Ok(QueryAst::Fuzzy(w, n))
             }
             '$' => {
@@ -308,6 +335,52 @@ impl Parser<'_> {
 }
 
 impl Parser<'_> {
+    /// Skips ASCII punctuation RediSearch's lexer reads as no token (its `punct` rule):
+    /// everything but `" | ( ) { } : ; - ~ * % [ ] \ @ $`, the `=>` arrow and (from
+    /// dialect 2) `'`.
+    fn skip_lexer_ignored(&mut self) {
+        while let Some(c) = self.peek() {
+            let token = matches!(
+                c,
+                '"' | '|'
+                    | '('
+                    | ')'
+                    | '{'
+                    | '}'
+                    | ':'
+                    | ';'
+                    | '-'
+                    | '~'
+                    | '*'
+                    | '%'
+                    | '['
+                    | ']'
+                    | '\\'
+                    | '@'
+                    | '$'
+            ) || (c == '\'' && self.dialect >= 2)
+                || (c == '=' && self.peek_at(1) == Some('>'));
+            if !c.is_ascii_punctuation() || c == '_' || token {
+                return;
+            }
+            self.i += 1;
+        }
+    }
+
+    /// Skips spaces and [`Self::skip_lexer_ignored`]'s punctuation.
+    fn skip_lexer_gaps(&mut self) {
+        loop {
+            let at = self.i;
+            while self.peek().is_some_and(char::is_whitespace) {
+                self.i += 1;
+            }
+            self.skip_lexer_ignored();
+            if self.i == at {
+                return;
+            }
+        }
+    }
+
     /// A word that also ends at ASCII punctuation other than `_` (escaped punctuation stays).
     fn word_until_punct(&mut self) -> String {
         let mut w = String::new();
