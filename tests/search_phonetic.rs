@@ -87,3 +87,29 @@ fn phonetic_matchers_and_alter() {
         assert_eq!(c.call(&["FT.SEARCH", "idx", query, "NOCONTENT"]).items()[0], Resp::Int(n), "{query}");
     }
 }
+
+/// FT.EXPLAIN lists a word's phonetic code among its expansions, after its synonym groups and
+/// before its stems, on PHONETIC fields (all fields when none is named) unless `$phonetic:
+/// false` (RediSearch 2.10.5's replies).
+#[test]
+fn explain_lists_the_phonetic_expansion() {
+    let server = Server::start();
+    let mut c = server.conn();
+    assert_eq!(c.cmd("FT.CREATE px SCHEMA text TEXT PHONETIC dm:en body TEXT"), Resp::Simple("OK".into()));
+    c.call(&["FT.SYNUPDATE", "px", "g1", "running", "jogging"]);
+    let explain = |c: &mut Conn, q: &str| c.call(&["FT.EXPLAIN", "px", q, "DIALECT", "2"]).text();
+    assert_eq!(
+        explain(&mut c, "running"),
+        "UNION {\n  running\n  ~g1(expanded)\n  <RNNK(expanded)\n  +run(expanded)\n  run(expanded)\n}\n"
+    );
+    assert_eq!(
+        explain(&mut c, "@text:running"),
+        "@text:UNION {\n  @text:running\n  @text:~g1(expanded)\n  @text:<RNNK(expanded)\n  @text:+run(expanded)\n  @text:run(expanded)\n}\n"
+    );
+    let unphonetic = "UNION {\n  running\n  ~g1(expanded)\n  +run(expanded)\n  run(expanded)\n}\n";
+    assert_eq!(explain(&mut c, "running=>{$phonetic:false}"), unphonetic);
+    assert_eq!(
+        explain(&mut c, "@body:running"),
+        "@body:UNION {\n  @body:running\n  @body:~g1(expanded)\n  @body:+run(expanded)\n  @body:run(expanded)\n}\n"
+    );
+}

@@ -62,6 +62,7 @@ struct Attrs {
     weight: Option<f64>,
     slop: Option<u32>,
     inorder: Option<bool>,
+    phonetic: Option<bool>,
 }
 
 impl Attrs {
@@ -131,6 +132,19 @@ impl Explainer<'_> {
         self.idx.query_words(raw, false)
     }
 
+    /// The phonetic expansion of word `w` in the fields of `mask` (see [`Self::word`]).
+    fn phonetic_code(&self, w: &str, mask: Option<u128>, attrs: &Attrs) -> Option<String> {
+        let phonetic = (0..self.idx.spec.fields.len())
+            .filter(|&i| self.idx.spec.fields[i].phonetic)
+            .filter_map(|i| self.idx.text_ord(i))
+            .fold(0u128, |m, o| m | (1u128 << (u32::from(o) % 128)));
+        let applies = phonetic != 0 && mask.is_none_or(|m| m == 0 || m & phonetic != 0);
+        if !applies || attrs.phonetic == Some(false) {
+            return None;
+        }
+        crate::analysis::phonetic::query_term(w)
+    }
+
     /// One word: its token line, or the UNION of it and its expansions.
     fn word(
         &self,
@@ -149,6 +163,9 @@ impl Explainer<'_> {
         let mut expansions = Vec::new();
         if !plain && !self.verbatim && !w.is_empty() {
             expansions.extend(self.idx.synonyms.group_terms(w));
+            // RediSearch's phonetic expander: the primary code, on PHONETIC fields (all
+            // fields when none is named), unless `$phonetic: false`.
+            expansions.extend(self.phonetic_code(w, mask, attrs));
             // RediSearch's stemmer expander adds the stem whatever the fields: NOSTEM only
             // keeps stems out of a field's index (2.10.5: `@t1:mars` on a NOSTEM field shows
             // `+mar` and `mar`).
@@ -321,8 +338,8 @@ impl Explainer<'_> {
             QueryAst::Missing(f) => leaf(format!("ISMISSING{{{f}}}"), out),
             // INKEYS is an FT.SEARCH option, which FT.EXPLAIN does not take.
             QueryAst::Keys(_) => leaf("IDS { }".into(), out),
-            QueryAst::Attrs { inner, weight, slop, inorder, .. } => {
-                let a = Attrs { weight: *weight, slop: *slop, inorder: *inorder };
+            QueryAst::Attrs { inner, weight, slop, inorder, phonetic } => {
+                let a = Attrs { weight: *weight, slop: *slop, inorder: *inorder, phonetic: *phonetic };
                 self.node(inner, depth, mask, &a, plain, out)
             }
             QueryAst::Knn(_) | QueryAst::VectorRange(_) => self.vector(ast, depth, out),
