@@ -177,6 +177,9 @@ impl KnnClause {
     /// Sets one option (inside `[…]`, or a `$name` attribute after it).
     pub fn set(&mut self, name: &str, value: String) -> Result<()> {
         let upper = name.to_ascii_uppercase();
+        if value.is_empty() {
+            return Err(Error::new(format!("Invalid value () for `{name}`")));
+        }
         if upper == "AS" || upper == "YIELD_DISTANCE_AS" {
             self.score_as = Some(value);
         } else {
@@ -196,6 +199,9 @@ impl RangeClause {
     /// Sets one `$name` attribute.
     pub fn set(&mut self, name: &str, value: String) -> Result<()> {
         let upper = name.to_ascii_uppercase();
+        if value.is_empty() {
+            return Err(Error::new(format!("Invalid value () for `{name}`")));
+        }
         match upper.as_str() {
             "YIELD_DISTANCE_AS" => self.yield_as = Some(value),
             "EPSILON" | "EF_RUNTIME" | "HYBRID_POLICY" | "BATCH_SIZE" => {

@@ -222,7 +222,17 @@ impl Parser<'_> {
                 }
                 let word_at = self.i;
                 let quote = self.peek().filter(|&q| self.dialect >= 2 && (q == '"' || q == '\''));
-                let w = if quote.is_some() && self.peek_at(1) == quote {
+                let param = self.dialect >= 2 && self.peek() == Some('$');
+                let w = if param {
+                    // `%$p%`: the parameter's value (`""` there is a term like any other).
+                    self.i += 1;
+                    let v = self.param()?;
+                    if self.peek() != Some('%') {
+                        self.i = start;
+                        return Err(self.err());
+                    }
+                    escape_word(&v)
+                } else if quote.is_some() && self.peek_at(1) == quote {
                     // `%""%`: the empty string's term (INDEXEMPTY).
                     self.i += 2;
                     if self.peek() != Some('%') {
@@ -252,7 +262,7 @@ impl Parser<'_> {
                 while m < n && self.eat('%') {
                     m += 1;
                 }
-                if (w.is_empty() && quote.is_none()) || m != n || n > MAX_FUZZY_DISTANCE {
+                if (w.is_empty() && quote.is_none() && !param) || m != n || n > MAX_FUZZY_DISTANCE {
                     self.i = start;
                     return Err(self.err());
                 }
