@@ -370,7 +370,7 @@ fn expands(ast: &QueryAst) -> bool {
         | QueryAst::Infix(_)
         | QueryAst::Wildcard(_)
         | QueryAst::Fuzzy(..) => true,
-        QueryAst::Tag(_, terms) => terms.iter().any(|t| !matches!(t, TagTerm::Exact(_))),
+        QueryAst::Tag(_, terms) => terms.iter().any(|t| !matches!(t, TagTerm::Exact(_) | TagTerm::Words(_))),
         _ => false,
     }
 }

@@ -17,9 +17,21 @@ pub enum TagTerm {
     Infix(String),
     /// `w'pattern'` (dialect ≥ 2; escapes kept).
     Wildcard(String),
+    /// Dialect ≥ 2: words of one value with the empty string among them (`{foo ""}`): the
+    /// value is the words joined by single spaces, as RediSearch's tag phrase is.
+    Words(Vec<String>),
 }
 
 impl TagTerm {
+    /// The value an exact term (or a run of words) looks up.
+    pub fn exact_value(&self) -> Option<String> {
+        match self {
+            TagTerm::Exact(v) => Some(v.clone()),
+            TagTerm::Words(w) => Some(w.join(" ")),
+            _ => None,
+        }
+    }
+
     /// The tag term for value `v` written with a leading and/or trailing `*`.
     pub(super) fn of(v: String, lead_star: bool, trail_star: bool) -> TagTerm {
         match (lead_star, trail_star) {

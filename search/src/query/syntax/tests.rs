@@ -337,3 +337,17 @@ fn empty_values_in_parameters_and_attributes() {
     );
     assert_eq!(q("@v:[VECTOR_RANGE 1 $e]=>{$EPSILON:$e}").unwrap_err().0, "Invalid value () for `EPSILON`");
 }
+
+#[test]
+fn empty_string_among_tag_words() {
+    // RediSearch 2.10.5's FT.EXPLAINCLI shows `{foo ""}` as an INTERSECT of `foo` and `""`
+    // (test_empty.py testEmptyExplainCli): one value, its words joined by spaces.
+    let t = |ws: &[&str]| {
+        Tag(vec!["tag".into()], vec![TagTerm::Words(ws.iter().map(|w| w.to_string()).collect())])
+    };
+    assert_eq!(p("@tag:{foo \"\"}", 2).unwrap(), t(&["foo", ""]));
+    assert_eq!(p("@tag:{\"\" bar}", 2).unwrap(), t(&["", "bar"]));
+    assert_eq!(p("@tag:{\"\" \"\"}", 2).unwrap(), t(&["", ""]));
+    assert_eq!(p("@tag:{\"\"}", 2).unwrap(), Tag(vec!["tag".into()], vec![TagTerm::Exact(String::new())]));
+    assert_eq!(TagTerm::Words(vec!["foo".into(), String::new()]).exact_value().as_deref(), Some("foo "));
+}
