@@ -251,8 +251,18 @@ impl Parser<'_> {
                     }
                     text
                 } else {
-                    // RediSearch's lexer ends the term at punctuation (`%%wor&d%%` is `wor`,
-                    // then `d`: its syntax error there).
+                    // RediSearch's lexer skips punctuation that starts no token (`%+run%` is
+                    // `%run%`) and ends the term at punctuation (`%%wor&d%%` is `wor`, then
+                    // `d`: its syntax error there).
+                    let d2 = self.dialect >= 2;
+                    while self.peek().is_some_and(|c| {
+                        c.is_ascii_punctuation()
+                            && !is_special(c)
+                            && !matches!(c, '_' | '\\')
+                            && !(d2 && c == '\'')
+                    }) {
+                        self.i += 1;
+                    }
                     self.word_until_punct()
                 };
                 if !w.is_empty() && n <= MAX_FUZZY_DISTANCE && self.peek() != Some('%') {
