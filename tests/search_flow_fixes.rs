@@ -384,6 +384,18 @@ fn field_option_order_fuzzy_reach_and_escapes() {
     {
         assert_eq!(&c.call(&["FT.SEARCH", "em", q, "NOCONTENT", "DIALECT", "2"]), want, "{q}");
     }
+    // Punctuation that starts no token is skipped around a fuzzy word (dialect 1 and 2), a
+    // dialect-2 `'…'` is a VERBATIM token (RediSearch 2.10.5, live).
+    c.call(&["HSET", "f:runs", "t1", "runs"]);
+    let runs = arr(vec![Resp::Int(1), Resp::bulk("f:runs")]);
+    for q in ["%+run%", "%run.%", "%!run%"] {
+        assert_eq!(c.call(&["FT.SEARCH", "f", q, "NOCONTENT"]), runs, "{q}");
+    }
+    assert_eq!(c.call(&["FT.SEARCH", "f", "%'run'%", "NOCONTENT", "DIALECT", "1"]), runs);
+    assert_eq!(
+        c.call(&["FT.SEARCH", "f", "%'run'%", "NOCONTENT", "DIALECT", "2"]),
+        e("Syntax error at offset 1 near run")
+    );
     // NOSTEM keeps stems out of the index, not out of the query's expansion.
     assert_eq!(c.call(&["FT.CREATE", "n", "PREFIX", "1", "n:", "SCHEMA", "t1", "TEXT", "NOSTEM"]), s("OK"));
     assert_eq!(

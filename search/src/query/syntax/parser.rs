@@ -255,15 +255,29 @@ impl Parser<'_> {
                     // `%run%`) and ends the term at punctuation (`%%wor&d%%` is `wor`, then
                     // `d`: its syntax error there).
                     let d2 = self.dialect >= 2;
-                    while self.peek().is_some_and(|c| {
+                    let skipped = |c: char| {
                         c.is_ascii_punctuation()
                             && !is_special(c)
                             && !matches!(c, '_' | '\\')
                             && !(d2 && c == '\'')
-                    }) {
+                    };
+                    while self.peek().is_some_and(skipped) {
                         self.i += 1;
                     }
-                    self.word_until_punct()
+                    if let Some(e) = self.verbatim_error() {
+                        // Dialect 2's `'…'` is a VERBATIM token, which no rule takes here.
+                        return Err(e);
+                    }
+                    let w = self.word_until_punct();
+                    // Punctuation after the word is skipped too (`%run.%` is `%run%`).
+                    let after = self.i;
+                    while self.peek().is_some_and(skipped) {
+                        self.i += 1;
+                    }
+                    if self.peek() != Some('%') {
+                        self.i = after;
+                    }
+                    w
                 };
                 if !w.is_empty() && n <= MAX_FUZZY_DISTANCE && self.peek() != Some('%') {
                     return Err(self.fuzzy_error(word_at, &w));
