@@ -384,6 +384,18 @@ fn field_option_order_fuzzy_reach_and_escapes() {
     {
         assert_eq!(&c.call(&["FT.SEARCH", "em", q, "NOCONTENT", "DIALECT", "2"]), want, "{q}");
     }
+    // Punctuation that starts no token is skipped around a fuzzy word (dialect 1 and 2), a
+    // dialect-2 `'…'` is a VERBATIM token (RediSearch 2.10.5, live).
+    c.call(&["HSET", "f:runs", "t1", "runs"]);
+    let runs = arr(vec![Resp::Int(1), Resp::bulk("f:runs")]);
+    for q in ["%+run%", "%run.%", "%!run%"] {
+        assert_eq!(c.call(&["FT.SEARCH", "f", q, "NOCONTENT"]), runs, "{q}");
+    }
+    assert_eq!(c.call(&["FT.SEARCH", "f", "%'run'%", "NOCONTENT", "DIALECT", "1"]), runs);
+    assert_eq!(
+        c.call(&["FT.SEARCH", "f", "%'run'%", "NOCONTENT", "DIALECT", "2"]),
+        e("Syntax error at offset 1 near run")
+    );
     // NOSTEM keeps stems out of the index, not out of the query's expansion.
     assert_eq!(c.call(&["FT.CREATE", "n", "PREFIX", "1", "n:", "SCHEMA", "t1", "TEXT", "NOSTEM"]), s("OK"));
     assert_eq!(
@@ -499,4 +511,36 @@ fn unknown_expander_expands_nothing() {
     }
     assert_eq!(c.call(&["FT.AGGREGATE", "exi", "kitties", "EXPANDER", "noexpander"]), none);
     assert_eq!(c.call(&["FT.EXPLAIN", "exi", "kitties", "EXPANDER", "noexpander"]), Resp::bulk("kitties\n"));
+}
+
+/// test_contains.py test_misc1: with a suffix trie (a TEXT field WITHSUFFIXTRIE) suffix,
+/// contains and wildcard terms match no stem term; without one they do (RediSearch 2.10.5).
+#[test]
+fn suffix_trie_holds_no_stems() {
+    let server = Server::start();
+    let mut c = server.conn();
+    let trie = ["FT.CREATE", "mi", "PREFIX", "1", "mi:", "SCHEMA", "t", "TEXT", "WITHSUFFIXTRIE", "SORTABLE"];
+    assert_eq!(c.call(&trie), s("OK"));
+    assert_eq!(
+        c.call(&["FT.CREATE", "mi2", "PREFIX", "1", "mi:", "SCHEMA", "t", "TEXT", "SORTABLE"]),
+        s("OK")
+    );
+    c.call(&["HSET", "mi:3", "t", "doctorless"]);
+    c.call(&["HSET", "mi:5", "t", "colorlessness"]);
+    c.call(&["HSET", "mi:7", "t", "indexing"]);
+    let ids = |v: &[&str]| {
+        let mut out = vec![Resp::Int(v.len() as i64)];
+        out.extend(v.iter().map(|x| Resp::bulk(x)));
+        arr(out)
+    };
+    for (ix, q, want) in [
+        ("mi", "*less", ids(&["mi:3"])),
+        ("mi2", "*less", ids(&["mi:3", "mi:5"])),
+        ("mi", "*ndex", ids(&[])),
+        ("mi2", "*ndex", ids(&["mi:7"])),
+        ("mi", "w'*ndex'", ids(&[])),
+        ("mi2", "w'*ndex'", ids(&["mi:7"])),
+    ] {
+        assert_eq!(c.call(&["FT.SEARCH", ix, q, "NOCONTENT", "DIALECT", "2"]), want, "{ix} {q}");
+    }
 }

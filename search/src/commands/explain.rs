@@ -304,6 +304,16 @@ impl Explainer<'_> {
                 });
                 let norm = |v: &String| if fold { v.to_lowercase() } else { v.clone() };
                 for t in terms {
+                    if let TagTerm::Words(words) = t {
+                        // RediSearch's tag phrase: an INTERSECT of its words.
+                        out.push(format!("{pad}  {pre}INTERSECT {{"));
+                        for w in words {
+                            let shown = if w.is_empty() { "\"\"".to_string() } else { norm(w) };
+                            out.push(format!("{pad}    {pre}{shown}"));
+                        }
+                        out.push(format!("{pad}  }}"));
+                        continue;
+                    }
                     let s = match t {
                         TagTerm::Exact(v) if v.is_empty() => "\"\"".to_string(),
                         TagTerm::Exact(v) => norm(v),
@@ -311,6 +321,7 @@ impl Explainer<'_> {
                         TagTerm::Suffix(v) => format!("SUFFIX{{*{}}}", norm(v)),
                         TagTerm::Infix(v) => format!("INFIX{{*{}*}}", norm(v)),
                         TagTerm::Wildcard(v) => format!("WILDCARD{{{}}}", norm(v)),
+                        TagTerm::Words(_) => continue,
                     };
                     out.push(format!("{pad}  {pre}{s}"));
                 }

@@ -125,7 +125,7 @@ pub fn node(ast: &QueryAst, counter: u64, time: Duration, children: Vec<ProfileN
         QueryAst::Not(_) => ("NOT", None),
         QueryAst::Optional(_) => ("OPTIONAL", None),
         QueryAst::Tag(_, terms) => match terms.as_slice() {
-            [TagTerm::Exact(v)] => ("TAG", Some(v.clone())),
+            [t @ (TagTerm::Exact(_) | TagTerm::Words(_))] => ("TAG", t.exact_value()),
             [TagTerm::Prefix(v)] => ("UNION", Some(format!("TAG - {v}*"))),
             [TagTerm::Suffix(v)] => ("UNION", Some(format!("TAG - *{v}"))),
             [TagTerm::Infix(v)] => ("UNION", Some(format!("TAG - *{v}*"))),

@@ -2,6 +2,7 @@
 
 use roaring::RoaringBitmap;
 
+use crate::analysis::stemmer::STEM_PREFIX;
 use crate::error::{Error, Result};
 use crate::index::geo::unit_factor;
 use crate::index::text::{FieldMask, ALL_FIELDS};
@@ -171,10 +172,15 @@ impl<'a> Exec<'a> {
                 }
                 let suffix = matches!(ast, QueryAst::Suffix(_));
                 let text = &self.idx.text;
-                // Stem terms (`+index`) take part, as in RediSearch's suffix trie: `*ndex`
-                // finds a document with "indexing".
+                // Stem terms (`+index`) take part, as in RediSearch's walk of its terms: `*ndex`
+                // finds a document with "indexing". Its suffix trie (WITHSUFFIXTRIE) has none.
+                let stems = !self.text_suffix_trie();
                 let found = text.dict.scan(
-                    |t, id| (if suffix { t.ends_with(&p) } else { t.contains(&p) }) && text.is_live(id),
+                    |t, id| {
+                        (if suffix { t.ends_with(&p) } else { t.contains(&p) })
+                            && (stems || !t.starts_with(STEM_PREFIX))
+                            && text.is_live(id)
+                    },
                     self.opts.max_expansions + 1,
                 );
                 self.expanded(found, mask)
@@ -182,11 +188,16 @@ impl<'a> Exec<'a> {
             QueryAst::Wildcard(w) => {
                 self.check_suffix_fields(mask)?;
                 // RediSearch's `Wildcard_RemoveEscape`, then the glob folded, over every term
-                // (stem terms too, as its trie walk sees them).
+                // (stem terms too, as its trie walk sees them; its suffix trie has none).
                 let p: Vec<char> = unescape(w).to_lowercase().chars().collect();
                 let text = &self.idx.text;
+                let stems = !self.text_suffix_trie();
                 let found = text.dict.scan(
-                    |t, id| super::glob::matches(&p, t) && text.is_live(id),
+                    |t, id| {
+                        super::glob::matches(&p, t)
+                            && (stems || !t.starts_with(STEM_PREFIX))
+                            && text.is_live(id)
+                    },
                     self.opts.max_expansions + 1,
                 );
                 self.expanded(found, mask)
@@ -411,7 +422,16 @@ fn expands(ast: &QueryAst) -> bool {
         | QueryAst::Infix(_)
         | QueryAst::Wildcard(_)
         | QueryAst::Fuzzy(..) => true,
-        QueryAst::Tag(_, terms) => terms.iter().any(|t| !matches!(t, TagTerm::Exact(_))),
+        QueryAst::Tag(_, terms) => terms.iter().any(|t| !matches!(t, TagTerm::Exact(_) | TagTerm::Words(_))),
         _ => false,
+    }
+}
+
+impl Exec<'_> {
+    /// Whether the index keeps a suffix trie of its TEXT terms (a TEXT field WITHSUFFIXTRIE):
+    /// RediSearch then answers suffix, contains and wildcard terms from it, which holds no
+    /// stem terms.
+    fn text_suffix_trie(&self) -> bool {
+        self.idx.spec.fields.iter().any(|f| f.kind == FieldType::Text && f.with_suffix_trie)
     }
 }

@@ -20,7 +20,12 @@ impl<'a> Exec<'a> {
             if self.idx.spec.fields.get(fi).is_some_and(|f| f.index_empty) {
                 self.empty_tag_ok = true;
             }
-            if !self.empty_tag_ok && terms.iter().any(|t| matches!(t, TagTerm::Exact(v) if v.is_empty())) {
+            let empty = |t: &TagTerm| match t {
+                TagTerm::Exact(v) => v.is_empty(),
+                TagTerm::Words(w) => w.iter().any(String::is_empty),
+                _ => false,
+            };
+            if !self.empty_tag_ok && terms.iter().any(empty) {
                 return Err(Error::new(NO_INDEXEMPTY));
             }
             let norm = |s: &str| if case_sensitive { s.to_string() } else { s.to_lowercase() };
@@ -34,9 +39,10 @@ impl<'a> Exec<'a> {
                     }
                 }
                 match t {
-                    TagTerm::Exact(v) => {
-                        if let Some(id) = ti.dict.get(&norm(v)) {
-                            named.push((norm(v), id));
+                    TagTerm::Exact(_) | TagTerm::Words(_) => {
+                        let v = t.exact_value().unwrap_or_default();
+                        if let Some(id) = ti.dict.get(&norm(&v)) {
+                            named.push((norm(&v), id));
                         }
                     }
                     TagTerm::Prefix(v) => {
@@ -66,7 +72,7 @@ impl<'a> Exec<'a> {
                     }
                 }
             }
-            if !matches!(terms, [TagTerm::Exact(_)]) {
+            if !matches!(terms, [TagTerm::Exact(_) | TagTerm::Words(_)]) {
                 self.prof.readers("TAG", &named, |id| ti.docs(id).map_or(0, |b| b.len()));
             }
             let ids: Vec<u32> = named.into_iter().map(|(_, id)| id).collect();

@@ -17,9 +17,21 @@ pub enum TagTerm {
     Infix(String),
     /// `w'pattern'` (dialect ≥ 2; escapes kept).
     Wildcard(String),
+    /// Dialect ≥ 2: words of one value with the empty string among them (`{foo ""}`): the
+    /// value is the words joined by single spaces, as RediSearch's tag phrase is.
+    Words(Vec<String>),
 }
 
 impl TagTerm {
+    /// The value an exact term (or a run of words) looks up.
+    pub fn exact_value(&self) -> Option<String> {
+        match self {
+            TagTerm::Exact(v) => Some(v.clone()),
+            TagTerm::Words(w) => Some(w.join(" ")),
+            _ => None,
+        }
+    }
+
     /// The tag term for value `v` written with a leading and/or trailing `*`.
     pub(super) fn of(v: String, lead_star: bool, trail_star: bool) -> TagTerm {
         match (lead_star, trail_star) {
@@ -177,6 +189,9 @@ impl KnnClause {
     /// Sets one option (inside `[…]`, or a `$name` attribute after it).
     pub fn set(&mut self, name: &str, value: String) -> Result<()> {
         let upper = name.to_ascii_uppercase();
+        if value.is_empty() {
+            return Err(Error::new(format!("Invalid value () for `{name}`")));
+        }
         if upper == "AS" || upper == "YIELD_DISTANCE_AS" {
             self.score_as = Some(value);
         } else {
@@ -196,6 +211,9 @@ impl RangeClause {
     /// Sets one `$name` attribute.
     pub fn set(&mut self, name: &str, value: String) -> Result<()> {
         let upper = name.to_ascii_uppercase();
+        if value.is_empty() {
+            return Err(Error::new(format!("Invalid value () for `{name}`")));
+        }
         match upper.as_str() {
             "YIELD_DISTANCE_AS" => self.yield_as = Some(value),
             "EPSILON" | "EF_RUNTIME" | "HYBRID_POLICY" | "BATCH_SIZE" => {

@@ -178,7 +178,10 @@ impl Parser<'_> {
             t.push('(');
         }
         if self.eat('$') {
-            t.push_str(&self.param()?);
+            let v = self.param()?;
+            // An empty parameter is the number 0 (RediSearch 2.10.5: `@n:[$a 10]` with a
+            // empty is `0 <= n <= 10`; a geo radius of 0 is invalid).
+            t.push_str(if v.is_empty() { "0" } else { &v });
             return Ok(Some(t));
         }
         if let (Some(sign @ ('-' | '+')), Some('$')) = (self.peek(), self.peek_at(1)) {

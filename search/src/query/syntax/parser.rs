@@ -230,10 +230,11 @@ impl Parser<'_> {
                 self.skip_lexer_gaps();
                 let word_at = self.i;
                 let quote = self.peek().filter(|&q| self.dialect >= 2 && (q == '"' || q == '\''));
-                let w = if self.dialect >= 2 && self.peek() == Some('$') {
-                    // `%$p%`: the parameter's value, fuzzily.
+                let param = self.dialect >= 2 && self.peek() == Some('$');
+                let w = if param {
+                    // `%$p%`: the parameter's value (`""` there is a term like any other).
                     self.i += 1;
-                    self.param()?
+                    escape_word(&self.param()?)
                 } else if quote.is_some() && self.peek_at(1) == quote {
                     // `%""%`: the empty string's term (INDEXEMPTY).
                     self.i += 2;
@@ -253,9 +254,33 @@ impl Parser<'_> {
                     }
                     text
                 } else {
-                    // RediSearch's lexer ends the term at punctuation (`%%wor&d%%` is `wor`,
-                    // then `d`: its syntax error there).
-                    self.word_until_punct()
+                    // RediSearch's lexer skips punctuation that starts no token (`%+run%` is
+                    // `%run%`) and ends the term at punctuation (`%%wor&d%%` is `wor`, then
+                    // `d`: its syntax error there).
+                    let d2 = self.dialect >= 2;
+                    let skipped = |c: char| {
+                        c.is_ascii_punctuation()
+                            && !is_special(c)
+                            && !matches!(c, '_' | '\\')
+                            && !(d2 && c == '\'')
+                    };
+                    while self.peek().is_some_and(skipped) {
+                        self.i += 1;
+                    }
+                    if let Some(e) = self.verbatim_error() {
+                        // Dialect 2's `'…'` is a VERBATIM token, which no rule takes here.
+                        return Err(e);
+                    }
+                    let w = self.word_until_punct();
+                    // Punctuation after the word is skipped too (`%run.%` is `%run%`).
+                    let after = self.i;
+                    while self.peek().is_some_and(skipped) {
+                        self.i += 1;
+                    }
+                    if self.peek() != Some('%') {
+                        self.i = after;
+                    }
+                    w
                 };
                 let after_word = self.i;
                 self.skip_lexer_gaps();
@@ -265,7 +290,7 @@ impl Parser<'_> {
                 if !w.is_empty() && n <= MAX_FUZZY_DISTANCE && self.peek() != Some('%') {
                     return Err(self.fuzzy_error(word_at, &w));
                 }
-                if w.is_empty() && quote.is_none() {
+                if w.is_empty() && quote.is_none() && !param {
                     // No term: RediSearch's parser fails at the token where the term should
                     // be (at the end: the opening run's last `%`).
                     self.i = word_at;

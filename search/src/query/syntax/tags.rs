@@ -29,7 +29,17 @@ impl Parser<'_> {
             // `{""}` / `{''}`: the empty tag (INDEXEMPTY).
             self.i += 2;
             self.skip_ws();
-            return Ok(TagTerm::Exact(String::new()));
+            if matches!(self.peek(), Some('|' | '}') | None) {
+                return Ok(TagTerm::Exact(String::new()));
+            }
+            // `{"" bar}`: words of one value.
+            let mut words = vec![String::new()];
+            match self.tag()? {
+                TagTerm::Exact(v) => words.extend(v.split(' ').map(str::to_string)),
+                TagTerm::Words(w) => words.extend(w),
+                _ => return Err(self.err()),
+            }
+            return Ok(TagTerm::Words(words));
         }
         if self.at_wildcard() {
             let super::ast::QueryAst::Wildcard(p) = self.wildcard()? else { return Err(self.err()) };
@@ -111,6 +121,17 @@ impl Parser<'_> {
         let v = raw.trim().to_string();
         if v.is_empty() && !(lead_star || trail_star) {
             return Err(self.err());
+        }
+        if self.dialect >= 2 && !lead_star && !trail_star && !last_escaped {
+            // `{foo ""}`: the empty string among the words.
+            let words: Vec<&str> = v.split_whitespace().collect();
+            if words.len() > 1 && words.iter().any(|w| *w == "\"\"" || *w == "''") {
+                let words =
+                    words
+                        .iter()
+                        .map(|w| if *w == "\"\"" || *w == "''" { String::new() } else { w.to_string() });
+                return Ok(TagTerm::Words(words.collect()));
+            }
         }
         Ok(TagTerm::of(v, lead_star, trail_star))
     }

@@ -316,3 +316,38 @@ fn affixes_of_parameters() {
     assert_eq!(q("@t:{$p*}"), Tag(vec!["t".into()], vec![TagTerm::Prefix("el".into())]));
     assert_eq!(q("@t:{*$p}"), Tag(vec!["t".into()], vec![TagTerm::Suffix("el".into())]));
 }
+
+#[test]
+fn empty_values_in_parameters_and_attributes() {
+    // RediSearch 2.10.5 (test_empty.py testInvalidUseOfEmptyString), live.
+    let params: HashMap<String, String> =
+        [("e".to_string(), String::new()), ("q".to_string(), "\"\"".to_string())].into_iter().collect();
+    let q = |s: &str| parse(s, 2, &params);
+    // An empty parameter in a range is 0.
+    let b = |value: f64| NumBound { value, inclusive: true };
+    assert_eq!(q("@n:[$e 10]").unwrap(), Numeric("n".into(), b(0.0), b(10.0)));
+    assert_eq!(q("@g:[1.23 4.56 $e km]").unwrap_err().0, "Invalid GeoFilter radius");
+    // `%$p%`: the parameter's value, escaped as a word.
+    assert_eq!(q("%$q%").unwrap(), Fuzzy("\\\"\\\"".into(), 1));
+    assert_eq!(q("%$e%").unwrap(), Fuzzy(String::new(), 1));
+    // An empty vector attribute is an invalid value, named as written.
+    assert_eq!(
+        q("*=>[KNN 3 @v $e]=>{$yield_distance_as:\"\"}").unwrap_err().0,
+        "Invalid value () for `yield_distance_as`"
+    );
+    assert_eq!(q("@v:[VECTOR_RANGE 1 $e]=>{$EPSILON:$e}").unwrap_err().0, "Invalid value () for `EPSILON`");
+}
+
+#[test]
+fn empty_string_among_tag_words() {
+    // RediSearch 2.10.5's FT.EXPLAINCLI shows `{foo ""}` as an INTERSECT of `foo` and `""`
+    // (test_empty.py testEmptyExplainCli): one value, its words joined by spaces.
+    let t = |ws: &[&str]| {
+        Tag(vec!["tag".into()], vec![TagTerm::Words(ws.iter().map(|w| w.to_string()).collect())])
+    };
+    assert_eq!(p("@tag:{foo \"\"}", 2).unwrap(), t(&["foo", ""]));
+    assert_eq!(p("@tag:{\"\" bar}", 2).unwrap(), t(&["", "bar"]));
+    assert_eq!(p("@tag:{\"\" \"\"}", 2).unwrap(), t(&["", ""]));
+    assert_eq!(p("@tag:{\"\"}", 2).unwrap(), Tag(vec!["tag".into()], vec![TagTerm::Exact(String::new())]));
+    assert_eq!(TagTerm::Words(vec!["foo".into(), String::new()]).exact_value().as_deref(), Some("foo "));
+}
