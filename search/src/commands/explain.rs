@@ -134,10 +134,7 @@ impl Explainer<'_> {
 
     /// The phonetic expansion of word `w` in the fields of `mask` (see [`Self::word`]).
     fn phonetic_code(&self, w: &str, mask: Option<u128>, attrs: &Attrs) -> Option<String> {
-        let phonetic = (0..self.idx.spec.fields.len())
-            .filter(|&i| self.idx.spec.fields[i].phonetic)
-            .filter_map(|i| self.idx.text_ord(i))
-            .fold(0u128, |m, o| m | (1u128 << (u32::from(o) % 128)));
+        let phonetic = self.idx.phonetic_fields();
         let applies = phonetic != 0 && mask.is_none_or(|m| m == 0 || m & phonetic != 0);
         if !applies || attrs.phonetic == Some(false) {
             return None;

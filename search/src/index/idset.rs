@@ -7,8 +7,12 @@ use roaring::RoaringBitmap;
 
 /// The bitmap of `ids`, in any order, maybe repeated.
 pub fn bitmap_of(mut ids: Vec<u32>) -> RoaringBitmap {
-    if dense(&ids) {
-        return from_bits(&ids);
+    let span = ids.iter().fold(None, |s: Option<(u32, u32)>, &id| match s {
+        None => Some((id, id)),
+        Some((lo, hi)) => Some((lo.min(id), hi.max(id))),
+    });
+    if let Some(bits) = span.and_then(|(lo, hi)| dense_bits(&ids, lo, hi)) {
+        return bits;
     }
     ids.sort_unstable();
     ids.dedup();
@@ -18,29 +22,27 @@ pub fn bitmap_of(mut ids: Vec<u32>) -> RoaringBitmap {
 /// The bitmap of `ids`, given in increasing order.
 pub fn bitmap_of_sorted(ids: impl IntoIterator<Item = u32>) -> RoaringBitmap {
     let ids: Vec<u32> = ids.into_iter().collect();
-    if dense(&ids) {
-        return from_bits(&ids);
+    if let Some(bits) = ids.first().zip(ids.last()).and_then(|(&lo, &hi)| dense_bits(&ids, lo, hi)) {
+        return bits;
     }
     RoaringBitmap::from_sorted_iter(ids).unwrap_or_default()
 }
 
-/// Whether the bit set over the span of `ids` has at most 4 words an id.
-fn dense(ids: &[u32]) -> bool {
-    let (Some(&lo), Some(&hi)) = (ids.iter().min(), ids.iter().max()) else { return false };
-    let words = ((hi - (lo & !63)) / 64 + 1) as usize;
-    ids.len() > 16 && words <= ids.len().saturating_mul(4)
-}
-
-fn from_bits(ids: &[u32]) -> RoaringBitmap {
-    let (Some(&lo), Some(&hi)) = (ids.iter().min(), ids.iter().max()) else { return RoaringBitmap::new() };
+/// The bitmap of `ids` (spanning `lo..=hi`) read from a dense bit set, when that set has at
+/// most 4 words an id; None otherwise.
+fn dense_bits(ids: &[u32], lo: u32, hi: u32) -> Option<RoaringBitmap> {
     let base = lo & !63;
-    let mut bits = vec![0u64; ((hi - base) / 64 + 1) as usize];
+    let words = ((hi - base) / 64 + 1) as usize;
+    if ids.len() <= 16 || words > ids.len().saturating_mul(4) {
+        return None;
+    }
+    let mut bits = vec![0u64; words];
     for &id in ids {
         let at = id - base;
         bits[(at / 64) as usize] |= 1 << (at % 64);
     }
     let bytes: Vec<u8> = bits.iter().flat_map(|w| w.to_le_bytes()).collect();
-    RoaringBitmap::from_lsb0_bytes(base, &bytes)
+    Some(RoaringBitmap::from_lsb0_bytes(base, &bytes))
 }
 
 #[cfg(test)]

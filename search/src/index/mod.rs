@@ -197,6 +197,14 @@ impl Index {
         }
     }
 
+    /// The PHONETIC text fields, as a mask of text ordinals.
+    pub fn phonetic_fields(&self) -> text::FieldMask {
+        (0..self.spec.fields.len())
+            .filter(|&i| self.spec.fields[i].phonetic)
+            .filter_map(|i| self.text_ord(i))
+            .fold(0, |m, o| m | 1u128 << (u32::from(o) % 128))
+    }
+
     /// Whether some TEXT field in `mask` is stemmed (not NOSTEM): a query word searched
     /// there expands to its stem.
     pub fn stems_in(&self, mask: text::FieldMask) -> bool {

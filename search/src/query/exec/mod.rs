@@ -248,10 +248,7 @@ fn run(idx: &Index, ast: &QueryAst, opts: &ExecOptions, prof: Recorder) -> Resul
         stem_ids: Vec::new(),
         explicit_prox: 0,
         phonetic: None,
-        phonetic_fields: (0..idx.spec.fields.len())
-            .filter(|&i| idx.spec.fields[i].phonetic)
-            .filter_map(|i| idx.text_ord(i))
-            .fold(0, |m, o| m | 1u128 << (u32::from(o) % 128)),
+        phonetic_fields: idx.phonetic_fields(),
         fault: None,
         explained: opts.explain.then(Vec::new),
     };

@@ -254,40 +254,21 @@ impl Parser<'_> {
                     }
                     text
                 } else {
-                    // RediSearch's lexer skips punctuation that starts no token (`%+run%` is
-                    // `%run%`) and ends the term at punctuation (`%%wor&d%%` is `wor`, then
-                    // `d`: its syntax error there).
-                    let d2 = self.dialect >= 2;
-                    let skipped = |c: char| {
-                        c.is_ascii_punctuation()
-                            && !is_special(c)
-                            && !matches!(c, '_' | '\\')
-                            && !(d2 && c == '\'')
-                    };
-                    while self.peek().is_some_and(skipped) {
-                        self.i += 1;
-                    }
                     if let Some(e) = self.verbatim_error() {
                         // Dialect 2's `'…'` is a VERBATIM token, which no rule takes here.
                         return Err(e);
                     }
-                    let w = self.word_until_punct();
-                    // Punctuation after the word is skipped too (`%run.%` is `%run%`).
-                    let after = self.i;
-                    while self.peek().is_some_and(skipped) {
-                        self.i += 1;
-                    }
-                    if self.peek() != Some('%') {
-                        self.i = after;
-                    }
-                    w
+                    // RediSearch's lexer ends the term at punctuation (`%%wor&d%%` is `wor`,
+                    // then `d`: its syntax error there).
+                    self.word_until_punct()
                 };
+                // The same gaps after the word (`%run.%` is `%run%`) when a `%` follows them.
                 let after_word = self.i;
                 self.skip_lexer_gaps();
                 if self.peek() != Some('%') {
                     self.i = after_word;
                 }
-                if !w.is_empty() && n <= MAX_FUZZY_DISTANCE && self.peek() != Some('%') {
+                if !w.is_empty() && self.peek() != Some('%') {
                     return Err(self.fuzzy_error(word_at, &w));
                 }
                 if w.is_empty() && quote.is_none() && !param {
@@ -307,7 +288,6 @@ impl Parser<'_> {
                     // Fewer closing `%` than opening: the parser fails after the last one.
                     return Err(self.err());
                 }
-
                 Ok(QueryAst::Fuzzy(w, n))
             }
             '$' => {
@@ -365,25 +345,8 @@ impl Parser<'_> {
     /// dialect 2) `'`.
     fn skip_lexer_ignored(&mut self) {
         while let Some(c) = self.peek() {
-            let token = matches!(
-                c,
-                '"' | '|'
-                    | '('
-                    | ')'
-                    | '{'
-                    | '}'
-                    | ':'
-                    | ';'
-                    | '-'
-                    | '~'
-                    | '*'
-                    | '%'
-                    | '['
-                    | ']'
-                    | '\\'
-                    | '@'
-                    | '$'
-            ) || (c == '\'' && self.dialect >= 2)
+            let token = "\"|(){}:;-~*%[]\\@$".contains(c)
+                || (c == '\'' && self.dialect >= 2)
                 || (c == '=' && self.peek_at(1) == Some('>'));
             if !c.is_ascii_punctuation() || c == '_' || token {
                 return;
