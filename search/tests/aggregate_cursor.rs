@@ -24,6 +24,9 @@ fn numbered(count: usize) -> AggOutput {
     src.run(&["LOAD", "1", "@i"]).unwrap()
 }
 
+/// Every document is still indexed.
+const ALL: &dyn Fn(u32, &[u8]) -> bool = &|_, _| true;
+
 fn opts(count: u64, idle: u64) -> CursorOptions {
     CursorOptions { count: Some(count), max_idle_ms: Some(idle) }
 }
@@ -48,7 +51,7 @@ fn paging_100k_rows_returns_each_row_once() {
             break;
         }
         now += 10;
-        let (_, r, next) = page(table.read(id, None, Protocol::Resp2, now).unwrap());
+        let (_, r, next) = page(table.read(id, None, Protocol::Resp2, now, ALL).unwrap());
         assert!(next == 0 || next == id);
         rows = r;
         id = next;
@@ -66,12 +69,12 @@ fn read_count_overrides_and_exhaustion_ends_with_zero() {
     // `FT.AGGREGATE idx * LOAD 1 @i WITHCURSOR COUNT 4` reports 1).
     assert_eq!((total, rows.len()), (1, 4));
     assert_ne!(id, 0);
-    let (_, rows, id2) = page(table.read(id, Some(6), Protocol::Resp2, 1).unwrap());
+    let (_, rows, id2) = page(table.read(id, Some(6), Protocol::Resp2, 1, ALL).unwrap());
     // Exactly the remaining 6 rows: RediSearch only notices the end on the next read.
     assert_eq!((rows.len(), id2), (6, id));
-    let (_, rows, id3) = page(table.read(id, None, Protocol::Resp2, 2).unwrap());
+    let (_, rows, id3) = page(table.read(id, None, Protocol::Resp2, 2, ALL).unwrap());
     assert_eq!((rows.len(), id3), (0, 0));
-    assert_eq!(table.read(id, None, Protocol::Resp2, 3).unwrap_err().message, "Cursor not found");
+    assert_eq!(table.read(id, None, Protocol::Resp2, 3, ALL).unwrap_err().message, "Cursor not found");
 }
 
 #[test]
@@ -84,7 +87,7 @@ fn grouped_cursor_reports_total_first() {
     let mut table = CursorTable::new(3);
     let (total, rows, id) = page(table.start("idx", out, opts(2, 1000), false, Protocol::Resp2, 0).unwrap());
     assert_eq!((total, rows.len()), (5, 2));
-    let (total, rows, _) = page(table.read(id, None, Protocol::Resp2, 1).unwrap());
+    let (total, rows, _) = page(table.read(id, None, Protocol::Resp2, 1, ALL).unwrap());
     assert_eq!((total, rows.len()), (0, 2));
 }
 
@@ -94,15 +97,15 @@ fn idle_cursors_expire() {
     let (_, _, id) =
         page(table.start("idx", numbered(10), opts(1, 100), false, Protocol::Resp2, 1_000).unwrap());
     // Reading refreshes the idle clock.
-    assert!(table.read(id, None, Protocol::Resp2, 1_090).is_ok());
-    assert!(table.read(id, None, Protocol::Resp2, 1_180).is_ok());
-    assert_eq!(table.read(id, None, Protocol::Resp2, 1_281).unwrap_err().message, "Cursor not found");
+    assert!(table.read(id, None, Protocol::Resp2, 1_090, ALL).is_ok());
+    assert!(table.read(id, None, Protocol::Resp2, 1_180, ALL).is_ok());
+    assert_eq!(table.read(id, None, Protocol::Resp2, 1_281, ALL).unwrap_err().message, "Cursor not found");
 
     let (_, _, a) = page(table.start("idx", numbered(10), opts(1, 100), false, Protocol::Resp2, 0).unwrap());
     let (_, _, b) = page(table.start("idx", numbered(10), opts(1, 1000), false, Protocol::Resp2, 0).unwrap());
     assert_eq!(table.gc(500), 1);
-    assert_eq!(table.read(a, None, Protocol::Resp2, 500).unwrap_err().message, "Cursor not found");
-    assert!(table.read(b, None, Protocol::Resp2, 500).is_ok());
+    assert_eq!(table.read(a, None, Protocol::Resp2, 500, ALL).unwrap_err().message, "Cursor not found");
+    assert!(table.read(b, None, Protocol::Resp2, 500, ALL).is_ok());
 }
 
 #[test]
@@ -110,8 +113,8 @@ fn maxidle_is_capped_and_defaulted() {
     let mut table = CursorTable::new(5);
     let o = CursorOptions { count: Some(1), max_idle_ms: Some(10_000_000) };
     let (_, _, id) = page(table.start("idx", numbered(5), o, false, Protocol::Resp2, 0).unwrap());
-    assert!(table.read(id, None, Protocol::Resp2, 300_000).is_ok());
-    assert!(table.read(id, None, Protocol::Resp2, 600_001).is_err());
+    assert!(table.read(id, None, Protocol::Resp2, 300_000, ALL).is_ok());
+    assert!(table.read(id, None, Protocol::Resp2, 600_001, ALL).is_err());
 }
 
 #[test]
@@ -120,7 +123,7 @@ fn delete_and_errors() {
     let (_, _, id) = page(table.start("idx", numbered(5), opts(1, 1000), false, Protocol::Resp2, 0).unwrap());
     assert!(table.delete(id, 1).is_ok());
     assert_eq!(table.delete(id, 1).unwrap_err().message, "Cursor does not exist");
-    assert_eq!(table.read(id, None, Protocol::Resp2, 1).unwrap_err().message, "Cursor not found");
+    assert_eq!(table.read(id, None, Protocol::Resp2, 1, ALL).unwrap_err().message, "Cursor not found");
 }
 
 #[test]
@@ -143,4 +146,32 @@ fn resp3_cursor_page_is_a_map() {
     let AggReply::Array(parts) = reply else { panic!() };
     assert!(matches!(parts[0], AggReply::Map(_)));
     assert!(matches!(parts[1], AggReply::Int(id) if id > 0));
+}
+
+#[test]
+fn rows_of_deleted_documents_are_skipped_and_not_counted() {
+    // Rows d0..d9; d2..d9 deleted after the first page (RediSearch's lazy cursor skips them).
+    let mut out = numbered(10);
+    out.live_ids = true;
+    let ids: Vec<u32> = out.rows.iter().map(|r| r.doc_id).collect();
+    let mut table = CursorTable::new(7);
+    let (total, rows, id) = page(table.start("idx", out, opts(1, 1000), false, Protocol::Resp2, 0).unwrap());
+    assert_eq!((total, rows.len()), (1, 1));
+    let alive = |doc: u32, _: &[u8]| doc == ids[0] || doc == ids[1];
+    let (total, rows, id) = page(table.read(id, None, Protocol::Resp2, 1, &alive).unwrap());
+    assert_eq!((total, rows.len()), (1, 1));
+    assert_ne!(id, 0);
+    let (total, rows, id) = page(table.read(id, None, Protocol::Resp2, 2, &alive).unwrap());
+    assert_eq!((total, rows.len(), id), (0, 0, 0));
+}
+
+#[test]
+fn rows_not_from_this_index_are_never_skipped() {
+    // Rows merged from other shards (live_ids false) stay, whatever the liveness check says.
+    let out = numbered(3);
+    let mut table = CursorTable::new(8);
+    let (_, _, id) = page(table.start("idx", out, opts(1, 1000), false, Protocol::Resp2, 0).unwrap());
+    let none = |_: u32, _: &[u8]| false;
+    let (_, rows, id) = page(table.read(id, Some(5), Protocol::Resp2, 1, &none).unwrap());
+    assert_eq!((rows.len(), id), (2, 0));
 }

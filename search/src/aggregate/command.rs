@@ -298,6 +298,7 @@ pub(crate) fn run_aggregate(
         t.timed_out |= out.warning.as_deref() == Some(crate::error::TIMEOUT_ERROR);
         t.steps.extend(out.steps.drain(..).filter(|s| !s.name.is_empty()).map(|s| (s.name, s.time, s.count)));
     }
+    out.live_ids = true;
     deliver(cat, &q.req, q.index_name.clone(), out, docs.caller(), config, proto)
 }
 
@@ -365,7 +366,10 @@ pub(crate) fn ft_cursor(
                     return Err(Error::new("The index was dropped while the cursor was idle"));
                 }
             }
-            Ok(cursors.read(id, count, proto, now)?)
+            // A row's document is gone when its id no longer holds its key.
+            let idx = cursors.index_of(id).and_then(|n| cat.resolve(n)).and_then(|n| cat.index(n));
+            let live = |doc: u32, key: &[u8]| idx.and_then(|i| i.docs.get(doc)).is_some_and(|r| r.key() == key);
+            Ok(cursors.read(id, count, proto, now, &live)?)
         }
         Some('D') => {
             cursors.delete(id, now)?;

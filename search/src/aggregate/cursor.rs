@@ -39,7 +39,13 @@ struct Cursor {
     warning: Option<String>,
     sent_first: bool,
     sortkey: Option<Option<usize>>,
+    /// The rows' [`Row::doc_id`]s are the index's own ids ([`AggOutput::live_ids`]).
+    live_ids: bool,
 }
+
+/// Whether a document read into a cursor is still in its index (`doc_id`, key): RediSearch's
+/// cursor reads its index lazily and skips what was deleted since it opened.
+pub type Liveness<'a> = &'a dyn Fn(u32, &[u8]) -> bool;
 
 /// All open cursors of the server.
 pub struct CursorTable {
@@ -122,7 +128,7 @@ impl CursorTable {
         now_ms: u64,
     ) -> Result<AggReply, AggError> {
         let id = self.reserve_owned(index, owner, out, opts, expand, now_ms)?;
-        self.page(id, None, proto, now_ms)
+        self.page(id, None, proto, now_ms, &|_, _| true)
     }
 
     /// A cursor over `out` for `owner`, its first page not sent: its id (FT.HYBRID's
@@ -163,24 +169,27 @@ impl CursorTable {
             warning: out.warning,
             sent_first: false,
             sortkey: out.sortkey,
+            live_ids: out.live_ids,
         };
         self.cursors.insert(id, cursor);
         Ok(id)
     }
 
-    /// `FT.CURSOR READ idx id [COUNT n]`.
+    /// `FT.CURSOR READ idx id [COUNT n]`. Rows of documents `live` says are gone are
+    /// skipped, uncounted (a cursor whose input was not consumed up front).
     pub fn read(
         &mut self,
         id: u64,
         count: Option<u64>,
         proto: Protocol,
         now_ms: u64,
+        live: Liveness<'_>,
     ) -> Result<AggReply, AggError> {
         self.expire(id, now_ms);
         if !self.cursors.contains_key(&id) {
             return Err(AggError::new("Cursor not found"));
         }
-        self.page(id, count, proto, now_ms)
+        self.page(id, count, proto, now_ms, live)
     }
 
     /// `FT.CURSOR DEL idx id`.
@@ -226,6 +235,7 @@ impl CursorTable {
         count: Option<u64>,
         proto: Protocol,
         now_ms: u64,
+        live: Liveness<'_>,
     ) -> Result<AggReply, AggError> {
         let Some(c) = self.cursors.get_mut(&id) else {
             return Err(AggError::new("Cursor not found"));
@@ -234,11 +244,23 @@ impl CursorTable {
         if count.is_some_and(|n| n > 0) {
             c.chunk = n;
         }
-        let take = usize::try_from(n).unwrap_or(usize::MAX).min(c.rows.len());
+        let want = usize::try_from(n).unwrap_or(usize::MAX);
+        let check = c.live_ids && !c.blocking;
+        // Rows of documents deleted since the cursor opened, skipped before this page's first row.
+        let mut gone_before_first = 0u64;
+        let mut rows: Vec<Row> = Vec::with_capacity(want.min(c.rows.len()));
+        while rows.len() < want {
+            let Some(row) = c.rows.pop_front() else { break };
+            let alive = !check || row.key.as_deref().is_none_or(|k| live(row.doc_id, k));
+            if alive {
+                rows.push(row);
+            } else if rows.is_empty() {
+                gone_before_first += 1;
+            }
+        }
         // Done when the rows ran out before the page filled (RediSearch only
         // notices the end when a read pulls past it).
-        let done = (take as u64) < n;
-        let rows: Vec<Row> = c.rows.drain(..take).collect();
+        let done = rows.len() < want;
         let total = if !c.sent_first && c.blocking {
             c.first_total
         } else if c.blocking {
@@ -246,7 +268,7 @@ impl CursorTable {
         } else {
             // Documents read for this page until its first row (to the end without one).
             let first = rows.first().map_or(c.matched, |r| r.seq);
-            let total = first.saturating_sub(c.read);
+            let total = first.saturating_sub(c.read).saturating_sub(gone_before_first);
             c.read = rows.last().map_or(c.matched, |r| r.seq);
             total
         };

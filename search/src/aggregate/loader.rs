@@ -50,6 +50,10 @@ impl FieldLoader for IndexLoader<'_> {
         }
     }
 
+    fn gone(&self, doc: DocRef<'_>) -> bool {
+        !self.docs.key_exists(doc.key)
+    }
+
     fn yielded(&self) -> Vec<String> {
         match &self.indexed {
             Indexed::Live { distances, .. } => distances.fields.iter().map(|(n, _)| n.clone()).collect(),

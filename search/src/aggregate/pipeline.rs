@@ -78,6 +78,11 @@ pub trait FieldLoader {
         let _ = (doc, name);
         None
     }
+    /// The document is no longer there to load from (its key expired or was deleted).
+    fn gone(&self, doc: DocRef<'_>) -> bool {
+        let _ = doc;
+        false
+    }
 }
 
 /// A document as a [`FieldLoader`] sees it.
@@ -127,6 +132,9 @@ pub struct AggOutput {
     pub count_only: bool,
     /// WITHSORTKEYS: the slot of each row's sort key (`Some(None)`: no sort key, a nil).
     pub sortkey: Option<Option<usize>>,
+    /// The rows' [`Row::doc_id`]s are ids of the index the cursor reads (not positions in
+    /// rows shipped from other shards), so a cursor can tell which documents were deleted.
+    pub live_ids: bool,
 }
 
 /// Property table of one segment.
@@ -318,6 +326,7 @@ impl Plan {
                 doc_id: d.id,
                 score: d.score,
                 matched_terms: d.matched_terms,
+                expired: false,
             };
             if let Some(s) = score_slot {
                 row.set(s, Value::Number(d.score));
@@ -440,6 +449,7 @@ impl Plan {
             blocking,
             count_only: self.count_only,
             sortkey: None,
+            live_ids: false,
         })
     }
 }
@@ -484,6 +494,7 @@ fn run_streaming(
                 Op::Load(loads) => {
                     if let Some(key) = row.key.clone() {
                         let d = DocRef { key: &key, id: row.doc_id };
+                        let mut loaded = false;
                         for (slot, kind) in loads {
                             let v = match kind {
                                 LoadKind::DocKey => Some(Value::bytes(&key)),
@@ -494,14 +505,20 @@ fn run_streaming(
                                 LoadKind::Yielded(n) => source.yielded_value(d, n),
                             };
                             if let Some(v) = v {
+                                loaded |= !matches!(kind, LoadKind::DocKey | LoadKind::Yielded(_));
                                 row.set(*slot, v);
                             }
                         }
+                        // Nothing read: was the document there at all?
+                        row.expired |= !loaded && source.gone(d);
                     }
                 }
                 Op::LoadAll => {
                     if let Some(key) = row.key.clone() {
-                        for (name, v) in source.load_all(DocRef { key: &key, id: row.doc_id }) {
+                        let d = DocRef { key: &key, id: row.doc_id };
+                        let all = source.load_all(d);
+                        row.expired |= all.is_empty() && source.gone(d);
+                        for (name, v) in all {
                             let slot = root.add(&name);
                             row.set(slot, v);
                         }

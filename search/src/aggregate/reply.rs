@@ -57,7 +57,11 @@ pub fn render(chunk: &Chunk<'_>, proto: Protocol) -> AggReply {
                 if let Some(slot) = chunk.sortkey {
                     out.push(sortkey_reply(slot, r));
                 }
-                out.push(AggReply::Array(flat_fields(chunk.names, r, chunk.expand)));
+                out.push(if r.expired {
+                    AggReply::Nil
+                } else {
+                    AggReply::Array(flat_fields(chunk.names, r, chunk.expand))
+                });
             }
             AggReply::Array(out)
         }
@@ -70,10 +74,12 @@ pub fn render(chunk: &Chunk<'_>, proto: Protocol) -> AggReply {
                     if let Some(slot) = chunk.sortkey {
                         m.push((simple("sortkey"), sortkey_reply(slot, r)));
                     }
-                    m.push((
-                        simple("extra_attributes"),
-                        AggReply::Map(map_fields(chunk.names, r, chunk.expand)),
-                    ));
+                    let fields = if r.expired {
+                        AggReply::Nil
+                    } else {
+                        AggReply::Map(map_fields(chunk.names, r, chunk.expand))
+                    };
+                    m.push((simple("extra_attributes"), fields));
                     m.push((simple("values"), AggReply::Array(Vec::new())));
                     AggReply::Map(m)
                 })

@@ -25,6 +25,9 @@ pub struct Row {
     /// first); 0 after GROUPBY. RediSearch's `total_results` of a pipeline that does not
     /// consume its input up front counts the documents read before each page's first row.
     pub seq: u64,
+    /// A LOAD found the document gone (expired or deleted after the query matched it): its
+    /// fields are sent as nil, as RediSearch's loader flags `Result_ExpiredDoc`.
+    pub expired: bool,
 }
 
 impl Row {

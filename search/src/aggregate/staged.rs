@@ -289,7 +289,11 @@ impl Catalog {
             Some(meta) => crate::commands::hybrid::deliver(
                 self, &done.req, done.index_name, done.out, *meta, owner, config, proto,
             ),
-            None => deliver(self, &done.req, done.index_name, done.out, owner, config, proto),
+            None => {
+                let mut out = done.out;
+                out.live_ids = true;
+                deliver(self, &done.req, done.index_name, out, owner, config, proto)
+            }
         }
         .unwrap_or_else(|e| Reply::Error(e.0))
     }
