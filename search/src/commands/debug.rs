@@ -38,7 +38,7 @@ const NO_TAG: &str = "can not open tag field";
 const UNKNOWN_INDEX: &str = "Unknown index name";
 
 /// `FT.DEBUG sub args...` (`args` excludes the command name).
-pub(crate) fn ft_debug(cat: &Catalog, args: &[&[u8]]) -> Result<Reply> {
+pub(crate) fn ft_debug(cat: &mut Catalog, args: &[&[u8]]) -> Result<Reply> {
     let Some(first) = args.first() else {
         return Err(Error::new("ERR wrong number of arguments for 'FT.DEBUG' command"));
     };
@@ -64,6 +64,9 @@ pub(crate) fn ft_debug(cat: &Catalog, args: &[&[u8]]) -> Result<Reply> {
         "GC_FORCEINVOKE" => {
             arity((3..=4).contains(&argc))?;
             index(&arg(1), UNKNOWN_INDEX)?;
+            if let Some(e) = cat.entry_mut(&arg(1)) {
+                e.index.collect_garbage();
+            }
             Ok(Reply::Simple("DONE".into()))
         }
         "GC_FORCEBGINVOKE" => {
@@ -109,7 +112,8 @@ pub(crate) fn ft_debug(cat: &Catalog, args: &[&[u8]]) -> Result<Reply> {
         "DUMP_TERMS" => {
             arity(argc == 3)?;
             let idx = index(&arg(1), NO_CTX)?;
-            let terms = idx.text.dict.scan(|_, id| idx.text.is_live(id), usize::MAX);
+            let shown = |id| idx.text.is_live(id) || idx.text.is_uncollected(id);
+            let terms = idx.text.dict.scan(|_, id| shown(id), usize::MAX);
             Ok(Reply::Array(terms.into_iter().map(|(t, _)| Reply::text(t)).collect()))
         }
         "DUMP_INVIDX" => {

@@ -117,7 +117,7 @@ impl Memory {
     pub(crate) fn of(idx: &Index) -> Memory {
         let mut m = Memory {
             text: idx.text.mem_bytes(),
-            dict: idx.text.dict.mem_bytes(),
+            dict: idx.text.dict.live_bytes(idx.text.counted_terms() as usize),
             tag: 0,
             numeric: 0,
             numeric_records: 0,
@@ -254,7 +254,7 @@ pub(crate) fn ft_info(cat: &Catalog, name: &str, proto: Protocol) -> Result<Repl
         ("attributes", Reply::Array(attributes)),
         ("num_docs", Reply::Int(num_docs as i64)),
         ("max_doc_id", Reply::Int(i64::from(idx.docs.max_id()))),
-        ("num_terms", Reply::Int(idx.text.live_terms() as i64)),
+        ("num_terms", Reply::Int(idx.text.counted_terms() as i64)),
         ("num_records", Reply::Int(records as i64)),
         ("inverted_sz_mb", mb(text_bytes)),
         ("vector_index_sz_mb", mb(vector_bytes)),

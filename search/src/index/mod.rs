@@ -168,6 +168,13 @@ impl Index {
         Ok(idx)
     }
 
+    /// What RediSearch's garbage collector (FT.DEBUG GC_FORCEINVOKE) makes visible: folio
+    /// removes a document's entries when it goes, so only what RediSearch reports until its
+    /// collection runs is dropped here (emptied terms).
+    pub fn collect_garbage(&mut self) {
+        self.text.collect_garbage();
+    }
+
     /// Creates data structures for fields added to the spec (FT.ALTER).
     pub fn sync_fields(&mut self) {
         let mut text_ord = self.fields.iter().filter(|f| matches!(f, FieldIndex::Text(_))).count() as u16;

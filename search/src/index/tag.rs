@@ -60,6 +60,8 @@ impl TagIndex {
 
     /// Approximate heap bytes.
     pub fn mem_bytes(&self) -> usize {
-        self.dict.mem_bytes() + self.postings.iter().map(|b| b.serialized_size() + 8).sum::<usize>()
+        let live = self.postings.iter().filter(|b| !b.is_empty());
+        let (count, bytes) = live.fold((0, 0), |(n, sum), b| (n + 1, sum + b.serialized_size() + 8));
+        self.dict.live_bytes(count) + bytes
     }
 }

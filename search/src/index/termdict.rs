@@ -117,6 +117,16 @@ impl TermDict {
             + self.long.iter().map(|t| t.len() + 16).sum::<usize>()
     }
 
+    /// [`TermDict::mem_bytes`]'s share of `live` terms: what the dictionary would hold
+    /// without the terms no document has any more (RediSearch's GC drops those from its trie;
+    /// here they stay, ids being never reused, so FT.INFO reports the live share).
+    pub fn live_bytes(&self, live: usize) -> usize {
+        if self.is_empty() {
+            return 0;
+        }
+        (self.mem_bytes() as u128 * live.min(self.len()) as u128 / self.len() as u128) as usize
+    }
+
     /// Moves the delta into the fst.
     fn merge(&mut self) {
         let mut builder = MapBuilder::memory();

@@ -29,6 +29,9 @@ pub struct TextIndex {
     /// a query matching such a term takes its documents without reading every posting,
     /// and the bitmaps are small (mostly one bit per document id).
     dense: HashMap<u32, RoaringBitmap>,
+    /// Terms whose last document went since the last garbage collection: RediSearch keeps an
+    /// emptied term (FT.INFO `num_terms`, FT.DEBUG DUMP_TERMS) until its GC runs.
+    uncollected: RoaringBitmap,
 }
 
 /// A term is kept as a bitmap too while at least one document in this many holds it
@@ -62,6 +65,9 @@ impl TextIndex {
     pub fn set_posting(&mut self, term: u32, p: Posting, positions: &[u32], norm: DocNorm, live: u64) {
         let Some(l) = self.lists.get_mut(term as usize) else { return };
         l.set(p, positions, norm);
+        if !self.uncollected.is_empty() {
+            self.uncollected.remove(term);
+        }
         match self.dense.get_mut(&term) {
             Some(bm) => {
                 bm.insert(p.doc);
@@ -78,6 +84,9 @@ impl TextIndex {
     pub fn remove_posting(&mut self, term: u32, doc: u32) {
         if let Some(l) = self.lists.get_mut(term as usize) {
             l.remove(doc);
+            if l.is_empty() {
+                self.uncollected.insert(term);
+            }
             if let Some(bm) = self.dense.get_mut(&term) {
                 bm.remove(doc);
                 if l.len() < DENSE_MIN / 2 {
@@ -116,6 +125,21 @@ impl TextIndex {
     /// Number of live terms.
     pub fn live_terms(&self) -> u64 {
         self.lists.iter().filter(|l| !l.is_empty()).count() as u64
+    }
+
+    /// True when `term` lost its last document since the last garbage collection.
+    pub fn is_uncollected(&self, term: u32) -> bool {
+        self.uncollected.contains(term)
+    }
+
+    /// The terms RediSearch would count: the live ones and those its GC has not dropped yet.
+    pub fn counted_terms(&self) -> u64 {
+        self.live_terms() + self.uncollected.len()
+    }
+
+    /// RediSearch's garbage collection of the term index: emptied terms stop being counted.
+    pub fn collect_garbage(&mut self) {
+        self.uncollected.clear();
     }
 
     /// Approximate heap bytes of the term-major postings.
