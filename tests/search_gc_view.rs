@@ -1,0 +1,99 @@
+//! What RediSearch shows of documents that went away: a term that lost its last document is
+//! still counted until the garbage collector runs (FT.DEBUG GC_FORCEINVOKE), a cursor skips the
+//! rows of documents deleted after it opened (uncounted), and a LOAD that finds its document
+//! expired sends that row as nil. Every expectation was measured on RediSearch 2.10.5
+//! (Redis 7.4.1); the cases follow its test_gc.py, test_issues.py, test_cursors.py and
+//! test_expire.py.
+
+mod common;
+
+use common::*;
+
+fn texts(r: Resp) -> Vec<String> {
+    r.items().iter().map(Resp::text).collect()
+}
+
+fn num_terms(c: &mut Conn) -> i64 {
+    let info = c.cmd("FT.INFO idx");
+    info.items().chunks(2).find(|p| p[0].text() == "num_terms").map(|p| p[1].int()).unwrap()
+}
+
+#[test]
+fn emptied_terms_count_until_the_collector_runs() {
+    let server = Server::start();
+    let mut c = server.conn();
+    assert_eq!(c.cmd("FT.CREATE idx SCHEMA t TEXT"), Resp::Simple("OK".into()));
+    c.cmd("HSET doc1 t foo");
+    c.cmd("HSET doc1 t bar");
+    c.cmd("HSET doc2 t baz");
+    c.cmd("DEL doc2");
+    assert_eq!(num_terms(&mut c), 3);
+    assert_eq!(texts(c.cmd("FT.DEBUG DUMP_TERMS idx")), ["bar", "baz", "foo"]);
+    assert_eq!(c.cmd("FT.DEBUG GC_FORCEINVOKE idx"), Resp::Simple("DONE".into()));
+    assert_eq!(num_terms(&mut c), 1);
+    assert_eq!(texts(c.cmd("FT.DEBUG DUMP_TERMS idx")), ["bar"]);
+    // A collected term that comes back is counted again.
+    c.cmd("HSET doc3 t foo");
+    assert_eq!(num_terms(&mut c), 2);
+}
+
+#[test]
+fn cursor_reads_skip_documents_deleted_since_it_opened() {
+    let server = Server::start();
+    let mut c = server.conn();
+    c.cmd("FT.CREATE idx SCHEMA t TEXT");
+    for i in 1..=5 {
+        c.call(&["HSET", &format!("k{i}"), "t", "hello"]);
+    }
+    let first = c.cmd("FT.AGGREGATE idx hello LOAD 1 @t WITHCURSOR COUNT 2");
+    let items = first.items();
+    assert_eq!(items[0].items().len(), 3, "total and two rows");
+    let cursor = items[1].int();
+    assert_ne!(cursor, 0);
+    c.cmd("DEL k3 k5");
+    // RediSearch: [[1, [t, hello]], 0]: k4 is the only row left, counted alone.
+    let next = c.call(&["FT.CURSOR", "READ", "idx", &cursor.to_string(), "COUNT", "2"]);
+    let items = next.items();
+    assert_eq!(items[0].items()[0].int(), 1);
+    assert_eq!(texts(items[0].items()[1].clone()), ["t", "hello"]);
+    assert_eq!(items[0].items().len(), 2);
+    assert_eq!(items[1].int(), 0);
+}
+
+#[test]
+fn cursor_over_deleted_documents_ends_empty() {
+    let server = Server::start();
+    let mut c = server.conn();
+    c.cmd("FT.CREATE idx SCHEMA t TAG");
+    c.cmd("HSET doc1 t foo");
+    c.cmd("HSET doc2 t foo");
+    let first = c.cmd("FT.AGGREGATE idx @t:{foo} WITHCURSOR COUNT 1");
+    let cursor = first.items()[1].int();
+    c.cmd("DEL doc1");
+    c.cmd("DEL doc2");
+    c.cmd("FT.DEBUG GC_FORCEINVOKE idx");
+    let next = c.call(&["FT.CURSOR", "READ", "idx", &cursor.to_string()]);
+    // RediSearch: [[0], 0].
+    assert_eq!(next.items()[0].items(), [Resp::Int(0)]);
+    assert_eq!(next.items()[1].int(), 0);
+}
+
+#[test]
+fn a_loaded_row_whose_document_expired_is_nil() {
+    let server = Server::start();
+    let mut c = server.conn();
+    c.cmd("DEBUG SET-ACTIVE-EXPIRE 0");
+    c.cmd("FT.CREATE idx SCHEMA t TEXT");
+    c.cmd("HSET doc1 t bar");
+    c.cmd("HSET doc2 t arr");
+    c.cmd("PEXPIRE doc1 1");
+    std::thread::sleep(std::time::Duration::from_millis(20));
+    // RediSearch: [1, nil, [t, arr]].
+    let r = c.cmd("FT.AGGREGATE idx * LOAD 1 @t");
+    let items = r.items();
+    assert_eq!(items.len(), 3);
+    assert_eq!(items[0].int(), 1);
+    assert_eq!(items[1], Resp::Nil);
+    assert_eq!(texts(items[2].clone()), ["t", "arr"]);
+    c.cmd("DEBUG SET-ACTIVE-EXPIRE 1");
+}
