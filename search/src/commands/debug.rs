@@ -13,6 +13,7 @@ use crate::catalog::Catalog;
 use crate::commands::text;
 use crate::document::KeyType;
 use crate::error::{Error, Result};
+use crate::config::Config;
 use crate::index::docs::redisearch_id;
 use crate::index::{FieldIndex, Index};
 use crate::reply::Reply;
@@ -38,7 +39,7 @@ const NO_TAG: &str = "can not open tag field";
 const UNKNOWN_INDEX: &str = "Unknown index name";
 
 /// `FT.DEBUG sub args...` (`args` excludes the command name).
-pub(crate) fn ft_debug(cat: &mut Catalog, args: &[&[u8]]) -> Result<Reply> {
+pub(crate) fn ft_debug(cat: &mut Catalog, args: &[&[u8]], config: &Config) -> Result<Reply> {
     let Some(first) = args.first() else {
         return Err(Error::new("ERR wrong number of arguments for 'FT.DEBUG' command"));
     };
@@ -64,8 +65,9 @@ pub(crate) fn ft_debug(cat: &mut Catalog, args: &[&[u8]]) -> Result<Reply> {
         "GC_FORCEINVOKE" => {
             arity((3..=4).contains(&argc))?;
             index(&arg(1), UNKNOWN_INDEX)?;
+            let threshold = config.get("FORK_GC_CLEAN_THRESHOLD").first().and_then(|(_, v)| v.as_deref()?.parse().ok());
             if let Some(e) = cat.entry_mut(&arg(1)) {
-                e.index.collect_garbage();
+                e.index.collect_garbage(threshold.unwrap_or(100));
             }
             Ok(Reply::Simple("DONE".into()))
         }

@@ -134,6 +134,9 @@ pub struct Index {
     pub synonyms: Synonyms,
     /// Buffers of the indexer, kept from one document to the next.
     scratch: IngestScratch,
+    /// Documents removed or replaced since the last [`Index::collect_garbage`] ran
+    /// (RediSearch's fork GC's `deletedDocsFromLastRun`).
+    gc_pending: u64,
 }
 
 /// What [`Index::insert_in_language`] builds for each document: (term, text field ordinal,
@@ -163,6 +166,7 @@ impl Index {
             stemmer,
             stats: IndexStats::default(),
             synonyms: Synonyms::default(),
+            gc_pending: 0,
         };
         idx.sync_fields();
         Ok(idx)
@@ -170,8 +174,13 @@ impl Index {
 
     /// What RediSearch's garbage collector (FT.DEBUG GC_FORCEINVOKE) makes visible: folio
     /// removes a document's entries when it goes, so only what RediSearch reports until its
-    /// collection runs is dropped here (emptied terms).
-    pub fn collect_garbage(&mut self) {
+    /// collection runs is dropped here (emptied terms). Like RediSearch's fork GC, nothing is
+    /// collected until `threshold` documents were removed or replaced (FORK_GC_CLEAN_THRESHOLD).
+    pub fn collect_garbage(&mut self, threshold: u64) {
+        if self.gc_pending < threshold {
+            return;
+        }
+        self.gc_pending = 0;
         self.text.collect_garbage();
     }
 
@@ -442,6 +451,7 @@ impl Index {
         let new_postings = Postings::of(parts, len);
         let norm = DocNorm { max_freq: max_freq.max(1), low_score: (0.0..=1.0).contains(&score) };
         let (id, old) = self.docs.put(rec, DocHot::new(score, max_freq, len));
+        self.gc_pending += u64::from(old.is_some());
         match old {
             // An update touches only the bitmaps that changed; every posting of the new
             // version is set (its positions, or the document's norm, may have changed).
@@ -564,6 +574,7 @@ impl Index {
     pub fn remove(&mut self, key: &[u8]) -> bool {
         match self.docs.remove(key) {
             Some((id, rec, hot)) => {
+                self.gc_pending += 1;
                 self.remove_postings(id, &rec.clone_postings(hot.len));
                 for term in rec.terms() {
                     self.text.remove_posting(term, id);
@@ -600,6 +611,7 @@ impl Index {
             scratch: IngestScratch::default(),
             stats,
             synonyms,
+            gc_pending: 0,
         };
         self.sync_fields();
     }
