@@ -170,3 +170,36 @@ fn ttl_of_temporary_indexes() {
     assert_eq!(debug(&mut c, "TTL idx"), Resp::Error("Index is not temporary".into()));
     assert_eq!(debug(&mut c, "TTL nosuch"), Resp::Error("Unknown index name".into()));
 }
+
+#[test]
+fn dump_prefix_trie_counts_every_index_prefix() {
+    let server = Server::start();
+    let mut c = server.conn();
+    assert_eq!(
+        debug(&mut c, "DUMP_PREFIX_TRIE"),
+        arr(vec![s("prefixes_count"), Resp::Int(0), s("prefixes_trie_nodes"), Resp::Int(0)])
+    );
+    c.cmd("FT.CREATE a SCHEMA t TEXT");
+    c.cmd("FT.CREATE b PREFIX 1 abc SCHEMA t TEXT");
+    c.cmd("FT.CREATE c PREFIX 2 abd abc SCHEMA t TEXT");
+    // RediSearch 2.10.5: the empty prefix (no PREFIX), abc and abd; 4 trie nodes.
+    assert_eq!(
+        debug(&mut c, "DUMP_PREFIX_TRIE"),
+        arr(vec![s("prefixes_count"), Resp::Int(3), s("prefixes_trie_nodes"), Resp::Int(4)])
+    );
+    c.cmd("FLUSHALL");
+    assert_eq!(
+        debug(&mut c, "DUMP_PREFIX_TRIE"),
+        arr(vec![s("prefixes_count"), Resp::Int(0), s("prefixes_trie_nodes"), Resp::Int(0)])
+    );
+}
+
+#[test]
+fn binary_payloads_come_back_as_stored() {
+    let server = Server::start();
+    let mut c = server.conn();
+    c.cmd("FT.CREATE things ON HASH PREFIX 1 thing: PAYLOAD_FIELD payload SCHEMA name TEXT");
+    c.call(&[&b"HSET"[..], b"thing:foo", b"name", b"foo", b"payload", b"\x00\xab\x20"]);
+    let r = c.cmd("FT.SEARCH things foo WITHPAYLOADS");
+    assert_eq!(r.items()[2], Resp::Bulk(b"\x00\xab\x20".to_vec()));
+}

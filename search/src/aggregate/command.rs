@@ -368,7 +368,8 @@ pub(crate) fn ft_cursor(
             }
             // A row's document is gone when its id no longer holds its key.
             let idx = cursors.index_of(id).and_then(|n| cat.resolve(n)).and_then(|n| cat.index(n));
-            let live = |doc: u32, key: &[u8]| idx.and_then(|i| i.docs.get(doc)).is_some_and(|r| r.key() == key);
+            let live =
+                |doc: u32, key: &[u8]| idx.and_then(|i| i.docs.get(doc)).is_some_and(|r| r.key() == key);
             Ok(cursors.read(id, count, proto, now, &live)?)
         }
         Some('D') => {

@@ -11,9 +11,9 @@ use roaring::RoaringBitmap;
 
 use crate::catalog::Catalog;
 use crate::commands::text;
+use crate::config::Config;
 use crate::document::KeyType;
 use crate::error::{Error, Result};
-use crate::config::Config;
 use crate::index::docs::redisearch_id;
 use crate::index::{FieldIndex, Index};
 use crate::reply::Reply;
@@ -65,7 +65,8 @@ pub(crate) fn ft_debug(cat: &mut Catalog, args: &[&[u8]], config: &Config) -> Re
         "GC_FORCEINVOKE" => {
             arity((3..=4).contains(&argc))?;
             index(&arg(1), UNKNOWN_INDEX)?;
-            let threshold = config.get("FORK_GC_CLEAN_THRESHOLD").first().and_then(|(_, v)| v.as_deref()?.parse().ok());
+            let threshold =
+                config.get("FORK_GC_CLEAN_THRESHOLD").first().and_then(|(_, v)| v.as_deref()?.parse().ok());
             if let Some(e) = cat.entry_mut(&arg(1)) {
                 e.index.collect_garbage(threshold.unwrap_or(100));
             }
@@ -214,6 +215,28 @@ pub(crate) fn ft_debug(cat: &mut Catalog, args: &[&[u8]], config: &Config) -> Re
             arity(argc == 3 || argc == 4)?;
             let idx = index(&arg(1), NO_CTX)?;
             dump_suffix_trie(idx, (argc == 4).then(|| arg(2)).as_deref())
+        }
+        "DUMP_PREFIX_TRIE" => {
+            arity(argc == 2)?;
+            let prefixes: std::collections::BTreeSet<&[u8]> = cat
+                .indexes
+                .values()
+                .flat_map(|e| {
+                    // No PREFIX is RediSearch's empty prefix.
+                    let p = &e.index.spec.prefixes;
+                    if p.is_empty() {
+                        vec![&b""[..]]
+                    } else {
+                        p.iter().map(Vec::as_slice).collect()
+                    }
+                })
+                .collect();
+            Ok(Reply::Array(vec![
+                Reply::Simple("prefixes_count".into()),
+                Reply::Int(prefixes.len() as i64),
+                Reply::Simple("prefixes_trie_nodes".into()),
+                Reply::Int(radix_nodes(&prefixes) as i64),
+            ]))
         }
         "DOCIDTOID" => {
             arity(argc == 4)?;
@@ -425,4 +448,20 @@ fn dump_geomidx(gi: &crate::index::geoshape::GeoShapeIndex) -> Reply {
         bulk("docs"),
         Reply::Array(docs),
     ])
+}
+
+/// Nodes of a radix tree holding `keys` (sorted): one per key and one per point where two
+/// keys part. RediSearch's prefix TrieMap counts its nodes as it splits and merges them, which
+/// this does not replay (FT.DEBUG DUMP_PREFIX_TRIE's `prefixes_trie_nodes`: equal for disjoint
+/// prefixes and 0 when there are none; may differ by a node or two where prefixes nest).
+fn radix_nodes(keys: &std::collections::BTreeSet<&[u8]>) -> usize {
+    let common = |a: &[u8], b: &[u8]| a.iter().zip(b).take_while(|(x, y)| x == y).count();
+    let mut nodes: std::collections::BTreeSet<&[u8]> = keys.iter().copied().collect();
+    for (a, b) in keys.iter().zip(keys.iter().skip(1)) {
+        let n = common(a, b);
+        if n < a.len() && n < b.len() {
+            nodes.insert(&a[..n]);
+        }
+    }
+    nodes.len()
 }

@@ -43,16 +43,22 @@ fn hamming_scores(
     }
     for d in ids {
         let Some(key) = idx.docs.get(d).map(|r| r.key()) else { continue };
-        if let Ok(vals) = docs.values(key, &idx.spec.payload_field) {
-            if let Some(FieldValue::String(p)) = vals.into_iter().next() {
-                let s = crate::query::score::hamming(q, p.as_bytes());
-                if s > 0.0 {
-                    out.insert(d, s);
-                }
+        if let Some(p) = payload_of(docs, key, &idx.spec.payload_field) {
+            let s = crate::query::score::hamming(q, &p);
+            if s > 0.0 {
+                out.insert(d, s);
             }
         }
     }
     out
+}
+
+/// A document's payload: the PAYLOAD_FIELD's bytes as stored (binary-safe on hashes).
+fn payload_of(docs: &dyn DocumentSource, key: &[u8], field: &str) -> Option<Vec<u8>> {
+    docs.hash_bytes(key, field).or_else(|| match docs.values(key, field).ok()?.into_iter().next()? {
+        FieldValue::String(s) => Some(s.into_bytes()),
+        _ => None,
+    })
 }
 
 /// A sort key value for ordering.
@@ -210,10 +216,7 @@ impl SearchPage {
                 continue;
             }
             let payload = if req.with_payloads && !idx.spec.payload_field.is_empty() {
-                docs.values(&h.key, &idx.spec.payload_field).ok().and_then(|v| match v.into_iter().next() {
-                    Some(FieldValue::String(s)) => Some(s.into_bytes()),
-                    _ => None,
-                })
+                payload_of(docs, &h.key, &idx.spec.payload_field)
             } else {
                 None
             };
