@@ -555,17 +555,26 @@ pub fn start_temporary_expiry(ctx: &Context) {
 }
 
 fn expire_temporary(ctx: &Context, _: ()) {
-    let now = std::time::Instant::now();
-    let expired: Vec<(i32, Vec<Vec<u8>>)> = with_state(ctx, |s| {
-        s.catalogs
-            .iter_mut()
-            .map(|(db, c)| (*db, c.expire_temporary(now)))
-            .filter(|(_, k)| !k.is_empty())
-            .collect()
-    });
-    for (db, keys) in expired {
-        if select_db(ctx, db) {
-            delete_keys(ctx, &keys);
+    // A replica drops nothing itself: its primary's FT.DROPINDEX … DD reaches it.
+    if !ctx.get_flags().contains(redis_module::ContextFlags::SLAVE) {
+        let now = std::time::Instant::now();
+        let expired: Vec<(i32, Vec<String>)> = with_state(ctx, |s| {
+            s.catalogs
+                .iter()
+                .map(|(db, c)| (*db, c.expired_temporary(now)))
+                .filter(|(_, names)| !names.is_empty())
+                .collect()
+        });
+        // As RediSearch's timer: FT.DROPINDEX name DD as a replicated call, so replicas and the
+        // AOF drop the index and its documents too.
+        let opts = redis_module::CallOptionsBuilder::new().replicate().build();
+        for (db, names) in expired {
+            if select_db(ctx, db) {
+                for name in names {
+                    let _: redis_module::CallResult =
+                        ctx.call_ext("FT.DROPINDEX", &opts, &[name.as_bytes(), b"DD".as_slice()]);
+                }
+            }
         }
     }
     ctx.create_timer(TEMPORARY_CHECK, expire_temporary, ());

@@ -172,6 +172,33 @@ fn ttl_of_temporary_indexes() {
 }
 
 #[test]
+fn ttl_pause_and_expire() {
+    let server = Server::start();
+    let mut c = server.conn();
+    c.cmd("FT.CREATE idx SCHEMA t TEXT");
+    assert_eq!(debug(&mut c, "TTL_PAUSE nope"), Resp::Error("Unknown index name".into()));
+    assert_eq!(debug(&mut c, "TTL_PAUSE idx"), Resp::Error("Index is not temporary".into()));
+    assert_eq!(debug(&mut c, "TTL_EXPIRE idx"), Resp::Error("Index is not temporary".into()));
+    assert_eq!(c.cmd("FT.CREATE tmp TEMPORARY 3600 PREFIX 1 d: SCHEMA t TEXT"), s("OK"));
+    assert_eq!(debug(&mut c, "TTL_PAUSE tmp"), s("OK"));
+    assert_eq!(debug(&mut c, "TTL_PAUSE tmp"), Resp::Error("Index does not have a timer".into()));
+    c.cmd("HSET d:1 t hello");
+    // Expired now: the index is dropped with its documents (RediSearch: within 1 ms; folio's
+    // check runs every second).
+    assert_eq!(debug(&mut c, "TTL_EXPIRE tmp"), s("OK"));
+    let start = std::time::Instant::now();
+    while c.cmd("FT._LIST").items().len() > 1 && start.elapsed() < std::time::Duration::from_secs(5) {
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    assert_eq!(texts_of(c.cmd("FT._LIST")), ["idx"]);
+    assert_eq!(c.cmd("EXISTS d:1"), Resp::Int(0));
+}
+
+fn texts_of(r: Resp) -> Vec<String> {
+    r.items().iter().map(Resp::text).collect()
+}
+
+#[test]
 fn dump_prefix_trie_counts_every_index_prefix() {
     let server = Server::start();
     let mut c = server.conn();

@@ -40,11 +40,21 @@ pub(crate) struct Usage {
     last_used: Mutex<Instant>,
     pub(crate) uses: AtomicU64,
     dialects: [AtomicBool; 4],
+    /// A TEMPORARY index's timer is stopped (FT.DEBUG TTL_PAUSE).
+    pub(crate) ttl_paused: AtomicBool,
+    /// A TEMPORARY index expires at the next check (FT.DEBUG TTL_EXPIRE).
+    pub(crate) ttl_due: AtomicBool,
 }
 
 impl Usage {
     fn new() -> Usage {
-        Usage { last_used: Mutex::new(Instant::now()), uses: AtomicU64::new(0), dialects: Default::default() }
+        Usage {
+            last_used: Mutex::new(Instant::now()),
+            uses: AtomicU64::new(0),
+            dialects: Default::default(),
+            ttl_paused: AtomicBool::new(false),
+            ttl_due: AtomicBool::new(false),
+        }
     }
 
     /// Marks a use now.
@@ -272,24 +282,22 @@ impl Catalog {
 
     /// Drops TEMPORARY indexes idle longer than their TTL at `now`; returns the keys of
     /// their documents, which the glue must delete.
-    pub fn expire_temporary(&mut self, now: Instant) -> Vec<Vec<u8>> {
-        let expired: Vec<String> = self
-            .indexes
+    /// The TEMPORARY indexes idle past their timeout (or made due by FT.DEBUG TTL_EXPIRE),
+    /// except those whose timer FT.DEBUG TTL_PAUSE stopped: the caller drops each with
+    /// `FT.DROPINDEX name DD`, replicated, as RediSearch's timer does.
+    pub fn expired_temporary(&self, now: Instant) -> Vec<String> {
+        self.indexes
             .iter()
             .filter(|(_, e)| {
+                let u = &e.usage;
                 e.index.spec.temporary.is_some_and(|s| {
-                    now.saturating_duration_since(e.usage.last_used()) >= Duration::from_secs(s)
+                    u.ttl_due.load(Ordering::Relaxed)
+                        || (!u.ttl_paused.load(Ordering::Relaxed)
+                            && now.saturating_duration_since(u.last_used()) >= Duration::from_secs(s))
                 })
             })
             .map(|(k, _)| k.clone())
-            .collect();
-        let mut keys = Vec::new();
-        for name in expired {
-            if let Some(e) = self.drop_index(&name) {
-                keys.extend(e.index.docs.keys().map(|k| k.to_vec()));
-            }
-        }
-        keys
+            .collect()
     }
 
     pub(crate) fn drop_index(&mut self, name: &str) -> Option<Entry> {

@@ -30,8 +30,8 @@
 //!    own `ft_index0` aux record ([`rdb::ft_index`]), those of other databases with
 //!    [`Catalog::to_definitions`] / [`Catalog::from_definitions`] (index data is never
 //!    persisted: indexes fill as the keys load);
-//! 7. calls [`Catalog::expire_temporary`] periodically (TEMPORARY indexes); the keys it
-//!    returns must be deleted (RediSearch deletes a temporary index's documents).
+//! 7. calls [`Catalog::expired_temporary`] periodically (TEMPORARY indexes) and drops each
+//!    index it names with `FT.DROPINDEX name DD`, replicated (as RediSearch's timer does).
 //!
 //! Commands handled by [`Catalog::execute`]: FT.CREATE, FT.SEARCH, FT.AGGREGATE, FT.HYBRID, FT.CURSOR
 //! (both in [`aggregate`]), FT.INFO, FT._LIST, FT.DROPINDEX (and legacy FT.DROP), FT.ALTER,

@@ -261,6 +261,25 @@ pub(crate) fn ft_debug(cat: &mut Catalog, args: &[&[u8]], config: &Config) -> Re
                 - e.usage.last_used().elapsed().as_millis().min(u128::from(secs) * 1000);
             Ok(Reply::Int((left_ms / 1000) as i64))
         }
+        "TTL_PAUSE" | "TTL_EXPIRE" => {
+            arity(argc >= 3)?;
+            let e = cat.resolve(&arg(1)).and_then(|n| cat.indexes.get(n));
+            let e = e.ok_or_else(|| Error::new(UNKNOWN_INDEX))?;
+            if e.index.spec.temporary.is_none() {
+                return Err(Error::new("Index is not temporary"));
+            }
+            let usage = &e.usage;
+            if sub == "TTL_PAUSE" {
+                if usage.ttl_paused.swap(true, std::sync::atomic::Ordering::Relaxed) {
+                    return Err(Error::new("Index does not have a timer"));
+                }
+            } else {
+                // RediSearch re-arms the timer with 1 ms: the next check drops the index.
+                usage.ttl_paused.store(false, std::sync::atomic::Ordering::Relaxed);
+                usage.ttl_due.store(true, std::sync::atomic::Ordering::Relaxed);
+            }
+            Ok(Reply::ok())
+        }
         "VECSIM_INFO" => {
             arity(argc == 4)?;
             let idx = index(&arg(1), NO_CTX)?;
@@ -281,7 +300,6 @@ pub(crate) fn ft_debug(cat: &mut Catalog, args: &[&[u8]], config: &Config) -> Re
             let ok = match sub {
                 "DUMP_NUMIDXTREE" | "DUMP_HNSW" => argc >= 4,
                 "DOCINFO" | "INVIDX_SUMMARY" => argc == 4,
-                "TTL_PAUSE" | "TTL_EXPIRE" => argc >= 3,
                 _ => true,
             };
             arity(ok)?;
