@@ -230,3 +230,39 @@ fn binary_payloads_come_back_as_stored() {
     let r = c.cmd("FT.SEARCH things foo WITHPAYLOADS");
     assert_eq!(r.items()[2], Resp::Bulk(b"\x00\xab\x20".to_vec()));
 }
+
+#[test]
+fn maxsearchresults_zero_counts_after_scoring() {
+    // RediSearch 2.10.5's result processors when MAXSEARCHRESULTS / MAXAGGREGATERESULTS cap
+    // the page to nothing: scored, then counted (`RPCounter`); an AGGREGATE's SORTBY is a
+    // counter too.
+    let server = Server::start();
+    let mut c = server.conn();
+    c.cmd("FT.CREATE idx SCHEMA t TEXT");
+    for i in 1..=3 {
+        c.call(&["HSET", &i.to_string(), "t", "hello world"]);
+    }
+    c.cmd("FT.CONFIG SET MAXSEARCHRESULTS 0");
+    c.cmd("FT.CONFIG SET MAXAGGREGATERESULTS 0");
+    let steps = |c: &mut Conn, q: &str| -> Vec<(String, i64)> {
+        let r = c.cmd(&format!("FT.PROFILE idx {q}"));
+        let prof = r.items()[1].items().last().unwrap().items().to_vec();
+        prof[1..].iter().map(|s| (s.items()[1].text(), s.items().last().unwrap().int())).collect()
+    };
+    let own = |v: &[(&str, i64)]| v.iter().map(|(a, n)| (a.to_string(), *n)).collect::<Vec<_>>();
+    c.cmd("FT.CONFIG SET _PRINT_PROFILE_CLOCK false");
+    assert_eq!(
+        steps(&mut c, "SEARCH QUERY hello"),
+        own(&[("Index", 3), ("Scorer", 3), ("Counter", 0), ("Loader", 1)])
+    );
+    assert_eq!(
+        steps(&mut c, "SEARCH QUERY hello NOCONTENT"),
+        own(&[("Index", 3), ("Scorer", 3), ("Counter", 1)])
+    );
+    assert_eq!(
+        steps(&mut c, "SEARCH QUERY hello SORTBY t"),
+        own(&[("Index", 3), ("Counter", 0), ("Loader", 1)])
+    );
+    assert_eq!(steps(&mut c, "AGGREGATE QUERY hello SORTBY 1 @t"), own(&[("Index", 3), ("Counter", 1)]));
+    assert_eq!(c.cmd("FT.AGGREGATE idx hello SORTBY 1 @t").items(), [Resp::Int(3)]);
+}

@@ -139,6 +139,9 @@ pub struct ArrangeStep {
     pub limit: u64,
     /// A LIMIT was given.
     pub limited: bool,
+    /// MAXAGGREGATERESULTS leaves this step no row (its LIMIT, or the default 10, capped to
+    /// 0): RediSearch counts the rows instead of sorting them (`RPCounter`).
+    pub counts: bool,
 }
 
 struct Args<'a> {
@@ -277,6 +280,15 @@ impl AggregateRequest {
                         ac.at + 1
                     )))
                 }
+            }
+        }
+        for step in &mut req.steps {
+            if let Step::Arrange(a) = step {
+                let limit = match a.offset.saturating_add(a.limit) {
+                    0 => super::limits::DEFAULT_SORT_LIMIT,
+                    n => n,
+                };
+                a.counts = limit.min(limits.max_aggregate_results) == 0;
             }
         }
         Ok(req)

@@ -172,7 +172,7 @@ impl Planner<'_> {
         if limit == 0 {
             limit = DEFAULT_SORT_LIMIT;
         }
-        if count_only {
+        if count_only || step.counts {
             self.ops.push(Op::Count);
             return Ok(());
         }

@@ -470,7 +470,19 @@ pub(crate) fn search_page(
     }
     let page: Vec<_> = page.into_iter().skip(req.offset as usize).collect();
     if let Some(t) = trace {
-        if want == 0 {
+        if want == 0 && req.capped_to_count {
+            // MAXSEARCHRESULTS 0: scored, then counted; a counter ahead of a loader reports
+            // the one call that found nothing to pass on.
+            if req.sortby.is_none() {
+                t.step("Scorer", total);
+            }
+            if req.no_content {
+                t.step("Counter", 1);
+            } else {
+                t.step("Counter", 0);
+                t.step("Loader", 1);
+            }
+        } else if want == 0 {
             // LIMIT 0 0: a counter passes the count on.
             t.step("Counter", 1);
         } else {

@@ -57,6 +57,9 @@ pub(crate) struct SearchRequest {
     pub(crate) dialect_given: bool,
     /// LIMIT given explicitly (only then is it checked against MAXSEARCHRESULTS).
     pub(crate) limit_given: bool,
+    /// MAXSEARCHRESULTS capped the page to nothing: RediSearch's pipeline counts the results
+    /// after scoring them (`RPCounter`), unlike an explicit `LIMIT 0 0`.
+    pub(crate) capped_to_count: bool,
     /// FORMAT EXPAND (RESP3, JSON): values as native replies.
     pub(crate) expand: bool,
     pub(crate) timeout_ms: u64,
@@ -140,6 +143,7 @@ pub(crate) fn parse_request(args: &[&[u8]], config: &Config) -> Result<SearchReq
         dialect: config.default_dialect,
         dialect_given: false,
         limit_given: false,
+        capped_to_count: false,
         expand: false,
         timeout_ms: config.timeout_ms,
         language: None,
@@ -366,7 +370,9 @@ pub(crate) fn parse_request(args: &[&[u8]], config: &Config) -> Result<SearchReq
     }
     // No result past the MAXSEARCHRESULTS-th is returned: `LIMIT 1 20` under 20 gives 19, the
     // default `LIMIT 0 10` under 0 only the count (as RediSearch 2.10 answers).
-    r.limit = r.limit.min(max.saturating_sub(r.offset));
+    let capped = r.limit.min(max.saturating_sub(r.offset));
+    r.capped_to_count = capped == 0 && r.limit > 0;
+    r.limit = capped;
     Ok(r)
 }
 
