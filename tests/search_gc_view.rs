@@ -109,3 +109,38 @@ fn a_loaded_row_whose_document_expired_is_nil() {
     assert_eq!(texts(items[2].clone()), ["t", "arr"]);
     c.cmd("DEBUG SET-ACTIVE-EXPIRE 1");
 }
+
+#[test]
+fn every_field_type_counts_its_records_and_empties_to_nothing() {
+    // RediSearch 2.10.5 (test.py testIssue1184): five documents give five records whatever the
+    // field type (a TAG field counts one per document, not per value), and once they are
+    // deleted and collected the index holds nothing.
+    let server = Server::start();
+    let mut c = server.conn();
+    c.cmd("FT.CONFIG SET FORK_GC_CLEAN_THRESHOLD 0");
+    let field = |info: &Resp, name: &str| {
+        let v = info.items().chunks(2).find(|p| p[0].text() == name).map(|p| p[1].clone()).unwrap();
+        if let Resp::Int(n) = v {
+            n.to_string()
+        } else {
+            v.text()
+        }
+    };
+    for (kind, value) in [("TEXT", "foo"), ("NUMERIC", "3.14"), ("TAG", "foo,bar"), ("GEO", "1.23,4.56")] {
+        c.call(&["FT.CREATE", "idx", "ON", "HASH", "SCHEMA", "field", kind]);
+        for i in 0..5 {
+            c.call(&["HSET", &format!("doc{i}"), "field", value]);
+        }
+        let info = c.cmd("FT.INFO idx");
+        assert_eq!(field(&info, "num_records"), "5", "{kind}");
+        assert!(field(&info, "inverted_sz_mb").parse::<f64>().unwrap() > 0.0, "{kind}");
+        for i in 0..5 {
+            c.call(&["DEL", &format!("doc{i}")]);
+        }
+        c.cmd("FT.DEBUG GC_FORCEINVOKE idx");
+        let info = c.cmd("FT.INFO idx");
+        assert_eq!(field(&info, "num_records"), "0", "{kind}");
+        assert_eq!(field(&info, "inverted_sz_mb").parse::<f64>().unwrap(), 0.0, "{kind}");
+        c.cmd("FT.DROPINDEX idx");
+    }
+}

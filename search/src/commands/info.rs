@@ -96,10 +96,12 @@ fn vector_attribute(v: Option<&VectorSpec>) -> Vec<(Reply, Reply)> {
 /// Memory figures of one index (folio's own estimates from its structures), in bytes.
 pub(crate) struct Memory {
     text: usize,
+    /// Every inverted index: text, tag, numeric and geo (RediSearch's `inverted_sz_mb`).
+    inverted: usize,
     dict: usize,
     tag: usize,
     numeric: usize,
-    /// Records that are not text postings: numeric entries and stored vectors.
+    /// Records that are not text postings: numeric, tag and geo entries, stored vectors.
     numeric_records: u64,
     geo: usize,
     geoshape: usize,
@@ -116,7 +118,8 @@ impl Memory {
     /// Measures `idx` (walks its documents).
     pub(crate) fn of(idx: &Index) -> Memory {
         let mut m = Memory {
-            text: idx.text.mem_bytes(),
+            text: idx.text.live_bytes(),
+            inverted: 0,
             dict: idx.text.dict.live_bytes(idx.text.counted_terms() as usize),
             tag: 0,
             numeric: 0,
@@ -132,12 +135,19 @@ impl Memory {
         };
         for f in &idx.fields {
             match f {
-                FieldIndex::Tag(t) => m.tag += t.mem_bytes(),
+                FieldIndex::Tag(t) => {
+                    m.tag += t.dict_bytes();
+                    m.inverted += t.posting_bytes();
+                    m.numeric_records += t.records();
+                }
                 FieldIndex::Numeric(n) => {
                     m.numeric += n.mem_bytes();
                     m.numeric_records += n.records;
                 }
-                FieldIndex::Geo(g) => m.geo += g.mem_bytes(),
+                FieldIndex::Geo(g) => {
+                    m.geo += g.mem_bytes();
+                    m.numeric_records += g.records();
+                }
                 FieldIndex::Vector(v) => {
                     m.vector += v.memory();
                     // RediSearch counts a record per vector stored (document.c).
@@ -154,7 +164,8 @@ impl Memory {
                 m.total_offsets += r.occs().iter().map(|o| u64::from(o.freq)).sum::<u64>();
             }
         }
-        m.total = m.text + m.dict + m.tag + m.numeric + m.geo + m.doc;
+        m.inverted += m.text + m.numeric + m.geo;
+        m.total = m.inverted + m.dict + m.tag + m.doc;
         m
     }
 }
@@ -214,7 +225,7 @@ pub(crate) fn ft_info(cat: &Catalog, name: &str, proto: Protocol) -> Result<Repl
     let attributes = spec.fields.iter().map(|f| attribute(f, proto)).collect();
     let num_docs = idx.docs.len();
     let Memory {
-        text: text_bytes,
+        inverted: inverted_bytes,
         dict: dict_bytes,
         tag: tag_bytes,
         numeric_records,
@@ -256,7 +267,7 @@ pub(crate) fn ft_info(cat: &Catalog, name: &str, proto: Protocol) -> Result<Repl
         ("max_doc_id", Reply::Int(i64::from(idx.docs.max_id()))),
         ("num_terms", Reply::Int(idx.text.counted_terms() as i64)),
         ("num_records", Reply::Int(records as i64)),
-        ("inverted_sz_mb", mb(text_bytes)),
+        ("inverted_sz_mb", mb(inverted_bytes)),
         ("vector_index_sz_mb", mb(vector_bytes)),
         ("total_inverted_index_blocks", Reply::Int(idx.text.live_terms() as i64)),
         ("offset_vectors_sz_mb", mb(offsets_bytes)),
@@ -269,7 +280,7 @@ pub(crate) fn ft_info(cat: &Catalog, name: &str, proto: Protocol) -> Result<Repl
         // RediSearch divides by a float here (`geom_idx_sz / (float)0x100000`).
         ("geoshapes_sz_mb", Reply::Double(f64::from(geoshape_bytes as f32 / 1_048_576f32))),
         ("records_per_doc_avg", avg(records as f64, num_docs as f64)),
-        ("bytes_per_record_avg", avg(text_bytes as f64, records as f64)),
+        ("bytes_per_record_avg", avg(inverted_bytes as f64, records as f64)),
         ("offsets_per_term_avg", avg(total_offsets as f64, records as f64)),
         ("offset_bits_per_record_avg", avg(offsets_bytes as f64 * 8.0, total_offsets as f64)),
         ("hash_indexing_failures", Reply::Int(stats.errors.count as i64)),

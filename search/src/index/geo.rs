@@ -303,7 +303,18 @@ impl GeoIndex {
     /// Approximate heap bytes.
     pub fn mem_bytes(&self) -> usize {
         self.points.values().map(|v| 40 + v.len() * 16).sum::<usize>()
-            + self.levels.iter().flat_map(|l| l.values()).map(|b| 24 + b.serialized_size()).sum::<usize>()
+            + self
+                .levels
+                .iter()
+                .flat_map(|l| l.values())
+                .filter(|b| !b.is_empty())
+                .map(|b| 24 + b.serialized_size())
+                .sum::<usize>()
+    }
+
+    /// Number of (document, point) entries.
+    pub fn records(&self) -> u64 {
+        self.points.values().map(|v| v.len() as u64).sum()
     }
 }
 

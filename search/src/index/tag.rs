@@ -60,8 +60,26 @@ impl TagIndex {
 
     /// Approximate heap bytes.
     pub fn mem_bytes(&self) -> usize {
-        let live = self.postings.iter().filter(|b| !b.is_empty());
-        let (count, bytes) = live.fold((0, 0), |(n, sum), b| (n + 1, sum + b.serialized_size() + 8));
-        self.dict.live_bytes(count) + bytes
+        self.dict_bytes() + self.posting_bytes()
+    }
+
+    /// The dictionary's share of the values some document has (RediSearch's tag overhead).
+    pub fn dict_bytes(&self) -> usize {
+        self.dict.live_bytes(self.postings.iter().filter(|b| !b.is_empty()).count())
+    }
+
+    /// Bytes of the values' document sets (RediSearch's tag inverted indexes).
+    pub fn posting_bytes(&self) -> usize {
+        self.postings.iter().filter(|b| !b.is_empty()).map(|b| b.serialized_size() + 8).sum()
+    }
+
+    /// Number of documents with a value: RediSearch counts one record per document and TAG
+    /// field, however many values it has (FT.INFO `num_records`).
+    pub fn records(&self) -> u64 {
+        let mut docs = RoaringBitmap::new();
+        for b in &self.postings {
+            docs |= b;
+        }
+        docs.len()
     }
 }

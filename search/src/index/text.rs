@@ -162,6 +162,17 @@ impl TextIndex {
     pub fn mem_bytes(&self) -> usize {
         self.list_bytes() + self.dense_bytes()
     }
+
+    /// Bytes of the terms some document has (their lists and bitmaps): what RediSearch's
+    /// `inverted_sz_mb` counts of the text index (0 once every document went).
+    pub fn live_bytes(&self) -> usize {
+        self.lists
+            .iter()
+            .filter(|l| !l.is_empty())
+            .map(|l| std::mem::size_of::<PostingList>() + l.mem_bytes())
+            .sum::<usize>()
+            + self.dense_bytes()
+    }
 }
 
 #[cfg(test)]
