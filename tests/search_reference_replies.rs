@@ -440,3 +440,23 @@ fn an_intersections_slop_pairs_its_children_fewest_results_first() {
         assert_eq!(scored(&mut c, &["i", q]), pairs(&want), "{q}");
     }
 }
+
+#[test]
+fn explain_quoted_words_and_unprepared_tags() {
+    // RediSearch 2.10.5: dialect 2 prints a quoted word as a one-word phrase; an exact tag
+    // value prints as written until the field's tag index exists (its first document).
+    let s = Server::start();
+    let mut c = s.conn();
+    c.call(&["FT.CREATE", "idx", "SCHEMA", "t", "TEXT", "t2", "TAG"]);
+    let ex = |c: &mut Conn, q: &str, d: &str| c.call(&["FT.EXPLAIN", "idx", q, "DIALECT", d]).text();
+    assert_eq!(ex(&mut c, "\"foo\"", "2"), "EXACT {\n  foo\n}\n");
+    assert_eq!(ex(&mut c, "\"foo\"", "1"), "foo\n");
+    assert_eq!(ex(&mut c, "\"$hello\"", "2"), "EXACT {\n  $hello\n}\n");
+    assert_eq!(ex(&mut c, "\"foo\"=>{$weight:2}", "2"), "EXACT {\n  foo\n} => { $weight: 2; }\n");
+    assert_eq!(ex(&mut c, "@t2:{ free\\ world }", "1"), "TAG:@t2 {\n  free\\ world\n}\n");
+    assert_eq!(ex(&mut c, "@t2:{ a\\-b\\,c }", "2"), "TAG:@t2 {\n  a\\-b\\,c\n}\n");
+    assert_eq!(ex(&mut c, "@t2:{ free\\ wor* }", "1"), "TAG:@t2 {\n  PREFIX{free wor*}\n}\n");
+    c.call(&["HSET", "zz", "t2", "foo"]);
+    c.call(&["DEL", "zz"]);
+    assert_eq!(ex(&mut c, "@t2:{ free\\ world }", "1"), "TAG:@t2 {\n  free world\n}\n");
+}

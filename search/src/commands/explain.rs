@@ -40,7 +40,7 @@ pub(crate) fn ft_explain(cat: &Catalog, args: &[&[u8]], config: &Config, cli: bo
     }
     let ast = parse(&query, dialect, &params)?;
     let idx = cat.index(&resolved).ok_or_else(|| Error::new(format!("{name}: no such index")))?;
-    let ex = Explainer { idx, verbatim };
+    let ex = Explainer { idx, verbatim, dialect };
     let mut lines = Vec::new();
     ex.node(&ast, 0, None, &Attrs::default(), false, &mut lines);
     if lines.is_empty() {
@@ -98,6 +98,8 @@ fn format_g(w: f64) -> String {
 struct Explainer<'a> {
     idx: &'a Index,
     verbatim: bool,
+    /// v2 prints a quoted word as a one-word phrase (`EXACT {`); v1 as the word.
+    dialect: u32,
 }
 
 impl Explainer<'_> {
@@ -258,7 +260,7 @@ impl Explainer<'_> {
                 let words = self.words(p);
                 match words.as_slice() {
                     [] => {}
-                    [one] => self.word(one, depth, mask, attrs, true, out),
+                    [one] if self.dialect < 2 => self.word(one, depth, mask, attrs, true, out),
                     many => {
                         out.push(format!("{pad}{pre}EXACT {{"));
                         for m in many {
@@ -293,13 +295,16 @@ impl Explainer<'_> {
                 // A tag node and its values carry the field mask of an enclosing modifier
                 // (`@title:(x | @tag:{a})` prints `@title:TAG:@tag {` and `@title:a`).
                 out.push(format!("{pad}{pre}TAG:@{} {{", fields.join("|")));
-                // RediSearch case-folds the values once the field's tag index exists (its first
-                // document), unless CASESENSITIVE.
-                let fold = fields.first().and_then(|f| self.idx.spec.field(f)).is_some_and(|(i, spec)| {
-                    !spec.case_sensitive
-                        && matches!(self.idx.fields.get(i), Some(FieldIndex::Tag(t)) if !t.dict.is_empty())
-                });
+                // RediSearch prepares the values once the field's tag index exists (its first
+                // document): case-folded unless CASESENSITIVE, and an exact value unescaped;
+                // before that an exact value prints as the query wrote it (`free\ world`).
+                let field = fields.first().and_then(|f| self.idx.spec.field(f));
+                let exists = field.is_some_and(
+                    |(i, _)| matches!(self.idx.fields.get(i), Some(FieldIndex::Tag(t)) if !t.dict.is_empty()),
+                );
+                let fold = exists && field.is_some_and(|(_, spec)| !spec.case_sensitive);
                 let norm = |v: &String| if fold { v.to_lowercase() } else { v.clone() };
+                let exact = |v: &String| if exists { norm(v) } else { escaped(v) };
                 for t in terms {
                     if let TagTerm::Words(words) = t {
                         // RediSearch's tag phrase: an INTERSECT of its words.
@@ -313,7 +318,7 @@ impl Explainer<'_> {
                     }
                     let s = match t {
                         TagTerm::Exact(v) if v.is_empty() => "\"\"".to_string(),
-                        TagTerm::Exact(v) => norm(v),
+                        TagTerm::Exact(v) => exact(v),
                         TagTerm::Prefix(v) => format!("PREFIX{{{}*}}", norm(v)),
                         TagTerm::Suffix(v) => format!("SUFFIX{{*{}}}", norm(v)),
                         TagTerm::Infix(v) => format!("INFIX{{*{}*}}", norm(v)),
@@ -402,4 +407,16 @@ fn fmt_f(v: f64) -> String {
 /// as written.
 fn written(options: &[(String, String)]) -> String {
     options.iter().map(|(n, v)| format!(", {n} = {v}")).collect()
+}
+
+/// A tag value as a query writes it: punctuation and spaces escaped.
+fn escaped(v: &str) -> String {
+    let mut out = String::with_capacity(v.len() + 4);
+    for c in v.chars() {
+        if (c.is_ascii_punctuation() && c != '_') || c.is_whitespace() {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
 }

@@ -12,7 +12,7 @@ impl Parser<'_> {
         let at = self.i;
         self.i += 1;
         if self.text_only > 0 {
-            let name = self.word();
+            let name = self.field_name();
             self.i = at;
             return Err(Error::syntax(self.offset(), &name));
         }
@@ -67,9 +67,14 @@ impl Parser<'_> {
             }
             _ => {
                 self.enter()?;
-                let inner = self.expr(self.grammar().modifier)?;
+                // v2's grammar: what a modifier applies to is text, with no modifier of its
+                // own (`@a:@b:x`, `@a:(x @b:y)` are its syntax errors at the inner `@`).
+                let text = usize::from(self.dialect >= 2);
+                self.text_only += text;
+                let inner = self.expr(self.grammar().modifier);
+                self.text_only -= text;
                 self.depth -= 1;
-                Ok(QueryAst::Field(fields, Box::new(inner)))
+                Ok(QueryAst::Field(fields, Box::new(inner?)))
             }
         }
     }

@@ -191,9 +191,10 @@ impl Parser<'_> {
             '"' => {
                 // The raw text between the quotes, escapes kept for the tokenizer.
                 self.i += 1;
+                let start = self.i;
                 let (text, _) = self.scan_until(|ch| ch == '"', true)?;
                 self.i += 1;
-                Ok(QueryAst::Phrase(text))
+                Ok(QueryAst::Phrase(self.phrase_dollars(text, start)?))
             }
             '@' => self.field_clause(),
             '*' => {
@@ -461,5 +462,49 @@ fn collapse_and(mut items: Vec<QueryAst>) -> QueryAst {
         items.pop().unwrap_or(QueryAst::MatchAll)
     } else {
         QueryAst::And(items)
+    }
+}
+
+impl Parser<'_> {
+    /// A `$` in a quoted phrase (`text`, from character `start`): v1's lexer reads `$name` as
+    /// a parameter, which no phrase rule takes (its syntax error at the `$`); v2's phrase keeps
+    /// it as a character of the word (`"$hello"` is the term `$hello`), escaped here for the
+    /// tokenizer.
+    fn phrase_dollars(&mut self, text: String, start: usize) -> Result<String> {
+        if !text.contains('$') {
+            return Ok(text);
+        }
+        let chars: Vec<char> = text.chars().collect();
+        let mut out = String::with_capacity(text.len() + 2);
+        let mut k = 0;
+        while k < chars.len() {
+            let c = chars[k];
+            if c == '\\' {
+                out.push(c);
+                if let Some(&n) = chars.get(k + 1) {
+                    out.push(n);
+                }
+                k += 2;
+                continue;
+            }
+            if c == '$' {
+                if self.dialect < 2 {
+                    let name: String =
+                        chars[k + 1..].iter().take_while(|c| c.is_alphanumeric() || **c == '_').collect();
+                    if !name.is_empty() {
+                        let at = self.i;
+                        self.i = start + k;
+                        let off = self.offset();
+                        self.i = at;
+                        return Err(Error::syntax(off, &name));
+                    }
+                } else {
+                    out.push('\\');
+                }
+            }
+            out.push(c);
+            k += 1;
+        }
+        Ok(out)
     }
 }

@@ -145,6 +145,16 @@ impl Parser<'_> {
             self.chars.get(open..self.i.saturating_sub(1)).unwrap_or(&[]).iter().map(|&(_, c)| c).collect();
         let mut prev = inside.rsplit('|').next().unwrap_or("").trim().to_string();
         loop {
+            // v1's lexer passes over stray closing braces after a tag list (`{foo}}} x`,
+            // `{foo}}|bar` still adds `bar`).
+            loop {
+                let s = self.i;
+                self.skip_ws();
+                if !self.eat('}') {
+                    self.i = s;
+                    break;
+                }
+            }
             let save = self.i;
             self.skip_ws();
             if !self.eat('|') {

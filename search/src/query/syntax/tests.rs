@@ -351,3 +351,50 @@ fn empty_string_among_tag_words() {
     assert_eq!(p("@tag:{\"\"}", 2).unwrap(), Tag(vec!["tag".into()], vec![TagTerm::Exact(String::new())]));
     assert_eq!(TagTerm::Words(vec!["foo".into(), String::new()]).exact_value().as_deref(), Some("foo "));
 }
+
+#[test]
+fn v2_modifiers_take_text_only() {
+    // RediSearch 2.10.5 (FT.EXPLAIN, dialect 2): a modifier's expression has no modifier of its
+    // own; the error is at the inner `@`, near its field name.
+    for (q, off, near) in [
+        ("@t1:(@num:[0 10])", 5, "num"),
+        ("@t1:(foo @t2:bar)", 9, "t2"),
+        ("@t1:@num:[1 2]", 4, "num"),
+        ("@t1:-@t2:foo", 5, "t2"),
+        ("@t1:(~@t2:foo)", 6, "t2"),
+        ("@t1:(a @num>1)", 7, "num"),
+        ("@t1|t2:(@t3:foo)", 8, "t3"),
+    ] {
+        assert_eq!(
+            p(q, 2).unwrap_err().to_string(),
+            format!("Syntax error at offset {off} near {near}"),
+            "{q}"
+        );
+        // (Comparisons are dialect 2's.)
+        assert!(q.contains('>') || p(q, 1).is_ok(), "{q} in dialect 1");
+    }
+    // Side by side, or after the modifier's group, they are fine.
+    for q in ["@t1:(foo) @t2:bar", "@t1:foo -@t2:bar", "(@t1:a) (@t2:b)", "@t1:(a|b) @num:[1 2]"] {
+        assert!(p(q, 2).is_ok(), "{q}");
+    }
+}
+
+#[test]
+fn dollar_in_a_phrase() {
+    // v1 reads `$name` in quotes as a parameter no rule takes; v2 keeps `$` in the word.
+    assert_eq!(p("\"$hello\"", 1).unwrap_err().to_string(), "Syntax error at offset 1 near hello");
+    assert_eq!(p("\"x $hello\"", 1).unwrap_err().to_string(), "Syntax error at offset 3 near hello");
+    assert_eq!(p("\"x$\"", 1).unwrap(), Phrase("x$".into()));
+    assert_eq!(p("\"$hello\"", 2).unwrap(), Phrase("\\$hello".into()));
+    assert_eq!(p("\"x \\$y\"", 1).unwrap(), Phrase("x \\$y".into()));
+}
+
+#[test]
+fn v1_passes_over_stray_braces_after_a_tag_list() {
+    let t = |v: &[&str]| Tag(vec!["title".into()], v.iter().map(|s| TagTerm::Exact(s.to_string())).collect());
+    assert_eq!(p("@title:{foo}}}}}", 1).unwrap(), t(&["foo"]));
+    assert_eq!(p("@title:{foo}} }|bar", 1).unwrap(), t(&["foo", "bar"]));
+    assert_eq!(p("@title:{foo}}x", 1).unwrap(), And(vec![t(&["foo"]), w("x")]));
+    assert!(p("foo }", 1).is_err());
+    assert!(p("@title:{foo}}", 2).is_err());
+}
