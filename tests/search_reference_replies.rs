@@ -460,3 +460,62 @@ fn explain_quoted_words_and_unprepared_tags() {
     c.call(&["DEL", "zz"]);
     assert_eq!(ex(&mut c, "@t2:{ free\\ world }", "1"), "TAG:@t2 {\n  free world\n}\n");
 }
+
+#[test]
+fn profile_counts_iterator_reads() {
+    // RediSearch 2.10.5's FT.PROFILE counters: how often each iterator was read or skipped
+    // (the read that found the end not counted), a missing term as no iterator.
+    let sm = |x: &str| Resp::Simple(x.into());
+    let s = Server::start();
+    let mut c = s.conn();
+    c.call(&["FT.CONFIG", "SET", "_PRINT_PROFILE_CLOCK", "false"]);
+    c.call(&["FT.CREATE", "idx", "SCHEMA", "t", "TEXT"]);
+    for (k, t) in
+        [("doc1", "hello world"), ("doc2", "hello"), ("doc4", "help hell"), ("doc3", "hello there world")]
+    {
+        c.call(&["HSET", k, "t", t]);
+    }
+    let prof = |c: &mut Conn, q: &str| {
+        c.call(&["FT.PROFILE", "idx", "SEARCH", "QUERY", q, "NOCONTENT"]).items()[1].items()[4].items()[1]
+            .clone()
+    };
+    let text = |t: &str, n: i64, size: i64| {
+        arr(vec![
+            sm("Type"),
+            sm("TEXT"),
+            sm("Term"),
+            sm(t),
+            sm("Counter"),
+            Resp::Int(n),
+            sm("Size"),
+            Resp::Int(size),
+        ])
+    };
+    assert_eq!(
+        prof(&mut c, "hello world"),
+        arr(vec![
+            sm("Type"),
+            sm("INTERSECT"),
+            sm("Counter"),
+            Resp::Int(2),
+            sm("Child iterators"),
+            text("world", 2, 2),
+            text("hello", 2, 3)
+        ])
+    );
+    assert_eq!(
+        prof(&mut c, "hello new world"),
+        arr(vec![
+            sm("Type"),
+            sm("INTERSECT"),
+            sm("Counter"),
+            Resp::Int(0),
+            sm("Child iterators"),
+            Resp::Nil,
+            text("world", 0, 2),
+            text("hello", 0, 3)
+        ])
+    );
+    // A missing term leaves a union; one left is the union.
+    assert_eq!(prof(&mut c, "hello | new"), text("hello", 3, 3));
+}

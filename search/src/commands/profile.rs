@@ -64,7 +64,13 @@ pub(crate) fn ft_profile(
         ("Parsing time", ms(trace.parse)),
         ("Pipeline creation time", ms(trace.build)),
     ];
-    let iterators = trace.iterators.as_ref().map(|n| node(n, limited, resp3, clock, config.max_expansions));
+    // RediSearch's read counts, replayed over what each node matched.
+    let max_id = cat.resolve(&text(args[0])).and_then(|n| cat.index(n)).map_or(0, |i| i.docs.max_id());
+    let mut tree = trace.iterators.take();
+    if let Some(root) = tree.as_mut() {
+        crate::query::replay::replay(root, max_id);
+    }
+    let iterators = tree.as_ref().map(|n| node(n, limited, resp3, clock, config.max_expansions));
     let steps: Vec<Reply> = trace
         .steps
         .iter()
@@ -135,6 +141,10 @@ fn entries(pairs: Vec<(&str, Reply)>, resp3: bool) -> Reply {
 /// (RESP2: one after the other; RESP3: an array). Under LIMITED a union of expansions shows
 /// how many children it has instead of them.
 fn node(n: &ProfileNode, limited: bool, resp3: bool, clock: bool, max_expansions: usize) -> Reply {
+    // A term missing from the index inside an intersection: no iterator, a nil.
+    if n.kind == "NULL" {
+        return Reply::Nil;
+    }
     let mut pairs: Vec<(&str, Reply)> = vec![("Type", simple(n.kind))];
     if let Some(label) = &n.label {
         pairs.push((if n.kind == "UNION" { "Query type" } else { "Term" }, Reply::Simple(label.clone())));
@@ -144,7 +154,7 @@ fn node(n: &ProfileNode, limited: bool, resp3: bool, clock: bool, max_expansions
     }
     pairs.push(("Counter", count(n.counter)));
     if n.is_reader() {
-        pairs.push(("Size", count(n.counter)));
+        pairs.push(("Size", count(n.size)));
     }
     // RediSearch marks every union with as many children as MAXPREFIXEXPANSIONS allows.
     if n.kind == "UNION" && n.children.len() == max_expansions {

@@ -7,6 +7,7 @@ pub mod exec;
 pub mod global_filters;
 pub mod highlight;
 pub mod profile;
+pub mod replay;
 pub mod score;
 pub mod summarize;
 pub mod syntax;

@@ -7,6 +7,8 @@
 
 use std::time::{Duration, Instant};
 
+use roaring::RoaringBitmap;
+
 use crate::query::syntax::{unescape, QueryAst, TagTerm};
 
 /// One evaluated query node.
@@ -17,8 +19,17 @@ pub struct ProfileNode {
     pub kind: &'static str,
     /// A leaf's term (`Term`), a union's query type (`Query type`).
     pub label: Option<String>,
-    /// Documents the node matched.
+    /// How often RediSearch's iterator would have been read ([`super::replay`]); until the
+    /// replay, the documents the node matched.
     pub counter: u64,
+    /// The documents the node matched (a reader's `Size`).
+    pub size: u64,
+    /// Those documents (for the replay).
+    pub docs: RoaringBitmap,
+    /// A union that stops at the first child holding a document (RediSearch's `quickExit`:
+    /// the expansions of a prefix, suffix, infix, pattern or fuzzy term, numeric and geo
+    /// ranges; not an OR, a word's stems and synonyms, or a tag clause's values).
+    pub quick: bool,
     /// Time spent evaluating the node, its children included.
     pub time: Duration,
     /// Evaluated children (unions, intersections; NOT and OPTIONAL have one).
@@ -69,29 +80,29 @@ impl Recorder {
         Some(Frame { started: Instant::now(), outer })
     }
 
-    /// Records `ast`'s node (it matched `counter` documents; `None`: it was dropped, as a
-    /// stopword) with the nodes met since [`Recorder::open`] as its children.
-    pub fn close(&mut self, frame: Option<Frame>, ast: &QueryAst, counter: Option<u64>) {
+    /// Records `ast`'s node (it matched `docs`; `None`: it was dropped, as a stopword) with
+    /// the nodes met since [`Recorder::open`] as its children.
+    pub fn close(&mut self, frame: Option<Frame>, ast: &QueryAst, docs: Option<&RoaringBitmap>) {
         let Some(Frame { started, outer }) = frame else { return };
         let children = self.nodes.replace(outer).unwrap_or_default();
-        if let (Some(c), Some(nodes)) = (counter, self.nodes.as_mut()) {
-            nodes.push(node(ast, c, started.elapsed(), children));
+        if let (Some(d), Some(nodes)) = (docs, self.nodes.as_mut()) {
+            nodes.push(node(ast, d.clone(), started.elapsed(), children));
         }
     }
 
     /// Records `kind` readers of single terms (the expansions of a word, prefix or fuzzy
-    /// term, the values of a tag clause): `count` gives the documents of one term id.
+    /// term, the values of a tag clause): `docs` gives the documents of one term id.
     pub fn readers(
         &mut self,
         kind: &'static str,
         terms: &[(String, u32)],
-        mut count: impl FnMut(u32) -> u64,
+        mut docs: impl FnMut(u32) -> RoaringBitmap,
     ) {
         let Some(nodes) = self.nodes.as_mut() else { return };
         for (t, id) in terms {
             let started = Instant::now();
-            let n = count(*id);
-            nodes.push(reader(kind, t, n, started.elapsed()));
+            let d = docs(*id);
+            nodes.push(reader(kind, t, d, started.elapsed()));
         }
     }
 
@@ -107,9 +118,10 @@ pub fn transparent(ast: &QueryAst) -> bool {
     matches!(ast, QueryAst::Field(..) | QueryAst::Attrs { .. })
 }
 
-/// The node for `ast`, which matched `counter` documents in `time`, with its children.
+/// The node for `ast`, which matched `docs` in `time`, with its children.
 /// A reader that matched nothing is RediSearch's `EMPTY` (its term is not in the index).
-pub fn node(ast: &QueryAst, counter: u64, time: Duration, children: Vec<ProfileNode>) -> ProfileNode {
+pub fn node(ast: &QueryAst, docs: RoaringBitmap, time: Duration, children: Vec<ProfileNode>) -> ProfileNode {
+    let counter = docs.len();
     let term = |s: &str| Some(unescape(s).to_lowercase());
     let (kind, label) = match ast {
         QueryAst::MatchAll => ("WILDCARD", None),
@@ -157,7 +169,17 @@ pub fn node(ast: &QueryAst, counter: u64, time: Duration, children: Vec<ProfileN
         // RediSearch's intersection iterator reads its children fewest estimated results first.
         children.sort_by_key(estimate);
     }
-    ProfileNode { kind, label, counter, time, children }
+    let quick = matches!(
+        ast,
+        QueryAst::Prefix(_)
+            | QueryAst::Suffix(_)
+            | QueryAst::Infix(_)
+            | QueryAst::Wildcard(_)
+            | QueryAst::Fuzzy(..)
+            | QueryAst::Numeric(..)
+            | QueryAst::Geo { .. }
+    );
+    ProfileNode { kind, label, counter, size: counter, docs, quick, time, children }
 }
 
 /// A node's estimated number of results, as RediSearch's iterators estimate them: a union the
@@ -173,8 +195,10 @@ fn estimate(n: &ProfileNode) -> u64 {
 }
 
 /// A reader of one posting list (an expansion of a prefix, suffix or fuzzy term).
-pub fn reader(kind: &'static str, term: &str, counter: u64, time: Duration) -> ProfileNode {
-    ProfileNode { kind, label: Some(term.to_string()), counter, time, children: Vec::new() }
+pub fn reader(kind: &'static str, term: &str, docs: RoaringBitmap, time: Duration) -> ProfileNode {
+    let counter = docs.len();
+    let label = Some(term.to_string());
+    ProfileNode { kind, label, counter, size: counter, docs, quick: false, time, children: Vec::new() }
 }
 
 /// A number as C's `%g` prints it (RediSearch's numeric range terms).

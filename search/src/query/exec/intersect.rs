@@ -47,9 +47,8 @@ impl<'a> Exec<'a> {
                     self.unexpanded -= 1;
                     self.negated -= 1;
                     let r = r?;
-                    let counter =
-                        r.as_ref().map(|bm| self.idx.docs.live.len() - (&self.idx.docs.live & bm).len());
-                    self.prof.close(frame, it, counter);
+                    let docs = r.as_ref().map(|bm| &self.idx.docs.live - bm);
+                    self.prof.close(frame, it, docs.as_ref());
                     self.explain_negation();
                     if let Some(bm) = r {
                         neg.push(bm);
@@ -59,7 +58,8 @@ impl<'a> Exec<'a> {
                     let frame = self.prof.open();
                     self.optional(inner, mask, None, None)?;
                     // An optional clause matches every document.
-                    self.prof.close(frame, it, Some(self.idx.docs.live.len()));
+                    let all = self.idx.docs.live.clone();
+                    self.prof.close(frame, it, Some(&all));
                     saw_optional = true;
                 }
                 QueryAst::Word(w) if prox.is_some() => {
@@ -69,7 +69,7 @@ impl<'a> Exec<'a> {
                         let ids = self.expand_token(t, mask);
                         self.profile_expansions(&ids, mask);
                         let bm = self.docs_of(&ids, mask);
-                        self.prof.close(frame, it, Some(bm.len()));
+                        self.prof.close(frame, it, Some(&bm));
                         pos.push(bm);
                         prox_groups.push(ids.clone());
                         self.record(ids, mask, None);

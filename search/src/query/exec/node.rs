@@ -27,8 +27,8 @@ impl<'a> Exec<'a> {
         } else {
             let frame = self.prof.open();
             let r = self.eval_node(ast, mask, prox);
-            let counter = r.as_ref().ok().and_then(|bm| bm.as_ref().map(|bm| bm.len()));
-            self.prof.close(frame, ast, counter);
+            let docs = r.as_ref().ok().and_then(|bm| bm.as_ref());
+            self.prof.close(frame, ast, docs);
             r
         };
         if expands(ast) {
@@ -45,7 +45,7 @@ impl<'a> Exec<'a> {
         let mut named = self.idx.text.dict.scan(|_, id| ids.contains(&id), ids.len());
         named.sort_by_key(|(_, id)| ids.iter().position(|x| x == id));
         let (idx, prof) = (self.idx, &mut self.prof);
-        prof.readers("TEXT", &named, |id| idx.term_docs(id, mask).len());
+        prof.readers("TEXT", &named, |id| idx.term_docs(id, mask));
     }
 
     /// Evaluates one node under the `$weight` given to it ([`Self::pending_own`]): a word's

@@ -73,7 +73,7 @@ impl<'a> Exec<'a> {
                 }
             }
             if !matches!(terms, [TagTerm::Exact(_) | TagTerm::Words(_)]) {
-                self.prof.readers("TAG", &named, |id| ti.docs(id).map_or(0, |b| b.len()));
+                self.prof.readers("TAG", &named, |id| ti.docs(id).cloned().unwrap_or_default());
             }
             let ids: Vec<u32> = named.into_iter().map(|(_, id)| id).collect();
             for id in &ids {

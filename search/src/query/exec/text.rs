@@ -111,7 +111,7 @@ impl<'a> Exec<'a> {
         let ids: Vec<u32> = found.iter().map(|(_, id)| *id).collect();
         // FT.PROFILE: each expansion is a child reader of the union.
         let (idx, prof) = (self.idx, &mut self.prof);
-        prof.readers("TEXT", &found, |id| idx.term_docs(id, mask).len());
+        prof.readers("TEXT", &found, |id| idx.term_docs(id, mask));
         for (t, _) in found {
             self.out.highlight.insert(t);
         }

@@ -1,0 +1,497 @@
+//! FT.PROFILE's iterator counters as RediSearch 2.10 counts them. folio evaluates a query as
+//! bitmap algebra; RediSearch reads lazy iterators (index.c), and its profile counts how often
+//! each one was read or skipped (`Read` + `SkipTo` calls, the final call that found the end
+//! not counted). This replays RediSearch's iterators over the documents each profiled node
+//! matched, reading the root to its end as a query's pipeline does, and writes the counts
+//! back. It also shapes the tree as RediSearch builds it: a term missing from the index is no
+//! iterator at all (dropped from a union, printed as nil in an intersection, which then reads
+//! nothing).
+//!
+//! Ids are folio's ids + 1 (RediSearch's start at 1; 0 is "not read yet"). A NOT or OPTIONAL
+//! iterator and the wildcard count up to the largest id ever given (`max`), as RediSearch's
+//! do up to its `maxDocId`.
+
+use super::profile::ProfileNode;
+
+/// RediSearch's answer to a read or a skip.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Rc {
+    Ok,
+    NotFound,
+    Eof,
+}
+
+/// One iterator.
+struct It {
+    kind: Kind,
+    /// A reader's documents, ascending.
+    docs: Vec<u32>,
+    pos: usize,
+    kids: Vec<It>,
+    /// Per child: its last document (intersection's `docIds`, union's `minId`).
+    kid_at: Vec<u32>,
+    /// Union: the children not at their end.
+    active: Vec<usize>,
+    /// The current document (0 before the first read).
+    cur: u32,
+    eof: bool,
+    calls: u64,
+    /// Intersection's `lastDocId`; NOT's and OPTIONAL's last id.
+    last: u32,
+    /// OPTIONAL's next real (child) document.
+    next_real: u32,
+    max: u32,
+    /// A union's `quickExit`.
+    quick: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Reader,
+    Union,
+    Intersect,
+    Not,
+    Optional,
+    Wildcard,
+    /// A term missing from the index: no iterator.
+    Null,
+}
+
+/// Replays `root`'s iterators and stores their counters; `max` is the largest id given.
+/// Trees holding nodes whose iterators this does not model (vectors) are left as they are.
+pub fn replay(root: &mut ProfileNode, max: u32) {
+    if !modelled(root) {
+        return;
+    }
+    reshape(root, max);
+    let mut it = build(root, max);
+    loop {
+        let (rc, _) = it.read();
+        if rc == Rc::Eof {
+            break;
+        }
+    }
+    store(root, &it);
+}
+
+fn modelled(n: &ProfileNode) -> bool {
+    matches!(
+        n.kind,
+        "TEXT"
+            | "TAG"
+            | "NUMERIC"
+            | "GEO"
+            | "UNION"
+            | "INTERSECT"
+            | "NOT"
+            | "OPTIONAL"
+            | "WILDCARD"
+            | "EMPTY"
+    ) && n.children.iter().all(modelled)
+}
+
+/// RediSearch's tree: missing terms leave unions, a plain union left with one child is that
+/// child, and an intersection reads its children fewest estimated documents first.
+fn reshape(n: &mut ProfileNode, max: u32) {
+    for c in &mut n.children {
+        reshape(c, max);
+    }
+    if n.kind == "INTERSECT" {
+        n.children.sort_by_key(|c| estimate(c, max));
+    }
+    if n.kind == "UNION" && !n.children.is_empty() {
+        n.children.retain(|c| c.kind != "EMPTY");
+        if !n.quick && n.label.as_deref() == Some("UNION") && n.children.len() == 1 {
+            if let Some(only) = n.children.pop() {
+                *n = only;
+            }
+        }
+    }
+}
+
+/// RediSearch's `NumEstimated`: a union the sum of its children's, an intersection 0 (its
+/// estimate divided by its child count in integers), NOT, OPTIONAL and the wildcard the
+/// largest id, a reader its documents.
+fn estimate(n: &ProfileNode, max: u32) -> u64 {
+    match n.kind {
+        "UNION" if !n.children.is_empty() => n.children.iter().map(|c| estimate(c, max)).sum(),
+        "INTERSECT" => 0,
+        "NOT" | "OPTIONAL" | "WILDCARD" => u64::from(max),
+        _ => n.size,
+    }
+}
+
+fn build(n: &ProfileNode, max: u32) -> It {
+    let kind = match n.kind {
+        "UNION" | "INTERSECT" if n.children.is_empty() => Kind::Reader,
+        "UNION" => Kind::Union,
+        "INTERSECT" => Kind::Intersect,
+        "NOT" => Kind::Not,
+        "OPTIONAL" => Kind::Optional,
+        "WILDCARD" => Kind::Wildcard,
+        "EMPTY" => Kind::Null,
+        _ => Kind::Reader,
+    };
+    let kids: Vec<It> = n.children.iter().map(|c| build(c, max)).collect();
+    let docs = if kind == Kind::Reader { n.docs.iter().map(|d| d + 1).collect() } else { Vec::new() };
+    let active = (0..kids.len()).collect();
+    It {
+        kind,
+        docs,
+        pos: 0,
+        kid_at: vec![0; kids.len()],
+        active,
+        kids,
+        cur: 0,
+        eof: kind == Kind::Null,
+        calls: 0,
+        last: 0,
+        next_real: 0,
+        max,
+        quick: n.quick,
+    }
+}
+
+/// Writes the counters back; a missing term inside an intersection prints as nil (`NULL`).
+fn store(n: &mut ProfileNode, it: &It) {
+    n.counter = it.calls - u64::from(it.eof && it.calls > 0);
+    if n.kind == "INTERSECT" {
+        for c in n.children.iter_mut().filter(|c| c.kind == "EMPTY") {
+            c.kind = "NULL";
+        }
+    }
+    for (c, i) in n.children.iter_mut().zip(&it.kids) {
+        store(c, i);
+    }
+}
+
+impl It {
+    fn read(&mut self) -> (Rc, u32) {
+        if self.kind == Kind::Null {
+            return (Rc::Eof, 0);
+        }
+        self.calls += 1;
+        let rc = match self.kind {
+            Kind::Reader => self.reader_read(),
+            Kind::Union => self.union_read(),
+            Kind::Intersect => self.intersect_read(),
+            Kind::Not => self.not_read(),
+            Kind::Optional => self.optional_read(),
+            Kind::Wildcard => {
+                self.cur += 1;
+                if self.cur > self.max {
+                    Rc::Eof
+                } else {
+                    Rc::Ok
+                }
+            }
+            Kind::Null => Rc::Eof,
+        };
+        if rc == Rc::Eof {
+            self.eof = true;
+        }
+        (rc, self.cur)
+    }
+
+    fn skip_to(&mut self, t: u32) -> (Rc, u32) {
+        if self.kind == Kind::Null {
+            return (Rc::Eof, 0);
+        }
+        if t == 0 {
+            return self.read();
+        }
+        self.calls += 1;
+        let rc = match self.kind {
+            Kind::Reader => self.reader_skip(t),
+            Kind::Union => self.union_skip(t),
+            Kind::Intersect => self.intersect_skip(t),
+            Kind::Not => self.not_skip(t),
+            Kind::Optional => self.optional_skip(t),
+            Kind::Wildcard => {
+                if self.cur > self.max {
+                    Rc::Eof
+                } else {
+                    self.cur = t;
+                    Rc::Ok
+                }
+            }
+            Kind::Null => Rc::Eof,
+        };
+        if rc == Rc::Eof {
+            self.eof = true;
+        }
+        (rc, self.cur)
+    }
+
+    fn reader_read(&mut self) -> Rc {
+        match self.docs.get(self.pos) {
+            Some(&d) => {
+                self.pos += 1;
+                self.cur = d;
+                Rc::Ok
+            }
+            None => Rc::Eof,
+        }
+    }
+
+    fn reader_skip(&mut self, t: u32) -> Rc {
+        if self.eof || self.docs.last().is_none_or(|&l| t > l) {
+            self.pos = self.docs.len();
+            return Rc::Eof;
+        }
+        let at = self.pos + self.docs[self.pos..].partition_point(|&d| d < t);
+        match self.docs.get(at) {
+            Some(&d) => {
+                self.pos = at + 1;
+                self.cur = d;
+                if d == t {
+                    Rc::Ok
+                } else {
+                    Rc::NotFound
+                }
+            }
+            None => {
+                self.pos = self.docs.len();
+                Rc::Eof
+            }
+        }
+    }
+
+    /// UI_ReadSorted: every child at or behind the last document reads on; the least wins.
+    fn union_read(&mut self) -> Rc {
+        if self.eof {
+            return Rc::Eof;
+        }
+        let mut best: Option<u32> = None;
+        let mut k = 0;
+        while k < self.active.len() {
+            let i = self.active[k];
+            let mut rc = Rc::Ok;
+            while self.kid_at[i] <= self.cur && rc != Rc::Eof {
+                let (r, d) = self.kids[i].read();
+                rc = r;
+                if r != Rc::Eof {
+                    self.kid_at[i] = d;
+                }
+            }
+            if rc == Rc::Eof {
+                self.active.remove(k);
+                continue;
+            }
+            let d = self.kid_at[i];
+            if best.is_none_or(|b| d <= b) {
+                best = Some(d);
+            }
+            k += 1;
+        }
+        match best {
+            Some(d) => {
+                self.cur = d;
+                Rc::Ok
+            }
+            None => Rc::Eof,
+        }
+    }
+
+    /// UI_SkipTo: children behind `t` skip to it; found when one lands on it.
+    fn union_skip(&mut self, t: u32) -> Rc {
+        if self.eof {
+            return Rc::Eof;
+        }
+        let mut found = false;
+        let mut least: Option<u32> = None;
+        let mut k = 0;
+        while k < self.active.len() {
+            let i = self.active[k];
+            let rc = if self.kid_at[i] < t {
+                let (r, d) = self.kids[i].skip_to(t);
+                if r == Rc::Eof {
+                    self.active.remove(k);
+                    continue;
+                }
+                self.kid_at[i] = d;
+                r
+            } else if self.kid_at[i] == t {
+                Rc::Ok
+            } else {
+                Rc::NotFound
+            };
+            let d = self.kid_at[i];
+            if least.is_none_or(|l| d < l) {
+                least = Some(d);
+            }
+            found |= rc == Rc::Ok;
+            k += 1;
+            if found && self.quick {
+                break;
+            }
+        }
+        if self.active.is_empty() {
+            return Rc::Eof;
+        }
+        if found {
+            self.cur = t;
+            Rc::Ok
+        } else {
+            self.cur = least.unwrap_or(t);
+            Rc::NotFound
+        }
+    }
+
+    /// II_ReadSorted: the first child reads, the others skip to the largest document seen,
+    /// until all agree.
+    fn intersect_read(&mut self) -> Rc {
+        if self.kids.is_empty() || self.eof {
+            return Rc::Eof;
+        }
+        loop {
+            let mut agreed = 0;
+            for i in 0..self.kids.len() {
+                if self.kids[i].kind == Kind::Null {
+                    return Rc::Eof;
+                }
+                let mut rc = Rc::Ok;
+                if self.kid_at[i] != self.last || self.last == 0 {
+                    let (r, d) = if i == 0 && self.kid_at[i] >= self.last {
+                        self.kids[i].read()
+                    } else {
+                        self.kids[i].skip_to(self.last)
+                    };
+                    if r == Rc::Eof {
+                        return Rc::Eof;
+                    }
+                    rc = r;
+                    self.kid_at[i] = d;
+                }
+                if self.kid_at[i] > self.last {
+                    self.last = self.kid_at[i];
+                    break;
+                }
+                if rc == Rc::Ok {
+                    agreed += 1;
+                } else {
+                    self.last += 1;
+                }
+            }
+            if agreed == self.kids.len() {
+                self.cur = self.last;
+                self.last += 1;
+                return Rc::Ok;
+            }
+        }
+    }
+
+    /// II_SkipTo: every child skips to `t`; when they do not all land on it, read on.
+    fn intersect_skip(&mut self, t: u32) -> Rc {
+        let mut t = t;
+        let mut found = 0;
+        for i in 0..self.kids.len() {
+            if self.kids[i].kind == Kind::Null || self.kids[i].eof {
+                return Rc::Eof;
+            }
+            let mut rc = Rc::Ok;
+            if self.kid_at[i] != t {
+                let (r, d) = self.kids[i].skip_to(t);
+                if r == Rc::Eof {
+                    return Rc::Eof;
+                }
+                rc = r;
+                self.kid_at[i] = d;
+                t = d;
+            }
+            if rc == Rc::Ok {
+                self.last = t;
+                found += 1;
+            } else if self.kid_at[i] > self.last {
+                self.last = self.kid_at[i];
+                break;
+            }
+        }
+        if found == self.kids.len() {
+            self.cur = t;
+            self.last += 1;
+            return Rc::Ok;
+        }
+        match self.intersect_read() {
+            Rc::Eof => Rc::Eof,
+            _ => Rc::NotFound,
+        }
+    }
+
+    /// NI_ReadSorted: the next id the child does not have.
+    fn not_read(&mut self) -> Rc {
+        if self.last > self.max {
+            return Rc::Eof;
+        }
+        let child = &mut self.kids[0];
+        // RediSearch reads a child that never produced a document at every step.
+        if child.cur == 0 {
+            child.read();
+        }
+        self.cur += 1;
+        if child.cur == self.cur && !child.eof {
+            while child.cur == self.cur {
+                self.cur += 1;
+                if child.read().0 == Rc::Eof {
+                    break;
+                }
+            }
+        }
+        self.last = self.cur;
+        if self.cur > self.max {
+            Rc::Eof
+        } else {
+            Rc::Ok
+        }
+    }
+
+    /// NI_SkipTo: found unless the child has `t`.
+    fn not_skip(&mut self, t: u32) -> Rc {
+        if t > self.max {
+            return Rc::Eof;
+        }
+        let child_at = if self.last != 0 { self.kids[0].cur } else { 0 };
+        self.cur = t;
+        self.last = t;
+        if child_at > t || self.kids[0].eof {
+            return Rc::Ok;
+        }
+        if child_at == t {
+            return Rc::NotFound;
+        }
+        match self.kids[0].skip_to(t).0 {
+            Rc::Ok => Rc::NotFound,
+            _ => Rc::Ok,
+        }
+    }
+
+    /// OI_ReadSorted: every id, the child's marked real.
+    fn optional_read(&mut self) -> Rc {
+        if self.last >= self.max {
+            return Rc::Eof;
+        }
+        self.last += 1;
+        if self.last > self.next_real {
+            let (r, d) = self.kids[0].read();
+            self.next_real = if r == Rc::Eof { self.max + 1 } else { d };
+        }
+        self.cur = self.last;
+        Rc::Ok
+    }
+
+    /// OI_SkipTo: always found; the child skips when behind.
+    fn optional_skip(&mut self, t: u32) -> Rc {
+        self.last = t;
+        if t > self.max {
+            return Rc::Eof;
+        }
+        if t > self.next_real {
+            let (r, d) = self.kids[0].skip_to(t);
+            if r != Rc::Eof {
+                self.next_real = d;
+            }
+        }
+        self.cur = t;
+        Rc::Ok
+    }
+}
