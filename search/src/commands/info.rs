@@ -159,6 +159,21 @@ impl Memory {
     }
 }
 
+/// The inverted index blocks RediSearch would have for `idx`, at least: one per text term,
+/// and per numeric field one per 100 entries (its block size) plus one (a range tree has
+/// one block per range at least). folio has no blocks; this keeps the figure's scale.
+fn inverted_blocks(idx: &Index) -> i64 {
+    let numeric: u64 = idx
+        .fields
+        .iter()
+        .filter_map(|f| match f {
+            FieldIndex::Numeric(n) if n.records > 0 => Some(n.records.div_ceil(100) + 1),
+            _ => None,
+        })
+        .sum();
+    (idx.text.live_terms() as u64 + numeric) as i64
+}
+
 /// `FT.INFO idx`: RediSearch 2.10's fields, in its order and reply types.
 pub(crate) fn ft_info(cat: &Catalog, name: &str, proto: Protocol) -> Result<Reply> {
     let real = cat.resolve(name).ok_or_else(|| Error::new("Unknown index name"))?.to_string();
@@ -218,6 +233,7 @@ pub(crate) fn ft_info(cat: &Catalog, name: &str, proto: Protocol) -> Result<Repl
         dict: dict_bytes,
         tag: tag_bytes,
         numeric_records,
+        numeric: numeric_bytes,
         vector: vector_bytes,
         geoshape: geoshape_bytes,
         doc: doc_bytes,
@@ -227,7 +243,9 @@ pub(crate) fn ft_info(cat: &Catalog, name: &str, proto: Protocol) -> Result<Repl
         total,
         ..
     } = Memory::of(idx);
-    let records = idx.text.records + numeric_records;
+    // RediSearch counts a deleted or replaced document's numeric entries until its GC
+    // collects them.
+    let records = idx.text.records + numeric_records + idx.numeric_model.garbage_records();
     // RediSearch divides these in single precision (`(float)a / (float)b`): 0/0 is nan.
     let avg = |a: f64, b: f64| Reply::Double(f64::from(a as f32 / b as f32));
     let stats = &idx.stats;
@@ -253,12 +271,17 @@ pub(crate) fn ft_info(cat: &Catalog, name: &str, proto: Protocol) -> Result<Repl
         ("index_definition", Reply::map(def)),
         ("attributes", Reply::Array(attributes)),
         ("num_docs", Reply::Int(num_docs as i64)),
-        ("max_doc_id", Reply::Int(i64::from(idx.docs.max_id()))),
+        ("max_doc_id", Reply::Int(idx.docs.last_redisearch_id() as i64)),
         ("num_terms", Reply::Int(idx.text.live_terms() as i64)),
         ("num_records", Reply::Int(records as i64)),
-        ("inverted_sz_mb", mb(text_bytes)),
+        // RediSearch's inverted indexes include its numeric trees.
+        ("inverted_sz_mb", mb(text_bytes + numeric_bytes)),
         ("vector_index_sz_mb", mb(vector_bytes)),
-        ("total_inverted_index_blocks", Reply::Int(idx.text.live_terms() as i64)),
+        // RediSearch's count is of every index's blocks (a global).
+        (
+            "total_inverted_index_blocks",
+            Reply::Int(cat.indexes.values().map(|e| inverted_blocks(&e.index)).sum()),
+        ),
         ("offset_vectors_sz_mb", mb(offsets_bytes)),
         ("doc_table_size_mb", mb(doc_bytes)),
         ("sortable_values_size_mb", mb(sortable_bytes)),

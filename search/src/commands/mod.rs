@@ -6,6 +6,7 @@ mod admin;
 mod alias;
 mod config;
 mod debug;
+mod debug_numeric;
 mod dispatch;
 pub(crate) mod expand;
 mod explain;

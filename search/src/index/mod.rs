@@ -13,6 +13,7 @@ pub mod hnsw;
 mod hnsw_repair;
 pub mod idset;
 pub mod numeric;
+pub mod numeric_tree;
 pub mod postings;
 pub mod record;
 mod record_postings;
@@ -134,6 +135,8 @@ pub struct Index {
     pub synonyms: Synonyms,
     /// Buffers of the indexer, kept from one document to the next.
     scratch: IngestScratch,
+    /// The numeric garbage RediSearch would hold, and its range trees once asked for.
+    pub numeric_model: numeric_tree::Model,
 }
 
 /// What [`Index::insert_in_language`] builds for each document: (term, text field ordinal,
@@ -163,6 +166,7 @@ impl Index {
             stemmer,
             stats: IndexStats::default(),
             synonyms: Synonyms::default(),
+            numeric_model: numeric_tree::Model::default(),
         };
         idx.sync_fields();
         Ok(idx)
@@ -435,6 +439,12 @@ impl Index {
         let new_postings = Postings::of(parts, len);
         let norm = DocNorm { max_freq: max_freq.max(1), low_score: (0.0..=1.0).contains(&score) };
         let (id, old) = self.docs.put(rec, DocHot::new(score, max_freq, len));
+        if let Some((old, old_hot)) = &old {
+            self.numeric_model.unindexed(old_hot.redisearch_id(), old.numeric_values());
+        }
+        if let Some(rec) = self.docs.get(id) {
+            self.numeric_model.indexed(self.docs.redisearch_id(id), rec.numeric_values());
+        }
         match old {
             // An update touches only the bitmaps that changed; every posting of the new
             // version is set (its positions, or the document's norm, may have changed).
@@ -557,6 +567,7 @@ impl Index {
     pub fn remove(&mut self, key: &[u8]) -> bool {
         match self.docs.remove(key) {
             Some((id, rec, hot)) => {
+                self.numeric_model.unindexed(hot.redisearch_id(), rec.numeric_values());
                 self.remove_postings(id, &rec.clone_postings(hot.len));
                 for term in rec.terms() {
                     self.text.remove_posting(term, id);
@@ -593,6 +604,7 @@ impl Index {
             scratch: IngestScratch::default(),
             stats,
             synonyms,
+            numeric_model: numeric_tree::Model::default(),
         };
         self.sync_fields();
     }

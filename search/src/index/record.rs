@@ -162,6 +162,12 @@ impl DocRecord {
         std::iter::from_fn(move || Some((get_varint(bytes, &mut at)?, get_f64(bytes, &mut at)?)))
     }
 
+    /// The (numeric field index, value) pairs, in the order the indexer gave them (a
+    /// multi-valued field's values in document order, repeats kept).
+    pub fn numeric_values(&self) -> impl Iterator<Item = (u16, f64)> + '_ {
+        self.numbers().map(|(f, x)| ((f >> 1) as u16, x))
+    }
+
     /// The sortable values, in field order of the schema.
     pub fn sortables(&self) -> impl Iterator<Item = (u16, SortRef<'_>)> + '_ {
         let bytes = self.columns().0;
