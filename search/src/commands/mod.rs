@@ -14,6 +14,7 @@ pub(crate) mod hybrid;
 mod info;
 pub(crate) mod legacy;
 mod profile;
+mod profile_numeric;
 pub(crate) mod search;
 pub(crate) mod spell;
 pub mod staged;

@@ -64,7 +64,16 @@ pub(crate) fn ft_profile(
         ("Parsing time", ms(trace.parse)),
         ("Pipeline creation time", ms(trace.build)),
     ];
-    let iterators = trace.iterators.as_ref().map(|n| node(n, limited, resp3, clock, config.max_expansions));
+    let mut root = trace.iterators.take();
+    if let Some(root) = root.as_mut() {
+        if config.stored.get("_PRIORITIZE_INTERSECT_UNION_CHILDREN") == Some(&Some("true".into())) {
+            super::profile_numeric::prioritize_unions(root);
+        }
+        if let Some(idx) = cat.index(&text(args[0])) {
+            super::profile_numeric::expand(root, idx);
+        }
+    }
+    let iterators = root.as_ref().map(|n| node(n, limited, resp3, clock, config.max_expansions));
     let steps: Vec<Reply> = trace
         .steps
         .iter()
@@ -144,7 +153,7 @@ fn node(n: &ProfileNode, limited: bool, resp3: bool, clock: bool, max_expansions
     }
     pairs.push(("Counter", count(n.counter)));
     if n.is_reader() {
-        pairs.push(("Size", count(n.counter)));
+        pairs.push(("Size", count(n.size.unwrap_or(n.counter))));
     }
     // RediSearch marks every union with as many children as MAXPREFIXEXPANSIONS allows.
     if n.kind == "UNION" && n.children.len() == max_expansions {

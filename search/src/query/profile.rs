@@ -7,7 +7,7 @@
 
 use std::time::{Duration, Instant};
 
-use crate::query::syntax::{unescape, QueryAst, TagTerm};
+use crate::query::syntax::{unescape, NumBound, QueryAst, TagTerm};
 
 /// One evaluated query node.
 #[derive(Debug, Clone, PartialEq)]
@@ -23,6 +23,11 @@ pub struct ProfileNode {
     pub time: Duration,
     /// Evaluated children (unions, intersections; NOT and OPTIONAL have one).
     pub children: Vec<ProfileNode>,
+    /// A reader's `Size` when it is not its counter (a numeric range's documents).
+    pub size: Option<u64>,
+    /// A numeric filter's field and bounds: FT.PROFILE shows it as the ranges of
+    /// RediSearch's tree it reads ([`crate::index::numeric_tree`]).
+    pub numeric: Option<Box<(String, NumBound, NumBound)>>,
 }
 
 impl ProfileNode {
@@ -157,13 +162,17 @@ pub fn node(ast: &QueryAst, counter: u64, time: Duration, children: Vec<ProfileN
         // RediSearch's intersection iterator reads its children fewest estimated results first.
         children.sort_by_key(estimate);
     }
-    ProfileNode { kind, label, counter, time, children }
+    let numeric = match ast {
+        QueryAst::Numeric(f, lo, hi) => Some(Box::new((f.clone(), lo.clone(), hi.clone()))),
+        _ => None,
+    };
+    ProfileNode { kind, label, counter, time, children, size: None, numeric }
 }
 
 /// A node's estimated number of results, as RediSearch's iterators estimate them: a union the
 /// sum of its children's, an intersection 0 (its estimate divided by its child count in
 /// integers), a negated or optional clause every document, a reader its documents.
-fn estimate(n: &ProfileNode) -> u64 {
+pub(crate) fn estimate(n: &ProfileNode) -> u64 {
     match n.kind {
         "UNION" if !n.children.is_empty() => n.children.iter().map(estimate).sum(),
         "INTERSECT" => 0,
@@ -174,7 +183,15 @@ fn estimate(n: &ProfileNode) -> u64 {
 
 /// A reader of one posting list (an expansion of a prefix, suffix or fuzzy term).
 pub fn reader(kind: &'static str, term: &str, counter: u64, time: Duration) -> ProfileNode {
-    ProfileNode { kind, label: Some(term.to_string()), counter, time, children: Vec::new() }
+    ProfileNode {
+        kind,
+        label: Some(term.to_string()),
+        counter,
+        time,
+        children: Vec::new(),
+        size: None,
+        numeric: None,
+    }
 }
 
 /// A number as C's `%g` prints it (RediSearch's numeric range terms).
