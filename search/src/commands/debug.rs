@@ -66,7 +66,8 @@ pub(crate) fn ft_debug(cat: &mut Catalog, args: &[&[u8]]) -> Result<Reply> {
         arity(if fg { (3..=4).contains(&argc) } else { argc >= 3 })?;
         let real = cat.resolve(&arg(1)).ok_or_else(|| Error::new(UNKNOWN_INDEX))?.to_string();
         if let Some(e) = cat.indexes.get_mut(&real) {
-            e.index.numeric_model.collect();
+            let numeric = numeric::numeric_positions(&e.index);
+            e.index.numeric_model.force_collect(&e.index.docs, &numeric);
         }
         return Ok(if fg { Reply::Simple("DONE".into()) } else { Reply::ok() });
     }

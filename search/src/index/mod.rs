@@ -394,8 +394,20 @@ impl Index {
                     }
                 }
                 (FieldValues::Numeric { values, served: is_served }, Some(FieldIndex::Numeric(_))) => {
-                    numerics.extend(values.iter().map(|n| (fi, *n)));
-                    if *is_served {
+                    // `_NUMERIC_COMPRESS`: the index (and the record, so that removal finds
+                    // them) holds the compressed values; a value it changed is not the
+                    // document's, LOAD reads the document's.
+                    let mut exact = true;
+                    if numeric_tree::settings::tree_settings().compress {
+                        numerics.extend(values.iter().map(|n| {
+                            let c = numeric::compressed(*n);
+                            exact &= c.to_bits() == n.to_bits();
+                            (fi, c)
+                        }));
+                    } else {
+                        numerics.extend(values.iter().map(|n| (fi, *n)));
+                    }
+                    if *is_served && exact {
                         served.push(fi);
                     }
                 }

@@ -29,10 +29,11 @@
 //!
 //! # Where it differs from RediSearch
 //!
-//! - A GC run before the trees are built only empties the log: a replay never sees entries
-//!   collected earlier, where RediSearch's tree had them, split ranges because of them and
-//!   recounted cardinalities without them. Trees built after a GC run of a index with
-//!   deletions can have another shape than RediSearch's (the same entries, in other ranges).
+//! - A periodic GC run before the trees are built only empties the log (GC_FORCEINVOKE builds
+//!   them first): a replay never sees entries collected earlier, where RediSearch's tree had
+//!   them, split ranges because of them and recounted cardinalities without them. Trees built
+//!   after such a run can have another shape than RediSearch's (the same entries, in other
+//!   ranges, with other cardinalities).
 //! - `uniqueId` counts the trees folio built since the server started; RediSearch counts
 //!   every numeric field that ever received a value.
 //! - RediSearch's GC runs on a timer; folio's periodic run happens on the first write after
@@ -148,6 +149,17 @@ impl Model {
         self.deleted_docs = 0;
         self.last_run = Instant::now();
         true
+    }
+
+    /// FT.DEBUG GC_FORCEINVOKE: a GC run that builds the trees first when it has garbage to
+    /// collect from them (a run that drops garbage the trees never saw would leave them
+    /// unlike RediSearch's; the command is a debugging one, which is asking for them).
+    pub fn force_collect(&mut self, docs: &DocTable, numeric_fields: &[usize]) -> bool {
+        let runs = self.deleted_docs >= settings::gc_threshold();
+        if runs && !self.garbage.is_empty() && !numeric_fields.is_empty() {
+            drop(self.trees(docs, numeric_fields));
+        }
+        self.collect()
     }
 
     /// Trims the empty leaves of the tree of the field at schema position `field`, when
