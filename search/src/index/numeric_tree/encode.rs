@@ -73,6 +73,6 @@ mod tests {
         assert_eq!(grown(6, 7), 8);
         assert_eq!(grown(6, 11), 13);
         assert_eq!(grown(0, 1), 1);
-        assert_eq!(grown(0, 6), 6);
+        assert_eq!(grown(0, 6), 7, "0, 1, 2, 3, 4, 5, 7");
     }
 }

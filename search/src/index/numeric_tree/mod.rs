@@ -212,3 +212,6 @@ impl Model {
         trees
     }
 }
+
+#[cfg(test)]
+mod tests;
