@@ -171,7 +171,7 @@ fn inverted_blocks(idx: &Index) -> i64 {
             _ => None,
         })
         .sum();
-    (idx.text.live_terms() as u64 + numeric) as i64
+    (idx.text.live_terms() + numeric) as i64
 }
 
 /// `FT.INFO idx`: RediSearch 2.10's fields, in its order and reply types.

@@ -163,7 +163,7 @@ pub fn node(ast: &QueryAst, counter: u64, time: Duration, children: Vec<ProfileN
         children.sort_by_key(estimate);
     }
     let numeric = match ast {
-        QueryAst::Numeric(f, lo, hi) => Some(Box::new((f.clone(), lo.clone(), hi.clone()))),
+        QueryAst::Numeric(f, lo, hi) => Some(Box::new((f.clone(), *lo, *hi))),
         _ => None,
     };
     ProfileNode { kind, label, counter, time, children, size: None, numeric }
