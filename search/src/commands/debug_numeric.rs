@@ -13,21 +13,21 @@ use crate::reply::Reply;
 /// `Index_StoreNumeric`, the flags DUMP_NUMIDX's header shows.
 const NUMERIC_FLAGS: i64 = 32;
 
-/// The schema positions of the index's NUMERIC fields.
-pub(crate) fn numeric_positions(idx: &Index) -> Vec<usize> {
-    idx.fields
-        .iter()
-        .enumerate()
-        .filter(|(_, f)| matches!(f, FieldIndex::Numeric(_)))
-        .map(|(i, _)| i)
-        .collect()
+/// Whether RediSearch keeps the field in a numeric range tree (NUMERIC and GEO fields).
+fn has_tree(f: Option<&FieldIndex>) -> bool {
+    matches!(f, Some(FieldIndex::Numeric(_) | FieldIndex::Geo(_)))
 }
 
-/// Runs `f` on the tree of the field at schema position `pos`, building the trees if they
-/// are not yet; a field of another type reads as an empty tree, as RediSearch opens one
+/// The schema positions of the index's NUMERIC and GEO fields.
+pub(crate) fn numeric_positions(idx: &Index) -> Vec<usize> {
+    (0..idx.fields.len()).filter(|&i| has_tree(idx.fields.get(i))).collect()
+}
+
+/// Runs `f` on the tree of the field at schema position `pos` (a NUMERIC or GEO field),
+/// building the trees if they are not yet; a field of another type reads as an empty tree, as RediSearch opens one
 /// under its name.
 pub(crate) fn with_tree<R>(idx: &Index, pos: usize, f: impl FnOnce(&Tree) -> R) -> R {
-    if !matches!(idx.fields.get(pos), Some(FieldIndex::Numeric(_))) {
+    if !has_tree(idx.fields.get(pos)) {
         return f(&Tree::new(0));
     }
     let trees = idx.numeric_model.trees(&idx.docs, &numeric_positions(idx));

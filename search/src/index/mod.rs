@@ -452,10 +452,10 @@ impl Index {
         let norm = DocNorm { max_freq: max_freq.max(1), low_score: (0.0..=1.0).contains(&score) };
         let (id, old) = self.docs.put(rec, DocHot::new(score, max_freq, len));
         if let Some((old, old_hot)) = &old {
-            self.numeric_model.unindexed(old_hot.redisearch_id(), old.numeric_values());
+            self.numeric_model.unindexed(old_hot.redisearch_id(), numeric_tree::entries(old));
         }
         if let Some(rec) = self.docs.get(id) {
-            self.numeric_model.indexed(self.docs.redisearch_id(id), rec.numeric_values());
+            self.numeric_model.indexed(self.docs.redisearch_id(id), numeric_tree::entries(rec));
         }
         match old {
             // An update touches only the bitmaps that changed; every posting of the new
@@ -579,7 +579,7 @@ impl Index {
     pub fn remove(&mut self, key: &[u8]) -> bool {
         match self.docs.remove(key) {
             Some((id, rec, hot)) => {
-                self.numeric_model.unindexed(hot.redisearch_id(), rec.numeric_values());
+                self.numeric_model.unindexed(hot.redisearch_id(), numeric_tree::entries(&rec));
                 self.remove_postings(id, &rec.clone_postings(hot.len));
                 for term in rec.terms() {
                     self.text.remove_posting(term, id);
