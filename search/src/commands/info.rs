@@ -137,7 +137,11 @@ impl Memory {
                     m.numeric += n.mem_bytes();
                     m.numeric_records += n.records;
                 }
-                FieldIndex::Geo(g) => m.geo += g.mem_bytes(),
+                FieldIndex::Geo(g) => {
+                    m.geo += g.mem_bytes();
+                    // RediSearch files GEO points as numeric entries, a record each.
+                    m.numeric_records += g.records();
+                }
                 FieldIndex::Vector(v) => {
                     m.vector += v.memory();
                     // RediSearch counts a record per vector stored (document.c).

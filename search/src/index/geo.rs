@@ -245,6 +245,11 @@ impl GeoIndex {
         }
     }
 
+    /// Points indexed (RediSearch counts each as a record).
+    pub fn records(&self) -> u64 {
+        self.points.values().map(|p| p.len() as u64).sum()
+    }
+
     /// Removes every point of `doc`.
     pub fn remove(&mut self, doc: u32) {
         let Some(pts) = self.points.remove(&doc) else { return };
