@@ -180,3 +180,19 @@ fn a_gc_run_waits_for_its_threshold_of_deletions() {
     );
     assert_eq!(num_records(&mut c), 40);
 }
+
+#[test]
+fn geo_points_live_in_a_numeric_tree_too() {
+    // RediSearch's test_json_multi_geo.py testDebugDump, and FT.INFO counting a record a point.
+    let server = Server::start();
+    let mut c = server.conn();
+    run(&mut c, "FT.CREATE idx ON JSON SCHEMA $[*] AS val GEO");
+    c.call(&["JSON.SET", "doc:1", "$", r#"["21.2,21.3", "21.4,21.5", "22,22"]"#]);
+    c.call(&["JSON.SET", "doc:2", "$", r#"["1.2,1.3", "1.4,1.5", "2,2"]"#]);
+    assert_eq!(run(&mut c, "FT.DEBUG DUMP_NUMIDX idx val"), "[[1,2]]");
+    assert_eq!(
+        run(&mut c, "FT.DEBUG NUMIDX_SUMMARY idx val"),
+        "[numRanges,1,numEntries,6,lastDocId,2,revisionId,0,emptyLeaves,0,RootMaxDepth,0]"
+    );
+    assert_eq!(num_records(&mut c), 6);
+}
