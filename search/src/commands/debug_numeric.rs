@@ -106,10 +106,9 @@ pub(crate) fn dump_numidx(t: &Tree, headers: bool) -> Reply {
 /// `DUMP_NUMIDXTREE idx field`: the tree's figures, its nodes (a node with a range shows
 /// only the range) and the ranges' average block efficiency.
 pub(crate) fn dump_tree(t: &Tree) -> Reply {
-    let mut efficiency = 0.0;
-    let root = match t.root.as_deref() {
-        Some(n) => node(n, &mut efficiency),
-        None => Reply::Array(Vec::new()),
+    let (root, efficiency) = match t.root.as_deref() {
+        Some(n) => node(n),
+        None => (Reply::Array(Vec::new()), 0.0),
     };
     Reply::Array(vec![
         key("numRanges"),
@@ -134,25 +133,26 @@ pub(crate) fn dump_tree(t: &Tree) -> Reply {
     ])
 }
 
-fn node(n: &Node, efficiency: &mut f64) -> Reply {
+/// A node's reply and the sum of its ranges' block efficiencies, added up subtree by subtree
+/// as RediSearch does (the order of the additions shows in the last digit).
+fn node(n: &Node) -> (Reply, f64) {
     if let Some(r) = n.range.as_deref() {
-        *efficiency += r.entries.efficiency();
-        return Reply::Array(vec![key("range"), range(r)]);
+        return (Reply::Array(vec![key("range"), range(r)]), r.entries.efficiency());
     }
-    let child = |c: Option<&Node>, efficiency: &mut f64| match c {
-        Some(c) => node(c, efficiency),
-        None => Reply::Array(Vec::new()),
-    };
-    Reply::Array(vec![
+    let child = |c: Option<&Node>| c.map_or((Reply::Array(Vec::new()), 0.0), node);
+    let (left, l) = child(n.left.as_deref());
+    let (right, r) = child(n.right.as_deref());
+    let reply = Reply::Array(vec![
         key("value"),
         Reply::Double(n.value),
         key("maxDepth"),
         int(n.max_depth),
         key("left"),
-        child(n.left.as_deref(), efficiency),
+        left,
         key("right"),
-        child(n.right.as_deref(), efficiency),
-    ])
+        right,
+    ]);
+    (reply, 0.0 + l + r)
 }
 
 fn range(r: &Range) -> Reply {
