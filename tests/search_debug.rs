@@ -44,7 +44,7 @@ fn gc_subcommands_answer_as_redisearch() {
     assert_eq!(debug(&mut c, "GC_STOP_SCHEDULE idx"), s("OK"));
     assert_eq!(debug(&mut c, "GC_CONTINUE_SCHEDULE idx"), s("OK"));
     assert_eq!(debug(&mut c, "GC_CONTINUE_SCHEDULE idx"), running);
-    // Subcommands folio does not answer still check RediSearch's arity first.
+    // Subcommands check RediSearch's arity first.
     for sub in ["DUMP_NUMIDXTREE", "DUMP_HNSW", "DOCINFO", "INVIDX_SUMMARY", "TTL_PAUSE", "TTL_EXPIRE"] {
         let r = c.call(&["FT.DEBUG", sub]);
         assert_eq!(r, Resp::Error(format!("ERR wrong number of arguments for 'FT.DEBUG|{sub}' command")));
@@ -84,17 +84,17 @@ fn dumps_of_terms_numeric_and_tag_indexes() {
     assert_eq!(
         debug(&mut c, "NUMIDX_SUMMARY idx n"),
         arr(vec![
-            s("numRanges"),
+            b("numRanges"),
             Resp::Int(1),
-            s("numEntries"),
+            b("numEntries"),
             Resp::Int(2),
-            s("lastDocId"),
+            b("lastDocId"),
             Resp::Int(2),
-            s("revisionId"),
+            b("revisionId"),
             Resp::Int(0),
-            s("emptyLeaves"),
+            b("emptyLeaves"),
             Resp::Int(0),
-            s("RootMaxDepth"),
+            b("RootMaxDepth"),
             Resp::Int(0)
         ])
     );
@@ -102,17 +102,17 @@ fn dumps_of_terms_numeric_and_tag_indexes() {
     assert_eq!(debug(&mut c, "DUMP_NUMIDX idx t"), arr(vec![arr(vec![])]), "another field type: no entries");
     let with_headers = debug(&mut c, "DUMP_NUMIDX idx n WITH_HEADERS");
     let header = arr(vec![
-        s("numDocs"),
+        b("numDocs"),
         Resp::Int(2),
-        s("numEntries"),
+        b("numEntries"),
         Resp::Int(2),
-        s("lastId"),
+        b("lastId"),
         Resp::Int(2),
-        s("flags"),
+        b("flags"),
         Resp::Int(32),
-        s("numberOfBlocks"),
+        b("numberOfBlocks"),
         Resp::Int(1),
-        s("blocks_efficiency (numEntries/numberOfBlocks)"),
+        b("blocks_efficiency (numEntries/numberOfBlocks)"),
         b("2"),
     ]);
     assert_eq!(with_headers, arr(vec![arr(vec![header, ints(&[1, 2])])]));

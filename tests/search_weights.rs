@@ -23,11 +23,14 @@ fn corpus() -> (Server, Conn) {
     (s, c)
 }
 
+/// (scorer, query, WITHSCORES EXPLAINSCORE?, expected (key, score) rows).
+type Case<'a> = (&'a str, &'a str, bool, &'a [(&'a str, f64)]);
+
 #[test]
 fn weights_score_as_redisearch_does() {
     let (_s, mut c) = corpus();
     #[rustfmt::skip]
-    let cases: &[(&str, &str, bool, &[(&str, f64)])] = &[
+    let cases: &[Case] = &[
         ("TFIDF", "medical=>{$weight:3.4}", false, &[("w:1", 8.8)]),
         ("TFIDF", "medical=>{$weight:3.4}", true, &[("w:1", 6.8)]),
         ("BM25", "medical=>{$weight:3.4}", false, &[("w:1", 1.0526315481268698)]),

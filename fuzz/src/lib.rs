@@ -308,9 +308,14 @@ impl Db {
                 }
             }
             ("EXPIRE", _) => {
-                for key in self.cat.expire_temporary(Instant::now() + Duration::from_secs(1 << 20)) {
-                    self.docs.remove(&key);
-                    self.cat.on_key_removed(&key);
+                // As the module's timer: each expired TEMPORARY index dropped with its documents.
+                for name in self.cat.expired_temporary(Instant::now() + Duration::from_secs(1 << 20)) {
+                    let view = View(&self.docs);
+                    let args: [&[u8]; 2] = [name.as_bytes(), b"DD"];
+                    let out = self.cat.execute_full("FT.DROPINDEX", &args, &view, &mut self.config, proto(2));
+                    for key in out.delete_keys {
+                        self.del(&key);
+                    }
                 }
             }
             _ => {

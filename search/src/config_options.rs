@@ -444,6 +444,10 @@ pub(crate) fn apply(config: &mut Config, def: &OptionDef, args: &mut Args) -> Re
         }
         _ => return Err(Error::new("Invalid option")),
     }
+    // The numeric tree model reads its options from the indexer, which has no configuration.
+    if let Some(Some(v)) = config.stored.get(name) {
+        crate::index::numeric_tree::settings::set(name, v);
+    }
     Ok(())
 }
 

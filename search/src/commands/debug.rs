@@ -1,20 +1,20 @@
 //! FT.DEBUG: RediSearch 2.10's debugging subcommands, answered from folio's own structures in
 //! RediSearch's reply shapes (measured on RediSearch 2.10.5).
 //!
-//! Document ids are RediSearch's 1-based ones: folio's id plus one (they agree while documents
-//! are only added; RediSearch gives an updated document a new id, folio keeps its id). folio
-//! has no garbage collector (deleted entries leave its postings at once), so the GC subcommands
-//! only answer as RediSearch does, and dumps show what RediSearch shows after a GC run: live
-//! terms and values only. A numeric field is one range (RediSearch splits large ones).
+//! Document ids are the ones RediSearch gives ([`crate::index::docs::DocTable`]: a new one for
+//! every version of a document), dumps list them ascending. folio's text and tag postings have
+//! no garbage (deleted entries leave at once), so their dumps show what RediSearch shows after
+//! a GC run: live terms and values only. Numeric fields are shown as RediSearch's range trees
+//! ([`super::debug_numeric`]), garbage included until GC_FORCEINVOKE collects it.
 
 use roaring::RoaringBitmap;
 
+use super::debug_numeric as numeric;
 use crate::catalog::Catalog;
 use crate::commands::text;
-use crate::config::Config;
 use crate::document::KeyType;
 use crate::error::{Error, Result};
-use crate::index::docs::redisearch_id;
+use crate::index::docs::DocTable;
 use crate::index::{FieldIndex, Index};
 use crate::reply::Reply;
 use crate::schema::path_has_defined_order;
@@ -39,7 +39,7 @@ const NO_TAG: &str = "can not open tag field";
 const UNKNOWN_INDEX: &str = "Unknown index name";
 
 /// `FT.DEBUG sub args...` (`args` excludes the command name).
-pub(crate) fn ft_debug(cat: &mut Catalog, args: &[&[u8]], config: &Config) -> Result<Reply> {
+pub(crate) fn ft_debug(cat: &mut Catalog, args: &[&[u8]]) -> Result<Reply> {
     let Some(first) = args.first() else {
         return Err(Error::new("ERR wrong number of arguments for 'FT.DEBUG' command"));
     };
@@ -60,23 +60,30 @@ pub(crate) fn ft_debug(cat: &mut Catalog, args: &[&[u8]], config: &Config) -> Re
         }
     };
     let arg = |i: usize| args.get(i).map(|a| text(a)).unwrap_or_default();
+    // A GC run: the numeric garbage RediSearch's fork GC would collect.
+    if sub == "GC_FORCEINVOKE" || sub == "GC_FORCEBGINVOKE" {
+        let fg = sub == "GC_FORCEINVOKE";
+        arity(if fg { (3..=4).contains(&argc) } else { argc >= 3 })?;
+        let real = cat.resolve(&arg(1)).ok_or_else(|| Error::new(UNKNOWN_INDEX))?.to_string();
+        if let Some(e) = cat.indexes.get_mut(&real) {
+            let numeric = numeric::numeric_positions(&e.index);
+            e.index.collect_garbage(&numeric);
+        }
+        return Ok(if fg { Reply::Simple("DONE".into()) } else { Reply::ok() });
+    }
+    // Trims the field's tree, when built (a replayed tree has no empty leaves).
+    if sub == "GC_CLEAN_NUMERIC" {
+        arity(argc == 4)?;
+        let real = cat.resolve(&arg(1)).ok_or_else(|| Error::new(NO_CTX))?.to_string();
+        if let Some(e) = cat.indexes.get_mut(&real) {
+            let pos = field_pos(&e.index, &arg(2))?;
+            e.index.numeric_model.trim_empty_leaves(pos);
+        }
+        return Ok(Reply::ok());
+    }
+    let cat: &Catalog = cat;
     let index = |name: &str, missing: &str| cat.index(name).ok_or_else(|| Error::new(missing.to_string()));
     match sub {
-        "GC_FORCEINVOKE" => {
-            arity((3..=4).contains(&argc))?;
-            index(&arg(1), UNKNOWN_INDEX)?;
-            let threshold =
-                config.get("FORK_GC_CLEAN_THRESHOLD").first().and_then(|(_, v)| v.as_deref()?.parse().ok());
-            if let Some(e) = cat.entry_mut(&arg(1)) {
-                e.index.collect_garbage(threshold.unwrap_or(100));
-            }
-            Ok(Reply::Simple("DONE".into()))
-        }
-        "GC_FORCEBGINVOKE" => {
-            arity(argc >= 3)?;
-            index(&arg(1), UNKNOWN_INDEX)?;
-            Ok(Reply::ok())
-        }
         // No collector runs, but its schedule is kept per index name so the answers are
         // RediSearch's (continuing a running schedule is an error).
         "GC_STOP_SCHEDULE" | "GC_CONTINUE_SCHEDULE" => {
@@ -92,12 +99,6 @@ pub(crate) fn ft_debug(cat: &mut Catalog, args: &[&[u8]], config: &Config) -> Re
                 }
                 Ok(Reply::ok())
             })
-        }
-        "GC_CLEAN_NUMERIC" => {
-            arity(argc == 4)?;
-            let idx = index(&arg(1), NO_CTX)?;
-            numeric_field(idx, &arg(2))?;
-            Ok(Reply::ok())
         }
         "GC_WAIT_FOR_JOBS" => Ok(Reply::Simple("DONE".into())),
         "GIT_SHA" => Ok(Reply::Simple(format!("folio-{}", env!("CARGO_PKG_VERSION")))),
@@ -130,7 +131,7 @@ pub(crate) fn ft_debug(cat: &mut Catalog, args: &[&[u8]], config: &Config) -> Re
                 .filter(|&id| idx.text.is_live(id))
                 .map(|id| idx.term_docs(id, crate::index::text::ALL_FIELDS))
                 .ok_or_else(|| Error::new("Can not find the inverted index"))?;
-            Ok(ids(&docs))
+            Ok(ids(&idx.docs, &docs))
         }
         "DUMP_TAGIDX" => {
             arity(argc == 4)?;
@@ -141,7 +142,8 @@ pub(crate) fn ft_debug(cat: &mut Catalog, args: &[&[u8]], config: &Config) -> Re
                 .scan(|_, id| tags.is_live(id), usize::MAX)
                 .into_iter()
                 .map(|(v, id)| {
-                    Reply::Array(vec![Reply::text(v), ids(tags.docs(id).unwrap_or(&RoaringBitmap::new()))])
+                    let docs = tags.docs(id).cloned().unwrap_or_default();
+                    Reply::Array(vec![Reply::text(v), ids(&idx.docs, &docs)])
                 })
                 .collect();
             Ok(Reply::Array(rows))
@@ -156,7 +158,7 @@ pub(crate) fn ft_debug(cat: &mut Catalog, args: &[&[u8]], config: &Config) -> Re
             let Some(FieldIndex::GeoShape(gi)) = idx.fields.get(i) else {
                 return Err(Error::new("Could not open geoshape index"));
             };
-            Ok(dump_geomidx(gi))
+            Ok(dump_geomidx(gi, &idx.docs))
         }
         "INFO_TAGIDX" => {
             arity(argc >= 4)?;
@@ -166,50 +168,21 @@ pub(crate) fn ft_debug(cat: &mut Catalog, args: &[&[u8]], config: &Config) -> Re
         "NUMIDX_SUMMARY" => {
             arity(argc == 4)?;
             let idx = index(&arg(1), NO_CTX)?;
-            let (entries, docs) = numeric_docs(idx, &arg(2))?;
-            let last = docs.max().map_or(0, redisearch_id);
-            Ok(Reply::Array(vec![
-                Reply::Simple("numRanges".into()),
-                Reply::Int(1),
-                Reply::Simple("numEntries".into()),
-                Reply::Int(entries as i64),
-                Reply::Simple("lastDocId".into()),
-                Reply::Int(last),
-                Reply::Simple("revisionId".into()),
-                Reply::Int(0),
-                Reply::Simple("emptyLeaves".into()),
-                Reply::Int(0),
-                Reply::Simple("RootMaxDepth".into()),
-                Reply::Int(0),
-            ]))
+            let pos = numeric::field(idx, &arg(2))?;
+            Ok(numeric::with_tree(idx, pos, numeric::summary))
         }
         "DUMP_NUMIDX" => {
             arity(argc >= 4)?;
             let idx = index(&arg(1), NO_CTX)?;
-            let (entries, docs) = numeric_docs(idx, &arg(2))?;
-            let headers = arg(3).eq_ignore_ascii_case("WITH_HEADERS");
-            let range = ids(&docs);
-            if !headers {
-                return Ok(Reply::Array(vec![range]));
-            }
-            let last = docs.max().map_or(0, redisearch_id);
-            let blocks = i64::from(entries > 0);
-            let efficiency = if blocks == 0 { 0.0 } else { entries as f64 };
-            let header = Reply::Array(vec![
-                Reply::Simple("numDocs".into()),
-                Reply::Int(docs.len() as i64),
-                Reply::Simple("numEntries".into()),
-                Reply::Int(entries as i64),
-                Reply::Simple("lastId".into()),
-                Reply::Int(last),
-                Reply::Simple("flags".into()),
-                Reply::Int(32),
-                Reply::Simple("numberOfBlocks".into()),
-                Reply::Int(blocks.max(1)),
-                Reply::Simple("blocks_efficiency (numEntries/numberOfBlocks)".into()),
-                Reply::Double(efficiency),
-            ]);
-            Ok(Reply::Array(vec![Reply::Array(vec![header, range])]))
+            let pos = numeric::field(idx, &arg(2))?;
+            let headers = argc == 5;
+            Ok(numeric::with_tree(idx, pos, |t| numeric::dump_numidx(t, headers)))
+        }
+        "DUMP_NUMIDXTREE" => {
+            arity(argc >= 4)?;
+            let idx = index(&arg(1), NO_CTX)?;
+            let pos = numeric::field(idx, &arg(2))?;
+            Ok(numeric::with_tree(idx, pos, numeric::dump_tree))
         }
         "DUMP_SUFFIX_TRIE" => {
             arity(argc == 3 || argc == 4)?;
@@ -241,14 +214,18 @@ pub(crate) fn ft_debug(cat: &mut Catalog, args: &[&[u8]], config: &Config) -> Re
         "DOCIDTOID" => {
             arity(argc == 4)?;
             let idx = index(&arg(1), NO_CTX)?;
-            Ok(Reply::Int(idx.docs.id_of(args[2]).map_or(0, redisearch_id)))
+            Ok(Reply::Int(idx.docs.id_of(args[2]).map_or(0, |id| idx.docs.redisearch_id(id) as i64)))
         }
         "IDTODOCID" => {
             arity(argc == 4)?;
             let idx = index(&arg(1), NO_CTX)?;
-            let id =
-                arg(2).parse::<u32>().ok().filter(|&n| n > 0).ok_or_else(|| Error::new("bad id given"))?;
-            let rec = idx.docs.get(id - 1).ok_or_else(|| Error::new("document was removed"))?;
+            let rs_id =
+                arg(2).parse::<u64>().ok().filter(|&n| n > 0).ok_or_else(|| Error::new("bad id given"))?;
+            let rec = idx
+                .docs
+                .by_redisearch_id(rs_id)
+                .and_then(|id| idx.docs.get(id))
+                .ok_or_else(|| Error::new("document was removed"))?;
             Ok(Reply::Bulk(rec.key().to_vec()))
         }
         "TTL" => {
@@ -290,7 +267,7 @@ pub(crate) fn ft_debug(cat: &mut Catalog, args: &[&[u8]], config: &Config) -> Re
                 Some((f, FieldIndex::Vector(vi))) => {
                     let spec = f.vector.clone().unwrap_or_default();
                     let multi = idx.spec.on == KeyType::Json && !path_has_defined_order(&f.path);
-                    Ok(super::vecsim_info::vecsim_info(&spec, vi, multi))
+                    Ok(super::vecsim_info::vecsim_info(&spec, vi, multi, &idx.docs))
                 }
                 _ => Err(Error::new("Vector index not found")),
             }
@@ -298,7 +275,7 @@ pub(crate) fn ft_debug(cat: &mut Catalog, args: &[&[u8]], config: &Config) -> Re
         _ => {
             // RediSearch's arity of the subcommands folio does not answer, checked first.
             let ok = match sub {
-                "DUMP_NUMIDXTREE" | "DUMP_HNSW" => argc >= 4,
+                "DUMP_HNSW" => argc >= 4,
                 "DOCINFO" | "INVIDX_SUMMARY" => argc == 4,
                 _ => true,
             };
@@ -308,13 +285,15 @@ pub(crate) fn ft_debug(cat: &mut Catalog, args: &[&[u8]], config: &Config) -> Re
     }
 }
 
-/// A sorted array of RediSearch document ids.
-fn ids(docs: &RoaringBitmap) -> Reply {
-    Reply::Array(docs.iter().map(|d| Reply::Int(redisearch_id(d))).collect())
+/// The RediSearch ids of `docs`, ascending.
+fn ids(table: &DocTable, docs: &RoaringBitmap) -> Reply {
+    Reply::Array(
+        table.in_redisearch_order(docs.iter()).into_iter().map(|(rs, _)| Reply::Int(rs as i64)).collect(),
+    )
 }
 
 /// The schema position of the field named `name`.
-fn field_pos(idx: &Index, name: &str) -> Result<usize> {
+pub(crate) fn field_pos(idx: &Index, name: &str) -> Result<usize> {
     idx.spec.fields.iter().position(|f| f.name == name).ok_or_else(|| Error::new(NO_FIELD))
 }
 
@@ -323,22 +302,6 @@ fn tag_field<'a>(idx: &'a Index, name: &str) -> Result<&'a crate::index::tag::Ta
         Some(FieldIndex::Tag(t)) => Ok(t),
         _ => Err(Error::new(NO_TAG)),
     }
-}
-
-fn numeric_field<'a>(idx: &'a Index, name: &str) -> Result<Option<&'a crate::index::numeric::NumericIndex>> {
-    Ok(match idx.fields.get(field_pos(idx, name)?) {
-        Some(FieldIndex::Numeric(n)) => Some(n),
-        _ => None,
-    })
-}
-
-/// Entries and documents of a numeric field; another field type reads as an empty numeric
-/// index, as RediSearch opens one under that name.
-fn numeric_docs(idx: &Index, name: &str) -> Result<(u64, RoaringBitmap)> {
-    Ok(match numeric_field(idx, name)? {
-        Some(n) => (n.records, n.range(f64::NEG_INFINITY, true, f64::INFINITY, true)),
-        None => (0, RoaringBitmap::new()),
-    })
 }
 
 /// `INFO_TAGIDX idx field [COUNT_VALUE_ENTRIES] [DUMP_ID_ENTRIES] [PREFIX p] [OFFSET n] [LIMIT n]`.
@@ -383,7 +346,7 @@ fn info_tagidx(idx: &Index, field: &str, opts: &[&[u8]]) -> Result<Reply> {
             ];
             if dump {
                 row.push(Reply::Simple("entries".into()));
-                row.push(ids(&docs));
+                row.push(ids(&idx.docs, &docs));
             }
             Reply::Array(row)
         });
@@ -440,7 +403,7 @@ fn dump_suffix_trie(idx: &Index, field: Option<&str>) -> Result<Reply> {
 
 /// `FT.DEBUG DUMP_GEOMIDX`: RediSearch's R-tree dump (`type`, `ptr`, `num_docs`, `docs`), each
 /// shape as `id`, `geoshape` (its WKT) and `rect` (its bounding box).
-fn dump_geomidx(gi: &crate::index::geoshape::GeoShapeIndex) -> Reply {
+fn dump_geomidx(gi: &crate::index::geoshape::GeoShapeIndex, table: &DocTable) -> Reply {
     let bulk = |s: &str| Reply::Bulk(s.as_bytes().to_vec());
     let docs = gi
         .dump()
@@ -448,7 +411,7 @@ fn dump_geomidx(gi: &crate::index::geoshape::GeoShapeIndex) -> Reply {
         .map(|(id, shape, rect)| {
             Reply::Array(vec![
                 bulk("id"),
-                Reply::Int(redisearch_id(id)),
+                Reply::Int(table.redisearch_id(id) as i64),
                 bulk("geoshape"),
                 bulk(&shape),
                 bulk("rect"),

@@ -255,7 +255,7 @@ fn dispatch(
             }
             alias::ft_aliasdel(cat, &text(args[0]))
         }
-        "FT.DEBUG" => debug::ft_debug(cat, args, config),
+        "FT.DEBUG" => debug::ft_debug(cat, args),
         _ => Err(Error::new(format!("ERR unknown command '{cmd}'"))),
     }
 }

@@ -64,13 +64,16 @@ pub(crate) fn ft_profile(
         ("Parsing time", ms(trace.parse)),
         ("Pipeline creation time", ms(trace.build)),
     ];
-    // RediSearch's read counts, replayed over what each node matched.
-    let max_id = cat.resolve(&text(args[0])).and_then(|n| cat.index(n)).map_or(0, |i| i.docs.max_id());
-    let mut tree = trace.iterators.take();
-    if let Some(root) = tree.as_mut() {
-        crate::query::replay::replay(root, max_id);
+    // RediSearch's tree (numeric filters as the ranges they read), then its read counts
+    // replayed over what each node matched.
+    let mut root = trace.iterators.take();
+    if let (Some(root), Some(idx)) = (root.as_mut(), cat.resolve(&text(args[0])).and_then(|n| cat.index(n))) {
+        super::profile_numeric::expand(root, idx);
+        let prioritize =
+            config.stored.get("_PRIORITIZE_INTERSECT_UNION_CHILDREN") == Some(&Some("true".into()));
+        crate::query::replay::replay(root, &idx.docs, prioritize);
     }
-    let iterators = tree.as_ref().map(|n| node(n, limited, resp3, clock, config.max_expansions));
+    let iterators = root.as_ref().map(|n| node(n, limited, resp3, clock, config.max_expansions));
     let steps: Vec<Reply> = trace
         .steps
         .iter()

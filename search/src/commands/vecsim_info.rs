@@ -4,6 +4,7 @@
 //! RediSearch does without worker threads) before the HNSW back end. MEMORY is what FT.INFO's
 //! `vector_index_sz_mb` counts for the field, in bytes.
 
+use crate::index::docs::DocTable;
 use crate::index::vector::VectorIndex;
 use crate::index::vector_mode::SearchMode;
 use crate::reply::Reply;
@@ -53,7 +54,7 @@ fn flat(pairs: Vec<(&'static str, Reply)>) -> Reply {
 
 /// The reply for a vector field defined by `spec` and indexed in `vi`; `multi`: a JSON path
 /// that may hold several vectors.
-pub(crate) fn vecsim_info(spec: &VectorSpec, vi: &VectorIndex, multi: bool) -> Reply {
+pub(crate) fn vecsim_info(spec: &VectorSpec, vi: &VectorIndex, multi: bool, docs: &DocTable) -> Reply {
     let block = ("BLOCK_SIZE", Reply::Int(i64::try_from(spec.block_size).unwrap_or(i64::MAX)));
     let whole = Common {
         algorithm: "FLAT",
@@ -75,7 +76,7 @@ pub(crate) fn vecsim_info(spec: &VectorSpec, vi: &VectorIndex, multi: bool) -> R
     let mut back = Common { algorithm: "HNSW", ..whole }.pairs();
     let (level, entry) = match vi.entry_point() {
         Some((level, doc)) => {
-            (i64::try_from(level).unwrap_or(-1), doc.map_or(-1, crate::index::docs::redisearch_id))
+            (i64::try_from(level).unwrap_or(-1), doc.map_or(-1, |d| docs.redisearch_id(d) as i64))
         }
         None => (-1, -1),
     };

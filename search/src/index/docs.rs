@@ -40,24 +40,39 @@ pub struct DocHot {
     pub max_freq: u32,
     /// Number of tokens (TFIDF.DOCNORM / BM25 length).
     pub len: u32,
-    /// The id holds a document.
-    pub live: bool,
+    /// The id RediSearch gives this version of the document ([`DocTable::redisearch_id`]), its
+    /// low 32 bits; 0 when the id holds no document. It sits where a `live` flag and padding
+    /// would, so the figures stay 16 bytes.
+    rs_id: u32,
 }
 
 impl DocHot {
-    /// The figures of a live document.
+    /// The figures of a live document (its RediSearch id is set by [`DocTable::put`]).
     pub fn new(score: f32, max_freq: u32, len: u32) -> DocHot {
-        DocHot { score, max_freq, len, live: true }
+        DocHot { score, max_freq, len, rs_id: 1 }
+    }
+
+    /// The id holds a document.
+    pub fn live(&self) -> bool {
+        self.rs_id != 0
+    }
+
+    /// The RediSearch id of the version of the document these figures belong to.
+    pub fn redisearch_id(&self) -> u64 {
+        u64::from(self.rs_id)
     }
 }
 
-/// The id RediSearch would give document `id` (its ids start at 1, folio's at 0): what
-/// FT.DEBUG's dumps and WITHRAWIDS show.
-pub fn redisearch_id(id: u32) -> i64 {
-    i64::from(id) + 1
-}
-
 /// Keys ↔ ids and the records.
+///
+/// Besides folio's own ids (dense, reused, kept by an update), each record has the id
+/// RediSearch 2.10 would have given it: an index-wide counter from 1, bumped by every
+/// document indexed, new or updated (RediSearch re-indexes an updated key under a new id and
+/// never reuses ids; a document that fails to index gets none, as `doAssignIds` skips
+/// errored documents). FT.DEBUG's dumps, DOCIDTOID/IDTODOCID, WITHRAWIDS, FT.INFO's
+/// `max_doc_id` and the numeric range tree model ([`super::numeric_tree`]) show these. The
+/// counter is 64 bits; each record keeps its low 32 bits (in [`DocHot`]'s padding), so ids
+/// read back wrap after 2^32 documents indexed.
 #[derive(Default)]
 pub struct DocTable {
     /// The ids of the live keys, hashed by key (the key itself is in the record).
@@ -73,6 +88,8 @@ pub struct DocTable {
     /// index (a NUMERIC value served as the document's, a SORTABLE value), so a query knows
     /// in O(1) that every row has it ([`DocTable::in_every_record`]).
     columns: Vec<Columns>,
+    /// The last RediSearch id handed out (RediSearch's `maxDocId`).
+    last_rs_id: u64,
 }
 
 /// Counts of one field's values in the records.
@@ -105,7 +122,42 @@ impl DocTable {
 
     /// The scoring figures of a live id.
     pub fn hot(&self, id: u32) -> Option<DocHot> {
-        self.hot.get(id as usize).copied().filter(|h| h.live)
+        self.hot.get(id as usize).copied().filter(DocHot::live)
+    }
+
+    /// The RediSearch id of live id `id` (0 when it holds no document).
+    pub fn redisearch_id(&self, id: u32) -> u64 {
+        self.hot.get(id as usize).map_or(0, |h| u64::from(h.rs_id))
+    }
+
+    /// The live id whose RediSearch id is `rs_id` (a scan: for FT.DEBUG IDTODOCID).
+    pub fn by_redisearch_id(&self, rs_id: u64) -> Option<u32> {
+        let low = u32::try_from(rs_id).ok().filter(|&r| r != 0)?;
+        self.live.iter().find(|&id| self.hot.get(id as usize).is_some_and(|h| h.rs_id == low))
+    }
+
+    /// The last RediSearch id handed out (FT.INFO's `max_doc_id`).
+    pub fn last_redisearch_id(&self) -> u64 {
+        self.last_rs_id
+    }
+
+    /// `ids` ordered by their RediSearch ids (what RediSearch's dumps list ascending).
+    pub fn in_redisearch_order(&self, ids: impl IntoIterator<Item = u32>) -> Vec<(u64, u32)> {
+        let mut v: Vec<(u64, u32)> = ids.into_iter().map(|id| (self.redisearch_id(id), id)).collect();
+        v.sort_unstable();
+        v
+    }
+
+    /// Bumps the RediSearch id counter; the low 32 bits, never 0, for a record.
+    fn next_rs_id(&mut self) -> u32 {
+        self.last_rs_id += 1;
+        match self.last_rs_id as u32 {
+            0 => {
+                self.last_rs_id += 1;
+                1
+            }
+            low => low,
+        }
     }
 
     /// True when every record holds field `field`'s value of kind `what`.
@@ -138,8 +190,9 @@ impl DocTable {
 
     /// Stores `rec` under its key: keeps the key's id, else reuses a freed id.
     /// Returns the id and the previous record (to unindex).
-    pub fn put(&mut self, rec: DocRecord, hot: DocHot) -> (u32, Option<(DocRecord, DocHot)>) {
+    pub fn put(&mut self, rec: DocRecord, mut hot: DocHot) -> (u32, Option<(DocRecord, DocHot)>) {
         self.count(&rec, true);
+        hot.rs_id = self.next_rs_id();
         if let Some(id) = self.id_of(rec.key()) {
             let old_hot = self.hot.get_mut(id as usize).map(|h| std::mem::replace(h, hot));
             let old = self.records.get_mut(id as usize).and_then(|slot| slot.replace(rec));
@@ -238,6 +291,28 @@ mod tests {
         assert_eq!(t.max_id(), 2);
         assert_eq!(t.len(), 2);
         assert_ne!(b, c);
+    }
+
+    #[test]
+    fn redisearch_ids_count_every_version_and_are_never_reused() {
+        let mut t = DocTable::default();
+        let hot = || DocHot::new(1.0, 1, 1);
+        let (a, _) = t.put(rec("a"), hot());
+        let (b, _) = t.put(rec("b"), hot());
+        assert_eq!((t.redisearch_id(a), t.redisearch_id(b)), (1, 2));
+        let (_, old) = t.put(rec("a"), hot());
+        assert_eq!(old.map(|(_, h)| h.redisearch_id()), Some(1), "the replaced version's id");
+        assert_eq!(t.redisearch_id(a), 3, "an update is a new RediSearch id, folio's id kept");
+        t.remove(b"b");
+        let (c, _) = t.put(rec("c"), hot());
+        assert_eq!((c, t.redisearch_id(c)), (b, 4), "folio reuses the id, RediSearch does not");
+        assert_eq!(t.last_redisearch_id(), 4);
+        assert_eq!(t.by_redisearch_id(3), Some(a));
+        assert_eq!((t.by_redisearch_id(1), t.by_redisearch_id(0)), (None, None));
+        assert_eq!(t.in_redisearch_order([a, c]), vec![(3, a), (4, c)]);
+        assert_eq!(t.redisearch_id(b), 4);
+        t.remove(b"c");
+        assert_eq!((t.redisearch_id(c), t.hot(c)), (0, None));
     }
 
     #[test]

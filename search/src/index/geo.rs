@@ -245,6 +245,11 @@ impl GeoIndex {
         }
     }
 
+    /// Points indexed (RediSearch counts each as a record).
+    pub fn records(&self) -> u64 {
+        self.points.values().map(|p| p.len() as u64).sum()
+    }
+
     /// Removes every point of `doc`.
     pub fn remove(&mut self, doc: u32) {
         let Some(pts) = self.points.remove(&doc) else { return };
@@ -310,11 +315,6 @@ impl GeoIndex {
                 .filter(|b| !b.is_empty())
                 .map(|b| 24 + b.serialized_size())
                 .sum::<usize>()
-    }
-
-    /// Number of (document, point) entries.
-    pub fn records(&self) -> u64 {
-        self.points.values().map(|v| v.len() as u64).sum()
     }
 }
 

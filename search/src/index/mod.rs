@@ -13,6 +13,7 @@ pub mod hnsw;
 mod hnsw_repair;
 pub mod idset;
 pub mod numeric;
+pub mod numeric_tree;
 pub mod postings;
 pub mod record;
 mod record_postings;
@@ -134,9 +135,8 @@ pub struct Index {
     pub synonyms: Synonyms,
     /// Buffers of the indexer, kept from one document to the next.
     scratch: IngestScratch,
-    /// Documents removed or replaced since the last [`Index::collect_garbage`] ran
-    /// (RediSearch's fork GC's `deletedDocsFromLastRun`).
-    gc_pending: u64,
+    /// The numeric garbage RediSearch would hold, and its range trees once asked for.
+    pub numeric_model: numeric_tree::Model,
 }
 
 /// What [`Index::insert_in_language`] builds for each document: (term, text field ordinal,
@@ -166,22 +166,23 @@ impl Index {
             stemmer,
             stats: IndexStats::default(),
             synonyms: Synonyms::default(),
-            gc_pending: 0,
+            numeric_model: numeric_tree::Model::default(),
         };
         idx.sync_fields();
         Ok(idx)
     }
 
-    /// What RediSearch's garbage collector (FT.DEBUG GC_FORCEINVOKE) makes visible: folio
-    /// removes a document's entries when it goes, so only what RediSearch reports until its
-    /// collection runs is dropped here (emptied terms). Like RediSearch's fork GC, nothing is
-    /// collected until `threshold` documents were removed or replaced (FORK_GC_CLEAN_THRESHOLD).
-    pub fn collect_garbage(&mut self, threshold: u64) {
-        if self.gc_pending < threshold {
-            return;
+    /// A run of RediSearch's garbage collector (FT.DEBUG GC_FORCEINVOKE): folio removes a
+    /// document's entries when it goes, so only what RediSearch shows until its collection
+    /// runs is dropped here: the numeric garbage ([`numeric_tree::Model::force_collect`]) and
+    /// the emptied terms. Nothing runs until FORK_GC_CLEAN_THRESHOLD documents were removed
+    /// or replaced since the last run. Returns whether it ran.
+    pub fn collect_garbage(&mut self, numeric_fields: &[usize]) -> bool {
+        let ran = self.numeric_model.force_collect(&self.docs, numeric_fields);
+        if ran {
+            self.text.collect_garbage();
         }
-        self.gc_pending = 0;
-        self.text.collect_garbage();
+        ran
     }
 
     /// Creates data structures for fields added to the spec (FT.ALTER).
@@ -406,8 +407,20 @@ impl Index {
                     }
                 }
                 (FieldValues::Numeric { values, served: is_served }, Some(FieldIndex::Numeric(_))) => {
-                    numerics.extend(values.iter().map(|n| (fi, *n)));
-                    if *is_served {
+                    // `_NUMERIC_COMPRESS`: the index (and the record, so that removal finds
+                    // them) holds the compressed values; a value it changed is not the
+                    // document's, LOAD reads the document's.
+                    let mut exact = true;
+                    if numeric_tree::settings::tree_settings().compress {
+                        numerics.extend(values.iter().map(|n| {
+                            let c = numeric::compressed(*n);
+                            exact &= c.to_bits() == n.to_bits();
+                            (fi, c)
+                        }));
+                    } else {
+                        numerics.extend(values.iter().map(|n| (fi, *n)));
+                    }
+                    if *is_served && exact {
                         served.push(fi);
                     }
                 }
@@ -451,7 +464,14 @@ impl Index {
         let new_postings = Postings::of(parts, len);
         let norm = DocNorm { max_freq: max_freq.max(1), low_score: (0.0..=1.0).contains(&score) };
         let (id, old) = self.docs.put(rec, DocHot::new(score, max_freq, len));
-        self.gc_pending += u64::from(old.is_some());
+        if let Some((old, old_hot)) = &old {
+            if self.numeric_model.unindexed(old_hot.redisearch_id(), numeric_tree::entries(old)) {
+                self.text.collect_garbage();
+            }
+        }
+        if let Some(rec) = self.docs.get(id) {
+            self.numeric_model.indexed(self.docs.redisearch_id(id), numeric_tree::entries(rec));
+        }
         match old {
             // An update touches only the bitmaps that changed; every posting of the new
             // version is set (its positions, or the document's norm, may have changed).
@@ -574,7 +594,9 @@ impl Index {
     pub fn remove(&mut self, key: &[u8]) -> bool {
         match self.docs.remove(key) {
             Some((id, rec, hot)) => {
-                self.gc_pending += 1;
+                if self.numeric_model.unindexed(hot.redisearch_id(), numeric_tree::entries(&rec)) {
+                    self.text.collect_garbage();
+                }
                 self.remove_postings(id, &rec.clone_postings(hot.len));
                 for term in rec.terms() {
                     self.text.remove_posting(term, id);
@@ -611,7 +633,7 @@ impl Index {
             scratch: IngestScratch::default(),
             stats,
             synonyms,
-            gc_pending: 0,
+            numeric_model: numeric_tree::Model::default(),
         };
         self.sync_fields();
     }

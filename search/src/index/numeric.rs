@@ -19,6 +19,22 @@ pub fn order_key(v: f64) -> u64 {
     }
 }
 
+/// The value RediSearch's numeric index stores for `v` under `_NUMERIC_COMPRESS` (its legacy
+/// compression): a double within 0.01 of a float becomes that float (whole numbers and
+/// exact floats are stored as they are). A query then matches the stored value.
+pub fn compressed(v: f64) -> f64 {
+    let abs = v.abs();
+    if !v.is_finite() || abs.fract() == 0.0 {
+        return v;
+    }
+    let single = abs as f32;
+    if (abs - f64::from(single)).abs() < 0.01 {
+        f64::from(single).copysign(v)
+    } else {
+        v
+    }
+}
+
 /// Buckets of at most this many documents are read into a range's list of ids rather than
 /// unioned as bitmaps.
 const SMALL_BUCKET: u64 = 64;
@@ -157,6 +173,15 @@ impl NumericIndex {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn compression_keeps_whole_numbers_and_rounds_to_floats() {
+        assert_eq!(compressed(1.01), f64::from(1.01f32));
+        assert_eq!(compressed(-1.01), -f64::from(1.01f32));
+        assert_eq!((compressed(1.25), compressed(3.0), compressed(1e300)), (1.25, 3.0, 1e300));
+        assert_eq!(compressed(f64::INFINITY), f64::INFINITY);
+        assert_ne!(compressed(1.01), 1.01);
+    }
 
     #[test]
     fn order_key_preserves_order() {

@@ -162,6 +162,12 @@ impl DocRecord {
         std::iter::from_fn(move || Some((get_varint(bytes, &mut at)?, get_f64(bytes, &mut at)?)))
     }
 
+    /// The (numeric field index, value) pairs, in the order the indexer gave them (a
+    /// multi-valued field's values in document order, repeats kept).
+    pub fn numeric_values(&self) -> impl Iterator<Item = (u16, f64)> + '_ {
+        self.numbers().map(|(f, x)| ((f >> 1) as u16, x))
+    }
+
     /// The sortable values, in field order of the schema.
     pub fn sortables(&self) -> impl Iterator<Item = (u16, SortRef<'_>)> + '_ {
         let bytes = self.columns().0;
@@ -223,6 +229,21 @@ impl DocRecord {
             v.missing.push(f as u16);
         }
         v
+    }
+
+    /// The (geo field index, lon, lat) points.
+    pub fn geo_points(&self) -> impl Iterator<Item = (u16, f64, f64)> + '_ {
+        let (_, _, _, mut at) = self.middle();
+        let b = &self.0[..];
+        for _ in 0..get_varint(b, &mut at).unwrap_or(0) {
+            if get_varint(b, &mut at).and(get_varint(b, &mut at)).is_none() {
+                break;
+            }
+        }
+        let n = get_varint(b, &mut at).unwrap_or(0);
+        (0..n).map_while(move |_| {
+            Some((get_varint(b, &mut at)? as u16, get_f64(b, &mut at)?, get_f64(b, &mut at)?))
+        })
     }
 
     /// The NUMERIC fields whose value the index holds as the document's.
@@ -299,6 +320,7 @@ mod tests {
         assert_eq!(r.sortable(3), Some(SortRef::Num(1.5)));
         assert_eq!(r.sortable(1), None);
         let v = r.values();
+        assert_eq!(r.geo_points().collect::<Vec<_>>(), p.geos);
         assert_eq!((v.tags, v.numerics, v.geos, v.missing), (p.tags, p.numerics, p.geos, p.missing));
         assert!(r.has_tag(2, 70_000) && !r.has_tag(2, 6));
         assert_eq!((r.served_number(3), r.served_number(200)), (Some(1.5), Some(7.0)));

@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 use roaring::RoaringBitmap;
 
-use crate::query::syntax::{unescape, QueryAst, TagTerm};
+use crate::query::syntax::{unescape, NumBound, QueryAst, TagTerm};
 
 /// One evaluated query node.
 #[derive(Debug, Clone, PartialEq)]
@@ -34,6 +34,12 @@ pub struct ProfileNode {
     pub time: Duration,
     /// Evaluated children (unions, intersections; NOT and OPTIONAL have one).
     pub children: Vec<ProfileNode>,
+    /// A numeric range reader's documents as RediSearch ids, in reading order (replaces
+    /// `docs` for the replay: ranges hold the entries of deleted documents until a GC).
+    pub ids: Option<Vec<u32>>,
+    /// A numeric filter's field and bounds: FT.PROFILE shows it as the ranges of
+    /// RediSearch's tree it reads ([`crate::index::numeric_tree`]).
+    pub numeric: Option<Box<(String, NumBound, NumBound)>>,
 }
 
 impl ProfileNode {
@@ -179,13 +185,17 @@ pub fn node(ast: &QueryAst, docs: RoaringBitmap, time: Duration, children: Vec<P
             | QueryAst::Numeric(..)
             | QueryAst::Geo { .. }
     );
-    ProfileNode { kind, label, counter, size: counter, docs, quick, time, children }
+    let numeric = match ast {
+        QueryAst::Numeric(f, lo, hi) => Some(Box::new((f.clone(), *lo, *hi))),
+        _ => None,
+    };
+    ProfileNode { kind, label, counter, size: counter, docs, quick, time, children, numeric, ids: None }
 }
 
 /// A node's estimated number of results, as RediSearch's iterators estimate them: a union the
 /// sum of its children's, an intersection 0 (its estimate divided by its child count in
 /// integers), a negated or optional clause every document, a reader its documents.
-fn estimate(n: &ProfileNode) -> u64 {
+pub(crate) fn estimate(n: &ProfileNode) -> u64 {
     match n.kind {
         "UNION" if !n.children.is_empty() => n.children.iter().map(estimate).sum(),
         "INTERSECT" => 0,
@@ -198,7 +208,18 @@ fn estimate(n: &ProfileNode) -> u64 {
 pub fn reader(kind: &'static str, term: &str, docs: RoaringBitmap, time: Duration) -> ProfileNode {
     let counter = docs.len();
     let label = Some(term.to_string());
-    ProfileNode { kind, label, counter, size: counter, docs, quick: false, time, children: Vec::new() }
+    ProfileNode {
+        kind,
+        label,
+        counter,
+        size: counter,
+        docs,
+        quick: false,
+        time,
+        children: Vec::new(),
+        numeric: None,
+        ids: None,
+    }
 }
 
 /// A number as C's `%g` prints it (RediSearch's numeric range terms).

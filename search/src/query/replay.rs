@@ -7,11 +7,12 @@
 //! iterator at all (dropped from a union, printed as nil in an intersection, which then reads
 //! nothing).
 //!
-//! Ids are folio's ids + 1 (RediSearch's start at 1; 0 is "not read yet"). A NOT or OPTIONAL
-//! iterator and the wildcard count up to the largest id ever given (`max`), as RediSearch's
-//! do up to its `maxDocId`.
+//! Ids are RediSearch's ([`DocTable::redisearch_id`]; 0 is "not read yet"), so readers go
+//! in its order. A NOT or OPTIONAL iterator and the wildcard count up to the last id given,
+//! as RediSearch's do up to its `maxDocId`.
 
 use super::profile::ProfileNode;
+use crate::index::docs::DocTable;
 
 /// RediSearch's answer to a read or a skip.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -57,14 +58,17 @@ enum Kind {
     Null,
 }
 
-/// Replays `root`'s iterators and stores their counters; `max` is the largest id given.
-/// Trees holding nodes whose iterators this does not model (vectors) are left as they are.
-pub fn replay(root: &mut ProfileNode, max: u32) {
+/// Replays `root`'s iterators over the documents of `docs` and stores their counters;
+/// `prioritize`: `_PRIORITIZE_INTERSECT_UNION_CHILDREN` (an intersection weighs a union
+/// child by its number of children). Trees holding nodes whose iterators this does not
+/// model (vectors) are left as they are.
+pub fn replay(root: &mut ProfileNode, docs: &DocTable, prioritize: bool) {
     if !modelled(root) {
         return;
     }
-    reshape(root, max);
-    let mut it = build(root, max);
+    let max = u32::try_from(docs.last_redisearch_id()).unwrap_or(u32::MAX);
+    reshape(root, max, prioritize);
+    let mut it = build(root, max, docs);
     loop {
         let (rc, _) = it.read();
         if rc == Rc::Eof {
@@ -92,12 +96,19 @@ fn modelled(n: &ProfileNode) -> bool {
 
 /// RediSearch's tree: missing terms leave unions, a plain union left with one child is that
 /// child, and an intersection reads its children fewest estimated documents first.
-fn reshape(n: &mut ProfileNode, max: u32) {
+fn reshape(n: &mut ProfileNode, max: u32, prioritize: bool) {
     for c in &mut n.children {
-        reshape(c, max);
+        reshape(c, max, prioritize);
     }
     if n.kind == "INTERSECT" {
-        n.children.sort_by_key(|c| estimate(c, max));
+        n.children.sort_by_key(|c| {
+            let e = estimate(c, max);
+            if prioritize && c.kind == "UNION" {
+                e.saturating_mul(c.children.len().max(1) as u64)
+            } else {
+                e
+            }
+        });
     }
     if n.kind == "UNION" && !n.children.is_empty() {
         n.children.retain(|c| c.kind != "EMPTY");
@@ -121,7 +132,7 @@ fn estimate(n: &ProfileNode, max: u32) -> u64 {
     }
 }
 
-fn build(n: &ProfileNode, max: u32) -> It {
+fn build(n: &ProfileNode, max: u32, table: &DocTable) -> It {
     let kind = match n.kind {
         "UNION" | "INTERSECT" if n.children.is_empty() => Kind::Reader,
         "UNION" => Kind::Union,
@@ -132,8 +143,17 @@ fn build(n: &ProfileNode, max: u32) -> It {
         "EMPTY" => Kind::Null,
         _ => Kind::Reader,
     };
-    let kids: Vec<It> = n.children.iter().map(|c| build(c, max)).collect();
-    let docs = if kind == Kind::Reader { n.docs.iter().map(|d| d + 1).collect() } else { Vec::new() };
+    let kids: Vec<It> = n.children.iter().map(|c| build(c, max, table)).collect();
+    let docs = match (&n.ids, kind) {
+        (Some(ids), _) => ids.clone(),
+        (None, Kind::Reader) => {
+            let mut ids: Vec<u32> =
+                n.docs.iter().map(|d| u32::try_from(table.redisearch_id(d)).unwrap_or(u32::MAX)).collect();
+            ids.sort_unstable();
+            ids
+        }
+        _ => Vec::new(),
+    };
     let active = (0..kids.len()).collect();
     It {
         kind,

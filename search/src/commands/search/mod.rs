@@ -239,7 +239,7 @@ impl SearchPage {
                 order_more,
                 distance,
                 explain: h.explain.clone(),
-                raw_id: Some(crate::index::docs::redisearch_id(d)),
+                raw_id: Some(idx.docs.redisearch_id(d) as i64),
             });
         }
         self.timeout.check_end()?;

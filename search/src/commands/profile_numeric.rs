@@ -1,0 +1,96 @@
+//! FT.PROFILE's numeric filters as RediSearch 2.10 shows them: a filter reads the ranges of
+//! the field's range tree it reaches (`NumericRangeTree_Find`), one range as a `NUMERIC`
+//! reader whose `Term` is the range's bounds and `Size` its documents, several as a `UNION`
+//! of `Query type` `NUMERIC` of such readers, none as `EMPTY`. The ranges come from the tree
+//! model ([`crate::index::numeric_tree`], built on first use); the filter's own counter stays
+//! folio's, a range's is what its reader would return read through: the documents whose
+//! entries in it pass the filter (all of them when the range lies inside the filter).
+
+use std::time::Duration;
+
+use super::debug_numeric::with_tree;
+use crate::index::numeric_tree::range::Range;
+use crate::index::{FieldIndex, Index};
+use crate::query::profile::{g, ProfileNode};
+use crate::query::syntax::NumBound;
+
+/// Rewrites the numeric filters under `node` as the ranges they read.
+pub(crate) fn expand(node: &mut ProfileNode, idx: &Index) {
+    for c in &mut node.children {
+        expand(c, idx);
+    }
+    let Some(probe) = node.numeric.take() else { return };
+    let (field, lo, hi) = *probe;
+    if !matches!(node.kind, "NUMERIC" | "EMPTY") {
+        return;
+    }
+    let Some((pos, _)) = idx.spec.field(&field) else { return };
+    if !matches!(idx.fields.get(pos), Some(FieldIndex::Numeric(_))) {
+        return;
+    }
+    let ranges: Vec<(String, Vec<u32>, u64)> = with_tree(idx, pos, |t| {
+        t.find(lo.value, hi.value)
+            .into_iter()
+            .map(|r| (term(r), matching_docs(r, lo, hi), u64::from(r.entries.num_docs)))
+            .collect()
+    });
+    match ranges.as_slice() {
+        [] => {
+            node.kind = "EMPTY";
+            node.label = None;
+        }
+        [(label, ids, size)] => {
+            node.kind = "NUMERIC";
+            node.label = Some(label.clone());
+            node.size = *size;
+            node.ids = Some(ids.clone());
+        }
+        _ => {
+            node.kind = "UNION";
+            node.label = Some("NUMERIC".into());
+            node.children = ranges
+                .into_iter()
+                .map(|(label, ids, size)| ProfileNode {
+                    kind: "NUMERIC",
+                    label: Some(label),
+                    counter: ids.len() as u64,
+                    time: Duration::ZERO,
+                    children: Vec::new(),
+                    size,
+                    docs: Default::default(),
+                    quick: false,
+                    numeric: None,
+                    ids: Some(ids),
+                })
+                .collect();
+            // A union of ranges stops at the first range holding a document.
+            node.quick = true;
+        }
+    }
+}
+
+/// A range's `Term`: its bounds as `%g - %g`.
+fn term(r: &Range) -> String {
+    format!("{} - {}", g(r.min), g(r.max))
+}
+
+/// `NumericFilter_Match`.
+fn matches(v: f64, lo: NumBound, hi: NumBound) -> bool {
+    (if lo.inclusive { v >= lo.value } else { v > lo.value })
+        && (if hi.inclusive { v <= hi.value } else { v < hi.value })
+}
+
+/// The documents a reader of `r` returns for the filter, as RediSearch ids in reading order:
+/// a document once, on its first entry that passes (every entry passes when both of the
+/// range's bounds do).
+fn matching_docs(r: &Range, lo: NumBound, hi: NumBound) -> Vec<u32> {
+    let all = matches(r.min, lo, hi) && matches(r.max, lo, hi);
+    let mut out: Vec<u32> = Vec::new();
+    for &(doc, v) in r.entries.entries() {
+        let doc = u32::try_from(doc).unwrap_or(u32::MAX);
+        if (all || matches(v, lo, hi)) && out.last() != Some(&doc) {
+            out.push(doc);
+        }
+    }
+    out
+}
