@@ -85,6 +85,7 @@ fn modelled(n: &ProfileNode) -> bool {
             | "TAG"
             | "NUMERIC"
             | "GEO"
+            | "ID-LIST"
             | "UNION"
             | "INTERSECT"
             | "NOT"
