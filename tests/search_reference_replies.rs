@@ -519,3 +519,28 @@ fn profile_counts_iterator_reads() {
     // A missing term leaves a union; one left is the union.
     assert_eq!(prof(&mut c, "hello | new"), text("hello", 3, 3));
 }
+
+#[test]
+fn dialect_4_counts_as_withoutcount() {
+    // RediSearch 2.10.5 (test_optimizer.py testOptimizeArgs): DIALECT 4 implies WITHOUTCOUNT
+    // unless WITHCOUNT is given; DIALECT 3 counts every match.
+    let s = Server::start();
+    let mut c = s.conn();
+    c.call(&["FT.CREATE", "idx", "SCHEMA", "n", "NUMERIC"]);
+    for i in 0..20 {
+        c.call(&["HSET", &i.to_string(), "n", &i.to_string()]);
+    }
+    let q = |c: &mut Conn, extra: &[&str]| {
+        let mut args = vec!["FT.SEARCH", "idx", "*", "NOCONTENT", "LIMIT", "0", "10"];
+        args.extend_from_slice(extra);
+        c.call(&args)
+    };
+    let without = q(&mut c, &["WITHOUTCOUNT"]);
+    let with = q(&mut c, &["WITHCOUNT"]);
+    assert_ne!(without, with);
+    assert_eq!(q(&mut c, &["DIALECT", "4"]), without);
+    assert_eq!(q(&mut c, &["WITHCOUNT", "DIALECT", "4"]), with);
+    assert_eq!(q(&mut c, &["DIALECT", "3"]), with);
+    assert_eq!(q(&mut c, &["WITHOUTCOUNT", "DIALECT", "3"]), without);
+    assert_eq!(with.items()[0], Resp::Int(20));
+}

@@ -30,6 +30,8 @@ pub(crate) struct SearchRequest {
     /// WITHOUTCOUNT: RediSearch's optimizer stops once it has the page, and reports as the
     /// total the results it collected.
     pub(crate) without_count: bool,
+    /// WITHCOUNT or WITHOUTCOUNT given (else DIALECT 4 means WITHOUTCOUNT).
+    pub(crate) count_given: bool,
     pub(crate) with_payloads: bool,
     pub(crate) with_sortkeys: bool,
     pub(crate) filters: Vec<(String, f64, bool, f64, bool)>,
@@ -121,6 +123,7 @@ pub(crate) fn parse_request(args: &[&[u8]], config: &Config) -> Result<SearchReq
         explain_score: false,
         with_raw_ids: false,
         without_count: false,
+        count_given: false,
         with_payloads: false,
         with_sortkeys: false,
         filters: Vec::new(),
@@ -164,8 +167,10 @@ pub(crate) fn parse_request(args: &[&[u8]], config: &Config) -> Result<SearchReq
             r.with_raw_ids = true;
         } else if a.eat("WITHCOUNT") {
             r.without_count = false;
+            r.count_given = true;
         } else if a.eat("WITHOUTCOUNT") {
             r.without_count = true;
+            r.count_given = true;
         } else if a.eat("WITHPAYLOADS") {
             r.with_payloads = true;
         } else if a.eat("WITHSORTKEYS") {
@@ -323,8 +328,10 @@ pub(crate) fn parse_request(args: &[&[u8]], config: &Config) -> Result<SearchReq
             }
             if a.eat("WITHCOUNT") {
                 r.without_count = false;
+                r.count_given = true;
             } else if a.eat("WITHOUTCOUNT") {
                 r.without_count = true;
+                r.count_given = true;
             }
             r.sortby = Some((f, asc));
         } else if a.eat("LIMIT") {
@@ -370,6 +377,10 @@ pub(crate) fn parse_request(args: &[&[u8]], config: &Config) -> Result<SearchReq
     }
     // No result past the MAXSEARCHRESULTS-th is returned: `LIMIT 1 20` under 20 gives 19, the
     // default `LIMIT 0 10` under 0 only the count (as RediSearch 2.10 answers).
+    // DIALECT 4 counts like WITHOUTCOUNT unless told otherwise (RediSearch's optimizer).
+    if !r.count_given && r.dialect >= 4 {
+        r.without_count = true;
+    }
     let capped = r.limit.min(max.saturating_sub(r.offset));
     r.capped_to_count = capped == 0 && r.limit > 0;
     r.limit = capped;
