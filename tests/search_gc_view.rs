@@ -144,3 +144,22 @@ fn every_field_type_counts_its_records_and_empties_to_nothing() {
         c.cmd("FT.DROPINDEX idx");
     }
 }
+
+#[test]
+fn documents_added_after_deletions_come_in_the_order_they_came() {
+    // RediSearch 2.10.5 (test_tags.py testTagGCClearEmpty): ids only grow, so documents tied on
+    // score come in the order they were added, whatever was deleted before.
+    let server = Server::start();
+    let mut c = server.conn();
+    c.cmd("FT.CREATE idx SCHEMA t TAG");
+    for (k, v) in [("doc1", "foo"), ("doc2", "bar"), ("doc3", "baz")] {
+        c.call(&["HSET", k, "t", v]);
+    }
+    c.cmd("DEL doc1 doc2 doc3");
+    c.cmd("HSET doc4 t foo");
+    c.cmd("HSET doc5 t foo");
+    c.cmd("HSET doc6 t foo");
+    let r = c.cmd("FT.SEARCH idx @t:{foo} NOCONTENT");
+    assert_eq!(r.items()[0], Resp::Int(3));
+    assert_eq!(texts(Resp::Array(r.items()[1..].to_vec())), ["doc4", "doc5", "doc6"]);
+}

@@ -81,7 +81,10 @@ pub struct DocTable {
     records: Vec<Option<DocRecord>>,
     /// Per id: the record's scoring figures ([`DocHot`]).
     hot: Vec<DocHot>,
-    free: Vec<u32>,
+    /// Freed ids, the smallest reused first: new documents then take ids in the order they
+    /// came, as RediSearch's ever-growing ids order them (results tied on score come in id
+    /// order).
+    free: std::collections::BinaryHeap<std::cmp::Reverse<u32>>,
     /// Ids of live documents.
     pub live: RoaringBitmap,
     /// Per field index: how many records hold a value the aggregation pipeline reads from the
@@ -202,7 +205,7 @@ impl DocTable {
             return (id, old.zip(old_hot));
         }
         let id = match self.free.pop() {
-            Some(id) => id,
+            Some(std::cmp::Reverse(id)) => id,
             None => {
                 self.records.push(None);
                 self.hot.push(DocHot::default());
@@ -232,7 +235,7 @@ impl DocTable {
         self.count(&rec, false);
         let hot = self.hot.get_mut(id as usize).map(std::mem::take)?;
         self.live.remove(id);
-        self.free.push(id);
+        self.free.push(std::cmp::Reverse(id));
         Some((id, rec, hot))
     }
 
