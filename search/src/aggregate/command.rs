@@ -366,10 +366,9 @@ pub(crate) fn ft_cursor(
                     return Err(Error::new("The index was dropped while the cursor was idle"));
                 }
             }
-            // A row's document is gone when its id no longer holds its key.
+            // A row's document is gone when the index no longer holds its key.
             let idx = cursors.index_of(id).and_then(|n| cat.resolve(n)).and_then(|n| cat.index(n));
-            let live =
-                |doc: u32, key: &[u8]| idx.and_then(|i| i.docs.get(doc)).is_some_and(|r| r.key() == key);
+            let live = |_: u32, key: &[u8]| idx.is_none_or(|i| i.docs.id_of(key).is_some());
             Ok(cursors.read(id, count, proto, now, &live)?)
         }
         Some('D') => {

@@ -39,12 +39,13 @@ struct Cursor {
     warning: Option<String>,
     sent_first: bool,
     sortkey: Option<Option<usize>>,
-    /// The rows' [`Row::doc_id`]s are the index's own ids ([`AggOutput::live_ids`]).
+    /// The rows are the index's own documents ([`AggOutput::live_ids`]).
     live_ids: bool,
 }
 
-/// Whether a document read into a cursor is still in its index (`doc_id`, key): RediSearch's
-/// cursor reads its index lazily and skips what was deleted since it opened.
+/// Whether a document read into a cursor is still in its index (`doc_id`, key; the caller may
+/// go by the key alone): RediSearch's cursor reads its index lazily and skips what was
+/// deleted since it opened.
 pub type Liveness<'a> = &'a dyn Fn(u32, &[u8]) -> bool;
 
 /// All open cursors of the server.

@@ -132,8 +132,8 @@ pub struct AggOutput {
     pub count_only: bool,
     /// WITHSORTKEYS: the slot of each row's sort key (`Some(None)`: no sort key, a nil).
     pub sortkey: Option<Option<usize>>,
-    /// The rows' [`Row::doc_id`]s are ids of the index the cursor reads (not positions in
-    /// rows shipped from other shards), so a cursor can tell which documents were deleted.
+    /// The rows are documents of the index the cursor reads (not rows shipped from other
+    /// shards), so a cursor can tell which were deleted since.
     pub live_ids: bool,
 }
 
