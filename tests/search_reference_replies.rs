@@ -544,3 +544,17 @@ fn dialect_4_counts_as_withoutcount() {
     assert_eq!(q(&mut c, &["WITHOUTCOUNT", "DIALECT", "3"]), without);
     assert_eq!(with.items()[0], Resp::Int(20));
 }
+
+#[test]
+fn profile_of_a_negated_or_optional_stopword() {
+    // `~the`: the OPTIONAL's clause is a stopword, so it has no child node; the profile's
+    // replay read it as an empty iterator instead of failing the query.
+    let s = Server::start();
+    let mut c = s.conn();
+    c.call(&["FT.CREATE", "idx", "SCHEMA", "t", "TEXT"]);
+    c.call(&["HSET", "d1", "t", "hello"]);
+    for q in ["~the", "hello ~the", "-the", "hello -the", "-(the a)"] {
+        let r = c.call(&["FT.PROFILE", "idx", "SEARCH", "QUERY", q, "NOCONTENT"]);
+        assert!(!r.is_error(), "{q}: {r:?}");
+    }
+}

@@ -144,7 +144,11 @@ fn build(n: &ProfileNode, max: u32, table: &DocTable) -> It {
         "EMPTY" => Kind::Null,
         _ => Kind::Reader,
     };
-    let kids: Vec<It> = n.children.iter().map(|c| build(c, max, table)).collect();
+    let mut kids: Vec<It> = n.children.iter().map(|c| build(c, max, table)).collect();
+    // A NOT or OPTIONAL whose clause left no node (a stopword) reads an empty child.
+    if matches!(kind, Kind::Not | Kind::Optional) && kids.is_empty() {
+        kids.push(null(max));
+    }
     let docs = match (&n.ids, kind) {
         (Some(ids), _) => ids.clone(),
         (None, Kind::Reader) => {
@@ -170,6 +174,25 @@ fn build(n: &ProfileNode, max: u32, table: &DocTable) -> It {
         next_real: 0,
         max,
         quick: n.quick,
+    }
+}
+
+/// An iterator over nothing (a term missing from the index).
+fn null(max: u32) -> It {
+    It {
+        kind: Kind::Null,
+        docs: Vec::new(),
+        pos: 0,
+        kids: Vec::new(),
+        kid_at: Vec::new(),
+        active: Vec::new(),
+        cur: 0,
+        eof: true,
+        calls: 0,
+        last: 0,
+        next_real: 0,
+        max,
+        quick: false,
     }
 }
 
