@@ -25,7 +25,7 @@ fn numbered(count: usize) -> AggOutput {
 }
 
 /// Every document is still indexed.
-const ALL: &dyn Fn(u32, &[u8]) -> bool = &|_, _| true;
+const ALL: &dyn Fn(&[u8]) -> bool = &|_| true;
 
 fn opts(count: u64, idle: u64) -> CursorOptions {
     CursorOptions { count: Some(count), max_idle_ms: Some(idle) }
@@ -153,11 +153,11 @@ fn rows_of_deleted_documents_are_skipped_and_not_counted() {
     // Rows d0..d9; d2..d9 deleted after the first page (RediSearch's lazy cursor skips them).
     let mut out = numbered(10);
     out.live_ids = true;
-    let ids: Vec<u32> = out.rows.iter().map(|r| r.doc_id).collect();
+    let keys: Vec<Vec<u8>> = out.rows.iter().filter_map(|r| r.key.as_deref().map(<[u8]>::to_vec)).collect();
     let mut table = CursorTable::new(7);
     let (total, rows, id) = page(table.start("idx", out, opts(1, 1000), false, Protocol::Resp2, 0).unwrap());
     assert_eq!((total, rows.len()), (1, 1));
-    let alive = |doc: u32, _: &[u8]| doc == ids[0] || doc == ids[1];
+    let alive = |key: &[u8]| key == keys[0].as_slice() || key == keys[1].as_slice();
     let (total, rows, id) = page(table.read(id, None, Protocol::Resp2, 1, &alive).unwrap());
     assert_eq!((total, rows.len()), (1, 1));
     assert_ne!(id, 0);
@@ -171,7 +171,7 @@ fn rows_not_from_this_index_are_never_skipped() {
     let out = numbered(3);
     let mut table = CursorTable::new(8);
     let (_, _, id) = page(table.start("idx", out, opts(1, 1000), false, Protocol::Resp2, 0).unwrap());
-    let none = |_: u32, _: &[u8]| false;
+    let none = |_: &[u8]| false;
     let (_, rows, id) = page(table.read(id, Some(5), Protocol::Resp2, 1, &none).unwrap());
     assert_eq!((rows.len(), id), (2, 0));
 }

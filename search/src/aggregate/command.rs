@@ -368,7 +368,7 @@ pub(crate) fn ft_cursor(
             }
             // A row's document is gone when the index no longer holds its key.
             let idx = cursors.index_of(id).and_then(|n| cat.resolve(n)).and_then(|n| cat.index(n));
-            let live = |_: u32, key: &[u8]| idx.is_none_or(|i| i.docs.id_of(key).is_some());
+            let live = |key: &[u8]| idx.is_none_or(|i| i.docs.id_of(key).is_some());
             Ok(cursors.read(id, count, proto, now, &live)?)
         }
         Some('D') => {

@@ -43,10 +43,9 @@ struct Cursor {
     live_ids: bool,
 }
 
-/// Whether a document read into a cursor is still in its index (`doc_id`, key; the caller may
-/// go by the key alone): RediSearch's cursor reads its index lazily and skips what was
-/// deleted since it opened.
-pub type Liveness<'a> = &'a dyn Fn(u32, &[u8]) -> bool;
+/// Whether the document of a key read into a cursor is still in its index: RediSearch's
+/// cursor reads its index lazily and skips what was deleted since it opened.
+pub type Liveness<'a> = &'a dyn Fn(&[u8]) -> bool;
 
 /// All open cursors of the server.
 pub struct CursorTable {
@@ -129,7 +128,7 @@ impl CursorTable {
         now_ms: u64,
     ) -> Result<AggReply, AggError> {
         let id = self.reserve_owned(index, owner, out, opts, expand, now_ms)?;
-        self.page(id, None, proto, now_ms, &|_, _| true)
+        self.page(id, None, proto, now_ms, &|_| true)
     }
 
     /// A cursor over `out` for `owner`, its first page not sent: its id (FT.HYBRID's
@@ -252,7 +251,7 @@ impl CursorTable {
         let mut rows: Vec<Row> = Vec::with_capacity(want.min(c.rows.len()));
         while rows.len() < want {
             let Some(row) = c.rows.pop_front() else { break };
-            let alive = !check || row.key.as_deref().is_none_or(|k| live(row.doc_id, k));
+            let alive = !check || row.key.as_deref().is_none_or(|k| live(k));
             if alive {
                 rows.push(row);
             } else if rows.is_empty() {
