@@ -251,7 +251,7 @@ impl CursorTable {
         let mut rows: Vec<Row> = Vec::with_capacity(want.min(c.rows.len()));
         while rows.len() < want {
             let Some(row) = c.rows.pop_front() else { break };
-            let alive = !check || row.key.as_deref().is_none_or(|k| live(k));
+            let alive = !check || row.key.as_deref().is_none_or(live);
             if alive {
                 rows.push(row);
             } else if rows.is_empty() {
