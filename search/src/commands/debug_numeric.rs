@@ -45,9 +45,10 @@ fn int(n: impl TryInto<i64>) -> Reply {
     Reply::Int(n.try_into().unwrap_or(i64::MAX))
 }
 
-/// `NUMIDX_SUMMARY`.
-pub(crate) fn summary(t: &Tree) -> Reply {
-    Reply::Array(vec![
+/// The tree's figures both NUMIDX_SUMMARY and DUMP_NUMIDXTREE start with (the dump adds
+/// `uniqueId` before `emptyLeaves`).
+fn figures(t: &Tree, unique_id: bool) -> Vec<Reply> {
+    let mut out = vec![
         key("numRanges"),
         int(t.num_ranges),
         key("numEntries"),
@@ -56,11 +57,19 @@ pub(crate) fn summary(t: &Tree) -> Reply {
         int(t.last_doc_id),
         key("revisionId"),
         int(t.revision_id),
-        key("emptyLeaves"),
-        int(t.empty_leaves),
-        key("RootMaxDepth"),
-        int(t.root_max_depth()),
-    ])
+    ];
+    if unique_id {
+        out.extend([key("uniqueId"), int(t.unique_id)]);
+    }
+    out.extend([key("emptyLeaves"), int(t.empty_leaves)]);
+    out
+}
+
+/// `NUMIDX_SUMMARY`.
+pub(crate) fn summary(t: &Tree) -> Reply {
+    let mut out = figures(t, false);
+    out.extend([key("RootMaxDepth"), int(t.root_max_depth())]);
+    Reply::Array(out)
 }
 
 /// The documents of a range's entries, a document's consecutive entries once (a reader
@@ -110,19 +119,8 @@ pub(crate) fn dump_tree(t: &Tree) -> Reply {
         Some(n) => node(n),
         None => (Reply::Array(Vec::new()), 0.0),
     };
-    Reply::Array(vec![
-        key("numRanges"),
-        int(t.num_ranges),
-        key("numEntries"),
-        int(t.num_entries),
-        key("lastDocId"),
-        int(t.last_doc_id),
-        key("revisionId"),
-        int(t.revision_id),
-        key("uniqueId"),
-        int(t.unique_id),
-        key("emptyLeaves"),
-        int(t.empty_leaves),
+    let mut out = figures(t, true);
+    out.extend([
         key("root"),
         root,
         key("Tree stats:"),
@@ -130,7 +128,8 @@ pub(crate) fn dump_tree(t: &Tree) -> Reply {
             key("Average memory efficiency (numEntries/size)/numRanges"),
             Reply::Double(efficiency / t.num_ranges as f64),
         ]),
-    ])
+    ]);
+    Reply::Array(out)
 }
 
 /// A node's reply and the sum of its ranges' block efficiencies, added up subtree by subtree
