@@ -1,6 +1,7 @@
 //! Text analysis: tokenizing, case folding, stopwords and stemming, shared by indexing
 //! and query parsing so both sides produce identical terms.
 
+pub mod chinese;
 pub mod phonetic;
 pub mod stemmer;
 pub mod stopwords;
@@ -8,4 +9,4 @@ pub mod tokenizer;
 
 pub use stemmer::{Language, Stemmer, STEM_PREFIX};
 pub use stopwords::Stopwords;
-pub use tokenizer::{tokenize, Token, Tokens};
+pub use tokenizer::{tokenize, tokenize_in, Token, Tokens};

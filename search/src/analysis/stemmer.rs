@@ -55,6 +55,11 @@ impl Language {
         LANGUAGES.iter().find(|(n, _)| *n == lower).map(|&(name, algo)| Language { name, algo })
     }
 
+    /// Chinese, whose text is cut into words by a dictionary rather than on separators.
+    pub fn is_chinese(&self) -> bool {
+        self.name == "chinese"
+    }
+
     /// The language's name as FT.INFO prints it.
     pub fn name(&self) -> &'static str {
         self.name

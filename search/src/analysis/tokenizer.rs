@@ -1,6 +1,8 @@
 //! Splits text into lowercased tokens on RediSearch's separator set (ASCII punctuation
 //! except `_`, plus Unicode whitespace), keeping byte offsets for highlighting.
 
+use super::Language;
+
 /// Characters that separate tokens (RediSearch's `DEFAULT_SEPARATORS` plus backtick).
 const SEPARATORS: &str = ",.<>{}[]\"':;!@#$%^&*()-+=~/\\|?` ";
 
@@ -18,6 +20,14 @@ pub struct Token {
     pub start: usize,
     /// Byte offset just past the token in the source.
     pub end: usize,
+}
+
+/// Tokenizes `text` as `language` cuts it (see [`Tokens::in_language`]).
+pub fn tokenize_in(text: &str, language: Language) -> Vec<Token> {
+    if language.is_chinese() {
+        return super::chinese::tokenize(text);
+    }
+    tokenize(text)
 }
 
 /// Tokenizes `text`; a backslash makes the next separator part of the token.
@@ -56,16 +66,33 @@ pub struct Tokens<'a> {
     text: &'a str,
     at: usize,
     buf: String,
+    /// The tokens, when a segmenter made them up front (Chinese).
+    listed: Option<std::vec::IntoIter<Token>>,
 }
 
 impl<'a> Tokens<'a> {
     /// The tokens of `text`.
     pub fn new(text: &'a str) -> Tokens<'a> {
-        Tokens { text, at: 0, buf: String::new() }
+        Tokens { text, at: 0, buf: String::new(), listed: None }
+    }
+
+    /// The tokens of `text` as `language` cuts it: Chinese by its dictionary
+    /// ([`super::chinese`]), every other language on separators.
+    pub fn in_language(text: &'a str, language: Language) -> Tokens<'a> {
+        let mut t = Tokens::new(text);
+        if language.is_chinese() {
+            t.listed = Some(super::chinese::tokenize(text).into_iter());
+        }
+        t
     }
 
     /// The next token: its case-folded text, and its byte range in the source.
     pub fn next_token(&mut self) -> Option<(&str, usize, usize)> {
+        if let Some(listed) = &mut self.listed {
+            let t = listed.next()?;
+            self.buf = t.text;
+            return Some((&self.buf, t.start, t.end));
+        }
         let bytes = self.text.as_bytes();
         self.buf.clear();
         let mut start = self.at;

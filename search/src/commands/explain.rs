@@ -2,7 +2,7 @@
 
 use std::collections::HashMap;
 
-use crate::analysis::STEM_PREFIX;
+use crate::analysis::{Language, STEM_PREFIX};
 use crate::args::Args;
 use crate::catalog::Catalog;
 use crate::commands::text;
@@ -24,12 +24,16 @@ pub(crate) fn ft_explain(cat: &Catalog, args: &[&[u8]], config: &Config, cli: bo
     let mut dialect = config.default_dialect;
     let mut params = HashMap::new();
     let mut verbatim = false;
+    let mut language = None;
     while !a.is_empty() {
         if a.eat("VERBATIM") {
             verbatim = true;
         } else if a.eat("EXPANDER") {
             let e = a.next_bytes().map(|b| String::from_utf8_lossy(b).into_owned()).unwrap_or_default();
             verbatim |= !super::search::request::known_expander(&e);
+        } else if a.eat("LANGUAGE") {
+            let l = a.next_bytes().map(|b| String::from_utf8_lossy(b).into_owned()).unwrap_or_default();
+            language = Some(Language::parse(&l).ok_or_else(|| Error::new("No such language"))?);
         } else if a.eat("DIALECT") {
             dialect = super::search::parse_dialect(&mut a)?;
         } else if a.eat("PARAMS") {
@@ -40,7 +44,8 @@ pub(crate) fn ft_explain(cat: &Catalog, args: &[&[u8]], config: &Config, cli: bo
     }
     let ast = parse(&query, dialect, &params)?;
     let idx = cat.index(&resolved).ok_or_else(|| Error::new(format!("{name}: no such index")))?;
-    let ex = Explainer { idx, verbatim, dialect };
+    let chinese = language.unwrap_or(idx.spec.language).is_chinese();
+    let ex = Explainer { idx, verbatim, dialect, chinese };
     let mut lines = Vec::new();
     ex.node(&ast, 0, None, &Attrs::default(), false, &mut lines);
     if lines.is_empty() {
@@ -100,6 +105,8 @@ struct Explainer<'a> {
     verbatim: bool,
     /// v2 prints a quoted word as a one-word phrase (`EXACT {`); v1 as the word.
     dialect: u32,
+    /// The query's language is Chinese: words expand to their segmented form, not stems.
+    chinese: bool,
 }
 
 impl Explainer<'_> {
@@ -160,6 +167,7 @@ impl Explainer<'_> {
         let weight = attrs.weight.filter(|x| *x != 1.0).map(|x| format!(" => {{$weight: {};}}", format_g(x)));
         let token = format!("{shown}{}", weight.unwrap_or_default());
         let mut expansions = Vec::new();
+        let mut cut: Vec<String> = Vec::new();
         if !plain && !self.verbatim && !w.is_empty() {
             expansions.extend(self.idx.synonyms.group_terms(w));
             // RediSearch's phonetic expander: the primary code, on PHONETIC fields (all
@@ -168,21 +176,35 @@ impl Explainer<'_> {
             // RediSearch's stemmer expander adds the stem whatever the fields: NOSTEM only
             // keeps stems out of a field's index (2.10.5: `@t1:mars` on a NOSTEM field shows
             // `+mar` and `mar`).
-            if let Some(st) = self.idx.stemmer.stem_always(w) {
+            if self.chinese {
+                // RediSearch's Chinese expander: the segmented words as a phrase, even when
+                // the segmenter leaves the word whole.
+                cut = crate::analysis::chinese::tokenize(w).into_iter().map(|t| t.text).collect();
+            } else if let Some(st) = self.idx.stemmer.stem_always(w) {
                 expansions.push(format!("{STEM_PREFIX}{st}"));
                 if st != w {
                     expansions.push(st);
                 }
             }
         }
-        if expansions.is_empty() {
+        if expansions.is_empty() && cut.is_empty() {
             out.push(format!("{pad}{pre}{token}"));
             return;
         }
-        out.push(format!("{pad}{pre}UNION {{"));
+        // The union the stemmer or synonyms make carries the word's fields; the one the
+        // Chinese expander makes carries none (RediSearch's `NewUnionNode`).
+        let union_pre = if expansions.is_empty() { "" } else { pre.as_str() };
+        out.push(format!("{pad}{union_pre}UNION {{"));
         out.push(format!("{pad}  {pre}{token}"));
         for e in expansions {
             out.push(format!("{pad}  {pre}{e}(expanded)"));
+        }
+        if !cut.is_empty() {
+            out.push(format!("{pad}  INTERSECT {{"));
+            for c in cut {
+                out.push(format!("{pad}    {c}(expanded)"));
+            }
+            out.push(format!("{pad}  }}"));
         }
         out.push(format!("{pad}}}"));
     }

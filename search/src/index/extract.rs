@@ -1,6 +1,7 @@
 //! Reads one document through the [`DocumentSource`] and applies RediSearch's type rules,
 //! producing the values to index per field (or the reason the document fails).
 
+use crate::analysis::Language;
 use crate::document::{DocumentSource, FieldValue, KeyType};
 use crate::index::docs::SortValue;
 use crate::index::geo::parse_geo_value;
@@ -310,15 +311,20 @@ fn extract_values(
             }
         }
     }
-    // LANGUAGE_FIELD (only when given): a hash field, or on JSON a JSONPath, naming the
-    // document's language; an unknown name keeps the index language.
-    if !spec.language_field.is_empty() {
-        if let Ok(vals) = docs.values(key, &spec.language_field) {
-            if let Some(FieldValue::String(name)) = vals.first() {
-                out.language = crate::analysis::stemmer::Language::parse(&name.to_ascii_lowercase())
-                    .filter(|l| *l != spec.language);
-            }
-        }
-    }
+    out.language = document_language(spec, key, docs).filter(|l| *l != spec.language);
     Ok(out)
+}
+
+/// The language LANGUAGE_FIELD (only when given) names for the document: a hash field, or
+/// on JSON a JSONPath; None when it names none or an unknown one (the index language
+/// applies).
+pub fn document_language(spec: &IndexSpec, key: &[u8], docs: &dyn DocumentSource) -> Option<Language> {
+    if spec.language_field.is_empty() {
+        return None;
+    }
+    let vals = docs.values(key, &spec.language_field).ok()?;
+    match vals.first() {
+        Some(FieldValue::String(name)) => Language::parse(&name.to_ascii_lowercase()),
+        _ => None,
+    }
 }

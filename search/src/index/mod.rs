@@ -315,6 +315,7 @@ impl Index {
         language: Option<crate::analysis::stemmer::Language>,
     ) {
         let doc_stemmer = language.map(|l| Stemmer::new(l, self.stemmer.min_len()));
+        let doc_language = language.unwrap_or(self.spec.language);
         // Build the forward record (term ids are assigned here).
         // (term, text field ordinal, position, frequency weight of the field for the term).
         let mut term_pos = std::mem::take(&mut self.scratch.term_pos);
@@ -364,7 +365,7 @@ impl Index {
                             term_pos.push((self.text.term_id(EMPTY_TERM), ord, pos, raw_weight));
                             continue;
                         }
-                        let mut toks = Tokens::new(s);
+                        let mut toks = Tokens::in_language(s, doc_language);
                         while let Some((tok, _, _)) = toks.next_token() {
                             if self.spec.stopwords.contains(tok) {
                                 continue;

@@ -2,8 +2,8 @@
 
 use std::collections::HashSet;
 
-use crate::analysis::tokenizer::tokenize;
-use crate::analysis::{Stemmer, STEM_PREFIX};
+use crate::analysis::tokenizer::{is_separator, tokenize_in, Token};
+use crate::analysis::{Language, Stemmer, STEM_PREFIX};
 use crate::index::EMPTY_TERM;
 
 /// True when token `t` matches one of the query's dictionary strings.
@@ -11,21 +11,66 @@ fn hit(t: &str, terms: &HashSet<String>, stemmer: &Stemmer) -> bool {
     terms.contains(t) || stemmer.stem_always(t).is_some_and(|s| terms.contains(&format!("{STEM_PREFIX}{s}")))
 }
 
+/// How a field's text is read for highlighting: the document's language cuts it into
+/// tokens (RediSearch highlights at the offsets indexing recorded); a match runs to the
+/// next separator, or is exactly its token when the query's language is Chinese
+/// (`FRAGMENTIZE_TOKLEN_EXACT`).
+#[derive(Debug, Clone, Copy)]
+pub struct Reading {
+    /// The document's language.
+    pub document: Language,
+    /// The query's language is Chinese.
+    pub exact: bool,
+}
+
+impl Reading {
+    /// English text, read as RediSearch reads it by default.
+    pub const DEFAULT: Reading = Reading { document: Language::ENGLISH, exact: false };
+
+    /// The matches of `text` (tokens and their byte ranges, each `token.start..end`).
+    pub(crate) fn tokens(&self, text: &str) -> Vec<(Token, usize)> {
+        let bytes = text.as_bytes();
+        tokenize_in(text, self.document)
+            .into_iter()
+            .map(|t| {
+                let end = if self.exact {
+                    t.end
+                } else {
+                    (t.start..bytes.len()).find(|&i| is_sep_byte(bytes[i])).unwrap_or(bytes.len())
+                };
+                (t, end)
+            })
+            .collect()
+    }
+}
+
+/// An ASCII separator byte (RediSearch's `istoksep` on one byte).
+pub(crate) fn is_sep_byte(b: u8) -> bool {
+    b < 128 && is_separator(char::from(b))
+}
+
 /// Wraps every matching token of `text` in `open`/`close`.
-pub fn highlight(text: &str, terms: &HashSet<String>, stemmer: &Stemmer, open: &str, close: &str) -> String {
+pub fn highlight(
+    text: &str,
+    terms: &HashSet<String>,
+    stemmer: &Stemmer,
+    reading: Reading,
+    open: &str,
+    close: &str,
+) -> String {
     if text.is_empty() && terms.contains(EMPTY_TERM) {
         // An empty value matched by `""` (INDEXEMPTY) highlights as an empty match.
         return format!("{open}{close}");
     }
     let mut out = String::with_capacity(text.len() + 16);
     let mut last = 0;
-    for tok in tokenize(text) {
-        if hit(&tok.text, terms, stemmer) {
+    for (tok, end) in reading.tokens(text) {
+        if tok.start >= last && hit(&tok.text, terms, stemmer) {
             out.push_str(text.get(last..tok.start).unwrap_or(""));
             out.push_str(open);
-            out.push_str(text.get(tok.start..tok.end).unwrap_or(""));
+            out.push_str(text.get(tok.start..end).unwrap_or(""));
             out.push_str(close);
-            last = tok.end;
+            last = end;
         }
     }
     out.push_str(text.get(last..).unwrap_or(""));
@@ -43,7 +88,10 @@ mod tests {
     fn highlights_exact_and_stemmed() {
         let st = Stemmer::new(Language::ENGLISH, 4);
         let terms: HashSet<String> = ["john".to_string(), "+run".to_string()].into();
-        assert_eq!(highlight("\"John Smith\"", &terms, &st, "<b>", "</b>"), "\"<b>John</b> Smith\"");
-        assert_eq!(highlight("he runs", &terms, &st, "[", "]"), "he [runs]");
+        assert_eq!(
+            highlight("\"John Smith\"", &terms, &st, Reading::DEFAULT, "<b>", "</b>"),
+            "\"<b>John</b> Smith\""
+        );
+        assert_eq!(highlight("he runs", &terms, &st, Reading::DEFAULT, "[", "]"), "he [runs]");
     }
 }

@@ -15,7 +15,7 @@
 
 use std::collections::HashSet;
 
-use crate::analysis::tokenizer::{is_separator, tokenize};
+use super::highlight::{is_sep_byte, Reading};
 use crate::analysis::{Stemmer, Stopwords, STEM_PREFIX};
 use crate::index::EMPTY_TERM;
 
@@ -44,6 +44,8 @@ pub struct Matcher<'a> {
     pub stemmer: &'a Stemmer,
     /// The index's stopwords (they take no position).
     pub stopwords: &'a Stopwords,
+    /// How the text is cut into tokens and matches.
+    pub reading: Reading,
     /// A matched term's score (its IDF).
     pub score: &'a dyn Fn(&str) -> f64,
 }
@@ -72,15 +74,14 @@ struct Fragment {
 }
 
 fn is_sep(b: u8) -> bool {
-    b < 128 && is_separator(char::from(b))
+    is_sep_byte(b)
 }
 
 /// The fragments of `text`, in text order.
 fn fragments(text: &str, m: &Matcher) -> Vec<Fragment> {
-    let bytes = text.as_bytes();
     let mut frags: Vec<Fragment> = Vec::new();
     let (mut pos, mut since) = (0u32, 0u32);
-    for tok in tokenize(text) {
+    for (tok, end) in m.reading.tokens(text) {
         if m.stopwords.contains(&tok.text) {
             continue;
         }
@@ -89,8 +90,6 @@ fn fragments(text: &str, m: &Matcher) -> Vec<Fragment> {
             since += 1;
             continue;
         };
-        // A match runs to the first separator (RediSearch does not use the token's length).
-        let end = (tok.start..bytes.len()).find(|&i| is_sep(bytes[i])).unwrap_or(bytes.len());
         if frags.last().is_none_or(|f| pos - f.last_pos > MAX_DISTANCE) {
             since = 0;
             frags.push(Fragment {
@@ -148,7 +147,12 @@ pub fn summarize(text: &str, m: &Matcher, s: &Summary, tags: Option<(&str, &str)
             Some(&next) => frags[next].start as isize,
             None => bytes.len() as isize - 1,
         };
-        let (before, after) = context(bytes, f, s.len, lower, upper);
+        let (before, mut after) = context(bytes, f, s.len, lower, upper);
+        // RediSearch may end the context inside a character (a Chinese match followed by
+        // no separator takes one byte more); folio ends it before that character.
+        while !text.is_char_boundary(after) {
+            after -= 1;
+        }
         let mut one = piece(before, f.start);
         let mut at = f.start;
         for &(a, b) in &f.locs {
@@ -256,7 +260,13 @@ mod tests {
         let stop = Stopwords::default();
         let terms: HashSet<String> = ["alpha".to_string(), "omega".to_string()].into();
         let score = |t: &str| if t == "omega" { 2.0 } else { 1.0 };
-        let m = Matcher { terms: &terms, stemmer: &st, stopwords: &stop, score: &score };
+        let m = Matcher {
+            terms: &terms,
+            stemmer: &st,
+            stopwords: &stop,
+            score: &score,
+            reading: Reading::DEFAULT,
+        };
         let text = "one two alpha three four five six seven eight nine ten eleven omega end";
         // Two fragments (alpha, then omega ten positions on); FRAGS 1 keeps omega's, the
         // better; LEN 4 gives it (4 - 0) / 2 * 6 = 12 bytes each side, cut to whole words
@@ -268,7 +278,13 @@ mod tests {
         assert_eq!(summarize(text, &m, &s, Some(("<", ">"))), "two <alpha> three four|ten eleven <omega> |");
         // No match: the trimmed head (cut back to its last separator).
         let none: HashSet<String> = HashSet::new();
-        let m = Matcher { terms: &none, stemmer: &st, stopwords: &stop, score: &score };
+        let m = Matcher {
+            terms: &none,
+            stemmer: &st,
+            stopwords: &stop,
+            score: &score,
+            reading: Reading::DEFAULT,
+        };
         assert_eq!(summarize("a b c", &m, &s, None), "a b");
     }
 }

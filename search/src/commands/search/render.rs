@@ -4,9 +4,10 @@
 use crate::aggregate::value::format_g;
 use crate::commands::expand::expand_json;
 use crate::document::{DocumentSource, FieldValue, KeyType};
+use crate::index::extract::document_language;
 use crate::index::record::SortRef;
 use crate::index::Index;
-use crate::query::highlight::{highlight, summarize, Matcher};
+use crate::query::highlight::{highlight, summarize, Matcher, Reading};
 use crate::query::score::Explanation;
 use crate::query::vector::{format_distance, Distances};
 use crate::reply::{Protocol, Reply};
@@ -174,6 +175,7 @@ impl<'a> RenderCtx<'a> {
             }
         };
         if self.req.highlight.is_some() || self.req.summarize.is_some() {
+            let reading = self.reading(key);
             for (name, val) in out.iter_mut() {
                 let Some(src) = self.returned_field(name) else { continue };
                 let Some((_, spec)) = self.idx.spec.field(&src) else { continue };
@@ -195,11 +197,12 @@ impl<'a> RenderCtx<'a> {
                     Some((fields, sm)) if named(fields) => {
                         // The fragments carry HIGHLIGHT's tags when both apply.
                         let idf = |t: &str| self.term_idf(t);
-                        s2 = summarize(&s2, &self.matcher(&idf), sm, tags);
+                        s2 = summarize(&s2, &self.matcher(&idf, reading), sm, tags);
                     }
                     _ => {
                         if let Some((open, close)) = tags {
-                            s2 = highlight(&s2, self.highlight_terms, &self.idx.stemmer, open, close);
+                            s2 =
+                                highlight(&s2, self.highlight_terms, &self.idx.stemmer, reading, open, close);
                         }
                     }
                 }
@@ -212,13 +215,22 @@ impl<'a> RenderCtx<'a> {
     }
 
     /// What SUMMARIZE matches and scores: the query's terms, each worth `score`.
-    fn matcher<'m>(&'m self, score: &'m dyn Fn(&str) -> f64) -> Matcher<'m> {
+    fn matcher<'m>(&'m self, score: &'m dyn Fn(&str) -> f64, reading: Reading) -> Matcher<'m> {
         Matcher {
             terms: self.highlight_terms,
             stemmer: &self.idx.stemmer,
             stopwords: &self.idx.spec.stopwords,
             score,
+            reading,
         }
+    }
+
+    /// How `key`'s text is read for HIGHLIGHT and SUMMARIZE: cut as its language cuts it,
+    /// matches exact under a Chinese query (LANGUAGE, else the index's).
+    fn reading(&self, key: &[u8]) -> Reading {
+        let spec = &self.idx.spec;
+        let document = document_language(spec, key, self.docs).unwrap_or(spec.language);
+        Reading { document, exact: self.req.language.unwrap_or(spec.language).is_chinese() }
     }
 
     /// A matched term's TFIDF IDF (what RediSearch's fragments score by).

@@ -242,6 +242,8 @@ fn run(idx: &Index, ast: &QueryAst, opts: &ExecOptions, prof: Recorder) -> Resul
         weight: 1.0,
         pending_own: None,
         query_stemmer: opts.language.map(|l| Stemmer::new(l, opts.min_stem_len)),
+        chinese: opts.language.unwrap_or(idx.spec.language).is_chinese(),
+        in_chinese: false,
         root_pending: true,
         field_modifiers: 0,
         empty_tag_ok: false,
@@ -285,6 +287,11 @@ struct Exec<'a> {
     /// result, so a `$weight` given to the child itself is void).
     pending_own: Option<f64>,
     query_stemmer: Option<Stemmer>,
+    /// The query's language (LANGUAGE, else the index's) is Chinese: each word is also
+    /// searched as the words the Chinese segmenter cuts it into.
+    chinese: bool,
+    /// Inside such an expansion (its words are not expanded again).
+    in_chinese: bool,
     /// True until the root aggregate node (the slop measure's subject) has been met.
     root_pending: bool,
     /// Nesting depth of `@field:` modifiers.

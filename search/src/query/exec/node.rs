@@ -114,6 +114,12 @@ impl<'a> Exec<'a> {
                 Some(bm)
             }
             QueryAst::Word(w) => {
+                if let Some(alt) = self.chinese_expansion(w) {
+                    self.in_chinese = true;
+                    let r = self.eval_kind(&alt, mask, prox, own);
+                    self.in_chinese = false;
+                    return r;
+                }
                 let toks = self.tokens(w);
                 match toks.as_slice() {
                     [] => None,

@@ -10,6 +10,7 @@ use crate::error::Error;
 use crate::index::postings::Walk;
 use crate::index::text::FieldMask;
 use crate::index::text::ALL_FIELDS;
+use crate::query::syntax::{escape_word, QueryAst};
 
 use super::{within, Exec, Prox, ScoreTerm, SlopChild, SlopShape};
 
@@ -81,6 +82,29 @@ impl<'a> Exec<'a> {
         } else {
             None
         }
+    }
+
+    /// RediSearch's Chinese expander (`expandCn`): under a Chinese query language, a word is
+    /// searched as itself or as the words the segmenter cuts it into (`redis客户端`: the
+    /// word, or `redis` and `客户端`; `那時`: the word, or its simplified `那时`). A word the
+    /// segmenter leaves whole is read twice, as in RediSearch (its union scores both). None
+    /// outside a Chinese query.
+    pub(super) fn chinese_expansion(&self, w: &str) -> Option<QueryAst> {
+        if !self.chinese || self.in_chinese || self.opts.verbatim || self.unexpanded > 0 {
+            return None;
+        }
+        let toks = self.tokens(w);
+        let [tok] = toks.as_slice() else { return None };
+        let cut: Vec<String> = crate::analysis::chinese::tokenize(tok).into_iter().map(|t| t.text).collect();
+        if cut.is_empty() {
+            return None;
+        }
+        let word = |t: &str| QueryAst::Word(escape_word(t));
+        let cut_words = match cut.as_slice() {
+            [one] => word(one),
+            many => QueryAst::And(many.iter().map(|t| word(t)).collect()),
+        };
+        Some(QueryAst::Or(vec![word(tok), cut_words]))
     }
 
     pub(super) fn docs_of(&self, ids: &[u32], mask: FieldMask) -> RoaringBitmap {

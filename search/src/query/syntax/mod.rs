@@ -44,6 +44,7 @@ mod vector;
 mod tests;
 
 pub use ast::{KnnClause, NumBound, QueryAst, RangeClause, TagTerm};
+pub(crate) use scanner::escape_word;
 pub use scanner::unescape;
 
 use scanner::Parser;

@@ -323,7 +323,7 @@ pub fn unescape(s: &str) -> String {
 
 /// A `$param` value as a word: every character but letters, digits, `_` and whitespace
 /// escaped, so that its punctuation is text, not query syntax.
-pub(super) fn escape_word(s: &str) -> String {
+pub(crate) fn escape_word(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {
         if !c.is_alphanumeric() && c != '_' && !c.is_whitespace() {
