@@ -249,7 +249,32 @@ fn oracle(q: &Q, d: &TestDoc, fields: &[&str]) -> bool {
     }
 }
 
+/// A field-restricted intersection of words (the shape whose words are looked up among the
+/// documents holding all of them when their terms are dense): two or three words, one of
+/// them maybe negated, maybe beside a word of the other field.
+fn gen_field_words(r: &mut Rng) -> Q {
+    let word = |r: &mut Rng| Box::new(Q::Term(r.pick(&VOCAB).to_string()));
+    let mut inner = Q::And(word(r), word(r));
+    match r.below(4) {
+        0 => inner = Q::And(Box::new(inner), word(r)),
+        1 => inner = Q::And(Box::new(inner), Box::new(Q::Not(word(r)))),
+        _ => {}
+    }
+    let field = Q::Field(if r.below(2) == 0 { "t1" } else { "t2" }, Box::new(inner));
+    match r.below(3) {
+        0 => Q::And(Box::new(field), Box::new(Q::Field("t2", word(r)))),
+        _ => field,
+    }
+}
+
 fn run_case(seed: u64) -> Result<(), TestCaseError> {
+    run_sized(seed, 150, 300 + (seed % 300) as usize, 60)
+}
+
+/// `ops` random writes and deletes over `keys` keys, then `queries` random queries (half of
+/// them field-restricted word intersections when the index holds enough documents for
+/// dense terms), each checked against the oracle.
+fn run_sized(seed: u64, keys: u64, ops: usize, queries: usize) -> Result<(), TestCaseError> {
     let mut r = Rng(seed | 1);
     let mut store: BTreeMap<Vec<u8>, Doc> = BTreeMap::new();
     let mut truth: BTreeMap<String, TestDoc> = BTreeMap::new();
@@ -266,9 +291,8 @@ fn run_case(seed: u64) -> Result<(), TestCaseError> {
     let reply = cat.execute("FT.CREATE", &create, &view, &mut config, Protocol::Resp2);
     prop_assert_eq!(reply, Reply::ok());
     cat.scan_done();
-    let ops = 300 + r.below(300);
     for _ in 0..ops {
-        let key = format!("k{}", r.below(150));
+        let key = format!("k{}", r.below(keys));
         if r.below(6) == 0 {
             store.remove(key.as_bytes());
             truth.remove(&key);
@@ -280,8 +304,8 @@ fn run_case(seed: u64) -> Result<(), TestCaseError> {
             cat.on_key_changed(key.as_bytes(), &View(&store));
         }
     }
-    for _ in 0..60 {
-        let q = gen_q(&mut r, 3);
+    for _ in 0..queries {
+        let q = if keys > 1000 && r.below(2) == 0 { gen_field_words(&mut r) } else { gen_q(&mut r, 3) };
         let text = render(&q);
         let mut expected: Vec<String> =
             truth.iter().filter(|(_, d)| oracle(&q, d, &["t1", "t2", "e"])).map(|(k, _)| k.clone()).collect();
@@ -318,5 +342,21 @@ proptest! {
     #[test]
     fn index_matches_brute_force(seed in any::<u64>()) {
         run_case(seed)?;
+    }
+}
+
+proptest! {
+    #![proptest_config(PtConfig {
+        cases: 4,
+        rng_seed: RngSeed::Fixed(0xDE45E),
+        failure_persistence: None,
+        ..PtConfig::default()
+    })]
+
+    /// Thousands of documents over ten words: every term is kept as a bitmap too (dense),
+    /// which field-restricted intersections read differently.
+    #[test]
+    fn dense_terms_match_brute_force(seed in any::<u64>()) {
+        run_sized(seed, 6000, 7000, 40)?;
     }
 }

@@ -15,6 +15,7 @@
 //! score between 0 and 1, so a top-k query can tell that no document of a block can enter the current
 //! top k without reading it. Removals leave both as they are: they stay upper bounds.
 
+use roaring::RoaringBitmap;
 use std::cell::Cell;
 
 mod block;
@@ -466,6 +467,44 @@ impl PostingList {
                 let (Ok(start) | Err(start)) = b.search(0, b.len(), from);
                 (start..b.len()).map(move |i| b.posting(i)).take_while(move |p| p.doc < to)
             })
+    }
+
+    /// The documents of `within` whose posting `keep` accepts, in order: a merge of the
+    /// candidates with each block's document column, searching a block for the next
+    /// candidate when candidates are few, stepping through it when they are many; blocks
+    /// before the next candidate are skipped whole.
+    pub fn docs_among(&self, within: &RoaringBitmap, mut keep: impl FnMut(&Posting) -> bool) -> Vec<u32> {
+        let mut out = Vec::new();
+        let mut cands = within.iter().peekable();
+        let sparse = within.len().saturating_mul(4) < u64::from(self.len());
+        for b in self.all_blocks() {
+            let n = b.len();
+            let Some(&first) = cands.peek() else { break };
+            if n == 0 || b.doc(n - 1) < first {
+                continue;
+            }
+            let mut i = 0;
+            while i < n {
+                let Some(&c) = cands.peek() else { break };
+                let d = b.doc(i);
+                if d < c {
+                    i = match sparse {
+                        true => b.search(i + 1, n, c).unwrap_or_else(|k| k),
+                        false => i + 1,
+                    };
+                } else if d > c {
+                    cands.next();
+                } else {
+                    let p = b.posting(i);
+                    if keep(&p) {
+                        out.push(d);
+                    }
+                    cands.next();
+                    i += 1;
+                }
+            }
+        }
+        out
     }
 
     /// A forward walk over the postings and their positions ([`Walk`]).

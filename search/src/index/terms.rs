@@ -32,6 +32,20 @@ impl Index {
         super::idset::bitmap_of_sorted(docs)
     }
 
+    /// The documents of `within` holding text term `term` in a field of `mask`: the
+    /// candidates are merged with the term's postings ([`super::postings::PostingList::docs_among`]), so only
+    /// their postings are decoded.
+    pub fn term_docs_within(&self, term: u32, mask: FieldMask, within: &RoaringBitmap) -> RoaringBitmap {
+        let Some(list) = self.text.list(term) else { return RoaringBitmap::new() };
+        if mask == ALL_FIELDS || within.len().saturating_mul(4) >= u64::from(list.len()) {
+            let mut bm = self.term_docs(term, mask);
+            bm &= within;
+            return bm;
+        }
+        let docs = list.docs_among(within, |p| self.posting_in(p, term, mask));
+        super::idset::bitmap_of_sorted(docs)
+    }
+
     /// Whether `mask` has every TEXT field of the index.
     fn covers_all_text(&self, mask: FieldMask) -> bool {
         mask == ALL_FIELDS

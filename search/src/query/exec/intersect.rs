@@ -4,7 +4,7 @@
 use roaring::RoaringBitmap;
 
 use crate::error::Result;
-use crate::index::text::FieldMask;
+use crate::index::text::{FieldMask, ALL_FIELDS};
 use crate::query::syntax::QueryAst;
 
 use super::{Exec, Prox, SlopChild, SlopShape};
@@ -28,6 +28,15 @@ impl<'a> Exec<'a> {
         let mut prox_groups: Vec<Vec<u32>> = Vec::new();
         let mut saw_optional = false;
         let root = self.take_root();
+        // Whether the children's estimates order them (for the slop measure or EXPLAIN):
+        // those read each child's whole result.
+        let reordered = !prox.is_some_and(|p| p.inorder);
+        let explaining = self.explained.is_some();
+        let estimates = reordered && (explaining || (root && items.len() >= 3));
+        let within = match prox.is_none() && !estimates && !self.prof.is_active() {
+            true => self.dense_candidates(items, mask),
+            false => None,
+        };
         let mut children = Vec::new();
         // Per child: where its score terms and its result start (for its estimate).
         let mut starts = Vec::new();
@@ -78,7 +87,10 @@ impl<'a> Exec<'a> {
                     }
                 }
                 _ => {
-                    if let Some(bm) = self.eval(it, mask, prox)? {
+                    self.within = within.clone().filter(|_| matches!(it, QueryAst::Word(_)));
+                    let r = self.eval(it, mask, prox);
+                    self.within = None;
+                    if let Some(bm) = r? {
                         pos.push(bm);
                     }
                 }
@@ -90,9 +102,7 @@ impl<'a> Exec<'a> {
         // RediSearch sorts an intersection's children by their estimated number of results,
         // fewest first (unless in order): its slop measure pairs them in that order (with
         // three or more terms the order changes the score), EXPLAINSCORE lists them so.
-        let reordered = !prox.is_some_and(|p| p.inorder);
-        let explaining = self.explained.is_some();
-        let order: Vec<usize> = if reordered && (explaining || (root && children.len() >= 3)) {
+        let order: Vec<usize> = if estimates {
             let ends: Vec<usize> = starts.iter().skip(1).map(|s| s.0).chain([self.out.terms.len()]).collect();
             let est: Vec<u64> = items
                 .iter()
@@ -140,5 +150,55 @@ impl<'a> Exec<'a> {
             }
         }
         Ok(Some(acc))
+    }
+
+    /// For a field-restricted intersection: the documents holding, in any field, every word
+    /// child whose terms are all kept as bitmaps (a superset of the intersection, read
+    /// without decoding a posting). Each word child then looks its field-restricted
+    /// documents up among these alone, by seeking in its postings, instead of reading
+    /// every posting of its terms. None when no child qualifies, or for every field.
+    fn dense_candidates(&self, items: &[QueryAst], mask: FieldMask) -> Option<RoaringBitmap> {
+        if mask == ALL_FIELDS {
+            return None;
+        }
+        let mut acc: Option<RoaringBitmap> = None;
+        for it in items {
+            let QueryAst::Word(w) = it else { continue };
+            if w.is_empty() || self.chinese_expansion(w).is_some() {
+                continue;
+            }
+            let toks = self.tokens(w);
+            let [tok] = toks.as_slice() else { continue };
+            let Some(docs) = self.dense_superset(tok) else { continue };
+            match &mut acc {
+                Some(a) => *a &= docs,
+                None => acc = Some(docs),
+            }
+        }
+        acc
+    }
+
+    /// The documents of every term `tok` may expand to (itself, synonyms, phonetic code,
+    /// stems: more than its expansion can be), in any field, when each of those terms the
+    /// index holds is kept as a bitmap; None otherwise.
+    fn dense_superset(&self, tok: &str) -> Option<RoaringBitmap> {
+        let text = &self.idx.text;
+        let mut forms = vec![tok.to_string()];
+        if !self.opts.verbatim {
+            forms.extend(self.idx.synonyms.group_terms(tok));
+            forms.extend(crate::analysis::phonetic::query_term(tok));
+            let stemmer = self.query_stemmer.as_ref().unwrap_or(&self.idx.stemmer);
+            if let Some(st) = stemmer.stem_always(tok) {
+                forms.push(format!("{}{st}", crate::analysis::STEM_PREFIX));
+                forms.push(st);
+            }
+        }
+        let mut docs = RoaringBitmap::new();
+        for f in forms {
+            if let Some(id) = text.dict.get(&f) {
+                docs |= text.dense_docs(id)?;
+            }
+        }
+        Some(docs)
     }
 }

@@ -244,6 +244,7 @@ fn run(idx: &Index, ast: &QueryAst, opts: &ExecOptions, prof: Recorder) -> Resul
         query_stemmer: opts.language.map(|l| Stemmer::new(l, opts.min_stem_len)),
         chinese: opts.language.unwrap_or(idx.spec.language).is_chinese(),
         in_chinese: false,
+        within: None,
         root_pending: true,
         field_modifiers: 0,
         empty_tag_ok: false,
@@ -292,6 +293,10 @@ struct Exec<'a> {
     chinese: bool,
     /// Inside such an expansion (its words are not expanded again).
     in_chinese: bool,
+    /// Set by a field-restricted intersection for the word child it evaluates next: a
+    /// superset of the intersection, among which the word's documents are looked up
+    /// ([`Exec::dense_candidates`]).
+    within: Option<RoaringBitmap>,
     /// True until the root aggregate node (the slop measure's subject) has been met.
     root_pending: bool,
     /// Nesting depth of `@field:` modifiers.

@@ -114,6 +114,7 @@ impl<'a> Exec<'a> {
                 Some(bm)
             }
             QueryAst::Word(w) => {
+                let within = self.within.take();
                 if let Some(alt) = self.chinese_expansion(w) {
                     self.in_chinese = true;
                     let r = self.eval_kind(&alt, mask, prox, own);
@@ -126,7 +127,10 @@ impl<'a> Exec<'a> {
                     [tok] => {
                         let ids = self.expand_token(tok, mask);
                         self.profile_expansions(&ids, mask);
-                        let bm = self.docs_of(&ids, mask);
+                        let bm = match &within {
+                            Some(w) => self.docs_within(&ids, mask, w),
+                            None => self.docs_of(&ids, mask),
+                        };
                         let stem = self.stem_of(&ids);
                         self.expansion_root(&ids, stem);
                         // The word's own weight stays on its exact term, the first id when

@@ -115,6 +115,18 @@ impl<'a> Exec<'a> {
         bm
     }
 
+    /// [`Exec::docs_of`] among `within` only (a superset of what the caller keeps).
+    pub(super) fn docs_within(&self, ids: &[u32], mask: FieldMask, within: &RoaringBitmap) -> RoaringBitmap {
+        if let [id] = ids {
+            return self.idx.term_docs_within(*id, mask, within);
+        }
+        let mut bm = RoaringBitmap::new();
+        for &id in ids {
+            bm |= self.idx.term_docs_within(id, mask, within);
+        }
+        bm
+    }
+
     pub(super) fn tokens(&self, raw: &str) -> Vec<String> {
         self.idx.query_words(raw, self.opts.no_stopwords)
     }
