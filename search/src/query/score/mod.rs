@@ -416,6 +416,10 @@ impl<'a> ScoreContext<'a> {
         if self.window.is_none() && self.windowed_dense(ids) {
             self.window = Some(std::cell::RefCell::default());
         }
+        if self.window.is_some() && window::too_sparse(ids) {
+            // A few documents far apart: one lookup each is cheaper than a window each.
+            self.window = None;
+        }
         self
     }
 

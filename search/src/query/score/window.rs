@@ -21,6 +21,19 @@ use crate::query::exec::SlopShape;
 /// Width of a window, in document ids.
 const SPAN: u32 = 2048;
 
+/// Whether the documents `ids` are too far apart for windows to pay: fewer than
+/// [`MIN_PER_WINDOW`] of them a window they fall in, on average (filling a window clears
+/// [`SPAN`] sums and reads its range of every term's postings; scoring a document without
+/// one looks its postings up).
+pub(super) fn too_sparse(ids: &roaring::RoaringBitmap) -> bool {
+    let (Some(lo), Some(hi)) = (ids.min(), ids.max()) else { return true };
+    let windows = (u64::from(hi - lo) / u64::from(SPAN) + 1).min(ids.len());
+    ids.len() < MIN_PER_WINDOW * windows
+}
+
+/// The fewest documents a window should score, on average, for windows to be used.
+const MIN_PER_WINDOW: u64 = 16;
+
 /// A window's sums.
 #[derive(Default)]
 pub(super) struct Window {
