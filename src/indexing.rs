@@ -266,7 +266,11 @@ pub fn key_event(ctx: &Context, key: &[u8]) {
     if !crate::state::any_catalog() {
         return;
     }
-    crate::state::key_changed(ctx, selected_db(ctx), key, &RedisDocs::new(ctx));
+    // The indexer reads the document once per field of every index: the key is opened once.
+    // Valid as LastJson asks: nothing runs between those reads (the write command that
+    // changed the key is still running, under the GIL), and `last` goes with this call.
+    let last = LastJson::default();
+    crate::state::key_changed(ctx, selected_db(ctx), key, &RedisDocs::remembering(ctx, &last));
 }
 
 /// FLUSHDB (one database) or FLUSHALL (`db == -1`), as RediSearch does it: the flushed databases'
