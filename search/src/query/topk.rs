@@ -272,9 +272,9 @@ pub struct TopK {
 /// to stop.
 ///
 /// `score(d, floor)` is given a score a document must be above to enter (`-inf` until k
-/// are held: the k-th best so far, or just below it for a document that wins a tie with
-/// the k-th), so for a document scoring at most that, `score` may return any value at most
-/// `floor`.
+/// are held: the k-th best so far; asked again just below it for a document whose answer
+/// ties with the k-th and whose rank is lower), so for a document scoring at most that,
+/// `score` may return any value at most `floor`.
 pub fn top_k(
     ids: &RoaringBitmap,
     k: usize,
@@ -283,6 +283,9 @@ pub fn top_k(
     mut score: impl FnMut(u32, f64) -> f64,
     mut stop: impl FnMut() -> bool,
 ) -> TopK {
+    if k == 0 {
+        return TopK { rows: Vec::new(), seen: ids.len(), stopped: false };
+    }
     let mut heap: BinaryHeap<Held> = BinaryHeap::with_capacity(k + 1);
     let mut it = ids.iter();
     let (mut window_end, mut width, mut scored, mut stopped_at) = (0u32, WINDOW, 0u64, None);
@@ -313,24 +316,29 @@ pub fn top_k(
             stopped_at = Some(d);
             break;
         }
-        let rank = ties.rank(d);
-        let floor = match heap.peek() {
-            Some(w) if heap.len() >= k => {
-                if rank < w.1 {
-                    w.0.next_down()
-                } else {
-                    w.0
+        let worst = heap.peek().filter(|_| heap.len() >= k).map(|w| (w.0, w.1));
+        let Some((floor, worst_rank)) = worst else {
+            heap.push(Held(score(d, f64::NEG_INFINITY), ties.rank(d), d));
+            continue;
+        };
+        let mut s = score(d, floor);
+        match crate::query::score::score_order(floor, s) {
+            Ordering::Greater => continue,
+            Ordering::Less => {}
+            Ordering::Equal => {
+                // A tie with the k-th: the lower rank wins, and the score given may have been
+                // a bound; asked again just below the floor it is exact if it ties.
+                if ties.rank(d) > worst_rank {
+                    continue;
+                }
+                s = score(d, floor.next_down());
+                if crate::query::score::score_order(floor, s) == Ordering::Greater {
+                    continue;
                 }
             }
-            _ => f64::NEG_INFINITY,
-        };
-        let held = Held(score(d, floor), rank, d);
-        if heap.len() < k {
-            heap.push(held);
-        } else if heap.peek().is_some_and(|w| held < *w) {
-            heap.pop();
-            heap.push(held);
         }
+        heap.pop();
+        heap.push(Held(s, ties.rank(d), d));
     }
     // Every document before the stop was scored or skipped.
     let seen = match stopped_at {
