@@ -332,20 +332,7 @@ impl<'a> Exec<'a> {
                 Some(ids) => ids.iter().map(|&id| self.idx.text.doc_freq(id)).sum(),
                 None => result.map_or(0, RoaringBitmap::len),
             },
-            // A union of tag values (or of a pattern's): the sum of its readers' sizes.
-            QueryAst::Tag(..) => self
-                .out
-                .terms
-                .get(terms)
-                .unwrap_or(&[])
-                .iter()
-                .filter_map(|t| match self.idx.fields.get(usize::from(t.tag_field?)) {
-                    Some(crate::index::FieldIndex::Tag(ti)) => {
-                        Some(t.ids.iter().filter_map(|&id| ti.docs(id)).map(RoaringBitmap::len).sum::<u64>())
-                    }
-                    _ => None,
-                })
-                .sum(),
+            QueryAst::Tag(..) => self.tag_estimate(terms),
             _ => result.map_or(0, RoaringBitmap::len),
         }
     }
