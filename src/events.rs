@@ -7,8 +7,13 @@ use redis_module::{raw, Context, NotifyEvent};
 use crate::indexing;
 
 /// Every keyspace event of Redis's own commands (all classes but module events: our own `json.*`
-/// writes call [`key_changed`] directly).
-pub fn on_keyspace_event(ctx: &Context, _class: NotifyEvent, _event: &str, key: &[u8]) {
+/// writes call [`key_changed`] directly), but those of a TTL set or removed (`expire`, `persist`,
+/// and a hash field's `hexpire`, `hpersist`): the value is the same, and RediSearch does not
+/// index the key again (a new document id, which would move it after the others in ties).
+pub fn on_keyspace_event(ctx: &Context, _class: NotifyEvent, event: &str, key: &[u8]) {
+    if matches!(event, "expire" | "persist" | "hexpire" | "hpersist") {
+        return;
+    }
     key_changed(ctx, key);
 }
 

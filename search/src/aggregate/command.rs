@@ -3,7 +3,7 @@
 //! in the [`Catalog`]).
 //!
 //! Contract: `ft_aggregate` runs the query with the index's query engine,
-//! feeds the matching documents (in doc-id order) through the planned
+//! feeds the matching documents (in RediSearch's document order) through the planned
 //! pipeline, loading field values with [`IndexLoader`], and replies in
 //! RediSearch's shapes; `ft_cursor` serves READ / DEL / GC.
 
@@ -228,10 +228,11 @@ pub(crate) fn query_with<'c>(
             .collect();
         terms.sort();
     }
-    // KNN rows come nearest first (RediSearch's vector iterator order), others by id.
+    // KNN rows come nearest first (RediSearch's vector iterator order), others in
+    // RediSearch's document order (its ids: a rewritten document comes after the others).
     let order: Vec<u32> = match &matched.distances.knn {
         Some(knn) => knn.iter().map(|h| h.doc).filter(|d| ids.contains(*d)).collect(),
-        None => ids.iter().collect(),
+        None => idx.docs.in_document_order(&ids),
     };
     let scores = req.add_scores.then(|| {
         let mut ctx = ScoreContext::new(idx, &matched.terms, &matched.slop, scorer);

@@ -1,16 +1,20 @@
 //! SORTBY: ordering rows by several properties.
 //!
 //! Contract: missing values sort last whatever the direction; values compare
-//! by RediSearch's `RSValue_Cmp` rules (`Value::sort_cmp`); ties keep input
-//! order; only the first `limit` rows are kept.
+//! by RediSearch's `RSValue_Cmp` rules (`Value::sort_cmp`); ties between
+//! documents go by document order (the order they were read in, RediSearch's
+//! ids), reversed when the last key is descending, as RediSearch's sorter
+//! (`cmpByFields`); other ties keep input order; only the first `limit` rows
+//! are kept.
 
 use std::cmp::Ordering;
 
 use super::row::Row;
 
-/// SORTBY: missing values last whatever the direction; ties keep input
-/// order. Only the first `limit` rows are kept, so a small limit selects
-/// them in linear time before sorting just those.
+/// SORTBY: missing values last whatever the direction; ties between documents
+/// in document order (reversed when the last key is descending), others in
+/// input order. Only the first `limit` rows are kept, so a small limit
+/// selects them in linear time before sorting just those.
 pub(super) fn sort_rows(rows: Vec<Row>, keys: &[(usize, bool)], limit: u64) -> Vec<Row> {
     let cmp_rows = |a: &Row, b: &Row| {
         for &(slot, asc) in keys {
@@ -35,7 +39,19 @@ pub(super) fn sort_rows(rows: Vec<Row>, keys: &[(usize, bool)], limit: u64) -> V
     };
     let limit = usize::try_from(limit).unwrap_or(usize::MAX);
     let mut indexed: Vec<(usize, Row)> = rows.into_iter().enumerate().collect();
-    let cmp = |a: &(usize, Row), b: &(usize, Row)| cmp_rows(&a.1, &b.1).then(a.0.cmp(&b.0));
+    let last_asc = keys.last().is_none_or(|k| k.1);
+    // A document row's place in document order (`seq`, from 1); 0 for a group's.
+    let tie = |a: &(usize, Row), b: &(usize, Row)| match (a.1.seq, b.1.seq) {
+        (x, y) if x > 0 && y > 0 && x != y => {
+            if last_asc {
+                x.cmp(&y)
+            } else {
+                y.cmp(&x)
+            }
+        }
+        _ => a.0.cmp(&b.0),
+    };
+    let cmp = |a: &(usize, Row), b: &(usize, Row)| cmp_rows(&a.1, &b.1).then_with(|| tie(a, b));
     if limit == 0 {
         return Vec::new();
     }

@@ -93,7 +93,16 @@ pub struct DocTable {
     columns: Vec<Columns>,
     /// The last RediSearch id handed out (RediSearch's `maxDocId`).
     last_rs_id: u64,
+    /// Per block of [`RS_BLOCK`] ids: a lower bound of the RediSearch ids of its documents
+    /// ([`DocTable::redisearch_floor`]; `u32::MAX`: none yet).
+    rs_floor: Vec<u32>,
+    /// The live ids in RediSearch's document order, made when first asked for after a
+    /// change ([`DocTable::in_document_order`]).
+    doc_order: std::sync::OnceLock<Vec<u32>>,
 }
+
+/// Ids per block of [`DocTable::redisearch_floor`].
+const RS_BLOCK: u32 = 1024;
 
 /// Counts of one field's values in the records.
 #[derive(Default, Clone, Copy)]
@@ -142,6 +151,60 @@ impl DocTable {
     /// The last RediSearch id handed out (FT.INFO's `max_doc_id`).
     pub fn last_redisearch_id(&self) -> u64 {
         self.last_rs_id
+    }
+
+    /// A lower bound of the RediSearch ids of the documents with ids in `from..to`
+    /// (`u64::MAX` when none was ever put there). A document's RediSearch id only grows (an
+    /// update or a reused id gets the next one), so a bound once true stays true: it is only
+    /// lowered, when a document is put, never recomputed.
+    pub fn redisearch_floor(&self, from: u32, to: u32) -> u64 {
+        if to <= from {
+            return u64::MAX;
+        }
+        let (a, b) = ((from / RS_BLOCK) as usize, ((to - 1) / RS_BLOCK) as usize);
+        let blocks = self.rs_floor.get(a..=b.min(self.rs_floor.len().saturating_sub(1))).unwrap_or(&[]);
+        blocks.iter().min().map_or(u64::MAX, |&m| if m == u32::MAX { u64::MAX } else { u64::from(m) })
+    }
+
+    /// `ids` (live ones) in RediSearch's document order (its ids ascending): the order its
+    /// index iterators yield, so the order of unsorted results and of ties. Many ids are
+    /// picked out of the table's whole order (sorted once after each change), few sorted.
+    pub fn in_document_order(&self, ids: &RoaringBitmap) -> Vec<u32> {
+        let (m, n) = (ids.len(), self.live.len());
+        if m.saturating_mul(16) < n {
+            let mut v: Vec<(u64, u32)> = ids.iter().map(|id| (self.redisearch_id(id), id)).collect();
+            if !v.is_sorted() {
+                v.sort_unstable();
+            }
+            return v.into_iter().map(|(_, id)| id).collect();
+        }
+        let all = self
+            .doc_order
+            .get_or_init(|| self.in_redisearch_order(&self.live).into_iter().map(|x| x.1).collect());
+        if m == n && ids == &self.live {
+            return all.clone();
+        }
+        let mut bits = vec![0u64; (self.max_id() as usize).div_ceil(64)];
+        for id in ids {
+            if let Some(w) = bits.get_mut(id as usize / 64) {
+                *w |= 1 << (id % 64);
+            }
+        }
+        all.iter()
+            .copied()
+            .filter(|&id| bits.get(id as usize / 64).is_some_and(|w| w & (1 << (id % 64)) != 0))
+            .collect()
+    }
+
+    /// Notes that id `id` now holds RediSearch id `rs` ([`Self::redisearch_floor`]).
+    fn note_redisearch_id(&mut self, id: u32, rs: u32) {
+        let b = (id / RS_BLOCK) as usize;
+        if self.rs_floor.len() <= b {
+            self.rs_floor.resize(b + 1, u32::MAX);
+        }
+        if let Some(m) = self.rs_floor.get_mut(b) {
+            *m = (*m).min(rs);
+        }
     }
 
     /// `ids` ordered by their RediSearch ids (what RediSearch's dumps list ascending).
@@ -195,8 +258,10 @@ impl DocTable {
     /// Returns the id and the previous record (to unindex).
     pub fn put(&mut self, rec: DocRecord, mut hot: DocHot) -> (u32, Option<(DocRecord, DocHot)>) {
         self.count(&rec, true);
+        self.doc_order.take();
         hot.rs_id = self.next_rs_id();
         if let Some(id) = self.id_of(rec.key()) {
+            self.note_redisearch_id(id, hot.rs_id);
             let old_hot = self.hot.get_mut(id as usize).map(|h| std::mem::replace(h, hot));
             let old = self.records.get_mut(id as usize).and_then(|slot| slot.replace(rec));
             if let Some(old) = &old {
@@ -215,6 +280,7 @@ impl DocTable {
         if let Some(h) = self.hot.get_mut(id as usize) {
             *h = hot;
         }
+        self.note_redisearch_id(id, hot.rs_id);
         let hash = self.hasher.hash_one(rec.key());
         if let Some(slot) = self.records.get_mut(id as usize) {
             *slot = Some(rec);
@@ -231,6 +297,7 @@ impl DocTable {
         let entry =
             self.ids.find_entry(self.hasher.hash_one(key), |&id| key_of(records, id) == Some(key)).ok()?;
         let (id, _) = entry.remove();
+        self.doc_order.take();
         let rec = self.records.get_mut(id as usize).and_then(|s| s.take())?;
         self.count(&rec, false);
         let hot = self.hot.get_mut(id as usize).map(std::mem::take)?;
@@ -316,6 +383,33 @@ mod tests {
         assert_eq!(t.redisearch_id(b), 4);
         t.remove(b"c");
         assert_eq!((t.redisearch_id(c), t.hot(c)), (0, None));
+    }
+
+    #[test]
+    fn document_order_and_floors_follow_redisearch_ids() {
+        let mut t = DocTable::default();
+        let hot = || DocHot::new(1.0, 1, 1);
+        assert_eq!(t.redisearch_floor(0, 10), u64::MAX, "nothing put yet");
+        let (a, _) = t.put(rec("a"), hot());
+        let (b, _) = t.put(rec("b"), hot());
+        let (c, _) = t.put(rec("c"), hot());
+        let order = |t: &DocTable, ids: &[u32]| t.in_document_order(&ids.iter().copied().collect());
+        assert_eq!(order(&t, &[a, b, c]), vec![a, b, c]);
+        t.put(rec("a"), hot());
+        assert_eq!(order(&t, &[a, b, c]), vec![b, c, a], "a rewritten document comes last");
+        assert_eq!(order(&t, &[a, c]), vec![c, a], "picked out of the whole order");
+        t.remove(b"b");
+        let (d, _) = t.put(rec("d"), hot());
+        assert_eq!(d, b);
+        assert_eq!(order(&t, &[a, c, d]), vec![c, a, d]);
+        for i in 0..40 {
+            t.put(rec(&format!("k{i}")), hot());
+        }
+        t.put(rec("c"), hot());
+        assert_eq!(order(&t, &[a, c]), vec![a, c], "few ids: sorted");
+        assert_eq!(t.redisearch_floor(0, 3), 1, "a bound, not the minimum (3 now)");
+        assert_eq!(t.redisearch_floor(RS_BLOCK, 2 * RS_BLOCK), u64::MAX);
+        assert_eq!(t.redisearch_floor(5, 5), u64::MAX);
     }
 
     #[test]

@@ -3,7 +3,9 @@
 //! Documents are scored in id order, in windows of [`WINDOW`] ids or more. Once k documents are
 //! held, a window is skipped when an upper bound of every score in it is at most the k-th
 //! best score so far: a document of the window could then at best tie with it, and ties go
-//! to the lower id, which the held documents have. The bound comes from the postings'
+//! to the lower RediSearch id ([`Ties`]), which the held documents have unless the window's
+//! lowest RediSearch id is below the k-th's (then the bound must be below the k-th score).
+//! The bound comes from the postings'
 //! blocks ([`crate::index::postings::Bound`]): for TFIDF, a document's score is
 //! `score x sum(weight x freq x idf) / norm / slop` with `slop >= 1`, and every block keeps
 //! the largest `freq / norm` of its postings and whether all their documents have a score
@@ -86,13 +88,18 @@ impl Frac {
         Some(if b > a { o } else { self })
     }
 
-    /// `self <= t`, exactly (`None` when the arithmetic would overflow).
-    fn at_most(self, t: f64) -> Option<bool> {
+    /// `self <= t`, or `self < t` when `strict`.
+    fn within(self, t: f64, strict: bool) -> Option<bool> {
+        self.cmp_to(t).map(|o| if strict { o == Ordering::Less } else { o != Ordering::Greater })
+    }
+
+    /// `self` against `t`, exactly (`None` when the arithmetic would overflow).
+    fn cmp_to(self, t: f64) -> Option<Ordering> {
         if !t.is_finite() || t < 0.0 {
             return None;
         }
         if t == 0.0 {
-            return Some(self.num == 0);
+            return Some(if self.num == 0 { Ordering::Equal } else { Ordering::Greater });
         }
         let bits = t.to_bits();
         let exp = ((bits >> 52) & 0x7ff) as i32;
@@ -104,13 +111,13 @@ impl Frac {
             if rhs >> e != mant.checked_mul(self.den)? {
                 return None;
             }
-            Some(self.num <= rhs)
+            Some(self.num.cmp(&rhs))
         } else {
             let shift = e.unsigned_abs();
             if shift >= 127 || self.num.leading_zeros() <= shift {
                 return None;
             }
-            Some(self.num << shift <= mant.checked_mul(self.den)?)
+            Some((self.num << shift).cmp(&mant.checked_mul(self.den)?))
         }
     }
 }
@@ -150,11 +157,12 @@ impl<'a> SkipPlan<'a> {
     }
 
     /// What a window `from..to` gives when the k-th score is `t`: skipped whole, or the
-    /// documents of the essential terms only (module text), or everything.
-    fn window(&self, from: u32, to: u32, t: f64) -> Window<'_> {
+    /// documents of the essential terms only (module text), or everything. With `strict`
+    /// (a document of the window may win a tie with the k-th), a bound must be below `t`.
+    fn window(&self, from: u32, to: u32, t: f64, strict: bool) -> Window<'_> {
         let Some(parts) = self.parts(from, to) else { return Window::All };
         let total = parts.iter().try_fold(Frac::ZERO, |a, p| a.add(*p));
-        match total.and_then(|f| f.at_most(t)) {
+        match total.and_then(|f| f.within(t, strict)) {
             Some(true) => return Window::Skip,
             None => return Window::All,
             Some(false) => {}
@@ -172,7 +180,7 @@ impl<'a> SkipPlan<'a> {
         let mut spare = 0;
         for &i in &order {
             let Some(next) = sum.add(parts[i]) else { break };
-            if next.at_most(t) != Some(true) {
+            if next.within(t, strict) != Some(true) {
                 break;
             }
             sum = next;
@@ -196,9 +204,43 @@ enum Window<'p> {
     Essential(Vec<&'p RoaringBitmap>),
 }
 
-/// A held document; the greatest is the worst (lowest score, then highest id).
+/// How ties go: by a rank per document, the lowest first (RediSearch's document id:
+/// [`crate::index::docs::DocTable`]).
+pub trait Ties {
+    /// The rank of document `d`.
+    fn rank(&self, d: u32) -> u64;
+    /// A lower bound of the ranks of the documents in `from..to`.
+    fn floor(&self, from: u32, to: u32) -> u64;
+}
+
+impl Ties for crate::index::docs::DocTable {
+    #[inline]
+    fn rank(&self, d: u32) -> u64 {
+        self.redisearch_id(d)
+    }
+
+    fn floor(&self, from: u32, to: u32) -> u64 {
+        self.redisearch_floor(from, to)
+    }
+}
+
+/// Ties by document id.
+pub struct ById;
+
+impl Ties for ById {
+    fn rank(&self, d: u32) -> u64 {
+        u64::from(d)
+    }
+
+    fn floor(&self, from: u32, _: u32) -> u64 {
+        u64::from(from)
+    }
+}
+
+/// A held document: score, tie rank, id; the greatest is the worst (lowest score, then
+/// highest rank).
 #[derive(PartialEq)]
-struct Held(f64, u32);
+struct Held(f64, u64, u32);
 
 impl Eq for Held {}
 
@@ -210,7 +252,7 @@ impl PartialOrd for Held {
 
 impl Ord for Held {
     fn cmp(&self, o: &Held) -> Ordering {
-        crate::query::score::score_order(o.0, self.0).then(self.1.cmp(&o.1))
+        crate::query::score::score_order(o.0, self.0).then(self.1.cmp(&o.1)).then(self.2.cmp(&o.2))
     }
 }
 
@@ -225,19 +267,25 @@ pub struct TopK {
     pub stopped: bool,
 }
 
-/// The `k` best of `ids` by `score` (highest first, ties by lower id), skipping windows
-/// `plan` rules out; `stop` is asked every 4096 documents scored whether to stop.
+/// The `k` best of `ids` by `score` (highest first, ties by lower rank in `ties`),
+/// skipping windows `plan` rules out; `stop` is asked every 4096 documents scored whether
+/// to stop.
 ///
-/// `score(d, floor)` is given the k-th best score so far (`-inf` until k are held): a
-/// document scoring at most that cannot enter (ties go to the lower id, which every held
-/// document has), so for such a document `score` may return any value at most `floor`.
+/// `score(d, floor)` is given a score a document must be above to enter (`-inf` until k
+/// are held: the k-th best so far; asked again just below it for a document whose answer
+/// ties with the k-th and whose rank is lower), so for a document scoring at most that,
+/// `score` may return any value at most `floor`.
 pub fn top_k(
     ids: &RoaringBitmap,
     k: usize,
     plan: Option<&SkipPlan>,
+    ties: &impl Ties,
     mut score: impl FnMut(u32, f64) -> f64,
     mut stop: impl FnMut() -> bool,
 ) -> TopK {
+    if k == 0 {
+        return TopK { rows: Vec::new(), seen: ids.len(), stopped: false };
+    }
     let mut heap: BinaryHeap<Held> = BinaryHeap::with_capacity(k + 1);
     let mut it = ids.iter();
     let (mut window_end, mut width, mut scored, mut stopped_at) = (0u32, WINDOW, 0u64, None);
@@ -247,7 +295,8 @@ pub fn top_k(
             window_end = d.saturating_add(width);
             essential.clear();
             if let (Some(plan), Some(worst)) = (plan, heap.peek().filter(|_| heap.len() >= k)) {
-                match plan.window(d, window_end, worst.0) {
+                let strict = ties.floor(d, window_end) < worst.1;
+                match plan.window(d, window_end, worst.0, strict) {
                     Window::Skip => {
                         width = width.saturating_mul(2).min(MAX_WINDOW);
                         it.advance_to(window_end);
@@ -267,15 +316,29 @@ pub fn top_k(
             stopped_at = Some(d);
             break;
         }
-        let floor =
-            if heap.len() < k { f64::NEG_INFINITY } else { heap.peek().map_or(f64::NEG_INFINITY, |w| w.0) };
-        let held = Held(score(d, floor), d);
-        if heap.len() < k {
-            heap.push(held);
-        } else if heap.peek().is_some_and(|w| held < *w) {
-            heap.pop();
-            heap.push(held);
+        let worst = heap.peek().filter(|_| heap.len() >= k).map(|w| (w.0, w.1));
+        let Some((floor, worst_rank)) = worst else {
+            heap.push(Held(score(d, f64::NEG_INFINITY), ties.rank(d), d));
+            continue;
+        };
+        let mut s = score(d, floor);
+        match crate::query::score::score_order(floor, s) {
+            Ordering::Greater => continue,
+            Ordering::Less => {}
+            Ordering::Equal => {
+                // A tie with the k-th: the lower rank wins, and the score given may have been
+                // a bound; asked again just below the floor it is exact if it ties.
+                if ties.rank(d) > worst_rank {
+                    continue;
+                }
+                s = score(d, floor.next_down());
+                if crate::query::score::score_order(floor, s) == Ordering::Greater {
+                    continue;
+                }
+            }
         }
+        heap.pop();
+        heap.push(Held(s, ties.rank(d), d));
     }
     // Every document before the stop was scored or skipped.
     let seen = match stopped_at {
@@ -285,7 +348,7 @@ pub fn top_k(
     let stopped = stopped_at.is_some();
     let mut rows: Vec<Held> = heap.into_vec();
     rows.sort();
-    TopK { rows: rows.into_iter().map(|h| (h.1, h.0)).collect(), seen, stopped }
+    TopK { rows: rows.into_iter().map(|h| (h.2, h.0)).collect(), seen, stopped }
 }
 
 #[cfg(test)]
@@ -295,13 +358,16 @@ mod tests {
     #[test]
     fn fractions_compare_exactly_with_doubles() {
         let f = |num: u128, den: u128| Frac { num, den };
-        assert_eq!(f(2, 1).at_most(2.0), Some(true));
-        assert_eq!(f(1, 3).at_most(1.0 / 3.0), Some(false), "1/3 is above its rounding down");
-        assert_eq!(f(1, 3).at_most(0.33333333333333337), Some(true));
-        assert_eq!(f(0, 1).at_most(0.0), Some(true));
-        assert_eq!(f(7, 2).at_most(3.5), Some(true));
-        assert_eq!(f(7, 2).at_most(3.4999999999999996), Some(false));
-        assert_eq!(f(1, 1).add(f(1, 2)).and_then(|x| x.at_most(1.5)), Some(true));
+        assert_eq!(f(2, 1).within(2.0, false), Some(true));
+        assert_eq!(f(2, 1).within(2.0, true), Some(false), "not below itself");
+        assert_eq!(f(1, 3).within(1.0 / 3.0, false), Some(false), "1/3 is above its rounding down");
+        assert_eq!(f(1, 3).within(0.33333333333333337, false), Some(true));
+        assert_eq!(f(1, 3).within(0.33333333333333337, true), Some(true));
+        assert_eq!(f(0, 1).within(0.0, false), Some(true));
+        assert_eq!(f(0, 1).within(0.0, true), Some(false));
+        assert_eq!(f(7, 2).within(3.5, false), Some(true));
+        assert_eq!(f(7, 2).within(3.4999999999999996, false), Some(false));
+        assert_eq!(f(1, 1).add(f(1, 2)).and_then(|x| x.within(1.5, false)), Some(true));
         assert_eq!(f(3, 4).max(f(2, 3)).map(|x| (x.num, x.den)), Some((3, 4)));
     }
 
@@ -309,11 +375,38 @@ mod tests {
     fn top_k_without_a_plan_is_a_sort() {
         let ids: RoaringBitmap = (0..5000u32).filter(|d| d % 3 != 0).collect();
         let score = |d: u32| f64::from(d % 17);
-        let got = top_k(&ids, 25, None, |d, _| score(d), || false);
+        let got = top_k(&ids, 25, None, &ById, |d, _| score(d), || false);
         let mut all: Vec<(u32, f64)> = ids.iter().map(|d| (d, score(d))).collect();
         all.sort_by(|a, b| crate::query::score::score_order(b.1, a.1).then(a.0.cmp(&b.0)));
         all.truncate(25);
         assert_eq!(got.rows, all);
         assert_eq!(got.seen, ids.len());
+    }
+
+    /// Ranks not in id order: ids from 100 down rank first.
+    struct Reversed;
+
+    impl Ties for Reversed {
+        fn rank(&self, d: u32) -> u64 {
+            u64::from(10_000 - d)
+        }
+
+        fn floor(&self, _: u32, to: u32) -> u64 {
+            u64::from(10_000 - to)
+        }
+    }
+
+    #[test]
+    fn ties_go_by_rank_and_a_floor_never_hides_a_winner() {
+        let ids: RoaringBitmap = (0..3000u32).collect();
+        let score = |d: u32| f64::from(d % 5);
+        // A scorer answering with the floor itself whenever the score is at most the floor
+        // (allowed): a document that wins the tie must be asked below the floor.
+        let got =
+            top_k(&ids, 10, None, &Reversed, |d, floor| score(d).max(floor.min(score(d) + 1.0)), || false);
+        let mut all: Vec<(u32, f64)> = ids.iter().map(|d| (d, score(d))).collect();
+        all.sort_by(|a, b| crate::query::score::score_order(b.1, a.1).then(b.0.cmp(&a.0)));
+        all.truncate(10);
+        assert_eq!(got.rows, all);
     }
 }

@@ -370,7 +370,7 @@ pub(crate) fn search_page(
     if want > 0 {
         if let (None, Some(knn)) = (&req.sortby, &dist.knn) {
             // RediSearch 2.10 does not order KNN results by distance: each carries its
-            // filter's score (0 under `*`), highest first, then document id order.
+            // filter's score (0 under `*`), highest first, then (RediSearch) document id order.
             let unfiltered = matches!(&ast, QueryAst::Knn(c) if matches!(*c.filter, QueryAst::MatchAll));
             let mut rows: Vec<(u32, f64)> = knn
                 .iter()
@@ -378,7 +378,8 @@ pub(crate) fn search_page(
                 .filter(|d| ids.contains(*d))
                 .map(|d| (d, if unfiltered { 0.0 } else { scorer.score(d) }))
                 .collect();
-            rows.sort_by(|a, b| crate::query::score::score_order(b.1, a.1).then(a.0.cmp(&b.0)));
+            let rs = |d: u32| idx.docs.redisearch_id(d);
+            rows.sort_by(|a, b| crate::query::score::score_order(b.1, a.1).then(rs(a.0).cmp(&rs(b.0))));
             norm_max = crate::query::score::max_score(rows.iter().map(|r| r.1));
             page = rows.into_iter().take(want).map(|(d, score)| (d, score, None)).collect();
         } else if let Some((field, asc)) = &req.sortby {
@@ -415,14 +416,15 @@ pub(crate) fn search_page(
                 }
                 rows.push((d, key_of(d), if more.is_empty() { Vec::new() } else { more_keys(d) }));
             }
-            // Equal keys keep document order, reversed for DESC (as RediSearch's sorter; with
-            // several fields, the first one's direction).
+            // Equal keys keep (RediSearch) document order, reversed for DESC (as RediSearch's
+            // sorter; with several fields, the first one's direction).
+            let rs = |d: u32| idx.docs.redisearch_id(d);
             let cmp = |a: &(u32, Option<Key>, Vec<Option<Key>>), b: &(u32, Option<Key>, Vec<Option<Key>>)| {
                 let mut o = cmp_keys(&a.1, &b.1, *asc);
                 for ((ka, kb), (_, asc)) in a.2.iter().zip(&b.2).zip(&more) {
                     o = o.then_with(|| cmp_keys(ka, kb, *asc));
                 }
-                o.then(if *asc { a.0.cmp(&b.0) } else { b.0.cmp(&a.0) })
+                o.then_with(|| if *asc { rs(a.0).cmp(&rs(b.0)) } else { rs(b.0).cmp(&rs(a.0)) })
             };
             if rows.len() > want {
                 rows.select_nth_unstable_by(want - 1, cmp);
@@ -444,7 +446,9 @@ pub(crate) fn search_page(
             let score_of = |d: u32, floor: f64| scorer.score_in_order(d, floor);
             // Top k by score, skipping document ranges that cannot enter it (query/topk.rs).
             let plan = if want as u64 >= ids.len() { None } else { scorer.skip_plan() };
-            let top = crate::query::topk::top_k(&ids, want, plan.as_ref(), score_of, || timeout.passed());
+            let top = crate::query::topk::top_k(&ids, want, plan.as_ref(), &idx.docs, score_of, || {
+                timeout.passed()
+            });
             if top.stopped {
                 // ON_TIMEOUT RETURN: the best of the documents scored so far.
                 timeout.cut_short()?;

@@ -96,7 +96,7 @@ impl<'a> Exec<'a> {
                 }
             }
             if root {
-                children.push(self.slop_child(start, None));
+                children.push(self.slop_child_of(it, start, None));
             }
         }
         // RediSearch sorts an intersection's children by their estimated number of results,

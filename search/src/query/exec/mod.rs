@@ -157,7 +157,9 @@ pub enum LeafKind {
 
 /// One child of the query's root node, as RediSearch's slop measure sees it: the text term
 /// ids whose positions are the child's offsets (`None`: a child without offsets, such as a
-/// tag, numeric or negated clause).
+/// tag, numeric or negated clause; empty: a child RediSearch reads offsets from that end at
+/// once, a union of tag values, whose results have none: `RSIndexResult_HasOffsets` is
+/// true of any union of term results).
 #[derive(Debug, Clone)]
 pub struct SlopChild {
     /// Term ids whose occurrences give the child's positions.
@@ -342,6 +344,7 @@ impl<'a> Exec<'a> {
                 Some(ids) => ids.iter().map(|&id| self.idx.text.doc_freq(id)).sum(),
                 None => result.map_or(0, RoaringBitmap::len),
             },
+            QueryAst::Tag(..) => self.tag_estimate(terms),
             _ => result.map_or(0, RoaringBitmap::len),
         }
     }
@@ -377,6 +380,20 @@ impl<'a> Exec<'a> {
             [t] if t.first_only => SlopChild { ids: Some(t.ids.clone()), docids, first_only: true },
             _ => SlopChild { ids: self.text_ids_since(start), docids, first_only: false },
         }
+    }
+
+    /// [`Self::slop_child`] of query node `it`: a clause of several tag values is a union
+    /// of tag results, which RediSearch reads offsets from (none).
+    fn slop_child_of(&self, it: &QueryAst, start: usize, docids: Option<RoaringBitmap>) -> SlopChild {
+        let mut child = self.slop_child(start, docids);
+        let mut node = it;
+        while let QueryAst::Attrs { inner, .. } = node {
+            node = inner;
+        }
+        if child.ids.is_none() && matches!(node, QueryAst::Tag(_, values) if values.len() > 1) {
+            child.ids = Some(Vec::new());
+        }
+        child
     }
 
     fn text_ids_since(&self, start: usize) -> Option<Vec<u32>> {

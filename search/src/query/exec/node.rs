@@ -237,7 +237,7 @@ impl<'a> Exec<'a> {
                         self.gate_terms(start, bm);
                     }
                     if root {
-                        children.push(self.slop_child(start, r.clone()));
+                        children.push(self.slop_child_of(it, start, r.clone()));
                     }
                     if let Some(bm) = r {
                         acc = Some(match acc {

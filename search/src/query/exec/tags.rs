@@ -85,4 +85,17 @@ impl<'a> Exec<'a> {
         }
         Ok(acc)
     }
+
+    /// The estimate of a tag clause whose score terms are `terms`: a union of its values (or
+    /// of a pattern's) estimates the sum of its readers' sizes, as RediSearch's does.
+    pub(super) fn tag_estimate(&self, terms: std::ops::Range<usize>) -> u64 {
+        let terms = self.out.terms.get(terms).unwrap_or(&[]);
+        let size = |t: &super::ScoreTerm| match self.idx.fields.get(usize::from(t.tag_field?)) {
+            Some(FieldIndex::Tag(ti)) => {
+                Some(t.ids.iter().filter_map(|&id| ti.docs(id)).map(|bm| bm.len()).sum::<u64>())
+            }
+            _ => None,
+        };
+        terms.iter().filter_map(size).sum()
+    }
 }

@@ -134,6 +134,13 @@ impl ScoreContext<'_> {
                 pairs.extend(buf.get(range).unwrap_or(&[]).iter().map(|&p| (k, p)));
             }
         }
+        // A child whose offsets end at once (a union of tag values): RediSearch's walk meets
+        // its end first.
+        for (k, c) in children.iter().enumerate() {
+            if c.ids.as_ref().is_some_and(Vec::is_empty) && matched.get(k).copied().unwrap_or(false) {
+                pairs.push((k, EOF));
+            }
+        }
         divisor(pairs, count)
     }
 
@@ -160,6 +167,9 @@ impl ScoreContext<'_> {
     }
 }
 
+/// RediSearch's end of offsets (`RS_OFFSETVECTOR_EOF`), as a position.
+const EOF: u32 = u32::MAX;
+
 /// The divisor from (child, position) pairs of `count` matched children: consecutive
 /// children's minimal distances, squared and summed, integer square root; `count - 1` when
 /// the sum is 0.
@@ -182,10 +192,16 @@ fn divisor(pairs: &mut [(usize, u32)], count: usize) -> f64 {
 }
 
 /// The distance RediSearch finds between two position lists: it walks both in order from
-/// their first positions and stops as soon as a distance of at most 1 is seen.
+/// their first positions and stops as soon as a distance of at most 1 is seen. A list that
+/// ends at once ([`EOF`]) stops the walk: the distance is then taken from the end marker in
+/// 32 bits and read as a C `int`, so it comes out as the other list's first position plus 1
+/// (0 between two such lists).
 fn min_delta(a: &[(usize, u32)], b: &[(usize, u32)]) -> u32 {
     let (mut i, mut j) = (0, 0);
     let (Some(&(_, p1)), Some(&(_, p2))) = (a.first(), b.first()) else { return 0 };
+    if p1 == EOF || p2 == EOF {
+        return (p1.abs_diff(p2) as i32).unsigned_abs();
+    }
     let (mut p1, mut p2) = (p1, p2);
     let mut cd = p1.abs_diff(p2);
     while cd > 1 {
@@ -220,5 +236,9 @@ mod tests {
         assert_eq!(min_delta(&l(&[5]), &l(&[5])), 0);
         // The walk stops at the first distance <= 1, even if 0 comes later.
         assert_eq!(min_delta(&l(&[3, 9]), &l(&[4, 9])), 1);
+        // Offsets that end at once: the other's first position plus 1, either way round.
+        assert_eq!(min_delta(&l(&[7, 9]), &l(&[EOF])), 8);
+        assert_eq!(min_delta(&l(&[EOF]), &l(&[4])), 5);
+        assert_eq!(min_delta(&l(&[EOF]), &l(&[EOF])), 0);
     }
 }
