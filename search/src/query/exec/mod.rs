@@ -290,14 +290,10 @@ struct Exec<'a> {
     /// result, so a `$weight` given to the child itself is void).
     pending_own: Option<f64>,
     query_stemmer: Option<Stemmer>,
-    /// The query's language (LANGUAGE, else the index's) is Chinese: each word is also
-    /// searched as the words the Chinese segmenter cuts it into.
+    /// A Chinese query: words also searched as their segmented words; `in_chinese` inside.
     chinese: bool,
-    /// Inside such an expansion (its words are not expanded again).
     in_chinese: bool,
-    /// Set by a field-restricted intersection for the word child it evaluates next: a
-    /// superset of the intersection, among which the word's documents are looked up
-    /// ([`Exec::dense_candidates`]).
+    /// For the next word child: a superset of its intersection ([`Exec::dense_candidates`]).
     within: Option<RoaringBitmap>,
     /// True until the root aggregate node (the slop measure's subject) has been met.
     root_pending: bool,
