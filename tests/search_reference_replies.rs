@@ -558,3 +558,34 @@ fn profile_of_a_negated_or_optional_stopword() {
         assert!(!r.is_error(), "{q}: {r:?}");
     }
 }
+
+/// An intersection with attributes takes what follows it as its own children, as RediSearch's
+/// grammar appends to an intersection on its left: `(a b)=>{$weight:2} -c` is one
+/// intersection weighing 2, and a `$slop` given to `(a b)` binds a word after it too. Replies
+/// read off RediSearch 2.10.5 for both dialects.
+#[test]
+fn attributes_of_a_left_intersection_cover_what_follows() {
+    let s = Server::start();
+    let mut c = s.conn();
+    assert_eq!(c.call(&["FT.CREATE", "i", "SCHEMA", "t", "TEXT"]), ok());
+    c.call(&["HSET", "d1", "t", "apple faster"]);
+    c.call(&["HSET", "d2", "t", "apple faster indexing"]);
+    c.call(&["HSET", "d3", "t", "apple faster x y z"]);
+    c.call(&["HSET", "s1", "t", "abx cde abc"]);
+    c.call(&["HSET", "s2", "t", "abx cde zzz zzz zzz abc"]);
+    for d in ["1", "2"] {
+        let q = "(apple faster)=>{$weight:2} -indexing";
+        assert_eq!(
+            c.call(&["FT.EXPLAIN", "i", q, "DIALECT", d]).text(),
+            "INTERSECT {\n  UNION {\n    apple\n    +appl(expanded)\n    appl(expanded)\n  }\n  UNION {\n    \
+             faster\n    +faster(expanded)\n  }\n  NOT{\n    indexing\n  }\n} => { $weight: 2; }\n"
+        );
+        assert_eq!(scored(&mut c, &["i", q, "DIALECT", d]), pairs(&[("d1", "6"), ("d3", "6")]));
+        for q in
+            ["((abx cde)=>{$slop: 1; $inorder: false}) abc", "(abx cde)=>{$slop: 1; $inorder: false} abc"]
+        {
+            let r = c.call(&["FT.SEARCH", "i", q, "NOCONTENT", "DIALECT", d]);
+            assert_eq!(r, arr(vec![Resp::Int(1), Resp::bulk("s1")]), "{q} DIALECT {d}");
+        }
+    }
+}

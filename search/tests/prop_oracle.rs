@@ -152,6 +152,13 @@ fn render(q: &Q) -> String {
             format!("@n:[{}{a} {}{b}]", if *ai { "" } else { "(" }, if *bi { "" } else { "(" })
         }
         Q::Cmp(op, v) => format!("@n{op}{v}"),
+        // An intersection with attributes on the left takes what follows as its own children
+        // (RediSearch: `(a b)=>{$slop: 1} c` is one intersection of three with slop 1); the
+        // oracle's proximity is over two words, so such a left side is made a union first.
+        Q::And(a, b) if matches!(**a, Q::Prox(..)) => {
+            let l = render(a);
+            format!("(({l} | {l}) {})", render(b))
+        }
         Q::And(a, b) => format!("({} {})", render(a), render(b)),
         Q::Or(a, b) => format!("({} | {})", render(a), render(b)),
         Q::Not(a) => format!("(-({}))", render(a)),

@@ -584,9 +584,16 @@ impl Index {
 
     /// Re-reads every document of the index (after FT.SYNUPDATE, so that words of the
     /// groups are indexed under their group terms too).
+    /// They are read again in the order they were indexed (RediSearch's ids), so that their
+    /// new ids keep the order ties and unsorted results show.
     pub fn reindex(&mut self, docs: &dyn DocumentSource) {
-        let keys: Vec<Vec<u8>> = self.docs.keys().map(|k| k.to_vec()).collect();
-        for key in keys {
+        let mut keys: Vec<(u64, Vec<u8>)> = self
+            .docs
+            .keys()
+            .map(|k| (self.docs.id_of(k).map_or(u64::MAX, |id| self.docs.redisearch_id(id)), k.to_vec()))
+            .collect();
+        keys.sort_unstable();
+        for (_, key) in keys {
             self.upsert(&key, docs);
         }
     }

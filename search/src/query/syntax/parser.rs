@@ -451,6 +451,15 @@ fn join(left: QueryAst, right: QueryAst, or: bool) -> QueryAst {
             items.push(right);
             QueryAst::And(items)
         }
+        // RediSearch appends to an intersection on the left even when it carries attributes
+        // (`(a b)=>{$weight:2} c` is one intersection of a, b and c, weighing 2).
+        (QueryAst::Attrs { inner, weight, slop, inorder, phonetic }, false)
+            if matches!(*inner, QueryAst::And(_)) =>
+        {
+            let QueryAst::And(mut items) = *inner else { unreachable!() };
+            items.push(right);
+            QueryAst::Attrs { inner: Box::new(QueryAst::And(items)), weight, slop, inorder, phonetic }
+        }
         (l, true) => QueryAst::Or(vec![l, right]),
         (l, false) => QueryAst::And(vec![l, right]),
     }
