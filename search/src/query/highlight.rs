@@ -27,20 +27,18 @@ impl Reading {
     /// English text, read as RediSearch reads it by default.
     pub const DEFAULT: Reading = Reading { document: Language::ENGLISH, exact: false };
 
-    /// The matches of `text` (tokens and their byte ranges, each `token.start..end`).
-    pub(crate) fn tokens(&self, text: &str) -> Vec<(Token, usize)> {
-        let bytes = text.as_bytes();
+    /// The tokens of `text`, as the document's language cuts it.
+    pub(crate) fn tokens(&self, text: &str) -> Vec<Token> {
         tokenize_in(text, self.document)
-            .into_iter()
-            .map(|t| {
-                let end = if self.exact {
-                    t.end
-                } else {
-                    (t.start..bytes.len()).find(|&i| is_sep_byte(bytes[i])).unwrap_or(bytes.len())
-                };
-                (t, end)
-            })
-            .collect()
+    }
+
+    /// Where a match on `tok` ends in `text` (asked of matches only: the scan to the next
+    /// separator can be long in text without one).
+    pub(crate) fn match_end(&self, text: &[u8], tok: &Token) -> usize {
+        if self.exact {
+            return tok.end;
+        }
+        (tok.start..text.len()).find(|&i| is_sep_byte(text[i])).unwrap_or(text.len())
     }
 }
 
@@ -64,8 +62,9 @@ pub fn highlight(
     }
     let mut out = String::with_capacity(text.len() + 16);
     let mut last = 0;
-    for (tok, end) in reading.tokens(text) {
+    for tok in reading.tokens(text) {
         if tok.start >= last && hit(&tok.text, terms, stemmer) {
+            let end = reading.match_end(text.as_bytes(), &tok);
             out.push_str(text.get(last..tok.start).unwrap_or(""));
             out.push_str(open);
             out.push_str(text.get(tok.start..end).unwrap_or(""));

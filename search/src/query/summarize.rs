@@ -73,15 +73,12 @@ struct Fragment {
     locs: Vec<(usize, usize)>,
 }
 
-fn is_sep(b: u8) -> bool {
-    is_sep_byte(b)
-}
-
 /// The fragments of `text`, in text order.
 fn fragments(text: &str, m: &Matcher) -> Vec<Fragment> {
     let mut frags: Vec<Fragment> = Vec::new();
     let (mut pos, mut since) = (0u32, 0u32);
-    for (tok, end) in m.reading.tokens(text) {
+    let bytes = text.as_bytes();
+    for tok in m.reading.tokens(text) {
         if m.stopwords.contains(&tok.text) {
             continue;
         }
@@ -90,6 +87,7 @@ fn fragments(text: &str, m: &Matcher) -> Vec<Fragment> {
             since += 1;
             continue;
         };
+        let end = m.reading.match_end(bytes, &tok);
         if frags.last().is_none_or(|f| pos - f.last_pos > MAX_DISTANCE) {
             since = 0;
             frags.push(Fragment {
@@ -181,16 +179,16 @@ fn context(bytes: &[u8], f: &Fragment, words: usize, lower: usize, upper: isize)
     let mut lb = f.start.saturating_sub(size).max(lower);
     let mut la = ((f.end + size) as isize).min(upper);
     // Whole words only: past a partial word and the separators after it.
-    while lb < f.start && !is_sep(bytes[lb]) {
+    while lb < f.start && !is_sep_byte(bytes[lb]) {
         lb += 1;
     }
-    while lb < f.start && is_sep(bytes[lb]) {
+    while lb < f.start && is_sep_byte(bytes[lb]) {
         lb += 1;
     }
-    while la > f.end as isize && !is_sep(bytes[la as usize]) {
+    while la > f.end as isize && !is_sep_byte(bytes[la as usize]) {
         la -= 1;
     }
-    while la > f.end as isize && is_sep(bytes[la as usize]) {
+    while la > f.end as isize && is_sep_byte(bytes[la as usize]) {
         la -= 1;
     }
     let after = (la + 1).clamp(f.end as isize, bytes.len() as isize) as usize;
@@ -228,7 +226,7 @@ fn trim_field(text: &str, s: &Summary) -> String {
     let bytes = text.as_bytes();
     let head = bytes.get(..head.min(bytes.len())).unwrap_or(bytes);
     let mut out = collapse_spaces(head);
-    while out.len() > 1 && !out.last().is_some_and(|&b| is_sep(b)) {
+    while out.len() > 1 && !out.last().is_some_and(|&b| is_sep_byte(b)) {
         out.pop();
     }
     while out.last().is_some_and(|&b| is_space(b)) {
