@@ -589,3 +589,156 @@ fn attributes_of_a_left_intersection_cover_what_follows() {
         }
     }
 }
+
+/// `@n:[0 10000] word` over 6,000 hashes (n = 0..5999), d:0 {t "a b c d e f g h i word"} and
+/// d:1 {t "word x"}: RediSearch 2.10.5 scores d:0 `12 / norm 1 / slop 10` = 1.2 and d:1
+/// `12 / 1 / slop 2` = 6, and `@n:[0 0] word` scores d:0 `12 / 1 / slop 1` = 12. The numeric
+/// clause has no positions, but once it spans several ranges of RediSearch's numeric tree it is a
+/// union whose type mask (`Numeric`) differs from `RS_RESULT_NUMERIC` (`Numeric | Metric`), so
+/// `IndexResult_MinOffsetDelta` takes it for a child with offsets; its offset iterator is at EOF
+/// at once, and `__absdelta(first position, UINT32_MAX)` wraps to `-(position + 1)` in an `int`,
+/// whose square becomes the "distance" (word at position 9, stopword `a` skipped: slop 10). The
+/// order of results under a FILTER or a range clause depends on it; folio reads the same ranges
+/// off its model of the tree and scores alike.
+#[test]
+fn a_numeric_clause_over_several_ranges_divides_by_the_words_position() {
+    let s = Server::start();
+    let mut c = s.conn();
+    assert_eq!(
+        c.call(&["FT.CREATE", "i", "ON", "HASH", "PREFIX", "1", "d:", "SCHEMA", "t", "TEXT", "n", "NUMERIC"]),
+        ok()
+    );
+    for k in 0..6000 {
+        let t = match k {
+            0 => "a b c d e f g h i word",
+            1 => "word x",
+            _ => "x",
+        };
+        c.call(&["HSET", &format!("d:{k}"), "t", t, "n", &k.to_string()]);
+    }
+    for q in ["@n:[0 10000] word", "word @n:[0 10000]"] {
+        assert_eq!(scored(&mut c, &["i", q]), pairs(&[("d:1", "6"), ("d:0", "1.2")]), "{q}");
+    }
+    assert_eq!(
+        scored(&mut c, &["i", "word", "FILTER", "n", "0", "10000"]),
+        pairs(&[("d:1", "6"), ("d:0", "1.2")])
+    );
+    assert_eq!(scored(&mut c, &["i", "@n:[0 0] word"]), pairs(&[("d:0", "12")]));
+    assert_eq!(scored(&mut c, &["i", "@n:[0 1] word"]), pairs(&[("d:0", "12"), ("d:1", "12")]));
+}
+
+/// A GEO clause or GEOFILTER intersected with a word: RediSearch reads a radius as a numeric
+/// filter per geohash box around the centre (the box and its neighbours the radius reaches),
+/// a union once several boxes, or one box's several tree ranges, hold points; such a union
+/// divides TFIDF as a numeric one does (above). 60 hashes around Paris, `word` first, fourth
+/// or absent; every expected score read off RediSearch 2.10.5.
+#[test]
+fn a_geo_clause_read_as_a_union_divides_by_the_words_position() {
+    let s = Server::start();
+    let mut c = s.conn();
+    assert_eq!(
+        c.call(&["FT.CREATE", "g", "ON", "HASH", "PREFIX", "1", "g:", "SCHEMA", "t", "TEXT", "loc", "GEO"]),
+        ok()
+    );
+    for i in 0..60u32 {
+        let lon = 2.20 + f64::from(i * 37 % 60) * 0.005;
+        let lat = 48.75 + f64::from(i * 23 % 60) * 0.004;
+        let t = ["word x", "a b c word", "x y"][i as usize % 3];
+        let loc = format!("{},{}", (lon * 1e4).round() / 1e4, (lat * 1e4).round() / 1e4);
+        c.call(&["HSET", &format!("g:{i}"), "t", t, "loc", &loc]);
+    }
+    assert_eq!(
+        scored(&mut c, &["g", "word @loc:[2.35 48.85 10 km]", "LIMIT", "0", "100"]),
+        pairs(&[
+            ("g:6", "1"),
+            ("g:9", "1"),
+            ("g:12", "1"),
+            ("g:24", "1"),
+            ("g:27", "1"),
+            ("g:30", "1"),
+            ("g:33", "1"),
+            ("g:45", "1"),
+            ("g:48", "1"),
+            ("g:51", "1"),
+            ("g:54", "1"),
+            ("g:1", "0.5"),
+            ("g:4", "0.5"),
+            ("g:7", "0.5"),
+            ("g:19", "0.5"),
+            ("g:22", "0.5"),
+            ("g:25", "0.5"),
+            ("g:28", "0.5"),
+            ("g:37", "0.5"),
+            ("g:40", "0.5"),
+            ("g:43", "0.5"),
+            ("g:46", "0.5"),
+            ("g:58", "0.5")
+        ])
+    );
+    assert_eq!(
+        scored(&mut c, &["g", "@loc:[2.2 48.75 300 m] word", "LIMIT", "0", "100"]),
+        pairs(&[("g:0", "1")])
+    );
+    assert_eq!(
+        scored(&mut c, &["g", "word @loc:[2.35 48.85 100 km]", "LIMIT", "0", "100"]),
+        pairs(&[
+            ("g:0", "1"),
+            ("g:3", "1"),
+            ("g:6", "1"),
+            ("g:9", "1"),
+            ("g:12", "1"),
+            ("g:15", "1"),
+            ("g:18", "1"),
+            ("g:21", "1"),
+            ("g:24", "1"),
+            ("g:27", "1"),
+            ("g:30", "1"),
+            ("g:33", "1"),
+            ("g:36", "1"),
+            ("g:39", "1"),
+            ("g:42", "1"),
+            ("g:45", "1"),
+            ("g:48", "1"),
+            ("g:51", "1"),
+            ("g:54", "1"),
+            ("g:57", "1"),
+            ("g:1", "0.5"),
+            ("g:4", "0.5"),
+            ("g:7", "0.5"),
+            ("g:10", "0.5"),
+            ("g:13", "0.5"),
+            ("g:16", "0.5"),
+            ("g:19", "0.5"),
+            ("g:22", "0.5"),
+            ("g:25", "0.5"),
+            ("g:28", "0.5"),
+            ("g:31", "0.5"),
+            ("g:34", "0.5"),
+            ("g:37", "0.5"),
+            ("g:40", "0.5"),
+            ("g:43", "0.5"),
+            ("g:46", "0.5"),
+            ("g:49", "0.5"),
+            ("g:52", "0.5"),
+            ("g:55", "0.5"),
+            ("g:58", "0.5")
+        ])
+    );
+    assert_eq!(scored(&mut c, &["g", "word @loc:[2.26 48.79 2 km]", "LIMIT", "0", "100"]), pairs(&[]));
+    assert_eq!(
+        scored(&mut c, &["g", "word", "GEOFILTER", "loc", "2.35", "48.85", "5", "km", "LIMIT", "0", "100"]),
+        pairs(&[
+            ("g:9", "1"),
+            ("g:27", "1"),
+            ("g:30", "1"),
+            ("g:48", "1"),
+            ("g:51", "1"),
+            ("g:1", "0.5"),
+            ("g:4", "0.5"),
+            ("g:22", "0.5"),
+            ("g:25", "0.5"),
+            ("g:40", "0.5"),
+            ("g:43", "0.5")
+        ])
+    );
+}

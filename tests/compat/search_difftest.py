@@ -24,6 +24,7 @@ import argparse
 import glob
 import os
 import random
+import re
 import shlex
 import sys
 from collections import Counter
@@ -410,6 +411,9 @@ def main():
         for s in servers:
             s.conn = {2: Conn(s.port), 3: Conn(s.port)}
             s.conn[3].call("HELLO", "3")
+            # Every GC_FORCEINVOKE below runs the GC (by default RediSearch's waits for 100
+            # deleted documents), so RediSearch's frequencies forget deleted documents.
+            s.conn[2].call("FT.CONFIG", "SET", "FORK_GC_CLEAN_THRESHOLD", "0")
         rng = random.Random(args.seed)
         gen = Gen(rng)
         setup = setup_commands(gen) + documents(gen)
@@ -428,7 +432,8 @@ def main():
                 a, b = call_both(servers, 2, ["FT.SEARCH", idx, q, "NOCONTENT", "LIMIT", "0", "1000"])
                 if isinstance(a, Error) and isinstance(b, Error) and wf == wr:
                     continue
-                if (wf == wr and isinstance(a, list) and isinstance(b, list) and set(a[1:]) == set(b[1:])
+                if (wf == wr and isinstance(a, list) and isinstance(b, list)
+                        and set(a[1:]) <= set(b[1:]) and set(b[1:]) - set(a[1:]) <= GHOSTS
                         and len(set(a[1:])) == len(a[1:]) < len(b[1:])):
                     # RediSearch lists a key it was renamed onto twice (README, search_differences.rs)
                     explained["RediSearch lists a renamed-onto key twice"] += 1
@@ -455,6 +460,8 @@ def main():
                 sessions[label] += 1
                 wf, wr = [], []
                 for cmd in cmds:
+                    if cmd[0] == "RENAME":
+                        GHOSTS.add(cmd[2].encode())
                     a, b = call_both(servers, 2, cmd)
                     wf.append(a)
                     wr.append(b)
@@ -474,7 +481,8 @@ def main():
                         wr.append(b)
                 wait_indexed(servers)
                 for idx in ("ih", "ij"):
-                    ref.conn[2].call("FT.DEBUG", "GC_FORCEINVOKE", idx)
+                    for s in servers:
+                        s.conn[2].call("FT.DEBUG", "GC_FORCEINVOKE", idx)
                 state_differs(label, wf, wr, [a for c in cmds for a in c + [";"]][:-1])
                 continue
             if k < 0.15:
@@ -483,7 +491,8 @@ def main():
                 # RediSearch counts deleted and re-indexed documents in its frequencies until
                 # its GC runs (folio never does: README); run it now so scores compare.
                 for idx in ("ih", "ij"):
-                    ref.conn[2].call("FT.DEBUG", "GC_FORCEINVOKE", idx)
+                    for s in servers:
+                        s.conn[2].call("FT.DEBUG", "GC_FORCEINVOKE", idx)
                 # The write's reply, then what the indexes hold, must agree right after it.
                 state_differs(cmd[0], wf, wr, cmd)
                 continue
@@ -520,8 +529,12 @@ def main():
                 why = ties_only(servers, cmd)
             if not why and cmd[0] == "FT.AGGREGATE" and kind(cmd, proto, f, r) in ("order", "rows", "content"):
                 why = aggregate_ties_only(servers, cmd, proto, f, r)
-            if not why and cmd[0] == "FT.SEARCH" and "-" in cmd[2]:
+            if not why and cmd[0] in ("FT.SEARCH", "FT.AGGREGATE") and "-" in cmd[2]:
                 why = negation_misses(servers, cmd)
+            if not why and cmd[0] == "FT.AGGREGATE" and cmd[3:5] == ["GROUPBY", "0"]:
+                why = renamed_twice(servers, cmd, proto, f, r)
+            if not why and kind(cmd, proto, f, r) == "total":
+                why = renamed_twice(servers, cmd, proto, f, r) or phrase_filter_lost(servers, cmd)
             if not why and unordered_total_only(cmd, proto, f, r):
                 why = "unsorted total follows document order"
             if why:
@@ -534,6 +547,24 @@ def main():
                 pf, pr = hash_fields_unordered(inner, proto, pf), hash_fields_unordered(inner, proto, pr)
                 if canonical(pf, unordered) == cf and canonical(pr, unordered) == cr:
                     inner = None
+            if os.environ.get("DEBUG_SCORES") and cmd[0] == "FT.SEARCH" and re.search(os.environ["DEBUG_SCORES"], shlex.join(cmd)):
+                probe, k = list(cmd[:3]), 3
+                while k < len(cmd):
+                    a = cmd[k].upper()
+                    if a == "LIMIT":
+                        k += 3
+                    elif a in ("RETURN", "INFIELDS"):
+                        probe += cmd[k:k + 2 + int(cmd[k + 1])] if a == "INFIELDS" else []
+                        k += 2 + int(cmd[k + 1])
+                    elif a in ("NOCONTENT", "HIGHLIGHT"):
+                        k += 1
+                    else:
+                        probe.append(cmd[k])
+                        k += 1
+                probe += ["WITHSCORES", "EXPLAINSCORE", "NOCONTENT", "LIMIT", "0", "4"]
+                print("SCORES", shlex.join(cmd))
+                for s in servers:
+                    print("  ", s.name, short(s.conn[2].call(*probe)[1], 3000))
             sig = "%s %s%s" % (kind(cmd, proto, f, r), "FT.PROFILE " if inner else "", signature(cmd, proto))
             seen[sig] += 1
             if seen[sig] <= args.show:
@@ -604,6 +635,82 @@ def unordered_total_only(cmd, proto, f, r):
         return False
     a, b = rows_of(cmd, proto, f), rows_of(cmd, proto, r)
     return a is not None and b is not None and a[0] != b[0] and sorted(a[1]) == sorted(b[1])
+
+
+# Keys a RENAME wrote onto: RediSearch may keep the overwritten document under the name
+# (listed twice, and still listed once the key is deleted).
+GHOSTS = set()
+
+
+def phrase_filter_lost(servers, cmd):
+    """Whether the reference lost the matches of an exact phrase under FILTER: its filter joins
+    the phrase's own intersection, and a filter spanning several ranges of its numeric tree
+    fails the phrase's position check (README, search_differences.rs). Explained when folio's
+    matches are exactly the phrase's (the reference's, without the FILTER) within the range."""
+    if cmd[0] != "FT.SEARCH" or "FILTER" not in cmd or '"' not in cmd[2]:
+        return None
+    i = cmd.index("FILTER")
+    field, lo, hi = cmd[i + 1:i + 4]
+    rest = cmd[3:i] + cmd[i + 4:]
+    dialect = []
+    if "DIALECT" in rest:
+        j = rest.index("DIALECT")
+        dialect = rest[j:j + 2]
+    page = ["NOCONTENT", "LIMIT", "0", "10000"]
+    _, mine = servers[0].conn[2].call(*(cmd[:3] + ["FILTER", field, lo, hi] + dialect + page))
+    _, phrase = servers[1].conn[2].call(*(cmd[:3] + dialect + page))
+    _, ranged = servers[1].conn[2].call("FT.SEARCH", cmd[1], "@%s:[%s %s]" % (field, lo, hi), *page)
+    if not all(isinstance(v, list) for v in (mine, phrase, ranged)):
+        return None
+    if set(mine[1:]) == set(phrase[1:]) & set(ranged[1:]):
+        return "RediSearch loses an exact phrase's matches under a FILTER of several ranges"
+    return None
+
+
+def renamed_twice(servers, cmd, proto, f, r):
+    """Whether the totals differ only by the keys RediSearch lists twice after a RENAME onto an
+    indexed key (README; state_differs explains the state itself right after the RENAME): the
+    same query without a page lists the same keys on both servers, the reference's with
+    duplicates, and its total exceeds folio's by exactly their number."""
+    keep = ["FILTER", 3, "GEOFILTER", 5, "INKEYS", None, "INFIELDS", None, "DIALECT", 1, "VERBATIM", 0]
+    spans = dict(zip(keep[0::2], keep[1::2]))
+    probe = ["FT.SEARCH", cmd[1], cmd[2]]
+    if cmd[0] == "FT.SEARCH":
+        i = 3
+        while i < len(cmd):
+            a = cmd[i].upper()
+            if a in spans:
+                n = spans[a] if spans[a] is not None else 1 + int(cmd[i + 1])
+                probe += cmd[i:i + 1 + n]
+                i += 1 + n
+            else:
+                i += 1
+    elif "DIALECT" in cmd:
+        i = cmd.index("DIALECT")
+        probe += cmd[i:i + 2]
+    probe += ["NOCONTENT", "LIMIT", "0", "10000"]
+    lists = []
+    for s in servers:
+        _, v = s.conn[2].call(*probe)
+        if isinstance(v, Error) or not isinstance(v, list):
+            return None
+        lists.append(v[1:])
+    mine, theirs = lists
+    extra = len(theirs) - len(mine)
+    a, b = rows_of(cmd, proto, f), rows_of(cmd, proto, r)
+    counts = (a[0], b[0])
+    if cmd[0] == "FT.AGGREGATE" and cmd[3:9] == ["GROUPBY", "0", "REDUCE", "COUNT", "0", "AS"]:
+        # One group: its COUNT is the number of matches.
+        rows = [aggregate_rows(proto, v) for v in (f, r)]
+        if not all(len(x) == 1 and b"total" in x[0] for x in rows):
+            return None
+        counts = tuple(int(x[0][b"total"]) for x in rows)
+    if (extra > 0 and set(mine) <= set(theirs) and set(theirs) - set(mine) <= GHOSTS
+            and len(set(mine)) == len(mine) and counts[1] - counts[0] == extra):
+        return "RediSearch lists a renamed-onto key twice"
+    if os.environ.get("DEBUG_TOTALS"):
+        print("TOTALS", cmd, a[0], b[0], len(mine), len(theirs), sorted(set(mine) ^ set(theirs)), extra)
+    return None
 
 
 def ties_only(servers, cmd):
@@ -687,10 +794,12 @@ def negation_misses(servers, cmd):
     when asked about each of them alone (INKEYS): inside an intersection RediSearch's NOT of a
     field clause also excludes the last document holding the word in another field (README,
     tests/search_differences.rs). Returns the explanation or None."""
-    probe = [a for a in cmd[:3]] + ["NOCONTENT", "LIMIT", "0", "10000"]
-    for a in cmd[3:]:
+    probe = ["FT.SEARCH", cmd[1], cmd[2], "NOCONTENT", "LIMIT", "0", "10000"]
+    for i, a in enumerate(cmd[3:], 3):
         if a.upper() == "DIALECT":
-            probe += ["DIALECT", cmd[cmd.index(a) + 1]]
+            probe += ["DIALECT", cmd[i + 1]]
+        elif a.upper() == "INFIELDS":
+            probe += cmd[i:i + 2 + int(cmd[i + 1])]
     found = []
     for s in servers:
         _, v = s.conn[2].call(*probe)

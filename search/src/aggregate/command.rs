@@ -206,6 +206,7 @@ pub(crate) fn query_with<'c>(
         visible: crate::access::knn_visible(idx, &ast, docs, config)?,
         deadline: timeout.deadline(),
         explain: false,
+        range_unions: req.add_scores && scorer.divides_by_slop(),
     };
     let matched = execute_traced(idx, &ast, &opts, trace.as_deref_mut())?;
     let mut ids = matched.docids;

@@ -66,7 +66,7 @@ pub(crate) fn ft_debug(cat: &mut Catalog, args: &[&[u8]]) -> Result<Reply> {
         arity(if fg { (3..=4).contains(&argc) } else { argc >= 3 })?;
         let real = cat.resolve(&arg(1)).ok_or_else(|| Error::new(UNKNOWN_INDEX))?.to_string();
         if let Some(e) = cat.indexes.get_mut(&real) {
-            let numeric = numeric::numeric_positions(&e.index);
+            let numeric = e.index.numeric_tree_positions();
             e.index.collect_garbage(&numeric);
         }
         return Ok(if fg { Reply::Simple("DONE".into()) } else { Reply::ok() });
@@ -169,20 +169,20 @@ pub(crate) fn ft_debug(cat: &mut Catalog, args: &[&[u8]]) -> Result<Reply> {
             arity(argc == 4)?;
             let idx = index(&arg(1), NO_CTX)?;
             let pos = numeric::field(idx, &arg(2))?;
-            Ok(numeric::with_tree(idx, pos, numeric::summary))
+            Ok(idx.with_numeric_tree(pos, numeric::summary))
         }
         "DUMP_NUMIDX" => {
             arity(argc >= 4)?;
             let idx = index(&arg(1), NO_CTX)?;
             let pos = numeric::field(idx, &arg(2))?;
             let headers = argc == 5;
-            Ok(numeric::with_tree(idx, pos, |t| numeric::dump_numidx(t, headers)))
+            Ok(idx.with_numeric_tree(pos, |t| numeric::dump_numidx(t, headers)))
         }
         "DUMP_NUMIDXTREE" => {
             arity(argc >= 4)?;
             let idx = index(&arg(1), NO_CTX)?;
             let pos = numeric::field(idx, &arg(2))?;
-            Ok(numeric::with_tree(idx, pos, numeric::dump_tree))
+            Ok(idx.with_numeric_tree(pos, numeric::dump_tree))
         }
         "DUMP_SUFFIX_TRIE" => {
             arity(argc == 3 || argc == 4)?;

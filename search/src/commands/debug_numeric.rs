@@ -7,35 +7,11 @@ use crate::index::numeric_tree::invidx::InvIdx;
 use crate::index::numeric_tree::range::Range;
 use crate::index::numeric_tree::tree::Node;
 use crate::index::numeric_tree::Tree;
-use crate::index::{FieldIndex, Index};
+use crate::index::Index;
 use crate::reply::Reply;
 
 /// `Index_StoreNumeric`, the flags DUMP_NUMIDX's header shows.
 const NUMERIC_FLAGS: i64 = 32;
-
-/// Whether RediSearch keeps the field in a numeric range tree (NUMERIC and GEO fields).
-fn has_tree(f: Option<&FieldIndex>) -> bool {
-    matches!(f, Some(FieldIndex::Numeric(_) | FieldIndex::Geo(_)))
-}
-
-/// The schema positions of the index's NUMERIC and GEO fields.
-pub(crate) fn numeric_positions(idx: &Index) -> Vec<usize> {
-    (0..idx.fields.len()).filter(|&i| has_tree(idx.fields.get(i))).collect()
-}
-
-/// Runs `f` on the tree of the field at schema position `pos` (a NUMERIC or GEO field),
-/// building the trees if they are not yet; a field of another type reads as an empty tree, as RediSearch opens one
-/// under its name.
-pub(crate) fn with_tree<R>(idx: &Index, pos: usize, f: impl FnOnce(&Tree) -> R) -> R {
-    if !has_tree(idx.fields.get(pos)) {
-        return f(&Tree::new(0));
-    }
-    let trees = idx.numeric_model.trees(&idx.docs, &numeric_positions(idx));
-    match trees.as_ref().and_then(|t| t.get(pos)) {
-        Some(t) => f(t),
-        None => f(&Tree::new(0)),
-    }
-}
 
 fn key(s: &str) -> Reply {
     Reply::text(s)

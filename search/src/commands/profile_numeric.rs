@@ -8,7 +8,6 @@
 
 use std::time::Duration;
 
-use super::debug_numeric::with_tree;
 use crate::index::numeric_tree::range::Range;
 use crate::index::{FieldIndex, Index};
 use crate::query::profile::{g, ProfileNode};
@@ -28,7 +27,7 @@ pub(crate) fn expand(node: &mut ProfileNode, idx: &Index) {
     if !matches!(idx.fields.get(pos), Some(FieldIndex::Numeric(_))) {
         return;
     }
-    let ranges: Vec<(String, Vec<u32>, u64)> = with_tree(idx, pos, |t| {
+    let ranges: Vec<(String, Vec<u32>, u64)> = idx.with_numeric_tree(pos, |t| {
         t.find(lo.value, hi.value)
             .into_iter()
             .map(|r| (term(r), matching_docs(r, lo, hi), u64::from(r.entries.num_docs)))

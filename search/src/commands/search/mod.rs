@@ -341,6 +341,7 @@ pub(crate) fn search_page(
         visible: crate::access::knn_visible(idx, &ast, docs, config)?,
         deadline: timeout.deadline(),
         explain: req.explain_score,
+        range_unions: (req.with_scores || req.sortby.is_none()) && req.scorer.divides_by_slop(),
     };
     let matched = execute_traced(idx, &ast, &opts, trace.as_deref_mut())?;
     let mut warnings = matched.warnings.clone();

@@ -2,8 +2,8 @@
 //! (`calcGeoHash`): Redis's 52-bit geohash of the point (`geohashEncodeWGS84`, 26 steps,
 //! latitude bits in the even positions), as a double.
 
-const LAT_MIN: f64 = -85.05112878;
-const LAT_MAX: f64 = 85.05112878;
+pub(super) const LAT_MIN: f64 = -85.05112878;
+pub(super) const LAT_MAX: f64 = 85.05112878;
 const STEP: u32 = 26;
 
 /// Spreads the 32 bits of `v` over the even bits of a u64.

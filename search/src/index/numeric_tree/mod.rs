@@ -1,8 +1,10 @@
 //! A model of RediSearch 2.10.5's numeric range trees and of what its fork GC does to them,
 //! kept for what RediSearch *shows* of them: FT.DEBUG NUMIDX_SUMMARY, DUMP_NUMIDX and
-//! DUMP_NUMIDXTREE, FT.PROFILE's union of numeric ranges, GC_FORCEINVOKE's effects.
-//! Queries never read it: folio's numeric index ([`super::numeric`]) answers them, so
-//! FT.SEARCH and FT.AGGREGATE replies do not depend on it.
+//! DUMP_NUMIDXTREE, FT.PROFILE's union of numeric ranges, GC_FORCEINVOKE's effects, and
+//! whether a numeric or geo clause is one range or a union of several, which changes
+//! RediSearch's TFIDF and BM25 scores ([`Index::numeric_filter_is_union`],
+//! [`Index::geo_filter_is_union`]). Which documents match never depends on it: folio's
+//! numeric index ([`super::numeric`]) answers that.
 //!
 //! # What it costs, and when
 //!
@@ -15,7 +17,7 @@
 //! documents went since the last run, as RediSearch's GC only runs then.
 //!
 //! The trees themselves are built only when first asked for (FT.DEBUG, FT.PROFILE of a
-//! numeric filter), all numeric fields of the index at once, by replaying in RediSearch id
+//! numeric filter, a query scoring a numeric or geo clause beside others), all numeric fields of the index at once, by replaying in RediSearch id
 //! order the live documents' values and the garbage log's: the adds RediSearch made, in its
 //! order. From then on every write of the index feeds them too, until the index is dropped
 //! or emptied. An index nobody asks about never builds them.
@@ -45,9 +47,11 @@
 
 mod encode;
 pub mod gc;
+mod geo_ranges;
 pub mod geohash;
 pub mod invidx;
 pub mod range;
+mod reads;
 pub mod settings;
 pub mod tree;
 
@@ -57,6 +61,8 @@ use std::time::Instant;
 use roaring::RoaringBitmap;
 
 use super::docs::{DocRecord, DocTable};
+#[cfg(doc)]
+use super::Index;
 pub use tree::Tree;
 
 /// The entries a version of a document adds to the trees: its NUMERIC values, and its GEO

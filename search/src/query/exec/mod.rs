@@ -62,6 +62,10 @@ pub struct ExecOptions {
     pub deadline: Option<std::time::Instant>,
     /// Record [`Matched::explain`] (EXPLAINSCORE).
     pub explain: bool,
+    /// Scores will be divided by the slop measure: numeric and geo clauses ask the model of
+    /// RediSearch's range trees whether they read as unions there (which counts in the
+    /// measure). Off, the model is neither built nor read.
+    pub range_unions: bool,
 }
 
 /// EXPLAINSCORE's picture of the query: RediSearch's result tree, its intersections and
@@ -378,15 +382,32 @@ impl<'a> Exec<'a> {
         }
     }
 
-    /// [`Self::slop_child`] of query node `it`: a clause of several tag values is a union
-    /// of tag results, which RediSearch reads offsets from (none).
+    /// [`Self::slop_child`] of query node `it`: a clause of several tag values, and a
+    /// numeric filter RediSearch reads as several ranges of its tree, are unions RediSearch
+    /// reads offsets from (none).
     fn slop_child_of(&self, it: &QueryAst, start: usize, docids: Option<RoaringBitmap>) -> SlopChild {
         let mut child = self.slop_child(start, docids);
         let mut node = it;
         while let QueryAst::Attrs { inner, .. } = node {
             node = inner;
         }
-        if child.ids.is_none() && matches!(node, QueryAst::Tag(_, values) if values.len() > 1) {
+        let union = match node {
+            QueryAst::Tag(_, values) => values.len() > 1,
+            QueryAst::Numeric(field, lo, hi) if self.opts.range_unions => self
+                .idx
+                .spec
+                .field(field)
+                .is_some_and(|(pos, _)| self.idx.numeric_filter_is_union(pos, lo.value, hi.value)),
+            QueryAst::Geo { field, lon, lat, radius, unit } if self.opts.range_unions => {
+                let metres = radius * crate::index::geo::unit_factor(unit).unwrap_or(1.0);
+                self.idx
+                    .spec
+                    .field(field)
+                    .is_some_and(|(pos, _)| self.idx.geo_filter_is_union(pos, *lon, *lat, metres))
+            }
+            _ => false,
+        };
+        if child.ids.is_none() && union {
             child.ids = Some(Vec::new());
         }
         child

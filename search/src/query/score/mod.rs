@@ -85,6 +85,12 @@ impl Scorer {
         matches!(self, Scorer::Bm25Std | Scorer::Bm25StdNorm | Scorer::Bm25StdTanh(_))
     }
 
+    /// Whether the score is divided by the slop measure (RediSearch's `GetSlop`: TFIDF,
+    /// TFIDF.DOCNORM and BM25).
+    pub fn divides_by_slop(self) -> bool {
+        matches!(self, Scorer::TfIdf | Scorer::TfIdfDocNorm | Scorer::Bm25)
+    }
+
     /// Whether a term result's own weight counts (RediSearch's `tfidfRecursive` and
     /// `dismaxRecursive` multiply by it; `bm25Recursive` and `bm25StdRecursive` do not).
     pub fn weighs_terms(self) -> bool {
