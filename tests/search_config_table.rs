@@ -69,6 +69,7 @@ fn get_star_lists_redisearch_options_then_folio_own() {
     let all = c.call(&["FT.CONFIG", "GET", "*"]);
     let mut want: Vec<Resp> = DEFAULTS.iter().map(|(n, v)| arr(vec![s(n), v.map_or(Resp::Nil, b)])).collect();
     want.push(arr(vec![s("ACL_ALL_OR_NOTHING"), b("false")]));
+    want.push(arr(vec![s("ITERATOR_SCORES"), b("true")]));
     want.push(arr(vec![s("WORKERS"), b(&common::expected_workers().to_string())]));
     let deprecated = "Deprecated, see WORKERS and MIN_OPERATION_WORKERS";
     for (n, v) in [

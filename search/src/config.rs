@@ -43,6 +43,12 @@ pub struct Config {
     /// hide a document the caller may not read fails with RediSearch 8's NOPERM error instead
     /// (see [`crate::access`]).
     pub acl_all_or_nothing: bool,
+    /// `ITERATOR_SCORES` (folio's own option, on by default): scores copy what RediSearch's
+    /// iterators and numeric range trees leave in them (a word's expansions skipped onto a
+    /// document count its first one only; a numeric or geo union counts in the slop). Off,
+    /// and always on a cluster's shards, scores depend on the documents alone, not on ids
+    /// or tree shapes (so a cluster answers as one server does).
+    pub iterator_scores: bool,
     /// `WORKERS`: threads that run queries beside Redis's main thread (0: none, queries run on
     /// it). The glue runs the pool.
     pub workers: usize,
@@ -71,6 +77,7 @@ impl Default for Config {
             cursor_max_idle: 300_000,
             bm25std_tanh_factor: crate::query::score::DEFAULT_TANH_FACTOR,
             acl_all_or_nothing: false,
+            iterator_scores: true,
             workers: default_workers(),
             used_dialects: DialectSet::default(),
             stored: options::stored_defaults(),
@@ -166,8 +173,9 @@ mod tests {
         assert_eq!(c.min_prefix, 3);
         assert!(c.set("NOPE", "1").is_err());
         assert!(c.set("TIMEOUT", "x").is_err());
-        // RediSearch 2.10's 36, ACL_ALL_OR_NOTHING, the 7 worker-build options, BM25STD_TANH_FACTOR.
-        assert_eq!(c.get("*").len(), 45);
+        // RediSearch 2.10's 36, ACL_ALL_OR_NOTHING, ITERATOR_SCORES, the 7 worker-build
+        // options, BM25STD_TANH_FACTOR.
+        assert_eq!(c.get("*").len(), 46);
         c.set("BM25STD_TANH_FACTOR", "12").unwrap();
         assert_eq!(c.bm25std_tanh_factor, 12);
         assert!(c.set("BM25STD_TANH_FACTOR", "10001").is_err());

@@ -34,7 +34,7 @@ const fn fixed(name: &'static str, help: &'static str) -> OptionDef {
 const DEPRECATED_WORKERS: &str = "Deprecated, see WORKERS and MIN_OPERATION_WORKERS";
 
 /// All options in `GET *` order: RediSearch 2.10's 36 (a build without worker threads), then
-/// folio's own `ACL_ALL_OR_NOTHING`, then `WORKERS` and the other options of RediSearch's
+/// folio's own `ACL_ALL_OR_NOTHING` and `ITERATOR_SCORES`, then `WORKERS` and the other options of RediSearch's
 /// builds with worker threads, then Redis 8's `BM25STD_TANH_FACTOR` (RediSearch 8.4's help
 /// text).
 pub(crate) const OPTIONS: &[OptionDef] = &[
@@ -107,6 +107,10 @@ pub(crate) const OPTIONS: &[OptionDef] = &[
     opt(
         "ACL_ALL_OR_NOTHING",
         "folio: fail with NOPERM instead of hiding documents the caller may not read (default false)",
+    ),
+    opt(
+        "ITERATOR_SCORES",
+        "folio: scores copy what RediSearch's iterators and numeric range trees leave in them; off (and on cluster shards) they depend on the documents alone (default true)",
     ),
     opt(
         "WORKERS",
@@ -409,6 +413,14 @@ pub(crate) fn apply(config: &mut Config, def: &OptionDef, args: &mut Args) -> Re
                 _ => return Err(Error::new(format!("Invalid value for option `{name}`"))),
             }
         }
+        "ITERATOR_SCORES" => {
+            let v = args.string()?;
+            config.iterator_scores = match v.to_ascii_lowercase().as_str() {
+                "true" | "yes" | "1" => true,
+                "false" | "no" | "0" => false,
+                _ => return Err(Error::new(format!("Invalid value for option `{name}`"))),
+            }
+        }
         "WORKERS" => config.workers = args.int(Some(0), crate::config::MAX_WORKERS as i64)? as usize,
         "MIN_OPERATION_WORKERS" => {
             let n = args.size(0)?;
@@ -468,6 +480,7 @@ pub(crate) fn value(config: &Config, name: &str) -> Option<String> {
         "CURSOR_MAX_IDLE" => config.cursor_max_idle.to_string(),
         "DEFAULT_DIALECT" => config.default_dialect.to_string(),
         "ACL_ALL_OR_NOTHING" => config.acl_all_or_nothing.to_string(),
+        "ITERATOR_SCORES" => config.iterator_scores.to_string(),
         "WORKERS" => config.workers.to_string(),
         "BM25STD_TANH_FACTOR" => config.bm25std_tanh_factor.to_string(),
         _ => return config.stored.get(name).cloned().flatten(),

@@ -120,11 +120,12 @@ pub(crate) fn query<'c>(
     trace: Option<&mut Trace>,
     started: Instant,
 ) -> Result<Queried<'c>> {
-    query_with(cat, args, docs, config, proto, trace, started, false)
+    query_with(cat, args, docs, config, proto, trace, started, false, false)
 }
 
 /// [`query`]; `redis8_tags`: tag matches score as in Redis 8 (no IDF:
-/// [`ScoreContext::without_tag_idf`]), for FT.HYBRID.
+/// [`ScoreContext::without_tag_idf`]), for FT.HYBRID; `shard`: a cluster shard's part (its
+/// scores leave out what RediSearch's iterators and trees add, see `Config::iterator_scores`).
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn query_with<'c>(
     cat: &'c Catalog,
@@ -135,6 +136,7 @@ pub(crate) fn query_with<'c>(
     mut trace: Option<&mut Trace>,
     started: Instant,
     redis8_tags: bool,
+    shard: bool,
 ) -> Result<Queried<'c>> {
     let name = String::from_utf8_lossy(args[0]).into_owned();
     let query = String::from_utf8_lossy(args[1]).into_owned();
@@ -190,6 +192,7 @@ pub(crate) fn query_with<'c>(
     };
     let timeout =
         Timeout::of_query(started, req.timeout_ms.unwrap_or(config.timeout_ms), config, trace.is_some());
+    let artifacts = config.iterator_scores && !shard && !redis8_tags && req.add_scores;
     let opts = ExecOptions {
         verbatim: o.verbatim
             || o.expander.as_deref().is_some_and(|e| !crate::commands::search::request::known_expander(e)),
@@ -206,7 +209,8 @@ pub(crate) fn query_with<'c>(
         visible: crate::access::knn_visible(idx, &ast, docs, config)?,
         deadline: timeout.deadline(),
         explain: false,
-        range_unions: req.add_scores && scorer.divides_by_slop(),
+        range_unions: artifacts && scorer.divides_by_slop(),
+        term_scores: artifacts && scorer.reads_terms(),
     };
     let matched = execute_traced(idx, &ast, &opts, trace.as_deref_mut())?;
     let mut ids = matched.docids;
@@ -284,7 +288,17 @@ pub(crate) fn run_aggregate(
     mut trace: Option<&mut Trace>,
     ship: Option<&mut Option<Reply>>,
 ) -> Result<Reply> {
-    let q = query(cat, args, docs, config, proto, trace.as_deref_mut(), Instant::now())?;
+    let q = query_with(
+        cat,
+        args,
+        docs,
+        config,
+        proto,
+        trace.as_deref_mut(),
+        Instant::now(),
+        false,
+        ship.is_some(),
+    )?;
     let loader = q.loader(docs);
     let mut plan = Plan::new(&q.req, &loader, q.seed)?.with_timeout(q.timeout);
     if trace.is_some() {

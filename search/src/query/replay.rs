@@ -44,6 +44,9 @@ struct It {
     max: u32,
     /// A union's `quickExit`.
     quick: bool,
+    /// A union whose last skip missed its target: its record holds only the child of the
+    /// lowest id (`UI_SkipTo`'s `minResult`).
+    partial: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -76,6 +79,63 @@ pub fn replay(root: &mut ProfileNode, docs: &DocTable, prioritize: bool) {
         }
     }
     store(root, &it);
+}
+
+/// A child of an intersection [`partial_unions`] replays: a reader of these RediSearch ids
+/// (ascending), a union of such readers, or the negation of a reader.
+#[derive(Debug, Clone)]
+pub enum Child {
+    /// A reader (a term, a range, or any clause taken as the documents it matched).
+    Reader(Vec<u32>),
+    /// A union of readers, in RediSearch's child order.
+    Union(Vec<Vec<u32>>),
+    /// NOT of a reader.
+    Not(Vec<u32>),
+}
+
+/// Reads an intersection of `children` (in RediSearch's order) to its end, as a query reads
+/// its root, and returns per child the hits (RediSearch ids) where that child, a union, held
+/// the record of a skip that missed its target: only its first child holding the document
+/// counted there. `max`: the largest RediSearch id.
+pub fn partial_unions(children: Vec<Child>, max: u32) -> Vec<Vec<u32>> {
+    fn reader(docs: Vec<u32>, max: u32) -> It {
+        let mut it = null(max);
+        it.kind = Kind::Reader;
+        it.eof = false;
+        it.docs = docs;
+        it
+    }
+    fn with_kids(kind: Kind, kids: Vec<It>, max: u32) -> It {
+        let mut it = null(max);
+        it.kind = kind;
+        it.eof = false;
+        it.kid_at = vec![0; kids.len()];
+        it.active = (0..kids.len()).collect();
+        it.kids = kids;
+        it
+    }
+    let kids: Vec<It> = children
+        .into_iter()
+        .map(|c| match c {
+            Child::Reader(d) => reader(d, max),
+            Child::Union(ds) => with_kids(Kind::Union, ds.into_iter().map(|d| reader(d, max)).collect(), max),
+            Child::Not(d) => with_kids(Kind::Not, vec![reader(d, max)], max),
+        })
+        .collect();
+    let mut out = vec![Vec::new(); kids.len()];
+    let mut root = with_kids(Kind::Intersect, kids, max);
+    loop {
+        let (rc, d) = root.read();
+        if rc == Rc::Eof {
+            break;
+        }
+        for (o, k) in out.iter_mut().zip(&root.kids) {
+            if k.kind == Kind::Union && k.partial {
+                o.push(d);
+            }
+        }
+    }
+    out
 }
 
 fn modelled(n: &ProfileNode) -> bool {
@@ -174,6 +234,7 @@ fn build(n: &ProfileNode, max: u32, table: &DocTable) -> It {
         next_real: 0,
         max,
         quick: n.quick,
+        partial: false,
     }
 }
 
@@ -193,6 +254,7 @@ fn null(max: u32) -> It {
         next_real: 0,
         max,
         quick: false,
+        partial: false,
     }
 }
 
@@ -328,6 +390,7 @@ impl It {
             }
             k += 1;
         }
+        self.partial = false;
         match best {
             Some(d) => {
                 self.cur = d;
@@ -373,6 +436,7 @@ impl It {
         if self.active.is_empty() {
             return Rc::Eof;
         }
+        self.partial = !found;
         if found {
             self.cur = t;
             Rc::Ok

@@ -260,7 +260,7 @@ pub(crate) fn text_side<'c>(
     let norm =
         ties == Ties::Key && req.scorer.as_deref().is_some_and(|s| s.eq_ignore_ascii_case("BM25STD.NORM"));
     let text_args = text_args(req, dialect, norm);
-    let text_q = query_with(cat, &refs(&text_args), docs, config, proto, None, started, true)?;
+    let text_q = query_with(cat, &refs(&text_args), docs, config, proto, None, started, true, false)?;
     let mut text: Vec<(u32, f64)> = match &text_q.scores {
         Some(s) => text_q.order.iter().copied().zip(s.iter().copied()).collect(),
         None => text_q.order.iter().map(|&d| (d, 0.0)).collect(),

@@ -326,6 +326,9 @@ pub(crate) fn search_page(
             .fold(0, |m, o| m | (1u128 << o)),
     };
     let timeout = Timeout::of_query(started, req.timeout_ms, config, trace.is_some());
+    // Scores as RediSearch's iterators leave them: on a single server, when scores are read.
+    let artifacts =
+        config.iterator_scores && paging == Paging::Client && (req.with_scores || req.sortby.is_none());
     let opts = ExecOptions {
         verbatim: req.verbatim,
         no_stopwords: req.no_stopwords,
@@ -341,7 +344,8 @@ pub(crate) fn search_page(
         visible: crate::access::knn_visible(idx, &ast, docs, config)?,
         deadline: timeout.deadline(),
         explain: req.explain_score,
-        range_unions: (req.with_scores || req.sortby.is_none()) && req.scorer.divides_by_slop(),
+        range_unions: artifacts && req.scorer.divides_by_slop(),
+        term_scores: artifacts && req.scorer.reads_terms(),
     };
     let matched = execute_traced(idx, &ast, &opts, trace.as_deref_mut())?;
     let mut warnings = matched.warnings.clone();

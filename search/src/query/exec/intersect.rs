@@ -7,6 +7,7 @@ use crate::error::Result;
 use crate::index::text::{FieldMask, ALL_FIELDS};
 use crate::query::syntax::QueryAst;
 
+use super::skips::{Children, Slot};
 use super::{Exec, Prox, SlopChild, SlopShape};
 
 impl<'a> Exec<'a> {
@@ -40,12 +41,16 @@ impl<'a> Exec<'a> {
         let mut children = Vec::new();
         // Per child: where its score terms and its result start (for its estimate).
         let mut starts = Vec::new();
+        // Per child: which of `pos` / `neg` holds its documents (for the replay of skips).
+        let mut slots = Vec::with_capacity(items.len());
         let mark = self.explain_mark();
         let mut clauses = Vec::with_capacity(items.len());
         for it in items {
             clauses.push(self.explain_mark() - mark);
             let start = self.out.terms.len();
             starts.push((start, pos.len()));
+            let (npos, nneg) = (pos.len(), neg.len());
+            let mut slot = Slot::Absent;
             match it {
                 QueryAst::Not(inner) => {
                     // As in a lone NOT: negated words are not expanded.
@@ -70,6 +75,7 @@ impl<'a> Exec<'a> {
                     let all = self.idx.docs.live.clone();
                     self.prof.close(frame, it, Some(&all));
                     saw_optional = true;
+                    slot = Slot::Unmodelled;
                 }
                 QueryAst::Word(w) if prox.is_some() => {
                     let toks = self.tokens(w);
@@ -95,6 +101,12 @@ impl<'a> Exec<'a> {
                     }
                 }
             }
+            if pos.len() > npos {
+                slot = Slot::Pos(npos);
+            } else if neg.len() > nneg {
+                slot = Slot::Neg(nneg);
+            }
+            slots.push(slot);
             if root {
                 children.push(self.slop_child_of(it, start, None));
             }
@@ -115,6 +127,28 @@ impl<'a> Exec<'a> {
         } else {
             (0..items.len()).collect()
         };
+        if root && prox.is_none() && self.opts.term_scores && !pos.is_empty() {
+            let order = if estimates { order.clone() } else { self.reading_order(items, &starts, &pos) };
+            let term_starts: Vec<usize> = starts.iter().map(|s| s.0).collect();
+            if within.is_some() {
+                self.widen_words(items, &slots, &term_starts, &mut pos);
+            }
+            let split = self.union_skips(&Children {
+                items,
+                slots: &slots,
+                starts: &term_starts,
+                end: self.out.terms.len(),
+                pos: &pos,
+                neg: &neg,
+                order: &order,
+            });
+            for (i, skipped, ids) in split {
+                if let Some(c) = children.get_mut(i) {
+                    c.ids = Some(ids);
+                    c.first_only_in = Some(skipped);
+                }
+            }
+        }
         if root {
             if children.len() >= 3 && reordered {
                 let mut taken: Vec<Option<SlopChild>> = children.into_iter().map(Some).collect();
@@ -150,6 +184,38 @@ impl<'a> Exec<'a> {
             }
         }
         Ok(Some(acc))
+    }
+
+    /// RediSearch's reading order of an intersection's children: fewest estimated
+    /// documents first (a stable sort, as its `qsort` of few children is).
+    fn reading_order(
+        &self,
+        items: &[QueryAst],
+        starts: &[(usize, usize)],
+        pos: &[RoaringBitmap],
+    ) -> Vec<usize> {
+        let ends: Vec<usize> = starts.iter().skip(1).map(|s| s.0).chain([self.out.terms.len()]).collect();
+        let est: Vec<u64> = items
+            .iter()
+            .zip(starts.iter().zip(ends))
+            .map(|(it, (&(start, at), end))| self.estimate(it, start..end, pos.get(at)))
+            .collect();
+        let mut order: Vec<usize> = (0..items.len()).collect();
+        order.sort_by_key(|&i| est[i]);
+        order
+    }
+
+    /// Word children read among [`Self::dense_candidates`] only: their whole documents again
+    /// (the replay of skips walks every document of each child, as RediSearch's readers do).
+    fn widen_words(&self, items: &[QueryAst], slots: &[Slot], starts: &[usize], pos: &mut [RoaringBitmap]) {
+        for (i, it) in items.iter().enumerate() {
+            let (QueryAst::Word(_), Slot::Pos(p)) = (it, slots[i]) else { continue };
+            let end = starts.get(i + 1).copied().unwrap_or(self.out.terms.len());
+            let Some(t) = self.out.terms.get(starts[i]).filter(|_| end == starts[i] + 1) else { continue };
+            if let Some(bm) = pos.get_mut(p) {
+                *bm = self.docs_of(&t.ids, t.mask);
+            }
+        }
     }
 
     /// For a field-restricted intersection: the documents holding, in any field, every word

@@ -22,6 +22,7 @@ mod glob;
 mod intersect;
 mod node;
 mod proximity;
+mod skips;
 mod tags;
 mod text;
 
@@ -66,6 +67,10 @@ pub struct ExecOptions {
     /// RediSearch's range trees whether they read as unions there (which counts in the
     /// measure). Off, the model is neither built nor read.
     pub range_unions: bool,
+    /// Scores will weigh term frequencies (every scorer but DOCSCORE and HAMMING): a word
+    /// read as a union of expansions inside the root intersection counts as RediSearch's
+    /// iterators leave it ([`skips`]).
+    pub term_scores: bool,
 }
 
 /// EXPLAINSCORE's picture of the query: RediSearch's result tree, its intersections and
@@ -173,6 +178,9 @@ pub struct SlopChild {
     /// The child is a quick-exit union (prefix, fuzzy, …): only the first of `ids` (in this
     /// order) the document contains gives positions, as RediSearch's union yields that one.
     pub first_only: bool,
+    /// [`Self::first_only`] in these documents only: a word's expansions the root
+    /// intersection skipped onto them ([`skips`]).
+    pub first_only_in: Option<std::sync::Arc<RoaringBitmap>>,
 }
 
 /// The shape of the root result the scorers divide by "slop" (RediSearch's
@@ -377,8 +385,12 @@ impl<'a> Exec<'a> {
     /// keeps its expansions in term order and is marked first-only.
     fn slop_child(&self, start: usize, docids: Option<RoaringBitmap>) -> SlopChild {
         match self.out.terms.get(start..).unwrap_or(&[]) {
-            [t] if t.first_only => SlopChild { ids: Some(t.ids.clone()), docids, first_only: true },
-            _ => SlopChild { ids: self.text_ids_since(start), docids, first_only: false },
+            [t] if t.first_only => {
+                SlopChild { ids: Some(t.ids.clone()), docids, first_only: true, first_only_in: None }
+            }
+            _ => {
+                SlopChild { ids: self.text_ids_since(start), docids, first_only: false, first_only_in: None }
+            }
         }
     }
 
@@ -459,7 +471,12 @@ impl<'a> Exec<'a> {
                 stem,
                 children: ids
                     .iter()
-                    .map(|&id| SlopChild { ids: Some(vec![id]), docids: None, first_only: false })
+                    .map(|&id| SlopChild {
+                        ids: Some(vec![id]),
+                        docids: None,
+                        first_only: false,
+                        first_only_in: None,
+                    })
                     .collect(),
             };
         }

@@ -197,6 +197,7 @@ impl<'a> Exec<'a> {
                             ids: Some(self.expand_token(t, mask)),
                             docids: None,
                             first_only: false,
+                            first_only_in: None,
                         })
                         .collect();
                     self.out.slop = if self.exact_words(toks, &children, p) {

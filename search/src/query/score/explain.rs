@@ -217,6 +217,14 @@ impl Walk<'_, '_> {
         let Some(t) = self.ctx.terms.get(i) else { return self.virtual_result(0.0, 1.0, false) };
         let w = if outer != 0.0 { t.weight / outer } else { t.weight };
         if !t.counts_in(self.doc) {
+            // A word the intersection skipped onto the document: its first expansion alone,
+            // a term of its own (`exec::skips`).
+            let skipped = self.ctx.terms.iter().enumerate().position(|(j, u)| {
+                j > i && u.first_only && u.ids == t.ids && u.mask == t.mask && u.counts_in(self.doc)
+            });
+            if let Some(j) = skipped.filter(|_| !t.first_only) {
+                return self.term(j, outer, in_union);
+            }
             // In a union child (an intersection) the document did not match.
             return self.virtual_result(0.0, 1.0, false);
         }

@@ -91,6 +91,11 @@ impl Scorer {
         matches!(self, Scorer::TfIdf | Scorer::TfIdfDocNorm | Scorer::Bm25)
     }
 
+    /// Whether the score reads term frequencies (all but DOCSCORE and HAMMING).
+    pub fn reads_terms(self) -> bool {
+        !matches!(self, Scorer::DocScore | Scorer::Hamming)
+    }
+
     /// Whether a term result's own weight counts (RediSearch's `tfidfRecursive` and
     /// `dismaxRecursive` multiply by it; `bm25Recursive` and `bm25StdRecursive` do not).
     pub fn weighs_terms(self) -> bool {

@@ -115,7 +115,8 @@ impl ScoreContext<'_> {
         // document has, only.
         chosen.clear();
         chosen.extend(children.iter().enumerate().map(|(k, c)| {
-            match (&c.ids, c.first_only) {
+            let first_only = c.first_only || c.first_only_in.as_ref().is_some_and(|b| b.contains(doc));
+            match (&c.ids, first_only) {
                 (Some(ids), true) => found
                     .iter()
                     .map(|&(j, _)| child_of(j))
