@@ -89,46 +89,197 @@ impl Exec<'_> {
         if unions.iter().all(Option::is_none) {
             return split;
         }
-        let docs = &self.idx.docs;
-        let rs = |bm: &RoaringBitmap| -> Vec<u32> {
-            let mut v: Vec<u32> = bm.iter().map(|d| docs.redisearch_id(d) as u32).collect();
-            v.sort_unstable();
-            v
-        };
-        let mut children = Vec::new();
-        let mut which = Vec::new();
-        for &i in c.order {
-            let child = match (c.slots[i], &unions[i]) {
-                (Slot::Pos(_), Some((_, exp))) => Child::Union(exp.iter().map(rs).collect()),
-                (Slot::Pos(p), None) => Child::Reader(c.pos.get(p).map(rs).unwrap_or_default()),
-                (Slot::Neg(n), _) => Child::Not(c.neg.get(n).map(rs).unwrap_or_default()),
-                _ => continue,
-            };
-            children.push(child);
-            which.push(i);
-        }
-        let max = u32::try_from(docs.last_redisearch_id()).unwrap_or(u32::MAX);
-        let partial = partial_unions(children, max);
-        for (hits, i) in partial.into_iter().zip(which) {
-            let Some((ti, exp)) = &unions[i] else { continue };
-            if hits.is_empty() {
+        let skipped = self.skipped_onto(c, &unions);
+        for (i, skipped) in skipped {
+            let Some((ti, _)) = &unions[i] else { continue };
+            if skipped.is_empty() {
                 continue;
             }
-            let all: RoaringBitmap = exp.iter().fold(RoaringBitmap::new(), |a, b| a | b);
-            let skipped: RoaringBitmap = docs
-                .in_redisearch_order(all.iter())
-                .into_iter()
-                .filter(|(r, _)| hits.binary_search(&(*r as u32)).is_ok())
-                .map(|(_, id)| id)
-                .collect();
-            let whole = &all - &skipped;
             let Some(t) = self.out.terms.get_mut(*ti) else { continue };
+            let whole =
+                t.gate.as_deref().map_or_else(|| c.pos_of(i).cloned().unwrap_or_default(), Clone::clone);
             let skipped = Arc::new(skipped);
             let first: ScoreTerm = ScoreTerm { first_only: true, gate: Some(skipped.clone()), ..t.clone() };
-            t.gate = Some(Arc::new(whole));
+            t.gate = Some(Arc::new(&whole - &*skipped));
             split.push((i, skipped, t.ids.clone()));
             self.out.terms.push(first);
         }
         split
+    }
+}
+
+impl Children<'_> {
+    fn pos_of(&self, i: usize) -> Option<&RoaringBitmap> {
+        match self.slots.get(i) {
+            Some(Slot::Pos(p)) => self.pos.get(*p),
+            _ => None,
+        }
+    }
+}
+
+/// The general replay walks every document of every child, a few hundred nanoseconds each:
+/// past this many together it is not made (every expansion then counts, as folio's own
+/// reading of a union would).
+const REPLAY_LIMIT: u64 = 10_000;
+
+impl Exec<'_> {
+    /// Per union child (by index): the documents the intersection skipped it onto.
+    fn skipped_onto(
+        &self,
+        c: &Children,
+        unions: &[Option<(usize, Vec<RoaringBitmap>)>],
+    ) -> Vec<(usize, RoaringBitmap)> {
+        let docs = &self.idx.docs;
+        // (RediSearch id, folio id), ascending.
+        let pairs = |bm: &RoaringBitmap| -> Vec<(u32, u32)> {
+            let mut v: Vec<(u32, u32)> = bm.iter().map(|d| (docs.redisearch_id(d) as u32, d)).collect();
+            v.sort_unstable();
+            v
+        };
+        let read: Vec<usize> =
+            c.order.iter().copied().filter(|&i| !matches!(c.slots[i], Slot::Absent)).collect();
+        if let [x, y] = read[..] {
+            if let (Some(a), Some(b)) = (c.pos_of(x), c.pos_of(y)) {
+                let [sa, sb] = two_children(&pairs(a), &pairs(b));
+                return vec![(x, sa), (y, sb)];
+            }
+        }
+        let size: u64 = read
+            .iter()
+            .map(|&i| match c.slots[i] {
+                Slot::Pos(p) => c.pos.get(p).map_or(0, RoaringBitmap::len),
+                Slot::Neg(n) => c.neg.get(n).map_or(0, RoaringBitmap::len),
+                _ => 0,
+            })
+            .sum();
+        if size > REPLAY_LIMIT {
+            return Vec::new();
+        }
+        let rs = |bm: &RoaringBitmap| -> Vec<u32> { pairs(bm).into_iter().map(|p| p.0).collect() };
+        let children: Vec<Child> = read
+            .iter()
+            .map(|&i| match (c.slots[i], &unions[i]) {
+                (Slot::Pos(_), Some((_, exp))) => Child::Union(exp.iter().map(rs).collect()),
+                (Slot::Pos(p), None) => Child::Reader(c.pos.get(p).map(rs).unwrap_or_default()),
+                (Slot::Neg(n), _) => Child::Not(c.neg.get(n).map(rs).unwrap_or_default()),
+                _ => Child::Reader(Vec::new()),
+            })
+            .collect();
+        let max = u32::try_from(docs.last_redisearch_id()).unwrap_or(u32::MAX);
+        let partial = partial_unions(children, max);
+        let mut out = Vec::new();
+        for (hits, &i) in partial.iter().zip(&read) {
+            let Some(all) = c.pos_of(i).filter(|_| !hits.is_empty() && unions[i].is_some()) else { continue };
+            let skipped: RoaringBitmap = pairs(all)
+                .into_iter()
+                .filter(|(r, _)| hits.binary_search(r).is_ok())
+                .map(|(_, id)| id)
+                .collect();
+            out.push((i, skipped));
+        }
+        out
+    }
+}
+
+/// RediSearch's intersection of two children, read in this order, without replaying it:
+/// per child, the hits it reached by a skip that missed its target (folio ids). After a hit
+/// `h` the first child lands on its first document `p0` past `h` (asked `h + 1`; at the start
+/// it reads, which is no skip); from there the two leapfrog, each asked for the other's
+/// position, so documents of the second child before `p0` are never visited. The next hit `d`
+/// is reached by a missed skip of the child whose documents in `[p0, d)` do not hold the
+/// larger one; when `p0` is `d`, by the first child unless `d` is `h + 1` or it read.
+/// `a`, `b`: (RediSearch id, folio id), ascending.
+fn two_children(a: &[(u32, u32)], b: &[(u32, u32)]) -> [RoaringBitmap; 2] {
+    let mut out = [RoaringBitmap::new(), RoaringBitmap::new()];
+    let (mut i, mut j) = (0, 0);
+    let mut h = 0u32;
+    // The largest position of each child visited since the last hit.
+    let (mut ma, mut mb): (Option<u32>, Option<u32>) = (None, None);
+    while let (Some(&(x, fx)), Some(&(y, fy))) = (a.get(i), b.get(j)) {
+        if x < y {
+            ma = Some(x);
+            i += 1;
+        } else if y < x {
+            if ma.is_some() {
+                mb = Some(y);
+            }
+            j += 1;
+        } else {
+            match ma {
+                None => {
+                    if h > 0 && x > h + 1 {
+                        out[0].insert(fx);
+                    }
+                }
+                Some(p) if mb.is_none_or(|q| p > q) => {
+                    out[1].insert(fy);
+                }
+                Some(_) => {
+                    out[0].insert(fx);
+                }
+            }
+            h = x;
+            (ma, mb) = (None, None);
+            i += 1;
+            j += 1;
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The general replay and the two-child walk agree on random lists.
+    #[test]
+    fn two_children_agrees_with_the_replay() {
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut next = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        for _ in 0..300 {
+            let n = 2 + next() % 60;
+            let mut a = Vec::new();
+            let mut b1 = Vec::new();
+            let mut b2 = Vec::new();
+            for d in 1..=n as u32 {
+                if next() % 3 == 0 {
+                    a.push(d);
+                }
+                if next() % 3 == 0 {
+                    b1.push(d);
+                }
+                if next() % 4 == 0 {
+                    b2.push(d);
+                }
+            }
+            let ub: Vec<u32> = {
+                let mut v: Vec<u32> = b1.iter().chain(&b2).copied().collect();
+                v.sort_unstable();
+                v.dedup();
+                v
+            };
+            let pairs = |v: &[u32]| v.iter().map(|&d| (d, d)).collect::<Vec<_>>();
+            for flip in [false, true] {
+                let (kids, union_at) = if flip {
+                    (vec![Child::Union(vec![b1.clone(), b2.clone()]), Child::Reader(a.clone())], 0)
+                } else {
+                    (vec![Child::Reader(a.clone()), Child::Union(vec![b1.clone(), b2.clone()])], 1)
+                };
+                let replayed = partial_unions(kids, n as u32);
+                let walked = if flip {
+                    two_children(&pairs(&ub), &pairs(&a))
+                } else {
+                    two_children(&pairs(&a), &pairs(&ub))
+                };
+                let want: Vec<u32> = replayed[union_at].clone();
+                let got: Vec<u32> = walked[union_at].iter().collect();
+                assert_eq!(got, want, "a {a:?} b1 {b1:?} b2 {b2:?} flip {flip}");
+            }
+        }
     }
 }

@@ -79,10 +79,11 @@ impl ScoreContext<'_> {
             && !self.idx.spec.no_freqs
             && self.lookup.len() <= MERGE_JOIN_THRESHOLD
             && self.terms.iter().zip(&self.cursors).all(|(t, c)| {
+                // A first-only term with a gate (a word skipped onto documents,
+                // `exec::skips`) sums in the window too; a quick-exit union does not.
                 t.tag_field.is_none()
                     && t.leaf.is_none()
-                    && t.gate.is_none()
-                    && !t.first_only
+                    && (!t.first_only || t.gate.is_some())
                     && c.len() == t.ids.len()
             })
     }
@@ -140,11 +141,24 @@ impl ScoreContext<'_> {
         w.general.clear();
         w.general.resize(n, false);
         for (t, idfs) in self.terms.iter().zip(&self.idfs) {
+            // A first-only term: per document, the first of its ids (in order) found there.
+            let mut taken = if t.first_only { vec![false; n] } else { Vec::new() };
             for (&id, &idf) in t.ids.iter().zip(idfs) {
                 let Some(list) = self.idx.text.list(id) else { continue };
                 for p in list.range(from, to) {
+                    if !t.counts_in(p.doc) {
+                        continue;
+                    }
                     let i = (p.doc - from) as usize;
+                    if taken.get(i).copied().unwrap_or(false) {
+                        continue;
+                    }
                     let inside = if t.mask == ALL_FIELDS { Some(true) } else { p.in_fields(t.mask) };
+                    if inside != Some(false) {
+                        if let Some(k) = taken.get_mut(i) {
+                            *k = true;
+                        }
+                    }
                     match inside {
                         Some(false) => {}
                         Some(true) if p.freq != FREQ_ESCAPE => {
