@@ -674,6 +674,9 @@ impl<'a> ScoreContext<'a> {
         idfs: &[f64],
         add: &mut impl FnMut(usize, u32, f64, f64),
     ) {
+        if !t.counts_in(d.id) {
+            return;
+        }
         if let Some((kind, docs)) = &t.leaf {
             // Frequency 1 without IDF; BM25STD counts `*` only.
             let held = self.held_by_all[ti] || docs.contains(d.id);
