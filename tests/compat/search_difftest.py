@@ -18,6 +18,10 @@ that search_intentional.TABLE does not explain.
 
     search_difftest.py --folio target/release/libfolio.so --reference-server /path/to/redis-server \\
         --redisearch redisearch.so --rejson rejson.so [--seed S] [--commands N]
+
+To trace a difference: DEBUG_SCORES=<regex> prints, for each differing FT.SEARCH matching it, both
+servers' first results WITHSCORES EXPLAINSCORE and each query word's documents WITHRAWIDS;
+DEBUG_TOTALS=1 prints the total differences the renamed-key check could not explain.
 """
 
 import argparse
