@@ -467,15 +467,22 @@ impl<'a> ScoreContext<'a> {
     /// `weight x idf`, when the scorer is TFIDF over text terms of whole-number weights
     /// (the conditions under which its bounds are exact); `None` otherwise.
     pub fn skip_plan(&self) -> Option<SkipPlan<'a>> {
+        // Under an intersection a gate only lowers what a term adds: its postings still bound
+        // it. A word split where a union was skipped onto documents (`exec::skips`) keeps its
+        // whole term, which bounds the first-only copy too: the copy adds no bound.
+        let gates_bound = matches!(self.slop, SlopShape::Intersect(_) | SlopShape::Phrase(_));
         if self.scorer != Scorer::TfIdf
             || self.idx.spec.no_freqs
             || self.terms.is_empty()
-            || self.terms.iter().any(|t| t.gate.is_some())
+            || (!gates_bound && self.terms.iter().any(|t| t.gate.is_some()))
         {
             return None;
         }
         let mut out = Vec::with_capacity(self.terms.len());
-        for (t, idfs) in self.terms.iter().zip(&self.idfs) {
+        for (i, (t, idfs)) in self.terms.iter().zip(&self.idfs).enumerate() {
+            if self.is_split_copy(i) {
+                continue;
+            }
             let whole = t.weight.fract() == 0.0 && (0.0..=1e6).contains(&t.weight);
             if t.tag_field.is_some() || t.leaf.is_some() || !whole {
                 return None;
@@ -503,6 +510,16 @@ impl<'a> ScoreContext<'a> {
             out.push(BoundTerm { lists, first_only: t.first_only, docs });
         }
         Some(SkipPlan::new(out))
+    }
+
+    /// Whether term `i` is the first-only copy of a word split where the root intersection
+    /// skipped its union onto documents (`exec::skips`): the whole term before it has the same
+    /// ids, and bounds it.
+    fn is_split_copy(&self, i: usize) -> bool {
+        let Some(t) = self.terms.get(i) else { return false };
+        t.first_only
+            && t.gate.is_some()
+            && self.terms[..i].iter().any(|o| !o.first_only && o.ids == t.ids && o.mask == t.mask)
     }
 
     /// The score of document `doc`.

@@ -68,9 +68,11 @@ impl ScoreContext<'_> {
         if !matches!(self.slop, SlopShape::Phrase(_) | SlopShape::Intersect(_)) || !self.windowed_terms() {
             return false;
         }
-        let postings: u64 =
-            self.terms.iter().flat_map(|t| &t.ids).map(|&id| self.idx.text.doc_freq(id)).sum();
-        ids.len().saturating_mul(2 * self.terms.len() as u64) >= postings
+        // A split word's first-only copy reads the same postings as its whole term.
+        let terms =
+            || (0..self.terms.len()).filter(|&i| !self.is_split_copy(i)).filter_map(|i| self.terms.get(i));
+        let postings: u64 = terms().flat_map(|t| &t.ids).map(|&id| self.idx.text.doc_freq(id)).sum();
+        ids.len().saturating_mul(2 * terms().count() as u64) >= postings
     }
 
     /// The terms' side of [`Self::windowed`].
