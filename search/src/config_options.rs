@@ -405,22 +405,8 @@ pub(crate) fn apply(config: &mut Config, def: &OptionDef, args: &mut Args) -> Re
             let n = args.unsigned(1)?;
             store(config, n.to_string());
         }
-        "ACL_ALL_OR_NOTHING" => {
-            let v = args.string()?;
-            config.acl_all_or_nothing = match v.to_ascii_lowercase().as_str() {
-                "true" | "yes" | "1" => true,
-                "false" | "no" | "0" => false,
-                _ => return Err(Error::new(format!("Invalid value for option `{name}`"))),
-            }
-        }
-        "ITERATOR_SCORES" => {
-            let v = args.string()?;
-            config.iterator_scores = match v.to_ascii_lowercase().as_str() {
-                "true" | "yes" | "1" => true,
-                "false" | "no" | "0" => false,
-                _ => return Err(Error::new(format!("Invalid value for option `{name}`"))),
-            }
-        }
+        "ACL_ALL_OR_NOTHING" => config.acl_all_or_nothing = switch(name, args.string()?)?,
+        "ITERATOR_SCORES" => config.iterator_scores = switch(name, args.string()?)?,
         "WORKERS" => config.workers = args.int(Some(0), crate::config::MAX_WORKERS as i64)? as usize,
         "MIN_OPERATION_WORKERS" => {
             let n = args.size(0)?;
@@ -485,4 +471,13 @@ pub(crate) fn value(config: &Config, name: &str) -> Option<String> {
         "BM25STD_TANH_FACTOR" => config.bm25std_tanh_factor.to_string(),
         _ => return config.stored.get(name).cloned().flatten(),
     })
+}
+
+/// The value of one of folio's own on/off options (`true`/`yes`/`1`, `false`/`no`/`0`).
+fn switch(name: &str, v: &str) -> Result<bool> {
+    match v.to_ascii_lowercase().as_str() {
+        "true" | "yes" | "1" => Ok(true),
+        "false" | "no" | "0" => Ok(false),
+        _ => Err(Error::new(format!("Invalid value for option `{name}`"))),
+    }
 }

@@ -4,7 +4,7 @@
 //! reach, each as the `[min, max]` of the 52-bit geohashes inside it. Each range is then a
 //! numeric filter on the field's range tree ([`super::Tree::find`]).
 
-use super::geohash::{LAT_MAX, LAT_MIN};
+use super::geohash::{spread, LAT_MAX, LAT_MIN};
 
 const STEP_MAX: u8 = 26;
 const LON_MIN: f64 = -180.0;
@@ -44,14 +44,6 @@ fn rad_deg(a: f64) -> f64 {
 }
 
 fn interleave(lat: u32, lon: u32) -> u64 {
-    fn spread(v: u32) -> u64 {
-        let mut x = u64::from(v);
-        x = (x | (x << 16)) & 0x0000_FFFF_0000_FFFF;
-        x = (x | (x << 8)) & 0x00FF_00FF_00FF_00FF;
-        x = (x | (x << 4)) & 0x0F0F_0F0F_0F0F_0F0F;
-        x = (x | (x << 2)) & 0x3333_3333_3333_3333;
-        (x | (x << 1)) & 0x5555_5555_5555_5555
-    }
     spread(lat) | (spread(lon) << 1)
 }
 

@@ -7,7 +7,7 @@ pub(super) const LAT_MAX: f64 = 85.05112878;
 const STEP: u32 = 26;
 
 /// Spreads the 32 bits of `v` over the even bits of a u64.
-fn spread(v: u32) -> u64 {
+pub(super) fn spread(v: u32) -> u64 {
     let mut x = u64::from(v);
     x = (x | (x << 16)) & 0x0000_FFFF_0000_FFFF;
     x = (x | (x << 8)) & 0x00FF_00FF_00FF_00FF;

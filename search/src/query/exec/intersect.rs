@@ -114,19 +114,8 @@ impl<'a> Exec<'a> {
         // RediSearch sorts an intersection's children by their estimated number of results,
         // fewest first (unless in order): its slop measure pairs them in that order (with
         // three or more terms the order changes the score), EXPLAINSCORE lists them so.
-        let order: Vec<usize> = if estimates {
-            let ends: Vec<usize> = starts.iter().skip(1).map(|s| s.0).chain([self.out.terms.len()]).collect();
-            let est: Vec<u64> = items
-                .iter()
-                .zip(starts.iter().zip(ends))
-                .map(|(it, (&(start, at), end))| self.estimate(it, start..end, pos.get(at)))
-                .collect();
-            let mut order: Vec<usize> = (0..items.len()).collect();
-            order.sort_by_key(|&i| est[i]);
-            order
-        } else {
-            (0..items.len()).collect()
-        };
+        let order: Vec<usize> =
+            if estimates { self.reading_order(items, &starts, &pos) } else { (0..items.len()).collect() };
         if root && prox.is_none() && self.opts.term_scores && !pos.is_empty() {
             let order = if estimates { order.clone() } else { self.reading_order(items, &starts, &pos) };
             let term_starts: Vec<usize> = starts.iter().map(|s| s.0).collect();

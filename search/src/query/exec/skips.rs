@@ -132,9 +132,7 @@ impl Exec<'_> {
         let docs = &self.idx.docs;
         // (RediSearch id, folio id), ascending.
         let pairs = |bm: &RoaringBitmap| -> Vec<(u32, u32)> {
-            let mut v: Vec<(u32, u32)> = bm.iter().map(|d| (docs.redisearch_id(d) as u32, d)).collect();
-            v.sort_unstable();
-            v
+            docs.in_redisearch_order(bm.iter()).into_iter().map(|(r, d)| (r as u32, d)).collect()
         };
         let read: Vec<usize> =
             c.order.iter().copied().filter(|&i| !matches!(c.slots[i], Slot::Absent)).collect();
@@ -207,7 +205,7 @@ fn two_children(a: &[(u32, u32)], b: &[(u32, u32)]) -> [RoaringBitmap; 2] {
         } else {
             match ma {
                 None => {
-                    if h > 0 && x > h + 1 {
+                    if h > 0 && x > h.saturating_add(1) {
                         out[0].insert(fx);
                     }
                 }

@@ -219,10 +219,8 @@ impl Walk<'_, '_> {
         if !t.counts_in(self.doc) {
             // A word the intersection skipped onto the document: its first expansion alone,
             // a term of its own (`exec::skips`).
-            let skipped = self.ctx.terms.iter().enumerate().position(|(j, u)| {
-                j > i && u.first_only && u.ids == t.ids && u.mask == t.mask && u.counts_in(self.doc)
-            });
-            if let Some(j) = skipped.filter(|_| !t.first_only) {
+            let copy = self.ctx.split_copy_of(i);
+            if let Some(j) = copy.filter(|&j| self.ctx.terms[j].counts_in(self.doc)) {
                 return self.term(j, outer, in_union);
             }
             // In a union child (an intersection) the document did not match.

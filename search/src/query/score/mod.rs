@@ -519,7 +519,17 @@ impl<'a> ScoreContext<'a> {
         let Some(t) = self.terms.get(i) else { return false };
         t.first_only
             && t.gate.is_some()
-            && self.terms[..i].iter().any(|o| !o.first_only && o.ids == t.ids && o.mask == t.mask)
+            && self.terms[..i].iter().any(|o| !o.first_only && Self::same_word(o, t))
+    }
+
+    /// The first-only copy of term `i`, when it is a word split so (see [`Self::is_split_copy`]).
+    fn split_copy_of(&self, i: usize) -> Option<usize> {
+        let t = self.terms.get(i).filter(|t| !t.first_only)?;
+        (i + 1..self.terms.len()).find(|&j| self.is_split_copy(j) && Self::same_word(&self.terms[j], t))
+    }
+
+    fn same_word(a: &ScoreTerm, b: &ScoreTerm) -> bool {
+        a.ids == b.ids && a.mask == b.mask
     }
 
     /// The score of document `doc`.

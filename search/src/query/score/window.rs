@@ -80,12 +80,12 @@ impl ScoreContext<'_> {
         matches!(self.scorer, Scorer::TfIdf | Scorer::TfIdfDocNorm)
             && !self.idx.spec.no_freqs
             && self.lookup.len() <= MERGE_JOIN_THRESHOLD
-            && self.terms.iter().zip(&self.cursors).all(|(t, c)| {
-                // A first-only term with a gate (a word skipped onto documents,
-                // `exec::skips`) sums in the window too; a quick-exit union does not.
+            && self.terms.iter().zip(&self.cursors).enumerate().all(|(i, (t, c))| {
+                // A split word's first-only copy (`exec::skips`) sums in the window too; a
+                // quick-exit union does not.
                 t.tag_field.is_none()
                     && t.leaf.is_none()
-                    && (!t.first_only || t.gate.is_some())
+                    && (!t.first_only || self.is_split_copy(i))
                     && c.len() == t.ids.len()
             })
     }
