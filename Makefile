@@ -13,7 +13,7 @@ ifneq ($(SERVER),)
 export FOLIO_SERVER := $(SERVER)
 endif
 
-.PHONY: all setup build run cluster cluster-stop test test-host test-unit test-e2e bench bench-json bench-search bench-churn bench-vector lint fmt compat compat-search compat-rdb fuzz faults clean test-clients bench-threads stress test-stress loom flow-tests faults-loop soak
+.PHONY: all setup build run cluster cluster-stop test test-host test-unit test-e2e bench bench-json bench-search bench-mixed bench-churn bench-vector lint fmt compat compat-search compat-rdb fuzz faults clean test-clients bench-threads stress test-stress loom flow-tests faults-loop soak
 
 all: build
 
@@ -126,6 +126,14 @@ bench: build bench-json bench-search bench-churn
 ## "--docs 1000000", "--json out.json".
 bench-search: build $(if $(REDISEARCH_SERVER),$(CLIENTS_VENV)/.reference-installed,)
 	python3 benches/search_bench.py --folio $(MODULE) $(BENCH_ARGS) \
+	  $(if $(REDISEARCH_SERVER),--server $(REDISEARCH_SERVER) --redisearch "$(REFERENCE_LIB)/redisearch.so" --rejson "$(REJSON_SO)",)
+
+## bench-mixed: the seeds' mixed workload (benches/mixed_bench.py): 16 clients of two-word searches
+## sorted by a number, whole-document reads and field updates on 20,000 JSON documents, at 0 %,
+## 10 % and 50 % updates (ops/s, server CPU per op, p50 / p99 per operation). With
+## REDISEARCH_SERVER (a redis-server >= 7.2) side by side with RediSearch 2.10 + RedisJSON 2.8.
+bench-mixed: build $(if $(REDISEARCH_SERVER),$(CLIENTS_VENV)/.reference-installed,)
+	python3 benches/mixed_bench.py --folio $(MODULE) $(BENCH_ARGS) \
 	  $(if $(REDISEARCH_SERVER),--server $(REDISEARCH_SERVER) --redisearch "$(REFERENCE_LIB)/redisearch.so" --rejson "$(REJSON_SO)",)
 
 ## bench-churn: FT.SEARCH * before/after 200,000 updates of one document (ratio of medians).

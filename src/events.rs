@@ -19,8 +19,15 @@ pub fn on_keyspace_event(ctx: &Context, _class: NotifyEvent, event: &str, key: &
 
 /// A key changed: the indexes of its database look at it again.
 pub fn key_changed(ctx: &Context, key: &[u8]) {
+    key_written(ctx, key, None);
+}
+
+/// A JSON write changed `key` at `path` (None: anywhere, or unknown): the indexes look at it
+/// again, keeping the fields the write cannot have changed.
+pub fn key_written(ctx: &Context, key: &[u8], path: Option<&json::path::JsonPath>) {
     // A panic must not unwind into Redis: this runs inside whatever command caused the change.
-    let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| indexing::key_event(ctx, key)));
+    let outcome =
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| indexing::key_written(ctx, key, path)));
     if outcome.is_err() {
         ctx.log_warning("folio: internal error while indexing a key change");
     }

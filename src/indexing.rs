@@ -263,6 +263,12 @@ impl DocumentSource for RedisDocs<'_> {
 
 /// A key of the selected database changed in some way: re-evaluate it against every index.
 pub fn key_event(ctx: &Context, key: &[u8]) {
+    key_written(ctx, key, None);
+}
+
+/// Like [`key_event`], for a JSON write that landed at `path` (None: anywhere): the indexes
+/// keep the fields whose paths are independent of it (`JsonPath::independent_of`).
+pub fn key_written(ctx: &Context, key: &[u8], path: Option<&JsonPath>) {
     if !crate::state::any_catalog() {
         return;
     }
@@ -270,7 +276,18 @@ pub fn key_event(ctx: &Context, key: &[u8]) {
     // Valid as LastJson asks: nothing runs between those reads (the write command that
     // changed the key is still running, under the GIL), and `last` goes with this call.
     let last = LastJson::default();
-    crate::state::key_changed(ctx, selected_db(ctx), key, &RedisDocs::remembering(ctx, &last));
+    let docs = RedisDocs::remembering(ctx, &last);
+    let db = selected_db(ctx);
+    match path {
+        Some(write) => {
+            let unchanged = |spec: &search::schema::IndexSpec, field: &search::schema::FieldSpec| {
+                spec.on == KeyType::Json
+                    && docs.with_path(&field.path, |p| p.independent_of(write)).unwrap_or(false)
+            };
+            crate::state::key_changed_keeping(ctx, db, key, &docs, &unchanged);
+        }
+        None => crate::state::key_changed(ctx, db, key, &docs),
+    }
 }
 
 /// FLUSHDB (one database) or FLUSHALL (`db == -1`), as RediSearch does it: the flushed databases'

@@ -91,17 +91,33 @@ impl<'c> JsonKey<'c> {
     pub fn changed(&self, event: &CStr) {
         changed(self.ctx, event, self.name);
     }
+
+    /// Like [`Self::changed`], for a write that landed at `path` of the JSON document.
+    pub fn changed_at(&self, event: &CStr, path: &json::path::JsonPath) {
+        changed_at(self.ctx, event, self.name, Some(path));
+    }
 }
 
 /// Announces a change to `name`: keyspace event (class module) and the search indexer, then
 /// verbatim replication.
 pub fn changed(ctx: &Context, event: &CStr, name: &RedisString) {
-    notify(ctx, event, name);
+    changed_at(ctx, event, name, None);
+}
+
+/// Like [`changed`], for a write that landed at `path` of the JSON document (None: anywhere).
+pub fn changed_at(ctx: &Context, event: &CStr, name: &RedisString, path: Option<&json::path::JsonPath>) {
+    notify_written(ctx, event, name, path);
     ctx.replicate_verbatim();
 }
 
 /// Keyspace event `event` (class module) for `name`, and the search indexer.
 pub fn notify(ctx: &Context, event: &CStr, name: &RedisString) {
+    notify_written(ctx, event, name, None);
+}
+
+/// Like [`notify`], for a write that landed at `path` of the JSON document (None: anywhere):
+/// the indexer keeps the fields the write cannot have changed.
+pub fn notify_written(ctx: &Context, event: &CStr, name: &RedisString, path: Option<&json::path::JsonPath>) {
     // Straight to the API with the event's static C string (redis-module's helper allocates a
     // CString per call).
     // SAFETY: 1. the API table is filled by Init and never changes. 2. `ctx` is the live context of
@@ -111,5 +127,5 @@ pub fn notify(ctx: &Context, event: &CStr, name: &RedisString) {
             notify(ctx.ctx, NotifyEvent::MODULE.bits(), event.as_ptr(), name.inner);
         }
     }
-    crate::events::key_changed(ctx, name.as_slice());
+    crate::events::key_written(ctx, name.as_slice(), path);
 }

@@ -257,7 +257,19 @@ pub fn any_catalog() -> bool {
 
 /// A key of database `db` changed (the GIL is held; `docs` reads it): re-evaluates it against
 /// every index, now if no query holds the state, else read now and queued.
-pub fn key_changed(_ctx: &Context, db: i32, key: &[u8], docs: &dyn DocumentSource) {
+pub fn key_changed(ctx: &Context, db: i32, key: &[u8], docs: &dyn DocumentSource) {
+    key_changed_keeping(ctx, db, key, docs, &|_, _| false);
+}
+
+/// Like [`key_changed`], for a write that cannot have changed the fields `unchanged` names
+/// (the indexes keep what they can of them: `search::index::Kept`).
+pub fn key_changed_keeping(
+    _ctx: &Context,
+    db: i32,
+    key: &[u8],
+    docs: &dyn DocumentSource,
+    unchanged: search::Unchanged,
+) {
     crate::workers::changes::changed(db, key);
     if INSIDE.get() {
         AGAIN.with(|a| a.borrow_mut().push((db, key.to_vec())));
@@ -267,7 +279,7 @@ pub fn key_changed(_ctx: &Context, db: i32, key: &[u8], docs: &dyn DocumentSourc
     let apply = |s: &mut SearchState| {
         if let Some(catalog) = s.catalogs.get_mut(&db) {
             if docs.key_type(key).is_some() {
-                catalog.on_key_changed(key, docs);
+                catalog.on_key_changed_keeping(key, docs, unchanged);
             } else {
                 catalog.on_key_removed(key);
             }
@@ -277,7 +289,7 @@ pub fn key_changed(_ctx: &Context, db: i32, key: &[u8], docs: &dyn DocumentSourc
     let waited = Cell::new(started);
     let read = |s: &SearchState| {
         waited.set(Instant::now());
-        let change = s.catalogs.get(&db)?.prepare_key_change(key, docs);
+        let change = s.catalogs.get(&db)?.prepare_key_change_keeping(key, docs, unchanged);
         LOCK_WAITS.deferred.fetch_add(1, Ordering::Relaxed);
         Some((db, change))
     };

@@ -12,9 +12,12 @@ use crate::codec::{put_bytes, put_u32, Reader};
 use crate::config::Config;
 use crate::document::DocumentSource;
 use crate::error::{Error, Result};
-use crate::index::{Index, KeyChange};
-use crate::schema::IndexSpec;
+use crate::index::{Index, Kept, KeyChange};
+use crate::schema::{FieldSpec, IndexSpec};
 use crate::synonyms::Synonyms;
+
+/// Which fields of an index a write cannot have changed ([`Catalog::on_key_changed_keeping`]).
+pub type Unchanged<'a> = &'a dyn Fn(&IndexSpec, &FieldSpec) -> bool;
 
 /// Initial-scan state of an index.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -204,6 +207,26 @@ impl Catalog {
     /// What [`Catalog::on_key_changed`] would do, read from the document now and applied
     /// later by [`Catalog::apply`] (the glue prepares while queries share the catalog).
     pub fn prepare_key_change(&self, key: &[u8], docs: &dyn DocumentSource) -> PreparedChange {
+        self.prepare_key_change_keeping(key, docs, &|_, _| false)
+    }
+
+    /// Like [`Catalog::on_key_changed`], for a write that cannot have changed the fields
+    /// `unchanged` names: each index keeps what it can of them ([`crate::index::Kept`]).
+    pub fn on_key_changed_keeping(&mut self, key: &[u8], docs: &dyn DocumentSource, unchanged: Unchanged) {
+        for e in self.indexes.values_mut() {
+            let change = e.index.prepare_keeping(key, docs, Kept::of(&e.index.spec, unchanged));
+            e.index.apply(key, change);
+        }
+    }
+
+    /// Like [`Catalog::prepare_key_change`], keeping what [`Catalog::on_key_changed_keeping`]
+    /// keeps.
+    pub fn prepare_key_change_keeping(
+        &self,
+        key: &[u8],
+        docs: &dyn DocumentSource,
+        unchanged: Unchanged,
+    ) -> PreparedChange {
         let exists = docs.key_type(key).is_some();
         PreparedChange {
             key: key.to_vec(),
@@ -211,7 +234,11 @@ impl Catalog {
                 .indexes
                 .iter()
                 .map(|(name, e)| {
-                    let change = if exists { e.index.prepare(key, docs) } else { KeyChange::Remove };
+                    let change = if exists {
+                        e.index.prepare_keeping(key, docs, Kept::of(&e.index.spec, unchanged))
+                    } else {
+                        KeyChange::Remove
+                    };
                     (name.clone(), change)
                 })
                 .collect(),

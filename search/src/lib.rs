@@ -81,7 +81,7 @@ pub mod timeout;
 pub mod vector_budget;
 pub mod vector_spec;
 
-pub use catalog::{Catalog, PreparedChange};
+pub use catalog::{Catalog, PreparedChange, Unchanged};
 pub use commands::{ExecOutcome, KeyWrite, Staged, READ_ONLY, STAGED};
 pub use config::Config;
 pub use document::{DocumentSource, FieldValue, KeyType, NumberArray};

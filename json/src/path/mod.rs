@@ -11,6 +11,7 @@
 //! path.first(&root)     -> Option<&Value>       // the first match (what legacy reads report)
 //! path.select_locations(&root) -> Vec<Location> // the matches as key/index steps
 //! path.select_located(&root)   -> Vec<(Location, &Value)>
+//! path.independent_of(&write)  -> bool   // a write at `write` cannot change what it selects
 //! ```
 //!
 //! Files: `syntax` (grammar as BNF, parser), `ast` (compiled form), [`legacy`] (legacy
@@ -32,6 +33,7 @@ mod eval;
 mod filter;
 pub mod legacy;
 pub mod location;
+mod reach;
 mod syntax;
 
 use std::sync::Arc;

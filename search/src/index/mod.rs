@@ -12,6 +12,7 @@ pub mod half;
 pub mod hnsw;
 mod hnsw_repair;
 pub mod idset;
+pub mod kept;
 pub mod numeric;
 pub mod numeric_tree;
 pub mod postings;
@@ -45,6 +46,7 @@ use docs::{DocHot, DocRecord, DocTable, RecordParts, TermOcc};
 use extract::{extract, FieldValues};
 pub(crate) use filter::IndexFilter;
 use geo::GeoIndex;
+pub use kept::Kept;
 use numeric::NumericIndex;
 use postings::{DocNorm, Posting};
 use record_postings::Postings;
@@ -105,8 +107,8 @@ pub struct IndexStats {
 pub enum KeyChange {
     /// The key is not (or no longer) a document of the index.
     Remove,
-    /// Its document's values.
-    Insert(extract::Extracted),
+    /// Its document's values, and what of its entries the update keeps.
+    Insert(extract::Extracted, Kept),
     /// Its document cannot be indexed (counted in FT.INFO's errors).
     Failed(extract::ExtractError),
 }
@@ -254,6 +256,12 @@ impl Index {
     /// applied: the document is read while the index may be shared, and applied later
     /// ([`Index::apply`]) by whoever then holds the index exclusively.
     pub fn prepare(&self, key: &[u8], docs: &dyn DocumentSource) -> KeyChange {
+        self.prepare_keeping(key, docs, Kept::nothing())
+    }
+
+    /// Like [`Index::prepare`], for a write that left some fields as they were: the update
+    /// keeps `kept` ([`Kept`]).
+    pub fn prepare_keeping(&self, key: &[u8], docs: &dyn DocumentSource, kept: Kept) -> KeyChange {
         if docs.key_type(key) != Some(self.spec.on)
             || !self.spec.matches_prefix(key)
             || self.filter.as_ref().is_some_and(|f| !f.admits(&self.spec, key, docs))
@@ -261,7 +269,7 @@ impl Index {
             return KeyChange::Remove;
         }
         match extract(&self.spec, key, docs) {
-            Ok(ex) => KeyChange::Insert(ex),
+            Ok(ex) => KeyChange::Insert(ex, kept),
             Err(e) => KeyChange::Failed(e),
         }
     }
@@ -280,8 +288,8 @@ impl Index {
                 self.remove(key);
                 false
             }
-            KeyChange::Insert(ex) => {
-                self.insert_in_language(key, ex.values, ex.score, ex.language);
+            KeyChange::Insert(ex, kept) => {
+                self.insert_keeping(key, ex.values, ex.score, ex.language, &kept);
                 true
             }
             KeyChange::Failed(e) => {
@@ -314,6 +322,27 @@ impl Index {
         score: f32,
         language: Option<crate::analysis::stemmer::Language>,
     ) {
+        self.insert_keeping(key, values, score, language, &Kept::nothing());
+    }
+
+    /// Like [`Index::insert_in_language`], keeping what `kept` says the update left alone
+    /// (when the key has a record to keep it from).
+    fn insert_keeping(
+        &mut self,
+        key: &[u8],
+        values: Vec<FieldValues>,
+        score: f32,
+        language: Option<crate::analysis::stemmer::Language>,
+        kept: &Kept,
+    ) {
+        // The text of the indexed version: its terms in (term, field) order, and its figures.
+        let old_text = if kept.text {
+            self.docs.id_of(key).and_then(|id| {
+                Some((self.docs.get(id)?.occs().iter().collect::<Vec<_>>(), self.docs.hot(id)?))
+            })
+        } else {
+            None
+        };
         let doc_stemmer = language.map(|l| Stemmer::new(l, self.stemmer.min_len()));
         let doc_language = language.unwrap_or(self.spec.language);
         // Build the forward record (term ids are assigned here).
@@ -349,6 +378,7 @@ impl Index {
                 continue;
             }
             match (vals, self.fields.get_mut(i)) {
+                (FieldValues::Text(_), Some(FieldIndex::Text(_))) if old_text.is_some() => {}
                 (FieldValues::Text(strings), Some(FieldIndex::Text(ord))) => {
                     let ord = *ord;
                     let (raw_weight, stem_weight) =
@@ -435,6 +465,7 @@ impl Index {
         }
         term_pos.sort_unstable();
         let mut occs = Vec::with_capacity(term_pos.len());
+        let kept_text = old_text.is_some();
         // Per term: (term, weighted frequency over all fields, field mask, its range in
         // `positions`), what its posting holds.
         let mut entries = std::mem::take(&mut self.scratch.entries);
@@ -459,7 +490,12 @@ impl Index {
         }
         // RediSearch's document norm: the largest weighted frequency of a term over all
         // fields (a stem is a term of its own).
-        let max_freq = entries.iter().map(|e| e.1).max().unwrap_or(0);
+        let mut max_freq = entries.iter().map(|e| e.1).max().unwrap_or(0);
+        if let Some((old_occs, old_hot)) = old_text {
+            // The text is the record's: its postings already hold it.
+            occs = old_occs;
+            (max_freq, len) = (old_hot.max_freq, old_hot.len);
+        }
         let parts = RecordParts { key: key.into(), occs, tags, numerics, served, geos, sortables, missing };
         let rec = DocRecord::encode(&parts);
         let new_postings = Postings::of(parts, len);
@@ -480,7 +516,7 @@ impl Index {
                 let (gone, added) = old.clone_postings(old_hot.len).diff(new_postings);
                 self.remove_postings(id, &gone);
                 self.index_postings(id, &added);
-                for term in old.terms() {
+                for term in old.terms().filter(|_| !kept_text) {
                     if entries.binary_search_by_key(&term, |e| e.0).is_err() {
                         self.text.remove_posting(term, id);
                     }

@@ -40,7 +40,7 @@ pub fn arrappend(ctx: &Context, inv: &Invocation) -> CommandResult {
     let path = compile(inv.args[1])?;
     let outcome = arr_append(doc, &path, &values).map_err(op_err)?;
     if outcome.changed {
-        changed(ctx, inv, c"json.arrappend");
+        changed(ctx, inv, c"json.arrappend", &path);
     }
     Ok(length_reply(path.is_legacy(), &outcome.results))
 }
@@ -95,7 +95,7 @@ pub fn arrinsert(ctx: &Context, inv: &Invocation) -> CommandResult {
     let path = compile(inv.args[1])?;
     let outcome = arr_insert(doc, &path, index, &values).map_err(op_err)?;
     if outcome.changed {
-        changed(ctx, inv, c"json.arrinsert");
+        changed(ctx, inv, c"json.arrinsert", &path);
     }
     Ok(length_reply(path.is_legacy(), &outcome.results))
 }
@@ -153,7 +153,7 @@ pub fn arrpop(ctx: &Context, inv: &Invocation) -> CommandResult {
     let outcome = arr_pop(doc, &path, index).map_err(op_err)?;
     // A legacy path notifies once an array matched, even an empty one (RedisJSON).
     if outcome.changed || (path.is_legacy() && outcome.results.iter().any(Option::is_some)) {
-        changed(ctx, inv, c"json.arrpop");
+        changed(ctx, inv, c"json.arrpop", &path);
     }
     let popped = |v: &Option<Option<Value>>| match v {
         Some(Some(v)) => match format {
@@ -186,7 +186,7 @@ pub fn arrtrim(ctx: &Context, inv: &Invocation) -> CommandResult {
     let path = compile(inv.args[1])?;
     let outcome = arr_trim(doc, &path, start, stop).map_err(op_err)?;
     if outcome.changed {
-        changed(ctx, inv, c"json.arrtrim");
+        changed(ctx, inv, c"json.arrtrim", &path);
     }
     Ok(length_reply(path.is_legacy(), &outcome.results))
 }

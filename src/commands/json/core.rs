@@ -94,6 +94,8 @@ pub fn set(ctx: &Context, inv: &Invocation) -> CommandResult {
     let mut key = JsonKey::open(ctx, &inv.argv[0]);
     let exists = key.value()?.is_some();
     let value = input.read_fpha(inv.args[2], fpha)?;
+    // Where the write lands, for the indexer (None: the root).
+    let mut written = None;
     if !exists {
         if xx {
             return Ok(Reply::Nil);
@@ -114,9 +116,13 @@ pub fn set(ctx: &Context, inv: &Invocation) -> CommandResult {
             if json::ops::set::set(doc, &path, value, cond).map_err(super::op_err)? == SetOutcome::NotSet {
                 return Ok(Reply::Nil);
             }
+            written = Some(path);
         }
     }
-    key.changed(c"json.set");
+    match &written {
+        Some(path) => key.changed_at(c"json.set", path),
+        None => key.changed(c"json.set"),
+    }
     Ok(Reply::OK)
 }
 
@@ -310,7 +316,7 @@ pub fn mset(ctx: &Context, inv: &Invocation) -> CommandResult {
     if inv.len() < 3 {
         return Err(Error::WrongArity);
     }
-    let mut writes: Vec<(usize, Option<SetPlan>, Value)> = Vec::with_capacity(inv.len() / 3);
+    let mut writes: Vec<(usize, Option<(SetPlan, JsonPath)>, Value)> = Vec::with_capacity(inv.len() / 3);
     for (i, triple) in inv.args.chunks(3).enumerate() {
         let key = keys::open(ctx, &inv.argv[i * 3]);
         let doc = keys::read(&key)?;
@@ -324,7 +330,10 @@ pub fn mset(ctx: &Context, inv: &Invocation) -> CommandResult {
             _ if root => None,
             Some(doc) => {
                 let path = compile(path_arg)?;
-                Some(json::ops::set::plan_set(doc, &path, SetCondition::Always).map_err(super::op_err)?)
+                Some((
+                    json::ops::set::plan_set(doc, &path, SetCondition::Always).map_err(super::op_err)?,
+                    path,
+                ))
             }
             None => return Err(Error::msg("ERR new objects must be created at the root")),
         };
@@ -334,8 +343,9 @@ pub fn mset(ctx: &Context, inv: &Invocation) -> CommandResult {
     for (at, plan, value) in writes {
         let name = &inv.argv[at];
         let mut key = JsonKey::open(ctx, name);
+        let path = plan.as_ref().map(|(_, path)| path.clone());
         let written = match (key.value()?, plan) {
-            (Some(doc), Some(plan)) => plan.apply_planned(doc, value),
+            (Some(doc), Some((plan, _))) => plan.apply_planned(doc, value),
             (Some(doc), None) => {
                 *doc = value;
                 true
@@ -346,7 +356,7 @@ pub fn mset(ctx: &Context, inv: &Invocation) -> CommandResult {
             }
         };
         if written {
-            crate::keys::notify(ctx, c"json.mset", name);
+            crate::keys::notify_written(ctx, c"json.mset", name, path.as_ref());
         }
     }
     ctx.replicate_verbatim();
@@ -373,7 +383,7 @@ pub fn del(ctx: &Context, inv: &Invocation) -> CommandResult {
         json::ops::del::del(doc, &path)
     };
     if deleted > 0 {
-        key.changed(c"json.del");
+        key.changed_at(c"json.del", &path);
     }
     Ok(Reply::Int(deleted as i64))
 }

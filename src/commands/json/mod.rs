@@ -362,7 +362,8 @@ pub(crate) fn reply_format(value: &[u8]) -> Result<ReplyFormat, Error> {
     }
 }
 
-/// Announces a change of the key at the first argument (notify, replicate).
-pub(crate) fn changed(ctx: &Context, inv: &Invocation, event: &CStr) {
-    keys::changed(ctx, event, &inv.argv[0]);
+/// Announces a change of the key at the first argument, made at `path` (notify, index,
+/// replicate).
+pub(crate) fn changed(ctx: &Context, inv: &Invocation, event: &CStr, path: &JsonPath) {
+    keys::changed_at(ctx, event, &inv.argv[0], Some(path));
 }

@@ -38,7 +38,7 @@ fn num_command(ctx: &Context, inv: &Invocation, op: NumOp, event: &CStr) -> Comm
     }
     let outcome = num_op(doc, &path, number, op).map_err(op_err)?;
     if outcome.changed {
-        changed(ctx, inv, event);
+        changed(ctx, inv, event, &path);
     }
     Ok(match (path.is_legacy(), resp3) {
         (true, _) => {

@@ -26,7 +26,7 @@ pub fn clear(ctx: &Context, inv: &Invocation) -> CommandResult {
     let path = path_at(inv, 1)?;
     let count = json::ops::clear::clear(doc, &path);
     if count > 0 {
-        changed(ctx, inv, c"json.clear");
+        changed(ctx, inv, c"json.clear", &path);
     }
     Ok(Reply::Int(count as i64))
 }
@@ -42,7 +42,7 @@ pub fn toggle(ctx: &Context, inv: &Invocation) -> CommandResult {
     let path = compile(inv.args[1])?;
     let outcome = json::ops::toggle::toggle(doc, &path).map_err(op_err)?;
     if outcome.changed {
-        changed(ctx, inv, c"json.toggle");
+        changed(ctx, inv, c"json.toggle", &path);
     }
     Ok(if path.is_legacy() {
         match outcome.last() {
@@ -101,7 +101,7 @@ pub fn merge(ctx: &Context, inv: &Invocation) -> CommandResult {
             }
         }
     }
-    changed(ctx, inv, c"json.merge");
+    changed(ctx, inv, c"json.merge", &path);
     Ok(Reply::OK)
 }
 

@@ -26,7 +26,7 @@ pub fn strappend(ctx: &Context, inv: &Invocation) -> CommandResult {
     let path = super::compile(path_arg)?;
     let outcome = str_append(doc, &path, value).map_err(op_err)?;
     if outcome.changed {
-        changed(ctx, inv, c"json.strappend");
+        changed(ctx, inv, c"json.strappend", &path);
     }
     Ok(if path.is_legacy() {
         outcome.last().map(|n| Reply::Int(*n as i64)).unwrap_or(Reply::Nil)
