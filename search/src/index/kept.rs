@@ -41,8 +41,7 @@ impl Kept {
         let unchanged = |f: &FieldSpec| unchanged(spec, f);
         let text_alone =
             spec.language_field.is_empty() && spec.score_field.is_empty() && spec.payload_field.is_empty();
-        let text =
-            text_alone && spec.fields.iter().filter(|f| f.kind == FieldType::Text).all(unchanged);
+        let text = text_alone && spec.fields.iter().filter(|f| f.kind == FieldType::Text).all(unchanged);
         Kept { text }
     }
 }

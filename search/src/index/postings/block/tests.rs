@@ -132,3 +132,45 @@ fn middle_changes_agree_with_a_vector() {
         assert_eq!(b.last_doc(), want.last().map(|w| w.0.doc));
     }
 }
+
+#[test]
+fn varints_skipped_from_either_end_meet() {
+    let mut x: u64 = 11;
+    for len in 0..200usize {
+        let mut bytes = Vec::new();
+        for _ in 0..len {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            // Values of 1 to 5 bytes.
+            put_varint(&mut bytes, (x >> (x % 33)) as u32);
+        }
+        for back in 0..=len {
+            assert_eq!(
+                skip_back(&bytes, back),
+                skip(&bytes, 0, len - back),
+                "{len} varints, {back} from the end"
+            );
+        }
+    }
+}
+
+#[test]
+fn moved_bits_land_whole() {
+    let mut x: u64 = 5;
+    for _ in 0..300 {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        let bytes: Vec<u8> = (0..40).map(|k| (x >> (k % 57)) as u8 ^ k as u8).chain([0; PAD]).collect();
+        let bits = |b: &[u8], at: usize| b[at / 8] >> (at % 8) & 1;
+        let (src, dst, len) = ((x % 90) as usize, ((x >> 8) % 90) as usize, ((x >> 16) % 150) as usize);
+        let mut moved = bytes.clone();
+        move_bits(&mut moved, src, dst, len);
+        for at in 0..320 {
+            let want =
+                if (dst..dst + len).contains(&at) { bits(&bytes, src + at - dst) } else { bits(&bytes, at) };
+            assert_eq!(bits(&moved, at), want, "bit {at} of a move of {len} bits {src} -> {dst}");
+        }
+    }
+}
