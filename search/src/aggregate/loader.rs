@@ -179,7 +179,7 @@ impl IndexLoader<'_> {
         if property_from_sortable(f) {
             match &self.indexed {
                 Indexed::Live { idx, .. } => {
-                    if let Some(v) = idx.docs.get(id)?.sortable(fi as u16) {
+                    if let Some(v) = idx.docs.sortable(id, fi as u16) {
                         return Some(sort_value(v));
                     }
                 }

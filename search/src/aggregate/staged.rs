@@ -185,7 +185,7 @@ pub(crate) fn stage_queried(
     for (i, &d) in q.order.iter().enumerate() {
         let (Some(mut hit), Some(rec)) = (q.hit(i), q.idx.docs.get(d)) else { continue };
         for (fi, col) in &mut sortables {
-            col.push(rec.sortable(*fi as u16).map(sort_value));
+            col.push(q.idx.docs.sortable(d, *fi as u16).map(sort_value));
         }
         for (fi, col) in &mut served {
             col.push(rec.served_number(*fi as u16));

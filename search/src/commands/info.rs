@@ -161,7 +161,7 @@ impl Memory {
         for d in idx.docs.live.iter() {
             if let Some(r) = idx.docs.get(d) {
                 m.doc += r.mem_bytes();
-                m.sortable += r.sortable_bytes();
+                m.sortable += idx.docs.sortable_bytes(d);
                 m.total_offsets += r.occs().iter().map(|o| u64::from(o.freq)).sum::<u64>();
             }
         }

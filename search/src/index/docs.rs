@@ -8,6 +8,7 @@ use hashbrown::HashTable;
 use roaring::RoaringBitmap;
 
 pub use super::record::{DocRecord, RecordParts, SortRef};
+use super::sort_numbers::SortNumbers;
 
 /// One (term, field) occurrence group of a document (8 bytes; the term's positions are in
 /// its posting, [`super::postings`]).
@@ -91,6 +92,8 @@ pub struct DocTable {
     /// index (a NUMERIC value served as the document's, a SORTABLE value), so a query knows
     /// in O(1) that every row has it ([`DocTable::in_every_record`]).
     columns: Vec<Columns>,
+    /// The numbers of SORTABLE fields, out of the records ([`SortNumbers`]).
+    numbers: SortNumbers,
     /// The last RediSearch id handed out (RediSearch's `maxDocId`).
     last_rs_id: u64,
     /// Per block of [`RS_BLOCK`] ids: a lower bound of the RediSearch ids of its documents
@@ -237,26 +240,72 @@ impl DocTable {
 
     /// Counts `rec`'s column values in (`add`) or out.
     fn count(&mut self, rec: &DocRecord, add: bool) {
-        let mut bump = |field: u16, served: bool| {
-            let at = usize::from(field);
-            if self.columns.len() <= at {
-                self.columns.resize(at + 1, Columns::default());
-            }
-            let c = &mut self.columns[at];
-            let n = if served { &mut c.served } else { &mut c.sortable };
-            *n = if add { n.saturating_add(1) } else { n.saturating_sub(1) };
-        };
         for f in rec.served_fields() {
-            bump(f, true);
+            self.bump(f, true, add);
         }
         for (f, _) in rec.sortables() {
-            bump(f, false);
+            self.bump(f, false, add);
         }
+    }
+
+    /// Counts one value of field `field` in (`add`) or out: a served number, or a sortable.
+    fn bump(&mut self, field: u16, served: bool, add: bool) {
+        let at = usize::from(field);
+        if self.columns.len() <= at {
+            self.columns.resize(at + 1, Columns::default());
+        }
+        if let Some(c) = self.columns.get_mut(at) {
+            let n = if served { &mut c.served } else { &mut c.sortable };
+            *n = if add { n.saturating_add(1) } else { n.saturating_sub(1) };
+        }
+    }
+
+    /// Makes `numbers` the sortable numbers of `id` (counted in, its previous ones out).
+    fn set_numbers(&mut self, id: u32, numbers: &[(u16, f64)]) {
+        let before: Vec<u16> = self.numbers.fields_of(id).collect();
+        for f in before {
+            self.bump(f, false, false);
+        }
+        self.numbers.set(id, numbers);
+        for &(f, _) in numbers {
+            self.bump(f, false, true);
+        }
+    }
+
+    /// The sort value of field `field` of live id `id`.
+    #[inline]
+    pub fn sortable(&self, id: u32, field: u16) -> Option<SortRef<'_>> {
+        match self.numbers.get(id, field) {
+            Some(n) => Some(SortRef::Num(n)),
+            None => self.get(id)?.sortable(field),
+        }
+    }
+
+    /// Bytes of the sort values of live id `id`, as its record would hold them all.
+    pub fn sortable_bytes(&self, id: u32) -> usize {
+        self.get(id).map_or(0, DocRecord::sortable_bytes) + self.numbers.record_bytes(id)
     }
 
     /// Stores `rec` under its key: keeps the key's id, else reuses a freed id.
     /// Returns the id and the previous record (to unindex).
-    pub fn put(&mut self, rec: DocRecord, mut hot: DocHot) -> (u32, Option<(DocRecord, DocHot)>) {
+    pub fn put(&mut self, rec: DocRecord, hot: DocHot) -> (u32, Option<(DocRecord, DocHot)>) {
+        self.put_sorted(rec, hot, &[])
+    }
+
+    /// Like [`Self::put`], the document's SORTABLE numbers given apart from its record
+    /// (fields ascending, each value [`SortNumbers::holds`]).
+    pub fn put_sorted(
+        &mut self,
+        rec: DocRecord,
+        hot: DocHot,
+        numbers: &[(u16, f64)],
+    ) -> (u32, Option<(DocRecord, DocHot)>) {
+        let (id, old) = self.put_record(rec, hot);
+        self.set_numbers(id, numbers);
+        (id, old)
+    }
+
+    fn put_record(&mut self, rec: DocRecord, mut hot: DocHot) -> (u32, Option<(DocRecord, DocHot)>) {
         self.count(&rec, true);
         self.doc_order.take();
         hot.rs_id = self.next_rs_id();
@@ -300,6 +349,7 @@ impl DocTable {
         self.doc_order.take();
         let rec = self.records.get_mut(id as usize).and_then(|s| s.take())?;
         self.count(&rec, false);
+        self.set_numbers(id, &[]);
         let hot = self.hot.get_mut(id as usize).map(std::mem::take)?;
         self.live.remove(id);
         self.free.push(std::cmp::Reverse(id));
@@ -331,6 +381,7 @@ impl DocTable {
         self.ids.capacity() * (std::mem::size_of::<u32>() + 1)
             + self.records.capacity() * std::mem::size_of::<Option<DocRecord>>()
             + self.hot.capacity() * std::mem::size_of::<DocHot>()
+            + self.numbers.mem_bytes()
     }
 }
 

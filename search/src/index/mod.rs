@@ -18,6 +18,7 @@ pub mod numeric_tree;
 pub mod postings;
 pub mod record;
 mod record_postings;
+mod sort_numbers;
 pub mod tag;
 pub mod termdict;
 mod terms;
@@ -496,11 +497,20 @@ impl Index {
             occs = old_occs;
             (max_freq, len) = (old_hot.max_freq, old_hot.len);
         }
+        // Sortable numbers live in the table, the rest in the record.
+        let mut sort_numbers = Vec::new();
+        sortables.retain(|(f, v)| match v {
+            docs::SortValue::Num(n) if sort_numbers::SortNumbers::holds(*n) => {
+                sort_numbers.push((*f, *n));
+                false
+            }
+            _ => true,
+        });
         let parts = RecordParts { key: key.into(), occs, tags, numerics, served, geos, sortables, missing };
         let rec = DocRecord::encode(&parts);
         let new_postings = Postings::of(parts, len);
         let norm = DocNorm { max_freq: max_freq.max(1), low_score: (0.0..=1.0).contains(&score) };
-        let (id, old) = self.docs.put(rec, DocHot::new(score, max_freq, len));
+        let (id, old) = self.docs.put_sorted(rec, DocHot::new(score, max_freq, len), &sort_numbers);
         if let Some((old, old_hot)) = &old {
             if self.numeric_model.unindexed(old_hot.redisearch_id(), numeric_tree::entries(old)) {
                 self.text.collect_garbage();

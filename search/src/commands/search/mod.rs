@@ -548,15 +548,14 @@ fn check_highlighting(req: &SearchRequest, idx: &Index) -> Result<()> {
 
 fn sort_key(idx: &Index, d: u32, field: Option<usize>, docs: &dyn DocumentSource) -> Option<Key> {
     let fi = field?;
-    let rec = idx.docs.get(d)?;
-    if let Some(v) = rec.sortable(fi as u16) {
+    if let Some(v) = idx.docs.sortable(d, fi as u16) {
         return Some(match v {
             SortRef::Num(n) => Key::Num(n),
             SortRef::Str(s) => Key::Str(s.to_string()),
         });
     }
     let f = idx.spec.fields.get(fi)?;
-    let vals = docs.values(rec.key(), &f.path).ok()?;
+    let vals = docs.values(idx.docs.get(d)?.key(), &f.path).ok()?;
     let first = vals.into_iter().find(|v| !matches!(v, FieldValue::Null))?;
     match (first, f.kind) {
         (FieldValue::Number(n, _), _) => Some(Key::Num(n)),

@@ -121,7 +121,7 @@ impl<'a> RenderCtx<'a> {
                         // Hash: the sorter's value, which RediSearch takes from the sorting
                         // vector for a SORTABLE TEXT field (normalized unless UNF), else
                         // the field as HGETALL gives it (it loads the whole hash).
-                        let sorted = || match self.idx.docs.get(d)?.sortable(fi as u16)? {
+                        let sorted = || match self.idx.docs.sortable(d, fi as u16)? {
                             SortRef::Str(s) if !json && spec.kind == FieldType::Text => {
                                 Some(s.as_bytes().to_vec())
                             }
