@@ -316,7 +316,10 @@ pub fn mset(ctx: &Context, inv: &Invocation) -> CommandResult {
     if inv.len() < 3 {
         return Err(Error::WrongArity);
     }
-    let mut writes: Vec<(usize, Option<(SetPlan, JsonPath)>, Value)> = Vec::with_capacity(inv.len() / 3);
+    // Per triple: its key's argument index, the planned write and its path (None: the
+    // root), the value.
+    type Write = (usize, Option<(SetPlan, JsonPath)>, Value);
+    let mut writes: Vec<Write> = Vec::with_capacity(inv.len() / 3);
     for (i, triple) in inv.args.chunks(3).enumerate() {
         let key = keys::open(ctx, &inv.argv[i * 3]);
         let doc = keys::read(&key)?;
