@@ -128,7 +128,7 @@ impl<'a> RenderCtx<'a> {
                             _ => None,
                         };
                         let value = if json {
-                            self.load_one(key, field, true)
+                            self.served_text(d, fi, field).or_else(|| self.load_one(key, field, true))
                         } else {
                             sorted().or_else(|| self.load_raw(key, field))
                         };
@@ -261,6 +261,18 @@ impl<'a> RenderCtx<'a> {
             Some(FieldValue::Bool(b)) => Some(if b { b"1".to_vec() } else { b"0".to_vec() }),
             _ => self.docs.json_at(key, path)?.into_iter().next().map(String::into_bytes),
         }
+    }
+
+    /// A NUMERIC attribute's value as [`Self::load_one`] gives it, from the index: when the
+    /// document's one value at its path is a number the index holds as it is (a served
+    /// number), the loader would format that same number. (The row's document is the one the
+    /// index read: a row whose document changed since is left out before rendering.)
+    fn served_text(&self, d: u32, fi: usize, source: &str) -> Option<Vec<u8>> {
+        if self.idx.spec.fields.get(fi)?.kind != FieldType::Numeric || self.as_array_text(source) {
+            return None;
+        }
+        let n = self.idx.docs.get(d)?.served_number(fi as u16)?;
+        Some(crate::aggregate::value::format_number(n).into_bytes())
     }
 
     /// A RETURN field (an attribute or a path), as RediSearch's loader gives it.
