@@ -321,6 +321,8 @@ impl DocTable {
         let id = match self.free.pop() {
             Some(std::cmp::Reverse(id)) => id,
             None => {
+                grow_by_eighths(&mut self.records);
+                grow_by_eighths(&mut self.hot);
                 self.records.push(None);
                 self.hot.push(DocHot::default());
                 (self.records.len() - 1) as u32
@@ -382,6 +384,14 @@ impl DocTable {
             + self.records.capacity() * std::mem::size_of::<Option<DocRecord>>()
             + self.hot.capacity() * std::mem::size_of::<DocHot>()
             + self.numbers.mem_bytes()
+    }
+}
+
+/// Makes room for one more element of a per-id vector, growing it by an eighth (not
+/// doubling: its spare slots are memory every document pays, 32 bytes an id here).
+fn grow_by_eighths<T>(v: &mut Vec<T>) {
+    if v.len() == v.capacity() {
+        v.reserve_exact(v.len() / 8 + 64);
     }
 }
 

@@ -570,6 +570,12 @@ impl Index {
         }
         let stem = self.stemmer.stem(text).map(|st| self.text.term_id(&format!("{STEM_PREFIX}{st}")));
         if self.stem_cache.len() <= id as usize {
+            // Grown by an eighth, as the term lists are (one slot a term).
+            if self.stem_cache.capacity() <= id as usize {
+                self.stem_cache.reserve_exact(
+                    (id as usize + 1 - self.stem_cache.len()).max(self.stem_cache.len() / 8 + 64),
+                );
+            }
             self.stem_cache.resize(id as usize + 1, 0);
         }
         if let Some(slot) = self.stem_cache.get_mut(id as usize) {

@@ -159,10 +159,10 @@ impl Default for PosCursor {
 /// One term's postings.
 #[derive(Debug, Clone)]
 pub struct PostingList {
-    /// First document id of each block.
-    firsts: Vec<u32>,
-    /// The blocks but the last.
-    blocks: Vec<Block>,
+    /// The blocks but the last, and the first document of each block: `None` while the
+    /// list has one block, as most terms' lists do (they then hold no vector at all: 40
+    /// bytes less a term).
+    heads: Option<Box<Heads>>,
     /// The last block (empty when the list is): kept in the list itself, so that appending
     /// a document (what ingest does) reads no block header from elsewhere in memory, and a
     /// term of one block allocates no vector of blocks.
@@ -170,13 +170,45 @@ pub struct PostingList {
     len: u32,
 }
 
+/// The blocks of a list of several ([`PostingList::heads`]).
+#[derive(Debug, Clone, Default)]
+struct Heads {
+    /// First document id of each block, the last one's included.
+    firsts: Vec<u32>,
+    /// The blocks but the last.
+    blocks: Vec<Block>,
+}
+
 impl Default for PostingList {
     fn default() -> Self {
-        PostingList { firsts: Vec::new(), blocks: Vec::new(), tail: Block::empty(), len: 0 }
+        PostingList { heads: None, tail: Block::empty(), len: 0 }
     }
 }
 
 impl PostingList {
+    /// The blocks but the last.
+    fn blocks(&self) -> &[Block] {
+        self.heads.as_ref().map_or(&[], |h| &h.blocks)
+    }
+
+    /// The first document of block `b`.
+    #[inline]
+    fn first(&self, b: usize) -> Option<u32> {
+        match &self.heads {
+            Some(h) => h.firsts.get(b).copied(),
+            None => (b == 0 && self.tail.len() > 0).then(|| self.tail.doc(0)),
+        }
+    }
+
+    /// The heads, made when the list grows a second block.
+    fn heads_mut(&mut self) -> &mut Heads {
+        let tail = &self.tail;
+        self.heads.get_or_insert_with(|| {
+            let firsts = if tail.len() > 0 { vec![tail.doc(0)] } else { Vec::new() };
+            Box::new(Heads { firsts, blocks: Vec::new() })
+        })
+    }
+
     /// Number of documents.
     pub fn len(&self) -> u32 {
         self.len
@@ -189,17 +221,18 @@ impl PostingList {
 
     /// Block `bi`.
     fn block(&self, bi: usize) -> Option<&Block> {
-        match self.blocks.get(bi) {
+        let blocks = self.blocks();
+        match blocks.get(bi) {
             Some(b) => Some(b),
-            None if bi == self.blocks.len() && self.tail.len() > 0 => Some(&self.tail),
+            None if bi == blocks.len() && self.tail.len() > 0 => Some(&self.tail),
             None => None,
         }
     }
 
     /// Block `bi`, to change.
     fn block_mut(&mut self, bi: usize) -> Option<&mut Block> {
-        let n = self.blocks.len();
-        match self.blocks.get_mut(bi) {
+        let n = self.blocks().len();
+        match self.heads.as_mut().and_then(|h| h.blocks.get_mut(bi)) {
             Some(b) => Some(b),
             None if bi == n && self.tail.len() > 0 => Some(&mut self.tail),
             None => None,
@@ -208,12 +241,12 @@ impl PostingList {
 
     /// The blocks in order.
     fn all_blocks(&self) -> impl Iterator<Item = &Block> {
-        self.blocks.iter().chain(std::iter::once(&self.tail).filter(|t| t.len() > 0))
+        self.blocks().iter().chain(std::iter::once(&self.tail).filter(|t| t.len() > 0))
     }
 
     /// The block that holds (or would hold) `doc`.
     fn block_of(&self, doc: u32) -> usize {
-        self.firsts.partition_point(|&f| f <= doc).saturating_sub(1)
+        self.heads.as_ref().map_or(0, |h| h.firsts.partition_point(|&f| f <= doc).saturating_sub(1))
     }
 
     /// Sets `doc`'s posting and positions (inserting it or replacing it).
@@ -226,9 +259,11 @@ impl PostingList {
         let tail = &mut self.tail;
         if tail.last_doc().is_none_or(|l| l < p.doc) {
             if tail.len() == 0 {
-                reserve_one(&mut self.firsts);
-                self.firsts.push(p.doc);
                 *tail = Block::new(p, positions, b);
+                if let Some(h) = &mut self.heads {
+                    reserve_one(&mut h.firsts);
+                    h.firsts.push(p.doc);
+                }
             } else if tail.len() < SPLIT_AT - 1 {
                 tail.push(p, positions);
                 tail.bound = tail.bound.max(b);
@@ -237,11 +272,15 @@ impl PostingList {
                     tail.shrink();
                 }
             } else {
-                reserve_one(&mut self.firsts);
-                reserve_one(&mut self.blocks);
-                self.firsts.push(p.doc);
                 let full = std::mem::replace(tail, Block::new(p, positions, b));
-                self.blocks.push(full);
+                let first = full.doc(0);
+                let h = self
+                    .heads
+                    .get_or_insert_with(|| Box::new(Heads { firsts: vec![first], blocks: Vec::new() }));
+                reserve_one(&mut h.firsts);
+                reserve_one(&mut h.blocks);
+                h.firsts.push(p.doc);
+                h.blocks.push(full);
             }
             self.len += 1;
             return;
@@ -266,19 +305,22 @@ impl PostingList {
         if found.is_err() {
             self.len += 1;
         }
-        if let (Some(f), Some(slot)) = (first, self.firsts.get_mut(bi)) {
+        if let (Some(f), Some(slot)) = (first, self.heads.as_mut().and_then(|h| h.firsts.get_mut(bi))) {
             *slot = f;
         }
         if let Some(second) = split.filter(|t| t.len() > 0) {
-            reserve_one(&mut self.firsts);
-            reserve_one(&mut self.blocks);
-            self.firsts.insert(bi + 1, second.doc(0));
-            if bi == self.blocks.len() {
+            let h = self.heads_mut();
+            reserve_one(&mut h.firsts);
+            reserve_one(&mut h.blocks);
+            h.firsts.insert(bi + 1, second.doc(0));
+            if bi == h.blocks.len() {
                 // The tail split: its first half joins the others.
                 let head = std::mem::replace(&mut self.tail, second);
-                self.blocks.push(head);
+                if let Some(h) = &mut self.heads {
+                    h.blocks.push(head);
+                }
             } else {
-                self.blocks.insert(bi + 1, second);
+                h.blocks.insert(bi + 1, second);
             }
         }
     }
@@ -291,20 +333,27 @@ impl PostingList {
         block.remove(i);
         let first = (block.len() > 0).then(|| block.doc(0));
         self.len -= 1;
-        match first {
-            None => {
-                self.firsts.remove(bi);
-                if bi == self.blocks.len() {
-                    self.tail = self.blocks.pop().unwrap_or_else(Block::empty);
+        match (first, &mut self.heads) {
+            // The only block emptied: the list is.
+            (None, None) => {}
+            (None, Some(h)) => {
+                h.firsts.remove(bi);
+                if bi == h.blocks.len() {
+                    self.tail = h.blocks.pop().unwrap_or_else(Block::empty);
                 } else {
-                    self.blocks.remove(bi);
+                    h.blocks.remove(bi);
+                }
+                if h.blocks.is_empty() {
+                    // One block left: its first is its own.
+                    self.heads = None;
                 }
             }
-            Some(first) => {
-                if let Some(f) = self.firsts.get_mut(bi) {
+            (Some(first), Some(h)) => {
+                if let Some(f) = h.firsts.get_mut(bi) {
                     *f = first;
                 }
             }
+            (Some(_), None) => {}
         }
         true
     }
@@ -340,9 +389,8 @@ impl PostingList {
                 i = end.saturating_sub(1).max(i);
             }
         }
-        let in_block = |b: usize| {
-            self.firsts.get(b).is_some_and(|&f| f <= doc) && self.firsts.get(b + 1).is_none_or(|&n| doc < n)
-        };
+        let in_block =
+            |b: usize| self.first(b).is_some_and(|f| f <= doc) && self.first(b + 1).is_none_or(|n| doc < n);
         if !in_block(bi) {
             // A short walk over the next blocks, else a binary search.
             bi = (bi + 1..bi + 4).find(|&b| in_block(b)).unwrap_or_else(|| self.block_of(doc));
@@ -384,7 +432,7 @@ impl PostingList {
             Err(k) if k < n => at.settle(bi, k, (doc, block.doc(k)), true).and(None),
             // After the block's last posting: none before the next block's first.
             Err(k) => {
-                let next = self.firsts.get(bi + 1).copied().unwrap_or(u32::MAX);
+                let next = self.first(bi + 1).unwrap_or(u32::MAX);
                 at.settle(bi, k, (doc, next), false)
             }
         }
@@ -436,17 +484,17 @@ impl PostingList {
     /// block does; `at` walks forward like [`PostingList::get`]'s.
     pub fn bound_in(&self, from: u32, to: u32, at: &Cursor) -> Option<Bound> {
         let (mut bi, _) = at.at.get();
-        if self.firsts.get(bi as usize).is_none_or(|&f| f > from) {
+        if self.first(bi as usize).is_none_or(|f| f > from) {
             bi = self.block_of(from) as u32;
         }
-        while self.firsts.get(bi as usize + 1).is_some_and(|&n| n <= from) {
+        while self.first(bi as usize + 1).is_some_and(|n| n <= from) {
             bi += 1;
         }
         at.at.set((bi, 0));
         at.known.set((1, 0, false));
         let mut out: Option<Bound> = None;
         let mut b = bi as usize;
-        while let (Some(&first), Some(block)) = (self.firsts.get(b), self.block(b)) {
+        while let (Some(first), Some(block)) = (self.first(b), self.block(b)) {
             if first >= to {
                 break;
             }
@@ -461,7 +509,7 @@ impl PostingList {
 
     /// The postings of the documents in `from..to`, in document order.
     pub fn range(&self, from: u32, to: u32) -> impl Iterator<Item = Posting> + '_ {
-        (self.block_of(from)..=self.blocks.len())
+        (self.block_of(from)..=self.blocks().len())
             .map_while(move |bi| self.block(bi).filter(|b| b.len() > 0 && b.doc(0) < to))
             .flat_map(move |b| {
                 let (Ok(start) | Err(start)) = b.search(0, b.len(), from);
@@ -525,9 +573,12 @@ impl PostingList {
     /// Heap bytes (the capacities of the vectors; the list itself, with its last block, is
     /// counted by its owner).
     pub fn mem_bytes(&self) -> usize {
-        self.firsts.capacity() * 4
-            + self.blocks.capacity() * std::mem::size_of::<Block>()
-            + self.blocks.iter().chain(std::iter::once(&self.tail)).map(Block::mem_bytes).sum::<usize>()
+        let heads = self.heads.as_ref().map_or(0, |h| {
+            std::mem::size_of::<Heads>()
+                + h.firsts.capacity() * 4
+                + h.blocks.capacity() * std::mem::size_of::<Block>()
+        });
+        heads + self.blocks().iter().chain(std::iter::once(&self.tail)).map(Block::mem_bytes).sum::<usize>()
     }
 }
 

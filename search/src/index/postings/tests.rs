@@ -108,13 +108,13 @@ fn packed_values_of_any_range_agree_with_a_map() {
         assert_eq!(v, m.get(&doc).map_or(Vec::new(), |w| w.1.clone()), "doc {doc}");
     }
     assert!(l.all_blocks().all(|b| b.len() > 0 && b.len() < SPLIT_AT));
-    assert!(l.blocks.len() > 10);
+    assert!(l.blocks().len() > 10);
     let first: Vec<u32> = l.all_blocks().map(|b| b.doc(0)).collect();
-    assert_eq!(first, l.firsts);
+    assert_eq!(first, (0..).map_while(|b| l.first(b)).collect::<Vec<_>>());
     for doc in m.keys().copied().collect::<Vec<_>>() {
         assert!(l.remove(doc));
     }
-    assert!(l.is_empty() && l.blocks.is_empty() && l.firsts.is_empty() && l.tail.len() == 0);
+    assert!(l.is_empty() && l.heads.is_none() && l.tail.len() == 0);
 }
 
 #[test]
@@ -127,7 +127,7 @@ fn a_posting_takes_a_few_bytes() {
         l.set(q, &positions_for(k, q.freq), N);
     }
     assert_eq!(l.all_blocks().count(), 11);
-    let full = &l.blocks[0];
+    let full = &l.blocks()[0];
     assert_eq!(full.len(), SPLIT_AT - 1);
     // Offsets under 1,280: 11 bits, a bit for the frequency, one for the fields.
     assert_eq!(full.row_bits(), 13);
@@ -227,5 +227,41 @@ fn walks_agree_with_a_map() {
                 doc += 1 + (next() % gap) as u32;
             }
         }
+    }
+}
+
+#[test]
+fn a_list_grows_blocks_shrinks_to_one_and_grows_again() {
+    let mut l = PostingList::default();
+    let mut m = std::collections::BTreeMap::new();
+    let check = |l: &PostingList, m: &std::collections::BTreeMap<u32, u16>| {
+        let listed: Vec<(u32, u16)> = l.iter().map(|q| (q.doc, q.freq)).collect();
+        assert_eq!(listed, m.iter().map(|(a, b)| (*a, *b)).collect::<Vec<_>>());
+        let at = Cursor::default();
+        for doc in 0..2_100 {
+            assert_eq!(l.get(doc, &at).map(|q| q.freq), m.get(&doc).copied(), "doc {doc}");
+        }
+        assert_eq!(l.heads.is_some(), l.all_blocks().count() > 1, "heads only with several blocks");
+    };
+    for round in 0..3u32 {
+        // Out of order, so blocks split in the middle too.
+        for k in 0..1_000u32 {
+            let doc = (k * 7 + round) % 2_000;
+            l.set(p(doc, 2), &positions_for(doc, 2), N);
+            m.insert(doc, 2);
+        }
+        check(&l, &m);
+        // Sparse blocks stay apart: the list keeps its heads while two blocks hold postings.
+        for doc in m.keys().copied().filter(|d| d % 97 != 0).collect::<Vec<_>>() {
+            assert!(l.remove(doc));
+            m.remove(&doc);
+        }
+        check(&l, &m);
+        for doc in m.keys().copied().skip(1).collect::<Vec<_>>() {
+            assert!(l.remove(doc));
+            m.remove(&doc);
+        }
+        check(&l, &m);
+        assert!(l.heads.is_none(), "back to one block");
     }
 }

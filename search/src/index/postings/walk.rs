@@ -28,10 +28,10 @@ impl<'a> Walk<'a> {
     /// Moves to the first posting at or after `doc` (every document asked must be above the
     /// ones asked before); `doc`'s posting when the list holds it.
     pub fn seek(&mut self, doc: u32) -> Option<Posting> {
-        let firsts = &self.list.firsts;
-        if firsts.get(self.bi + 1).is_some_and(|&f| f <= doc) {
+        let list = self.list;
+        if list.first(self.bi + 1).is_some_and(|f| f <= doc) {
             // A later block: the next one, else a binary search.
-            let bi = if firsts.get(self.bi + 2).is_none_or(|&f| f > doc) {
+            let bi = if list.first(self.bi + 2).is_none_or(|f| f > doc) {
                 self.bi + 1
             } else {
                 self.list.block_of(doc)
