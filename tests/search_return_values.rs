@@ -153,3 +153,42 @@ fn hash_numbers_are_read_as_redis_reads_a_double() {
     want.sort_by(|a, b| a.0.cmp(&b.0));
     assert_eq!(got, want);
 }
+
+/// The SORTBY attribute FT.SEARCH puts first in a JSON row: for a SORTABLE NUMERIC one before
+/// DIALECT 3, the sorting vector's value, so the first number of an array (from DIALECT 3,
+/// and what RETURN names, come from the document: the array). Measured on RediSearch 2.10.5 + RedisJSON 2.8.3,
+/// 2026-12-06.
+#[test]
+fn a_sortable_number_array_sorts_and_shows_by_its_first_number() {
+    let server = Server::start();
+    let mut c = server.conn();
+    for args in [
+        &[
+            "FT.CREATE", "a", "ON", "JSON", "PREFIX", "1", "a:", "SCHEMA", "$.p", "AS", "p", "NUMERIC",
+            "SORTABLE",
+        ][..],
+        &["JSON.SET", "a:1", "$", r#"{"p":[1,2]}"#],
+        &["JSON.SET", "a:2", "$", r#"{"p":12.50}"#],
+    ] {
+        assert_eq!(c.call(args), ok());
+    }
+    let row = |c: &mut Conn, extra: &[&str]| {
+        let mut args = vec!["FT.SEARCH", "a", "*", "SORTBY", "p"];
+        args.extend_from_slice(extra);
+        let r = c.call(&args);
+        (r.items()[1].text(), r.items()[2].items()[..2].to_vec())
+    };
+    for dialect in ["1", "2"] {
+        assert_eq!(
+            row(&mut c, &["DIALECT", dialect]),
+            ("a:1".into(), vec![Resp::bulk("p"), Resp::bulk("1")])
+        );
+    }
+    assert_eq!(row(&mut c, &["DIALECT", "3"]), ("a:1".into(), vec![Resp::bulk("p"), Resp::bulk("[[1,2]]")]));
+    assert_eq!(
+        row(&mut c, &["RETURN", "1", "p"]),
+        ("a:1".into(), vec![Resp::bulk("p"), Resp::bulk("[1,2]")])
+    );
+    let r = c.call(&["FT.SEARCH", "a", "*", "SORTBY", "p", "DESC", "LIMIT", "0", "1"]);
+    assert_eq!(r.items()[2].items()[..2], [Resp::bulk("p"), Resp::bulk("12.5")]);
+}

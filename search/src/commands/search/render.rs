@@ -263,15 +263,23 @@ impl<'a> RenderCtx<'a> {
         }
     }
 
-    /// A NUMERIC attribute's value as [`Self::load_one`] gives it, from the index: when the
+    /// A NUMERIC attribute's value as the sorter loads it, from the index: when the
     /// document's one value at its path is a number the index holds as it is (a served
     /// number), the loader would format that same number. (The row's document is the one the
     /// index read: a row whose document changed since is left out before rendering.)
+    ///
+    /// A SORTABLE one before DIALECT 3 is RediSearch's sorting vector's value, its first
+    /// number when the document has several (an array, several matches), as the index holds
+    /// it too.
     fn served_text(&self, d: u32, fi: usize, source: &str) -> Option<Vec<u8>> {
-        if self.idx.spec.fields.get(fi)?.kind != FieldType::Numeric || self.as_array_text(source) {
+        let f = self.idx.spec.fields.get(fi)?;
+        if f.kind != FieldType::Numeric || self.as_array_text(source) {
             return None;
         }
-        let n = self.idx.docs.get(d)?.served_number(fi as u16)?;
+        let n = match self.idx.docs.sortable(d, fi as u16) {
+            Some(SortRef::Num(n)) if f.sortable && self.dialect < 3 => n,
+            _ => self.idx.docs.get(d)?.served_number(fi as u16)?,
+        };
         Some(crate::aggregate::value::format_number(n).into_bytes())
     }
 
