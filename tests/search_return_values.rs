@@ -192,3 +192,43 @@ fn a_sortable_number_array_sorts_and_shows_by_its_first_number() {
     let r = c.call(&["FT.SEARCH", "a", "*", "SORTBY", "p", "DESC", "LIMIT", "0", "1"]);
     assert_eq!(r.items()[2].items()[..2], [Resp::bulk("p"), Resp::bulk("12.5")]);
 }
+
+/// SORTBY on a NUMERIC attribute that is not SORTABLE and holds arrays: before DIALECT 3
+/// RediSearch loads each array as its JSON text and sorts by the text (its flow tests'
+/// `testSortByArrBWC`); beside a plain number, its sorter fails to read the text as a number.
+/// From DIALECT 3, by the first number. Measured on RediSearch 2.10.5 + RedisJSON 2.8.3,
+/// 2026-12-06.
+#[test]
+fn a_numeric_array_sorts_by_its_text_before_dialect_3() {
+    let server = Server::start();
+    let mut c = server.conn();
+    for args in [
+        &["FT.CREATE", "s", "ON", "JSON", "PREFIX", "1", "s:", "SCHEMA", "$.top", "AS", "val", "NUMERIC"][..],
+        &["JSON.SET", "s:1", "$", r#"{"top":[12,-12,5.5]}"#],
+        &["JSON.SET", "s:2", "$", r#"{"top":[3,-3]}"#],
+        &["JSON.SET", "s:3", "$", r#"{"top":[100,1]}"#],
+    ] {
+        assert_eq!(c.call(args), ok());
+    }
+    let order = |c: &mut Conn, dialect: &str, desc: bool| {
+        let mut args = vec!["FT.SEARCH", "s", "@val:[-1000 1000]", "SORTBY", "val"];
+        if desc {
+            args.push("DESC");
+        }
+        args.extend_from_slice(&["NOCONTENT", "DIALECT", dialect]);
+        let r = c.call(&args);
+        r.items()[1..].iter().map(Resp::text).collect::<Vec<_>>()
+    };
+    for dialect in ["1", "2"] {
+        assert_eq!(order(&mut c, dialect, false), ["s:3", "s:1", "s:2"], "[100 < [12 < [3");
+        assert_eq!(order(&mut c, dialect, true), ["s:2", "s:1", "s:3"]);
+    }
+    assert_eq!(order(&mut c, "3", false), ["s:2", "s:1", "s:3"], "3 < 12 < 100");
+    // The array text shows as the row's value.
+    let r = c.call(&["FT.SEARCH", "s", "@val:[-1000 1000]", "SORTBY", "val", "LIMIT", "0", "1"]);
+    assert_eq!(r.items()[2].items()[..2], [Resp::bulk("val"), Resp::bulk("[100,1]")]);
+    assert_eq!(c.call(&["JSON.SET", "s:4", "$", r#"{"top":7}"#]), ok());
+    let r = c.call(&["FT.SEARCH", "s", "@val:[-1000 1000]", "SORTBY", "val", "NOCONTENT"]);
+    assert_eq!(r.err(), "Error converting string '[12,-12,5.5]' to number");
+    assert_eq!(order(&mut c, "3", false), ["s:2", "s:4", "s:1", "s:3"]);
+}

@@ -224,7 +224,9 @@ impl SearchPage {
             let order_more = if self.sorted_by_key {
                 req.sortby_more
                     .iter()
-                    .map(|(f, _)| idx.spec.field(f).and_then(|(i, _)| sort_key(idx, d, Some(i), docs)))
+                    .map(|(f, _)| {
+                        idx.spec.field(f).and_then(|(i, _)| sort_key(idx, d, Some(i), docs, dialect))
+                    })
                     .collect()
             } else {
                 Vec::new()
@@ -393,11 +395,12 @@ pub(crate) fn search_page(
             if fi.is_none() && !by_distance {
                 return Err(Error::new(format!("Property `{field}` not loaded nor in schema")));
             }
+            let dialect = if req.expand { req.dialect.max(3) } else { req.dialect };
             let key_of = |d: u32| {
                 if by_distance {
                     dist.get(field, d).map(Key::Num)
                 } else {
-                    sort_key(idx, d, fi, docs)
+                    sort_key(idx, d, fi, docs, dialect)
                 }
             };
             // Further SORTBY fields: their keys break ties of the first, in order.
@@ -408,8 +411,9 @@ pub(crate) fn search_page(
                 };
                 more.push((i, *asc));
             }
-            let more_keys =
-                |d: u32| more.iter().map(|&(i, _)| sort_key(idx, d, Some(i), docs)).collect::<Vec<_>>();
+            let more_keys = |d: u32| {
+                more.iter().map(|&(i, _)| sort_key(idx, d, Some(i), docs, dialect)).collect::<Vec<_>>()
+            };
             let mut rows: Vec<(u32, Option<Key>, Vec<Option<Key>>)> = Vec::new();
             for (n, d) in ids.iter().enumerate() {
                 if timeout.passed_at(n as u64 + 1, KEYS_PER_CLOCK_CHECK) {
@@ -420,6 +424,22 @@ pub(crate) fn search_page(
                     break;
                 }
                 rows.push((d, key_of(d), if more.is_empty() { Vec::new() } else { more_keys(d) }));
+            }
+            // A NUMERIC attribute's array text (before DIALECT 3, above) beside numbers: RediSearch's
+            // sorter fails to read the text as a number. (It names the text it compared first;
+            // this names the first in document order.)
+            let numeric =
+                fi.and_then(|i| idx.spec.fields.get(i)).is_some_and(|f| f.kind == FieldType::Numeric);
+            if numeric && dialect < 3 && rows.iter().any(|r| matches!(r.1, Some(Key::Num(_)))) {
+                let first_text = idx.docs.in_redisearch_order(rows.iter().filter_map(|r| match &r.1 {
+                    Some(Key::Str(_)) => Some(r.0),
+                    _ => None,
+                }));
+                if let Some(&(_, d)) = first_text.first() {
+                    if let Some((_, Some(Key::Str(text)), _)) = rows.iter().find(|r| r.0 == d) {
+                        return Err(Error::new(format!("Error converting string '{text}' to number")));
+                    }
+                }
             }
             // Equal keys keep (RediSearch) document order, reversed for DESC (as RediSearch's
             // sorter; with several fields, the first one's direction).
@@ -546,7 +566,13 @@ fn check_highlighting(req: &SearchRequest, idx: &Index) -> Result<()> {
     Ok(())
 }
 
-fn sort_key(idx: &Index, d: u32, field: Option<usize>, docs: &dyn DocumentSource) -> Option<Key> {
+fn sort_key(
+    idx: &Index,
+    d: u32,
+    field: Option<usize>,
+    docs: &dyn DocumentSource,
+    dialect: u32,
+) -> Option<Key> {
     let fi = field?;
     if let Some(v) = idx.docs.sortable(d, fi as u16) {
         return Some(match v {
@@ -555,9 +581,15 @@ fn sort_key(idx: &Index, d: u32, field: Option<usize>, docs: &dyn DocumentSource
         });
     }
     let f = idx.spec.fields.get(fi)?;
-    let vals = docs.values(idx.docs.get(d)?.key(), &f.path).ok()?;
+    let key = idx.docs.get(d)?.key();
+    let vals = docs.values(key, &f.path).ok()?;
     let first = vals.into_iter().find(|v| !matches!(v, FieldValue::Null))?;
     match (first, f.kind) {
+        // Before DIALECT 3 RediSearch loads a JSON array of a NUMERIC attribute as its JSON
+        // text, and sorts by that text (its flow tests call it the backward-compatible order).
+        (FieldValue::Array(_), FieldType::Numeric) if dialect < 3 && idx.spec.on == KeyType::Json => {
+            docs.json_at(key, &f.path)?.into_iter().next().map(Key::Str)
+        }
         (FieldValue::Number(n, _), _) => Some(Key::Num(n)),
         (FieldValue::String(s), FieldType::Numeric) => {
             crate::suggest::args::redis_double(s.as_bytes()).map(Key::Num)
