@@ -42,6 +42,13 @@ const CASES: &[(&str, &str, &str, bool, &str)] = &[
     ("GEO", "$.t", r#"{"t":["1,2",{"o":1}]}"#, false, "TEXT/TAG fields can only contain strings or nulls"),
     ("GEO", "$.t[*]", r#"{"t":["1,2",["3,4"]]}"#, false, "TEXT/TAG fields can only contain strings or nulls"),
     ("GEO", "$.t", r#"{"t":["1,2",null]}"#, true, "N/A"),
+    // A SORTABLE attribute's one value an empty array: no sort value, the document fails
+    // without a message; not SORTABLE, or each element (`[*]`) of it, it is indexed.
+    ("TAG SORTABLE", "$.t", r#"{"t":[]}"#, false, "N/A"),
+    ("TEXT SORTABLE", "$.t", r#"{"t":[]}"#, false, "N/A"),
+    ("NUMERIC SORTABLE", "$.t", r#"{"t":[]}"#, false, "N/A"),
+    ("NUMERIC SORTABLE", "$.t[*]", r#"{"t":[]}"#, true, "N/A"),
+    ("NUMERIC", "$.t", r#"{"t":[]}"#, true, "N/A"),
 ];
 
 #[test]
@@ -50,10 +57,9 @@ fn refused_json_shapes_fail_the_document() {
     let mut c = server.conn();
     for (kind, path, doc, indexed, error) in CASES {
         c.call(&["FLUSHALL"]);
-        assert_eq!(
-            c.call(&["FT.CREATE", "j", "ON", "JSON", "SCHEMA", path, "AS", "t", kind]),
-            Resp::Simple("OK".into())
-        );
+        let mut create = vec!["FT.CREATE", "j", "ON", "JSON", "SCHEMA", path, "AS", "t"];
+        create.extend(kind.split(' '));
+        assert_eq!(c.call(&create), Resp::Simple("OK".into()));
         assert_eq!(c.call(&["JSON.SET", "d", "$", doc]), Resp::Simple("OK".into()));
         let want = if *indexed { arr(vec![Resp::Int(1), Resp::bulk("d")]) } else { arr(vec![Resp::Int(0)]) };
         assert_eq!(c.call(&["FT.SEARCH", "j", "*", "NOCONTENT"]), want, "{kind} {path} {doc}");

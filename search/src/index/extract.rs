@@ -217,6 +217,12 @@ fn extract_values(
             // type checks below, this shape check and a shape's type.
             *failing = None;
         }
+        if json && f.sortable && matches!(matches.as_slice(), [FieldValue::Array(items)] if items.is_empty())
+        {
+            // RediSearch 2.10 makes no sort value of an empty array: the document fails, counted
+            // for the index without a message (a TAG, TEXT or NUMERIC attribute alike).
+            return Err(String::new());
+        }
         if f.kind == FieldType::GeoShape {
             out.values.push(shape(matches)?);
             continue;
