@@ -18,6 +18,10 @@ Operations, each client picking one at random by the mix's weights (seeded per c
 Mixes (--mixes, search/read/update percentages): `65/35/0` (the seed's starting point), then 10 %
 and 50 % updates taken from searches and reads in proportion: `58.5/31.5/10` and `32.5/17.5/50`.
 
+Before the mixes, what one operation of each kind costs the server: each kind's requests alone,
+pipelined through one connection (batches of 200, 3 passes alternating the servers, the lowest
+server CPU per request counts; the two update kinds apart). --no-per-op skips it.
+
 Each mix runs --rounds times per server for --seconds, alternating which server goes first; the
 best round counts. --clients closed-loop client processes (default 16), at niceness --client-nice
 (default 10: the server gets the CPU first, as with clients on other machines; both servers face
@@ -145,6 +149,27 @@ def cpu_seconds(client):
     return search_bench.cpu_seconds(client)
 
 
+def per_op(servers, corpus, seed):
+    """Server CPU µs per request of each operation kind alone, pipelined: {kind: {server: µs}}."""
+    searches, reads, updates = requests(corpus, seed)
+    kinds = {"search": searches, "read": reads, "update $.body": updates[0::2], "update $.price": updates[1::2]}
+    out = {}
+    for kind, pool in kinds.items():
+        out[kind] = {}
+        for p in range(3):
+            for s in servers if p % 2 == 0 else servers[::-1]:
+                c = s.client
+                cpu = cpu_seconds(c)
+                for i in range(0, len(pool), 200):
+                    part = pool[i:i + 200]
+                    c.sock.sendall(b"".join(part))
+                    for _ in part:
+                        c.read()
+                us = (cpu_seconds(c) - cpu) * 1e6 / len(pool)
+                out[kind][s.name] = min(out[kind].get(s.name, us), us)
+    return out
+
+
 def run_mix(server, pools, weights, args, round_seed):
     ctx = mp.get_context("fork")
     out = ctx.Queue()
@@ -192,7 +217,7 @@ def pct(xs, p):
     return xs[min(len(xs) - 1, int(len(xs) * p / 100))] * 1000
 
 
-def report(args, names, ingests, table):
+def report(args, names, ingests, table, costs):
     print("\n### Mixed workload, %s documents, %d clients (%s UTC)\n" %
           (format(args.docs, ","), args.clients, time.strftime("%Y-%m-%d %H:%M", time.gmtime())))
     print("`python3 benches/mixed_bench.py --docs %d --seconds %g --rounds %d --clients %d --client-nice %d`, "
@@ -201,6 +226,16 @@ def report(args, names, ingests, table):
     for n in names:
         print("- %s: %.0f docs/s, %.0f bytes/doc" % (n, ingests[n][0], ingests[n][1]))
     print()
+    if costs:
+        print("Server CPU µs per request, each kind alone, pipelined (lowest of 3 passes):\n")
+        print("| operation | " + " | ".join(names) + (" | ratio (%s / %s) |" % (names[1], names[0]) if len(names) == 2 else " |"))
+        print("|---|" + "---:|" * (len(names) + (len(names) == 2)))
+        for kind, per in costs.items():
+            cells = ["%.1f" % per[n] for n in names]
+            if len(names) == 2:
+                cells.append("%.2f" % (per[names[1]] / per[names[0]]))
+            print("| %s | %s |" % (kind, " | ".join(cells)))
+        print()
     a = names[0]
     head = "| mix | server | ops/s | CPU µs/op | search p50 / p99 ms | read p50 / p99 ms | update p50 / p99 ms | p99 all ms | errors |"
     print(head)
@@ -237,6 +272,7 @@ def main():
     ap.add_argument("--workers", type=int, default=0,
                     help="folio's FT.CONFIG WORKERS (default 0: queries on the main thread, as RediSearch's)")
     ap.add_argument("--mixes", default=",".join(MIXES), help="comma-separated, of: " + ", ".join(MIXES))
+    ap.add_argument("--no-per-op", action="store_true", help="skip the per-operation costs")
     ap.add_argument("--json", metavar="FILE", help="also write the raw numbers to FILE")
     args = ap.parse_args()
     if bool(args.redisearch) != bool(args.rejson):
@@ -256,6 +292,7 @@ def main():
             servers.append(Server("RediSearch", args.server, [args.redisearch, args.rejson]))
         names = [s.name for s in servers]
         ingests = {s.name: ingest(s, corpus) for s in servers}
+        costs = None if args.no_per_op else per_op(servers, corpus, args.seed * 31)
         for k, m in enumerate(mixes):
             table[m] = {}
             for r in range(args.rounds):
@@ -273,10 +310,10 @@ def main():
                         table[m][s.name] = res
                     print("%-12s %-10s round %d: %.0f ops/s, %.0f µs CPU/op" %
                           (m, s.name, r, res["ops_per_s"], res["cpu_us_per_op"]), file=sys.stderr)
-        report(args, names, ingests, table)
+        report(args, names, ingests, table, costs)
         if args.json:
             with open(args.json, "w") as f:
-                json.dump({"args": vars(args), "ingest": ingests, "mixes": table}, f, indent=1)
+                json.dump({"args": vars(args), "ingest": ingests, "per_op": costs, "mixes": table}, f, indent=1)
     finally:
         for s in servers:
             s.stop()
