@@ -8,28 +8,7 @@
 
 mod common;
 
-use common::{Resp, Server};
-
-/// A small deterministic generator (xorshift64*), so a failure replays from its seed.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-    fn chance(&mut self, percent: usize) -> bool {
-        self.below(100) < percent
-    }
-    fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
-        &items[self.below(items.len())]
-    }
-}
+use common::{Resp, Rng, Server};
 
 const JSON_COMMANDS: &[&str] = &[
     "JSON.SET", "JSON.GET", "JSON.MGET", "JSON.MSET", "JSON.MERGE", "JSON.DEL", "JSON.FORGET",

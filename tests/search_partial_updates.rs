@@ -23,19 +23,16 @@ fn schema(name: &str) -> Vec<String> {
     s.split(' ').map(str::to_string).collect()
 }
 
-/// xorshift64*: the test's own seeded generator.
-struct Rng(u64);
+/// The random values the writes put in documents.
+trait Values {
+    fn words(&mut self) -> String;
+    fn text(&mut self) -> String;
+    fn item(&mut self) -> String;
+    fn vec(&mut self) -> String;
+    fn doc(&mut self) -> String;
+}
 
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
+impl Values for Rng {
     fn words(&mut self) -> String {
         let n = 1 + self.below(5);
         (0..n).map(|_| WORDS[self.below(WORDS.len())]).collect::<Vec<_>>().join(" ")

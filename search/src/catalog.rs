@@ -199,9 +199,7 @@ impl Catalog {
     /// A key was written: (re)index it in every index whose type, prefixes and FILTER
     /// match, and drop it from the others (a failing document is dropped and counted).
     pub fn on_key_changed(&mut self, key: &[u8], docs: &dyn DocumentSource) {
-        for e in self.indexes.values_mut() {
-            e.index.upsert(key, docs);
-        }
+        self.on_key_changed_keeping(key, docs, &|_, _| false);
     }
 
     /// What [`Catalog::on_key_changed`] would do, read from the document now and applied
@@ -214,8 +212,8 @@ impl Catalog {
     /// `unchanged` names: each index keeps what it can of them ([`crate::index::Kept`]).
     pub fn on_key_changed_keeping(&mut self, key: &[u8], docs: &dyn DocumentSource, unchanged: Unchanged) {
         for e in self.indexes.values_mut() {
-            let change = e.index.prepare_keeping(key, docs, Kept::of(&e.index.spec, unchanged));
-            e.index.apply(key, change);
+            let kept = Kept::of(&e.index.spec, unchanged);
+            e.index.upsert_keeping(key, docs, kept);
         }
     }
 

@@ -483,3 +483,28 @@ pub fn scored(c: &mut Conn, index: &str, query: &str, extra: &[&str]) -> Vec<(St
     assert!(!r.is_error(), "{query} {extra:?}: {r:?}");
     r.items()[1..].chunks(2).map(|p| (p[0].text(), p[1].text().parse().unwrap())).collect()
 }
+
+/// A small deterministic generator (xorshift64*), so a failing test replays from its seed.
+pub struct Rng(pub u64);
+
+impl Rng {
+    /// The next 64 bits.
+    pub fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+    /// Uniform in `0..n` (0 when `n` is 0).
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next() % n.max(1) as u64) as usize
+    }
+    /// True `percent` times in 100.
+    pub fn chance(&mut self, percent: usize) -> bool {
+        self.below(100) < percent
+    }
+    /// One of `items` (not empty).
+    pub fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
+        &items[self.below(items.len())]
+    }
+}

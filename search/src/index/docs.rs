@@ -241,34 +241,21 @@ impl DocTable {
     /// Counts `rec`'s column values in (`add`) or out.
     fn count(&mut self, rec: &DocRecord, add: bool) {
         for f in rec.served_fields() {
-            self.bump(f, true, add);
+            bump(&mut self.columns, f, true, add);
         }
         for (f, _) in rec.sortables() {
-            self.bump(f, false, add);
-        }
-    }
-
-    /// Counts one value of field `field` in (`add`) or out: a served number, or a sortable.
-    fn bump(&mut self, field: u16, served: bool, add: bool) {
-        let at = usize::from(field);
-        if self.columns.len() <= at {
-            self.columns.resize(at + 1, Columns::default());
-        }
-        if let Some(c) = self.columns.get_mut(at) {
-            let n = if served { &mut c.served } else { &mut c.sortable };
-            *n = if add { n.saturating_add(1) } else { n.saturating_sub(1) };
+            bump(&mut self.columns, f, false, add);
         }
     }
 
     /// Makes `numbers` the sortable numbers of `id` (counted in, its previous ones out).
     fn set_numbers(&mut self, id: u32, numbers: &[(u16, f64)]) {
-        let before: Vec<u16> = self.numbers.fields_of(id).collect();
-        for f in before {
-            self.bump(f, false, false);
+        for f in self.numbers.fields_of(id) {
+            bump(&mut self.columns, f, false, false);
         }
         self.numbers.set(id, numbers);
         for &(f, _) in numbers {
-            self.bump(f, false, true);
+            bump(&mut self.columns, f, false, true);
         }
     }
 
@@ -321,8 +308,10 @@ impl DocTable {
         let id = match self.free.pop() {
             Some(std::cmp::Reverse(id)) => id,
             None => {
-                grow_by_eighths(&mut self.records);
-                grow_by_eighths(&mut self.hot);
+                // 32 bytes an id: grown by an eighth.
+                let n = self.records.len() + 1;
+                super::growth::reserve_eighth(&mut self.records, n);
+                super::growth::reserve_eighth(&mut self.hot, n);
                 self.records.push(None);
                 self.hot.push(DocHot::default());
                 (self.records.len() - 1) as u32
@@ -387,11 +376,16 @@ impl DocTable {
     }
 }
 
-/// Makes room for one more element of a per-id vector, growing it by an eighth (not
-/// doubling: its spare slots are memory every document pays, 32 bytes an id here).
-fn grow_by_eighths<T>(v: &mut Vec<T>) {
-    if v.len() == v.capacity() {
-        v.reserve_exact(v.len() / 8 + 64);
+/// Counts one value of field `field` in `columns` (`add`) or out: a served number, or a
+/// sortable.
+fn bump(columns: &mut Vec<Columns>, field: u16, served: bool, add: bool) {
+    let at = usize::from(field);
+    if columns.len() <= at {
+        columns.resize(at + 1, Columns::default());
+    }
+    if let Some(c) = columns.get_mut(at) {
+        let n = if served { &mut c.served } else { &mut c.sortable };
+        *n = if add { n.saturating_add(1) } else { n.saturating_sub(1) };
     }
 }
 

@@ -8,6 +8,7 @@ pub mod filter;
 pub mod forward;
 pub mod geo;
 pub mod geoshape;
+mod growth;
 pub mod half;
 pub mod hnsw;
 mod hnsw_repair;
@@ -246,8 +247,14 @@ impl Index {
     /// Re-reads `key` and indexes it (or removes it when it no longer qualifies).
     /// Returns true when the key is in the index afterwards.
     pub fn upsert(&mut self, key: &[u8], docs: &dyn DocumentSource) -> bool {
+        self.upsert_keeping(key, docs, Kept::nothing())
+    }
+
+    /// Like [`Index::upsert`], for a write that left some fields as they were: the update
+    /// keeps `kept` ([`Kept`]).
+    pub fn upsert_keeping(&mut self, key: &[u8], docs: &dyn DocumentSource, kept: Kept) -> bool {
         let started = Instant::now();
-        let change = self.prepare(key, docs);
+        let change = self.prepare_keeping(key, docs, kept);
         let ok = self.apply_change(key, change);
         self.stats.indexing_ms += started.elapsed().as_secs_f64() * 1000.0;
         ok
@@ -570,12 +577,7 @@ impl Index {
         }
         let stem = self.stemmer.stem(text).map(|st| self.text.term_id(&format!("{STEM_PREFIX}{st}")));
         if self.stem_cache.len() <= id as usize {
-            // Grown by an eighth, as the term lists are (one slot a term).
-            if self.stem_cache.capacity() <= id as usize {
-                self.stem_cache.reserve_exact(
-                    (id as usize + 1 - self.stem_cache.len()).max(self.stem_cache.len() / 8 + 64),
-                );
-            }
+            growth::reserve_eighth(&mut self.stem_cache, id as usize + 1);
             self.stem_cache.resize(id as usize + 1, 0);
         }
         if let Some(slot) = self.stem_cache.get_mut(id as usize) {

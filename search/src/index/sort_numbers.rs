@@ -72,11 +72,7 @@ fn put(values: &mut Vec<f64>, id: u32, v: f64) {
         if v.to_bits() == NONE {
             return;
         }
-        // Grown by an eighth (not doubled): the spare slots are memory every document pays.
-        if values.capacity() <= at {
-            let more = (at + 1 - values.len()).max(values.len() / 8 + 64);
-            values.reserve_exact(more);
-        }
+        super::growth::reserve_eighth(values, at + 1);
         values.resize(at + 1, f64::from_bits(NONE));
     }
     if let Some(slot) = values.get_mut(at) {

@@ -49,12 +49,8 @@ impl TextIndex {
             self.stems.insert(id);
         }
         if self.lists.len() <= id as usize {
-            // Growing by an eighth: a list (with its last block inline) is 104 bytes, and
-            // doubling would leave up to half of a large vocabulary's slots unused.
-            let more = (id as usize + 1 - self.lists.len()).max(self.lists.len() / 8 + 16);
-            if self.lists.capacity() < id as usize + 1 {
-                self.lists.reserve_exact(more);
-            }
+            // A list (with its last block inline) is 104 bytes a term.
+            super::growth::reserve_eighth(&mut self.lists, id as usize + 1);
             self.lists.resize_with(id as usize + 1, PostingList::default);
         }
         id

@@ -431,14 +431,15 @@ pub(crate) fn search_page(
             let numeric =
                 fi.and_then(|i| idx.spec.fields.get(i)).is_some_and(|f| f.kind == FieldType::Numeric);
             if numeric && dialect < 3 && rows.iter().any(|r| matches!(r.1, Some(Key::Num(_)))) {
-                let first_text = idx.docs.in_redisearch_order(rows.iter().filter_map(|r| match &r.1 {
-                    Some(Key::Str(_)) => Some(r.0),
-                    _ => None,
-                }));
-                if let Some(&(_, d)) = first_text.first() {
-                    if let Some((_, Some(Key::Str(text)), _)) = rows.iter().find(|r| r.0 == d) {
-                        return Err(Error::new(format!("Error converting string '{text}' to number")));
-                    }
+                let first_text = rows
+                    .iter()
+                    .filter_map(|r| match &r.1 {
+                        Some(Key::Str(text)) => Some((idx.docs.redisearch_id(r.0), text)),
+                        _ => None,
+                    })
+                    .min_by_key(|(rs, _)| *rs);
+                if let Some((_, text)) = first_text {
+                    return Err(Error::new(format!("Error converting string '{text}' to number")));
                 }
             }
             // Equal keys keep (RediSearch) document order, reversed for DESC (as RediSearch's
