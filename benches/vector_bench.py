@@ -358,11 +358,15 @@ def main():
     ap.add_argument("--quick", action="store_true", help="20,000 x 32 L2 and COSINE, 200 queries")
     ap.add_argument("--no-churn", action="store_true", help="skip the replace/delete round (and the reload)")
     ap.add_argument("--no-reload", action="store_true", help="skip DEBUG RELOAD")
+    ap.add_argument("--workers", type=int, default=0,
+                    help="folio's FT.CONFIG WORKERS (default 0: queries on the main thread, as RediSearch 2.10's "
+                         "default; the module's own default hands each query to a worker thread)")
     args = ap.parse_args()
     if args.quick:
         args.datasets, args.queries, args.repeat = "20000x32:L2,20000x32:COSINE", 200, 1
     args.ef = [int(x) for x in args.ef.split(",")]
     servers = [Server("folio", args.server, [args.folio], args.port)]
+    servers[0].client.call("FT.CONFIG", "SET", "WORKERS", str(args.workers))
     if args.redisearch:
         servers.append(Server("RediSearch 2.10", args.server, [args.redisearch], args.port and args.port + 1))
     try:

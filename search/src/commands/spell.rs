@@ -98,7 +98,7 @@ pub(crate) fn ft_spellcheck(
     if query.len() > MAX_QUERY_LEN {
         return Err(Error::new("Query string too long"));
     }
-    let ast = parse(&String::from_utf8_lossy(query), dialect, &HashMap::new())?;
+    let ast = parse(&String::from_utf8_lossy(query), dialect, &HashMap::<String, String>::new())?;
     let req = parse_options(args)?;
     config.mark_dialect(dialect);
     entry.usage.mark_dialect(dialect);

@@ -210,7 +210,7 @@ pub fn plan(args: &[&[u8]], config: &Config) -> Plan {
 }
 
 /// The KNN clause's k, when the query is a KNN query.
-fn knn_k(query: &str, dialect: u32, params: &std::collections::HashMap<String, String>) -> Option<usize> {
+fn knn_k(query: &str, dialect: u32, params: &dyn crate::query::syntax::Params) -> Option<usize> {
     match parse(query, dialect, params) {
         Ok(QueryAst::Knn(c)) => Some(c.k),
         _ => None,
@@ -245,7 +245,7 @@ pub fn merge_search(
         }
     }
     let by_key = |a: &Row, b: &Row| a.key.cmp(&b.key);
-    if let Some(k) = knn_k(&req.query, req.dialect, &req.params) {
+    if let Some(k) = knn_k(&req.query, req.dialect, &req.blobs) {
         rows.sort_by(|a, b| {
             let (x, y) = (a.distance.unwrap_or(f64::INFINITY), b.distance.unwrap_or(f64::INFINITY));
             crate::query::score::score_order(x, y).then_with(|| by_key(a, b))

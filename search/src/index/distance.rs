@@ -1,16 +1,17 @@
 //! Distance functions of the vector metrics, as RediSearch (VecSim) computes them:
 //! L2 is the *squared* Euclidean distance, IP is `1 - a·b`, COSINE is `1 - a·b` over
-//! vectors normalized beforehand ([`normalize`]). FLOAT32 vectors are computed in `f32`
-//! (so the distances printed match the reference's), FLOAT64 in `f64`; INT8 and UINT8 in
-//! integers (`distance_int.rs`).
+//! vectors normalized beforehand ([`normalize`]). FLOAT32 vectors are computed in `f32`,
+//! FLOAT64 in `f64`, both summed in VecSim's order on this CPU (`distance_order.rs`), so the
+//! distances printed match the reference's; INT8 and UINT8 in integers (`distance_int.rs`).
 
-use crate::vector_spec::Metric;
+use crate::vector_spec::{Metric, VectorType};
 
 #[path = "distance_int.rs"]
 pub mod int;
+#[path = "distance_order.rs"]
+pub mod order;
 
-/// Lanes of the accumulators: independent partial sums let the compiler vectorize.
-const LANES: usize = 8;
+use order::Term;
 
 /// An element type of a vector slab: how a row is encoded from `f64` values and the
 /// distance of two encoded rows.
@@ -56,17 +57,10 @@ pub trait Float:
     fn from_f64(v: f64) -> Self;
     /// Widens to `f64`.
     fn to_f64(self) -> f64;
-    /// Squared Euclidean distance of two slices.
-    fn l2(a: &[Self], b: &[Self]) -> Self {
-        lanes_sum(a, b, |x, y| {
-            let d = x - y;
-            d * d
-        })
-    }
-    /// Dot product of two slices.
-    fn dot(a: &[Self], b: &[Self]) -> Self {
-        lanes_sum(a, b, |x, y| x * y)
-    }
+    /// Squared Euclidean distance of two slices, summed in VecSim's order.
+    fn l2(a: &[Self], b: &[Self]) -> Self;
+    /// Dot product of two slices, summed in VecSim's order.
+    fn dot(a: &[Self], b: &[Self]) -> Self;
 }
 
 impl Float for f32 {
@@ -78,44 +72,10 @@ impl Float for f32 {
         f64::from(self)
     }
     fn l2(a: &[f32], b: &[f32]) -> f32 {
-        #[cfg(target_arch = "x86_64")]
-        if std::arch::is_x86_feature_detected!("avx2") {
-            // SAFETY: the CPU supports AVX2 (checked just above).
-            return unsafe { avx2::l2(a, b) };
-        }
-        lanes_sum(a, b, |x, y| {
-            let d = x - y;
-            d * d
-        })
+        order::float32(Term::L2, a, b)
     }
     fn dot(a: &[f32], b: &[f32]) -> f32 {
-        #[cfg(target_arch = "x86_64")]
-        if std::arch::is_x86_feature_detected!("avx2") {
-            // SAFETY: the CPU supports AVX2 (checked just above).
-            return unsafe { avx2::dot(a, b) };
-        }
-        lanes_sum(a, b, |x, y| x * y)
-    }
-}
-
-/// The same loops compiled for AVX2: the eight lanes fill one 256-bit register instead of
-/// two 128-bit ones. Each lane adds in the same order, and nothing is fused (no FMA), so
-/// the results are bit for bit those of the portable loops.
-#[cfg(target_arch = "x86_64")]
-mod avx2 {
-    use super::lanes_sum;
-
-    #[target_feature(enable = "avx2")]
-    pub fn l2(a: &[f32], b: &[f32]) -> f32 {
-        lanes_sum(a, b, |x, y| {
-            let d = x - y;
-            d * d
-        })
-    }
-
-    #[target_feature(enable = "avx2")]
-    pub fn dot(a: &[f32], b: &[f32]) -> f32 {
-        lanes_sum(a, b, |x, y| x * y)
+        order::float32(Term::Ip, a, b)
     }
 }
 
@@ -127,31 +87,12 @@ impl Float for f64 {
     fn to_f64(self) -> f64 {
         self
     }
-}
-
-/// Sums `f(a_i, b_i)` over two slices of equal length (the shorter length otherwise).
-#[inline(always)]
-fn lanes_sum<T: Float>(a: &[T], b: &[T], f: impl Fn(T, T) -> T) -> T {
-    let n = a.len().min(b.len());
-    let (a, b) = (a.get(..n).unwrap_or(&[]), b.get(..n).unwrap_or(&[]));
-    // Fixed-size chunks: no bounds checks, so the lanes become SIMD registers.
-    let (ca, ra) = a.as_chunks::<LANES>();
-    let (cb, rb) = b.as_chunks::<LANES>();
-    let mut acc = [T::default(); LANES];
-    for (x, y) in ca.iter().zip(cb) {
-        for i in 0..LANES {
-            acc[i] = acc[i] + f(x[i], y[i]);
-        }
+    fn l2(a: &[f64], b: &[f64]) -> f64 {
+        order::float64(Term::L2, a, b)
     }
-    let mut tail = T::default();
-    for (x, y) in ra.iter().zip(rb) {
-        tail = tail + f(*x, *y);
+    fn dot(a: &[f64], b: &[f64]) -> f64 {
+        order::float64(Term::Ip, a, b)
     }
-    let mut s = T::default();
-    for v in acc {
-        s = s + v;
-    }
-    s + tail
 }
 
 /// Squared Euclidean distance.
@@ -182,17 +123,34 @@ fn float_distance<T: Float>(metric: Metric, a: &[T], b: &[T]) -> T {
     }
 }
 
-/// Scales `v` to unit length (COSINE). As in VecSim a zero vector divides by zero: its
-/// elements, and so its distances, become NaN.
-pub fn normalize(v: &mut [f64], single: bool) {
-    let norm = if single {
-        let s: f32 = v.iter().map(|x| (*x as f32) * (*x as f32)).sum();
-        f64::from(s.sqrt())
-    } else {
-        v.iter().map(|x| x * x).sum::<f64>().sqrt()
-    };
-    for x in v.iter_mut() {
-        *x = if single { f64::from((*x as f32) / (norm as f32)) } else { *x / norm };
+/// Scales `v`, a vector of `ty`, to unit length (COSINE) as VecSim's normalizers do:
+/// - FLOAT64: the squares summed in `f64` one by one, each element divided by the root;
+/// - FLOAT32: the same sum in `f64`, its root rounded to `f32`, each element divided in `f32`;
+/// - FLOAT16 and BFLOAT16 (held as `f32`): the squares summed in `f32`, the root in `f32`.
+///
+/// As in VecSim a zero vector divides by zero: its elements, and so its distances, become NaN.
+pub fn normalize(v: &mut [f64], ty: VectorType) {
+    match ty {
+        VectorType::Float32 => {
+            let sum = v.iter().fold(0.0, |s, &x| s + f64::from(x as f32) * f64::from(x as f32));
+            let norm = sum.sqrt() as f32;
+            for x in v.iter_mut() {
+                *x = f64::from((*x as f32) / norm);
+            }
+        }
+        VectorType::Float16 | VectorType::BFloat16 => {
+            let sum = v.iter().fold(0.0f32, |s, &x| s + (x as f32) * (x as f32));
+            let norm = sum.sqrt();
+            for x in v.iter_mut() {
+                *x = f64::from((*x as f32) / norm);
+            }
+        }
+        VectorType::Float64 | VectorType::Int8 | VectorType::UInt8 => {
+            let norm = v.iter().fold(0.0, |s, &x| s + x * x).sqrt();
+            for x in v.iter_mut() {
+                *x /= norm;
+            }
+        }
     }
 }
 
@@ -208,16 +166,20 @@ mod tests {
         assert_eq!(l2(&a, &b), l2_naive);
         assert_eq!(distance(Metric::Ip, &a, &b), 1.0 - 22.5);
         let mut c = vec![3.0, 4.0];
-        normalize(&mut c, false);
+        normalize(&mut c, VectorType::Float64);
         assert_eq!(c, vec![0.6, 0.8]);
-        // The AVX2 loops (when the CPU has them) give the portable loops' bits.
+        // The loops this CPU runs give the portable order's bits.
         let x: Vec<f32> = (0..131).map(|i| (i as f32 * 0.37).sin()).collect();
         let y: Vec<f32> = (0..131).map(|i| (i as f32 * 0.11).cos()).collect();
-        let portable = lanes_sum(&x, &y, |p, q| (p - q) * (p - q));
-        assert_eq!(l2(&x, &y).to_bits(), portable.to_bits());
-        assert_eq!(dot(&x, &y).to_bits(), lanes_sum(&x, &y, |p, q| p * q).to_bits());
+        let w = order::width();
+        assert_eq!(l2(&x, &y).to_bits(), order::sum(Term::L2, &x, &y, w).to_bits());
+        assert_eq!(dot(&x, &y).to_bits(), order::sum(Term::Ip, &x, &y, w).to_bits());
+        let (x64, y64): (Vec<f64>, Vec<f64>) =
+            x.iter().zip(&y).map(|(a, b)| (f64::from(*a), f64::from(*b))).unzip();
+        assert_eq!(l2(&x64, &y64).to_bits(), order::sum(Term::L2, &x64, &y64, w).to_bits());
+        assert_eq!(dot(&x64, &y64).to_bits(), order::sum(Term::Ip, &x64, &y64, w).to_bits());
         let mut z = vec![0.0, 0.0];
-        normalize(&mut z, true);
+        normalize(&mut z, VectorType::Float32);
         assert!(z.iter().all(|x| x.is_nan()));
     }
 }

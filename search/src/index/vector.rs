@@ -241,7 +241,7 @@ impl VectorIndex {
         }
         // INT8/UINT8 COSINE rows keep their integers, their norm beside them.
         if self.metric == Metric::Cosine && !self.ty.is_integer() {
-            normalize(&mut v, matches!(self.slab, Slab::F32(_)));
+            normalize(&mut v, self.ty);
             for x in v.iter_mut() {
                 *x = self.ty.round(*x);
             }

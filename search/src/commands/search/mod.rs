@@ -135,7 +135,8 @@ pub(crate) fn run_search(
     let page = search_page(cat, args, docs, config, proto, trace.as_deref_mut(), paging, Instant::now())?;
     let idx =
         &cat.entry(&page.index).ok_or_else(|| Error::new(format!("{}: no such index", page.index)))?.index;
-    let (rows, warnings) = page.rows(idx, docs)?;
+    // The same catalog borrow since the query ran: the index has not changed.
+    let (rows, warnings) = page.read(idx, docs, true)?;
     let SearchPage { req, total, .. } = page;
     if let Some(t) = trace.as_deref_mut() {
         t.timed_out |= warnings.iter().any(|w| w == TIMEOUT_ERROR);
@@ -190,7 +191,18 @@ impl SearchPage {
     /// ON_TIMEOUT RETURN the rows read by then and the timeout warning (crate::timeout), under
     /// FAIL the error.
     pub(crate) fn rows(&self, idx: &Index, docs: &dyn DocumentSource) -> Result<(Vec<Row>, Vec<String>)> {
-        let (rows, cut) = self.read_rows(idx, docs)?;
+        self.read(idx, docs, false)
+    }
+
+    /// [`Self::rows`]; `unchanged`: `idx` is the index the query ran on, not changed since, so
+    /// the hits' ids still name their documents (no key lookup per row).
+    fn read(
+        &self,
+        idx: &Index,
+        docs: &dyn DocumentSource,
+        unchanged: bool,
+    ) -> Result<(Vec<Row>, Vec<String>)> {
+        let (rows, cut) = self.read_rows(idx, docs, unchanged)?;
         let mut warnings = self.warnings.clone();
         if cut && !warnings.iter().any(|w| w == TIMEOUT_ERROR) {
             warnings.push(TIMEOUT_ERROR.to_string());
@@ -199,7 +211,7 @@ impl SearchPage {
     }
 
     /// [`Self::rows`]' rows, and whether the TIMEOUT cut them short.
-    fn read_rows(&self, idx: &Index, docs: &dyn DocumentSource) -> Result<(Vec<Row>, bool)> {
+    fn read_rows(&self, idx: &Index, docs: &dyn DocumentSource, unchanged: bool) -> Result<(Vec<Row>, bool)> {
         let req = &self.req;
         let dialect = if req.expand { req.dialect.max(3) } else { req.dialect };
         let dist = &self.dist;
@@ -210,7 +222,7 @@ impl SearchPage {
                 self.timeout.cut_short()?;
                 return Ok((rows, true));
             }
-            let Some(d) = idx.docs.id_of(&h.key) else { continue };
+            let Some(d) = (if unchanged { Some(h.id) } else { idx.docs.id_of(&h.key) }) else { continue };
             // Its content, read now, would not be the version the query matched.
             if !req.no_content && !docs.row_unchanged(&h.key) {
                 continue;
@@ -312,7 +324,7 @@ pub(crate) fn search_page(
         return Err(Error::new("Query string too long"));
     }
     let ast = crate::query::global_filters::apply(
-        parse(&req.query, req.dialect, &req.params)?,
+        parse(&req.query, req.dialect, &req.blobs)?,
         &req.filters,
         &req.geofilters,
         req.inkeys.as_deref(),

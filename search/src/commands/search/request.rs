@@ -51,8 +51,8 @@ pub(crate) struct SearchRequest {
     pub(crate) sortby_more: Vec<(String, bool)>,
     pub(crate) offset: u64,
     pub(crate) limit: u64,
-    pub(crate) params: HashMap<String, String>,
-    /// PARAMS as raw bytes (vector blobs).
+    /// PARAMS, raw bytes (vector blobs are binary; the parser reads the text of those the query
+    /// substitutes).
     pub(crate) blobs: HashMap<String, Vec<u8>>,
     pub(crate) dialect: u32,
     /// DIALECT given explicitly.
@@ -141,7 +141,6 @@ pub(crate) fn parse_request(args: &[&[u8]], config: &Config) -> Result<SearchReq
         sortby_more: Vec::new(),
         offset: 0,
         limit: 10,
-        params: HashMap::new(),
         blobs: HashMap::new(),
         dialect: config.default_dialect,
         dialect_given: false,
@@ -340,7 +339,6 @@ pub(crate) fn parse_request(args: &[&[u8]], config: &Config) -> Result<SearchReq
             r.limit_given = true;
         } else if a.eat("PARAMS") {
             r.blobs = parse_params_raw(&mut a)?;
-            r.params = text_params(&r.blobs);
         } else if a.eat("DIALECT") {
             r.dialect = parse_dialect(&mut a)?;
             r.dialect_given = true;

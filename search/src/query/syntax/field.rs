@@ -163,11 +163,7 @@ impl Parser<'_> {
         if name.is_empty() || !self.eat(']') {
             return Err(self.err());
         }
-        let wkt = self
-            .params
-            .get(&name)
-            .cloned()
-            .ok_or_else(|| Error::new(format!("No such parameter `{name}`")))?;
+        let wkt = self.params.text(&name).ok_or_else(|| Error::new(format!("No such parameter `{name}`")))?;
         let field = fields.first().cloned().unwrap_or_default();
         Ok(Some(QueryAst::GeoShape { field, op, wkt }))
     }

@@ -57,11 +57,9 @@ impl Parser<'_> {
         let text: String = (1..=n).filter_map(|k| self.peek_at(k)).collect();
         self.i += n + 2;
         let pattern = match text.strip_prefix('$') {
-            Some(name) => self
-                .params
-                .get(name)
-                .cloned()
-                .ok_or_else(|| Error::new(format!("No such parameter `{name}`")))?,
+            Some(name) => {
+                self.params.text(name).ok_or_else(|| Error::new(format!("No such parameter `{name}`")))?
+            }
             None => text,
         };
         Ok(super::ast::QueryAst::Wildcard(pattern))

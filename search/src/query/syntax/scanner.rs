@@ -3,8 +3,6 @@
 //! escapes. The grammar's stages ([`super::parser`] and the clause files) read the text
 //! only through these.
 
-use std::collections::HashMap;
-
 use crate::error::{Error, Result};
 use crate::limits::MAX_QUERY_DEPTH;
 
@@ -20,7 +18,7 @@ pub(super) struct Parser<'a> {
     /// The query dialect (1–4).
     pub(super) dialect: u32,
     /// PARAMS: the values of `$name`.
-    pub(super) params: &'a HashMap<String, String>,
+    pub(super) params: &'a dyn super::Params,
     /// Nesting depth, bounded by [`MAX_QUERY_DEPTH`].
     pub(super) depth: usize,
     /// Inside an alternative that v2's grammar only accepts as text (no field modifiers).
@@ -35,7 +33,7 @@ pub(super) fn is_special(c: char) -> bool {
 
 impl<'a> Parser<'a> {
     /// A parser at the start of `text`.
-    pub(super) fn new(text: &'a str, dialect: u32, params: &'a HashMap<String, String>) -> Parser<'a> {
+    pub(super) fn new(text: &'a str, dialect: u32, params: &'a dyn super::Params) -> Parser<'a> {
         Parser {
             s: text,
             chars: text.char_indices().collect(),
@@ -251,7 +249,7 @@ impl<'a> Parser<'a> {
         if self.dialect < 2 {
             return Err(self.err());
         }
-        self.params.get(&name).cloned().ok_or_else(|| Error::new(format!("No such parameter `{name}`")))
+        self.params.text(&name).ok_or_else(|| Error::new(format!("No such parameter `{name}`")))
     }
 
     /// The text up to the first unescaped character that `stop` accepts (left unconsumed),

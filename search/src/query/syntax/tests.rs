@@ -5,7 +5,7 @@ use super::*;
 use QueryAst::*;
 
 fn p(q: &str, d: u32) -> Result<QueryAst> {
-    parse(q, d, &HashMap::new())
+    parse(q, d, &HashMap::<String, String>::new())
 }
 
 fn w(s: &str) -> QueryAst {

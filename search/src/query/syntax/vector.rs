@@ -67,7 +67,7 @@ impl Parser<'_> {
             return Err(self.err());
         }
         let name = self.word();
-        if !self.params.contains_key(&name) {
+        if !self.params.has(&name) {
             return Err(Error::new(format!("No such parameter `{name}`")));
         }
         Ok(name)
