@@ -229,10 +229,7 @@ impl DocumentSource for RedisDocs<'_> {
     fn whole(&self, key: &[u8]) -> Option<Vec<(Vec<u8>, Vec<u8>)>> {
         // A JSON document's compact text, from the text cache of documents read whole again
         // and again (a search result page shown to many readers, as JSON.GET's).
-        let text = self.with_json(key, |doc| {
-            let mut scratch = Vec::new();
-            crate::text_cache::with_text(doc, &mut scratch, <[u8]>::to_vec)
-        });
+        let text = self.with_json(key, crate::text_cache::owned_text);
         if let Some(doc) = text {
             return Some(vec![(b"$".to_vec(), doc)]);
         }

@@ -93,18 +93,48 @@ pub fn forget(doc: *const Value) {
 /// Calls `send` with the compact JSON text of `doc`: from the cache when it holds it, else written
 /// by `doc.write_json` into `scratch` (and kept if this is the document's second whole read).
 pub fn with_text<R>(doc: &Value, scratch: &mut Vec<u8>, send: impl FnOnce(&[u8]) -> R) -> R {
-    let addr = address(doc);
-    let i = slot_of(addr);
-    {
-        let cache = lock();
-        if let Some(Slot::Text(a, text)) = cache.slots.get(i) {
-            if *a == addr {
-                return send(text);
-            }
-        }
-    }
+    let send = match cached(doc, send) {
+        Ok(r) => return r,
+        Err(send) => send,
+    };
     scratch.clear();
     doc.write_json(scratch, &json::Format::COMPACT);
+    remember(doc, scratch);
+    send(scratch)
+}
+
+/// The compact JSON text of `doc` as an owned buffer (a search row's document): a copy of the
+/// cached text, else a copy of the text written into this thread's reused buffer (one
+/// allocation of the right size, where writing into a new buffer grows it several times).
+pub fn owned_text(doc: &Value) -> Vec<u8> {
+    thread_local! {
+        static SCRATCH: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+    }
+    SCRATCH.with(|s| {
+        let mut s = s.borrow_mut();
+        let text = with_text(doc, &mut s, <[u8]>::to_vec);
+        if s.capacity() > MAX_ENTRY {
+            *s = Vec::new();
+        }
+        text
+    })
+}
+
+/// `send(text)` when the cache holds the text of `doc`, else `send` back.
+fn cached<R, F: FnOnce(&[u8]) -> R>(doc: &Value, send: F) -> Result<R, F> {
+    let addr = address(doc);
+    let cache = lock();
+    match cache.slots.get(slot_of(addr)) {
+        Some(Slot::Text(a, text)) if *a == addr => Ok(send(text)),
+        _ => Err(send),
+    }
+}
+
+/// Records a whole read of `doc`, whose text is `text`: its second since its last write keeps
+/// the text.
+fn remember(doc: &Value, text: &[u8]) {
+    let addr = address(doc);
+    let i = slot_of(addr);
     let mut cache = lock();
     if cache.slots.is_empty() {
         cache.slots.resize_with(SLOTS, Slot::default);
@@ -119,15 +149,13 @@ pub fn with_text<R>(doc: &Value, scratch: &mut Vec<u8>, send: impl FnOnce(&[u8])
     }
     cache.slots[i] = if !seen_before {
         Slot::Seen(addr)
-    } else if scratch.len() <= MAX_ENTRY && cache.bytes + scratch.len() <= MAX_TOTAL {
-        cache.bytes += scratch.len();
-        Slot::Text(addr, scratch.as_slice().into())
+    } else if text.len() <= MAX_ENTRY && cache.bytes + text.len() <= MAX_TOTAL {
+        cache.bytes += text.len();
+        Slot::Text(addr, text.into())
     } else {
         IN_USE.fetch_sub(1, Ordering::Relaxed);
         Slot::Empty
     };
-    drop(cache);
-    send(scratch)
 }
 
 #[cfg(test)]

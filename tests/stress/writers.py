@@ -16,11 +16,14 @@ import time
 import redis
 
 import queries
-from checks import hash_doc, json_text
+from checks import hash_doc, json_doc, json_text
 from model import now
 
 # Operation weights of a writer.
-OPS = (("json", 30), ("hash", 30), ("del", 6), ("expire", 5), ("rename", 6), ("ryw", 8), ("burst", 4))
+OPS = (("json", 30), ("hash", 30), ("partial", 10), ("del", 6), ("expire", 5), ("rename", 6), ("ryw", 8),
+       ("burst", 4))
+# Versions of one body: body(v) depends on v % 7 and v % 11 only.
+SAME_BODY = 77
 INDEX_WAIT_S = 120
 
 
@@ -128,6 +131,25 @@ class Writer:
             self.write_reply_check("JSON.SET %s" % key, reply, "OK")
         return v
 
+    def partial(self, key):
+        """A new version of JSON key `key` written by paths, its TEXT field untouched: the next
+        version with the same body (versions skipped on the way are never used), its other fields
+        set by one JSON.MSET. The index keeps the document's text (search::index::Kept), so this
+        stresses that path beside the readers."""
+        s = self.settle(key)
+        if s is None or s is Ellipsis:
+            return
+        v = self.run.next_version()
+        while v % SAME_BODY != s % SAME_BODY:
+            v = self.run.next_version()
+        doc = json_doc(v)
+        rec = self.model.begin(key, now(), {v}, False)
+        reply = self.conn.execute_command("JSON.MSET", key, "$.v", str(doc["v"]), key, "$.tag",
+                                          '"%s"' % doc["tag"], key, "$.n", str(doc["n"]))
+        rec.finish(now())
+        self.st.writes += 1
+        self.write_reply_check("JSON.MSET %s (paths)" % key, reply, "OK")
+
     def delete(self, key):
         s, exp = self.state(key)
         self.ttl_over.pop(key, None)
@@ -211,6 +233,8 @@ class Writer:
         prefix = self.rng.choice("jh")
         if op in ("json", "hash"):
             self.write(self.rng.choice(self.owned["j" if op == "json" else "h"]))
+        elif op == "partial":
+            self.partial(self.rng.choice(self.owned["j"]))
         elif op == "del":
             self.delete(self.rng.choice(self.owned[prefix]))
         elif op == "expire":

@@ -23,7 +23,9 @@ impl Index {
 
     /// The documents holding text term `term` in a field of `mask`.
     pub fn term_docs(&self, term: u32, mask: FieldMask) -> RoaringBitmap {
-        if let Some(bm) = self.text.dense_docs(term).filter(|_| self.covers_all_text(mask)) {
+        // Every posting is in some TEXT field: a mask of them all checks nothing.
+        let mask = if self.covers_all_text(mask) { ALL_FIELDS } else { mask };
+        if let Some(bm) = self.text.dense_docs(term).filter(|_| mask == ALL_FIELDS) {
             return bm.clone();
         }
         let Some(list) = self.text.list(term) else { return RoaringBitmap::new() };
@@ -37,7 +39,9 @@ impl Index {
     /// their postings are decoded.
     pub fn term_docs_within(&self, term: u32, mask: FieldMask, within: &RoaringBitmap) -> RoaringBitmap {
         let Some(list) = self.text.list(term) else { return RoaringBitmap::new() };
-        if mask == ALL_FIELDS || within.len().saturating_mul(4) >= u64::from(list.len()) {
+        let mask = if self.covers_all_text(mask) { ALL_FIELDS } else { mask };
+        let dense = mask == ALL_FIELDS && self.text.dense_docs(term).is_some();
+        if dense || within.len().saturating_mul(4) >= u64::from(list.len()) {
             let mut bm = self.term_docs(term, mask);
             bm &= within;
             return bm;

@@ -132,7 +132,7 @@ pub(crate) fn run_search(
     mut trace: Option<&mut Trace>,
     paging: Paging,
 ) -> Result<Searched> {
-    let page = search_page(cat, args, docs, config, proto, trace.as_deref_mut(), paging, Instant::now())?;
+    let mut page = search_page(cat, args, docs, config, proto, trace.as_deref_mut(), paging, Instant::now())?;
     let idx =
         &cat.entry(&page.index).ok_or_else(|| Error::new(format!("{}: no such index", page.index)))?.index;
     // The same catalog borrow since the query ran: the index has not changed.
@@ -190,20 +190,21 @@ impl SearchPage {
     /// loader does); with them, the page's warnings. Past the query's TIMEOUT: under
     /// ON_TIMEOUT RETURN the rows read by then and the timeout warning (crate::timeout), under
     /// FAIL the error.
-    pub(crate) fn rows(&self, idx: &Index, docs: &dyn DocumentSource) -> Result<(Vec<Row>, Vec<String>)> {
+    pub(crate) fn rows(&mut self, idx: &Index, docs: &dyn DocumentSource) -> Result<(Vec<Row>, Vec<String>)> {
         self.read(idx, docs, false)
     }
 
-    /// [`Self::rows`]; `unchanged`: `idx` is the index the query ran on, not changed since, so
-    /// the hits' ids still name their documents (no key lookup per row).
+    /// [`Self::rows`] (the page's hits move into them); `unchanged`: `idx` is the index the query
+    /// ran on, not changed since, so the hits' ids still name their documents (no key lookup
+    /// per row).
     fn read(
-        &self,
+        &mut self,
         idx: &Index,
         docs: &dyn DocumentSource,
         unchanged: bool,
     ) -> Result<(Vec<Row>, Vec<String>)> {
         let (rows, cut) = self.read_rows(idx, docs, unchanged)?;
-        let mut warnings = self.warnings.clone();
+        let mut warnings = std::mem::take(&mut self.warnings);
         if cut && !warnings.iter().any(|w| w == TIMEOUT_ERROR) {
             warnings.push(TIMEOUT_ERROR.to_string());
         }
@@ -211,13 +212,19 @@ impl SearchPage {
     }
 
     /// [`Self::rows`]' rows, and whether the TIMEOUT cut them short.
-    fn read_rows(&self, idx: &Index, docs: &dyn DocumentSource, unchanged: bool) -> Result<(Vec<Row>, bool)> {
+    fn read_rows(
+        &mut self,
+        idx: &Index,
+        docs: &dyn DocumentSource,
+        unchanged: bool,
+    ) -> Result<(Vec<Row>, bool)> {
+        let hits = std::mem::take(&mut self.hits);
         let req = &self.req;
         let dialect = if req.expand { req.dialect.max(3) } else { req.dialect };
         let dist = &self.dist;
         let ctx = RenderCtx { idx, req, docs, highlight_terms: &self.highlight, dialect, dist };
-        let mut rows = Vec::with_capacity(self.hits.len());
-        for (n, h) in self.hits.iter().enumerate() {
+        let mut rows = Vec::with_capacity(hits.len());
+        for (n, h) in hits.into_iter().enumerate() {
             if self.timeout.passed_at(n as u64 + 1, ROWS_PER_CLOCK_CHECK) {
                 self.timeout.cut_short()?;
                 return Ok((rows, true));
@@ -243,16 +250,17 @@ impl SearchPage {
             } else {
                 Vec::new()
             };
+            let fields = if req.no_content { None } else { ctx.load(h.id, &h.key) };
             rows.push(Row {
-                key: h.key.clone(),
+                key: h.key,
                 score: h.score,
                 payload,
                 sortkey: if req.with_sortkeys { h.order.clone() } else { None },
-                fields: if req.no_content { None } else { ctx.load(h.id, &h.key) },
-                order: if self.sorted_by_key { h.order.clone() } else { None },
+                fields,
+                order: if self.sorted_by_key { h.order } else { None },
                 order_more,
                 distance,
-                explain: h.explain.clone(),
+                explain: h.explain,
                 raw_id: Some(idx.docs.redisearch_id(d) as i64),
             });
         }
@@ -269,7 +277,7 @@ const KEYS_PER_CLOCK_CHECK: u64 = 1024;
 
 impl Catalog {
     /// The reply to a search run in stages ([`SearchPage`]): its rows read from `docs` now.
-    pub fn finish_search(&self, page: SearchPage, docs: &dyn DocumentSource, proto: Protocol) -> Reply {
+    pub fn finish_search(&self, mut page: SearchPage, docs: &dyn DocumentSource, proto: Protocol) -> Reply {
         let Some(e) = self.entry(&page.index) else {
             return Reply::Error(format!("{}: no such index", page.index));
         };
@@ -354,7 +362,7 @@ pub(crate) fn search_page(
         language: req.language.filter(|l| *l != idx.spec.language),
         min_stem_len: config.min_stem_len,
         dialect: req.dialect,
-        blobs: req.blobs.clone(),
+        blobs: std::mem::take(&mut req.blobs),
         visible: crate::access::knn_visible(idx, &ast, docs, config)?,
         deadline: timeout.deadline(),
         explain: req.explain_score,

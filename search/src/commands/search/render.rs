@@ -75,6 +75,9 @@ impl<'a> RenderCtx<'a> {
     /// its distance fields first (those RETURN names, when given), then its fields.
     pub(super) fn load(&self, d: u32, key: &[u8]) -> Option<Vec<(String, Reply)>> {
         let fields = self.load_fields(d, key)?;
+        if self.dist.fields.is_empty() {
+            return Some(fields);
+        }
         let mut out: Vec<(String, Reply)> = Vec::new();
         for (name, _) in &self.dist.fields {
             let Some(v) = self.dist.get(name, d) else { continue };
@@ -140,7 +143,8 @@ impl<'a> RenderCtx<'a> {
                 for (k, v) in self.docs.whole(key)? {
                     // From DIALECT 3 a JSON document comes back as the array of its matches.
                     let v = if json && self.dialect >= 3 { [&b"["[..], &v, b"]"].concat() } else { v };
-                    let k = String::from_utf8_lossy(&k).into_owned();
+                    let k = String::from_utf8(k)
+                        .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
                     if !out.iter().any(|(name, _)| *name == k) && !self.idx.spec.is_rule_field(&k) {
                         out.push((k, v));
                     }
@@ -399,9 +403,9 @@ pub(crate) fn render(
                 }
                 if !req.no_content {
                     out.push(match r.fields {
-                        Some(f) => {
-                            Reply::Array(f.into_iter().flat_map(|(k, v)| [Reply::text(k), v]).collect())
-                        }
+                        Some(f) => Reply::Array(
+                            f.into_iter().flat_map(|(k, v)| [Reply::Bulk(k.into_bytes()), v]).collect(),
+                        ),
                         None => Reply::Nil,
                     });
                 }
@@ -430,9 +434,9 @@ pub(crate) fn render(
                         m.push((
                             "extra_attributes",
                             match r.fields {
-                                Some(f) => {
-                                    Reply::Map(f.into_iter().map(|(k, v)| (Reply::text(k), v)).collect())
-                                }
+                                Some(f) => Reply::Map(
+                                    f.into_iter().map(|(k, v)| (Reply::Bulk(k.into_bytes()), v)).collect(),
+                                ),
                                 None => Reply::Nil,
                             },
                         ));
