@@ -130,6 +130,15 @@ impl DocTable {
         self.ids.find(self.hasher.hash_one(key), |&id| key_of(records, id) == Some(key)).copied()
     }
 
+    /// Asks the CPU to start loading the record of `id` (a hint): a page of ids read one after
+    /// the other waits for one record's cache miss at a time, prefetched first they overlap.
+    #[inline]
+    pub fn prefetch(&self, id: u32) {
+        if let Some(r) = self.get(id) {
+            super::hnsw::prefetch_line(r.bytes_ptr().cast::<i8>());
+        }
+    }
+
     /// The record of a live id.
     pub fn get(&self, id: u32) -> Option<&DocRecord> {
         self.records.get(id as usize).and_then(|r| r.as_ref())

@@ -81,7 +81,7 @@ impl<T: Element> Space<'_, T> {
 
 /// Asks the CPU to start loading the cache line of `p` (a hint; nothing elsewhere).
 #[inline(always)]
-fn prefetch_line(p: *const i8) {
+pub(crate) fn prefetch_line(p: *const i8) {
     #[cfg(target_arch = "x86_64")]
     {
         use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};

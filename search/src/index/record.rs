@@ -132,6 +132,11 @@ impl DocRecord {
         DocRecord(out.into_boxed_slice())
     }
 
+    /// Where the record's bytes start (for a prefetch: reads nothing).
+    pub fn bytes_ptr(&self) -> *const u8 {
+        self.0.as_ptr()
+    }
+
     /// The Redis key.
     pub fn key(&self) -> &[u8] {
         section(&self.0, &mut 0)

@@ -547,6 +547,9 @@ pub(crate) fn search_page(
     }
     let names = if req.explain_score { scorer.term_names() } else { Default::default() };
     let mut hits = Vec::with_capacity(page.len());
+    for &(d, _, _) in &page {
+        idx.docs.prefetch(d);
+    }
     for (d, score, order) in page {
         let Some(rec) = idx.docs.get(d) else { continue };
         let order = if sorted_by_key { order } else { None };
