@@ -12,7 +12,10 @@
 //! the document's address, which stays put while the document lives (RENAME, MOVE and SWAPDB keep
 //! it, and its text with it) and can only be reused after `free` dropped the entry.
 //!
-//! The cache is small and bounded: [`SLOTS`] direct-mapped slots, entries up to [`MAX_ENTRY`]
+//! The cache is small and bounded: [`SLOTS`] slots, two ways per address (a document goes in one
+//! of two neighbouring slots, so two hot documents of one slot do not evict each other on every
+//! read: with one way, a page of 10 documents read again and again had one chance in six to
+//! hold such a pair, serialized on every read), entries up to [`MAX_ENTRY`]
 //! bytes, [`MAX_TOTAL`] bytes in all; a document is admitted on its second whole read since its
 //! last write, so a scan that reads every key once caches nothing. A global mutex guards it because
 //! `free` can run on Redis's lazy-free thread.
@@ -69,16 +72,50 @@ fn lock() -> std::sync::MutexGuard<'static, Cache> {
     CACHE.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
+/// The two slots an address may take.
+fn ways(addr: usize) -> [usize; 2] {
+    let i = slot_of(addr);
+    [i, i ^ 1]
+}
+
+impl Slot {
+    fn holds(&self, addr: usize) -> bool {
+        matches!(self, Slot::Seen(a) | Slot::Text(a, _) if *a == addr)
+    }
+}
+
 impl Cache {
+    /// The slot holding `addr`'s entry.
+    fn find(&self, addr: usize) -> Option<usize> {
+        ways(addr).into_iter().find(|&i| self.slots.get(i).is_some_and(|s| s.holds(addr)))
+    }
+
     fn take(&mut self, addr: usize) {
-        let Some(slot) = self.slots.get_mut(slot_of(addr)) else { return };
-        match slot {
-            Slot::Seen(a) if *a == addr => {}
-            Slot::Text(a, text) if *a == addr => self.bytes -= text.len(),
-            _ => return,
+        let Some(i) = self.find(addr) else { return };
+        self.set(i, Slot::Empty);
+    }
+
+    /// Puts `slot` at `i`, keeping the byte total and [`IN_USE`] right.
+    fn set(&mut self, i: usize, slot: Slot) {
+        let Some(old) = self.slots.get_mut(i) else { return };
+        let was_empty = matches!(old, Slot::Empty);
+        let is_empty = matches!(slot, Slot::Empty);
+        if let Slot::Text(_, t) = &*old {
+            self.bytes -= t.len();
         }
-        *slot = Slot::Empty;
-        IN_USE.fetch_sub(1, Ordering::Relaxed);
+        if let Slot::Text(_, t) = &slot {
+            self.bytes += t.len();
+        }
+        *old = slot;
+        match (was_empty, is_empty) {
+            (true, false) => {
+                IN_USE.fetch_add(1, Ordering::Relaxed);
+            }
+            (false, true) => {
+                IN_USE.fetch_sub(1, Ordering::Relaxed);
+            }
+            _ => {}
+        }
     }
 }
 
@@ -124,8 +161,8 @@ pub fn owned_text(doc: &Value) -> Vec<u8> {
 fn cached<R, F: FnOnce(&[u8]) -> R>(doc: &Value, send: F) -> Result<R, F> {
     let addr = address(doc);
     let cache = lock();
-    match cache.slots.get(slot_of(addr)) {
-        Some(Slot::Text(a, text)) if *a == addr => Ok(send(text)),
+    match cache.find(addr).and_then(|i| cache.slots.get(i)) {
+        Some(Slot::Text(_, text)) => Ok(send(text)),
         _ => Err(send),
     }
 }
@@ -134,28 +171,25 @@ fn cached<R, F: FnOnce(&[u8]) -> R>(doc: &Value, send: F) -> Result<R, F> {
 /// the text.
 fn remember(doc: &Value, text: &[u8]) {
     let addr = address(doc);
-    let i = slot_of(addr);
     let mut cache = lock();
     if cache.slots.is_empty() {
         cache.slots.resize_with(SLOTS, Slot::default);
     }
-    let seen_before = matches!(cache.slots[i], Slot::Seen(a) if a == addr);
-    match std::mem::take(&mut cache.slots[i]) {
-        Slot::Empty => {
-            IN_USE.fetch_add(1, Ordering::Relaxed);
-        }
-        Slot::Text(_, t) => cache.bytes -= t.len(),
-        Slot::Seen(_) => {}
+    if let Some(i) = cache.find(addr) {
+        // Read whole again since its last write: kept, when there is room.
+        let fits = text.len() <= MAX_ENTRY && cache.bytes + text.len() <= MAX_TOTAL;
+        cache.set(i, if fits { Slot::Text(addr, text.into()) } else { Slot::Empty });
+        return;
     }
-    cache.slots[i] = if !seen_before {
-        Slot::Seen(addr)
-    } else if text.len() <= MAX_ENTRY && cache.bytes + text.len() <= MAX_TOTAL {
-        cache.bytes += text.len();
-        Slot::Text(addr, text.into())
-    } else {
-        IN_USE.fetch_sub(1, Ordering::Relaxed);
-        Slot::Empty
-    };
+    // A first read: an empty way, else one only seen, else the first way.
+    let [a, b] = ways(addr);
+    let free = |s: &Slot| matches!(s, Slot::Empty);
+    let seen = |s: &Slot| matches!(s, Slot::Seen(_));
+    let at = [free as fn(&Slot) -> bool, seen]
+        .iter()
+        .find_map(|f| [a, b].into_iter().find(|&i| cache.slots.get(i).is_some_and(f)))
+        .unwrap_or(a);
+    cache.set(at, Slot::Seen(addr));
 }
 
 #[cfg(test)]
@@ -172,9 +206,12 @@ mod tests {
         let mut doc = Box::new(Value::parse(br#"{"a":[1,2,"x"]}"#).unwrap());
         let addr = address(&doc);
         assert_eq!(text(&doc), br#"{"a":[1,2,"x"]}"#);
-        assert!(matches!(lock().slots[slot_of(addr)], Slot::Seen(a) if a == addr));
+        let at = |addr| lock().find(addr).expect("an entry");
+        let i = at(addr);
+        assert!(matches!(lock().slots[i], Slot::Seen(a) if a == addr));
         assert_eq!(text(&doc), br#"{"a":[1,2,"x"]}"#);
-        assert!(matches!(lock().slots[slot_of(addr)], Slot::Text(a, _) if a == addr));
+        let i = at(addr);
+        assert!(matches!(lock().slots[i], Slot::Text(a, _) if a == addr));
         // A write goes through `forget` first; the next read sees the new text.
         forget(&*doc);
         *doc = Value::parse(br#"{"b":true}"#).unwrap();
@@ -182,7 +219,32 @@ mod tests {
         assert_eq!(text(&doc), br#"{"b":true}"#);
         assert_eq!(text(&doc), br#"{"b":true}"#);
         forget(&*doc);
-        assert!(matches!(lock().slots[slot_of(addr)], Slot::Empty));
+        assert!(lock().find(addr).is_none());
+    }
+
+    #[test]
+    fn two_documents_of_one_slot_are_both_kept() {
+        // Documents until two share a first way.
+        let docs: Vec<Box<Value>> =
+            (0..2000).map(|i| Box::new(Value::parse(format!("[{i}]").as_bytes()).unwrap())).collect();
+        let mut by_slot = std::collections::HashMap::new();
+        let pair = docs.iter().find_map(|d| {
+            let first = by_slot.insert(slot_of(address(d)), d);
+            first.map(|f| (f, d))
+        });
+        let (x, y) = pair.expect("two documents in one slot");
+        for _ in 0..2 {
+            text(x);
+            text(y);
+        }
+        assert!(cached(x, |_| ()).is_ok(), "the first document's text is kept");
+        assert!(cached(y, |_| ()).is_ok(), "the second document's text is kept");
+        assert_eq!(text(x), text(x));
+        forget(&**x);
+        forget(&**y);
+        let gone = |d: &Value| lock().find(address(d)).is_none();
+        assert!(gone(x));
+        assert!(gone(y));
     }
 
     #[test]
