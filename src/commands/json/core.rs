@@ -343,6 +343,10 @@ pub fn mset(ctx: &Context, inv: &Invocation) -> CommandResult {
         let value = parse_value(triple.get(2).ok_or(Error::WrongArity)?)?;
         writes.push((i * 3, plan, value));
     }
+    // The indexer hears of each written key once, after the command's last triple: a query
+    // on a worker reads the index beside the main thread, and one change per key per command
+    // never shows it a key with some of the command's paths written and not others.
+    let mut written_keys: Vec<(usize, Option<JsonPath>)> = Vec::new();
     for (at, plan, value) in writes {
         let name = &inv.argv[at];
         let mut key = JsonKey::open(ctx, name);
@@ -359,8 +363,17 @@ pub fn mset(ctx: &Context, inv: &Invocation) -> CommandResult {
             }
         };
         if written {
-            crate::keys::notify_written(ctx, c"json.mset", name, path.as_ref());
+            crate::keys::notify_event(ctx, c"json.mset", name);
+            let same = written_keys.iter_mut().find(|(k, _)| inv.argv[*k].as_slice() == name.as_slice());
+            match same {
+                // Written twice: the indexer reads the key whole.
+                Some(w) => w.1 = None,
+                None => written_keys.push((at, path)),
+            }
         }
+    }
+    for (at, path) in &written_keys {
+        crate::events::key_written(ctx, inv.argv[*at].as_slice(), path.as_ref());
     }
     ctx.replicate_verbatim();
     Ok(Reply::OK)
