@@ -117,17 +117,13 @@ pub fn notify(ctx: &Context, event: &CStr, name: &RedisString) {
 
 /// Like [`notify`], for a write that landed at `path` of the JSON document (None: anywhere):
 /// the indexer keeps the fields the write cannot have changed.
-/// The keyspace event `event` (class module) for `name` alone; the caller tells the indexer.
-pub fn notify_event(ctx: &Context, event: &CStr, name: &RedisString) {
-    // SAFETY: as in `notify_written`.
-    unsafe {
-        if let Some(notify) = raw::RedisModule_NotifyKeyspaceEvent {
-            notify(ctx.ctx, NotifyEvent::MODULE.bits(), event.as_ptr(), name.inner);
-        }
-    }
+pub fn notify_written(ctx: &Context, event: &CStr, name: &RedisString, path: Option<&json::path::JsonPath>) {
+    notify_event(ctx, event, name);
+    crate::events::key_written(ctx, name.as_slice(), path);
 }
 
-pub fn notify_written(ctx: &Context, event: &CStr, name: &RedisString, path: Option<&json::path::JsonPath>) {
+/// The keyspace event `event` (class module) for `name` alone; the caller tells the indexer.
+pub fn notify_event(ctx: &Context, event: &CStr, name: &RedisString) {
     // Straight to the API with the event's static C string (redis-module's helper allocates a
     // CString per call).
     // SAFETY: 1. the API table is filled by Init and never changes. 2. `ctx` is the live context of
@@ -137,5 +133,4 @@ pub fn notify_written(ctx: &Context, event: &CStr, name: &RedisString, path: Opt
             notify(ctx.ctx, NotifyEvent::MODULE.bits(), event.as_ptr(), name.inner);
         }
     }
-    crate::events::key_written(ctx, name.as_slice(), path);
 }

@@ -182,13 +182,11 @@ fn remember(doc: &Value, text: &[u8]) {
         return;
     }
     // A first read: an empty way, else one only seen, else the first way.
-    let [a, b] = ways(addr);
-    let free = |s: &Slot| matches!(s, Slot::Empty);
-    let seen = |s: &Slot| matches!(s, Slot::Seen(_));
-    let at = [free as fn(&Slot) -> bool, seen]
-        .iter()
-        .find_map(|f| [a, b].into_iter().find(|&i| cache.slots.get(i).is_some_and(f)))
-        .unwrap_or(a);
+    let way =
+        |want: fn(&Slot) -> bool| ways(addr).into_iter().find(|&i| cache.slots.get(i).is_some_and(want));
+    let at = way(|s| matches!(s, Slot::Empty))
+        .or_else(|| way(|s| matches!(s, Slot::Seen(_))))
+        .unwrap_or(slot_of(addr));
     cache.set(at, Slot::Seen(addr));
 }
 

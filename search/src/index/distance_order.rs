@@ -97,28 +97,30 @@ impl Lanes for f64 {
 
 /// The FLOAT32 sum of `term` over `a` and `b` as VecSim adds it on this CPU.
 pub fn float32(term: Term, a: &[f32], b: &[f32]) -> f32 {
+    let width = width();
     #[cfg(target_arch = "x86_64")]
-    match width() {
+    match width {
         // SAFETY: the CPU has AVX-512F (its width says so).
         Width::Avx512 if a.len().min(b.len()) >= f32::SIMD_FROM => return unsafe { avx512::sum(term, a, b) },
         // SAFETY: the CPU has AVX.
         Width::Avx => return unsafe { on_avx(term, a, b) },
         _ => {}
     }
-    sum(term, a, b, width())
+    sum(term, a, b, width)
 }
 
 /// The FLOAT64 sum of `term` over `a` and `b` as VecSim adds it on this CPU.
 pub fn float64(term: Term, a: &[f64], b: &[f64]) -> f64 {
+    let width = width();
     #[cfg(target_arch = "x86_64")]
-    match width() {
+    match width {
         // SAFETY: the CPU has AVX-512F.
         Width::Avx512 => return unsafe { on_avx512(term, a, b) },
         // SAFETY: the CPU has AVX.
         Width::Avx => return unsafe { on_avx(term, a, b) },
         Width::Sse => {}
     }
-    sum(term, a, b, width())
+    sum(term, a, b, width)
 }
 
 /// [`sum`] on [`Width::Avx`], compiled for it (the lanes fill its registers).

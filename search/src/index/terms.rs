@@ -23,8 +23,7 @@ impl Index {
 
     /// The documents holding text term `term` in a field of `mask`.
     pub fn term_docs(&self, term: u32, mask: FieldMask) -> RoaringBitmap {
-        // Every posting is in some TEXT field: a mask of them all checks nothing.
-        let mask = if self.covers_all_text(mask) { ALL_FIELDS } else { mask };
+        let mask = self.searched(mask);
         if let Some(bm) = self.text.dense_docs(term).filter(|_| mask == ALL_FIELDS) {
             return bm.clone();
         }
@@ -39,7 +38,7 @@ impl Index {
     /// their postings are decoded.
     pub fn term_docs_within(&self, term: u32, mask: FieldMask, within: &RoaringBitmap) -> RoaringBitmap {
         let Some(list) = self.text.list(term) else { return RoaringBitmap::new() };
-        let mask = if self.covers_all_text(mask) { ALL_FIELDS } else { mask };
+        let mask = self.searched(mask);
         let dense = mask == ALL_FIELDS && self.text.dense_docs(term).is_some();
         if dense || within.len().saturating_mul(4) >= u64::from(list.len()) {
             let mut bm = self.term_docs(term, mask);
@@ -50,13 +49,18 @@ impl Index {
         super::idset::bitmap_of_sorted(docs)
     }
 
-    /// Whether `mask` has every TEXT field of the index.
-    fn covers_all_text(&self, mask: FieldMask) -> bool {
-        mask == ALL_FIELDS
-            || self.fields.iter().all(|f| match f {
-                super::FieldIndex::Text(o) => mask & (1u128 << (u32::from(*o) % 128)) != 0,
-                _ => true,
-            })
+    /// `mask` as the postings are checked against it: [`ALL_FIELDS`] when it has every TEXT
+    /// field of the index (every posting is in one of them, so such a mask checks nothing).
+    fn searched(&self, mask: FieldMask) -> FieldMask {
+        let all = self.fields.iter().all(|f| match f {
+            super::FieldIndex::Text(o) => mask & (1u128 << (u32::from(*o) % 128)) != 0,
+            _ => true,
+        });
+        if all {
+            ALL_FIELDS
+        } else {
+            mask
+        }
     }
 
     /// Whether some document holds text term `term` in a field of `mask`.

@@ -347,6 +347,7 @@ pub fn mset(ctx: &Context, inv: &Invocation) -> CommandResult {
     // on a worker reads the index beside the main thread, and one change per key per command
     // never shows it a key with some of the command's paths written and not others.
     let mut written_keys: Vec<(usize, Option<JsonPath>)> = Vec::new();
+    let mut slot_of_key: std::collections::HashMap<&[u8], usize> = std::collections::HashMap::new();
     for (at, plan, value) in writes {
         let name = &inv.argv[at];
         let mut key = JsonKey::open(ctx, name);
@@ -364,11 +365,13 @@ pub fn mset(ctx: &Context, inv: &Invocation) -> CommandResult {
         };
         if written {
             crate::keys::notify_event(ctx, c"json.mset", name);
-            let same = written_keys.iter_mut().find(|(k, _)| inv.argv[*k].as_slice() == name.as_slice());
-            match same {
+            match slot_of_key.get(name.as_slice()).and_then(|&i| written_keys.get_mut(i)) {
                 // Written twice: the indexer reads the key whole.
                 Some(w) => w.1 = None,
-                None => written_keys.push((at, path)),
+                None => {
+                    slot_of_key.insert(name.as_slice(), written_keys.len());
+                    written_keys.push((at, path));
+                }
             }
         }
     }

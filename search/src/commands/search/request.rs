@@ -79,13 +79,9 @@ pub(crate) fn parse_dialect(a: &mut Args) -> Result<u32> {
     Ok(d)
 }
 
-/// `PARAMS n k v …`.
-pub(crate) fn parse_params(a: &mut Args) -> Result<HashMap<String, String>> {
-    Ok(text_params(&parse_params_raw(a)?))
-}
-
-/// `PARAMS n k v …` with the values as raw bytes (vector blobs are binary).
-pub(crate) fn parse_params_raw(a: &mut Args) -> Result<HashMap<String, Vec<u8>>> {
+/// `PARAMS n k v …`, the values as raw bytes (vector blobs are binary; the query parser reads
+/// the text of those it substitutes: [`crate::query::syntax::Params`]).
+pub(crate) fn parse_params(a: &mut Args) -> Result<HashMap<String, Vec<u8>>> {
     let n = a.next_u64("PARAMS")? as usize;
     if !n.is_multiple_of(2) || n > a.remaining() {
         return Err(Error::new("Parameters must be specified in PARAM VALUE pairs"));
@@ -97,11 +93,6 @@ pub(crate) fn parse_params_raw(a: &mut Args) -> Result<HashMap<String, Vec<u8>>>
         p.insert(k, v.to_vec());
     }
     Ok(p)
-}
-
-/// The text view of raw PARAMS (what the query parser substitutes).
-pub(crate) fn text_params(raw: &HashMap<String, Vec<u8>>) -> HashMap<String, String> {
-    raw.iter().map(|(k, v)| (k.clone(), String::from_utf8_lossy(v).into_owned())).collect()
 }
 
 fn list(a: &mut Args, what: &str) -> Result<Vec<String>> {
@@ -338,7 +329,7 @@ pub(crate) fn parse_request(args: &[&[u8]], config: &Config) -> Result<SearchReq
             r.limit = a.next_u64("LIMIT")?;
             r.limit_given = true;
         } else if a.eat("PARAMS") {
-            r.blobs = parse_params_raw(&mut a)?;
+            r.blobs = parse_params(&mut a)?;
         } else if a.eat("DIALECT") {
             r.dialect = parse_dialect(&mut a)?;
             r.dialect_given = true;
