@@ -23,6 +23,7 @@ mod group_order;
 pub mod hash;
 pub mod limits;
 mod loader;
+mod number_text;
 pub mod pipeline;
 pub mod reducers;
 pub mod reply;

@@ -6,7 +6,6 @@
 //! `%.12g` otherwise.
 
 use std::cmp::Ordering;
-use std::fmt::Write as _;
 use std::hash::{Hash, Hasher};
 use std::sync::Arc;
 
@@ -380,6 +379,8 @@ fn parse_hex(s: &str) -> Option<f64> {
     Some(if neg { -v } else { v })
 }
 
+pub use super::number_text::format_g;
+
 /// RediSearch's `RSValue_NumToString`: `%lld` when the double is integral and
 /// fits a `long long`, else `%.12g`.
 pub fn format_number(n: f64) -> String {
@@ -387,46 +388,6 @@ pub fn format_number(n: f64) -> String {
         return format!("{}", n as i64);
     }
     format_g(n, 12)
-}
-
-/// C's `%.{prec}g`.
-pub fn format_g(n: f64, prec: usize) -> String {
-    if n.is_nan() {
-        return if n.is_sign_negative() { "-nan".into() } else { "nan".into() };
-    }
-    if n.is_infinite() {
-        return if n < 0.0 { "-inf".into() } else { "inf".into() };
-    }
-    if n == 0.0 {
-        return if n.is_sign_negative() { "-0".into() } else { "0".into() };
-    }
-    let p = prec.max(1);
-    // Exponent after rounding to p significant digits.
-    let sci = format!("{:.*e}", p - 1, n);
-    let (mantissa, exp) = match sci.split_once('e') {
-        Some((m, e)) => (m.to_string(), e.parse::<i32>().unwrap_or(0)),
-        None => (sci.clone(), 0),
-    };
-    if exp < -4 || exp >= p as i32 {
-        let m = strip_zeros(&mantissa);
-        let mut out = String::with_capacity(m.len() + 5);
-        out.push_str(&m);
-        out.push('e');
-        out.push(if exp < 0 { '-' } else { '+' });
-        let _ = write!(out, "{:02}", exp.abs());
-        out
-    } else {
-        let decimals = (p as i32 - 1 - exp).max(0) as usize;
-        strip_zeros(&format!("{:.*}", decimals, n))
-    }
-}
-
-fn strip_zeros(s: &str) -> String {
-    if s.contains('.') {
-        s.trim_end_matches('0').trim_end_matches('.').to_string()
-    } else {
-        s.to_string()
-    }
 }
 
 /// A hashable identity of a value, for GROUPBY keys and distinct counts:

@@ -560,6 +560,34 @@ impl PostingList {
         Walk::new(self)
     }
 
+    /// The documents, as a bitmap built block by block without a list of ids in between:
+    /// pushed in order into roaring's sorted containers, or set in a bit set read into
+    /// bitmap containers at once when there are more than 4096 per container's 65,536 ids
+    /// (pushing would fill an array container and convert it).
+    pub fn doc_bitmap(&self) -> RoaringBitmap {
+        let (Some(lo), Some(hi)) = (self.first(0), self.tail.last_doc()) else { return RoaringBitmap::new() };
+        let chunks = u64::from((hi >> 16) - (lo >> 16)) + 1;
+        if u64::from(self.len) <= 4096 * chunks {
+            let mut bm = RoaringBitmap::new();
+            for b in self.all_blocks() {
+                // Blocks hold increasing documents, each after the previous block's.
+                let _ = bm.append((0..b.len()).map(|i| b.doc(i)));
+            }
+            return bm;
+        }
+        let base = lo & !63;
+        let mut bytes = vec![0u8; ((hi - base) / 8 + 1) as usize];
+        for b in self.all_blocks() {
+            for i in 0..b.len() {
+                let at = b.doc(i) - base;
+                if let Some(byte) = bytes.get_mut((at / 8) as usize) {
+                    *byte |= 1 << (at % 8);
+                }
+            }
+        }
+        RoaringBitmap::from_lsb0_bytes(base, &bytes)
+    }
+
     /// Iterates the postings in document order.
     pub fn iter(&self) -> impl Iterator<Item = Posting> + '_ {
         self.all_blocks().flat_map(|b| (0..b.len()).map(|i| b.posting(i)))

@@ -28,6 +28,9 @@ impl Index {
             return bm.clone();
         }
         let Some(list) = self.text.list(term) else { return RoaringBitmap::new() };
+        if mask == ALL_FIELDS {
+            return list.doc_bitmap();
+        }
         let docs = list.iter().filter(|p| self.posting_in(p, term, mask)).map(|p| p.doc);
         // Postings are in document order.
         super::idset::bitmap_of_sorted(docs)
@@ -51,7 +54,7 @@ impl Index {
 
     /// `mask` as the postings are checked against it: [`ALL_FIELDS`] when it has every TEXT
     /// field of the index (every posting is in one of them, so such a mask checks nothing).
-    fn searched(&self, mask: FieldMask) -> FieldMask {
+    pub fn searched(&self, mask: FieldMask) -> FieldMask {
         let all = self.fields.iter().all(|f| match f {
             super::FieldIndex::Text(o) => mask & (1u128 << (u32::from(*o) % 128)) != 0,
             _ => true,

@@ -265,3 +265,29 @@ fn a_list_grows_blocks_shrinks_to_one_and_grows_again() {
         assert!(l.heads.is_none(), "back to one block");
     }
 }
+
+#[test]
+fn doc_bitmap_holds_the_listed_documents() {
+    // Sparse and dense lists, within one container of 65,536 ids and across several.
+    for (docs, span, base) in
+        [(0u32, 1u32, 0u32), (300, 20_000, 0), (9_000, 10_000, 60_000), (20_000, 200_000, 7)]
+    {
+        let mut l = PostingList::default();
+        let mut want = RoaringBitmap::new();
+        let mut x: u64 = 0x2545_F491_4F6C_DD1D ^ u64::from(docs);
+        for _ in 0..docs {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let doc = base + (x % u64::from(span)) as u32;
+            l.set(p(doc, 1), &positions_for(doc, 1), N);
+            want.insert(doc);
+            if x.is_multiple_of(11) {
+                let gone = base + ((x >> 8) % u64::from(span)) as u32;
+                l.remove(gone);
+                want.remove(gone);
+            }
+        }
+        assert_eq!(l.doc_bitmap(), want, "{docs} documents over {span} from {base}");
+    }
+}

@@ -207,24 +207,23 @@ impl<'a> Exec<'a> {
         }
     }
 
-    /// For a field-restricted intersection: the documents holding, in any field, every word
-    /// child whose terms are all kept as bitmaps (a superset of the intersection, read
-    /// without decoding a posting). Each word child then looks its field-restricted
-    /// documents up among these alone, by seeking in its postings, instead of reading
-    /// every posting of its terms. None when no child qualifies, or for every field.
+    /// Candidates for an intersection's word children, a superset of the intersection,
+    /// among which each word child then looks its documents up by seeking in its postings
+    /// instead of reading every posting of its terms ([`Exec::docs_within`]):
+    /// - field-restricted: the documents holding, in any field, every word child whose terms
+    ///   are all kept as bitmaps (read without decoding a posting);
+    /// - otherwise: the documents of the rarest word child, when it has under a quarter of
+    ///   the postings of every other word child (so that seeking skips most of theirs).
+    ///
+    /// None when no child qualifies.
     fn dense_candidates(&self, items: &[QueryAst], mask: FieldMask) -> Option<RoaringBitmap> {
-        if mask == ALL_FIELDS {
-            return None;
+        if self.idx.searched(mask) == ALL_FIELDS {
+            return self.rarest_word(items);
         }
         let mut acc: Option<RoaringBitmap> = None;
         for it in items {
-            let QueryAst::Word(w) = it else { continue };
-            if w.is_empty() || self.chinese_expansion(w).is_some() {
-                continue;
-            }
-            let toks = self.tokens(w);
-            let [tok] = toks.as_slice() else { continue };
-            let Some(docs) = self.dense_superset(tok) else { continue };
+            let Some(tok) = self.single_token(it) else { continue };
+            let Some(docs) = self.dense_superset(&tok) else { continue };
             match &mut acc {
                 Some(a) => *a &= docs,
                 None => acc = Some(docs),
@@ -233,11 +232,49 @@ impl<'a> Exec<'a> {
         acc
     }
 
-    /// The documents of every term `tok` may expand to (itself, synonyms, phonetic code,
-    /// stems: more than its expansion can be), in any field, when each of those terms the
-    /// index holds is kept as a bitmap; None otherwise.
-    fn dense_superset(&self, tok: &str) -> Option<RoaringBitmap> {
+    /// The token of a word child read as one term and its expansions (not a phrase, not a
+    /// Chinese word the segmenter may cut).
+    fn single_token(&self, it: &QueryAst) -> Option<String> {
+        let QueryAst::Word(w) = it else { return None };
+        if w.is_empty() || self.chinese_expansion(w).is_some() {
+            return None;
+        }
+        let mut toks = self.tokens(w);
+        (toks.len() == 1).then(|| toks.pop()).flatten()
+    }
+
+    /// The documents, in any field, of every term the rarest word child of `items` may expand
+    /// to, when its terms have under a quarter of the postings of each other word child's (an
+    /// intersection of words of very different frequencies); None otherwise.
+    fn rarest_word(&self, items: &[QueryAst]) -> Option<RoaringBitmap> {
         let text = &self.idx.text;
+        let mut sizes: Vec<(u64, Vec<u32>)> = items
+            .iter()
+            .filter_map(|it| self.single_token(it))
+            .map(|tok| {
+                let ids: Vec<u32> =
+                    self.superset_forms(&tok).iter().filter_map(|f| text.dict.get(f)).collect();
+                (ids.iter().map(|&id| text.doc_freq(id)).sum(), ids)
+            })
+            .collect();
+        if sizes.len() < 2 {
+            return None;
+        }
+        sizes.sort_by_key(|s| s.0);
+        let (rare, next) = (sizes.first()?, sizes.get(1)?);
+        if rare.0.saturating_mul(4) >= next.0 {
+            return None;
+        }
+        let mut docs = RoaringBitmap::new();
+        for &id in &rare.1 {
+            docs |= self.idx.term_docs(id, ALL_FIELDS);
+        }
+        Some(docs)
+    }
+
+    /// Every term `tok` may expand to (itself, synonyms, phonetic code, stems: more than its
+    /// expansion can be).
+    fn superset_forms(&self, tok: &str) -> Vec<String> {
         let mut forms = vec![tok.to_string()];
         if !self.opts.verbatim {
             forms.extend(self.idx.synonyms.group_terms(tok));
@@ -248,8 +285,15 @@ impl<'a> Exec<'a> {
                 forms.push(st);
             }
         }
+        forms
+    }
+
+    /// The documents of every term `tok` may expand to ([`Self::superset_forms`]), in any
+    /// field, when each of those terms the index holds is kept as a bitmap; None otherwise.
+    fn dense_superset(&self, tok: &str) -> Option<RoaringBitmap> {
+        let text = &self.idx.text;
         let mut docs = RoaringBitmap::new();
-        for f in forms {
+        for f in self.superset_forms(tok) {
             if let Some(id) = text.dict.get(&f) {
                 docs |= text.dense_docs(id)?;
             }
