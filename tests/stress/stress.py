@@ -223,8 +223,8 @@ def main():
     ap.add_argument("--seed", type=int, help="default: from the clock (printed)")
     ap.add_argument("--clients", type=int, default=4, help="reader threads (default 4)")
     ap.add_argument("--writers", type=int, default=2, help="writer threads (default 2)")
-    ap.add_argument("--partial-writes", action="store_true",
-                    help="writers also write JSON documents by paths (JSON.MSET of the non-TEXT fields)")
+    ap.add_argument("--no-partial-writes", action="store_true",
+                    help="writers do not write JSON documents by paths (JSON.MSET of the non-TEXT fields)")
     ap.add_argument("--keys", type=int, default=1000, help="keys per index: j:0.. and h:0.. (default 1000)")
     ap.add_argument("--global-every", type=float, default=3.0,
                     help="mean seconds between global operations (FLUSHALL, re-create, ALTER); 0: none")
