@@ -8,10 +8,12 @@
 //! - the key;
 //! - the sortables, their byte length, then per value a varint field, a kind byte (0 a
 //!   number, 8 bytes; 1 a string, varint length and UTF-8);
-//! - numbers, their byte length, then (field varint, f64) each; the field varint is the
-//!   field index times two, plus one for a field whose one value is the document's as LOAD
-//!   reads it ([`RecordParts::served`]); next to the sortables, as the aggregation
-//!   pipeline reads both for every row;
+//! - numbers, their byte length, then (header varint, value) each; the header is the field
+//!   index times two, plus one for a field whose one value is the document's as LOAD reads
+//!   it ([`RecordParts::served`]), times four plus the value's form ([`put_number`]: an f64,
+//!   or a zigzag varint of the value times 1, 10 or 100 when that reads back as the same
+//!   double: a year, a rating or a price in one to three bytes); next to the sortables, as
+//!   the aggregation pipeline reads both for every row;
 //! - the forward list, its byte length;
 //! - tags: count, (field, tag id) varints;
 //! - geo points: count, (field varint, lon f64, lat f64);
@@ -19,7 +21,7 @@
 
 use super::docs::{SortValue, TermOcc};
 use super::forward::{self, Forward};
-use super::varint::{get_varint, put_varint};
+use super::varint::{get_varint, get_varint64, put_varint, put_varint64};
 
 /// A record's parts, decoded (what the indexer builds and [`DocRecord::encode`] stores).
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -66,6 +68,50 @@ fn get_f64(bytes: &[u8], at: &mut usize) -> Option<f64> {
     Some(f64::from_le_bytes(b.try_into().ok()?))
 }
 
+/// Powers of ten a number's decimal form is scaled by ([`put_number`]).
+const SCALES: [f64; 3] = [1.0, 10.0, 100.0];
+
+/// Largest scaled value kept as a varint (its zigzag form takes at most 7 bytes).
+const SCALED_MAX: f64 = (1u64 << 47) as f64;
+
+/// The form of `v` (0: f64; `1 + k`: the integer `m` with `m / SCALES[k] == v`, bit for
+/// bit) and that integer.
+fn number_form(v: f64) -> (u32, i64) {
+    for (k, &scale) in SCALES.iter().enumerate() {
+        let m = (v * scale).round();
+        // The decoder's own expression, compared bit for bit (so -0.0, which would come back
+        // as 0, stays an f64).
+        if m.abs() < SCALED_MAX && ((m as i64) as f64 / scale).to_bits() == v.to_bits() {
+            return (1 + k as u32, m as i64);
+        }
+    }
+    (0, 0)
+}
+
+/// Appends number `v` of header `head` (field and served bit).
+fn put_number(out: &mut Vec<u8>, head: u32, v: f64) {
+    let (form, m) = number_form(v);
+    put_varint(out, head << 2 | form);
+    match form {
+        0 => put_f64(out, v),
+        _ => put_varint64(out, ((m << 1) ^ (m >> 63)) as u64),
+    }
+}
+
+/// Reads a number written by [`put_number`]: (head, value).
+fn get_number(bytes: &[u8], at: &mut usize) -> Option<(u32, f64)> {
+    let h = get_varint(bytes, at)?;
+    let v = match (h & 3) as usize {
+        0 => get_f64(bytes, at)?,
+        form => {
+            let z = get_varint64(bytes, at)?;
+            let m = (z >> 1) as i64 ^ -((z & 1) as i64);
+            m as f64 / SCALES[form - 1]
+        }
+    };
+    Some((h >> 2, v))
+}
+
 fn put_len(out: &mut Vec<u8>, n: usize) {
     put_varint(out, u32::try_from(n).unwrap_or(u32::MAX));
 }
@@ -105,8 +151,7 @@ impl DocRecord {
         out.extend_from_slice(&sort);
         let mut nums = Vec::with_capacity(p.numerics.len() * 9);
         for (f, v) in &p.numerics {
-            put_varint(&mut nums, u32::from(*f) << 1 | u32::from(p.served.contains(f)));
-            put_f64(&mut nums, *v);
+            put_number(&mut nums, u32::from(*f) << 1 | u32::from(p.served.contains(f)), *v);
         }
         put_len(&mut out, nums.len());
         out.extend_from_slice(&nums);
@@ -164,7 +209,7 @@ impl DocRecord {
     fn numbers(&self) -> impl Iterator<Item = (u32, f64)> + '_ {
         let bytes = self.columns().1;
         let mut at = 0;
-        std::iter::from_fn(move || Some((get_varint(bytes, &mut at)?, get_f64(bytes, &mut at)?)))
+        std::iter::from_fn(move || get_number(bytes, &mut at))
     }
 
     /// The (numeric field index, value) pairs, in the order the indexer gave them (a
@@ -334,5 +379,61 @@ mod tests {
         assert_eq!(empty.key(), b"");
         assert_eq!(empty.values(), Values::default());
         assert_eq!(empty.mem_bytes(), 7 + 16);
+    }
+
+    #[test]
+    fn numbers_read_back_bit_for_bit() {
+        let mut x: u64 = 0x853C_49E6_748F_EA9B;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        let mut values = vec![
+            0.0,
+            -0.0,
+            1.0,
+            -1.0,
+            0.1,
+            0.01,
+            0.001,
+            123.45,
+            -123.45,
+            2015.0,
+            4.5,
+            1e20,
+            1e-300,
+            5e-324,
+            f64::MAX,
+            f64::MIN_POSITIVE,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            f64::NAN,
+            SCALED_MAX,
+            -SCALED_MAX,
+            SCALED_MAX - 1.0,
+            1.0 / 3.0,
+            9_007_199_254_740_993.0,
+        ];
+        for _ in 0..100_000 {
+            let r = next();
+            values.push(match r % 3 {
+                0 => f64::from_bits(next()),
+                1 => (next() % 1_000_000) as f64 / [1.0, 10.0, 100.0, 1000.0][(r >> 8) as usize % 4],
+                _ => ((next() % 100_000) as f64 - 50_000.0) * 0.01,
+            });
+        }
+        let mut small = 0;
+        for v in values {
+            let mut out = Vec::new();
+            put_number(&mut out, 77, v);
+            small += usize::from(out.len() < 9);
+            let mut at = 0;
+            let (head, back) = get_number(&out, &mut at).unwrap_or((0, f64::NAN));
+            assert_eq!((head, back.to_bits(), at), (77, v.to_bits(), out.len()), "{v:e}");
+        }
+        // Decimals of up to two places (most of two thirds of the values) take fewer bytes.
+        assert!(small > 50_000, "{small}");
     }
 }
