@@ -278,7 +278,10 @@ impl<'a> Exec<'a> {
         let mut forms = vec![tok.to_string()];
         if !self.opts.verbatim {
             forms.extend(self.idx.synonyms.group_terms(tok));
-            forms.extend(crate::analysis::phonetic::query_term(tok));
+            // (The phonetic expander only runs when the index has a PHONETIC field.)
+            if self.phonetic_fields != 0 {
+                forms.extend(crate::analysis::phonetic::query_term(tok));
+            }
             let stemmer = self.query_stemmer.as_ref().unwrap_or(&self.idx.stemmer);
             if let Some(st) = stemmer.stem_always(tok) {
                 forms.push(format!("{}{st}", crate::analysis::STEM_PREFIX));
