@@ -542,6 +542,7 @@ impl Index {
             None => self.index_postings(id, &new_postings),
         }
         let live = self.docs.len();
+        self.text.prefetch_tails(entries.iter().map(|e| e.0));
         for (term, freq, fields, range) in entries.drain(..) {
             let Some(at) = positions.get_mut(range) else { continue };
             // A term's positions come field by field: in order unless it is in several.

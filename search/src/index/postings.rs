@@ -239,6 +239,11 @@ impl PostingList {
         }
     }
 
+    /// Starts loading the end of the last block (what appending a posting reads first).
+    pub fn prefetch_tail(&self) {
+        self.tail.prefetch_end();
+    }
+
     /// The blocks in order.
     fn all_blocks(&self) -> impl Iterator<Item = &Block> {
         self.blocks().iter().chain(std::iter::once(&self.tail).filter(|t| t.len() > 0))

@@ -76,6 +76,22 @@ impl TextIndex {
         }
     }
 
+    /// Starts loading the lists of `terms`, then the ends of their last blocks: a document's
+    /// postings are set one term after another, each list a cache miss or two, which
+    /// overlap when asked for together first.
+    pub fn prefetch_tails(&self, terms: impl Iterator<Item = u32> + Clone) {
+        for t in terms.clone() {
+            if let Some(l) = self.lists.get(t as usize) {
+                super::hnsw::prefetch_line((l as *const PostingList).cast());
+            }
+        }
+        for t in terms {
+            if let Some(l) = self.lists.get(t as usize) {
+                l.prefetch_tail();
+            }
+        }
+    }
+
     /// Removes the posting of `term` in `doc`.
     pub fn remove_posting(&mut self, term: u32, doc: u32) {
         if let Some(l) = self.lists.get_mut(term as usize) {

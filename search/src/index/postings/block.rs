@@ -395,6 +395,15 @@ impl Block {
 
     /// Writes row `i` (which fits the frame).
     fn put_row(&mut self, i: usize, r: &Row) {
+        if self.row_bits <= 56 {
+            // The whole row with one store (each column fits its width).
+            let mut v = 0u64;
+            for c in 0..4 {
+                v |= u64::from(r[c].wrapping_sub(self.base[c])) << self.offs[c];
+            }
+            store(&mut self.bits, i * usize::from(self.row_bits), self.row_bits, v);
+            return;
+        }
         let mut at = i * usize::from(self.row_bits);
         for (c, &v) in r.iter().enumerate() {
             store(&mut self.bits, at, self.width[c], u64::from(v.wrapping_sub(self.base[c])));
@@ -553,6 +562,14 @@ impl Block {
     /// Bytes of the position deltas.
     pub(super) fn position_bytes(&self) -> usize {
         self.positions.len()
+    }
+
+    /// Starts loading the last row and the end of the positions (what appending a posting
+    /// reads and writes).
+    pub(super) fn prefetch_end(&self) {
+        let last = (self.len().saturating_sub(1) * usize::from(self.row_bits)) / 8;
+        crate::index::hnsw::prefetch_line(self.bits.as_ptr().wrapping_add(last).cast());
+        crate::index::hnsw::prefetch_line(self.positions.as_ptr().wrapping_add(self.positions.len()).cast());
     }
 
     /// Heap bytes.
