@@ -212,13 +212,16 @@ impl<'a> Exec<'a> {
     /// instead of reading every posting of its terms ([`Exec::docs_within`]):
     /// - field-restricted: the documents holding, in any field, every word child whose terms
     ///   are all kept as bitmaps (read without decoding a posting);
-    /// - otherwise: the documents of the rarest word child, when it has under a quarter of
-    ///   the postings of every other word child (so that seeking skips most of theirs).
+    /// - otherwise, when no term score is asked for: the documents of the rarest word child,
+    ///   when it has under a quarter of the postings of every other word child (so that
+    ///   seeking skips most of theirs).
     ///
     /// None when no child qualifies.
     fn dense_candidates(&self, items: &[QueryAst], mask: FieldMask) -> Option<RoaringBitmap> {
         if self.idx.searched(mask) == ALL_FIELDS {
-            return self.rarest_word(items);
+            // (With term scores the replay of skips reads every word's documents again
+            // anyway: `widen_words`.)
+            return if self.opts.term_scores { None } else { self.rarest_word(items) };
         }
         let mut acc: Option<RoaringBitmap> = None;
         for it in items {
