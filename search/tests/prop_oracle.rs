@@ -298,7 +298,7 @@ fn gen_words(r: &mut Rng) -> Q {
 }
 
 fn run_case(seed: u64) -> Result<(), TestCaseError> {
-    run_sized(seed, 150, 300 + (seed % 300) as usize, 60, seed % 2 == 0)
+    run_sized(seed, 150, 300 + (seed % 300) as usize, 60, seed.is_multiple_of(2))
 }
 
 /// `ops` random writes and deletes over `keys` keys, then `queries` random queries (half of

@@ -397,10 +397,7 @@ impl Block {
     fn put_row(&mut self, i: usize, r: &Row) {
         if self.row_bits <= 56 {
             // The whole row with one store (each column fits its width).
-            let mut v = 0u64;
-            for c in 0..4 {
-                v |= u64::from(r[c].wrapping_sub(self.base[c])) << self.offs[c];
-            }
+            let v = (0..4).fold(0u64, |v, c| v | u64::from(r[c].wrapping_sub(self.base[c])) << self.offs[c]);
             store(&mut self.bits, i * usize::from(self.row_bits), self.row_bits, v);
             return;
         }
