@@ -23,7 +23,7 @@ from model import now
 OPS = (("json", 30), ("hash", 30), ("del", 6), ("expire", 5), ("rename", 6), ("ryw", 8), ("burst", 4))
 # JSON documents also written by paths (Writer.partial; off with --no-partial-writes). It found
 # torn FT.AGGREGATE rows in a CI run of 2026-12-06 (2 in 30 s with WORKERS 2: JSON.MSET told the
-# indexer per triple, fixed in 65bd74bc); three runs of 600 s since found none.
+# indexer per triple, fixed in 65bd74bc); four runs of 600 s since found none.
 PARTIAL = ("partial", 10)
 # Versions of one body: body(v) depends on v % 7 and v % 11 only.
 SAME_BODY = 77
