@@ -36,13 +36,22 @@ fn dense_bits(ids: &[u32], lo: u32, hi: u32) -> Option<RoaringBitmap> {
     if ids.len() <= 16 || words > ids.len().saturating_mul(4) {
         return None;
     }
-    let mut bits = vec![0u64; words];
-    for &id in ids {
-        let at = id - base;
-        bits[(at / 64) as usize] |= 1 << (at % 64);
+    Some(bitmap_of_span(lo, hi, ids.iter().copied()))
+}
+
+/// The bitmap of `ids`, each in `lo..=hi`, in any order, set in a dense bit set over that span
+/// and read into roaring's containers at once (for ids dense in their span).
+pub fn bitmap_of_span(lo: u32, hi: u32, ids: impl IntoIterator<Item = u32>) -> RoaringBitmap {
+    let base = lo & !63;
+    let mut bytes = vec![0u8; (hi.saturating_sub(base) / 8 + 1) as usize];
+    for id in ids {
+        // (An id below `lo` would wrap past the set and be left out.)
+        let at = id.wrapping_sub(base);
+        if let Some(byte) = bytes.get_mut((at / 8) as usize) {
+            *byte |= 1 << (at % 8);
+        }
     }
-    let bytes: Vec<u8> = bits.iter().flat_map(|w| w.to_le_bytes()).collect();
-    Some(RoaringBitmap::from_lsb0_bytes(base, &bytes))
+    RoaringBitmap::from_lsb0_bytes(base, &bytes)
 }
 
 #[cfg(test)]

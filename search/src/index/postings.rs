@@ -580,17 +580,7 @@ impl PostingList {
             }
             return bm;
         }
-        let base = lo & !63;
-        let mut bytes = vec![0u8; ((hi - base) / 8 + 1) as usize];
-        for b in self.all_blocks() {
-            for i in 0..b.len() {
-                let at = b.doc(i) - base;
-                if let Some(byte) = bytes.get_mut((at / 8) as usize) {
-                    *byte |= 1 << (at % 8);
-                }
-            }
-        }
-        RoaringBitmap::from_lsb0_bytes(base, &bytes)
+        super::idset::bitmap_of_span(lo, hi, self.all_blocks().flat_map(|b| (0..b.len()).map(|i| b.doc(i))))
     }
 
     /// Iterates the postings in document order.

@@ -255,8 +255,11 @@ impl<'a> Exec<'a> {
             .iter()
             .filter_map(|it| self.single_token(it))
             .map(|tok| {
-                let ids: Vec<u32> =
+                // (A stem may be the word itself: each term once.)
+                let mut ids: Vec<u32> =
                     self.superset_forms(&tok).iter().filter_map(|f| text.dict.get(f)).collect();
+                ids.sort_unstable();
+                ids.dedup();
                 (ids.iter().map(|&id| text.doc_freq(id)).sum(), ids)
             })
             .collect();
@@ -268,11 +271,7 @@ impl<'a> Exec<'a> {
         if rare.0.saturating_mul(4) >= next.0 {
             return None;
         }
-        let mut docs = RoaringBitmap::new();
-        for &id in &rare.1 {
-            docs |= self.idx.term_docs(id, ALL_FIELDS);
-        }
-        Some(docs)
+        Some(self.docs_of(&rare.1, ALL_FIELDS))
     }
 
     /// Every term `tok` may expand to (itself, synonyms, phonetic code, stems: more than its
