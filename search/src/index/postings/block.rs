@@ -94,29 +94,66 @@ fn store(bytes: &mut [u8], at: usize, w: u8, v: u64) {
     *word = v.to_le_bytes();
 }
 
-/// Moves the `len` bits at bit `src` of `bytes` to bit `dst` (the two ranges may overlap),
-/// 56 bits at a time: rows move in one pass instead of column by column.
-fn move_bits(bytes: &mut [u8], src: usize, dst: usize, len: usize) {
-    const CHUNK: usize = 56;
-    let step = |bytes: &mut [u8], k: usize, w: usize| {
-        let v = load64(bytes, src + k) & mask(w as u8);
-        store(bytes, dst + k, w as u8, v);
+/// The 64 bits from bit `at` of `bytes` (0 past their end).
+#[inline(always)]
+fn load_word(bytes: &[u8], at: usize) -> u64 {
+    let (b, sh) = (at / 8, at % 8);
+    let lo = match bytes.get(b..b + 8) {
+        Some(s) => <[u8; 8]>::try_from(s).map_or(0, u64::from_le_bytes),
+        None => bytes.get(b..).unwrap_or(&[]).iter().rev().fold(0, |w, &x| w << 8 | u64::from(x)),
     };
+    if sh == 0 {
+        return lo;
+    }
+    let hi = u64::from(bytes.get(b + 8).copied().unwrap_or(0));
+    lo >> sh | hi << (64 - sh)
+}
+
+/// Moves the `len` bits at bit `src` of `bytes` to bit `dst` (the two ranges may overlap).
+/// The destination's whole bytes are written a u64 at a time, each from one shifted load
+/// of the source; its partial bytes at either end through [`store`]. Moving down goes front
+/// to back and moving up back to front, so a source bit is read before anything is
+/// written over it.
+fn move_bits(bytes: &mut [u8], src: usize, dst: usize, len: usize) {
+    if len == 0 || src == dst {
+        return;
+    }
+    // The destination: `head` bits up to a byte boundary, `words` whole u64s, `rest` whole
+    // bytes (fewer than 8), then `tail` bits.
+    let head = ((8 - dst % 8) % 8).min(len);
+    let words = (len - head) / 64;
+    let rest = (len - head - words * 64) / 8;
+    let tail = len - head - words * 64 - rest * 8;
+    // Bits `k..k + w` of the moved range (`w` at most 56).
+    let part = |bytes: &mut [u8], k: usize, w: usize| {
+        if w > 0 {
+            let v = load_word(bytes, src + k) & mask(w as u8);
+            store(bytes, dst + k, w as u8, v);
+        }
+    };
+    // The u64 at bit `k` of the moved range (`dst + k` on a byte boundary).
+    let word = |bytes: &mut [u8], k: usize| {
+        let v = load_word(bytes, src + k);
+        let b = (dst + k) / 8;
+        if let Some(out) = bytes.get_mut(b..b + 8) {
+            out.copy_from_slice(&v.to_le_bytes());
+        }
+    };
+    let body = head + words * 64;
     if dst < src {
-        // Front to back: a chunk is read before anything is written over it.
-        let mut k = 0;
-        while k < len {
-            let w = (len - k).min(CHUNK);
-            step(bytes, k, w);
-            k += w;
+        part(bytes, 0, head);
+        for j in 0..words {
+            word(bytes, head + j * 64);
         }
-    } else if dst > src {
-        let mut k = len;
-        while k > 0 {
-            let w = k.min(CHUNK);
-            k -= w;
-            step(bytes, k, w);
+        part(bytes, body, rest * 8);
+        part(bytes, body + rest * 8, tail);
+    } else {
+        part(bytes, body + rest * 8, tail);
+        part(bytes, body, rest * 8);
+        for j in (0..words).rev() {
+            word(bytes, head + j * 64);
         }
+        part(bytes, 0, head);
     }
 }
 

@@ -158,16 +158,19 @@ fn varints_skipped_from_either_end_meet() {
 #[test]
 fn moved_bits_land_whole() {
     let mut x: u64 = 5;
-    for _ in 0..300 {
+    for round in 0..3000 {
         x ^= x << 13;
         x ^= x >> 7;
         x ^= x << 17;
-        let bytes: Vec<u8> = (0..40).map(|k| (x >> (k % 57)) as u8 ^ k as u8).chain([0; PAD]).collect();
+        // Short moves, and long ones (whole words in the middle) now and then.
+        let scale = if round % 3 == 0 { 3000 } else { 150 };
+        let (src, dst, len) = ((x % 90) as usize, ((x >> 8) % 90) as usize, ((x >> 16) % scale) as usize);
+        let size = (src.max(dst) + len).div_ceil(8) + 16;
+        let bytes: Vec<u8> = (0..size).map(|k| (x >> (k % 57)) as u8 ^ k as u8).chain([0; PAD]).collect();
         let bits = |b: &[u8], at: usize| b[at / 8] >> (at % 8) & 1;
-        let (src, dst, len) = ((x % 90) as usize, ((x >> 8) % 90) as usize, ((x >> 16) % 150) as usize);
         let mut moved = bytes.clone();
         move_bits(&mut moved, src, dst, len);
-        for at in 0..320 {
+        for at in 0..bytes.len() * 8 {
             let want =
                 if (dst..dst + len).contains(&at) { bits(&bytes, src + at - dst) } else { bits(&bytes, at) };
             assert_eq!(bits(&moved, at), want, "bit {at} of a move of {len} bits {src} -> {dst}");
