@@ -4,7 +4,10 @@
 //! computation written here from RediSearch's formula (no index code is used by the oracle):
 //! `weight x freq x idf / norm`, where `freq` counts every occurrence of the term in the
 //! document, each weighted by its field's WEIGHT (when one of them is in a searched field),
-//! `idf = floor(log2(1 + (N + 1) / df))`, `norm` is the document's largest such frequency,
+//! `idf = floor(log2(1 + (N + 1) / df))`, with `df` counting the documents holding the term
+//! and the versions holding it that left the index (overwritten or deleted: RediSearch keeps
+//! their entries until its GC runs, which it does not here), `norm` is the document's largest
+//! such frequency,
 //! and a prefix takes its first expansion, in term order, the document holds in a searched
 //! field. Exact phrases of distinct words are scored the same way, divided by RediSearch's
 //! slop divisor computed here from the words' positions (which run on from one field to
@@ -48,17 +51,26 @@ fn norm(d: &TestDoc) -> u32 {
     VOCAB.iter().filter_map(|w| freq(d, w, &[0, 1])).max().unwrap_or(0).max(1)
 }
 
-fn idf(truth: &BTreeMap<String, TestDoc>, word: &str) -> f64 {
-    let df = truth.values().filter(|d| freq(d, word, &[0, 1]).is_some()).count().max(1);
+/// Per word: the versions holding it that left the index.
+type Retired = BTreeMap<&'static str, usize>;
+
+fn idf(truth: &BTreeMap<String, TestDoc>, retired: &Retired, word: &str) -> f64 {
+    let live = truth.values().filter(|d| freq(d, word, &[0, 1]).is_some()).count();
+    let df = (live + retired.get(word).copied().unwrap_or(0)).max(1);
     (1.0 + (truth.len() + 1) as f64 / df as f64).log2().floor()
 }
 
 /// Expected scores by key for `words` (a word, or a prefix's expansions in term order).
-fn expected(truth: &BTreeMap<String, TestDoc>, words: &[&str], fields: &[usize]) -> BTreeMap<String, f64> {
+fn expected(
+    truth: &BTreeMap<String, TestDoc>,
+    retired: &Retired,
+    words: &[&str],
+    fields: &[usize],
+) -> BTreeMap<String, f64> {
     let mut out = BTreeMap::new();
     for (k, d) in truth {
         if let Some((w, f)) = words.iter().find_map(|w| freq(d, w, fields).map(|f| (*w, f))) {
-            out.insert(k.clone(), f64::from(f) * idf(truth, w) / f64::from(norm(d)));
+            out.insert(k.clone(), f64::from(f) * idf(truth, retired, w) / f64::from(norm(d)));
         }
     }
     out
@@ -68,7 +80,11 @@ fn expected(truth: &BTreeMap<String, TestDoc>, words: &[&str], fields: &[usize])
 /// where the words follow each other, positions running on from `t1` into `t2`; the score
 /// is the words' summed `freq x idf / norm`, divided by `isqrt(sum of squared minimal
 /// distances between consecutive words' positions)`.
-fn expected_phrase(truth: &BTreeMap<String, TestDoc>, words: &[&str]) -> BTreeMap<String, f64> {
+fn expected_phrase(
+    truth: &BTreeMap<String, TestDoc>,
+    retired: &Retired,
+    words: &[&str],
+) -> BTreeMap<String, f64> {
     let mut out = BTreeMap::new();
     for (k, d) in truth {
         let tokens: Vec<&str> = d[0].iter().chain(d[1].iter()).copied().collect();
@@ -92,7 +108,7 @@ fn expected_phrase(truth: &BTreeMap<String, TestDoc>, words: &[&str]) -> BTreeMa
             ((dist as f64).sqrt() as i64).max(1) as f64
         };
         let raw: f64 =
-            words.iter().map(|w| f64::from(freq(d, w, &[0, 1]).unwrap_or(0)) * idf(truth, w)).sum();
+            words.iter().map(|w| f64::from(freq(d, w, &[0, 1]).unwrap_or(0)) * idf(truth, retired, w)).sum();
         out.insert(k.clone(), raw / f64::from(norm(d)) / divisor);
     }
     out
@@ -136,6 +152,16 @@ fn run_case(seed: u64) -> Result<(), TestCaseError> {
     let mut r = Rng(seed | 1);
     let mut store: BTreeMap<Vec<u8>, Doc> = BTreeMap::new();
     let mut truth: BTreeMap<String, TestDoc> = BTreeMap::new();
+    let mut retired = Retired::new();
+    // The version of `key` leaving the index: each of its words once.
+    let retire = |retired: &mut Retired, old: Option<TestDoc>| {
+        let mut words: Vec<&'static str> = old.into_iter().flat_map(|d| d.into_iter().flatten()).collect();
+        words.sort_unstable();
+        words.dedup();
+        for w in words {
+            *retired.entry(w).or_default() += 1;
+        }
+    };
     let mut cat = Catalog::new();
     let mut config = Config::default();
     let create: Vec<&[u8]> =
@@ -147,13 +173,13 @@ fn run_case(seed: u64) -> Result<(), TestCaseError> {
         let key = format!("k{}", r.below(80));
         if r.below(5) == 0 {
             store.remove(key.as_bytes());
-            truth.remove(&key);
+            retire(&mut retired, truth.remove(&key));
             cat.on_key_removed(key.as_bytes());
         } else {
             let d = gen_doc(&mut r);
             let hash = (0..2).map(|f| (FIELDS[f].0.to_string(), d[f].join(" "))).collect();
             store.insert(key.as_bytes().to_vec(), Doc::Hash(hash));
-            truth.insert(key.clone(), d);
+            retire(&mut retired, truth.insert(key.clone(), d));
             cat.on_key_changed(key.as_bytes(), &View(&store));
         }
     }
@@ -175,7 +201,7 @@ fn run_case(seed: u64) -> Result<(), TestCaseError> {
                 n => runs[r.below(n as u64) as usize].clone(),
             };
             let q = format!("\"{}\"", words.join(" "));
-            let want = expected_phrase(&truth, &words);
+            let want = expected_phrase(&truth, &retired, &words);
             let got = search(&mut cat, &store, &q)?;
             prop_assert!(runs.is_empty() || !want.is_empty(), "{} matches its own document", q);
             same_scores(&q, &got, &want)?;
@@ -204,7 +230,7 @@ fn run_case(seed: u64) -> Result<(), TestCaseError> {
         };
         let mut sorted = words.clone();
         sorted.sort_unstable();
-        let want = expected(&truth, &sorted, &fields);
+        let want = expected(&truth, &retired, &sorted, &fields);
         let got = search(&mut cat, &store, &q)?;
         same_scores(&q, &got, &want)?;
     }

@@ -184,9 +184,33 @@ impl Index {
     pub fn collect_garbage(&mut self, numeric_fields: &[usize]) -> bool {
         let ran = self.numeric_model.force_collect(&self.docs, numeric_fields);
         if ran {
-            self.text.collect_garbage();
+            self.garbage_collected();
         }
         ran
+    }
+
+    /// A version of a document left the index (deleted, or re-indexed by an update):
+    /// RediSearch keeps its text and tag entries, which its IDF counts, until its GC runs.
+    fn retire(&mut self, rec: &DocRecord) {
+        self.text.retire(rec.terms());
+        if self.fields.iter().any(|f| matches!(f, FieldIndex::Tag(_))) {
+            for (f, tid) in rec.values().tags {
+                if let Some(FieldIndex::Tag(ti)) = self.fields.get_mut(f as usize) {
+                    ti.retire(tid);
+                }
+            }
+        }
+    }
+
+    /// RediSearch's GC ran: what it keeps until then (emptied terms, the entries of versions
+    /// that left) goes.
+    fn garbage_collected(&mut self) {
+        self.text.collect_garbage();
+        for f in &mut self.fields {
+            if let FieldIndex::Tag(ti) = f {
+                ti.collect_garbage();
+            }
+        }
     }
 
     /// Creates data structures for fields added to the spec (FT.ALTER).
@@ -519,8 +543,11 @@ impl Index {
         let norm = DocNorm { max_freq: max_freq.max(1), low_score: (0.0..=1.0).contains(&score) };
         let (id, old) = self.docs.put_sorted(rec, DocHot::new(score, max_freq, len), &sort_numbers);
         if let Some((old, old_hot)) = &old {
+            // RediSearch re-indexes an updated document under a new id: the old version's
+            // entries stay until its GC runs.
+            self.retire(old);
             if self.numeric_model.unindexed(old_hot.redisearch_id(), numeric_tree::entries(old)) {
-                self.text.collect_garbage();
+                self.garbage_collected();
             }
         }
         if let Some(rec) = self.docs.get(id) {
@@ -657,8 +684,9 @@ impl Index {
     pub fn remove(&mut self, key: &[u8]) -> bool {
         match self.docs.remove(key) {
             Some((id, rec, hot)) => {
+                self.retire(&rec);
                 if self.numeric_model.unindexed(hot.redisearch_id(), numeric_tree::entries(&rec)) {
-                    self.text.collect_garbage();
+                    self.garbage_collected();
                 }
                 self.remove_postings(id, &rec.clone_postings(hot.len));
                 for term in rec.terms() {

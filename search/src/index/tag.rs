@@ -11,6 +11,10 @@ pub struct TagIndex {
     /// Values → ids.
     pub dict: TermDict,
     postings: Vec<RoaringBitmap>,
+    /// Per value id: the versions of documents holding it that left the index since the last
+    /// garbage collection, which RediSearch's tag index still counts for the IDF (as for
+    /// text terms, `super::text::TextIndex::counted_doc_freq`).
+    retired: std::collections::HashMap<u32, u32>,
 }
 
 impl TagIndex {
@@ -40,6 +44,22 @@ impl TagIndex {
     /// Docs of a value id.
     pub fn docs(&self, id: u32) -> Option<&RoaringBitmap> {
         self.postings.get(id as usize)
+    }
+
+    /// Number of documents holding value id `id` as RediSearch counts them for its IDF: the
+    /// live ones and the versions its GC has not collected.
+    pub fn counted_docs(&self, id: u32) -> u64 {
+        self.docs(id).map_or(0, RoaringBitmap::len) + self.retired.get(&id).map_or(0, |&n| u64::from(n))
+    }
+
+    /// A version of a document holding value id `id` left the index.
+    pub fn retire(&mut self, id: u32) {
+        *self.retired.entry(id).or_default() += 1;
+    }
+
+    /// RediSearch's GC ran: the versions that left are no longer counted.
+    pub fn collect_garbage(&mut self) {
+        self.retired = std::collections::HashMap::new();
     }
 
     /// True when the value id has documents.

@@ -32,6 +32,11 @@ pub struct TextIndex {
     /// Terms whose last document went since the last garbage collection: RediSearch keeps an
     /// emptied term (FT.INFO `num_terms`, FT.DEBUG DUMP_TERMS) until its GC runs.
     uncollected: RoaringBitmap,
+    /// Per term: its postings in versions of documents that left the index (deleted, or
+    /// re-indexed by an update) since the last garbage collection. RediSearch leaves those
+    /// entries in its inverted index until its GC runs, and its IDF reads the index's entry
+    /// count (`numDocs`), so until then they weigh in every score ([`Self::counted_doc_freq`]).
+    retired: HashMap<u32, u32>,
 }
 
 /// A term is kept as a bitmap too while at least one document in this many holds it
@@ -134,6 +139,20 @@ impl TextIndex {
         self.list(term).map_or(0, |l| u64::from(l.len()))
     }
 
+    /// Number of documents containing `term` as RediSearch counts them for its IDF (its
+    /// inverted index's `numDocs`): the live ones and the versions its GC has not collected.
+    pub fn counted_doc_freq(&self, term: u32) -> u64 {
+        self.doc_freq(term) + self.retired.get(&term).map_or(0, |&n| u64::from(n))
+    }
+
+    /// A version of a document holding `terms` (each once) left the index: RediSearch keeps
+    /// its entries until its GC runs.
+    pub fn retire(&mut self, terms: impl Iterator<Item = u32>) {
+        for t in terms {
+            *self.retired.entry(t).or_default() += 1;
+        }
+    }
+
     /// Number of live terms.
     pub fn live_terms(&self) -> u64 {
         self.lists.iter().filter(|l| !l.is_empty()).count() as u64
@@ -152,6 +171,7 @@ impl TextIndex {
     /// RediSearch's garbage collection of the term index: emptied terms stop being counted.
     pub fn collect_garbage(&mut self) {
         self.uncollected.clear();
+        self.retired = HashMap::new();
     }
 
     /// Approximate heap bytes of the term-major postings.

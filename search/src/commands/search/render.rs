@@ -239,7 +239,7 @@ impl<'a> RenderCtx<'a> {
 
     /// A matched term's TFIDF IDF (what RediSearch's fragments score by).
     fn term_idf(&self, t: &str) -> f64 {
-        let df = self.idx.text.dict.get(t).map_or(0, |id| self.idx.text.doc_freq(id));
+        let df = self.idx.text.dict.get(t).map_or(0, |id| self.idx.text.counted_doc_freq(id));
         crate::query::score::idf(self.idx.docs.len() + 1, df)
     }
 

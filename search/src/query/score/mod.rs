@@ -307,8 +307,8 @@ impl<'a> ScoreContext<'a> {
                     .iter()
                     .map(|&id| {
                         let df = match t.tag_field.and_then(|f| idx.fields.get(f as usize)) {
-                            Some(FieldIndex::Tag(ti)) => ti.docs(id).map_or(0, |b| b.len()),
-                            _ => idx.text.doc_freq(id),
+                            Some(FieldIndex::Tag(ti)) => ti.counted_docs(id),
+                            _ => idx.text.counted_doc_freq(id),
                         };
                         let df = crate::distributed::stats::doc_freq(t.tag_field, id, df);
                         if scorer.is_bm25std() {
