@@ -224,3 +224,37 @@ fn a_union_scores_only_the_children_a_document_matched() {
     let got = scored(&mut c, "idx", "(hello yet)|runs", &[]);
     assert_eq!(got.first().map(|(k, s)| (k.as_str(), *s)), Some(("doc2", 0.2)));
 }
+
+/// RediSearch re-indexes an updated document under a new id and leaves the old version's
+/// entries in its inverted indexes until its GC runs; its IDF counts them. Expected replies
+/// taken from RediSearch 2.10.5 with the same commands.
+#[test]
+fn idf_counts_the_versions_the_gc_has_not_collected() {
+    let s = Server::start();
+    let mut c = s.conn();
+    assert_eq!(c.call(&["FT.CREATE", "i", "PREFIX", "1", "d:", "SCHEMA", "t", "TEXT", "g", "TAG"]), ok());
+    for k in 0..8 {
+        let (t, g) = if k < 3 { ("dog x", "a") } else { ("x", "b,c") };
+        c.call(&["HSET", &format!("d:{k}"), "t", t, "g", g]);
+    }
+    for round in 0..4 {
+        for k in 3..8 {
+            c.call(&["HSET", &format!("d:{k}"), "t", &format!("x y{round}"), "g", "b,c"]);
+        }
+    }
+    c.call(&["DEL", "d:0"]);
+    let top2 = |c: &mut Conn, q: &str| scored(c, "i", q, &["LIMIT", "0", "2"]);
+    // dog: 2 documents, 3 entries (d:0's stays): floor(log2(1 + 8 / 3)) = 1, not 2.
+    close(&top2(&mut c, "dog"), &[("d:1", 1.0), ("d:2", 1.0)]);
+    // x: 7 documents, 8 + 20 entries: IDF 0.
+    close(&top2(&mut c, "x"), &[("d:1", 0.0), ("d:2", 0.0)]);
+    close(&top2(&mut c, "@g:{a}"), &[("d:1", 1.0), ("d:2", 1.0)]);
+    close(&top2(&mut c, "@g:{b}"), &[("d:3", 0.0), ("d:4", 0.0)]);
+    // The GC runs (every document gone counts): the entries go, the IDFs are the live ones.
+    assert_eq!(c.call(&["FT.CONFIG", "SET", "FORK_GC_CLEAN_THRESHOLD", "0"]), ok());
+    assert_eq!(c.call(&["FT.DEBUG", "GC_FORCEINVOKE", "i"]), Resp::Simple("DONE".into()));
+    close(&top2(&mut c, "dog"), &[("d:1", 2.0), ("d:2", 2.0)]);
+    close(&top2(&mut c, "x"), &[("d:1", 1.0), ("d:2", 1.0)]);
+    close(&top2(&mut c, "@g:{a}"), &[("d:1", 2.0), ("d:2", 2.0)]);
+    close(&top2(&mut c, "@g:{b}"), &[("d:3", 1.0), ("d:4", 1.0)]);
+}

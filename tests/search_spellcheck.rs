@@ -306,3 +306,33 @@ fn dictionaries_persist_replicate_and_go_with_flushall() {
     c.cmd("FLUSHALL");
     assert_eq!(c.call(&["FT.DICTDUMP", "d1"]), Resp::Error("could not open dict key".into()));
 }
+
+/// RediSearch scores a suggestion by its inverted index's entry count, which keeps the versions
+/// of documents its GC has not collected (each rewrite re-indexes a document under a new id).
+/// Expected reply taken from RediSearch 2.10.5 with the same commands.
+#[test]
+fn scores_count_the_versions_the_gc_has_not_collected() {
+    let s = Server::start();
+    let mut c = s.conn();
+    assert_eq!(
+        c.call(&["FT.CREATE", "i", "ON", "HASH", "PREFIX", "1", "d:", "SCHEMA", "t", "TEXT"]),
+        Resp::Simple("OK".into())
+    );
+    for k in 0..6 {
+        c.call(&["HSET", &format!("d:{k}"), "t", if k < 3 { "hello world" } else { "help wordy" }]);
+    }
+    for round in 0..3 {
+        for k in 3..6 {
+            c.call(&["HSET", &format!("d:{k}"), "t", &format!("help wordy {round}")]);
+        }
+    }
+    c.call(&["DEL", "d:0"]);
+    // help: 3 documents, 12 entries; hello: 2 documents, 3 entries; 5 documents.
+    assert_eq!(
+        resp2(&c.call(&["FT.SPELLCHECK", "i", "helo wordl"])),
+        vec![
+            word("helo", &[(2.4, "help"), (0.6, "hello")]),
+            word("wordl", &[(2.4, "wordy"), (0.6, "world")])
+        ]
+    );
+}

@@ -282,11 +282,13 @@ impl Seen<'_> {
         }
     }
 
-    /// Number of documents the caller may read that have the term.
+    /// Number of documents the caller may read that have the term: for a caller who may
+    /// read every key, RediSearch's count (its inverted index's `numDocs`, which counts the
+    /// versions of documents its GC has not collected yet).
     fn doc_freq(&self, id: u32) -> u64 {
         let text = &self.idx.text;
         match self.visible {
-            None => text.doc_freq(id),
+            None => text.counted_doc_freq(id),
             Some(v) => self.idx.term_docs(id, ALL_FIELDS).intersection_len(v),
         }
     }
