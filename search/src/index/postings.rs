@@ -168,6 +168,10 @@ pub struct PostingList {
     /// term of one block allocates no vector of blocks.
     tail: Block,
     len: u32,
+    /// Postings of versions of documents that left the index since RediSearch's last garbage
+    /// collection (see `TextIndex::counted_doc_freq`): in the list's padding, and read and
+    /// written where an update touches the list anyway.
+    retired: u32,
 }
 
 /// The blocks of a list of several ([`PostingList::heads`]).
@@ -181,11 +185,26 @@ struct Heads {
 
 impl Default for PostingList {
     fn default() -> Self {
-        PostingList { heads: None, tail: Block::empty(), len: 0 }
+        PostingList { heads: None, tail: Block::empty(), len: 0, retired: 0 }
     }
 }
 
 impl PostingList {
+    /// A version of a document holding the term left the index.
+    pub fn retire(&mut self) {
+        self.retired = self.retired.saturating_add(1);
+    }
+
+    /// Postings of versions that left the index since the last collection.
+    pub fn retired(&self) -> u32 {
+        self.retired
+    }
+
+    /// RediSearch's GC ran: the versions that left are no longer counted.
+    pub fn forget_retired(&mut self) {
+        self.retired = 0;
+    }
+
     /// The blocks but the last.
     fn blocks(&self) -> &[Block] {
         self.heads.as_ref().map_or(&[], |h| &h.blocks)

@@ -36,7 +36,8 @@ pub struct TextIndex {
     /// re-indexed by an update) since the last garbage collection. RediSearch leaves those
     /// entries in its inverted index until its GC runs, and its IDF reads the index's entry
     /// count (`numDocs`), so until then they weigh in every score ([`Self::counted_doc_freq`]).
-    retired: HashMap<u32, u32>,
+    /// The counts are in the lists ([`PostingList::retired`]); this tells whether any is not 0.
+    retired: bool,
 }
 
 /// A term is kept as a bitmap too while at least one document in this many holds it
@@ -142,14 +143,17 @@ impl TextIndex {
     /// Number of documents containing `term` as RediSearch counts them for its IDF (its
     /// inverted index's `numDocs`): the live ones and the versions its GC has not collected.
     pub fn counted_doc_freq(&self, term: u32) -> u64 {
-        self.doc_freq(term) + self.retired.get(&term).map_or(0, |&n| u64::from(n))
+        self.list(term).map_or(0, |l| u64::from(l.len()) + u64::from(l.retired()))
     }
 
     /// A version of a document holding `terms` (each once) left the index: RediSearch keeps
     /// its entries until its GC runs.
     pub fn retire(&mut self, terms: impl Iterator<Item = u32>) {
         for t in terms {
-            *self.retired.entry(t).or_default() += 1;
+            if let Some(l) = self.lists.get_mut(t as usize) {
+                l.retire();
+                self.retired = true;
+            }
         }
     }
 
@@ -171,7 +175,9 @@ impl TextIndex {
     /// RediSearch's garbage collection of the term index: emptied terms stop being counted.
     pub fn collect_garbage(&mut self) {
         self.uncollected.clear();
-        self.retired = HashMap::new();
+        if std::mem::take(&mut self.retired) {
+            self.lists.iter_mut().for_each(PostingList::forget_retired);
+        }
     }
 
     /// Approximate heap bytes of the term-major postings.

@@ -291,3 +291,9 @@ fn doc_bitmap_holds_the_listed_documents() {
         assert_eq!(l.doc_bitmap(), want, "{docs} documents over {span} from {base}");
     }
 }
+
+#[test]
+fn a_list_stays_104_bytes() {
+    // Every term has one (`TextIndex::lists`): the retired count lives in the padding.
+    assert_eq!(std::mem::size_of::<PostingList>(), 104);
+}
