@@ -194,9 +194,15 @@ impl Index {
     fn retire(&mut self, rec: &DocRecord) {
         self.text.retire(rec.terms());
         if self.fields.iter().any(|f| matches!(f, FieldIndex::Tag(_))) {
+            let mut fields: Vec<u16> = Vec::new();
             for (f, tid) in rec.values().tags {
                 if let Some(FieldIndex::Tag(ti)) = self.fields.get_mut(f as usize) {
                     ti.retire(tid);
+                    // One record per document and field, however many values.
+                    if !fields.contains(&f) {
+                        fields.push(f);
+                        ti.retired_records += 1;
+                    }
                 }
             }
         }

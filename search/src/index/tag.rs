@@ -15,6 +15,10 @@ pub struct TagIndex {
     /// garbage collection, which RediSearch's tag index still counts for the IDF (as for
     /// text terms, `super::text::TextIndex::counted_doc_freq`).
     retired: std::collections::HashMap<u32, u32>,
+    /// Versions of documents with a value here that left since then: RediSearch's FT.INFO
+    /// `num_records` counts one record per document and TAG field ([`Self::records`]) until
+    /// its GC runs.
+    pub retired_records: u64,
 }
 
 impl TagIndex {
@@ -60,6 +64,7 @@ impl TagIndex {
     /// RediSearch's GC ran: the versions that left are no longer counted.
     pub fn collect_garbage(&mut self) {
         self.retired = std::collections::HashMap::new();
+        self.retired_records = 0;
     }
 
     /// True when the value id has documents.

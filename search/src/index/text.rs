@@ -38,6 +38,8 @@ pub struct TextIndex {
     /// count (`numDocs`), so until then they weigh in every score ([`Self::counted_doc_freq`]).
     /// The counts are in the lists ([`PostingList::retired`]); this tells whether any is not 0.
     retired: bool,
+    /// Their sum: RediSearch's FT.INFO `num_records` counts them too.
+    pub retired_entries: u64,
 }
 
 /// A term is kept as a bitmap too while at least one document in this many holds it
@@ -153,6 +155,7 @@ impl TextIndex {
             if let Some(l) = self.lists.get_mut(t as usize) {
                 l.retire();
                 self.retired = true;
+                self.retired_entries += 1;
             }
         }
     }
@@ -175,6 +178,7 @@ impl TextIndex {
     /// RediSearch's garbage collection of the term index: emptied terms stop being counted.
     pub fn collect_garbage(&mut self) {
         self.uncollected.clear();
+        self.retired_entries = 0;
         if std::mem::take(&mut self.retired) {
             self.lists.iter_mut().for_each(PostingList::forget_retired);
         }
