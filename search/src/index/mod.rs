@@ -195,7 +195,7 @@ impl Index {
         self.text.retire(rec.terms());
         if self.fields.iter().any(|f| matches!(f, FieldIndex::Tag(_))) {
             let mut fields: Vec<u16> = Vec::new();
-            for (f, tid) in rec.values().tags {
+            for (f, tid) in rec.tags() {
                 if let Some(FieldIndex::Tag(ti)) = self.fields.get_mut(f as usize) {
                     ti.retire(tid);
                     // One record per document and field, however many values.

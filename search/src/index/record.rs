@@ -308,13 +308,17 @@ impl DocRecord {
         self.numbers().find(|(f, _)| *f == want).map(|(_, x)| x)
     }
 
-    /// Whether the document has tag `tag` in tag field `field`.
-    pub fn has_tag(&self, field: u16, tag: u32) -> bool {
+    /// The (tag field index, tag id) pairs, decoded one by one.
+    pub fn tags(&self) -> impl Iterator<Item = (u16, u32)> + '_ {
         let (_, _, _, mut at) = self.middle();
         let b = &self.0[..];
         (0..get_varint(b, &mut at).unwrap_or(0))
-            .map_while(|_| Some((get_varint(b, &mut at)? as u16, get_varint(b, &mut at)?)))
-            .any(|x| x == (field, tag))
+            .map_while(move |_| Some((get_varint(b, &mut at)? as u16, get_varint(b, &mut at)?)))
+    }
+
+    /// Whether the document has tag `tag` in tag field `field`.
+    pub fn has_tag(&self, field: u16, tag: u32) -> bool {
+        self.tags().any(|x| x == (field, tag))
     }
 
     /// Heap bytes.

@@ -36,9 +36,8 @@ pub struct TextIndex {
     /// re-indexed by an update) since the last garbage collection. RediSearch leaves those
     /// entries in its inverted index until its GC runs, and its IDF reads the index's entry
     /// count (`numDocs`), so until then they weigh in every score ([`Self::counted_doc_freq`]).
-    /// The counts are in the lists ([`PostingList::retired`]); this tells whether any is not 0.
-    retired: bool,
-    /// Their sum: RediSearch's FT.INFO `num_records` counts them too.
+    /// The counts are in the lists ([`PostingList::retired`]); this is their sum (RediSearch's
+    /// FT.INFO `num_records` counts them too).
     pub retired_entries: u64,
 }
 
@@ -154,7 +153,6 @@ impl TextIndex {
         for t in terms {
             if let Some(l) = self.lists.get_mut(t as usize) {
                 l.retire();
-                self.retired = true;
                 self.retired_entries += 1;
             }
         }
@@ -178,8 +176,7 @@ impl TextIndex {
     /// RediSearch's garbage collection of the term index: emptied terms stop being counted.
     pub fn collect_garbage(&mut self) {
         self.uncollected.clear();
-        self.retired_entries = 0;
-        if std::mem::take(&mut self.retired) {
+        if std::mem::take(&mut self.retired_entries) != 0 {
             self.lists.iter_mut().for_each(PostingList::forget_retired);
         }
     }
