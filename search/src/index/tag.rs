@@ -58,7 +58,8 @@ impl TagIndex {
 
     /// A version of a document holding value id `id` left the index.
     pub fn retire(&mut self, id: u32) {
-        *self.retired.entry(id).or_default() += 1;
+        let n = self.retired.entry(id).or_default();
+        *n = n.saturating_add(1);
     }
 
     /// RediSearch's GC ran: the versions that left are no longer counted.
