@@ -73,6 +73,7 @@ pub fn normalize_sortable(s: &str) -> String {
 }
 
 fn flatten(vals: Vec<FieldValue>, out: &mut Vec<FieldValue>) {
+    out.reserve(vals.len());
     for v in vals {
         match v {
             FieldValue::Array(items) => flatten(items, out),
@@ -231,7 +232,12 @@ fn extract_values(
             check_json_shape(&matches, f.kind)?;
         }
         let served = f.kind == FieldType::Numeric && reads_back_as_number(&matches, json);
-        flatten(matches, &mut raw);
+        if matches.iter().any(|v| matches!(v, FieldValue::Array(_))) {
+            flatten(matches, &mut raw);
+        } else {
+            // Nothing nested (a field's usual one match): the matches are the values.
+            raw = matches;
+        }
         let mut strings = Vec::new();
         let mut nums = Vec::new();
         let mut tags = Vec::new();

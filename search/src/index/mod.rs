@@ -501,7 +501,11 @@ impl Index {
                 _ => {}
             }
         }
-        term_pos.sort_unstable();
+        // By (term, field, position), one key compare each: a position holds a term once (a
+        // word, its stem, its synonym groups and its phonetic code are terms of their own),
+        // so the weight never decides and this is the tuples' order.
+        term_pos
+            .sort_unstable_by_key(|&(t, f, p, _)| u128::from(t) << 64 | u128::from(f) << 32 | u128::from(p));
         let mut occs = Vec::with_capacity(term_pos.len());
         let kept_text = old_text.is_some();
         // Per term: (term, weighted frequency over all fields, field mask, its range in
