@@ -225,6 +225,58 @@ fn a_union_scores_only_the_children_a_document_matched() {
     assert_eq!(got.first().map(|(k, s)| (k.as_str(), *s)), Some(("doc2", 0.2)));
 }
 
+/// A word that is its own stem (`index`) expands to itself and `+index`, which the index holds
+/// only for the word's other forms (`indexing`, `indexes`): the slop divisor measures the
+/// distance between their positions, where a word the index stems (`dogs`) has its `+dog` at
+/// its own positions (divisor 1). Expected replies taken from RediSearch 2.10.5.
+#[test]
+fn a_word_that_is_its_own_stem_measures_the_distance_to_its_other_forms() {
+    let s = Server::start();
+    let mut c = s.conn();
+    assert_eq!(
+        c.call(&["FT.CREATE", "ih", "PREFIX", "1", "h:", "SCHEMA", "title", "TEXT", "body", "TEXT"]),
+        ok()
+    );
+    c.call(&[
+        "HSET",
+        "h:1",
+        "body",
+        "hello 2024 indexing a banana search and index",
+        "title",
+        "index the banana",
+    ]);
+    c.call(&["HSET", "h:2", "body", "indexing index dogs dogs json", "title", "index"]);
+    c.call(&[
+        "HSET",
+        "h:5",
+        "body",
+        "runs of the runner who was running to run",
+        "title",
+        "index indexes indexed",
+    ]);
+    c.call(&["HSET", "h:6", "body", "indexes and indexed and then index", "title", "dog"]);
+    // h:1: `+index` (indexing) three positions before the body's `index` (stopwords take
+    // none), farther from the title's: divisor 3.
+    let want = [("h:2", 1.5), ("h:5", 1.5), ("h:6", 1.5), ("h:1", 0.5)];
+    close(&scored(&mut c, "ih", "index", &[]), &want);
+    close(&scored(&mut c, "ih", "index", &["DIALECT", "3"]), &want);
+    close(&scored(&mut c, "ih", "@body:index", &[]), &[("h:2", 1.5), ("h:6", 1.5), ("h:1", 0.5)]);
+    close(
+        &scored(&mut c, "ih", "index=>{$weight:3}", &[]),
+        &[("h:2", 3.5), ("h:5", 2.5), ("h:6", 2.5), ("h:1", 7.0 / 6.0)],
+    );
+    let bm25 = scored(&mut c, "ih", "index", &["SCORER", "BM25"]);
+    close(
+        &bm25,
+        &[
+            ("h:2", 0.48951047513472057),
+            ("h:5", 0.48951047513472057),
+            ("h:6", 0.48951047513472057),
+            ("h:1", 0.1631701583782402),
+        ],
+    );
+}
+
 /// RediSearch re-indexes an updated document under a new id and leaves the old version's
 /// entries in its inverted indexes until its GC runs; its IDF counts them. Expected replies
 /// taken from RediSearch 2.10.5 with the same commands.

@@ -558,14 +558,14 @@ def main():
                     else:
                         probe.append(cmd[k])
                         k += 1
-                probe += ["WITHSCORES", "EXPLAINSCORE", "NOCONTENT", "LIMIT", "0", "4"]
+                probe += ["WITHSCORES", "EXPLAINSCORE", "NOCONTENT", "LIMIT", "0", os.environ.get("DEBUG_N", "4")]
                 print("SCORES", shlex.join(cmd))
                 for w in cmd[2].strip("'").split():
                     for srv in servers:
                         v = srv.conn[2].call("FT.SEARCH", cmd[1], w, "NOCONTENT", "WITHRAWIDS", "LIMIT", "0", "1000")[1]
                         print("   RAW", w, srv.name, sorted(zip(v[2::2], v[1::2])) if isinstance(v, list) else v)
                 for s in servers:
-                    print("  ", s.name, short(s.conn[2].call(*probe)[1], 3000))
+                    print("  ", s.name, short(s.conn[2].call(*probe)[1], int(os.environ.get("DEBUG_CHARS", "3000"))))
             sig = "%s %s%s" % (kind(cmd, proto, f, r), "FT.PROFILE " if inner else "", signature(cmd, proto))
             seen[sig] += 1
             if seen[sig] <= args.show:

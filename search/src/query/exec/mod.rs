@@ -262,7 +262,7 @@ fn run(idx: &Index, ast: &QueryAst, opts: &ExecOptions, prof: Recorder) -> Resul
         root_pending: true,
         field_modifiers: 0,
         empty_tag_ok: false,
-        stem_ids: Vec::new(),
+        token_stem: None,
         explicit_prox: 0,
         phonetic: None,
         phonetic_fields: idx.phonetic_fields(),
@@ -314,8 +314,9 @@ struct Exec<'a> {
     /// Set once a tag clause on an INDEXEMPTY field was met: RediSearch's validation then
     /// accepts `{""}` on any later tag clause (its flag is per query, not per clause).
     empty_tag_ok: bool,
-    /// `+stem` term ids met while expanding tokens.
-    stem_ids: Vec<u32>,
+    /// The `+stem` id of the token expanded last, when it sits at the token's own positions
+    /// ([`Exec::expand_token`]).
+    token_stem: Option<u32>,
     /// Depth of `=>{$slop/$inorder}` attributes (SLOP/INORDER given for the nodes inside).
     explicit_prox: usize,
     /// The innermost `$phonetic` attribute around the node being evaluated.
@@ -482,9 +483,10 @@ impl<'a> Exec<'a> {
         }
     }
 
-    /// The `+stem` id among a token's expansions.
+    /// The `+stem` id among the expansions of the token expanded last, when it sits at the
+    /// token's own positions.
     fn stem_of(&self, ids: &[u32]) -> Option<u32> {
-        ids.iter().copied().find(|&id| self.stem_ids.contains(&id))
+        self.token_stem.filter(|id| ids.contains(id))
     }
 
     /// `""` on text: allowed without a field modifier; with one, some TEXT field named must

@@ -19,6 +19,7 @@ impl<'a> Exec<'a> {
     pub(super) fn expand_token(&mut self, tok: &str, mask: FieldMask) -> Vec<u32> {
         let dict = &self.idx.text.dict;
         let mut ids = Vec::new();
+        self.token_stem = None;
         let add = |s: &str, ids: &mut Vec<u32>| {
             if let Some(id) = dict.get(s) {
                 if !ids.contains(&id) {
@@ -49,9 +50,10 @@ impl<'a> Exec<'a> {
             let stemmer = self.query_stemmer.as_ref().unwrap_or(&self.idx.stemmer);
             if let Some(st) = stemmer.stem_always(tok) {
                 let marked = format!("{STEM_PREFIX}{st}");
-                if let Some(id) = dict.get(&marked) {
-                    self.stem_ids.push(id);
-                }
+                // The `+stem` sits at the word's own positions only where the index stemmed the
+                // word itself (`dogs`); a word that is its own stem (`index`) left no `+index`,
+                // which then marks its other forms (`indexing`) at their positions.
+                self.token_stem = dict.get(&marked).filter(|_| self.idx.stemmer.stem(tok).is_some());
                 push(&marked, &mut ids, &mut self.out.highlight);
                 if st != tok {
                     push(&st, &mut ids, &mut self.out.highlight);
