@@ -21,7 +21,9 @@ that search_intentional.TABLE does not explain.
 
 To trace a difference: DEBUG_SCORES=<regex> prints, for each differing FT.SEARCH matching it, both
 servers' first results WITHSCORES EXPLAINSCORE and each query word's documents WITHRAWIDS;
-DEBUG_TOTALS=1 prints the total differences the renamed-key check could not explain.
+DEBUG_TOTALS=1 prints the total differences the renamed-key check could not explain;
+DEBUG_N and DEBUG_CHARS widen the score probe, DEBUG_KEYS=k1,k2 prints those documents,
+DEBUG_TRACE=<file> writes every command sent.
 """
 
 import argparse
@@ -375,7 +377,13 @@ def profile_results(proto, v):
     return v
 
 
+TRACE = open(os.environ["DEBUG_TRACE"], "w") if os.environ.get("DEBUG_TRACE") else None
+
+
 def call_both(servers, proto, args):
+    if TRACE:
+        # DEBUG_TRACE=<file>: every command sent, to replay a difference's history.
+        TRACE.write(shlex.join(a if isinstance(a, str) else a.decode("utf-8", "replace") for a in args) + "\n")
     out = []
     for s in servers:
         c = s.conn[proto]
@@ -566,6 +574,12 @@ def main():
                         print("   RAW", w, srv.name, sorted(zip(v[2::2], v[1::2])) if isinstance(v, list) else v)
                 for s in servers:
                     print("  ", s.name, short(s.conn[2].call(*probe)[1], int(os.environ.get("DEBUG_CHARS", "3000"))))
+                for key in filter(None, os.environ.get("DEBUG_KEYS", "").split(",")):
+                    # The documents to look at: JSON text or hash fields, as each server holds them.
+                    for s in servers:
+                        held = s.conn[2].call("TYPE", key)[1]
+                        got = s.conn[2].call("JSON.GET" if held == "ReJSON-RL" else "HGETALL", key)[1]
+                        print("   KEY", key, s.name, held, short(got, 1000))
             sig = "%s %s%s" % (kind(cmd, proto, f, r), "FT.PROFILE " if inner else "", signature(cmd, proto))
             seen[sig] += 1
             if seen[sig] <= args.show:
