@@ -53,13 +53,22 @@ fn format_g_shortest(n: f64, p: usize) -> Option<String> {
         None => (text, 0),
     };
     let int_len = mantissa.find('.').unwrap_or(mantissa.len());
-    let mut digits: Vec<u8> = mantissa.bytes().filter(u8::is_ascii_digit).collect();
+    // The digits on the stack (ryu's mantissa has at most 17): a row of a search page
+    // formats its numbers here, one allocation each (the text returned).
+    let mut held = [0u8; 24];
+    let mut len = 0;
+    for d in mantissa.bytes().filter(u8::is_ascii_digit) {
+        *held.get_mut(len)? = d;
+        len += 1;
+    }
     // value = digits · 10^(exp + int_len - len); leading zeros change nothing.
-    let mut scale = exp + int_len as i32 - digits.len() as i32;
-    let lead = digits.iter().take_while(|&&d| d == b'0').count();
-    digits.drain(..lead);
-    while digits.last() == Some(&b'0') {
-        digits.pop();
+    let mut scale = exp + int_len as i32 - len as i32;
+    let mut digits = held.get(..len)?;
+    while let Some((b'0', rest)) = digits.split_first() {
+        digits = rest;
+    }
+    while let Some((b'0', rest)) = digits.split_last() {
+        digits = rest;
         scale += 1;
     }
     if digits.is_empty() || digits.len() > p {
