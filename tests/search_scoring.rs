@@ -310,3 +310,34 @@ fn idf_counts_the_versions_the_gc_has_not_collected() {
     close(&top2(&mut c, "@g:{a}"), &[("d:1", 2.0), ("d:2", 2.0)]);
     close(&top2(&mut c, "@g:{b}"), &[("d:3", 1.0), ("d:4", 1.0)]);
 }
+
+/// BM25's average document length is RediSearch's `totalDocsLen` over the live documents:
+/// every version indexed adds its length and nothing takes it away (an update, a delete, the
+/// GC, FT.ALTER's re-reading all add or keep), until the index is built again from the keys.
+/// Figures taken from RediSearch 2.10.5 with the same commands.
+#[test]
+fn bm25_averages_the_lengths_of_every_version_indexed() {
+    let s = Server::start();
+    let mut c = s.conn();
+    assert_eq!(c.cmd("FT.CREATE i PREFIX 1 d: SCHEMA t TEXT"), ok());
+    let average = |c: &mut Conn| {
+        let r =
+            c.call(&["FT.SEARCH", "i", "alpha", "SCORER", "BM25", "WITHSCORES", "NOCONTENT", "EXPLAINSCORE"]);
+        let text = format!("{r:?}");
+        let at = text.find("Average Len ").expect("an explanation");
+        text[at + 12..].chars().take_while(|ch| ch.is_ascii_digit() || *ch == '.').collect::<String>()
+    };
+    c.call(&["HSET", "d:1", "t", "alpha bravo coco delta echo fox golf hotel"]);
+    c.call(&["HSET", "d:2", "t", "alpha bravo"]);
+    c.call(&["HSET", "d:3", "t", "alpha bravo coco"]);
+    assert_eq!(average(&mut c), "4.33"); // 13 / 3
+    c.call(&["HSET", "d:1", "t", "alpha"]);
+    assert_eq!(average(&mut c), "4.67"); // 14 / 3 (folio said 2.00)
+    c.call(&["DEL", "d:2"]);
+    assert_eq!(average(&mut c), "7.00"); // 14 / 2
+    assert_eq!(c.cmd("FT.CONFIG SET FORK_GC_CLEAN_THRESHOLD 0"), ok());
+    assert_eq!(c.cmd("FT.DEBUG GC_FORCEINVOKE i"), Resp::Simple("DONE".into()));
+    assert_eq!(average(&mut c), "7.00");
+    assert_eq!(c.cmd("FT.ALTER i SCHEMA ADD u TEXT"), ok());
+    assert_eq!(average(&mut c), "9.00"); // d:1 and d:3 read again: 18 / 2
+}

@@ -101,7 +101,8 @@ pub struct IndexStats {
     pub field_errors: Vec<ErrorStats>,
     /// Total time spent indexing, ms.
     pub indexing_ms: f64,
-    /// Total number of tokens indexed (for BM25's average length).
+    /// The lengths of every version of a document indexed since the index was built (BM25's
+    /// average length over the live documents, as RediSearch's `totalDocsLen`).
     pub total_tokens: u64,
 }
 
@@ -552,6 +553,10 @@ impl Index {
         let new_postings = Postings::of(parts, len);
         let norm = DocNorm { max_freq: max_freq.max(1), low_score: (0.0..=1.0).contains(&score) };
         let (id, old) = self.docs.put_sorted(rec, DocHot::new(score, max_freq, len), &sort_numbers);
+        // RediSearch's total of document lengths (BM25's average): every version indexed adds
+        // its length, and nothing takes it away (not a delete, not its GC), until the index is
+        // built again (created, loaded, flushed).
+        self.stats.total_tokens += u64::from(len);
         if let Some((old, old_hot)) = &old {
             // RediSearch re-indexes an updated document under a new id: the old version's
             // entries stay until its GC runs.
@@ -646,7 +651,6 @@ impl Index {
                 bm.insert(id);
             }
         }
-        self.stats.total_tokens += u64::from(p.len);
     }
 
     fn remove_postings(&mut self, id: u32, p: &Postings) {
@@ -671,7 +675,6 @@ impl Index {
                 bm.remove(id);
             }
         }
-        self.stats.total_tokens = self.stats.total_tokens.saturating_sub(u64::from(p.len));
     }
 
     /// Re-reads every document of the index (after FT.SYNUPDATE, so that words of the
