@@ -234,3 +234,26 @@ fn idf_ratio_is_single_precision_as_in_redisearch() {
         );
     }
 }
+
+/// A term the index counts in more documents than it holds (versions an update left, not yet
+/// collected: RediSearch's df) has `N - df` below zero. RediSearch 2.10 computes it unsigned,
+/// so it wraps and the IDF is about 42.86 (the term then outweighs any other: README's
+/// differences); folio takes N as at least df, as Redis 8 does: `ln(1 + 0.5 / (df + 0.5))`.
+#[test]
+fn a_term_counted_in_more_documents_than_the_index_holds_keeps_a_small_idf() {
+    let s = Server::start();
+    let mut c = s.conn();
+    assert_eq!(c.cmd("FT.CREATE i PREFIX 1 d: SCHEMA t TEXT"), ok());
+    c.call(&["HSET", "d:1", "t", "alpha bravo"]);
+    c.call(&["HSET", "d:2", "t", "alpha"]);
+    c.call(&["HSET", "d:1", "t", "alpha coco"]);
+    c.call(&["HSET", "d:1", "t", "alpha delta"]);
+    // N 2 documents, df 4 entries: idf = ln(1 + 0.5 / 4.5) (f32 ratio); d:2 has length 1, the
+    // average length is 7 / 2 (every version's length counts, as RediSearch's).
+    let idf = f64::from(1.0f32 + 0.5f32 / 4.5f32).ln();
+    let want = idf * 2.2 / (1.0 + 1.2 * (0.5 + 0.5 * 1.0 / 3.5));
+    let r = c.call(&["FT.SEARCH", "i", "alpha", "SCORER", "BM25STD", "WITHSCORES", "NOCONTENT"]);
+    assert_eq!(r.items()[1].text(), "d:2", "{r:?}");
+    let got: f64 = r.items()[2].text().parse().unwrap();
+    assert!((got - want).abs() < 1e-6, "{got} vs {want}");
+}
