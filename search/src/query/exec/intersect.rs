@@ -213,7 +213,7 @@ impl<'a> Exec<'a> {
     /// - field-restricted: the documents holding, in any field, every word child whose terms
     ///   are all kept as bitmaps (read without decoding a posting);
     /// - otherwise, when no term score is asked for: the documents of the rarest word child,
-    ///   when it has under a quarter of the postings of every other word child (so that
+    ///   when it has under an eighth of the postings of every other word child (so that
     ///   seeking skips most of theirs).
     ///
     /// None when no child qualifies.
@@ -247,7 +247,7 @@ impl<'a> Exec<'a> {
     }
 
     /// The documents, in any field, of every term the rarest word child of `items` may expand
-    /// to, when its terms have under a quarter of the postings of each other word child's (an
+    /// to, when its terms have under an eighth of the postings of each other word child's (an
     /// intersection of words of very different frequencies); None otherwise.
     fn rarest_word(&self, items: &[QueryAst]) -> Option<RoaringBitmap> {
         let text = &self.idx.text;
@@ -268,7 +268,7 @@ impl<'a> Exec<'a> {
         }
         sizes.sort_by_key(|s| s.0);
         let (rare, next) = (sizes.first()?, sizes.get(1)?);
-        if rare.0.saturating_mul(4) >= next.0 {
+        if rare.0.saturating_mul(8) >= next.0 {
             return None;
         }
         Some(self.docs_of(&rare.1, ALL_FIELDS))
