@@ -53,7 +53,10 @@ impl<'a> Exec<'a> {
                 // The `+stem` sits at the word's own positions only where the index stemmed the
                 // word itself (`dogs`); a word that is its own stem (`index`) left no `+index`,
                 // which then marks its other forms (`indexing`) at their positions.
-                self.token_stem = dict.get(&marked).filter(|_| self.idx.stemmer.stem(tok).is_some());
+                // (The index's stemmer, which stemmed the documents: a query LANGUAGE may stem
+                // the word otherwise.)
+                self.token_stem =
+                    dict.get(&marked).filter(|_| self.idx.stemmer.stem(tok).as_deref() == Some(st.as_str()));
                 push(&marked, &mut ids, &mut self.out.highlight);
                 if st != tok {
                     push(&st, &mut ids, &mut self.out.highlight);
