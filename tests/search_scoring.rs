@@ -341,3 +341,26 @@ fn bm25_averages_the_lengths_of_every_version_indexed() {
     assert_eq!(c.cmd("FT.ALTER i SCHEMA ADD u TEXT"), ok());
     assert_eq!(average(&mut c), "9.00"); // d:1 and d:3 read again: 18 / 2
 }
+
+/// An optional clause scores only where it matched: the words of an optional intersection
+/// count in the documents holding all of them (RediSearch's optional reader gives the others a
+/// result of weight 0). The first case is RediSearch's own `testOptional` (test.py); the
+/// others' figures are RediSearch 2.10.5's with the same commands.
+#[test]
+fn an_optional_intersection_scores_only_where_it_matched() {
+    let s = Server::start();
+    let mut c = s.conn();
+    assert_eq!(c.cmd("FT.CREATE idx ON HASH SCHEMA foo TEXT bar TEXT"), ok());
+    c.call(&["HSET", "doc1", "foo", "hello wat woot"]);
+    c.call(&["HSET", "doc2", "foo", "hello world woot"]);
+    c.call(&["HSET", "doc3", "foo", "hello world werld"]);
+    let dismax = ["SCORER", "DISMAX"];
+    // doc2 holds `hello` but not `werld`: the optional pair gives it nothing (folio said 2).
+    let want = [("doc3", 3.0), ("doc2", 1.0), ("doc1", 0.0)];
+    close(&scored(&mut c, "idx", "~world ~(werld hello)", &dismax), &want);
+    c.call(&["HSET", "doc4", "foo", "werld is here hello again", "bar", "woot"]);
+    c.call(&["HSET", "doc1", "bar", "werld"]);
+    let want = [("doc3", 3.0), ("doc4", 2.0), ("doc1", 2.0), ("doc2", 1.0)];
+    close(&scored(&mut c, "idx", "~world ~(werld hello)", &[]), &want);
+    close(&scored(&mut c, "idx", "~world ~(werld hello)", &dismax), &want);
+}

@@ -396,10 +396,17 @@ impl<'a> Exec<'a> {
     ) -> Result<()> {
         self.unexpanded += 1;
         self.pending_own = Some(own.unwrap_or(1.0));
+        let start = self.out.terms.len();
         let r = self.eval(inner, mask, prox);
         self.pending_own = None;
         self.unexpanded -= 1;
-        r.map(|_| ())
+        // RediSearch's optional reader scores its child only where the child matched: the
+        // words of an optional intersection or phrase count in the documents that hold all
+        // of them (`~(werld hello)` gives a document with `hello` alone nothing).
+        if let Some(bm) = r?.as_ref().filter(|_| self.narrows(inner)) {
+            self.gate_terms(start, bm);
+        }
+        Ok(())
     }
 
     pub(super) fn field(&self, name: &str) -> Option<(usize, &'a FieldIndex)> {
