@@ -95,9 +95,9 @@ fn write(ctx: *mut raw::RedisModuleInfoCtx, s: &ServerStats, config: &search::Co
     int(ctx, "global_total", s.cursors as i64);
 
     section(ctx, "gc");
-    for k in ["bytes_collected", "total_cycles", "total_ms_run"] {
-        double(ctx, k, 0.0);
-    }
+    double(ctx, "bytes_collected", s.gc.bytes_collected as f64);
+    double(ctx, "total_cycles", s.gc.cycles as f64);
+    double(ctx, "total_ms_run", s.gc.ms_run);
 
     section(ctx, "dialect_statistics");
     let used = config.used_dialects.get();

@@ -42,11 +42,12 @@ fn wait_rewritten(s: &Server, c: &mut Conn) {
     );
 }
 
-/// The FT.INFO fields not compared: how the index was used and how long indexing took, not
-/// what it holds; and `max_doc_id`, since ids are given out afresh, densely, as keys load
+/// The FT.INFO fields not compared: how the index was used, how long indexing took and its
+/// collector's runs, not what it holds; and `max_doc_id`, since ids are given out afresh, densely, as keys load
 /// (from an RDB too), where before the restart a deleted document's id may have been left
 /// behind.
-const VOLATILE: &[&str] = &["total_indexing_time", "number_of_uses", "dialect_stats", "max_doc_id"];
+const VOLATILE: &[&str] =
+    &["total_indexing_time", "number_of_uses", "dialect_stats", "max_doc_id", "gc_stats"];
 
 /// A reply compared as equal or, for FT.INFO's memory estimates, a number. Those depend on the
 /// history of the index, not only on what it holds: updates leave postings blocks with room to

@@ -380,3 +380,41 @@ fn records_after_a_gc_run_are_the_ones_held() {
     // Nothing left (RediSearch: -5).
     assert_eq!(records(&mut c), 0);
 }
+
+/// `gc_stats` (and INFO's `search_bytes_collected`, `search_total_cycles`,
+/// `search_total_ms_run`) count the runs of RediSearch's collector folio keeps the schedule of:
+/// none before a run (average `nan`), then one per run, its time and an estimate of the bytes
+/// RediSearch's run would collect (RediSearch's own testGarbageCollector and
+/// test_info_modules ask for them to grow).
+#[test]
+fn gc_stats_count_the_collector_runs() {
+    let server = Server::start();
+    let mut c = server.conn();
+    assert_eq!(c.cmd("FT.CREATE i PREFIX 1 d: SCHEMA t TEXT g TAG n NUMERIC"), ok());
+    c.call(&["HSET", "d:1", "t", "hello world", "g", "a", "n", "1"]);
+    c.call(&["HSET", "d:2", "t", "hello there", "g", "b", "n", "2"]);
+    let gc = |c: &mut Conn, name: &str| -> f64 {
+        let stats = field(&c.call(&["FT.INFO", "i"]), "gc_stats");
+        field(&stats, name).text().parse().unwrap()
+    };
+    let info = |c: &mut Conn, name: &str| -> f64 {
+        let text = c.call(&["INFO", "MODULES"]).text();
+        let line = text.lines().find(|l| l.starts_with(&format!("search_{name}:"))).expect(name);
+        line.split(':').nth(1).unwrap().trim().parse().unwrap()
+    };
+    assert_eq!((gc(&mut c, "bytes_collected"), gc(&mut c, "total_cycles")), (0.0, 0.0));
+    assert!(gc(&mut c, "average_cycle_time_ms").is_nan());
+    c.call(&["DEL", "d:1"]);
+    // Fewer documents gone than FORK_GC_CLEAN_THRESHOLD (100): the run does nothing.
+    assert_eq!(c.cmd("FT.DEBUG GC_FORCEINVOKE i"), s("DONE"));
+    assert_eq!(gc(&mut c, "total_cycles"), 0.0);
+    assert_eq!(c.cmd("FT.CONFIG SET FORK_GC_CLEAN_THRESHOLD 0"), ok());
+    assert_eq!(c.cmd("FT.DEBUG GC_FORCEINVOKE i"), s("DONE"));
+    assert_eq!(gc(&mut c, "total_cycles"), 1.0);
+    // d:1's two words, tag record, number and the document: 5 entries of 8 bytes.
+    assert_eq!(gc(&mut c, "bytes_collected"), 40.0);
+    assert!(gc(&mut c, "total_ms_run") > 0.0);
+    assert_eq!(gc(&mut c, "average_cycle_time_ms"), gc(&mut c, "last_run_time_ms"));
+    assert_eq!((info(&mut c, "bytes_collected"), info(&mut c, "total_cycles")), (40.0, 1.0));
+    assert!(info(&mut c, "total_ms_run") > 0.0);
+}

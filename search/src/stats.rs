@@ -34,6 +34,8 @@ pub struct ServerStats {
     pub memory_bytes: u64,
     /// Time spent indexing, ms (the sum of FT.INFO's `total_indexing_time`).
     pub indexing_ms: f64,
+    /// The indexes' collector runs, summed (INFO's `gc` section).
+    pub gc: crate::index::GcStats,
     /// Open FT.AGGREGATE cursors.
     pub cursors: u64,
 }
@@ -49,6 +51,9 @@ impl ServerStats {
                 let idx = &e.index;
                 s.memory_bytes += Memory::of(idx).total as u64;
                 s.indexing_ms += idx.stats.indexing_ms;
+                s.gc.bytes_collected += idx.stats.gc.bytes_collected;
+                s.gc.cycles += idx.stats.gc.cycles;
+                s.gc.ms_run += idx.stats.gc.ms_run;
                 for f in &idx.spec.fields {
                     let counts = match f.kind {
                         FieldType::Text => &mut s.text,

@@ -327,11 +327,18 @@ pub(crate) fn ft_info(cat: &Catalog, name: &str, proto: Protocol) -> Result<Repl
         (
             "gc_stats",
             Reply::map(vec![
-                ("bytes_collected", Reply::Double(0.0)),
-                ("total_ms_run", Reply::Double(0.0)),
-                ("total_cycles", Reply::Double(0.0)),
-                ("average_cycle_time_ms", Reply::Double(f64::NAN)),
-                ("last_run_time_ms", Reply::Double(0.0)),
+                ("bytes_collected", Reply::Double(stats.gc.bytes_collected as f64)),
+                ("total_ms_run", Reply::Double(stats.gc.ms_run)),
+                ("total_cycles", Reply::Double(stats.gc.cycles as f64)),
+                // nan before the first run, as RediSearch's (0 / 0 would print `-nan`).
+                (
+                    "average_cycle_time_ms",
+                    Reply::Double(match stats.gc.cycles {
+                        0 => f64::NAN,
+                        n => stats.gc.ms_run / n as f64,
+                    }),
+                ),
+                ("last_run_time_ms", Reply::Double(stats.gc.last_ms)),
                 ("gc_numeric_trees_missed", Reply::Double(0.0)),
                 ("gc_blocks_denied", Reply::Double(0.0)),
             ]),

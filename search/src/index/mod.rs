@@ -92,6 +92,26 @@ impl ErrorStats {
     }
 }
 
+/// FT.INFO's `gc_stats`: the runs of RediSearch's collector folio keeps the schedule of
+/// ([`Index::collect_garbage`]). folio frees a document's entries when it goes, so what a run
+/// "collects" is what RediSearch's would: its bytes are an estimate, [`GC_ENTRY_BYTES`] per
+/// entry of the versions that left (text, tag and numeric entries, and one per document).
+#[derive(Debug, Default, Clone, PartialEq)]
+pub struct GcStats {
+    /// Estimated bytes the runs collected.
+    pub bytes_collected: u64,
+    /// Runs.
+    pub cycles: u64,
+    /// Milliseconds the runs took, in all.
+    pub ms_run: f64,
+    /// Milliseconds the last run took.
+    pub last_ms: f64,
+}
+
+/// Bytes a collected entry counts in [`GcStats::bytes_collected`] (a document id delta, a
+/// frequency, a field mask and an offset or two, in RediSearch's encoding).
+pub const GC_ENTRY_BYTES: u64 = 8;
+
 /// Counters FT.INFO reports.
 #[derive(Debug, Default, Clone)]
 pub struct IndexStats {
@@ -101,6 +121,8 @@ pub struct IndexStats {
     pub field_errors: Vec<ErrorStats>,
     /// Total time spent indexing, ms.
     pub indexing_ms: f64,
+    /// Runs of RediSearch's garbage collector (FT.INFO `gc_stats`).
+    pub gc: GcStats,
     /// The lengths of every version of a document indexed since the index was built (BM25's
     /// average length over the live documents, as RediSearch's `totalDocsLen`).
     pub total_tokens: u64,
@@ -212,12 +234,21 @@ impl Index {
     /// RediSearch's GC ran: what it keeps until then (emptied terms, the entries of versions
     /// that left) goes.
     fn garbage_collected(&mut self) {
+        let started = std::time::Instant::now();
+        let (numeric, docs) = self.numeric_model.last_collected();
+        let mut entries = self.text.retired_entries + numeric + docs;
         self.text.collect_garbage();
         for f in &mut self.fields {
             if let FieldIndex::Tag(ti) = f {
+                entries += ti.retired_records;
                 ti.collect_garbage();
             }
         }
+        let gc = &mut self.stats.gc;
+        gc.bytes_collected += entries * GC_ENTRY_BYTES;
+        gc.cycles += 1;
+        gc.last_ms = started.elapsed().as_secs_f64() * 1000.0;
+        gc.ms_run += gc.last_ms;
     }
 
     /// Creates data structures for fields added to the spec (FT.ALTER).

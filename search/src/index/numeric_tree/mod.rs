@@ -112,13 +112,21 @@ pub struct Model {
     /// Documents deleted or re-indexed since the last GC run (`deletedDocsFromLastRun`).
     deleted_docs: u64,
     last_run: Instant,
+    /// What the last run collected ([`Model::last_collected`]).
+    last_collected: (u64, u64),
     /// Built on first use, possibly while the index is shared (FT.PROFILE runs on workers).
     trees: Mutex<Option<Box<Trees>>>,
 }
 
 impl Default for Model {
     fn default() -> Self {
-        Model { garbage: Vec::new(), deleted_docs: 0, last_run: Instant::now(), trees: Mutex::new(None) }
+        Model {
+            garbage: Vec::new(),
+            deleted_docs: 0,
+            last_run: Instant::now(),
+            last_collected: (0, 0),
+            trees: Mutex::new(None),
+        }
     }
 }
 
@@ -148,6 +156,11 @@ impl Model {
         self.garbage.len() as u64
     }
 
+    /// What the last run collected: numeric entries, and documents gone since the run before.
+    pub fn last_collected(&self) -> (u64, u64) {
+        self.last_collected
+    }
+
     /// A GC run (FT.DEBUG GC_FORCEINVOKE): does nothing unless `FORK_GC_CLEAN_THRESHOLD`
     /// documents went since the last run; else removes the garbage from the trees, if built,
     /// and forgets it. Returns whether it ran.
@@ -156,6 +169,7 @@ impl Model {
             return false;
         }
         let garbage = std::mem::take(&mut self.garbage);
+        self.last_collected = (garbage.len() as u64, self.deleted_docs);
         if let Some(trees) = self.trees.get_mut().unwrap_or_else(|e| e.into_inner()).as_mut() {
             let dead: RoaringBitmap = garbage.iter().map(|g| g.rs_id).collect();
             let is_dead = |id: u64| u32::try_from(id).is_ok_and(|id| dead.contains(id));
