@@ -256,19 +256,8 @@ pub(crate) fn ft_info(cat: &Catalog, name: &str, proto: Protocol) -> Result<Repl
     } = Memory::of(idx);
     // RediSearch counts a deleted or replaced document's entries (text, tag and numeric)
     // until its GC collects them.
-    let retired_tags: u64 = idx
-        .fields
-        .iter()
-        .map(|f| match f {
-            crate::index::FieldIndex::Tag(ti) => ti.retired_records,
-            _ => 0,
-        })
-        .sum();
-    let records = idx.text.records
-        + numeric_records
-        + idx.numeric_model.garbage_records()
-        + idx.text.retired_entries
-        + retired_tags;
+    let records =
+        idx.text.records + numeric_records + idx.numeric_model.garbage_records() + idx.retired_records();
     // RediSearch divides these in single precision (`(float)a / (float)b`): 0/0 is nan.
     let avg = |a: f64, b: f64| Reply::Double(f64::from(a as f32 / b as f32));
     let stats = &idx.stats;

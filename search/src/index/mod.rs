@@ -231,16 +231,30 @@ impl Index {
         }
     }
 
+    /// The text entries and TAG records (one per document and field) of the versions of
+    /// documents that left the index since the last GC run, which RediSearch's FT.INFO
+    /// `num_records` counts until then (its numeric ones are the numeric model's garbage).
+    pub fn retired_records(&self) -> u64 {
+        let tags: u64 = self
+            .fields
+            .iter()
+            .map(|f| match f {
+                FieldIndex::Tag(ti) => ti.retired_records,
+                _ => 0,
+            })
+            .sum();
+        self.text.retired_entries + tags
+    }
+
     /// RediSearch's GC ran: what it keeps until then (emptied terms, the entries of versions
     /// that left) goes.
     fn garbage_collected(&mut self) {
         let started = std::time::Instant::now();
         let (numeric, docs) = self.numeric_model.last_collected();
-        let mut entries = self.text.retired_entries + numeric + docs;
+        let entries = self.retired_records() + numeric + docs;
         self.text.collect_garbage();
         for f in &mut self.fields {
             if let FieldIndex::Tag(ti) = f {
-                entries += ti.retired_records;
                 ti.collect_garbage();
             }
         }
