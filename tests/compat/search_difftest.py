@@ -23,7 +23,7 @@ To trace a difference: DEBUG_SCORES=<regex> prints, for each differing FT.SEARCH
 servers' first results WITHSCORES EXPLAINSCORE and each query word's documents WITHRAWIDS;
 DEBUG_TOTALS=1 prints the total differences the renamed-key check could not explain;
 DEBUG_N and DEBUG_CHARS widen the score probe, DEBUG_KEYS=k1,k2 prints those documents,
-DEBUG_TRACE=<file> writes every command sent.
+DEBUG_TRACE=<file> writes the commands sent to both servers (not the read-only probes).
 """
 
 import argparse
@@ -312,6 +312,7 @@ def wait_indexed(servers, names=("ih", "ij")):
     """Waits until no index of the reference (nor folio) is still scanning (RediSearch indexes
     existing keys in the background after FT.CREATE, FT.ALTER and loading)."""
     import time
+    trace(["#", "wait_indexed"])
     deadline = time.time() + 30
     for s in servers:
         for idx in names:
@@ -380,10 +381,22 @@ def profile_results(proto, v):
 TRACE = open(os.environ["DEBUG_TRACE"], "w") if os.environ.get("DEBUG_TRACE") else None
 
 
-def call_both(servers, proto, args):
+def trace(args):
+    """DEBUG_TRACE=<file>: the commands sent to both servers, once each, in order (and a
+    `# wait_indexed` line where the tester waits for background scans), to replay a
+    difference's history. The read-only probes of the checks are left out."""
     if TRACE:
-        # DEBUG_TRACE=<file>: every command sent, to replay a difference's history.
         TRACE.write(shlex.join(a if isinstance(a, str) else a.decode("utf-8", "replace") for a in args) + "\n")
+
+
+def collect_garbage(servers):
+    """A GC run of both indexes on both servers."""
+    for idx in ("ih", "ij"):
+        call_both(servers, 2, ["FT.DEBUG", "GC_FORCEINVOKE", idx])
+
+
+def call_both(servers, proto, args):
+    trace(args)
     out = []
     for s in servers:
         c = s.conn[proto]
@@ -419,6 +432,7 @@ def main():
             # Every GC_FORCEINVOKE below runs the GC (by default RediSearch's waits for 100
             # deleted documents), so RediSearch's frequencies forget deleted documents.
             s.conn[2].call("FT.CONFIG", "SET", "FORK_GC_CLEAN_THRESHOLD", "0")
+        trace(["FT.CONFIG", "SET", "FORK_GC_CLEAN_THRESHOLD", "0"])
         rng = random.Random(args.seed)
         gen = Gen(rng)
         setup = setup_commands(gen) + documents(gen)
@@ -485,19 +499,16 @@ def main():
                         wf.append(a)
                         wr.append(b)
                 wait_indexed(servers)
-                for idx in ("ih", "ij"):
-                    for s in servers:
-                        s.conn[2].call("FT.DEBUG", "GC_FORCEINVOKE", idx)
+                collect_garbage(servers)
                 state_differs(label, wf, wr, [a for c in cmds for a in c + [";"]][:-1])
                 continue
             if k < 0.15:
                 cmd = gen.write()
                 wf, wr = call_both(servers, 2, cmd)
                 # RediSearch counts deleted and re-indexed documents in its frequencies until
-                # its GC runs (folio never does: README); run it now so scores compare.
-                for idx in ("ih", "ij"):
-                    for s in servers:
-                        s.conn[2].call("FT.DEBUG", "GC_FORCEINVOKE", idx)
+                # its GC runs (folio counts them as it does); run it now, as applications'
+                # servers would have between their writes and reads.
+                collect_garbage(servers)
                 # The write's reply, then what the indexes hold, must agree right after it.
                 state_differs(cmd[0], wf, wr, cmd)
                 continue
