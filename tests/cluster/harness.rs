@@ -196,6 +196,44 @@ impl Cluster {
         assert!(ok, "cluster did not become stable");
     }
 
+    /// Waits until every master's replicas have acknowledged what it has written so far
+    /// (`WAIT`): a replica answers queries from its own definitions, which reach it through
+    /// replication, as they do on RediSearch.
+    pub fn wait_replicated(&self) {
+        for port in self.masters() {
+            let mut c = Conn::open(port).expect("connect to a master");
+            let acked = c.call(&["WAIT", "1", "20000"]).int();
+            assert!(acked >= 1, "the replica of {port} did not acknowledge its master's writes: {acked}");
+        }
+    }
+
+    /// What each node is, which indexes it has and what its log says about replication and
+    /// folio: printed when a test fails.
+    pub fn describe(&self) -> String {
+        let mut out = String::new();
+        for n in self.nodes.iter().filter(|n| n.child.is_some()) {
+            let (role, list) = match Conn::open(n.port) {
+                Ok(mut c) => {
+                    let info = c.call(&["INFO", "replication"]).text();
+                    let role: Vec<&str> = info
+                        .lines()
+                        .filter(|l| l.starts_with("role:") || l.starts_with("master_link_status:"))
+                        .collect();
+                    (role.join(" "), format!("{:?}", c.call(&["FT._LIST"])))
+                }
+                Err(e) => (format!("unreachable: {e}"), String::new()),
+            };
+            out.push_str(&format!("node {}: {role} {list}\n", n.port));
+            let log = std::fs::read_to_string(self.dir.join(n.port.to_string()).join("redis.log")).unwrap_or_default();
+            for line in log.lines().filter(|l| {
+                l.contains("folio") || l.contains("sync") || l.contains("failover") || l.contains("FAIL")
+            }) {
+                out.push_str(&format!("  {line}\n"));
+            }
+        }
+        out
+    }
+
     /// Ports of the nodes still running.
     pub fn live_ports(&self) -> Vec<u16> {
         self.nodes.iter().filter(|n| n.child.is_some()).map(|n| n.port).collect()

@@ -373,6 +373,7 @@ fn load_cluster(c: &Cluster, docs: &[Vec<Vec<u8>>]) {
         let conn = conns.entry(port).or_insert_with(|| Conn::open(port).unwrap());
         assert!(!conn.call(d).is_error());
     }
+    c.wait_replicated();
 }
 
 #[test]
@@ -434,7 +435,12 @@ fn hybrid_from_every_node_equals_a_single_server() {
     }
     eprintln!("{equal} of {total} FT.HYBRID replies equal ({errors} errors on both, {rows_seen} rows)");
     let shown = failures[..failures.len().min(4)].join("\n");
-    assert!(failures.is_empty(), "seed {seed}: {} of {total} differ:\n{shown}", failures.len());
+    assert!(
+        failures.is_empty(),
+        "seed {seed}: {} of {total} differ:\n{shown}\n{}",
+        failures.len(),
+        c.describe()
+    );
     assert!(errors < 30, "seed {seed}: {errors} of {total} queries failed on both");
     assert!(rows_seen > 500, "seed {seed}: only {rows_seen} rows");
     // WITHCURSOR: a cursor per side on the node asked, read to its end, as on one server.

@@ -26,6 +26,7 @@ fn load_cluster(c: &Cluster, docs: &[Vec<Vec<u8>>]) {
     for (port, list) in by_port {
         load(&mut Conn::open(port).unwrap(), &list);
     }
+    c.wait_replicated();
 }
 
 fn load(conn: &mut Conn, docs: &[&Vec<Vec<u8>>]) {
@@ -194,7 +195,7 @@ fn search_and_aggregate_from_every_node_equal_a_single_server() {
     }
     eprintln!("1000 queries in {:?}", started.elapsed());
     let shown = failures[..failures.len().min(10)].join("\n");
-    assert!(failures.is_empty(), "{} of 1000 differ:\n{shown}", failures.len());
+    assert!(failures.is_empty(), "{} of 1000 differ:\n{shown}\n{}", failures.len(), c.describe());
     let started = Instant::now();
     let (mut errors, mut rows) = (0, 0);
     for n in 0..500 {
