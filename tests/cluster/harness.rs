@@ -224,7 +224,8 @@ impl Cluster {
                 Err(e) => (format!("unreachable: {e}"), String::new()),
             };
             out.push_str(&format!("node {}: {role} {list}\n", n.port));
-            let log = std::fs::read_to_string(self.dir.join(n.port.to_string()).join("redis.log")).unwrap_or_default();
+            let log = std::fs::read_to_string(self.dir.join(n.port.to_string()).join("redis.log"))
+                .unwrap_or_default();
             for line in log.lines().filter(|l| {
                 l.contains("folio") || l.contains("sync") || l.contains("failover") || l.contains("FAIL")
             }) {
