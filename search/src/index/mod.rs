@@ -24,6 +24,7 @@ pub mod tag;
 pub mod termdict;
 mod terms;
 pub mod text;
+pub mod thin;
 pub mod varint;
 pub mod vector;
 pub mod vector_extract;

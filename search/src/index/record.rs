@@ -21,6 +21,7 @@
 
 use super::docs::{SortValue, TermOcc};
 use super::forward::{self, Forward};
+use super::thin::ThinBytes;
 use super::varint::{get_varint, get_varint64, put_varint, put_varint64};
 
 /// A record's parts, decoded (what the indexer builds and [`DocRecord::encode`] stores).
@@ -54,9 +55,10 @@ pub enum SortRef<'a> {
     Str(&'a str),
 }
 
-/// Everything the index knows about one document (see the module's layout).
+/// Everything the index knows about one document (see the module's layout), behind one
+/// pointer ([`ThinBytes`]: the document table holds one per id).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct DocRecord(Box<[u8]>);
+pub struct DocRecord(ThinBytes);
 
 fn put_f64(out: &mut Vec<u8>, v: f64) {
     out.extend_from_slice(&v.to_le_bytes());
@@ -174,12 +176,12 @@ impl DocRecord {
         for f in &p.missing {
             put_varint(&mut out, u32::from(*f));
         }
-        DocRecord(out.into_boxed_slice())
+        DocRecord(ThinBytes::new(&out))
     }
 
     /// Where the record's bytes start (for a prefetch: reads nothing).
     pub fn bytes_ptr(&self) -> *const u8 {
-        self.0.as_ptr()
+        self.0.start_ptr()
     }
 
     /// The Redis key.
@@ -323,7 +325,7 @@ impl DocRecord {
 
     /// Heap bytes.
     pub fn mem_bytes(&self) -> usize {
-        self.0.len() + std::mem::size_of::<DocRecord>()
+        self.0.len() + super::thin::HEAD + std::mem::size_of::<DocRecord>()
     }
 
     /// Bytes of the sortable values.
@@ -382,7 +384,7 @@ mod tests {
         let empty = DocRecord::encode(&RecordParts::default());
         assert_eq!(empty.key(), b"");
         assert_eq!(empty.values(), Values::default());
-        assert_eq!(empty.mem_bytes(), 7 + 16);
+        assert_eq!(empty.mem_bytes(), 7 + 4 + 8);
     }
 
     #[test]
