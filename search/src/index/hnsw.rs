@@ -10,6 +10,7 @@
 //! [`Graph::repair`] relinks their in-neighbours and the owner compacts the slab
 //! ([`Graph::move_node`], [`Graph::finish_moves`]); those live in `hnsw_repair.rs`.
 
+use crate::index::rows::Rows;
 use std::cmp::Ordering;
 use std::collections::{BinaryHeap, HashMap};
 use std::sync::Mutex;
@@ -24,7 +25,7 @@ const MAX_LEVEL: usize = 16;
 /// are live (a row whose owner is [`DEAD`] is a tombstone).
 pub struct Space<'a, T> {
     /// Rows of `dim` elements.
-    pub slab: &'a [T],
+    pub slab: &'a Rows<T>,
     /// Elements per row.
     pub dim: usize,
     /// The distance metric.
@@ -40,8 +41,7 @@ impl<T: Element> Space<'_, T> {
     /// The vector of `row`.
     #[inline]
     pub fn row(&self, row: u32) -> &[T] {
-        let at = row as usize * self.dim;
-        self.slab.get(at..at + self.dim).unwrap_or(&[])
+        self.slab.row(row)
     }
 
     /// Distance between `row` and the query `q` (a NaN, from a zero vector under COSINE,
@@ -61,7 +61,7 @@ impl<T: Element> Space<'_, T> {
     /// less time than with the first two lines only.
     #[inline]
     pub fn prefetch(&self, row: u32) {
-        if let Some(v) = self.slab.get(row as usize * self.dim) {
+        if let Some(v) = self.slab.row(row).first() {
             let p = (v as *const T).cast::<i8>();
             let bytes = self.dim * std::mem::size_of::<T>();
             let mut off = 0;
@@ -191,7 +191,7 @@ pub struct Graph {
     pub(super) ef_construction: usize,
     ml: f64,
     /// Level 0 lists, `m0 + 1` words per node: the count, then the neighbours.
-    pub(super) base: Vec<u32>,
+    pub(super) base: Rows<u32>,
     /// Node → its top level.
     pub(super) levels: Vec<u8>,
     /// Node (top level >= 1) → its lists of levels 1..=top, `m + 1` words each.
@@ -212,7 +212,7 @@ impl Graph {
             m0: 2 * m,
             ef_construction: ef_construction.max(1),
             ml: 1.0 / (m as f64).ln(),
-            base: Vec::new(),
+            base: Rows::new(2 * m + 1),
             levels: Vec::new(),
             upper: HashMap::new(),
             entry: None,
@@ -235,7 +235,7 @@ impl Graph {
     /// Approximate heap bytes.
     pub fn memory(&self) -> usize {
         let upper: usize = self.upper.values().map(|v| v.capacity() * 4 + 32).sum();
-        self.base.capacity() * 4 + self.levels.capacity() + upper + self.visited.bytes()
+        self.base.bytes() + self.levels.capacity() + upper + self.visited.bytes()
     }
 
     pub(super) fn cap(&self, level: usize) -> usize {
@@ -250,8 +250,7 @@ impl Graph {
     #[inline]
     pub(super) fn links(&self, node: u32, level: usize) -> &[u32] {
         let list = if level == 0 {
-            let at = node as usize * (self.m0 + 1);
-            self.base.get(at..at + self.m0 + 1)
+            Some(self.base.row(node))
         } else {
             let at = (level - 1) * (self.m + 1);
             self.upper.get(&node).and_then(|u| u.get(at..at + self.m + 1))
@@ -268,7 +267,7 @@ impl Graph {
     /// Asks the CPU to start loading the level-0 list of `node`.
     #[inline]
     fn prefetch_links(&self, node: u32) {
-        if let Some(w) = self.base.get(node as usize * (self.m0 + 1)) {
+        if let Some(w) = self.base.row(node).first() {
             let p = (w as *const u32).cast::<i8>();
             prefetch_line(p);
             prefetch_line(p.wrapping_add(64));
@@ -279,8 +278,7 @@ impl Graph {
     pub(super) fn set_links(&mut self, node: u32, level: usize, ids: &[u32]) {
         let cap = self.cap(level);
         let list = if level == 0 {
-            let at = node as usize * (self.m0 + 1);
-            self.base.get_mut(at..at + self.m0 + 1)
+            self.base.row_mut(node)
         } else {
             let at = (level - 1) * (self.m + 1);
             self.upper.get_mut(&node).and_then(|u| u.get_mut(at..at + self.m + 1))
@@ -419,8 +417,9 @@ impl Graph {
         if self.levels.len() < n {
             crate::index::vector::grow(&mut self.levels, 1);
             self.levels.resize(n, 0);
-            crate::index::vector::grow(&mut self.base, self.m0 + 1);
-            self.base.resize(n * (self.m0 + 1), 0);
+            while self.base.len() < n {
+                self.base.push(&[]);
+            }
         }
         if let Some(l) = self.levels.get_mut(row as usize) {
             *l = level as u8;

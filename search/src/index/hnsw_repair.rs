@@ -125,10 +125,8 @@ impl Graph {
     /// Moves node `from` (the last node) into `to` and drops the last node. The caller
     /// records the move and calls [`Graph::finish_moves`] once all are done.
     pub fn move_node(&mut self, to: u32, from: u32) {
-        let w = self.m0 + 1;
         if to != from {
-            let (t, f) = (to as usize * w, from as usize * w);
-            self.base.copy_within(f..f + w, t);
+            self.base.copy_row(from, to);
             let lf = self.levels.get(from as usize).copied().unwrap_or(0);
             if let Some(l) = self.levels.get_mut(to as usize) {
                 *l = lf;
@@ -144,7 +142,7 @@ impl Graph {
             self.upper.remove(&to);
         }
         self.levels.truncate(from as usize);
-        self.base.truncate(from as usize * w);
+        self.base.truncate(from as usize);
     }
 
     /// Rewrites the links to moved nodes: `moved[i]` is where node `len + i` went (`len`:
@@ -173,8 +171,7 @@ impl Graph {
                 }
             }
         };
-        let w = self.m0 + 1;
-        for list in self.base.chunks_exact_mut(w) {
+        for list in self.base.iter_mut() {
             let n = list[0] as usize;
             if let Some(ids) = list.get_mut(1..1 + n) {
                 fix(ids);

@@ -19,6 +19,7 @@ pub mod numeric_tree;
 pub mod postings;
 pub mod record;
 mod record_postings;
+pub mod rows;
 mod sort_numbers;
 pub mod tag;
 pub mod termdict;

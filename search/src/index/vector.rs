@@ -19,6 +19,7 @@ use roaring::RoaringBitmap;
 use crate::index::distance::int::NORM_BYTES;
 use crate::index::distance::{distance, normalize, Element};
 use crate::index::hnsw::{Graph, Space, DEAD};
+use crate::index::rows::Rows;
 pub use crate::index::vector_graph::{KnnParams, Policy};
 use crate::index::vector_mode::{LastMode, SearchMode};
 use crate::vector_spec::{Metric, VectorAlgo, VectorSpec, VectorType};
@@ -30,12 +31,12 @@ pub const TOMBSTONE_BATCH: usize = 256;
 /// Rows of one element type.
 #[derive(Debug, Clone)]
 pub(super) enum Slab {
-    F32(Vec<f32>),
-    F64(Vec<f64>),
+    F32(Rows<f32>),
+    F64(Rows<f64>),
     /// INT8 (Redis 8): rows of DIM bytes, and the norm after them under COSINE.
-    I8(Vec<i8>),
+    I8(Rows<i8>),
     /// UINT8 (Redis 8), as INT8.
-    U8(Vec<u8>),
+    U8(Rows<u8>),
 }
 
 /// `$body` with `$s` bound to the slab's vector, whatever its element type.
@@ -119,16 +120,17 @@ impl VectorIndex {
     /// An empty index for a field defined by `spec`.
     pub fn new(spec: &VectorSpec) -> VectorIndex {
         let int_cosine = spec.ty.is_integer() && spec.metric == Metric::Cosine;
+        let width = spec.dim + if int_cosine { NORM_BYTES } else { 0 };
         VectorIndex {
             dim: spec.dim,
-            width: spec.dim + if int_cosine { NORM_BYTES } else { 0 },
+            width,
             metric: spec.metric,
             ty: spec.ty,
             slab: match spec.ty {
-                VectorType::Float64 => Slab::F64(Vec::new()),
-                VectorType::Float32 | VectorType::Float16 | VectorType::BFloat16 => Slab::F32(Vec::new()),
-                VectorType::Int8 => Slab::I8(Vec::new()),
-                VectorType::UInt8 => Slab::U8(Vec::new()),
+                VectorType::Float64 => Slab::F64(Rows::new(width)),
+                VectorType::Float32 | VectorType::Float16 | VectorType::BFloat16 => Slab::F32(Rows::new(width)),
+                VectorType::Int8 => Slab::I8(Rows::new(width)),
+                VectorType::UInt8 => Slab::U8(Rows::new(width)),
             },
             owners: Vec::new(),
             first: Vec::new(),
@@ -203,7 +205,7 @@ impl VectorIndex {
 
     /// Approximate heap bytes (FT.INFO `vector_index_sz_mb`).
     pub fn memory(&self) -> usize {
-        let slab = on_slab!(&self.slab, v => v.capacity() * elem_size(v));
+        let slab = on_slab!(&self.slab, v => v.bytes());
         let graph = self.graph.as_ref().map_or(0, |g| g.memory());
         slab + self.owners.capacity() * 4 + self.first.capacity() * 4 + self.more.capacity() * 40 + graph
     }
@@ -261,10 +263,7 @@ impl VectorIndex {
         let mut mine = Vec::with_capacity(prepared.len());
         let (width, metric) = (self.width, self.metric);
         for v in &prepared {
-            on_slab!(&mut self.slab, s => {
-                grow(s, width);
-                s.extend_from_slice(&Element::encode(v, metric));
-            });
+            on_slab!(&mut self.slab, s => s.push(&Element::encode(v, metric)));
             let row = self.owners.len() as u32;
             mine.push(row);
             grow(&mut self.owners, 1);
@@ -293,10 +292,10 @@ impl VectorIndex {
         rows.len() == prepared.len()
             && !rows.is_empty()
             && rows.iter().zip(prepared).all(|(r, v)| {
-                let at = *r as usize * self.width;
-                on_slab!(&self.slab, s => s
-                    .get(at..at + self.width)
-                    .is_some_and(|x| x == Element::encode(v, self.metric).as_slice()))
+                on_slab!(&self.slab, s => {
+                    let x = s.row(*r);
+                    !x.is_empty() && x == Element::encode(v, self.metric).as_slice()
+                })
             })
     }
 
@@ -358,8 +357,7 @@ impl VectorIndex {
         if row > last {
             return;
         }
-        let width = self.width;
-        on_slab!(&mut self.slab, s => swap_remove_row(s, row, last, width));
+        on_slab!(&mut self.slab, s => s.swap_remove(row));
         self.owners.swap_remove(row);
         if row != last {
             if let Some(moved) = self.owners.get(row).copied() {
@@ -449,11 +447,14 @@ impl VectorIndex {
         on_slab!(&self.slab, s => self.scan(s, &Element::encode(query, self.metric), filter, f))
     }
 
-    fn scan<T: Element>(&self, slab: &[T], q: &[T], filter: Option<&RoaringBitmap>, f: &mut dyn FnMut(Hit)) {
-        let dim = self.width.max(1);
+    fn scan<T: Element>(&self, slab: &Rows<T>, q: &[T], filter: Option<&RoaringBitmap>, f: &mut dyn FnMut(Hit)) {
         let row_dist = |row: u32| -> f64 {
-            let at = row as usize * dim;
-            slab.get(at..at + dim).map_or(f64::NAN, |r| distance(self.metric, r, q))
+            let r = slab.row(row);
+            if r.is_empty() {
+                f64::NAN
+            } else {
+                distance(self.metric, r, q)
+            }
         };
         let multi = !self.more.is_empty();
         // A filter smaller than the field, or multi-vectors: visit documents. Otherwise scan
@@ -472,7 +473,7 @@ impl VectorIndex {
             }
             return;
         }
-        for (doc, r) in self.owners.iter().zip(slab.chunks_exact(dim)) {
+        for (doc, r) in self.owners.iter().zip(slab.iter()) {
             if *doc != DEAD && filter.is_none_or(|fb| fb.contains(*doc)) {
                 f(Hit { doc: *doc, dist: distance(self.metric, r, q) });
             }
@@ -481,74 +482,17 @@ impl VectorIndex {
 }
 
 /// Makes room for `n` more elements in `v`, growing by an eighth (at least 1,024 times
-/// `n`) rather than doubling: a large slab then wastes at most 12.5 % of its capacity.
-/// A buffer of at least [`HUGE_BYTES`] is moved into a fresh allocation marked for
-/// transparent huge pages before it is written ([`advise`]); the buffer it leaves is
-/// unmarked before it goes back to the allocator, which may reuse it for anything.
+/// `n`) rather than doubling: the per-row vectors (owners, levels) then waste at most
+/// 12.5 % of their capacity. The rows themselves are in [`Rows`]' chunks.
 pub(crate) fn grow<T: Copy>(v: &mut Vec<T>, n: usize) {
     if v.capacity() - v.len() < n {
-        let extra = (v.len() / 8).max(n * 1024);
-        let cap = v.len() + extra;
-        let size = std::mem::size_of::<T>();
-        if cap * size >= HUGE_BYTES {
-            let mut fresh: Vec<T> = Vec::with_capacity(cap);
-            advise(fresh.as_ptr().cast(), fresh.capacity() * size, true);
-            fresh.extend_from_slice(v);
-            let old = std::mem::replace(v, fresh);
-            advise(old.as_ptr().cast(), old.capacity() * size, false);
-        } else {
-            v.reserve_exact(extra);
-        }
+        v.reserve_exact((v.len() / 8).max(n * 1024));
     }
-}
-
-/// Buffers from this size on are backed by huge pages where the system allows it.
-const HUGE_BYTES: usize = 4 << 20;
-
-#[cfg(target_os = "linux")]
-extern "C" {
-    fn madvise(addr: *mut std::ffi::c_void, len: usize, advice: i32) -> i32;
-}
-
-/// Marks the whole pages of `[p, p + len)` for transparent huge pages, or unmarks them
-/// (Linux `MADV_HUGEPAGE` / `MADV_NOHUGEPAGE`; a hint: nothing happens where THP is off
-/// or elsewhere).
-fn advise(p: *const u8, len: usize, huge: bool) {
-    #[cfg(target_os = "linux")]
-    {
-        const MADV_HUGEPAGE: i32 = 14;
-        const MADV_NOHUGEPAGE: i32 = 15;
-        const PAGE: usize = 4096;
-        let start = (p as usize).div_ceil(PAGE) * PAGE;
-        let end = (p as usize + len) / PAGE * PAGE;
-        if end > start {
-            let advice = if huge { MADV_HUGEPAGE } else { MADV_NOHUGEPAGE };
-            // SAFETY: the range lies inside an allocation this process owns (whole pages of
-            // it, still allocated); these advices change how its pages are backed, never
-            // their contents.
-            unsafe { madvise(start as *mut std::ffi::c_void, end - start, advice) };
-        }
-    }
-    #[cfg(not(target_os = "linux"))]
-    let _ = (p, len, huge);
-}
-
-/// Bytes of one element of `v`.
-fn elem_size<T>(_: &[T]) -> usize {
-    std::mem::size_of::<T>()
 }
 
 /// A graph's view of one slab.
-pub(super) fn space<'a, T>(slab: &'a [T], dim: usize, metric: Metric, owners: &'a [u32]) -> Space<'a, T> {
+pub(super) fn space<'a, T>(slab: &'a Rows<T>, dim: usize, metric: Metric, owners: &'a [u32]) -> Space<'a, T> {
     Space { slab, dim, metric, owners }
-}
-
-/// Moves row `last` into row `row` and drops the last row.
-fn swap_remove_row<T: Copy>(s: &mut Vec<T>, row: usize, last: usize, dim: usize) {
-    if row != last {
-        s.copy_within(last * dim..(last + 1) * dim, row * dim);
-    }
-    s.truncate(last * dim);
 }
 
 #[cfg(test)]

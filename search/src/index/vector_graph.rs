@@ -84,12 +84,15 @@ impl VectorIndex {
         if self.more.is_empty() || !self.more.contains_key(&doc) {
             return found;
         }
-        let width = self.width;
         let one = |row: u32| -> f64 {
-            let at = row as usize * width;
             on_slab!(&self.slab, s => {
                 let qe = Element::encode(q, self.metric);
-                s.get(at..at + width).map_or(f64::NAN, |r| crate::index::distance::distance(self.metric, r, &qe))
+                let r = s.row(row);
+                if r.is_empty() {
+                    f64::NAN
+                } else {
+                    crate::index::distance::distance(self.metric, r, &qe)
+                }
             })
         };
         self.rows_of(doc).map(one).fold(found, |a, b| if b < a { b } else { a })
