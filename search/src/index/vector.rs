@@ -128,7 +128,9 @@ impl VectorIndex {
             ty: spec.ty,
             slab: match spec.ty {
                 VectorType::Float64 => Slab::F64(Rows::new(width)),
-                VectorType::Float32 | VectorType::Float16 | VectorType::BFloat16 => Slab::F32(Rows::new(width)),
+                VectorType::Float32 | VectorType::Float16 | VectorType::BFloat16 => {
+                    Slab::F32(Rows::new(width))
+                }
                 VectorType::Int8 => Slab::I8(Rows::new(width)),
                 VectorType::UInt8 => Slab::U8(Rows::new(width)),
             },
@@ -447,7 +449,13 @@ impl VectorIndex {
         on_slab!(&self.slab, s => self.scan(s, &Element::encode(query, self.metric), filter, f))
     }
 
-    fn scan<T: Element>(&self, slab: &Rows<T>, q: &[T], filter: Option<&RoaringBitmap>, f: &mut dyn FnMut(Hit)) {
+    fn scan<T: Element>(
+        &self,
+        slab: &Rows<T>,
+        q: &[T],
+        filter: Option<&RoaringBitmap>,
+        f: &mut dyn FnMut(Hit),
+    ) {
         let row_dist = |row: u32| -> f64 {
             let r = slab.row(row);
             if r.is_empty() {
