@@ -18,6 +18,10 @@ pub(crate) fn expand(node: &mut ProfileNode, idx: &Index) {
     for c in &mut node.children {
         expand(c, idx);
     }
+    if let Some(probe) = node.geo.take() {
+        expand_geo(node, idx, *probe);
+        return;
+    }
     let Some(probe) = node.numeric.take() else { return };
     let (field, lo, hi) = *probe;
     if !matches!(node.kind, "NUMERIC" | "EMPTY") {
@@ -59,12 +63,107 @@ pub(crate) fn expand(node: &mut ProfileNode, idx: &Index) {
                     docs: Default::default(),
                     quick: false,
                     numeric: None,
+                    geo: None,
                     ids: Some(ids),
                 })
                 .collect();
             // A union of ranges stops at the first range holding a document.
             node.quick = true;
         }
+    }
+}
+
+/// A radius filter as RediSearch 2.10 reads it (`NewGeoRangeIterator`): per geohash box, the
+/// ranges of the field's tree the box reaches, one as a `GEO` reader (its `Term` the points
+/// of the range's bounds, `%g,%g - %g,%g`), several as a `UNION` of `Query type` `GEO`; the
+/// boxes that reach any, one alone or several under another such union. A reader returns
+/// the documents of its range within the radius (it checks the distance only, not the box).
+fn expand_geo(node: &mut ProfileNode, idx: &Index, (field, lon, lat, radius): (String, f64, f64, f64)) {
+    use crate::index::numeric_tree::geo_ranges::{decode_point, radius_ranges, within};
+    if !matches!(node.kind, "GEO" | "EMPTY")
+        || radius <= 0.0
+        || !(-180.0..=180.0).contains(&lon)
+        || !(-85.05112878..=85.05112878).contains(&lat)
+    {
+        return;
+    }
+    let Some((pos, _)) = idx.spec.field(&field) else { return };
+    if !matches!(idx.fields.get(pos), Some(FieldIndex::Geo(_))) {
+        return;
+    }
+    let reader = |r: &Range| {
+        let (se, nw) = (decode_point(r.min), decode_point(r.max));
+        let mut ids: Vec<u32> = Vec::new();
+        for &(doc, v) in r.entries.entries() {
+            let doc = u32::try_from(doc).unwrap_or(u32::MAX);
+            if within(lon, lat, radius, v) && ids.last() != Some(&doc) {
+                ids.push(doc);
+            }
+        }
+        let label = format!("{},{} - {},{}", g(se.0), g(se.1), g(nw.0), g(nw.1));
+        leaf("GEO", label, ids, u64::from(r.entries.num_docs))
+    };
+    let boxes: Vec<ProfileNode> = idx.with_numeric_tree(pos, |t| {
+        radius_ranges(lon, lat, radius)
+            .into_iter()
+            .filter_map(|(min, max)| {
+                let mut readers: Vec<ProfileNode> = t.find(min, max).into_iter().map(reader).collect();
+                match readers.len() {
+                    0 => None,
+                    1 => readers.pop(),
+                    _ => Some(union("GEO", readers)),
+                }
+            })
+            .collect()
+    });
+    let mut boxes = boxes;
+    match boxes.len() {
+        0 => {
+            node.kind = "EMPTY";
+            node.label = None;
+        }
+        1 => {
+            if let Some(b) = boxes.pop() {
+                *node = b;
+            }
+        }
+        _ => *node = union("GEO", boxes),
+    }
+}
+
+/// A reader node whose counter the replay takes from `ids`.
+fn leaf(kind: &'static str, label: String, ids: Vec<u32>, size: u64) -> ProfileNode {
+    ProfileNode {
+        kind,
+        label: Some(label),
+        counter: ids.len() as u64,
+        time: Duration::ZERO,
+        children: Vec::new(),
+        size,
+        docs: Default::default(),
+        quick: false,
+        numeric: None,
+        geo: None,
+        ids: Some(ids),
+    }
+}
+
+/// A union of ranges (`Query type` `label`), which stops at the first child holding a
+/// document.
+fn union(label: &str, children: Vec<ProfileNode>) -> ProfileNode {
+    let counter = children.iter().map(|c| c.counter).sum();
+    ProfileNode {
+        kind: "UNION",
+        label: Some(label.into()),
+        counter,
+        time: Duration::ZERO,
+        size: counter,
+        children,
+        docs: Default::default(),
+        quick: true,
+        numeric: None,
+        geo: None,
+        ids: None,
     }
 }
 

@@ -40,6 +40,9 @@ pub struct ProfileNode {
     /// A numeric filter's field and bounds: FT.PROFILE shows it as the ranges of
     /// RediSearch's tree it reads ([`crate::index::numeric_tree`]).
     pub numeric: Option<Box<(String, NumBound, NumBound)>>,
+    /// A radius filter's field, centre and radius in metres: FT.PROFILE shows it as the
+    /// readers of RediSearch's geohash boxes ([`crate::index::numeric_tree`]).
+    pub geo: Option<Box<(String, f64, f64, f64)>>,
 }
 
 impl ProfileNode {
@@ -189,7 +192,13 @@ pub fn node(ast: &QueryAst, docs: RoaringBitmap, time: Duration, children: Vec<P
         QueryAst::Numeric(f, lo, hi) => Some(Box::new((f.clone(), *lo, *hi))),
         _ => None,
     };
-    ProfileNode { kind, label, counter, size: counter, docs, quick, time, children, numeric, ids: None }
+    let geo = match ast {
+        QueryAst::Geo { field, lon, lat, radius, unit } => {
+            crate::index::geo::unit_factor(unit).map(|f| Box::new((field.clone(), *lon, *lat, radius * f)))
+        }
+        _ => None,
+    };
+    ProfileNode { kind, label, counter, size: counter, docs, quick, time, children, numeric, geo, ids: None }
 }
 
 /// A node's estimated number of results, as RediSearch's iterators estimate them: a union the
@@ -218,6 +227,7 @@ pub fn reader(kind: &'static str, term: &str, docs: RoaringBitmap, time: Duratio
         time,
         children: Vec::new(),
         numeric: None,
+        geo: None,
         ids: None,
     }
 }

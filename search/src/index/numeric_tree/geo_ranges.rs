@@ -193,6 +193,22 @@ fn align52(h: Hash) -> f64 {
     (h.bits << (52 - u32::from(h.step) * 2)) as f64
 }
 
+/// The point RediSearch files under the 52-bit geohash `hash` (`decodeGeo`: the centre of its
+/// cell, as `geohashDecodeToLongLatWGS84`), longitude then latitude.
+pub fn decode_point(hash: f64) -> (f64, f64) {
+    let a = decode(Hash { bits: hash as u64, step: STEP_MAX });
+    let lon = ((a.lon.0 + a.lon.1) / 2.0).clamp(LON_MIN, LON_MAX);
+    let lat = ((a.lat.0 + a.lat.1) / 2.0).clamp(LAT_MIN, LAT_MAX);
+    (lon, lat)
+}
+
+/// Whether the point filed under `hash` lies within `radius` metres of (`lon`, `lat`)
+/// (`isWithinRadius`, what a geo filter's reader checks of each entry).
+pub fn within(lon: f64, lat: f64, radius: f64, hash: f64) -> bool {
+    let (plon, plat) = decode_point(hash);
+    distance(lon, lat, plon, plat) <= radius
+}
+
 /// The `[min, max]` geohash ranges RediSearch reads for points within `radius` metres of
 /// (`lon`, `lat`), in its order (`calcAllNeighbors`; boxes left out, and a box equal to the
 /// one before it, give none).

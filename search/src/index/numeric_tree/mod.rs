@@ -47,7 +47,7 @@
 
 mod encode;
 pub mod gc;
-mod geo_ranges;
+pub(crate) mod geo_ranges;
 pub mod geohash;
 pub mod invidx;
 pub mod range;
