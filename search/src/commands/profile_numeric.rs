@@ -31,45 +31,37 @@ pub(crate) fn expand(node: &mut ProfileNode, idx: &Index) {
     if !matches!(idx.fields.get(pos), Some(FieldIndex::Numeric(_))) {
         return;
     }
-    let ranges: Vec<(String, Vec<u32>, u64)> = idx.with_numeric_tree(pos, |t| {
+    let readers: Vec<ProfileNode> = idx.with_numeric_tree(pos, |t| {
         t.find(lo.value, hi.value)
             .into_iter()
-            .map(|r| (term(r), matching_docs(r, lo, hi), u64::from(r.entries.num_docs)))
+            .map(|r| leaf("NUMERIC", term(r), matching_docs(r, lo, hi), u64::from(r.entries.num_docs)))
             .collect()
     });
-    match ranges.as_slice() {
-        [] => {
-            node.kind = "EMPTY";
-            node.label = None;
-        }
-        [(label, ids, size)] => {
-            node.kind = "NUMERIC";
-            node.label = Some(label.clone());
-            node.size = *size;
-            node.ids = Some(ids.clone());
-        }
-        _ => {
-            node.kind = "UNION";
-            node.label = Some("NUMERIC".into());
-            node.children = ranges
-                .into_iter()
-                .map(|(label, ids, size)| ProfileNode {
-                    kind: "NUMERIC",
-                    label: Some(label),
-                    counter: ids.len() as u64,
-                    time: Duration::ZERO,
-                    children: Vec::new(),
-                    size,
-                    docs: Default::default(),
-                    quick: false,
-                    numeric: None,
-                    geo: None,
-                    ids: Some(ids),
-                })
-                .collect();
-            // A union of ranges stops at the first range holding a document.
-            node.quick = true;
-        }
+    read_as(node, "NUMERIC", readers);
+}
+
+/// Makes `node` (a filter) the readers it reads ([`readers_node`]; none: `EMPTY`). The
+/// filter's own counter, time and documents stay.
+fn read_as(node: &mut ProfileNode, kind: &str, parts: Vec<ProfileNode>) {
+    let Some(part) = readers_node(kind, parts) else {
+        node.kind = "EMPTY";
+        node.label = None;
+        return;
+    };
+    node.kind = part.kind;
+    node.label = part.label;
+    node.size = part.size;
+    node.ids = part.ids;
+    node.children = part.children;
+    node.quick = part.quick;
+}
+
+/// Readers as RediSearch joins them: none is no iterator, one stands alone, several are a
+/// `UNION` of `Query type` `kind`.
+fn readers_node(kind: &str, mut parts: Vec<ProfileNode>) -> Option<ProfileNode> {
+    match parts.len() {
+        0 | 1 => parts.pop(),
+        _ => Some(union(kind, parts)),
     }
 }
 
@@ -103,32 +95,13 @@ fn expand_geo(node: &mut ProfileNode, idx: &Index, (field, lon, lat, radius): (S
         let label = format!("{},{} - {},{}", g(se.0), g(se.1), g(nw.0), g(nw.1));
         leaf("GEO", label, ids, u64::from(r.entries.num_docs))
     };
-    let boxes: Vec<ProfileNode> = idx.with_numeric_tree(pos, |t| {
+    let boxes = idx.with_numeric_tree(pos, |t| {
         radius_ranges(lon, lat, radius)
             .into_iter()
-            .filter_map(|(min, max)| {
-                let mut readers: Vec<ProfileNode> = t.find(min, max).into_iter().map(reader).collect();
-                match readers.len() {
-                    0 => None,
-                    1 => readers.pop(),
-                    _ => Some(union("GEO", readers)),
-                }
-            })
+            .filter_map(|(min, max)| readers_node("GEO", t.find(min, max).into_iter().map(reader).collect()))
             .collect()
     });
-    let mut boxes = boxes;
-    match boxes.len() {
-        0 => {
-            node.kind = "EMPTY";
-            node.label = None;
-        }
-        1 => {
-            if let Some(b) = boxes.pop() {
-                *node = b;
-            }
-        }
-        _ => *node = union("GEO", boxes),
-    }
+    read_as(node, "GEO", boxes);
 }
 
 /// A reader node whose counter the replay takes from `ids`.
