@@ -24,10 +24,8 @@ const MAX_LEVEL: usize = 16;
 /// The vectors a graph is built over: the slab, its row width, the metric, and which rows
 /// are live (a row whose owner is [`DEAD`] is a tombstone).
 pub struct Space<'a, T> {
-    /// Rows of `dim` elements.
+    /// The rows.
     pub slab: &'a Rows<T>,
-    /// Elements per row.
-    pub dim: usize,
     /// The distance metric.
     pub metric: Metric,
     /// Row → owning document ([`DEAD`]: a tombstone).
@@ -63,7 +61,7 @@ impl<T: Element> Space<'_, T> {
     pub fn prefetch(&self, row: u32) {
         if let Some(v) = self.slab.row(row).first() {
             let p = (v as *const T).cast::<i8>();
-            let bytes = self.dim * std::mem::size_of::<T>();
+            let bytes = self.slab.width() * std::mem::size_of::<T>();
             let mut off = 0;
             while off < bytes {
                 prefetch_line(p.wrapping_add(off));

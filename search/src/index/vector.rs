@@ -56,8 +56,6 @@ pub(super) use on_slab;
 #[derive(Debug, Clone)]
 pub struct VectorIndex {
     pub(super) dim: usize,
-    /// Elements of a stored row: DIM, and the norm's four bytes for INT8/UINT8 COSINE.
-    pub(super) width: usize,
     pub(super) metric: Metric,
     /// The element type (16-bit types are kept as `f32` after rounding to their precision).
     ty: VectorType,
@@ -120,10 +118,10 @@ impl VectorIndex {
     /// An empty index for a field defined by `spec`.
     pub fn new(spec: &VectorSpec) -> VectorIndex {
         let int_cosine = spec.ty.is_integer() && spec.metric == Metric::Cosine;
+        // Elements of a stored row: DIM, and the norm's four bytes for INT8/UINT8 COSINE.
         let width = spec.dim + if int_cosine { NORM_BYTES } else { 0 };
         VectorIndex {
             dim: spec.dim,
-            width,
             metric: spec.metric,
             ty: spec.ty,
             slab: match spec.ty {
@@ -162,7 +160,7 @@ impl VectorIndex {
     /// is connected; FLAT: `len()`).
     pub fn graph_reachable(&self) -> usize {
         let Some(g) = self.graph.as_ref() else { return self.len() };
-        on_slab!(&self.slab, s => g.reachable(&space(s, self.width, self.metric, &self.owners)))
+        on_slab!(&self.slab, s => g.reachable(&space(s, self.metric, &self.owners)))
     }
 
     /// The HNSW graph's first inconsistency, if any (see `Graph::check`).
@@ -263,7 +261,7 @@ impl VectorIndex {
         }
         self.remove(doc);
         let mut mine = Vec::with_capacity(prepared.len());
-        let (width, metric) = (self.width, self.metric);
+        let metric = self.metric;
         for v in &prepared {
             on_slab!(&mut self.slab, s => s.push(&Element::encode(v, metric)));
             let row = self.owners.len() as u32;
@@ -271,7 +269,7 @@ impl VectorIndex {
             grow(&mut self.owners, 1);
             self.owners.push(doc);
             if let Some(g) = self.graph.as_mut() {
-                on_slab!(&self.slab, s => g.insert(&space(s, width, metric, &self.owners), row));
+                on_slab!(&self.slab, s => g.insert(&space(s, metric, &self.owners), row));
             }
         }
         let Some((&head, rest)) = mine.split_first() else { return };
@@ -334,7 +332,7 @@ impl VectorIndex {
     /// Relinks the graph around its tombstones, then swap-removes their rows.
     fn compact(&mut self) {
         let Some(mut g) = self.graph.take() else { return };
-        on_slab!(&self.slab, s => g.repair(&space(s, self.width, self.metric, &self.owners)));
+        on_slab!(&self.slab, s => g.repair(&space(s, self.metric, &self.owners)));
         let dead: Vec<u32> = (0..self.owners.len() as u32)
             .rev()
             .filter(|r| self.owners.get(*r as usize) == Some(&DEAD))
@@ -499,8 +497,8 @@ pub(crate) fn grow<T: Copy>(v: &mut Vec<T>, n: usize) {
 }
 
 /// A graph's view of one slab.
-pub(super) fn space<'a, T>(slab: &'a Rows<T>, dim: usize, metric: Metric, owners: &'a [u32]) -> Space<'a, T> {
-    Space { slab, dim, metric, owners }
+pub(super) fn space<'a, T>(slab: &'a Rows<T>, metric: Metric, owners: &'a [u32]) -> Space<'a, T> {
+    Space { slab, metric, owners }
 }
 
 #[cfg(test)]

@@ -74,7 +74,7 @@ impl VectorIndex {
     fn rows_near<A: Fn(u32) -> bool>(&self, q: &[f64], ef: usize, accept: &A) -> Vec<Near> {
         let Some(g) = self.graph.as_ref() else { return Vec::new() };
         on_slab!(&self.slab, s => {
-            g.search(&space(s, self.width, self.metric, &self.owners), &Element::encode(q, self.metric), ef, accept)
+            g.search(&space(s, self.metric, &self.owners), &Element::encode(q, self.metric), ef, accept)
         })
     }
 
@@ -251,7 +251,7 @@ impl VectorIndex {
         let ef = self.ef_runtime.max(RANGE_BEAM);
         let rows = on_slab!(&self.slab, s => {
             let qe = Element::encode(q, self.metric);
-            g.range(&space(s, self.width, self.metric, &self.owners), &qe, radius, epsilon, ef)
+            g.range(&space(s, self.metric, &self.owners), &qe, radius, epsilon, ef)
         });
         let mut found = HashMap::new();
         self.docs_of(&rows, q, &|doc| filter.is_none_or(|f| f.contains(doc)), &mut found);
