@@ -91,13 +91,12 @@ impl<T: Copy + Default> Rows<T> {
     fn room(&mut self) -> &mut Vec<T> {
         let (w, per) = (self.width, self.per_chunk());
         let in_last = self.len & (per - 1);
-        if in_last == 0 {
+        if in_last == 0 || self.chunks.is_empty() {
             // Every chunk is full (or there is none): a new one, as small as a growing last
             // chunk starts.
             self.chunks.push(Vec::new());
         }
-        let last = self.chunks.len() - 1;
-        let chunk = &mut self.chunks[last];
+        let Some(chunk) = self.chunks.last_mut() else { unreachable!("a chunk was just pushed") };
         if chunk.len() + w > chunk.capacity() {
             let rows = chunk.len() / w;
             // Double while small, then a 32nd of a chunk at a time.
