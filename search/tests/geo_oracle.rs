@@ -1,11 +1,12 @@
 //! The geo cell index against brute force: random points (anywhere, near the poles, along the
 //! antimeridian, clustered around the query), random centers and radii in m/km/mi/ft from a
 //! meter to half the planet; the index must return exactly the documents with a point within
-//! the radius by the haversine distance, also after documents are removed.
+//! the radius by Redis's haversine distance from the point RediSearch files (the centre of the
+//! value's 52-bit geohash cell), also after documents are removed.
 
 use proptest::prelude::*;
 use roaring::RoaringBitmap;
-use search::index::geo::{distance_m, unit_factor, GeoIndex};
+use search::index::geo::{geohash_distance, unit_factor, GeoIndex};
 
 const MAX_LAT: f64 = 85.05112878;
 
@@ -56,11 +57,31 @@ fn case() -> impl Strategy<Value = Case> {
     })
 }
 
+/// The point RediSearch files for (`lon`, `lat`), after Redis's C (`geohashEncodeWGS84` at
+/// 26 steps, then the centre of the cell, `geohashDecodeToLongLatWGS84`).
+fn filed(lon: f64, lat: f64) -> (f64, f64) {
+    let steps = (1u64 << 26) as f64;
+    let lon_cell = ((lon + 180.0) / 360.0 * steps) as u64 as f64;
+    let lat_cell = ((lat + MAX_LAT) / (2.0 * MAX_LAT) * steps) as u64 as f64;
+    let centre = |cell: f64, min: f64, scale: f64| {
+        (min + (cell / steps) * scale + (min + ((cell + 1.0) / steps) * scale)) / 2.0
+    };
+    (
+        centre(lon_cell, -180.0, 360.0).clamp(-180.0, 180.0),
+        centre(lat_cell, -MAX_LAT, 2.0 * MAX_LAT).clamp(-MAX_LAT, MAX_LAT),
+    )
+}
+
 fn brute(docs: &[Option<Vec<(f64, f64)>>], lon: f64, lat: f64, r: f64) -> RoaringBitmap {
     docs.iter()
         .enumerate()
         .filter(|(_, pts)| {
-            pts.as_ref().is_some_and(|pts| pts.iter().any(|&(x, y)| distance_m(lon, lat, x, y) <= r))
+            pts.as_ref().is_some_and(|pts| {
+                pts.iter().any(|&(x, y)| {
+                    let (fx, fy) = filed(x, y);
+                    geohash_distance(lon, lat, fx, fy) <= r
+                })
+            })
         })
         .map(|(d, _)| d as u32)
         .collect()
@@ -99,12 +120,13 @@ proptest! {
 #[test]
 fn units_and_the_boundary() {
     let mut g = GeoIndex::default();
-    // One degree of latitude is 111,226.3 m with Redis's earth radius.
-    let one_deg = distance_m(10.0, 0.0, 10.0, 1.0);
+    // One degree of latitude is 111,226.3 m with Redis's earth radius (to the point filed).
+    let (fx, fy) = filed(10.0, 1.0);
+    let one_deg = geohash_distance(10.0, 0.0, fx, fy);
     g.add(1, 10.0, 1.0);
     g.add(2, 10.0, 2.0);
     assert_eq!(g.radius(10.0, 0.0, one_deg).iter().collect::<Vec<_>>(), vec![1]);
-    assert!(g.radius(10.0, 0.0, one_deg * 0.999_999).is_empty());
+    assert!(g.radius(10.0, 0.0, f64::from_bits(one_deg.to_bits() - 1)).is_empty());
     for (unit, factor) in [("m", 1.0), ("km", 1000.0), ("mi", 1609.34), ("ft", 0.3048)] {
         assert_eq!(unit_factor(unit), Some(factor));
         let r = (one_deg * 1.5 / factor) * factor;

@@ -10,7 +10,7 @@ use std::collections::{BTreeMap, HashMap};
 use roaring::RoaringBitmap;
 
 /// Earth radius used by Redis GEO commands, meters.
-const EARTH_RADIUS_M: f64 = 6372797.560856;
+pub(crate) const EARTH_RADIUS_M: f64 = 6372797.560856;
 
 /// Bits per dimension of the fine grid.
 const FINE_BITS: u32 = 16;
@@ -30,14 +30,20 @@ const MAX_QUERY_CELLS: u64 = 64;
 const SLACK_REL: f64 = 1e-9;
 const SLACK_ABS_M: f64 = 1e-3;
 
-/// Haversine distance in meters.
-pub fn distance_m(lon1: f64, lat1: f64, lon2: f64, lat2: f64) -> f64 {
-    let (la1, la2) = (lat1.to_radians(), lat2.to_radians());
-    let dlat = la2 - la1;
-    let dlon = (lon2 - lon1).to_radians();
-    let a = (dlat / 2.0).sin().powi(2) + la1.cos() * la2.cos() * (dlon / 2.0).sin().powi(2);
-    2.0 * EARTH_RADIUS_M * a.sqrt().min(1.0).asin()
+/// The great-circle distance in meters between two points, as Redis's `geohashGetDistance`
+/// computes it (haversine on the WGS84 radius Redis uses, each coordinate turned into radians
+/// before the differences are taken): RediSearch's geo filter and `geodistance` both measure
+/// with it, so a point at the radius's very edge is in or out as there. The one distance of
+/// the crate. NaN for nearly antipodal points (the sine's square rounds above 1), as there.
+pub fn geohash_distance(lon1: f64, lat1: f64, lon2: f64, lat2: f64) -> f64 {
+    let (lat1r, lon1r, lat2r, lon2r) = (lat1 * D_R, lon1 * D_R, lat2 * D_R, lon2 * D_R);
+    let u = ((lat2r - lat1r) / 2.0).sin();
+    let v = ((lon2r - lon1r) / 2.0).sin();
+    2.0 * EARTH_RADIUS_M * (u * u + lat1r.cos() * lat2r.cos() * v * v).sqrt().asin()
 }
+
+/// Degrees to radians, as Redis (`ang * D_R`).
+pub(crate) const D_R: f64 = std::f64::consts::PI / 180.0;
 
 /// Parses `"lon,lat"` (also `"lon lat"`), checking Redis's coordinate ranges.
 pub fn parse_point(s: &str) -> Option<(f64, f64)> {
@@ -161,7 +167,8 @@ impl Cell {
         };
         let a = (h / 2.0).sin().powi(2) + clat.to_radians().cos() * max_cos * (w / 2.0).sin().powi(2);
         let reach = 2.0 * EARTH_RADIUS_M * a.sqrt().min(1.0).asin();
-        let d = distance_m(lon, lat, clon, clat);
+        // NaN (nearly antipodal) makes the cell a border cell: its points are measured.
+        let d = geohash_distance(lon, lat, clon, clat);
         let slack = radius_m * SLACK_REL + SLACK_ABS_M;
         if d + reach <= radius_m - slack {
             Relation::Inside
@@ -237,8 +244,12 @@ fn codes(lon: f64, lat: f64) -> [u32; LEVELS] {
 }
 
 impl GeoIndex {
-    /// Adds a point of `doc`.
+    /// Adds a point of `doc`. What is kept, and measured by queries, is the point RediSearch
+    /// files (`calcGeoHash`, then `decodeGeo` when a filter checks it): the centre of the
+    /// point's 52-bit geohash cell, up to about half a meter from the value written.
     pub fn add(&mut self, doc: u32, lon: f64, lat: f64) {
+        use super::numeric_tree::{geo_ranges::decode_point, geohash::geohash};
+        let (lon, lat) = decode_point(geohash(lon, lat));
         self.points.entry(doc).or_default().push((lon, lat));
         for (level, code) in self.levels.iter_mut().zip(codes(lon, lat)) {
             level.entry(code).or_default().insert(doc);
@@ -297,7 +308,12 @@ impl GeoIndex {
             let near = self
                 .points
                 .get(&d)
-                .is_some_and(|pts| pts.iter().any(|&(x, y)| distance_m(lon, lat, x, y) <= radius_m));
+                // `isWithinRadius`: out only when farther than the radius (a NaN is in).
+                .is_some_and(|pts| {
+                    pts.iter()
+                        .map(|&(x, y)| geohash_distance(lon, lat, x, y))
+                        .any(|d| d <= radius_m || d.is_nan())
+                });
             if near {
                 out.insert(d);
             }

@@ -5,13 +5,12 @@
 //! numeric filter on the field's range tree ([`super::Tree::find`]).
 
 use super::geohash::{spread, LAT_MAX, LAT_MIN};
+use crate::index::geo::{geohash_distance as distance, D_R, EARTH_RADIUS_M as EARTH_RADIUS_IN_METERS};
 
 const STEP_MAX: u8 = 26;
 const LON_MIN: f64 = -180.0;
 const LON_MAX: f64 = 180.0;
 const MERCATOR_MAX: f64 = 20_037_726.37;
-const EARTH_RADIUS_IN_METERS: f64 = 6_372_797.560856;
-const D_R: f64 = std::f64::consts::PI / 180.0;
 
 /// A geohash of `step` bits per coordinate (latitude bits in the even positions).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -126,14 +125,6 @@ fn estimate_steps(mut range: f64, lat: f64) -> u8 {
         }
     }
     step.clamp(1, i32::from(STEP_MAX)) as u8
-}
-
-/// `geohashGetDistance` (haversine).
-fn distance(lon1: f64, lat1: f64, lon2: f64, lat2: f64) -> f64 {
-    let (lat1r, lon1r, lat2r, lon2r) = (deg_rad(lat1), deg_rad(lon1), deg_rad(lat2), deg_rad(lon2));
-    let u = ((lat2r - lat1r) / 2.0).sin();
-    let v = ((lon2r - lon1r) / 2.0).sin();
-    2.0 * EARTH_RADIUS_IN_METERS * (u * u + lat1r.cos() * lat2r.cos() * v * v).sqrt().asin()
 }
 
 /// The centre box and its neighbours in RediSearch's order (self, N, S, E, W, NE, NW, SE, SW),
