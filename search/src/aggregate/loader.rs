@@ -77,10 +77,21 @@ impl FieldLoader for IndexLoader<'_> {
             .whole(doc.key)
             .unwrap_or_default()
             .into_iter()
-            .map(|(k, v)| {
-                // From DIALECT 3 a JSON document comes back as the array of its matches.
-                let v = if self.duos() { [&b"["[..], &v, b"]"].concat() } else { v };
-                (String::from_utf8_lossy(&k).into_owned(), Value::bytes(&v))
+            .filter_map(|(k, v)| {
+                let name = String::from_utf8_lossy(&k).into_owned();
+                if !self.duos() {
+                    return Some((name, Value::bytes(&v)));
+                }
+                // From DIALECT 3 a JSON document is a duo value like any path's
+                // (`RLookup_JSON_GetAll` reads `$` through `jsonIterToValue`): shown as the
+                // array of its matches, under FORMAT EXPAND expanded; a document that is an
+                // array is its first element (none when empty: then no `$`).
+                if v.first() == Some(&b'[') {
+                    let vals = self.docs.values(doc.key, "$").ok()?;
+                    return self.duo(doc.key, "$", vals, None).map(|d| (name, d));
+                }
+                let shown = [&b"["[..], &v, b"]"].concat();
+                Some((name, Value::duo(Value::bytes(&v), Value::bytes(&shown))))
             })
             // RediSearch leaves the language, score and payload fields out of LOAD *.
             .filter(|(k, _)| !self.spec.is_rule_field(k))
@@ -98,13 +109,21 @@ impl IndexLoader<'_> {
         shows_all_matches(self.spec, self.dialect)
     }
 
-    /// A JSON value from DIALECT 3 on, as RediSearch's `jsonIterToValue` makes it: its
-    /// first match (an array or object as its JSON text), shown as the JSON array of every
-    /// match.
+    /// A JSON value from DIALECT 3 on, as RediSearch's `jsonIterToValue` makes it, shown as
+    /// the JSON array of every match: its own value (what APPLY, SORTBY, GROUPBY read) is
+    /// the first match, or the first element of a first match that is an array (an array
+    /// or object as its JSON text); a first match that is an empty array gives no value at
+    /// all (the field is left out of the row).
     /// `vals` are the path's matches, as the caller read them.
     fn duo(&self, key: &[u8], path: &str, vals: Vec<FieldValue>, attr: Option<&FieldSpec>) -> Option<Value> {
         let all = self.docs.json_at(key, path)?;
-        let first = first_match(vals, || all.first().cloned(), attr)?;
+        let first = match vals.into_iter().next()? {
+            FieldValue::Array(items) => {
+                let element = items.into_iter().next()?;
+                first_match(vec![element], || first_element_text(all.first()?), attr)?
+            }
+            v => first_match(vec![v], || all.first().cloned(), attr)?,
+        };
         Some(Value::duo(first, Value::str(&format!("[{}]", all.join(",")))))
     }
 
@@ -283,11 +302,43 @@ fn first_match(
     }
 }
 
-/// A scalar document value; NUMERIC attributes of hashes become numbers.
+/// The JSON text of the first element of the JSON array text `array` (compact or not), if
+/// it has one.
+fn first_element_text(array: &str) -> Option<String> {
+    let b = array.trim_start().strip_prefix('[')?.trim_start().as_bytes();
+    let (mut depth, mut in_str, mut escaped) = (0usize, false, false);
+    for (i, &c) in b.iter().enumerate() {
+        if in_str {
+            match c {
+                _ if escaped => escaped = false,
+                b'\\' => escaped = true,
+                b'"' => in_str = false,
+                _ => {}
+            }
+            continue;
+        }
+        match c {
+            b'"' => in_str = true,
+            b'[' | b'{' => depth += 1,
+            b']' | b'}' if depth == 0 => return (i > 0).then(|| ascii_trimmed(&b[..i])),
+            b']' | b'}' => depth -= 1,
+            b',' if depth == 0 => return Some(ascii_trimmed(&b[..i])),
+            _ => {}
+        }
+    }
+    None
+}
+
+fn ascii_trimmed(b: &[u8]) -> String {
+    String::from_utf8_lossy(b.trim_ascii()).into_owned()
+}
+
+/// A scalar document value; NUMERIC attributes of hashes become numbers, and so do JSON
+/// booleans (RediSearch's `jsonValToValue` reads `true` as the integer 1, `false` as 0).
 fn scalar(v: FieldValue, attr: Option<&FieldSpec>) -> Option<Value> {
     Some(match v {
         FieldValue::Null => Value::Null,
-        FieldValue::Bool(b) => Value::str(if b { "true" } else { "false" }),
+        FieldValue::Bool(b) => Value::Number(if b { 1.0 } else { 0.0 }),
         FieldValue::Number(n, _) => Value::Number(n),
         FieldValue::String(s) => {
             let numeric = attr.is_some_and(|f| f.kind == FieldType::Numeric);
@@ -346,3 +397,22 @@ fn split_tags(vals: Vec<Value>, sep: Option<char>, lower: bool) -> Vec<Value> {
 #[cfg(test)]
 #[path = "served_tests.rs"]
 mod served_tests;
+
+#[cfg(test)]
+mod first_element_tests {
+    use super::first_element_text;
+
+    #[test]
+    fn the_first_element_of_an_array_text() {
+        assert_eq!(first_element_text("[1,2]").as_deref(), Some("1"));
+        assert_eq!(first_element_text(" [ \"a,]\\\"b\" , 2]").as_deref(), Some("\"a,]\\\"b\""));
+        assert_eq!(first_element_text("[[1,[2]],3]").as_deref(), Some("[1,[2]]"));
+        assert_eq!(first_element_text("[{\"k\":[1,2]}]").as_deref(), Some("{\"k\":[1,2]}"));
+        assert_eq!(first_element_text("[[]]").as_deref(), Some("[]"));
+        // None when there is no first element, or the text is not an array.
+        assert_eq!(first_element_text("[]"), None);
+        assert_eq!(first_element_text("[ ]"), None);
+        assert_eq!(first_element_text("{\"a\":1}"), None);
+        assert_eq!(first_element_text("[1"), None);
+    }
+}

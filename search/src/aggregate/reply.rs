@@ -135,8 +135,25 @@ pub(crate) fn map_fields(names: &[String], row: &Row, expand: bool) -> Vec<(AggR
     fields(names, row).map(|(n, v)| (AggReply::Bulk(n.as_bytes().to_vec()), value_reply(v, expand))).collect()
 }
 
-/// A row value as a reply (`RSValue_SendReply`).
+/// A row value as a reply (`RSValue_SendReply`). Under FORMAT EXPAND a duo value (a JSON
+/// value read from DIALECT 3 on) is sent as its matches themselves, typed (RediSearch's third
+/// duo value, `RS_DUOVAL_OTHER2VAL`, chosen in `sendChunk`'s row serializer); anywhere else,
+/// its JSON array text.
 pub fn value_reply(v: &Value, expand: bool) -> AggReply {
+    match v {
+        Value::Duo(d) if expand => match d.1.as_bytes() {
+            Some(text) => crate::commands::expand::expand_json(&String::from_utf8_lossy(text)),
+            None => send(&d.1, expand),
+        },
+        v => send(v, expand),
+    }
+}
+
+/// `RSValue_SendReply`: a number as its text, or under FORMAT EXPAND as an integer when it
+/// is one, else a double; an array's items the same way, a duo value among them as its JSON
+/// array text even under EXPAND (only a row's own value is sent expanded: TOLIST of a JSON
+/// attribute gives `["bar"]` strings).
+fn send(v: &Value, expand: bool) -> AggReply {
     match v {
         Value::Null => AggReply::Nil,
         Value::Number(n) if expand => {
@@ -148,12 +165,7 @@ pub fn value_reply(v: &Value, expand: bool) -> AggReply {
         }
         Value::Number(n) => AggReply::Bulk(format_number(*n).into_bytes()),
         Value::String(s) => AggReply::Bulk(s.to_vec()),
-        Value::Array(items) => AggReply::Array(items.iter().map(|x| value_reply(x, expand)).collect()),
-        // FORMAT EXPAND: the matches themselves, typed (RediSearch's third duo value).
-        Value::Duo(d) if expand => match d.1.as_bytes() {
-            Some(text) => crate::commands::expand::expand_json(&String::from_utf8_lossy(text)),
-            None => value_reply(&d.1, expand),
-        },
-        Value::Duo(d) => value_reply(&d.1, expand),
+        Value::Array(items) => AggReply::Array(items.iter().map(|x| send(x, expand)).collect()),
+        Value::Duo(d) => send(&d.1, expand),
     }
 }

@@ -47,30 +47,6 @@ pub(super) struct RenderCtx<'a> {
 }
 
 impl<'a> RenderCtx<'a> {
-    /// FORMAT EXPAND: each returned field as the array of its matches, expanded.
-    pub(super) fn load_expanded(&self, key: &[u8]) -> Option<Vec<(String, Reply)>> {
-        self.docs.key_type(key)?;
-        let sources: Vec<(String, String)> = match &self.req.returns {
-            None => vec![("$".to_string(), "$".to_string())],
-            Some(fields) => fields
-                .iter()
-                .map(|rf| {
-                    let path =
-                        self.idx.spec.field(&rf.source).map_or(rf.source.clone(), |(_, f)| f.path.clone());
-                    (rf.name.clone(), path)
-                })
-                .collect(),
-        };
-        let mut out = Vec::new();
-        for (name, path) in sources {
-            let Some(matches) = self.docs.json_at(key, &path) else { continue };
-            if !matches.is_empty() {
-                out.push((name, Reply::Array(matches.iter().map(|m| expand_json(m)).collect())));
-            }
-        }
-        Some(out)
-    }
-
     /// The (name, value) pairs to return for document `d`, or None when the key vanished:
     /// its distance fields first (those RETURN names, when given), then its fields.
     pub(super) fn load(&self, d: u32, key: &[u8]) -> Option<Vec<(String, Reply)>> {
@@ -99,22 +75,15 @@ impl<'a> RenderCtx<'a> {
         if !self.req.expand {
             return Reply::text(format_distance(v));
         }
-        if v.is_finite() && v.fract() == 0.0 && v.abs() < 9.2e18 {
-            Reply::Int(v as i64)
-        } else {
-            Reply::Double(v)
-        }
+        expanded_number(v)
     }
 
-    /// The document's own (name, value) pairs.
+    /// The document's own (name, value) pairs: under FORMAT STRING each value's text, under
+    /// FORMAT EXPAND the same values typed ([`Shape::expand`]; EXPAND reads as DIALECT 3 at
+    /// least, so a JSON value loaded from the document is the array of its matches).
     fn load_fields(&self, d: u32, key: &[u8]) -> Option<Vec<(String, Reply)>> {
-        if self.req.expand {
-            return self.load_expanded(key);
-        }
         let json = self.idx.spec.on == KeyType::Json;
-        // RETURNed names whose value is a JSON array text (neither highlighted nor summarized).
-        let mut array_texts: Vec<String> = Vec::new();
-        let mut out: Vec<(String, Vec<u8>)> = match &self.req.returns {
+        let mut out: Vec<(String, Vec<u8>, Shape)> = match &self.req.returns {
             None => {
                 // The SORTBY attribute comes first (RediSearch loads it for the sorter), under its
                 // name, then the document's own fields without a second copy of that name.
@@ -126,27 +95,35 @@ impl<'a> RenderCtx<'a> {
                         // the field as HGETALL gives it (it loads the whole hash).
                         let sorted = || match self.idx.docs.sortable(d, fi as u16)? {
                             SortRef::Str(s) if !json && spec.kind == FieldType::Text => {
-                                Some(s.as_bytes().to_vec())
+                                Some((s.as_bytes().to_vec(), Shape::Text))
                             }
                             _ => None,
                         };
                         let value = if json {
-                            self.served_text(d, fi, field).or_else(|| self.load_one(key, field, true))
+                            self.served_text(d, fi, field).or_else(|| self.load_one_text(key, field, true))
                         } else {
-                            sorted().or_else(|| self.load_raw(key, field))
+                            sorted().or_else(|| self.load_raw(key, field).map(|v| (v, Shape::Text)))
                         };
-                        if let Some(v) = value {
-                            out.push((spec.name.clone(), v));
+                        if let Some((v, shape)) = value {
+                            out.push((spec.name.clone(), v, shape));
                         }
                     }
                 }
                 for (k, v) in self.docs.whole(key)? {
-                    // From DIALECT 3 a JSON document comes back as the array of its matches.
-                    let v = if json && self.dialect >= 3 { [&b"["[..], &v, b"]"].concat() } else { v };
+                    // From DIALECT 3 a JSON document comes back as the array of its matches
+                    // (none when the document is an empty array: `jsonIterToValue`).
+                    let (v, shape) = if json && self.dialect >= 3 {
+                        if empty_array(&v) {
+                            continue;
+                        }
+                        ([&b"["[..], &v, b"]"].concat(), Shape::Matches)
+                    } else {
+                        (v, Shape::Text)
+                    };
                     let k = String::from_utf8(k)
                         .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
-                    if !out.iter().any(|(name, _)| *name == k) && !self.idx.spec.is_rule_field(&k) {
-                        out.push((k, v));
+                    if !out.iter().any(|(name, _, _)| *name == k) && !self.idx.spec.is_rule_field(&k) {
+                        out.push((k, v, shape));
                     }
                 }
                 out
@@ -167,12 +144,9 @@ impl<'a> RenderCtx<'a> {
                 {
                     // `__key` is the document's key name (RediSearch's special lookup key).
                     if rf.source == "__key" {
-                        v.push((rf.name.clone(), key.to_vec()));
-                    } else if let Some((val, array)) = self.load_one_text(key, &rf.source, json) {
-                        if array {
-                            array_texts.push(rf.name.clone());
-                        }
-                        v.push((rf.name.clone(), val));
+                        v.push((rf.name.clone(), key.to_vec(), Shape::Text));
+                    } else if let Some((val, shape)) = self.load_one_text(key, &rf.source, json) {
+                        v.push((rf.name.clone(), val, shape));
                     }
                 }
                 v
@@ -180,10 +154,10 @@ impl<'a> RenderCtx<'a> {
         };
         if self.req.highlight.is_some() || self.req.summarize.is_some() {
             let reading = self.reading(key);
-            for (name, val) in out.iter_mut() {
+            for (name, val, shape) in out.iter_mut() {
                 let Some(src) = self.returned_field(name) else { continue };
                 let Some((_, spec)) = self.idx.spec.field(&src) else { continue };
-                if spec.kind != FieldType::Text || self.as_array_text(&src) || array_texts.contains(name) {
+                if spec.kind != FieldType::Text || self.as_array_text(&src) || *shape == Shape::Matches {
                     continue;
                 }
                 let s = String::from_utf8_lossy(val).into_owned();
@@ -212,10 +186,23 @@ impl<'a> RenderCtx<'a> {
                 }
                 if s2 != s {
                     *val = s2.into_bytes();
+                    *shape = Shape::Text;
                 }
             }
         }
-        Some(out.into_iter().map(|(k, v)| (k, Reply::Bulk(v))).collect())
+        let expand = self.req.expand;
+        Some(
+            out.into_iter()
+                .map(|(k, v, shape)| {
+                    let reply = match shape {
+                        _ if expand => shape.expand(v),
+                        Shape::Null => Reply::Nil,
+                        _ => Reply::Bulk(v),
+                    };
+                    (k, reply)
+                })
+                .collect(),
+        )
     }
 
     /// What SUMMARIZE matches and scores: the query's terms, each worth `score`.
@@ -256,14 +243,15 @@ impl<'a> RenderCtx<'a> {
 
     /// The first match of `path`, as RediSearch's loader renders a JSON value before
     /// DIALECT 3: a string unquoted, a boolean as `1`/`0`, a number through a double
-    /// (`RSValue_NumToString`: `1.0` comes back as `1`, `1e300` as `1e+300`), anything else
-    /// as JSON text.
-    fn load_json_first(&self, key: &[u8], path: &str) -> Option<Vec<u8>> {
+    /// (`RSValue_NumToString`: `1.0` comes back as `1`, `1e300` as `1e+300`), `null` as a
+    /// nil reply, anything else as JSON text.
+    fn load_json_first(&self, key: &[u8], path: &str) -> Option<(Vec<u8>, Shape)> {
         match self.docs.values(key, path).ok()?.into_iter().next() {
-            Some(FieldValue::String(s)) => Some(s.into_bytes()),
-            Some(FieldValue::Number(n, _)) => Some(crate::aggregate::value::format_number(n).into_bytes()),
-            Some(FieldValue::Bool(b)) => Some(if b { b"1".to_vec() } else { b"0".to_vec() }),
-            _ => self.docs.json_at(key, path)?.into_iter().next().map(String::into_bytes),
+            Some(FieldValue::Null) => Some((Vec::new(), Shape::Null)),
+            Some(FieldValue::String(s)) => Some((s.into_bytes(), Shape::Text)),
+            Some(FieldValue::Number(n, _)) => Some(number(n)),
+            Some(FieldValue::Bool(b)) => Some(number(if b { 1.0 } else { 0.0 })),
+            _ => self.docs.json_at(key, path)?.into_iter().next().map(|t| (t.into_bytes(), Shape::Text)),
         }
     }
 
@@ -275,7 +263,7 @@ impl<'a> RenderCtx<'a> {
     /// A SORTABLE one before DIALECT 3 is RediSearch's sorting vector's value, its first
     /// number when the document has several (an array, several matches), as the index holds
     /// it too.
-    fn served_text(&self, d: u32, fi: usize, source: &str) -> Option<Vec<u8>> {
+    fn served_text(&self, d: u32, fi: usize, source: &str) -> Option<(Vec<u8>, Shape)> {
         let f = self.idx.spec.fields.get(fi)?;
         if f.kind != FieldType::Numeric || self.as_array_text(source) {
             return None;
@@ -284,7 +272,7 @@ impl<'a> RenderCtx<'a> {
             Some(SortRef::Num(n)) if f.sortable && self.dialect < 3 => n,
             _ => self.idx.docs.get(d)?.served_number(fi as u16)?,
         };
-        Some(crate::aggregate::value::format_number(n).into_bytes())
+        Some(number(n))
     }
 
     /// A RETURN field (an attribute or a path), as RediSearch's loader gives it.
@@ -295,13 +283,13 @@ impl<'a> RenderCtx<'a> {
     /// - Hash: the field's string, but a NUMERIC attribute's value goes through a double
     ///   (`hvalToValue` with `RLOOKUP_C_DBL`: `1.50` comes back as `1.5`, `0x10` as `16`),
     ///   unless it is not one (then the string as it is).
-    fn load_one(&self, key: &[u8], source: &str, json: bool) -> Option<Vec<u8>> {
-        self.load_one_text(key, source, json).map(|(v, _)| v)
-    }
-
-    /// [`Self::load_one`], and whether the value is the JSON array text of every match
-    /// (DIALECT 3).
-    fn load_one_text(&self, key: &[u8], source: &str, json: bool) -> Option<(Vec<u8>, bool)> {
+    ///
+    /// With how the value is shaped (from DIALECT 3 a JSON value loaded from the document is
+    /// the JSON array text of every match: [`Shape::Matches`]). From DIALECT 3 a JSON path
+    /// whose first match is an empty array has no value at all: RediSearch's
+    /// `jsonIterToValue` takes the first element of a first match that is an array, and
+    /// finds none.
+    fn load_one_text(&self, key: &[u8], source: &str, json: bool) -> Option<(Vec<u8>, Shape)> {
         let attr = self.idx.spec.field(source).map(|(_, f)| f);
         if json {
             let path = attr.map_or(source, |f| f.path.as_str());
@@ -310,7 +298,7 @@ impl<'a> RenderCtx<'a> {
                 return None;
             }
             let matches = self.docs.json_at(key, path)?;
-            if matches.is_empty() {
+            if matches.is_empty() || self.dialect >= 3 && empty_array(matches[0].as_bytes()) {
                 return None;
             }
             // A SORTABLE attribute holding several values (several matches, or one array)
@@ -318,17 +306,17 @@ impl<'a> RenderCtx<'a> {
             // the array of matches like any other field; a single value, as itself.
             let multi = matches.len() > 1 || matches[0].starts_with('[');
             if !(self.as_array_text(source) || self.dialect >= 3 && multi) {
-                return self.load_json_first(key, path).map(|v| (v, false));
+                return self.load_json_first(key, path);
             }
-            Some((format!("[{}]", matches.join(",")).into_bytes(), true))
+            Some((format!("[{}]", matches.join(",")).into_bytes(), Shape::Matches))
         } else {
             let raw = self.load_raw(key, source)?;
             if attr.is_some_and(|f| f.kind == FieldType::Numeric) {
                 if let Some(n) = crate::suggest::args::redis_double(&raw) {
-                    return Some((crate::aggregate::value::format_number(n).into_bytes(), false));
+                    return Some(number(n));
                 }
             }
-            Some((raw, false))
+            Some((raw, Shape::Text))
         }
     }
 
@@ -346,16 +334,62 @@ impl<'a> RenderCtx<'a> {
     }
 
     /// Whether RETURN's `source` comes back from DIALECT 3 as a JSON array text (which
-    /// RediSearch neither highlights nor summarizes: the value is not a string).
+    /// RediSearch neither highlights nor summarizes: the value is not a string): any but a
+    /// SORTABLE attribute, TAG included, whose value RediSearch takes from its sorting vector
+    /// (a SORTABLE JSON attribute is always UNF, so its key is `RLOOKUP_F_VAL_AVAILABLE`
+    /// and never loaded from the document): one value when the document has one.
     fn as_array_text(&self, source: &str) -> bool {
         self.dialect >= 3
             && self.idx.spec.on == KeyType::Json
-            && !self
-                .idx
-                .spec
-                .field(source)
-                .is_some_and(|(_, f)| crate::aggregate::command::property_from_sortable(f))
+            && !self.idx.spec.field(source).is_some_and(|(_, f)| f.sortable)
     }
+}
+
+/// What a loaded value is, for FORMAT EXPAND (RediSearch's `RSValue_SendReply` with
+/// `SENDREPLY_FLAG_EXPAND`); FORMAT STRING sends its text whatever it is.
+#[derive(Clone, Copy, PartialEq, Debug)]
+enum Shape {
+    /// Text: a bulk string either way.
+    Text,
+    /// A number, its text `%.12g`-like under STRING; EXPAND sends the number itself.
+    Number(f64),
+    /// JSON `null` read as one value (RediSearch's null value): nil either way.
+    Null,
+    /// The JSON array text of a path's every match (a DIALECT 3 duo value read from the
+    /// document); EXPAND sends the matches as native RESP3 values (`jsonIterToValueExpanded`).
+    Matches,
+}
+
+impl Shape {
+    /// The value under FORMAT EXPAND.
+    fn expand(self, text: Vec<u8>) -> Reply {
+        match self {
+            Shape::Text => Reply::Bulk(text),
+            Shape::Number(n) => expanded_number(n),
+            Shape::Null => Reply::Nil,
+            Shape::Matches => expand_json(&String::from_utf8_lossy(&text)),
+        }
+    }
+}
+
+/// A number as RediSearch sends it under FORMAT EXPAND: an integer when its double value is
+/// one (`(long long)n == n`), else a double.
+fn expanded_number(n: f64) -> Reply {
+    if n.is_finite() && n.fract() == 0.0 && n.abs() < 9.2e18 {
+        Reply::Int(n as i64)
+    } else {
+        Reply::Double(n)
+    }
+}
+
+/// A loaded number: its text, and its shape.
+fn number(n: f64) -> (Vec<u8>, Shape) {
+    (crate::aggregate::value::format_number(n).into_bytes(), Shape::Number(n))
+}
+
+/// Whether a JSON match (compact JSON text) is an empty array.
+fn empty_array(text: &[u8]) -> bool {
+    text.trim_ascii() == b"[]"
 }
 
 fn sortkey_reply(k: &Option<Key>) -> Reply {
