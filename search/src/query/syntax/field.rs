@@ -34,15 +34,26 @@ impl Parser<'_> {
                 return Ok(cmp);
             }
         }
+        let colon = self.offset();
         if !self.eat(':') {
             return Err(self.err());
         }
+        let field_near = self.stale_near();
         self.skip_ws();
+        if self.dialect >= 2 {
+            // v2's lexer passes over punctuation that starts no token (`@t:. x` is `@t:x`);
+            // with no token left, the end is the syntax error, at the colon, quoting the
+            // field (`@t:>`).
+            match self.v2_token(self.i) {
+                Some(t) => self.i = t.start,
+                None => return Err(Error::syntax(colon, &field_near)),
+            }
+        }
         match self.peek() {
             Some('{') => {
                 self.i += 1;
                 let open = self.i;
-                let mut tags = self.tag_list()?;
+                let mut tags = if self.dialect >= 2 { self.tag_list_v2()? } else { self.tag_list()? };
                 if self.dialect < 2 {
                     self.v1_tag_tail(&mut tags, open)?;
                 }

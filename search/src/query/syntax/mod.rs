@@ -34,6 +34,7 @@ mod ast;
 mod attributes;
 mod field;
 mod grammar;
+mod lexer_v2;
 mod parser;
 mod punct;
 mod scanner;

@@ -2,11 +2,12 @@
 //! and dialect 1's `| word` after the `}`.
 
 use super::ast::TagTerm;
+use super::lexer_v2::{Kind, Tok};
 use super::scanner::{unescape, Parser};
 use crate::error::{Error, Result};
 
 impl Parser<'_> {
-    /// The values up to and including the `}`, separated by `|`.
+    /// Dialect 1: the values up to and including the `}`, separated by `|`.
     pub(super) fn tag_list(&mut self) -> Result<Vec<TagTerm>> {
         let mut out = Vec::new();
         loop {
@@ -21,94 +22,11 @@ impl Parser<'_> {
         }
     }
 
-    /// One value of a tag list, up to its separator (whitespace after a quoted, empty or
-    /// `$param` value skipped).
+    /// Dialect 1: one value of a tag list, the text up to `|` or `}` (`\` escaping the
+    /// next character), trimmed; an unescaped `*` before or after it makes a suffix or a
+    /// prefix.
     fn tag(&mut self) -> Result<TagTerm> {
-        let quote = self.peek().filter(|&q| q == '"' || q == '\'');
-        if self.dialect >= 2 && quote.is_some() && self.peek_at(1) == quote {
-            // `{""}` / `{''}`: the empty tag (INDEXEMPTY).
-            self.i += 2;
-            self.skip_ws();
-            if matches!(self.peek(), Some('|' | '}') | None) {
-                return Ok(TagTerm::Exact(String::new()));
-            }
-            // `{"" bar}`: words of one value.
-            let mut words = vec![String::new()];
-            match self.tag()? {
-                TagTerm::Exact(v) => words.extend(v.split(' ').map(str::to_string)),
-                TagTerm::Words(w) => words.extend(w),
-                _ => return Err(self.err()),
-            }
-            return Ok(TagTerm::Words(words));
-        }
-        if self.at_wildcard() {
-            let super::ast::QueryAst::Wildcard(p) = self.wildcard()? else { return Err(self.err()) };
-            self.skip_ws();
-            return Ok(TagTerm::Wildcard(p));
-        }
-        if self.peek() == Some('$') && self.dialect >= 2 {
-            self.i += 1;
-            let raw = self.param()?;
-            if self.eat('*') {
-                // `$p*`: a prefix of the parameter's value.
-                self.skip_ws();
-                return Ok(TagTerm::Prefix(raw));
-            }
-            self.skip_ws();
-            if raw.is_empty() {
-                // An empty parameter asks for the empty tag.
-                return Ok(TagTerm::Exact(String::new()));
-            }
-            let mut v = raw.trim().to_string();
-            if v.is_empty() {
-                return Err(self.err());
-            }
-            // Words after the parameter belong to the same tag: `{$x y}` is `x y`, `{$x $y}`
-            // both values. A loop, not a call per parameter: a query can hold many.
-            while matches!(self.peek(), Some(c) if c != '|' && c != '}') {
-                if self.peek() != Some('$') {
-                    match self.tag()? {
-                        TagTerm::Exact(rest) => v = format!("{v} {rest}"),
-                        _ => return Err(self.err()),
-                    }
-                    break;
-                }
-                self.i += 1;
-                let raw = self.param()?;
-                self.skip_ws();
-                if raw.is_empty() {
-                    // An empty parameter ends the tag.
-                    v.push(' ');
-                    break;
-                }
-                let next = raw.trim();
-                if next.is_empty() {
-                    return Err(self.err());
-                }
-                v = format!("{v} {next}");
-            }
-            return Ok(TagTerm::Exact(v));
-        }
         let lead_star = self.eat('*');
-        if lead_star && self.dialect >= 2 && self.peek() == Some('$') {
-            // `*$p` / `*$p*`: a suffix or contains of the parameter's value.
-            self.i += 1;
-            let v = self.param()?;
-            let trail_star = self.eat('*');
-            self.skip_ws();
-            return Ok(TagTerm::of(v, true, trail_star));
-        }
-        if self.dialect >= 2 && self.peek() == Some('"') {
-            // `"…"`: the tag exactly as written, `\` escaping the next character;
-            // a `*` after the closing quote makes it a prefix (RediSearch 2.10).
-            self.i += 1;
-            let (v, _) = self.scan_until(|c| c == '"', false)?;
-            self.i += 1;
-            let trail_star = self.eat('*');
-            self.skip_ws();
-            return Ok(TagTerm::of(v, lead_star, trail_star));
-        }
-        // Unquoted: up to `|` or `}`, trimmed; an unescaped trailing `*` makes a prefix.
         let (mut raw, last_escaped) = self.scan_until(|c| c == '|' || c == '}', false)?;
         let escaped_star_end = last_escaped && raw.ends_with('*');
         let trimmed = raw.trim_end().len();
@@ -122,18 +40,112 @@ impl Parser<'_> {
         if v.is_empty() && !(lead_star || trail_star) {
             return Err(self.err());
         }
-        if self.dialect >= 2 && !lead_star && !trail_star && !last_escaped {
-            // `{foo ""}`: the empty string among the words.
-            let words: Vec<&str> = v.split_whitespace().collect();
-            if words.len() > 1 && words.iter().any(|w| *w == "\"\"" || *w == "''") {
-                let words =
-                    words
-                        .iter()
-                        .map(|w| if *w == "\"\"" || *w == "''" { String::new() } else { w.to_string() });
-                return Ok(TagTerm::Words(words.collect()));
+        Ok(TagTerm::of(v, lead_star, trail_star))
+    }
+
+    /// Dialect 2 and later: the tag list after the `{`, up to and including its `}`, as
+    /// v2's grammar reads the tokens of v2's lexer ([`super::lexer_v2`]) there
+    /// (`src/query_parser/v2/parser.y`):
+    ///
+    /// ```text
+    /// expr     ::= modifier COLON LB tag_list RB
+    /// tag_list ::= item | tag_list OR item
+    /// item     ::= param_term_case | affix | verbatim | termlist
+    /// termlist ::= param_term param_term | termlist param_term
+    /// ```
+    ///
+    /// where a term is TERM (EXACT `"…"`, `as` and `ismissing` falling back to it), NUMBER,
+    /// SIZE or ATTRIBUTE `$p`, an affix PREFIX `x*`, SUFFIX `*x` or CONTAINS `*x*`, and
+    /// verbatim a WILDCARD `w'…'`. Any other token, or one out of that order (`{a*b}`,
+    /// `{w'x'*}`, `{*w'x'}`, `{a-b}`, `{a:b}`), is a syntax error at its offset, quoting the
+    /// text of the last token that set one (the field name before the first); the end of
+    /// the text one at the offset of the last token. Punctuation that starts no token is
+    /// passed over (`{a.b}` is the words `a b`).
+    ///
+    /// Values as RediSearch makes them: a lone term as written, `\` before punctuation or
+    /// a space dropped (a number or a `$p` value as it is); a term list the words joined
+    /// by spaces, each lowercased (`termlist` takes `param_term`, lowercased, not
+    /// `param_term_case`); an affix unescaped, a `$p` affix's value as given; a wildcard's
+    /// pattern as written.
+    pub(super) fn tag_list_v2(&mut self) -> Result<Vec<TagTerm>> {
+        #[derive(PartialEq)]
+        enum At {
+            Item,
+            Terms,
+            End,
+        }
+        let text =
+            |t: &Tok| t.text.map(|(a, b)| self.s.get(a..b).unwrap_or("").to_string()).unwrap_or_default();
+        let mut near = self.stale_near();
+        let mut last_pos = self.chars.get(self.i.saturating_sub(1)).map(|&(o, _)| o).unwrap_or(0);
+        let mut items: Vec<Vec<Tok>> = Vec::new();
+        let mut at = At::Item;
+        loop {
+            let Some(tok) = self.v2_token(self.i) else {
+                self.i = self.chars.len();
+                return Err(Error::syntax(last_pos, &near));
+            };
+            if tok.text.is_some() {
+                near = text(&tok);
+            }
+            last_pos = tok.pos;
+            self.i = tok.end;
+            let term = matches!(tok.kind, Kind::Term | Kind::Exact | Kind::Empty | Kind::Number | Kind::Attr);
+            let affix =
+                matches!(tok.kind, Kind::Prefix(_) | Kind::Suffix(_) | Kind::Contains(_) | Kind::Wildcard(_));
+            match (&at, tok.kind) {
+                (At::Item, _) if term || affix => {
+                    items.push(vec![tok]);
+                    at = if term { At::Terms } else { At::End };
+                }
+                (At::Terms, _) if term => items.last_mut().into_iter().for_each(|i| i.push(tok)),
+                (At::Terms | At::End, Kind::Or) => at = At::Item,
+                (At::Terms | At::End, Kind::Rb) => break,
+                _ => return Err(Error::syntax(tok.pos, &near)),
             }
         }
-        Ok(TagTerm::of(v, lead_star, trail_star))
+        let param = |name: &str| {
+            self.params.text(name).ok_or_else(|| Error::new(format!("No such parameter `{name}`")))
+        };
+        let mut out = Vec::with_capacity(items.len());
+        for item in &items {
+            let t = match item.as_slice() {
+                [one] => {
+                    let v = text(one);
+                    match one.kind {
+                        Kind::Term | Kind::Exact => TagTerm::Exact(tag_unescape(&v)),
+                        Kind::Empty => TagTerm::Exact(String::new()),
+                        Kind::Attr => TagTerm::Exact(tag_unescape(&param(&v)?)),
+                        Kind::Prefix(p) | Kind::Suffix(p) | Kind::Contains(p) => {
+                            // A parameter's value as given (test.py testPrefixNodeCaseSensitive).
+                            let v = if p { param(&v)? } else { tag_unescape(&v) };
+                            let lead = !matches!(one.kind, Kind::Prefix(_));
+                            let trail = !matches!(one.kind, Kind::Suffix(_));
+                            TagTerm::of(v, lead, trail)
+                        }
+                        Kind::Wildcard(true) => TagTerm::Wildcard(param(&v)?),
+                        Kind::Wildcard(false) => TagTerm::Wildcard(v),
+                        // A NUMBER or SIZE: as written.
+                        _ => TagTerm::Exact(v),
+                    }
+                }
+                words => {
+                    let mut ws = Vec::with_capacity(words.len());
+                    for w in words {
+                        let v = text(w);
+                        ws.push(match w.kind {
+                            Kind::Number => v,
+                            Kind::Empty => String::new(),
+                            Kind::Attr => tag_unescape(&param(&v)?).to_lowercase(),
+                            _ => tag_unescape(&v).to_lowercase(),
+                        });
+                    }
+                    TagTerm::Words(ws)
+                }
+            };
+            out.push(t);
+        }
+        Ok(out)
     }
 
     /// Dialect 1: a tag list goes on after its `}` with `| word` (v1's `tag_list OR term`):
@@ -182,4 +194,23 @@ impl Parser<'_> {
             tags.push(TagTerm::of(v, prefix_star, trail_star));
         }
     }
+}
+
+/// RediSearch's unescaping of a tag value (`tag_strtolower`, `rm_strndup_unescape`): a `\`
+/// before punctuation or a space dropped, any other kept.
+fn tag_unescape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut it = s.chars().peekable();
+    while let Some(c) = it.next() {
+        if c == '\\'
+            && it.peek().is_some_and(|n| n.is_ascii_punctuation() || n.is_ascii_whitespace() || *n == '\x0b')
+        {
+            if let Some(n) = it.next() {
+                out.push(n);
+            }
+            continue;
+        }
+        out.push(c);
+    }
+    out
 }

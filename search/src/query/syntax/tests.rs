@@ -65,7 +65,10 @@ fn constructs() {
     assert_eq!(p("\"a b\"", 2).unwrap(), Phrase("a b".into()));
     assert_eq!(
         p("@t:{ foo bar | b\\,z* }", 2).unwrap(),
-        Tag(vec!["t".into()], vec![TagTerm::Exact("foo bar".into()), TagTerm::Prefix("b,z".into())])
+        Tag(
+            vec!["t".into()],
+            vec![TagTerm::Words(vec!["foo".into(), "bar".into()]), TagTerm::Prefix("b,z".into())]
+        )
     );
     let n = p("@n:[(1 +inf]", 2).unwrap();
     assert_eq!(
@@ -88,18 +91,19 @@ fn constructs() {
         )
     );
     assert_eq!(parse("@n:[$y 1]", 2, &params).unwrap_err().0, "No such parameter `y`");
-    // Parameters after a parameter join its tag: `x y` from `{$x y}`, each value in turn
-    // (a long run of them parses without a call per parameter).
+    // Parameters and words after a parameter make one term list: `{$x y}` is the words
+    // `5 y`, each value in turn (a long run of them parses without a call per parameter).
     params.insert("t".to_string(), "a b".to_string());
     let tag = |q: &str| match parse(q, 2, &params) {
         Ok(Tag(_, terms)) => Ok(terms),
         other => Err(format!("{other:?}")),
     };
-    assert_eq!(tag("@g:{$x y}"), Ok(vec![TagTerm::Exact("5 y".into())]));
-    assert_eq!(tag("@g:{$x $t | z}"), Ok(vec![TagTerm::Exact("5 a b".into()), TagTerm::Exact("z".into())]));
+    let words = |w: &[&str]| TagTerm::Words(w.iter().map(|s| s.to_string()).collect());
+    assert_eq!(tag("@g:{$x y}"), Ok(vec![words(&["5", "y"])]));
+    assert_eq!(tag("@g:{$x $t | z}"), Ok(vec![words(&["5", "a b"]), TagTerm::Exact("z".into())]));
+    assert_eq!(tag("@g:{$t}"), Ok(vec![TagTerm::Exact("a b".into())]));
     let many = format!("@g:{{{}}}", "$x ".repeat(200_000));
-    let joined = vec!["5"; 200_000].join(" ");
-    assert_eq!(tag(&many), Ok(vec![TagTerm::Exact(joined)]));
+    assert_eq!(tag(&many), Ok(vec![words(&vec!["5"; 200_000])]));
     assert_eq!(p("ismissing(@f)", 2).unwrap(), Missing("f".into()));
     let ge = NumBound { value: 3.0, inclusive: true };
     let inf = NumBound { value: f64::INFINITY, inclusive: true };
@@ -397,4 +401,79 @@ fn v1_passes_over_stray_braces_after_a_tag_list() {
     assert_eq!(p("@title:{foo}}x", 1).unwrap(), And(vec![t(&["foo"]), w("x")]));
     assert!(p("foo }", 1).is_err());
     assert!(p("@title:{foo}}", 2).is_err());
+}
+
+/// Dialect 2 reads a tag list as v2's lexer tokenizes it and v2's `tag_list` grammar takes
+/// the tokens (`src/query_parser/v2/lexer.rl`, `parser.y`): errors as RediSearch 2.10.5
+/// gives them (FT.EXPLAIN, measured side by side).
+#[test]
+fn v2_tag_list_syntax_errors() {
+    let cases: &[(&str, &str)] = &[
+        // testDialect2InvalidSyntax (test_tags.py)
+        ("@tag:{w\\'?*1'}", "Syntax error at offset 10 near 1"),
+        ("@tag:{abc:1\\}", "Syntax error at offset 9 near abc"),
+        ("@tag:{w'1?'*}", "Syntax error at offset 11 near 1?"),
+        ("@tag:{w'1?'   *}", "Syntax error at offset 14 near 1?"),
+        ("@tag:{*w'1?'}", "Syntax error at offset 8 near 1?"),
+        ("@tag:{*w'1?'*}", "Syntax error at offset 8 near 1?"),
+        ("@tag:{*\\w'abc'\\*}", "Syntax error at offset 6 near tag"),
+        ("@tag:{w'-abc*}", "Syntax error at offset 8 near w"),
+        ("(@tag:{\\w'-abc*})", "Syntax error at offset 10 near w"),
+        ("'@tag:{\\w-:abc}", "Syntax error at offset 9 near w"),
+        ("@t1:>", "Syntax error at offset 3 near t1"),
+        ("@t1:\x08", "Syntax error at offset 3 near t1"),
+        // a token out of the grammar's order, quoting its own text or the last one set
+        ("@tag:{foo-bar}", "Syntax error at offset 9 near foo"),
+        ("@tag:{foo:bar}", "Syntax error at offset 9 near foo"),
+        ("@tag:{foo*bar}", "Syntax error at offset 10 near bar"),
+        ("@tag:{a b*}", "Syntax error at offset 8 near b"),
+        ("@tag:{x *y}", "Syntax error at offset 8 near y"),
+        ("@tag:{x w'y'}", "Syntax error at offset 10 near y"),
+        ("@tag:{a**}", "Syntax error at offset 8 near a"),
+        ("@tag:{*a**}", "Syntax error at offset 9 near a"),
+        ("@tag:{-inf*}", "Syntax error at offset 10 near -inf"),
+        ("@tag:{*}", "Syntax error at offset 6 near tag"),
+        ("@tag:{'x'}", "Syntax error at offset 6 near x"),
+        ("@tag:{a\"}", "Syntax error at offset 7 near a"),
+        ("@tag:{@x>5}", "Syntax error at offset 6 near x"),
+        ("@tag:{ab=>c}", "Syntax error at offset 8 near >c"),
+        ("@tag:{a\\}", "Syntax error at offset 6 near a\\}"),
+        ("@tag:{a|", "Syntax error at offset 7 near a"),
+        ("@tag:{| a}", "Syntax error at offset 6 near tag"),
+        ("@t1:. ", "Syntax error at offset 3 near t1"),
+    ];
+    for (q, want) in cases {
+        assert_eq!(p(q, 2).map_err(|e| e.to_string()), Err(want.to_string()), "{q}");
+    }
+}
+
+/// What v2's tag grammar accepts, and the values it makes: a run of terms is one value of
+/// lowercased words (`{a.b}`: `.` starts no token), a number one token, a quoted term its
+/// inside, affixes unescaped.
+#[test]
+fn v2_tag_list_values() {
+    let words = |w: &[&str]| TagTerm::Words(w.iter().map(|s| s.to_string()).collect());
+    let cases: Vec<(&str, Vec<TagTerm>)> = vec![
+        ("@t:{foo.bar}", vec![words(&["foo", "bar"])]),
+        ("@t:{Foo Bar | x}", vec![words(&["foo", "bar"]), TagTerm::Exact("x".into())]),
+        ("@t:{\"A b\" C}", vec![words(&["a b", "c"])]),
+        ("@t:{1.2e+3}", vec![TagTerm::Exact("1.2e+3".into())]),
+        ("@t:{-12abc}", vec![words(&["-12", "abc"])]),
+        ("@t:{12abc}", vec![TagTerm::Exact("12abc".into())]),
+        ("@t:{a\\* b}", vec![words(&["a*", "b"])]),
+        ("@t:{Foo\\.Bar}", vec![TagTerm::Exact("Foo.Bar".into())]),
+        ("@t:{\"a.b\"}", vec![TagTerm::Exact("a.b".into())]),
+        ("@t:{a\\-b*}", vec![TagTerm::Prefix("a-b".into())]),
+        ("@t:{*\"a\"*}", vec![TagTerm::Infix("a".into())]),
+        ("@t:{w'x' | y}", vec![TagTerm::Wildcard("x".into()), TagTerm::Exact("y".into())]),
+        ("@t:{ab!c}", vec![words(&["ab", "c"])]),
+    ];
+    for (q, want) in cases {
+        match p(q, 2) {
+            Ok(Tag(_, got)) => assert_eq!(got, want, "{q}"),
+            other => panic!("{q}: {other:?}"),
+        }
+    }
+    // Dialect 1 keeps its own reading: the text up to `|` or `}`.
+    assert_eq!(p("@t:{foo.bar}", 1).unwrap(), Tag(vec!["t".into()], vec![TagTerm::Exact("foo.bar".into())]));
 }
