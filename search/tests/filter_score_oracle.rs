@@ -108,7 +108,7 @@ fn clause(r: &mut Rng) -> Clause {
 fn filter_scores_match_the_formula() {
     let mut checked = 0;
     for seed in 1..=150u64 {
-        let mut r = Rng(seed * 0x9e37_79b9_7f4a_7c15);
+        let mut r = Rng(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15));
         let mut db = Db::new();
         assert_eq!(
             db.cmd(&["FT.CREATE", "idx", "ON", "HASH", "SCHEMA", "t", "TEXT", "g", "TAG", "n", "NUMERIC"]),
