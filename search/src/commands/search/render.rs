@@ -93,9 +93,13 @@ impl<'a> RenderCtx<'a> {
                     if let Some((fi, spec)) = self.idx.spec.field(field) {
                         // Hash: the sorter's value, which RediSearch takes from the sorting
                         // vector for a SORTABLE TEXT field (normalized unless UNF), else
-                        // the field as HGETALL gives it (it loads the whole hash).
+                        // the field as HGETALL gives it (it loads the whole hash, which
+                        // overwrites the sorter's value when the attribute is named as its
+                        // hash field: `Hello` then, `hello` under another name).
                         let sorted = || match self.idx.docs.sortable(d, fi as u16)? {
-                            SortRef::Str(s) if !json && spec.kind == FieldType::Text => {
+                            SortRef::Str(s)
+                                if !json && spec.kind == FieldType::Text && spec.name != spec.path =>
+                            {
                                 Some((s.as_bytes().to_vec(), Shape::Text))
                             }
                             _ => None,
