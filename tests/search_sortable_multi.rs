@@ -17,6 +17,7 @@
 //!   (`Ab`, `ab` and `x` apart), a hash's `Ab,c` by its case-folded whole value `ab,c`;
 //! - a duo never equals a string (`@g=="Bb"` is 0 for `["Bb","a"]`), and `upper()` reads its
 //!   first value (`RSValue_StringPtrLen`).
+//!
 //! A hash's SORTABLE TEXT attribute named as its hash field shows the field itself (`Hello`:
 //! the whole-hash load overwrites the sorter's `hello`).
 
