@@ -58,12 +58,15 @@ fn groupby_on_a_multi_valued_json_field_takes_the_loaded_value() {
         cmd.extend_from_slice(&["DIALECT", "3"]);
         assert_eq!(c.call(&cmd), one(all), "{cmd:?}");
     }
-    // A duo value compares as its first match.
+    // A duo value never equals a string, not even its first match: `RSValue_Equal` of values
+    // of two types compares their texts, and a duo's is empty (`RSValue_ConvertStringPtrLen`).
+    // RediSearch 2.10.5 filters the row out (its count stays 1). The flow test does not
+    // check this; an earlier version of this test expected the row.
     let cmd = [
         "FT.AGGREGATE", "idx_flat", q, "LOAD", "1", "@val", "FILTER", "@val == \"40.6,70.35\"", "DIALECT",
         "3",
     ];
-    assert_eq!(c.call(&cmd), one(all));
+    assert_eq!(c.call(&cmd), arr(vec![Resp::Int(1)]));
 }
 
 /// test_json_multi_numeric.py `checkMultiNumericReturn`, SORTABLE: the sorting vector of a

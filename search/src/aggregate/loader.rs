@@ -5,7 +5,7 @@
 use super::pipeline::{DocRef, FieldInfo, FieldLoader, LoadRequest};
 use super::value::Value;
 use crate::document::{DocumentSource, FieldValue, KeyType};
-use crate::index::docs::SortRef;
+use crate::index::docs::{Several, SortRef};
 use crate::index::Index;
 use crate::query::vector::Distances;
 use crate::schema::{FieldSpec, FieldType, IndexSpec};
@@ -180,7 +180,7 @@ impl IndexLoader<'_> {
     }
 
     /// GROUPBY/REDUCE/SORTBY/APPLY reads of an attribute: the SORTABLE
-    /// value when there is one (TAG fields excepted), else the document's
+    /// value when there is one, else the document's
     /// values: a hash's TAG list becomes an array so GROUPBY counts each value, a JSON
     /// attribute is read as LOAD reads it (its first match, or from DIALECT 3 a duo value
     /// unless it is a SORTABLE one holding a single value).
@@ -251,9 +251,11 @@ fn single_sortable(attr: Option<&FieldSpec>, vals: &[FieldValue]) -> bool {
 }
 
 /// Whether the pipeline's property reads of field `f` (GROUPBY, SORTBY, APPLY) take its
-/// SORTABLE value: a SORTABLE field but a TAG, whose reads go to the document.
+/// SORTABLE value: any SORTABLE field, a TAG too (RediSearch's `RLookup_GetItem` reads the
+/// sorting vector for a key of a SORTABLE field the row has no value for: a hash's `Ab,c`
+/// groups as `ab,c`, a JSON array as its first value).
 pub(crate) fn property_from_sortable(f: &FieldSpec) -> bool {
-    f.sortable && f.kind != FieldType::Tag
+    f.sortable
 }
 
 /// Whether the pipeline's read of field `name` (`explicit`: a LOAD of it, else a property
@@ -281,11 +283,21 @@ pub(crate) fn shows_all_matches(spec: &IndexSpec, dialect: u32) -> bool {
     spec.on == KeyType::Json && dialect >= 3
 }
 
-/// A SORTABLE value as the pipeline reads it.
+/// A SORTABLE value as the pipeline reads it before DIALECT 3: the first of several values
+/// is a duo shown as that value (RediSearch's duo, `serializeResult` showing its first value
+/// before DIALECT 3), which sorts and compares as a duo does ([`Value::compare`]).
 pub(crate) fn sort_value(v: SortRef<'_>) -> Value {
     match v {
         SortRef::Num(n) => Value::Number(n),
         SortRef::Str(s) => Value::str(s),
+        SortRef::Several(first) => {
+            let first = match first {
+                Several::Num(n) => Value::Number(n),
+                Several::Str(s) => Value::str(s),
+                Several::Null => Value::Null,
+            };
+            Value::duo(first.clone(), first)
+        }
     }
 }
 

@@ -97,11 +97,11 @@ pub fn render(chunk: &Chunk<'_>, proto: Protocol) -> AggReply {
 }
 
 /// A row's sort key as RediSearch's `reeval_key` sends it: `#` and the number (`%.17g`), `$`
-/// and the string, else nil.
+/// and the string, else nil; a duo's key is its first value (`$Ab` for `[["Ab","c"]]`).
 fn sortkey_reply(slot: Option<usize>, row: &Row) -> AggReply {
     let mut v = slot.and_then(|i| row.values.get(i)).and_then(|v| v.as_ref());
     if let Some(Value::Duo(d)) = v {
-        v = Some(&d.1);
+        v = Some(&d.0);
     }
     match v {
         Some(Value::Number(n)) => AggReply::Bulk(format!("#{}", super::value::format_g(*n, 17)).into_bytes()),

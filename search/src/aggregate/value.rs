@@ -119,7 +119,10 @@ impl Value {
 
     /// `RSValue_Equal` (no error reporting: a failed conversion is "not equal").
     pub fn loose_eq(&self, other: &Value) -> bool {
-        match (self.primary(), other.primary()) {
+        if let (Value::Duo(a), Value::Duo(b)) = (self, other) {
+            return a.0.loose_eq(&b.0);
+        }
+        match (self, other) {
             (Value::Number(a), Value::Number(b)) => a == b,
             (Value::String(a), Value::String(b)) => a == b,
             (Value::Null, Value::Null) => true,
@@ -132,8 +135,15 @@ impl Value {
 
     /// `RSValue_Cmp` with error reporting: comparing a number with a string
     /// that is not a number is an error, as in RediSearch's predicates.
+    ///
+    /// Two duos compare by their first matches; a duo against any other value is not a
+    /// string to `RSValue_Cmp` (its text is empty) but converts to a number as its first
+    /// match does, so `["b"]` sorts before `"a"` and never equals `"b"` (RediSearch 2.10.5).
     pub fn compare(&self, other: &Value) -> Result<Ordering, CmpError> {
-        match (self.primary(), other.primary()) {
+        if let (Value::Duo(a), Value::Duo(b)) = (self, other) {
+            return a.0.compare(&b.0);
+        }
+        match (self, other) {
             (Value::Number(a), Value::Number(b)) => Ok(cmp_f64(*a, *b)),
             (Value::String(a), Value::String(b)) => Ok(a.as_ref().cmp(b.as_ref())),
             (Value::Null, Value::Null) => Ok(Ordering::Equal),
@@ -147,9 +157,17 @@ impl Value {
     }
 
     /// Total order used by SORTBY and FIRST_VALUE: like [`Value::compare`] but
-    /// a failed number conversion falls back to comparing text.
+    /// a failed number conversion falls back to comparing text, and a duo sorts before a
+    /// string or an array even when `RSValue_Cmp` would find them equal (the empty string,
+    /// whose text is a duo's there), so that the order stays total.
     pub fn sort_cmp(&self, other: &Value) -> Ordering {
-        let (this, other) = (self.primary(), other.primary());
+        let this = self;
+        match (this, other) {
+            (Value::Duo(a), Value::Duo(b)) => return a.0.sort_cmp(&b.0),
+            (Value::Duo(_), Value::String(_) | Value::Array(_)) => return Ordering::Less,
+            (Value::String(_) | Value::Array(_), Value::Duo(_)) => return Ordering::Greater,
+            _ => {}
+        }
         if let (Value::Number(a), Value::Number(b)) = (this, other) {
             // A total order for sorts: `nan` (equal to every number in comparisons, as in
             // RediSearch) ranks above them here, or a sort could see an inconsistent order.
@@ -167,10 +185,12 @@ impl Value {
         })
     }
 
-    /// `RSValue_ConvertStringPtrLen`: numbers as `%f`, others as their text.
+    /// `RSValue_ConvertStringPtrLen`: numbers as `%f`, a duo as the empty string (it is
+    /// neither a string nor a number there), others as their text.
     fn fallback_text(&self) -> Vec<u8> {
-        match self.primary() {
+        match self {
             Value::Number(n) => format!("{n:.6}").into_bytes(),
+            Value::Duo(_) => Vec::new(),
             other => other.to_text(),
         }
     }
@@ -470,6 +490,23 @@ impl From<&str> for Value {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `RSValue_Cmp`/`RSValue_Equal` of a duo (RediSearch 2.10.5): against another duo by
+    /// first values; against a string as the empty string; against a number as its first.
+    #[test]
+    fn duos_compare_as_rsvalue_cmp_does() {
+        let duo = |s: &str| Value::duo(Value::str(s), Value::str(&format!("[\"{s}\"]")));
+        assert_eq!(duo("a").compare(&duo("b")), Ok(Ordering::Less));
+        assert!(duo("b").loose_eq(&duo("b")));
+        assert!(!duo("b").loose_eq(&Value::str("b")));
+        assert_eq!(duo("b").compare(&Value::str("a")), Ok(Ordering::Less));
+        assert_eq!(duo("b").compare(&Value::str("")), Ok(Ordering::Equal));
+        assert_eq!(duo("b").sort_cmp(&Value::str("")), Ordering::Less);
+        let n = Value::duo(Value::Number(3.0), Value::str("[3,1]"));
+        assert_eq!(n.compare(&Value::Number(2.0)), Ok(Ordering::Greater));
+        assert!(n.loose_eq(&Value::Number(3.0)));
+        assert_eq!(duo("b").compare(&Value::Null), Ok(Ordering::Greater));
+    }
 
     #[test]
     fn numbers_format_like_c() {

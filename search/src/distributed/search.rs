@@ -83,9 +83,11 @@ pub fn shard_search(
 
 fn key_reply(k: &Option<Key>) -> Reply {
     match k {
-        None => Reply::Nil,
+        None | Some(Key::Several(None)) => Reply::Nil,
         Some(Key::Num(n)) => Reply::Double(*n),
         Some(Key::Str(s)) => Reply::text(s),
+        // A shard sends a duo's first value (`reeval_key`).
+        Some(Key::Several(Some(first))) => key_reply(&Some((**first).clone())),
     }
 }
 

@@ -29,6 +29,22 @@ pub enum SortValue {
     Num(f64),
     /// String (normalized unless UNF).
     Str(String),
+    /// The first value of a JSON SORTABLE attribute holding several (an array, or a path
+    /// with several matches): RediSearch 2.10 keeps a duo value then (`JSON_LoadDocumentField`'s
+    /// `multisv`), which sorts by its first value against another such value, as the empty
+    /// string against a single string, and is shown as its first value before DIALECT 3.
+    Several(Several<String>),
+}
+
+/// The first value of a SORTABLE attribute holding several ([`SortValue::Several`]).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Several<S> {
+    /// A number.
+    Num(f64),
+    /// A string, as the document holds it.
+    Str(S),
+    /// JSON `null`.
+    Null,
 }
 
 /// What scoring reads of every matching document, kept apart from the records (16 bytes a

@@ -3,7 +3,7 @@
 
 use crate::analysis::Language;
 use crate::document::{DocumentSource, FieldValue, KeyType};
-use crate::index::docs::SortValue;
+use crate::index::docs::{Several, SortValue};
 use crate::index::geo::parse_geo_value;
 use crate::schema::{FieldType, IndexSpec};
 
@@ -47,12 +47,17 @@ pub enum FieldValues {
     Vector(Vec<Vec<f64>>),
     /// A GEOSHAPE shape, read and validated, with its text (what SORTABLE sorts by).
     GeoShape(geo::Geometry<f64>, String),
+    /// The values of a JSON SORTABLE attribute holding several (an array, or several
+    /// matches of its path), and its sort value: the first of them as
+    /// [`SortValue::Several`] (never the other variants).
+    Several(Box<FieldValues>, SortValue),
 }
 
 impl FieldValues {
     /// The sortable value (first value), normalized unless `unf`.
     pub fn sort_value(&self, unf: bool) -> Option<SortValue> {
         match self {
+            FieldValues::Several(_, first) => Some(first.clone()),
             FieldValues::Text(v) => {
                 v.first().map(|s| SortValue::Str(if unf { s.clone() } else { normalize_sortable(s) }))
             }
@@ -105,6 +110,27 @@ fn check_json_shape(matches: &[FieldValue], kind: FieldType) -> Result<(), Strin
         return Err("NUMERIC fields can only contain numeric or nulls".into());
     }
     Ok(())
+}
+
+/// The sort value RediSearch 2.10 keeps for a JSON SORTABLE attribute whose path matched
+/// several values or one array (`JSON_LoadDocumentField` then makes `multisv` with
+/// `jsonIterToValue` at DIALECT 3: a duo of the first match, or of an array match's first
+/// item, and the JSON text of every match): that first value, as the document holds it
+/// (no normalization, whatever UNF says). None for one value that is not an array, or for
+/// an empty array as the first match.
+fn several_first(matches: &[FieldValue]) -> Option<Several<String>> {
+    let first = match matches {
+        [FieldValue::Array(items), ..] => items.first()?,
+        [_] | [] => return None,
+        [first, ..] => first,
+    };
+    match first {
+        FieldValue::String(s) => Some(Several::Str(s.clone())),
+        FieldValue::Number(n, _) => Some(Several::Num(*n)),
+        FieldValue::Bool(b) => Some(Several::Num(f64::from(u8::from(*b)))),
+        FieldValue::Null => Some(Several::Null),
+        FieldValue::Array(_) | FieldValue::Object(_) => None,
+    }
 }
 
 /// Whether a NUMERIC field's matches are one number that the aggregation pipeline reads back
@@ -232,6 +258,7 @@ fn extract_values(
             check_json_shape(&matches, f.kind)?;
         }
         let served = f.kind == FieldType::Numeric && reads_back_as_number(&matches, json);
+        let several = if json && f.sortable { several_first(&matches) } else { None };
         if matches.iter().any(|v| matches!(v, FieldValue::Array(_))) {
             flatten(matches, &mut raw);
         } else {
@@ -298,7 +325,7 @@ fn extract_values(
                 }
             }
         }
-        out.values.push(match f.kind {
+        let values = match f.kind {
             FieldType::Text if !strings.is_empty() => FieldValues::Text(strings),
             FieldType::Tag if !tags.is_empty() => {
                 FieldValues::Tag { values: tags, first: first_tag.unwrap_or_default() }
@@ -306,6 +333,12 @@ fn extract_values(
             FieldType::Numeric if !nums.is_empty() => FieldValues::Numeric { values: nums, served },
             FieldType::Geo if !points.is_empty() => FieldValues::Geo(points),
             _ => FieldValues::Missing,
+        };
+        out.values.push(match several {
+            Some(first) if !matches!(values, FieldValues::Missing) => {
+                FieldValues::Several(Box::new(values), SortValue::Several(first))
+            }
+            _ => values,
         });
     }
     *failing = None;

@@ -449,11 +449,15 @@ impl Index {
         let mut pos = 0u32;
         for (i, vals) in values.iter().enumerate() {
             let Some(f) = self.spec.fields.get(i) else { continue };
+            let (vals, several) = match vals {
+                FieldValues::Several(inner, sort) => (&**inner, Some(sort)),
+                v => (v, None),
+            };
             let (sortable, unf, index_missing, noindex, nostem, index_empty, phonetic) =
                 (f.sortable, f.unf, f.index_missing, f.noindex, f.nostem, f.index_empty, f.phonetic);
             let fi = i as u16;
             if sortable {
-                if let Some(sv) = vals.sort_value(unf) {
+                if let Some(sv) = several.cloned().or_else(|| vals.sort_value(unf)) {
                     sortables.push((fi, sv));
                 }
             }

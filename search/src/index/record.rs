@@ -7,7 +7,8 @@
 //! its contents:
 //! - the key;
 //! - the sortables, their byte length, then per value a varint field, a kind byte (0 a
-//!   number, 8 bytes; 1 a string, varint length and UTF-8);
+//!   number, 8 bytes; 1 a string, varint length and UTF-8; 2, 3 and 4 the same and a null
+//!   as the first of several values, [`SortValue::Several`]);
 //! - numbers, their byte length, then (header varint, value) each; the header is the field
 //!   index times two, plus one for a field whose one value is the document's as LOAD reads
 //!   it ([`RecordParts::served`]), times four plus the value's form ([`put_number`]: an f64,
@@ -19,7 +20,7 @@
 //! - geo points: count, (field varint, lon f64, lat f64);
 //! - missing fields: count, field varints.
 
-use super::docs::{SortValue, TermOcc};
+use super::docs::{Several, SortValue, TermOcc};
 use super::forward::{self, Forward};
 use super::thin::ThinBytes;
 use super::varint::{get_varint, get_varint64, put_varint, put_varint64};
@@ -53,6 +54,8 @@ pub enum SortRef<'a> {
     Num(f64),
     /// String (normalized unless UNF).
     Str(&'a str),
+    /// The first of several values ([`SortValue::Several`]).
+    Several(Several<&'a str>),
 }
 
 /// Everything the index knows about one document (see the module's layout), behind one
@@ -118,6 +121,11 @@ fn put_len(out: &mut Vec<u8>, n: usize) {
     put_varint(out, u32::try_from(n).unwrap_or(u32::MAX));
 }
 
+/// A sortable string's text.
+fn utf8(s: &[u8]) -> &str {
+    std::str::from_utf8(s).unwrap_or_default()
+}
+
 /// A varint-length-prefixed section at `*at`, advancing past it.
 fn section<'a>(bytes: &'a [u8], at: &mut usize) -> &'a [u8] {
     let n = get_varint(bytes, at).unwrap_or(0) as usize;
@@ -147,6 +155,16 @@ impl DocRecord {
                     put_len(&mut sort, s.len());
                     sort.extend_from_slice(s.as_bytes());
                 }
+                SortValue::Several(Several::Num(n)) => {
+                    sort.push(2);
+                    put_f64(&mut sort, *n);
+                }
+                SortValue::Several(Several::Str(s)) => {
+                    sort.push(3);
+                    put_len(&mut sort, s.len());
+                    sort.extend_from_slice(s.as_bytes());
+                }
+                SortValue::Several(Several::Null) => sort.push(4),
             }
         }
         put_len(&mut out, sort.len());
@@ -228,11 +246,12 @@ impl DocRecord {
             let f = get_varint(bytes, &mut at)? as u16;
             let kind = *bytes.get(at)?;
             at += 1;
-            if kind == 0 {
-                Some((f, SortRef::Num(get_f64(bytes, &mut at)?)))
-            } else {
-                let s = section(bytes, &mut at);
-                Some((f, SortRef::Str(std::str::from_utf8(s).unwrap_or_default())))
+            match kind {
+                0 => Some((f, SortRef::Num(get_f64(bytes, &mut at)?))),
+                2 => Some((f, SortRef::Several(Several::Num(get_f64(bytes, &mut at)?)))),
+                3 => Some((f, SortRef::Several(Several::Str(utf8(section(bytes, &mut at)))))),
+                4 => Some((f, SortRef::Several(Several::Null))),
+                _ => Some((f, SortRef::Str(utf8(section(bytes, &mut at))))),
             }
         })
     }
@@ -364,7 +383,13 @@ mod tests {
             numerics: vec![(3, 1.5), (4, -0.0), (4, f64::MAX), (200, 7.0)],
             served: vec![3, 200],
             geos: vec![(5, 2.35, 48.85)],
-            sortables: vec![(0, SortValue::Str("héllo".into())), (3, SortValue::Num(1.5))],
+            sortables: vec![
+                (0, SortValue::Str("héllo".into())),
+                (3, SortValue::Num(1.5)),
+                (7, SortValue::Several(Several::Str("Ab".into()))),
+                (8, SortValue::Several(Several::Num(-2.0))),
+                (9, SortValue::Several(Several::Null)),
+            ],
             missing: vec![6, 300],
         };
         let r = DocRecord::encode(&p);
@@ -375,6 +400,9 @@ mod tests {
         assert_eq!(r.sortable(0), Some(SortRef::Str("héllo")));
         assert_eq!(r.sortable(3), Some(SortRef::Num(1.5)));
         assert_eq!(r.sortable(1), None);
+        assert_eq!(r.sortable(7), Some(SortRef::Several(Several::Str("Ab"))));
+        assert_eq!(r.sortable(8), Some(SortRef::Several(Several::Num(-2.0))));
+        assert_eq!(r.sortable(9), Some(SortRef::Several(Several::Null)));
         let v = r.values();
         assert_eq!(r.geo_points().collect::<Vec<_>>(), p.geos);
         assert_eq!((v.tags, v.numerics, v.geos, v.missing), (p.tags, p.numerics, p.geos, p.missing));

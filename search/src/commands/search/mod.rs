@@ -7,7 +7,7 @@ use crate::commands::text;
 use crate::config::Config;
 use crate::document::{DocumentSource, FieldValue, KeyType};
 use crate::error::{Error, Result, TIMEOUT_ERROR};
-use crate::index::docs::SortRef;
+use crate::index::docs::{Several, SortRef};
 use crate::index::text::{FieldMask, ALL_FIELDS};
 use crate::index::Index;
 use crate::query::exec::ExecOptions;
@@ -66,6 +66,33 @@ fn payload_of(docs: &dyn DocumentSource, key: &[u8], field: &str) -> Option<Vec<
 pub(crate) enum Key {
     Num(f64),
     Str(String),
+    /// The first of a JSON SORTABLE attribute's several values (RediSearch's duo value in
+    /// the sorting vector; `None` for a JSON `null`), see [`cmp_keys`].
+    Several(Option<Box<Key>>),
+}
+
+/// RediSearch's `RSValue_Cmp` of two sort keys, ascending. Two duos ([`Key::Several`])
+/// compare by their first values; a duo against a string is the empty string (it is not a
+/// string to `RSValue_ConvertStringPtrLen`), so it sorts first, and against a number it is
+/// its first value as a number. (A duo sorts before even an empty string and a `null`
+/// first before anything, so that the order stays total.)
+fn cmp_key(x: &Key, y: &Key) -> Ordering {
+    match (x, y) {
+        (Key::Num(p), Key::Num(q)) => crate::query::score::score_order(*p, *q),
+        (Key::Str(p), Key::Str(q)) => p.cmp(q),
+        (Key::Num(_), Key::Str(_)) => Ordering::Less,
+        (Key::Str(_), Key::Num(_)) => Ordering::Greater,
+        (Key::Several(p), Key::Several(q)) => match (p, q) {
+            (Some(p), Some(q)) => cmp_key(p, q),
+            (None, None) => Ordering::Equal,
+            (None, Some(_)) => Ordering::Less,
+            (Some(_), None) => Ordering::Greater,
+        },
+        (Key::Several(Some(p)), Key::Num(_)) if matches!(**p, Key::Num(_)) => cmp_key(p, y),
+        (Key::Num(_), Key::Several(Some(q))) if matches!(**q, Key::Num(_)) => cmp_key(x, q),
+        (Key::Several(_), _) => Ordering::Less,
+        (_, Key::Several(_)) => Ordering::Greater,
+    }
 }
 
 pub(crate) fn cmp_keys(a: &Option<Key>, b: &Option<Key>, asc: bool) -> Ordering {
@@ -74,12 +101,7 @@ pub(crate) fn cmp_keys(a: &Option<Key>, b: &Option<Key>, asc: bool) -> Ordering 
         (None, Some(_)) => Ordering::Greater,
         (Some(_), None) => Ordering::Less,
         (Some(x), Some(y)) => {
-            let o = match (x, y) {
-                (Key::Num(p), Key::Num(q)) => crate::query::score::score_order(*p, *q),
-                (Key::Str(p), Key::Str(q)) => p.cmp(q),
-                (Key::Num(_), Key::Str(_)) => Ordering::Less,
-                (Key::Str(_), Key::Num(_)) => Ordering::Greater,
-            };
+            let o = cmp_key(x, y);
             if asc {
                 o
             } else {
@@ -602,6 +624,11 @@ fn sort_key(
         return Some(match v {
             SortRef::Num(n) => Key::Num(n),
             SortRef::Str(s) => Key::Str(s.to_string()),
+            SortRef::Several(first) => Key::Several(match first {
+                Several::Num(n) => Some(Box::new(Key::Num(n))),
+                Several::Str(s) => Some(Box::new(Key::Str(s.to_string()))),
+                Several::Null => None,
+            }),
         });
     }
     let f = idx.spec.fields.get(fi)?;

@@ -4,6 +4,7 @@
 use crate::aggregate::value::format_g;
 use crate::commands::expand::expand_json;
 use crate::document::{DocumentSource, FieldValue, KeyType};
+use crate::index::docs::Several;
 use crate::index::extract::document_language;
 use crate::index::record::SortRef;
 use crate::index::Index;
@@ -92,15 +93,21 @@ impl<'a> RenderCtx<'a> {
                     if let Some((fi, spec)) = self.idx.spec.field(field) {
                         // Hash: the sorter's value, which RediSearch takes from the sorting
                         // vector for a SORTABLE TEXT field (normalized unless UNF), else
-                        // the field as HGETALL gives it (it loads the whole hash).
+                        // the field as HGETALL gives it (it loads the whole hash, which
+                        // overwrites the sorter's value when the attribute is named as its
+                        // hash field: `Hello` then, `hello` under another name).
                         let sorted = || match self.idx.docs.sortable(d, fi as u16)? {
-                            SortRef::Str(s) if !json && spec.kind == FieldType::Text => {
+                            SortRef::Str(s)
+                                if !json && spec.kind == FieldType::Text && spec.name != spec.path =>
+                            {
                                 Some((s.as_bytes().to_vec(), Shape::Text))
                             }
                             _ => None,
                         };
                         let value = if json {
-                            self.served_text(d, fi, field).or_else(|| self.load_one_text(key, field, true))
+                            self.several_first(d, fi)
+                                .or_else(|| self.served_text(d, fi, field))
+                                .or_else(|| self.load_one_text(key, field, true))
                         } else {
                             sorted().or_else(|| self.load_raw(key, field).map(|v| (v, Shape::Text)))
                         };
@@ -269,10 +276,25 @@ impl<'a> RenderCtx<'a> {
             return None;
         }
         let n = match self.idx.docs.sortable(d, fi as u16) {
-            Some(SortRef::Num(n)) if f.sortable && self.dialect < 3 => n,
+            Some(SortRef::Num(n) | SortRef::Several(Several::Num(n))) if f.sortable && self.dialect < 3 => n,
             _ => self.idx.docs.get(d)?.served_number(fi as u16)?,
         };
         Some(number(n))
+    }
+
+    /// The value the sorter shows for a JSON SORTABLE attribute holding several values before
+    /// DIALECT 3: its sorting vector's duo, shown as its first value (`serializeResult`),
+    /// `Ab` for `["Ab","c"]` (from DIALECT 3 the duo shows every match, as the document
+    /// read does).
+    fn several_first(&self, d: u32, fi: usize) -> Option<(Vec<u8>, Shape)> {
+        if self.dialect >= 3 {
+            return None;
+        }
+        match self.idx.docs.sortable(d, fi as u16)? {
+            SortRef::Several(Several::Str(s)) => Some((s.as_bytes().to_vec(), Shape::Text)),
+            SortRef::Several(Several::Num(n)) => Some(number(n)),
+            _ => None,
+        }
     }
 
     /// A RETURN field (an attribute or a path), as RediSearch's loader gives it.
@@ -394,9 +416,11 @@ fn empty_array(text: &[u8]) -> bool {
 
 fn sortkey_reply(k: &Option<Key>) -> Reply {
     match k {
-        None => Reply::Nil,
+        None | Some(Key::Several(None)) => Reply::Nil,
         Some(Key::Num(n)) => Reply::text(format!("#{}", format_g(*n, 17))),
         Some(Key::Str(s)) => Reply::text(format!("${s}")),
+        // A duo's key is its first value (`reeval_key`).
+        Some(Key::Several(Some(first))) => sortkey_reply(&Some((**first).clone())),
     }
 }
 

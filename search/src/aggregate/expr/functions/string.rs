@@ -15,7 +15,8 @@ use crate::aggregate::value::Value;
 /// `upper(s)` / `lower(s)`: a non-string gives NULL.
 pub(super) fn case_map(name: &str, args: &[Value], f: fn(&u8) -> u8) -> Result<Value, AggError> {
     check_arity(name, args, 1, 1)?;
-    Ok(match &args[0] {
+    // `RSValue_StringPtrLen`: a duo's string is its first value's.
+    Ok(match args[0].primary() {
         Value::String(s) => Value::String(s.iter().map(f).collect::<Vec<u8>>().into()),
         _ => Value::Null,
     })
