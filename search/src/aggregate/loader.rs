@@ -180,7 +180,7 @@ impl IndexLoader<'_> {
     }
 
     /// GROUPBY/REDUCE/SORTBY/APPLY reads of an attribute: the SORTABLE
-    /// value when there is one, else the document's
+    /// value when there is one (a hash's TAG excepted), else the document's
     /// values: a hash's TAG list becomes an array so GROUPBY counts each value, a JSON
     /// attribute is read as LOAD reads it (its first match, or from DIALECT 3 a duo value
     /// unless it is a SORTABLE one holding a single value).
@@ -191,11 +191,11 @@ impl IndexLoader<'_> {
             let vals = self.docs.values(key, &f.path).ok()?;
             let single =
                 matches!(vals.as_slice(), [v] if !matches!(v, FieldValue::Array(_) | FieldValue::Object(_)));
-            if !(single && property_from_sortable(f)) {
+            if !(single && property_from_sortable(self.spec, f)) {
                 return self.duo(key, &f.path, vals, Some(f));
             }
         }
-        if property_from_sortable(f) {
+        if property_from_sortable(self.spec, f) {
             match &self.indexed {
                 Indexed::Live { idx, .. } => {
                     if let Some(v) = idx.docs.sortable(id, fi as u16) {
@@ -251,11 +251,13 @@ fn single_sortable(attr: Option<&FieldSpec>, vals: &[FieldValue]) -> bool {
 }
 
 /// Whether the pipeline's property reads of field `f` (GROUPBY, SORTBY, APPLY) take its
-/// SORTABLE value: any SORTABLE field, a TAG too (RediSearch's `RLookup_GetItem` reads the
-/// sorting vector for a key of a SORTABLE field the row has no value for: a hash's `Ab,c`
-/// groups as `ab,c`, a JSON array as its first value).
-pub(crate) fn property_from_sortable(f: &FieldSpec) -> bool {
-    f.sortable
+/// SORTABLE value, as RediSearch's `RLookup_GetItem` does for a key of a SORTABLE field the
+/// row has no value for (a JSON array as its first value), but a hash's TAG: RediSearch reads
+/// its sorting vector's whole list (`Ab,c` groups as `ab,c`: one group per list, #1258),
+/// folio its values from the hash, so that GROUPBY makes one group per value, SORTABLE or
+/// not (README's differences: "FT.AGGREGATE GROUPBY on a hash's multi-value TAG").
+pub(crate) fn property_from_sortable(spec: &IndexSpec, f: &FieldSpec) -> bool {
+    f.sortable && !(f.kind == FieldType::Tag && spec.on == KeyType::Hash)
 }
 
 /// Whether the pipeline's read of field `name` (`explicit`: a LOAD of it, else a property
@@ -274,7 +276,7 @@ pub(crate) fn read_from_document(
     if shows_all_matches(spec, dialect) {
         return true;
     }
-    !(served(fi) || !explicit && property_from_sortable(f) && sortable(fi))
+    !(served(fi) || !explicit && property_from_sortable(spec, f) && sortable(fi))
 }
 
 /// Whether the pipeline reads JSON attributes as duo values, shown as the JSON array of

@@ -145,7 +145,7 @@ pub(crate) fn stage_queried(
     }
     for n in plan.loaded_names().0 {
         let Some((fi, f)) = spec.field(n) else { continue };
-        if property_from_sortable(f) && !sortable.contains(&fi) {
+        if property_from_sortable(spec, f) && !sortable.contains(&fi) {
             sortable.push(fi);
         }
         if f.kind == FieldType::Numeric && !numeric.contains(&fi) {
