@@ -124,3 +124,27 @@ fn punctuation_separates_terms() {
     assert_eq!(found(&mut db, "men.running", "1"), ["d8"]);
     assert_eq!(found(&mut db, "men.running", "2"), ["d8"]);
 }
+
+/// The bulk strings of a reply, depth-first.
+fn strings(r: &Reply, out: &mut Vec<String>) {
+    match r {
+        Reply::Bulk(b) => out.push(String::from_utf8_lossy(b).into_owned()),
+        Reply::Array(v) => v.iter().for_each(|x| strings(x, out)),
+        _ => {}
+    }
+}
+
+#[test]
+fn spellcheck_reads_numbers_as_terms() {
+    let mut db = corpus();
+    let mut check = |q: &str, d: &str| {
+        let mut v = Vec::new();
+        strings(&db.cmd(&["FT.SPELLCHECK", "idx", q, "DIALECT", d]), &mut v);
+        v
+    };
+    // Every token node is checked: a number too, whole, as written (RediSearch's trie lookup
+    // folds case: `1E3` is in the index).
+    assert!(check("1.2e+3", "2").contains(&"1.2e+3".to_string()));
+    assert!(check("1.2", "1").contains(&"1.2".to_string()));
+    assert!(check("1E3", "2").is_empty());
+}
