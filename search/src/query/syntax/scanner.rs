@@ -317,9 +317,11 @@ impl<'a> Parser<'a> {
 
     /// The value of `$name` (after the `$`); parameters are dialect 2's.
     pub(super) fn param(&mut self) -> Result<String> {
+        let dollar = self.i.checked_sub(1).and_then(|k| self.chars.get(k)).map_or(0, |&(o, _)| o);
         let name = self.word();
         if self.dialect < 2 {
-            return Err(self.err());
+            // v1's ATTRIBUTE token, which no rule takes: the error at its `$`, quoting the name.
+            return Err(Error::syntax(dollar, &name));
         }
         self.params.text(&name).ok_or_else(|| Error::new(format!("No such parameter `{name}`")))
     }

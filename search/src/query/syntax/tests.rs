@@ -539,3 +539,12 @@ fn a_star_after_punctuation_is_a_star_token() {
     assert_eq!(p("@t1:(w'*')", 1).unwrap_err().to_string(), "Syntax error at offset 7 near w");
     assert_eq!(p("x.*b", 2).unwrap(), And(vec![w("x"), Suffix("b".into())]));
 }
+
+#[test]
+fn dialect_1_parameters_err_at_their_dollar() {
+    let params = HashMap::from([("p".to_string(), "5".to_string())]);
+    let err = |q: &str| parse(q, 1, &params).unwrap_err().to_string();
+    assert_eq!(err("$p"), "Syntax error at offset 0 near p");
+    assert_eq!(err("@t1:$p"), "Syntax error at offset 4 near p");
+    assert_eq!(err("@t1:($p)"), "Syntax error at offset 5 near p");
+}
