@@ -266,6 +266,8 @@ impl Explainer<'_> {
         match ast {
             QueryAst::MatchAll => leaf("<WILDCARD>".into(), out),
             QueryAst::Word(w) if w.is_empty() => self.word("", depth, mask, attrs, true, out),
+            // RediSearch's verbatim token: as written, without expansions.
+            QueryAst::Verbatim(w) => self.word(w, depth, mask, attrs, true, out),
             QueryAst::Word(w) => {
                 let words = self.words(w);
                 match words.as_slice() {

@@ -230,6 +230,8 @@ fn collect_words(idx: &Index, ast: &QueryAst, mask: FieldMask, out: &mut Vec<(St
     };
     match ast {
         QueryAst::Word(w) => words(w, out),
+        // A verbatim token (a number in dialect 2) is one term as written.
+        QueryAst::Verbatim(t) => out.push((t.clone(), mask)),
         QueryAst::Phrase(p) => words(p, out),
         QueryAst::And(items) | QueryAst::Or(items) => {
             for it in items {
@@ -303,7 +305,9 @@ fn check_word(
     mask: FieldMask,
 ) -> Option<WordResult> {
     let text = &seen.idx.text;
-    if text.dict.get(word).is_some_and(|id| seen.is_live(id)) {
+    // RediSearch's trie lookup folds case: a verbatim `1E3` is the indexed `1e3`.
+    let known = text.dict.get(word).or_else(|| text.dict.get(&word.to_lowercase()));
+    if known.is_some_and(|id| seen.is_live(id)) {
         return req.full_score_info.then_some(WordResult::InIndex);
     }
     if req.exclude.iter().any(|d| config.dictionaries.contains(d, word)) {

@@ -135,6 +135,7 @@ pub fn node(ast: &QueryAst, docs: RoaringBitmap, time: Duration, children: Vec<P
     let (kind, label) = match ast {
         QueryAst::MatchAll => ("WILDCARD", None),
         QueryAst::Word(w) => ("TEXT", term(w)),
+        QueryAst::Verbatim(w) => ("TEXT", Some(w.clone())),
         QueryAst::Prefix(w) => ("UNION", Some(format!("PREFIX - {}", unescape(w).to_lowercase()))),
         QueryAst::Suffix(w) => ("UNION", Some(format!("SUFFIX - {}", unescape(w).to_lowercase()))),
         QueryAst::Infix(w) => ("UNION", Some(format!("INFIX - {}", unescape(w).to_lowercase()))),

@@ -93,7 +93,8 @@ impl<'a> Exec<'a> {
                     }
                 }
                 _ => {
-                    self.within = within.clone().filter(|_| matches!(it, QueryAst::Word(_)));
+                    self.within =
+                        within.clone().filter(|_| matches!(it, QueryAst::Word(_) | QueryAst::Verbatim(_)));
                     let r = self.eval(it, mask, prox);
                     self.within = None;
                     if let Some(bm) = r? {

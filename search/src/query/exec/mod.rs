@@ -349,7 +349,7 @@ impl<'a> Exec<'a> {
         match it {
             QueryAst::Not(_) | QueryAst::Optional(_) => self.idx.docs.live.len(),
             QueryAst::And(_) => 0,
-            QueryAst::Word(_) => match self.text_ids_in(terms) {
+            QueryAst::Word(_) | QueryAst::Verbatim(_) => match self.text_ids_in(terms) {
                 Some(ids) => ids.iter().map(|&id| self.idx.text.doc_freq(id)).sum(),
                 None => result.map_or(0, RoaringBitmap::len),
             },

@@ -63,7 +63,9 @@ impl<'a> Exec<'a> {
             self.pending_own.take()
         };
         let saved = self.weight;
-        if let Some(w) = own.filter(|_| !matches!(ast, QueryAst::Word(_) | QueryAst::Optional(_))) {
+        if let Some(w) =
+            own.filter(|_| !matches!(ast, QueryAst::Word(_) | QueryAst::Verbatim(_) | QueryAst::Optional(_)))
+        {
             self.weight *= w;
         }
         let r = self.eval_kind(ast, mask, prox, own);
@@ -87,6 +89,7 @@ impl<'a> Exec<'a> {
                 | QueryAst::And(_)
                 | QueryAst::Or(_)
                 | QueryAst::Word(_)
+                | QueryAst::Verbatim(_)
                 | QueryAst::Phrase(_)
                 | QueryAst::Prefix(_)
                 | QueryAst::Suffix(_)
@@ -124,21 +127,7 @@ impl<'a> Exec<'a> {
                 let toks = self.tokens(w);
                 match toks.as_slice() {
                     [] => None,
-                    [tok] => {
-                        let ids = self.expand_token(tok, mask);
-                        self.profile_expansions(&ids, mask);
-                        let bm = match &within {
-                            Some(w) => self.docs_within(&ids, mask, w),
-                            None => self.docs_of(&ids, mask),
-                        };
-                        let stem = self.stem_of(&ids);
-                        self.expansion_root(&ids, stem);
-                        // The word's own weight stays on its exact term, the first id when
-                        // the dictionary holds it (its expansions weigh 1).
-                        let exact = self.idx.text.dict.get(tok).filter(|id| ids.first() == Some(id));
-                        self.record_own(ids, mask, None, own.and_then(|w| exact.map(|id| (id, w))));
-                        Some(bm)
-                    }
+                    [tok] => Some(self.word_token(tok, mask, within.as_ref(), own)),
                     _ => {
                         // Several tokens are a phrase: an aggregate its weight multiplies.
                         let saved = self.weight;
@@ -148,6 +137,15 @@ impl<'a> Exec<'a> {
                         Some(r)
                     }
                 }
+            }
+            QueryAst::Verbatim(t) => {
+                // RediSearch's verbatim token (a number in dialect 2): its own term, as
+                // written, without the expanders.
+                let within = self.within.take();
+                self.unexpanded += 1;
+                let bm = self.word_token(t, mask, within.as_ref(), own);
+                self.unexpanded -= 1;
+                Some(bm)
             }
             QueryAst::Phrase(text) => {
                 self.check_order(mask)?;
@@ -427,6 +425,32 @@ impl<'a> Exec<'a> {
             }
         }
         m
+    }
+}
+
+impl Exec<'_> {
+    /// The documents of one word's term `tok` and its expansions (within `within`, the
+    /// candidates of an intersection, when given), recorded for scoring.
+    fn word_token(
+        &mut self,
+        tok: &str,
+        mask: FieldMask,
+        within: Option<&RoaringBitmap>,
+        own: Option<f64>,
+    ) -> RoaringBitmap {
+        let ids = self.expand_token(tok, mask);
+        self.profile_expansions(&ids, mask);
+        let bm = match within {
+            Some(w) => self.docs_within(&ids, mask, w),
+            None => self.docs_of(&ids, mask),
+        };
+        let stem = self.stem_of(&ids);
+        self.expansion_root(&ids, stem);
+        // The word's own weight stays on its exact term, the first id when the dictionary
+        // holds it (its expansions weigh 1).
+        let exact = self.idx.text.dict.get(tok).filter(|id| ids.first() == Some(id));
+        self.record_own(ids, mask, None, own.and_then(|w| exact.map(|id| (id, w))));
+        bm
     }
 }
 

@@ -51,7 +51,7 @@ impl Exec<'_> {
         loop {
             match node {
                 QueryAst::Field(_, inner) | QueryAst::Attrs { inner, .. } => node = inner,
-                QueryAst::Word(_) => break,
+                QueryAst::Word(_) | QueryAst::Verbatim(_) => break,
                 _ => return None,
             }
         }

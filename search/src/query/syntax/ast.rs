@@ -59,6 +59,10 @@ pub enum QueryAst {
     MatchAll,
     /// A word as written (escapes kept for the tokenizer).
     Word(String),
+    /// One term as the query gave it: not tokenized, not case-folded, never expanded
+    /// (dialect ≥ 2: a number used as a term, `1.2e+3`; a `$param` whose value is a number,
+    /// lower-cased).
+    Verbatim(String),
     /// `foo*`.
     Prefix(String),
     /// `*foo`.

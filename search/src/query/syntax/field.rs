@@ -207,6 +207,23 @@ impl Parser<'_> {
             }
             return Ok(Some(t));
         }
+        let n = self.number_len(0);
+        let digit_term = self.dialect < 2 && n > 0 && self.term_len(0) > n;
+        if digit_term {
+            // v1 reads a TERM there (`1e+3` is `1e`, then `3`), which no range rule takes.
+            let at = self.offset();
+            let near: String = (0..self.term_len(0)).filter_map(|j| self.peek_at(j)).collect();
+            return Err(Error::syntax(at, &near));
+        }
+        if n > 0 && n >= self.term_len(0) && self.term_len(n) > 0 {
+            // The lexer's NUMBER ends inside the word (v1's `1.2e+3` is `1.2`, `e`, `3`):
+            // the term after it is where no range rule goes on.
+            self.i += n;
+            let at = self.offset();
+            let len = self.term_len(0);
+            let near: String = (0..len).filter_map(|j| self.peek_at(j)).collect();
+            return Err(Error::syntax(at, &near));
+        }
         if let Some(n) = self.lex_number() {
             // RediSearch's lexer skips punctuation between tokens: `[0..inf]` is `[0 inf]`.
             t.push_str(&n);
@@ -264,7 +281,9 @@ impl Parser<'_> {
                 let save = (self.i, t.len());
                 t.push('e');
                 self.i += 1;
-                if let Some(c) = self.peek().filter(|c| *c == '+' || *c == '-') {
+                // v1's exponent takes only a `-` (`1.2e+3` is `1.2`, `e`, `3` there).
+                let signs: &[char] = if self.dialect >= 2 { &['+', '-'] } else { &['-'] };
+                if let Some(c) = self.peek().filter(|c| signs.contains(c)) {
                     t.push(c);
                     self.i += 1;
                 }

@@ -135,20 +135,28 @@ impl Parser<'_> {
             '*' | '$' => Token::Affix,
             _ if is_special(c) => return None,
             _ => {
-                // A word followed by `*` is a prefix token; a number is a token of its own.
-                let mut k = 0;
-                while self.peek_at(k).is_some_and(|ch| !is_special(ch) || ch == '\\')
-                    && !self.lone_backslash(k)
-                {
-                    k += if self.peek_at(k) == Some('\\') { 2 } else { 1 };
-                }
-                if self.peek_at(k) == Some('*') {
+                // RediSearch's lexers skip punctuation between tokens; then a number (the
+                // longest match) or a term, either followed by `*` a prefix token.
+                let at = self.i;
+                self.skip_word_punct();
+                let tok = if self.peek() == Some('*') && self.i > at {
                     Token::Affix
-                } else if (0..k).filter_map(|j| self.peek_at(j)).collect::<String>().parse::<f64>().is_ok() {
-                    Token::Number
-                } else {
+                } else if self.peek().is_none_or(is_special) {
+                    // Punctuation alone: the atom reads it as a word without terms.
                     Token::Term
-                }
+                } else {
+                    let n = self.number_token_len(0);
+                    let len = if n > 0 { n } else { self.term_len(0) };
+                    if self.peek_at(len) == Some('*') {
+                        Token::Affix
+                    } else if n > 0 {
+                        Token::Number
+                    } else {
+                        Token::Term
+                    }
+                };
+                self.i = at;
+                tok
             }
         })
     }

@@ -136,7 +136,11 @@ impl Parser<'_> {
         if self.dialect >= 2 {
             self.eat('$');
         }
-        let lone = self.word().is_empty();
+        // The lexers' affixes take a term or a number after the star: punctuation there
+        // leaves a STAR token (`*'` in dialect 1).
+        let punct =
+            self.peek().is_some_and(|c| c.is_ascii_punctuation() && c != '_' && c != '\\' && !is_special(c));
+        let lone = punct || self.word().is_empty();
         self.i = at;
         lone
     }
@@ -194,6 +198,7 @@ impl Parser<'_> {
                 let start = self.i;
                 let (text, _) = self.scan_until(|ch| ch == '"', true)?;
                 self.i += 1;
+                let text = if self.dialect < 2 { self.phrase_numbers(&text) } else { text };
                 Ok(QueryAst::Phrase(self.phrase_dollars(text, start)?))
             }
             '@' => self.field_clause(),
@@ -260,8 +265,15 @@ impl Parser<'_> {
                         return Err(e);
                     }
                     // RediSearch's lexer ends the term at punctuation (`%%wor&d%%` is `wor`,
-                    // then `d`: its syntax error there).
-                    self.word_until_punct()
+                    // then `d`: its syntax error there), or reads a number (`%5.5%`).
+                    let n = self.number_token_len(0);
+                    if n > 0 && !matches!(self.peek(), Some('-' | '+')) {
+                        let text: String = (0..n).filter_map(|j| self.peek_at(j)).collect();
+                        self.i += n;
+                        escape_word(&text)
+                    } else {
+                        self.word_until_punct()
+                    }
                 };
                 // The same gaps after the word (`%run.%` is `%run%`) when a `%` follows them.
                 let after_word = self.i;
@@ -298,22 +310,55 @@ impl Parser<'_> {
                     // `$p*`: a prefix of the parameter's value.
                     return Ok(QueryAst::Prefix(escape_word(&v)));
                 }
+                if !v.is_empty() && c_double(&v) {
+                    // A value that is a number is one term, its text lower-cased and never
+                    // expanded (RediSearch's `QueryParam_Resolve` / `QueryNode_EvalParamsCommon`:
+                    // `ParseDouble` succeeds, the node is made verbatim).
+                    return Ok(QueryAst::Verbatim(v.to_lowercase()));
+                }
                 Ok(QueryAst::Word(escape_word(&v)))
             }
             '-' if self.minus_number().is_some() => {
-                let n = self.number_len(1);
+                let n = self.unsigned_number_len(1);
                 let digits: String = (1..=n).filter_map(|j| self.peek_at(j)).collect();
                 self.i += 1 + n;
                 if self.eat('*') {
                     Ok(QueryAst::Prefix(format!("-{digits}")))
                 } else {
-                    // Escaped so that the word stays one term with its sign.
-                    Ok(QueryAst::Word(format!("\\-{}", digits.replace('.', "\\."))))
+                    Ok(self.number_term(format!("-{digits}")))
                 }
             }
             _ if is_special(c) => Err(self.err()),
             _ => {
-                let w = self.word();
+                // RediSearch's lexers skip punctuation between tokens and read a NUMBER where
+                // it is the longest match (`1.2e+3`, `a1.5b` is `a1` then `5b`).
+                let start = self.i;
+                self.skip_word_punct();
+                let n = self.number_token_len(0);
+                if n > 0 {
+                    let text: String = (0..n).filter_map(|j| self.peek_at(j)).collect();
+                    self.i += n;
+                    if self.eat('*') {
+                        return Ok(QueryAst::Prefix(text));
+                    }
+                    return Ok(self.number_term(text));
+                }
+                if self.peek() == Some('*') && self.i > start {
+                    // The lexer skipped the punctuation before a star (`w'*'` in dialect 1).
+                    return self.atom();
+                }
+                let w = if self.peek().is_none_or(is_special) {
+                    // Punctuation alone: a word without terms, as before.
+                    self.i = start;
+                    self.word()
+                } else {
+                    let w = self.word_until_punct();
+                    if self.peek() == Some('\\') && self.peek_at(1).is_none() {
+                        // A backslash that ends the text escapes nothing.
+                        self.i += 1;
+                    }
+                    w
+                };
                 if w.is_empty() {
                     return Err(self.err());
                 }
@@ -353,6 +398,80 @@ impl Parser<'_> {
                 return;
             }
             self.i += 1;
+        }
+    }
+
+    /// Skips the ASCII punctuation inside a run of word characters that RediSearch's lexers
+    /// read as no token (between terms: `a.b` is `a` then `b`), stopping at a number's sign
+    /// and at dialect 2's `'…'`.
+    pub(super) fn skip_word_punct(&mut self) {
+        while let Some(c) = self.peek() {
+            let skipped = c.is_ascii_punctuation()
+                && !is_special(c)
+                && c != '_'
+                && c != '\\'
+                && !(c == '\'' && self.at_verbatim())
+                && self.number_token_len(0) == 0;
+            if !skipped {
+                return;
+            }
+            self.i += 1;
+        }
+    }
+
+    /// Dialect 1 lexes a quoted phrase token by token: its numbers (`1.2`, `1e-3`) are
+    /// terms of their own, escaped here so that the tokenizer keeps them whole.
+    fn phrase_numbers(&self, text: &str) -> String {
+        let p = Parser::new(text, self.dialect, self.params);
+        let mut p = p;
+        let mut out = String::with_capacity(text.len());
+        let mut in_term = false;
+        while let Some(c) = p.peek() {
+            if c == '\\' {
+                out.push(c);
+                if let Some(n) = p.peek_at(1) {
+                    out.push(n);
+                }
+                p.i += 2;
+                in_term = true;
+                continue;
+            }
+            // v1's number takes a `-` (`"-5 x"` is the terms `-5` and `x`).
+            let sign = usize::from(c == '-');
+            if (sign == 1 || !in_term) && p.peek_at(sign).is_some_and(|d| d.is_ascii_digit()) {
+                let n = sign + p.number_len(sign);
+                if n > 1 && n >= p.term_len(0) {
+                    let num: String = (0..n).filter_map(|j| p.peek_at(j)).collect();
+                    if in_term {
+                        // A term before the sign ends there (`a-5` is `a` then `-5`).
+                        out.push(' ');
+                    }
+                    out.push_str(&escape_word(&num));
+                    p.i += n;
+                    if p.term_len(0) > 0 {
+                        // What follows is a term of its own (`1.5b` is `1.5` then `b`).
+                        out.push(' ');
+                    }
+                    continue;
+                }
+            }
+            in_term = !(is_special(c) || (c.is_ascii_punctuation() && c != '_'));
+            out.push(c);
+            p.i += 1;
+        }
+        out
+    }
+
+    /// A NUMBER token used as a term (`term ::= NUMBER` in both grammars). Dialect 1 takes
+    /// its text as any term's (lower-cased, expanded); dialect 2 as written and verbatim
+    /// (`NewTokenNode_WithParams`: QT_NUMERIC and QT_SIZE are neither case-folded nor
+    /// expanded).
+    fn number_term(&self, text: String) -> QueryAst {
+        if self.dialect >= 2 {
+            QueryAst::Verbatim(text)
+        } else {
+            // Escaped so that the tokenizer keeps it one term with its sign and point.
+            QueryAst::Word(escape_word(&text))
         }
     }
 
@@ -427,6 +546,7 @@ impl Parser<'_> {
 fn is_text(q: &QueryAst) -> bool {
     match q {
         QueryAst::Word(_)
+        | QueryAst::Verbatim(_)
         | QueryAst::Prefix(_)
         | QueryAst::Suffix(_)
         | QueryAst::Infix(_)
@@ -515,5 +635,45 @@ impl Parser<'_> {
             k += 1;
         }
         Ok(out)
+    }
+}
+
+/// Whether C's `strtod` reads all of `v` as a number without a range error (RediSearch's
+/// `ParseDouble`): leading spaces, a sign, decimal or hexadecimal digits with an exponent,
+/// `inf`, `infinity` or `nan` in any case.
+pub(super) fn c_double(v: &str) -> bool {
+    let t = v.trim_start_matches([' ', '\t', '\n', '\x0b', '\x0c', '\r']);
+    let body = t.strip_prefix(['+', '-']).unwrap_or(t);
+    let lower = body.to_ascii_lowercase();
+    if ["inf", "infinity", "nan"].contains(&lower.as_str()) {
+        return true;
+    }
+    if let Some(hex) = lower.strip_prefix("0x") {
+        let (mant, exp) = match hex.split_once('p') {
+            Some((m, e)) => (m, Some(e)),
+            None => (hex, None),
+        };
+        let (int, frac) = mant.split_once('.').unwrap_or((mant, ""));
+        let hexdigits = |s: &str| s.chars().all(|c| c.is_ascii_hexdigit());
+        if int.len() + frac.len() == 0 || !hexdigits(int) || !hexdigits(frac) {
+            return false;
+        }
+        return exp.is_none_or(|e| {
+            let e = e.strip_prefix(['+', '-']).unwrap_or(e);
+            !e.is_empty() && e.chars().all(|c| c.is_ascii_digit())
+        });
+    }
+    // Rust's grammar of decimal numbers is C's (`1.`, `.5`, `1e5`), but for the words.
+    if !body.starts_with(|c: char| c.is_ascii_digit() || c == '.') {
+        return false;
+    }
+    match body.parse::<f64>() {
+        // Out of range: ERANGE (an overflow, or an underflow to zero).
+        Ok(d) => {
+            d.is_finite()
+                && (d != 0.0
+                    || !body.split(['e', 'E']).next().unwrap_or("").chars().any(|c| ('1'..='9').contains(&c)))
+        }
+        Err(_) => false,
     }
 }

@@ -155,21 +155,23 @@ impl<'a> Parser<'a> {
         Ok(())
     }
 
-    /// At `-` starting a negative number (`-20`, `-2.5`, `-1e3`) or a prefix of one (`-20*`):
-    /// RediSearch lexes these as one term, not as a negation (`-20abc` is `-20` then `abc`).
-    /// `Some(true)`: a prefix.
+    /// At `-` starting a negative number (`-20`, `-2.5`, `-1e3`, `-inf`) or a prefix of one
+    /// (`-20*`): RediSearch's lexers read these as one NUMBER token, not as a negation
+    /// (`-20abc` is `-20` then `abc`). `Some(true)`: a prefix.
     pub(super) fn minus_number(&self) -> Option<bool> {
         if self.peek() != Some('-') {
             return None;
         }
-        let n = self.number_len(1);
+        let n = self.unsigned_number_len(1);
         if n == 0 {
             return None;
         }
         Some(self.peek_at(1 + n) == Some('*'))
     }
 
-    /// Length of the number (`digits[.digits][e[+-]digits]`) starting `at` characters ahead.
+    /// Length of the number (`digits[.digits][e[sign]digits]`) starting `at` characters
+    /// ahead, as this dialect's lexer reads it (`number` in `v1/lexer.rl`: the exponent's
+    /// sign only `-`; `v2/lexer.rl`: `+`, `-` or `'`).
     pub(super) fn number_len(&self, at: usize) -> usize {
         let digits = |mut k: usize| {
             let from = k;
@@ -188,13 +190,83 @@ impl<'a> Parser<'a> {
             k += 1 + digits(k + 1);
         }
         if matches!(self.peek_at(k), Some('e' | 'E')) {
-            let sign = usize::from(matches!(self.peek_at(k + 1), Some('+' | '-')));
+            let signs: &[char] = if self.dialect >= 2 { &['+', '-', '\''] } else { &['-'] };
+            let sign = usize::from(self.peek_at(k + 1).is_some_and(|c| signs.contains(&c)));
             let exp = digits(k + 1 + sign);
             if exp > 0 {
                 k += 1 + sign + exp;
             }
         }
         k - at
+    }
+
+    /// Length of a number or of the lexers' `inf` (case-insensitive from dialect 2) starting
+    /// `at` characters ahead, without a sign.
+    pub(super) fn unsigned_number_len(&self, at: usize) -> usize {
+        let n = self.number_len(at);
+        if n > 0 {
+            return n;
+        }
+        let inf = ['i', 'n', 'f'].iter().enumerate().all(|(j, &c)| {
+            self.peek_at(at + j).is_some_and(|p| {
+                if self.dialect >= 2 {
+                    p.eq_ignore_ascii_case(&c)
+                } else {
+                    p == c
+                }
+            })
+        });
+        if inf {
+            3
+        } else {
+            0
+        }
+    }
+
+    /// Length of the lexers' `term` starting `at` characters ahead: characters that are
+    /// neither ASCII punctuation (but `_`), spaces nor control characters, and backslash
+    /// escapes of punctuation, spaces or backslashes.
+    pub(super) fn term_len(&self, at: usize) -> usize {
+        let mut k = at;
+        while let Some(c) = self.peek_at(k) {
+            if c == '\\' {
+                match self.peek_at(k + 1) {
+                    Some(n) if n.is_ascii_punctuation() || n.is_ascii_whitespace() => k += 2,
+                    _ => break,
+                }
+                continue;
+            }
+            if is_special(c) || (c.is_ascii_punctuation() && c != '_') {
+                break;
+            }
+            k += 1;
+        }
+        k - at
+    }
+
+    /// The token RediSearch's lexer reads `at` characters ahead when it is a NUMBER (the
+    /// longest match, a number winning a tie with a term: `705`, `1.5b` is `1.5` then `b`,
+    /// `a1.5b` is `a1` then `5b`): its length with its sign (`-` always, `+` from dialect
+    /// 2; `inf` also after v1's `+`).
+    pub(super) fn number_token_len(&self, at: usize) -> usize {
+        let sign = match self.peek_at(at) {
+            Some('-') => 1,
+            Some('+') => 1,
+            _ => 0,
+        };
+        let mut n = self.unsigned_number_len(at + sign);
+        if n == 0 {
+            return 0;
+        }
+        if sign == 1 && self.peek_at(at) == Some('+') && self.dialect < 2 && self.number_len(at + 1) > 0 {
+            // v1's number takes no `+` (its `inf` does).
+            return 0;
+        }
+        n += sign;
+        if sign == 0 && n < self.term_len(at) {
+            return 0;
+        }
+        n
     }
 
     /// A run of characters up to a special one or one that `stop` accepts, a `\` kept with
@@ -245,9 +317,11 @@ impl<'a> Parser<'a> {
 
     /// The value of `$name` (after the `$`); parameters are dialect 2's.
     pub(super) fn param(&mut self) -> Result<String> {
+        let dollar = self.i.checked_sub(1).and_then(|k| self.chars.get(k)).map_or(0, |&(o, _)| o);
         let name = self.word();
         if self.dialect < 2 {
-            return Err(self.err());
+            // v1's ATTRIBUTE token, which no rule takes: the error at its `$`, quoting the name.
+            return Err(Error::syntax(dollar, &name));
         }
         self.params.text(&name).ok_or_else(|| Error::new(format!("No such parameter `{name}`")))
     }

@@ -477,3 +477,74 @@ fn v2_tag_list_values() {
     // Dialect 1 keeps its own reading: the text up to `|` or `}`.
     assert_eq!(p("@t:{foo.bar}", 1).unwrap(), Tag(vec!["t".into()], vec![TagTerm::Exact("foo.bar".into())]));
 }
+
+#[test]
+fn numbers_as_terms() {
+    // RediSearch's lexers: `number` is the longest match (a tie with a term is a number);
+    // dialect 2 keeps it verbatim, dialect 1 as a term escaped to stay whole.
+    assert_eq!(p("1.2e+3", 2).unwrap(), Verbatim("1.2e+3".into()));
+    assert_eq!(p("1.2E3", 2).unwrap(), Verbatim("1.2E3".into()));
+    assert_eq!(p("705", 2).unwrap(), Verbatim("705".into()));
+    assert_eq!(p("-5", 2).unwrap(), Verbatim("-5".into()));
+    assert_eq!(p("+5", 2).unwrap(), Verbatim("+5".into()));
+    assert_eq!(p("INF", 2).unwrap(), Verbatim("INF".into()));
+    assert_eq!(p("infinity", 2).unwrap(), w("infinity"));
+    assert_eq!(p("cherry1", 2).unwrap(), w("cherry1"));
+    assert_eq!(p("1e5x", 2).unwrap(), w("1e5x"));
+    assert_eq!(p("1.5b", 2).unwrap(), And(vec![Verbatim("1.5".into()), w("b")]));
+    assert_eq!(p("a1.5b", 2).unwrap(), And(vec![w("a1"), w("5b")]));
+    assert_eq!(p("men.running", 2).unwrap(), And(vec![w("men"), w("running")]));
+    // NUMBER binds tighter than AND in v2: `1.e+3` is 1, then (e +3).
+    assert_eq!(
+        p("1.e+3", 2).unwrap(),
+        And(vec![Verbatim("1".into()), And(vec![w("e"), Verbatim("+3".into())])])
+    );
+    assert_eq!(p("1.2*", 2).unwrap(), Prefix("1.2".into()));
+    assert_eq!(p("%5.5%", 2).unwrap(), Fuzzy(r"5\.5".into(), 1));
+    assert_eq!(p("@t1:5.5", 2).unwrap(), Field(vec!["t1".into()], Box::new(Verbatim("5.5".into()))));
+    // Dialect 1: the exponent's sign is `-` only; `+` and `.` between tokens are skipped.
+    assert_eq!(p("1.2e+3", 1).unwrap(), And(vec![w(r"1\.2"), w("e"), w("3")]));
+    assert_eq!(p("1.2e-3", 1).unwrap(), w(r"1\.2e\-3"));
+    assert_eq!(p("-inf", 1).unwrap(), w(r"\-inf"));
+    assert_eq!(p("\"value 1.2\"", 1).unwrap(), Phrase(r"value 1\.2".into()));
+    assert_eq!(p("\"value 1.2\"", 2).unwrap(), Phrase("value 1.2".into()));
+    // Numeric ranges are unchanged.
+    assert_eq!(
+        p("@n:[1.5 2e3]", 2).unwrap(),
+        Numeric(
+            "n".into(),
+            NumBound { value: 1.5, inclusive: true },
+            NumBound { value: 2000.0, inclusive: true }
+        )
+    );
+    assert_eq!(p("@n:[1e+3 2]", 1).unwrap_err().to_string(), "Syntax error at offset 4 near 1e");
+}
+
+#[test]
+fn number_params_are_verbatim() {
+    let params = |v: &str| HashMap::from([("p".to_string(), v.to_string())]);
+    let q = |v: &str| parse("$p", 2, &params(v)).unwrap();
+    assert_eq!(q("1.2E-3"), Verbatim("1.2e-3".into()));
+    assert_eq!(q(" 5"), Verbatim(" 5".into()));
+    assert_eq!(q("-INF"), Verbatim("-inf".into()));
+    assert_eq!(q("0x1p3"), Verbatim("0x1p3".into()));
+    assert_eq!(q("cherry1"), w("cherry1"));
+    assert_eq!(q("1e999"), w(r"1e999"));
+    assert_eq!(q(""), w(""));
+}
+
+#[test]
+fn a_star_after_punctuation_is_a_star_token() {
+    // v1 skips the `'` of `w'*'`: the star stands alone, which no rule takes there.
+    assert_eq!(p("@t1:(w'*')", 1).unwrap_err().to_string(), "Syntax error at offset 7 near w");
+    assert_eq!(p("x.*b", 2).unwrap(), And(vec![w("x"), Suffix("b".into())]));
+}
+
+#[test]
+fn dialect_1_parameters_err_at_their_dollar() {
+    let params = HashMap::from([("p".to_string(), "5".to_string())]);
+    let err = |q: &str| parse(q, 1, &params).unwrap_err().to_string();
+    assert_eq!(err("$p"), "Syntax error at offset 0 near p");
+    assert_eq!(err("@t1:$p"), "Syntax error at offset 4 near p");
+    assert_eq!(err("@t1:($p)"), "Syntax error at offset 5 near p");
+}
