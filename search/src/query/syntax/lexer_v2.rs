@@ -73,10 +73,6 @@ fn is_term_char(c: char) -> bool {
 }
 
 impl Parser<'_> {
-    fn ch(&self, k: usize) -> Option<char> {
-        self.chars.get(k).map(|&(_, c)| c)
-    }
-
     fn byte(&self, k: usize) -> usize {
         self.chars.get(k).map(|&(o, _)| o).unwrap_or(self.s.len())
     }
@@ -85,8 +81,10 @@ impl Parser<'_> {
     fn term_len_v2(&self, k: usize) -> usize {
         let mut j = k;
         loop {
-            match self.ch(j) {
-                Some('\\') if self.ch(j + 1).is_some_and(|n| n.is_ascii_punctuation() || is_space(n)) => {
+            match self.char_at(j) {
+                Some('\\')
+                    if self.char_at(j + 1).is_some_and(|n| n.is_ascii_punctuation() || is_space(n)) =>
+                {
                     j += 2
                 }
                 Some(c) if is_term_char(c) => j += 1,
@@ -95,43 +93,22 @@ impl Parser<'_> {
         }
     }
 
-    /// Characters of the longest `number` at `k`: `[+-]? digit+ ('.' digit+)? ([eE] ['+-]? digit+)?`.
+    /// Characters of the longest `number` at `k`: `[+-]? digit+ ('.' digit+)? ([eE] ['+-]? digit+)?`
+    /// (the scanner's number of dialect 2, the only one this lexer serves, after a sign).
     fn number_len_v2(&self, k: usize) -> usize {
-        let digits = |from: usize| {
-            let mut j = from;
-            while self.ch(j).is_some_and(|c| c.is_ascii_digit()) {
-                j += 1;
-            }
-            j - from
-        };
-        let mut j = k + usize::from(matches!(self.ch(k), Some('+' | '-')));
-        let int = digits(j);
-        if int == 0 {
-            return 0;
+        let sign = usize::from(matches!(self.char_at(k), Some('+' | '-')));
+        match self.number_len_from(k + sign) {
+            0 => 0,
+            n => sign + n,
         }
-        j += int;
-        if self.ch(j) == Some('.') && digits(j + 1) > 0 {
-            j += 1 + digits(j + 1);
-        }
-        if matches!(self.ch(j), Some('e' | 'E')) {
-            let sign = usize::from(matches!(self.ch(j + 1), Some('\'' | '+' | '-')));
-            let exp = digits(j + 1 + sign);
-            if exp > 0 {
-                j += 1 + sign + exp;
-            }
-        }
-        j - k
     }
 
     /// Characters of `[+-]? 'inf'i` at `k`.
     fn inf_len(&self, k: usize) -> usize {
-        let sign = usize::from(matches!(self.ch(k), Some('+' | '-')));
-        let inf =
-            (0..3).all(|n| self.ch(k + sign + n).map(|c| c.to_ascii_lowercase()) == "inf".chars().nth(n));
-        if inf {
-            sign + 3
-        } else {
-            0
+        let sign = usize::from(matches!(self.char_at(k), Some('+' | '-')));
+        match self.inf_len_from(k + sign) {
+            0 => 0,
+            n => sign + n,
         }
     }
 
@@ -140,12 +117,12 @@ impl Parser<'_> {
     fn exact_lens(&self, k: usize) -> Vec<usize> {
         let mut out = Vec::new();
         let mut j = k + 1;
-        while let Some(c) = self.ch(j) {
+        while let Some(c) = self.char_at(j) {
             if c == '"' {
                 if j > k + 1 {
                     out.push(j + 1 - k);
                 }
-                if !(j >= k + 2 && self.ch(j - 1) == Some('\\')) {
+                if !(j >= k + 2 && self.char_at(j - 1) == Some('\\')) {
                     break;
                 }
             }
@@ -159,9 +136,9 @@ impl Parser<'_> {
     fn verbatim_len_v2(&self, k: usize) -> usize {
         let mut j = k + 1;
         loop {
-            match self.ch(j) {
+            match self.char_at(j) {
                 None => return 0,
-                Some('\\') if self.ch(j + 1).is_some() => j += 2,
+                Some('\\') if self.char_at(j + 1).is_some() => j += 2,
                 Some('\\') => return 0,
                 Some('\'') if j > k + 1 => return j + 1 - k,
                 Some('\'') => return 0,
@@ -174,7 +151,7 @@ impl Parser<'_> {
     /// `None` at the end of the text.
     pub(super) fn v2_token(&self, mut k: usize) -> Option<Tok> {
         loop {
-            let c = self.ch(k)?;
+            let c = self.char_at(k)?;
             if let Some(t) = self.v2_token_at(k, c) {
                 return Some(t);
             }
@@ -195,13 +172,7 @@ impl Parser<'_> {
         let span = |a: usize, b: usize| Some((self.byte(a), self.byte(b)));
         let pos = self.byte(k);
         // size, number
-        let digits = {
-            let mut j = k;
-            while self.ch(j).is_some_and(|c| c.is_ascii_digit()) {
-                j += 1;
-            }
-            j - k
-        };
+        let digits = self.digits_from(k);
         offer(digits, Kind::Number, span(k, k + digits));
         let num = self.number_len_v2(k);
         offer(num, Kind::Number, span(k, k + num));
@@ -220,14 +191,14 @@ impl Parser<'_> {
             }
         }
         // arrow: its action sets the text from the character after `=`, two long.
-        if c == '=' && self.ch(k + 1) == Some('>') {
+        if c == '=' && self.char_at(k + 1) == Some('>') {
             offer(2, Kind::Arrow, Some((self.byte(k + 1), (self.byte(k + 1) + 2).min(self.s.len()))));
         }
         // as (a TERM where v2's grammar wants one), inf
         let inf = self.inf_len(k);
         offer(inf, Kind::Number, span(k, k + inf));
         // empty_string, quote
-        if (c == '"' || c == '\'') && self.ch(k + 1) == Some(c) {
+        if (c == '"' || c == '\'') && self.char_at(k + 1) == Some(c) {
             offer(2, Kind::Empty, Some((pos, pos)));
         }
         match c {
@@ -249,26 +220,26 @@ impl Parser<'_> {
         for &n in &exacts {
             offer(n, Kind::Exact, span(k + 1, k + n - 1));
         }
-        if t > 0 && self.ch(k + t) == Some('*') {
+        if t > 0 && self.char_at(k + t) == Some('*') {
             offer(t + 1, Kind::Prefix(false), span(k, k + t));
         }
-        if num > 0 && self.ch(k + num) == Some('*') {
+        if num > 0 && self.char_at(k + num) == Some('*') {
             offer(num + 1, Kind::Prefix(false), span(k, k + num));
         }
         if c == '$' {
             let a = term_after(k + 1);
-            if a > 0 && self.ch(k + 1 + a) == Some('*') {
+            if a > 0 && self.char_at(k + 1 + a) == Some('*') {
                 offer(a + 2, Kind::Prefix(true), span(k + 1, k + 1 + a));
             }
         }
         for &n in &exacts {
-            if self.ch(k + n) == Some('*') {
+            if self.char_at(k + n) == Some('*') {
                 offer(n + 1, Kind::Prefix(false), span(k + 1, k + n - 1));
             }
         }
         // suffix, suffix_exact, contains, contains_exact
         if c == '*' {
-            let is_attr = self.ch(k + 1) == Some('$');
+            let is_attr = self.char_at(k + 1) == Some('$');
             let inner = [
                 term_after(k + 1),
                 self.number_len_v2(k + 1),
@@ -281,32 +252,33 @@ impl Parser<'_> {
                 let from = k + 1 + usize::from(attr);
                 offer(1 + n, Kind::Suffix(attr), span(from, k + 1 + n));
             }
-            let inner_exacts = if self.ch(k + 1) == Some('"') { self.exact_lens(k + 1) } else { Vec::new() };
+            let inner_exacts =
+                if self.char_at(k + 1) == Some('"') { self.exact_lens(k + 1) } else { Vec::new() };
             for &n in &inner_exacts {
                 offer(1 + n, Kind::Suffix(false), span(k + 2, k + n));
             }
             for (n, attr) in [(inner[0], false), (inner[1], false), (inner[2], true)] {
-                if n == 0 || (attr && n == 1) || self.ch(k + 1 + n) != Some('*') {
+                if n == 0 || (attr && n == 1) || self.char_at(k + 1 + n) != Some('*') {
                     continue;
                 }
                 let from = k + 1 + usize::from(attr);
                 offer(2 + n, Kind::Contains(attr), span(from, k + 1 + n));
             }
             for &n in &inner_exacts {
-                if self.ch(k + 1 + n) == Some('*') {
+                if self.char_at(k + 1 + n) == Some('*') {
                     offer(2 + n, Kind::Contains(false), span(k + 2, k + n));
                 }
             }
         }
         // verbatim, wildcard (a `$` two characters in names a parameter: the text after it)
-        let attr_shift = usize::from(self.ch(k + 2) == Some('$'));
+        let attr_shift = usize::from(self.char_at(k + 2) == Some('$'));
         if c == '\'' {
             let n = self.verbatim_len_v2(k);
             if n > 0 {
                 offer(n, Kind::Verbatim, span(k + 1 + attr_shift, k + n - 1));
             }
         }
-        if c == 'w' && self.ch(k + 1) == Some('\'') {
+        if c == 'w' && self.char_at(k + 1) == Some('\'') {
             let n = self.verbatim_len_v2(k + 1);
             if n > 0 {
                 offer(n + 1, Kind::Wildcard(attr_shift == 1), span(k + 2 + attr_shift, k + n));

@@ -173,42 +173,44 @@ impl<'a> Parser<'a> {
     /// ahead, as this dialect's lexer reads it (`number` in `v1/lexer.rl`: the exponent's
     /// sign only `-`; `v2/lexer.rl`: `+`, `-` or `'`).
     pub(super) fn number_len(&self, at: usize) -> usize {
-        let digits = |mut k: usize| {
-            let from = k;
-            while self.peek_at(k).is_some_and(|c| c.is_ascii_digit()) {
-                k += 1;
-            }
-            k - from
-        };
-        let mut k = at;
-        let int = digits(k);
+        self.number_len_from(self.i + at)
+    }
+
+    /// [`Self::number_len`] of the number starting at character `k` of the text.
+    pub(super) fn number_len_from(&self, k: usize) -> usize {
+        let int = self.digits_from(k);
         if int == 0 {
             return 0;
         }
-        k += int;
-        if self.peek_at(k) == Some('.') && digits(k + 1) > 0 {
-            k += 1 + digits(k + 1);
+        let mut j = k + int;
+        if self.char_at(j) == Some('.') && self.digits_from(j + 1) > 0 {
+            j += 1 + self.digits_from(j + 1);
         }
-        if matches!(self.peek_at(k), Some('e' | 'E')) {
+        if matches!(self.char_at(j), Some('e' | 'E')) {
             let signs: &[char] = if self.dialect >= 2 { &['+', '-', '\''] } else { &['-'] };
-            let sign = usize::from(self.peek_at(k + 1).is_some_and(|c| signs.contains(&c)));
-            let exp = digits(k + 1 + sign);
+            let sign = usize::from(self.char_at(j + 1).is_some_and(|c| signs.contains(&c)));
+            let exp = self.digits_from(j + 1 + sign);
             if exp > 0 {
-                k += 1 + sign + exp;
+                j += 1 + sign + exp;
             }
         }
-        k - at
+        j - k
     }
 
-    /// Length of a number or of the lexers' `inf` (case-insensitive from dialect 2) starting
-    /// `at` characters ahead, without a sign.
-    pub(super) fn unsigned_number_len(&self, at: usize) -> usize {
-        let n = self.number_len(at);
-        if n > 0 {
-            return n;
+    /// Number of ASCII digits from character `k` of the text.
+    pub(super) fn digits_from(&self, k: usize) -> usize {
+        let mut j = k;
+        while self.char_at(j).is_some_and(|c| c.is_ascii_digit()) {
+            j += 1;
         }
-        let inf = ['i', 'n', 'f'].iter().enumerate().all(|(j, &c)| {
-            self.peek_at(at + j).is_some_and(|p| {
+        j - k
+    }
+
+    /// Length of the lexers' `inf` at character `k` of the text (3, or 0): case-insensitive
+    /// from dialect 2.
+    pub(super) fn inf_len_from(&self, k: usize) -> usize {
+        let inf = "inf".chars().enumerate().all(|(j, c)| {
+            self.char_at(k + j).is_some_and(|p| {
                 if self.dialect >= 2 {
                     p.eq_ignore_ascii_case(&c)
                 } else {
@@ -220,6 +222,20 @@ impl<'a> Parser<'a> {
             3
         } else {
             0
+        }
+    }
+
+    /// Character `k` of the text.
+    pub(super) fn char_at(&self, k: usize) -> Option<char> {
+        self.chars.get(k).map(|&(_, c)| c)
+    }
+
+    /// Length of a number or of the lexers' `inf` (case-insensitive from dialect 2) starting
+    /// `at` characters ahead, without a sign.
+    pub(super) fn unsigned_number_len(&self, at: usize) -> usize {
+        match self.number_len(at) {
+            0 => self.inf_len_from(self.i + at),
+            n => n,
         }
     }
 
