@@ -129,6 +129,23 @@ impl VectorIndex {
         rows.get(..end).unwrap_or(rows)
     }
 
+    /// The `k` nearest documents of `rows` when no document has more than one row (what
+    /// [`Self::docs_of`] then [`Self::best`] give, without their map: each live row is its
+    /// owner's only one, at the distance the walk found).
+    fn single_docs(&self, rows: &[Near], k: usize) -> Vec<Hit> {
+        debug_assert!(self.more.is_empty());
+        let mut hits: Vec<Hit> = rows
+            .iter()
+            .filter_map(|r| match self.owners.get(r.id as usize) {
+                Some(&doc) if doc != DEAD => Some(Hit { doc, dist: r.d }),
+                _ => None,
+            })
+            .collect();
+        hits.sort_unstable();
+        hits.truncate(k);
+        hits
+    }
+
     /// The `k` nearest documents of `found`, nearest first.
     fn best(found: HashMap<u32, f64>, k: usize) -> Vec<Hit> {
         let mut hits: Vec<Hit> = found.into_iter().map(|(doc, dist)| Hit { doc, dist }).collect();
@@ -156,6 +173,15 @@ impl VectorIndex {
             let mut ef = ef;
             loop {
                 let rows = self.rows_near(q, ef, &live);
+                if self.more.is_empty() {
+                    // One row a document: the rows' owners are the hits, no map to merge them.
+                    let hits = self.single_docs(self.enough(&rows, k), k);
+                    if hits.len() >= k || rows.len() < ef || ef >= self.len() {
+                        return hits;
+                    }
+                    ef = ef.saturating_mul(2);
+                    continue;
+                }
                 let mut found = HashMap::new();
                 self.docs_of(self.enough(&rows, k), q, &|_| true, &mut found);
                 if found.len() >= k || rows.len() < ef || ef >= self.len() {

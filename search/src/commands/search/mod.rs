@@ -421,16 +421,16 @@ pub(crate) fn search_page(
             // RediSearch 2.10 does not order KNN results by distance: each carries its
             // filter's score (0 under `*`), highest first, then (RediSearch) document id order.
             let unfiltered = matches!(&ast, QueryAst::Knn(c) if matches!(*c.filter, QueryAst::MatchAll));
-            let mut rows: Vec<(u32, f64)> = knn
+            // (document, score, RediSearch id): the id read once, not at every comparison.
+            let mut rows: Vec<(u32, f64, u64)> = knn
                 .iter()
                 .map(|h| h.doc)
                 .filter(|d| ids.contains(*d))
-                .map(|d| (d, if unfiltered { 0.0 } else { scorer.score(d) }))
+                .map(|d| (d, if unfiltered { 0.0 } else { scorer.score(d) }, idx.docs.redisearch_id(d)))
                 .collect();
-            let rs = |d: u32| idx.docs.redisearch_id(d);
-            rows.sort_by(|a, b| crate::query::score::score_order(b.1, a.1).then(rs(a.0).cmp(&rs(b.0))));
+            rows.sort_by(|a, b| crate::query::score::score_order(b.1, a.1).then(a.2.cmp(&b.2)));
             norm_max = crate::query::score::max_score(rows.iter().map(|r| r.1));
-            page = rows.into_iter().take(want).map(|(d, score)| (d, score, None)).collect();
+            page = rows.into_iter().take(want).map(|(d, score, _)| (d, score, None)).collect();
         } else if let Some((field, asc)) = &req.sortby {
             let fi = idx.spec.field(field).map(|(i, _)| i);
             let by_distance = fi.is_none() && dist.has(field);
