@@ -9,13 +9,12 @@ use super::docs::{self, DocHot, DocRecord, RecordParts, TermOcc};
 use super::extract::{extract, FieldValues};
 use super::postings::{self, DocNorm, Posting};
 use super::record_postings::Postings;
-use super::{growth, numeric, numeric_tree, sort_numbers, ErrorStats, FieldIndex, Index, KeyChange, Kept};
 use super::{freq_weight, EMPTY_TERM};
+use super::{growth, numeric, numeric_tree, sort_numbers, ErrorStats, FieldIndex, Index, Kept, KeyChange};
 use crate::analysis::tokenizer::Tokens;
 use crate::analysis::{Stemmer, STEM_PREFIX};
 use crate::document::DocumentSource;
 use crate::limits::MULTI_TEXT_SLOP;
-
 
 /// What [`Index::insert_in_language`] builds for each document: (term, text field ordinal,
 /// position, frequency weight) per token; per term (term, weighted frequency, field mask,
