@@ -31,6 +31,7 @@ mod ast;
 pub mod error;
 mod eval;
 mod filter;
+mod filter_syntax;
 pub mod legacy;
 pub mod location;
 mod reach;

@@ -45,14 +45,15 @@
 //! replays pest's error bookkeeping (furthest failure position and the named rules tried
 //! there), so invalid paths get RedisJSON's exact error position and "expected" list. Choices
 //! are ordered (PEG): the first alternative that matches wins, as in pest.
+//!
+//! The filter rules (`filter` and below) are in [`filter_syntax`](super::filter_syntax).
 
 use regex::{Regex, RegexBuilder};
 
-use super::ast::{CmpOp, Filter, Pattern, Segment, Selector, Slice, Term};
+use super::ast::{Segment, Selector, Slice};
 use super::error::{Expected, PathError};
 use crate::limits::{
-    MAX_PATH_NESTING, PATH_PARSE_STEPS_BASE, PATH_PARSE_STEPS_PER_BYTE, REGEX_DFA_SIZE_LIMIT,
-    REGEX_SIZE_LIMIT,
+    PATH_PARSE_STEPS_BASE, PATH_PARSE_STEPS_PER_BYTE, REGEX_DFA_SIZE_LIMIT, REGEX_SIZE_LIMIT,
 };
 
 /// Parses a JSONPath (starting with `$`) into its segments.
@@ -82,41 +83,34 @@ pub(crate) fn compile_regex(pattern: &str) -> Option<Regex> {
 }
 
 /// Parser state: the input, the cursor, and pest's failure bookkeeping.
-struct Parser<'s> {
-    s: &'s [u8],
-    pos: usize,
+pub(super) struct Parser<'s> {
+    pub(super) s: &'s [u8],
+    pub(super) pos: usize,
     /// Furthest position at which a named rule failed (pest's `attempt_pos`).
-    attempt_pos: usize,
+    pub(super) attempt_pos: usize,
     /// Named rules that failed at `attempt_pos` (pest's `pos_attempts`, with repeats).
-    attempts: Vec<Expected>,
+    pub(super) attempts: Vec<Expected>,
     /// Current filter nesting.
-    depth: usize,
+    pub(super) depth: usize,
     /// Named-rule calls left before giving up (bare filter terms are parsed twice, as in pest,
     /// so nested ones cost exponential time; this bounds it).
-    steps_left: usize,
+    pub(super) steps_left: usize,
     /// Set when a limit was hit (and where); the parse then fails everywhere.
-    aborted: Option<(usize, Abort)>,
+    pub(super) aborted: Option<(usize, Abort)>,
 }
 
 /// Why parsing stopped early.
 #[derive(Clone, Copy)]
-enum Abort {
+pub(super) enum Abort {
     TooDeep,
     TooComplex,
-}
-
-/// How a filter operand list is joined.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Relation {
-    And,
-    Or,
 }
 
 impl<'s> Parser<'s> {
     // ---- pest machinery -------------------------------------------------------------------
 
     /// Runs a named rule: on failure rewinds and records the attempt like pest's `rule`+`track`.
-    fn rule<T>(&mut self, rule: Expected, f: impl FnOnce(&mut Self) -> Option<T>) -> Option<T> {
+    pub(super) fn rule<T>(&mut self, rule: Expected, f: impl FnOnce(&mut Self) -> Option<T>) -> Option<T> {
         if self.aborted.is_some() {
             return None;
         }
@@ -163,7 +157,7 @@ impl<'s> Parser<'s> {
     }
 
     /// A sequence: rewinds when `f` fails.
-    fn seq<T>(&mut self, f: impl FnOnce(&mut Self) -> Option<T>) -> Option<T> {
+    pub(super) fn seq<T>(&mut self, f: impl FnOnce(&mut Self) -> Option<T>) -> Option<T> {
         let start = self.pos;
         let out = f(self);
         if out.is_none() {
@@ -173,7 +167,7 @@ impl<'s> Parser<'s> {
     }
 
     /// `f*` in a non-atomic rule: `f (skip f)*`, collecting the results.
-    fn rep<T>(&mut self, out: &mut Vec<T>, mut f: impl FnMut(&mut Self) -> Option<T>) {
+    pub(super) fn rep<T>(&mut self, out: &mut Vec<T>, mut f: impl FnMut(&mut Self) -> Option<T>) {
         match f(self) {
             Some(x) => out.push(x),
             None => return,
@@ -192,14 +186,14 @@ impl<'s> Parser<'s> {
     }
 
     /// Implicit whitespace between tokens: spaces only.
-    fn skip(&mut self) {
+    pub(super) fn skip(&mut self) {
         while self.s.get(self.pos) == Some(&b' ') {
             self.pos += 1;
         }
     }
 
     /// Matches a literal token (not a named rule: failures are not recorded).
-    fn eat(&mut self, token: &[u8]) -> Option<()> {
+    pub(super) fn eat(&mut self, token: &[u8]) -> Option<()> {
         if self.s.get(self.pos..self.pos + token.len()) == Some(token) {
             self.pos += token.len();
             Some(())
@@ -208,11 +202,11 @@ impl<'s> Parser<'s> {
         }
     }
 
-    fn peek(&self) -> Option<u8> {
+    pub(super) fn peek(&self) -> Option<u8> {
         self.s.get(self.pos).copied()
     }
 
-    fn text(&self, from: usize, to: usize) -> &'s str {
+    pub(super) fn text(&self, from: usize, to: usize) -> &'s str {
         // Token boundaries are next to ASCII delimiters, so always on char boundaries.
         std::str::from_utf8(self.s.get(from..to).unwrap_or_default()).unwrap_or_default()
     }
@@ -228,7 +222,7 @@ impl<'s> Parser<'s> {
         Some(segments)
     }
 
-    fn root(&mut self) -> Option<Vec<Segment>> {
+    pub(super) fn root(&mut self) -> Option<Vec<Segment>> {
         self.rule(Expected::root, |p| {
             let first = match p.element() {
                 Some(e) => e,
@@ -372,7 +366,7 @@ impl<'s> Parser<'s> {
 
     /// A quoted string as written: its text between the quotes, and the quote when the
     /// grammar matched the alternative with escapes.
-    fn quoted(&mut self) -> Option<(Box<str>, Option<u8>)> {
+    pub(super) fn quoted(&mut self) -> Option<(Box<str>, Option<u8>)> {
         for (quote, escapes) in [(b'\'', false), (b'"', false), (b'"', true), (b'\'', true)] {
             let found = self.seq(|p| {
                 p.eat(&[quote])?;
@@ -419,7 +413,7 @@ impl<'s> Parser<'s> {
     // ---- numbers --------------------------------------------------------------------------
 
     /// Matches `number` without recording (used inside atomic rules); returns its value.
-    fn scan_number(&mut self) -> Option<i64> {
+    pub(super) fn scan_number(&mut self) -> Option<i64> {
         let start = self.pos;
         let negative = self.eat(b"-").is_some();
         let digits = self.pos;
@@ -523,188 +517,6 @@ impl<'s> Parser<'s> {
         let _ = self.eat(b":");
         1
     }
-
-    // ---- filters --------------------------------------------------------------------------
-
-    fn filter(&mut self) -> Option<Filter> {
-        if self.aborted.is_some() {
-            return None;
-        }
-        if self.depth >= MAX_PATH_NESTING {
-            self.aborted = Some((self.pos, Abort::TooDeep));
-            return None;
-        }
-        self.depth += 1;
-        let out = self.rule(Expected::filter, |p| {
-            let first = p.inner_filter()?;
-            p.skip();
-            let mut rest = Vec::new();
-            p.rep(&mut rest, |p| {
-                p.seq(|p| {
-                    let rel = p.relation()?;
-                    p.skip();
-                    Some((rel, p.inner_filter()?))
-                })
-            });
-            Some(combine(first, rest))
-        });
-        self.depth -= 1;
-        out
-    }
-
-    fn relation(&mut self) -> Option<Relation> {
-        if self.rule(Expected::and, |p| p.eat(b"&&")).is_some() {
-            return Some(Relation::And);
-        }
-        self.rule(Expected::or, |p| p.eat(b"||")).map(|()| Relation::Or)
-    }
-
-    fn inner_filter(&mut self) -> Option<Filter> {
-        if let Some(f) = self.single_filter() {
-            return Some(f);
-        }
-        self.seq(|p| {
-            p.eat(b"(")?;
-            p.skip();
-            let f = p.filter()?;
-            p.skip();
-            p.eat(b")")?;
-            Some(f)
-        })
-    }
-
-    fn single_filter(&mut self) -> Option<Filter> {
-        self.rule(Expected::single_filter, |p| {
-            let comparison = p.seq(|p| {
-                let lhs = p.term()?;
-                p.skip();
-                let op = p.op()?;
-                p.skip();
-                let rhs = p.term()?;
-                Some(match op {
-                    Op::Cmp(op) => Filter::Compare(lhs, op, rhs),
-                    Op::Regex => Filter::Regex(lhs, pattern(rhs)),
-                })
-            });
-            if comparison.is_some() {
-                return comparison;
-            }
-            p.term().map(Filter::Exists)
-        })
-    }
-
-    fn op(&mut self) -> Option<Op> {
-        const OPS: [(Expected, &[u8], Op); 7] = [
-            (Expected::ge, b">=", Op::Cmp(CmpOp::Ge)),
-            (Expected::gt, b">", Op::Cmp(CmpOp::Gt)),
-            (Expected::le, b"<=", Op::Cmp(CmpOp::Le)),
-            (Expected::lt, b"<", Op::Cmp(CmpOp::Lt)),
-            (Expected::eq, b"==", Op::Cmp(CmpOp::Eq)),
-            (Expected::ne, b"!=", Op::Cmp(CmpOp::Ne)),
-            (Expected::re, b"=~", Op::Regex),
-        ];
-        OPS.iter().find_map(|&(rule, token, op)| self.rule(rule, |p| p.eat(token)).map(|()| op))
-    }
-
-    fn term(&mut self) -> Option<Term> {
-        if let Some(path) = self.rule(Expected::from_current, |p| {
-            p.eat(b"@")?;
-            p.skip();
-            Some(p.root().unwrap_or_default())
-        }) {
-            return Some(Term::Current(path.into_boxed_slice()));
-        }
-        if let Some(path) = self.rule(Expected::from_root, |p| {
-            p.eat(b"$")?;
-            p.skip();
-            Some(p.root().unwrap_or_default())
-        }) {
-            return Some(Term::Root(path.into_boxed_slice()));
-        }
-        if let Some(t) = self.decimal() {
-            return Some(t);
-        }
-        if let Some((raw, quote)) = self.quoted() {
-            return Some(match quote {
-                None => Term::Str(raw),
-                Some(q) => Term::EscapedStr(filter_unescape(&raw, q)),
-            });
-        }
-        if self.rule(Expected::boolean_true, |p| p.eat(b"true")).is_some() {
-            return Some(Term::Bool(true));
-        }
-        if self.rule(Expected::boolean_false, |p| p.eat(b"false")).is_some() {
-            return Some(Term::Bool(false));
-        }
-        self.rule(Expected::null, |p| p.eat(b"null")).map(|()| Term::Null)
-    }
-
-    fn decimal(&mut self) -> Option<Term> {
-        self.rule(Expected::decimal, |p| {
-            let start = p.pos;
-            p.scan_number()?;
-            let frac = p.seq(|p| {
-                p.eat(b".")?;
-                let digits = p.pos;
-                while p.peek().is_some_and(|b| b.is_ascii_digit()) {
-                    p.pos += 1;
-                }
-                (p.pos > digits).then_some(())
-            });
-            let text = p.text(start, p.pos);
-            // RedisJSON: an integer if the text parses as i64, else a float.
-            Some(match (frac, text.parse::<i64>()) {
-                (None, Ok(i)) => Term::Int(i),
-                _ => Term::Float(text.parse::<f64>().unwrap_or(0.0)),
-            })
-        })
-    }
-}
-
-/// A comparison or the regex match operator.
-#[derive(Clone, Copy)]
-enum Op {
-    Cmp(CmpOp),
-    Regex,
-}
-
-/// The right side of `=~`: literal strings are compiled once, here.
-fn pattern(rhs: Term) -> Pattern {
-    match rhs {
-        Term::Str(s) => Pattern::Literal(compile_regex(&s)),
-        // RedisJSON 2.8.3 matches a regex only against a literal written without escapes.
-        Term::EscapedStr(_) => Pattern::Literal(None),
-        other => Pattern::Term(other),
-    }
-}
-
-/// Joins `first (rel operand)*` with `&&` binding tighter than `||`.
-fn combine(first: Filter, rest: Vec<(Relation, Filter)>) -> Filter {
-    if rest.is_empty() {
-        return first;
-    }
-    let mut ors: Vec<Filter> = Vec::new();
-    let mut ands: Vec<Filter> = vec![first];
-    for (rel, f) in rest {
-        if rel == Relation::Or {
-            ors.push(and_of(std::mem::take(&mut ands)));
-        }
-        ands.push(f);
-    }
-    ors.push(and_of(ands));
-    if ors.len() == 1 {
-        ors.pop().unwrap_or(Filter::Exists(Term::Null))
-    } else {
-        Filter::Or(ors.into_boxed_slice())
-    }
-}
-
-fn and_of(mut operands: Vec<Filter>) -> Filter {
-    if operands.len() == 1 {
-        operands.pop().unwrap_or(Filter::Exists(Term::Null))
-    } else {
-        Filter::And(operands.into_boxed_slice())
-    }
 }
 
 /// Characters allowed in a dot-notation key.
@@ -725,15 +537,6 @@ fn saturating_int(digits: &[u8], negative: bool) -> i64 {
         };
     }
     n
-}
-
-/// A filter's string literal written with escapes, read as RedisJSON 2.8.3 reads it
-/// (measured): `\\` becomes `\`, and then the escape of the *other* quote is resolved (its
-/// two replacements are swapped), so `"x\"y"` stays `x\"y` and `'x\'y'` stays `x\'y`.
-fn filter_unescape(raw: &str, quote: u8) -> Box<str> {
-    let once = raw.replace("\\\\", "\\");
-    let (escaped, plain) = if quote == b'"' { ("\\'", "'") } else { ("\\\"", "\"") };
-    once.replace(escaped, plain).into_boxed_str()
 }
 
 /// Resolves `\\` and `\<quote>` in a quoted string that the grammar matched with escapes.
