@@ -8,6 +8,7 @@
 
 use crate::common::{Conn, Resp, Server};
 use crate::harness::Cluster;
+use crate::load_cluster;
 use crate::workload::{blob, Rng};
 
 /// The two indexes: HASH (L2) and JSON (COSINE), text, tag, numeric and a FLAT vector.
@@ -362,18 +363,6 @@ fn read_cursors(conn: &mut Conn, index: &str, args: &[Vec<u8>]) -> Vec<Resp> {
         }
     }
     out
-}
-
-/// Loads `docs` into the cluster, each on its slot's master, in order.
-fn load_cluster(c: &Cluster, docs: &[Vec<Vec<u8>>]) {
-    let owners = c.slot_owners(c.nodes[0].port);
-    let mut conns: std::collections::HashMap<u16, Conn> = Default::default();
-    for d in docs {
-        let port = owners[crate::harness::slot(&d[1])];
-        let conn = conns.entry(port).or_insert_with(|| Conn::open(port).unwrap());
-        assert!(!conn.call(d).is_error());
-    }
-    c.wait_replicated();
 }
 
 #[test]

@@ -16,7 +16,8 @@ use common::{Conn, Resp, Server};
 use harness::{slot, Cluster};
 use workload::{document, vocabulary, Query, Rng, SCHEMA};
 
-/// Loads `docs` (HSET argument lists) into the cluster, each on its slot's master, pipelined.
+/// Loads `docs` (HSET or JSON.SET argument lists) into the cluster, each on its slot's master,
+/// pipelined (each master gets its documents in their order here).
 fn load_cluster(c: &Cluster, docs: &[Vec<Vec<u8>>]) {
     let owners = c.slot_owners(c.nodes[0].port);
     let mut by_port: std::collections::HashMap<u16, Vec<&Vec<Vec<u8>>>> = Default::default();
