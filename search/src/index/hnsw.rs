@@ -413,7 +413,7 @@ impl Graph {
         let level = self.random_level();
         let n = row as usize + 1;
         if self.levels.len() < n {
-            crate::index::vector::grow(&mut self.levels, 1);
+            crate::index::growth::reserve_eighth(&mut self.levels, n);
             self.levels.resize(n, 0);
             while self.base.len() < n {
                 self.base.push(&[]);

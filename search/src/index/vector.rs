@@ -266,7 +266,7 @@ impl VectorIndex {
             on_slab!(&mut self.slab, s => s.push(&Element::encode(v, metric)));
             let row = self.owners.len() as u32;
             mine.push(row);
-            grow(&mut self.owners, 1);
+            super::growth::reserve_eighth(&mut self.owners, row as usize + 1);
             self.owners.push(doc);
             if let Some(g) = self.graph.as_mut() {
                 on_slab!(&self.slab, s => g.insert(&space(s, metric, &self.owners), row));
@@ -484,15 +484,6 @@ impl VectorIndex {
                 f(Hit { doc: *doc, dist: distance(self.metric, r, q) });
             }
         }
-    }
-}
-
-/// Makes room for `n` more elements in `v`, growing by an eighth (at least 1,024 times
-/// `n`) rather than doubling: the per-row vectors (owners, levels) then waste at most
-/// 12.5 % of their capacity. The rows themselves are in [`Rows`]' chunks.
-pub(crate) fn grow<T: Copy>(v: &mut Vec<T>, n: usize) {
-    if v.capacity() - v.len() < n {
-        v.reserve_exact((v.len() / 8).max(n * 1024));
     }
 }
 
