@@ -776,3 +776,31 @@ fn a_union_skipped_onto_a_document_counts_its_first_child_there() {
     assert_eq!(c.call(&["FT.CONFIG", "SET", "ITERATOR_SCORES", "false"]), ok());
     assert_eq!(scored(&mut c, &["s", "x running"]), pairs(&[("s:2", "2"), ("s:3", "2"), ("s:6", "2")]));
 }
+
+/// A numeric or geo filter stands in RediSearch's intersection by its estimate, the documents
+/// of the range-tree ranges it reaches (not the ones it matches). Over s:1 {running, n 5},
+/// s:2 {x, n 0}, s:3 {running, n 5}, s:4..s:8 {y, n 0}, `@n:[5 5]` matches two documents but
+/// reads one range of eight, so `running` (its union with `+run`: four) is read first; asked
+/// past s:1 it lands on s:3 with its first child alone, and s:3 scores `running` without
+/// `+run`: RediSearch 2.10.5 answers s:1 5, s:3 3 (folio answered s:3 5 when it ordered the
+/// filter by its matches). The geo radius (s:4..s:8 just outside it, one range) alike.
+#[test]
+fn a_range_filter_is_read_after_a_word_with_fewer_estimated_documents() {
+    let s = Server::start();
+    let mut c = s.conn();
+    let create = [
+        "FT.CREATE", "s", "ON", "HASH", "PREFIX", "1", "s:", "SCHEMA", "t", "TEXT", "n", "NUMERIC", "loc",
+        "GEO",
+    ];
+    assert_eq!(c.call(&create), ok());
+    let docs = [("running", "5", "2.35,48.85"), ("x", "0", "2.35,48.85"), ("running", "5", "2.35,48.85")];
+    let filler = [("y", "0", "2.36,48.86"); 5];
+    for (k, (t, n, loc)) in docs.iter().chain(filler.iter()).enumerate() {
+        c.call(&["HSET", &format!("s:{}", k + 1), "t", t, "n", n, "loc", loc]);
+    }
+    assert_eq!(scored(&mut c, &["s", "running @n:[5 5]"]), pairs(&[("s:1", "5"), ("s:3", "3")]));
+    assert_eq!(
+        scored(&mut c, &["s", "running @loc:[2.35 48.85 1 km]"]),
+        pairs(&[("s:1", "2.5"), ("s:3", "1.5")])
+    );
+}
