@@ -357,6 +357,12 @@ impl<'a> Exec<'a> {
                 None => result.map_or(0, RoaringBitmap::len),
             },
             QueryAst::Tag(..) => self.tag_estimate(terms),
+            // A union: its children's estimates summed (`nexpected`); for an OR of words,
+            // every expansion of every word (one shared by two words counts twice).
+            QueryAst::Or(items) if items.iter().all(skips::is_word) => {
+                let ts = self.out.terms.get(terms).unwrap_or(&[]);
+                ts.iter().flat_map(|t| t.ids.iter()).map(|&id| self.idx.text.doc_freq(id)).sum()
+            }
             QueryAst::Numeric(..) | QueryAst::Geo { .. }
                 if self.opts.range_unions || self.opts.term_scores =>
             {

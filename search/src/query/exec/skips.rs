@@ -1,11 +1,12 @@
 //! A word's expansions skipped onto a document. RediSearch's intersection reads its other
 //! children by skipping them to the document it stands on; a union child (a word and its
-//! stems, synonyms) that lacks that document answers with the record of its child of the
-//! lowest id alone (`UI_SkipTo`'s `minResult`), and when the intersection then agrees on that
-//! id it keeps the record: there only the first expansion the document holds counts. This
-//! replays the root intersection in RediSearch's id order ([`crate::query::replay`]) to find
-//! those documents, and splits the word's score term in two: the whole union where it was
-//! read whole, its first expansion only where it was skipped onto.
+//! stems, synonyms, or an OR of such words) that lacks that document answers with the record
+//! of its child of the lowest id alone (`UI_SkipTo`'s `minResult`), and when the intersection
+//! then agrees on that id it keeps the record: there only the first reader holding the
+//! document counts. This replays the root intersection in RediSearch's id order
+//! ([`crate::query::replay`]) to find those documents, and splits each word's score term in
+//! two: the whole union where it was read whole, its first expansion only where it was
+//! skipped onto and no word before it in the OR holds the document.
 
 use std::sync::Arc;
 
@@ -29,6 +30,29 @@ pub(super) enum Slot {
     Unmodelled,
 }
 
+/// A child read as a union of term readers ([`Exec::expansion_union`]).
+struct Union {
+    /// Its first score term (its terms are consecutive).
+    start: usize,
+    /// Per score term: how many readers (expansions) it has.
+    counts: Vec<usize>,
+    /// Each reader's documents, in the union's order.
+    leaves: Vec<RoaringBitmap>,
+}
+
+/// RediSearch's `minUnionIterHeap` (default 20): a union of more children reads through a
+/// heap, whose record on a skip this does not model.
+const MAX_UNION_CHILDREN: usize = 20;
+
+/// A word or verbatim word, under `@field:` or attributes.
+pub(super) fn is_word(q: &QueryAst) -> bool {
+    match q {
+        QueryAst::Field(_, inner) | QueryAst::Attrs { inner, .. } => is_word(inner),
+        QueryAst::Word(_) | QueryAst::Verbatim(_) => true,
+        _ => false,
+    }
+}
+
 /// An intersection's children as [`Exec::and`] evaluated them.
 pub(super) struct Children<'c> {
     pub items: &'c [QueryAst],
@@ -44,35 +68,49 @@ pub(super) struct Children<'c> {
 }
 
 impl Exec<'_> {
-    /// The score term of child `i` when it is a word read as a union of several
-    /// expansions, with each expansion's documents.
-    fn expansion_union(&self, c: &Children, i: usize) -> Option<(usize, Vec<RoaringBitmap>)> {
+    /// The score terms of child `i` when it is read as a union of term readers: a word and
+    /// its expansions, or an OR of such words (under `@field:` or attributes), with each
+    /// reader's documents in the union's order (words in query order, each word's
+    /// expansions in its order). RediSearch nests a word's union in the OR's, which reads as
+    /// this flat list: the first reader holding the document at the lowest id gives the
+    /// record of a union skipped onto it, at either level.
+    fn expansion_union(&self, c: &Children, i: usize) -> Option<Union> {
         let mut node = c.items.get(i)?;
         loop {
             match node {
                 QueryAst::Field(_, inner) | QueryAst::Attrs { inner, .. } => node = inner,
                 QueryAst::Word(_) | QueryAst::Verbatim(_) => break,
+                QueryAst::Or(items) if items.iter().all(is_word) => break,
                 _ => return None,
             }
         }
         let end = c.starts.get(i + 1).copied().unwrap_or(c.end);
         let start = *c.starts.get(i)?;
-        if end != start + 1 {
+        let terms = self.out.terms.get(start..end)?;
+        if terms.is_empty() {
             return None;
         }
-        let t = self.out.terms.get(start)?;
-        if t.ids.len() < 2 || t.first_only || t.tag_field.is_some() || t.leaf.is_some() || t.gate.is_some() {
+        let mut leaves = Vec::new();
+        let mut counts = Vec::new();
+        for t in terms {
+            if t.first_only || t.tag_field.is_some() || t.leaf.is_some() || t.gate.is_some() {
+                return None;
+            }
+            counts.push(t.ids.len());
+            leaves.extend(t.ids.iter().map(|&id| self.docs_of(&[id], t.mask)));
+        }
+        // RediSearch reads a union of more children through a heap (another record).
+        if leaves.len() < 2 || leaves.len() > MAX_UNION_CHILDREN {
             return None;
         }
-        let docs: Vec<RoaringBitmap> = t.ids.iter().map(|&id| self.docs_of(&[id], t.mask)).collect();
         // Only a document holding two of them can score otherwise.
         let mut seen = RoaringBitmap::new();
         let mut twice = RoaringBitmap::new();
-        for d in &docs {
+        for d in &leaves {
             twice |= &seen & d;
             seen |= d;
         }
-        (!twice.is_empty()).then_some((start, docs))
+        (!twice.is_empty()).then_some(Union { start, counts, leaves })
     }
 
     /// Replays the root intersection when a word child's expansions can be skipped onto,
@@ -84,25 +122,38 @@ impl Exec<'_> {
         if c.slots.iter().any(|s| matches!(s, Slot::Unmodelled)) {
             return split;
         }
-        let unions: Vec<Option<(usize, Vec<RoaringBitmap>)>> =
-            (0..c.items.len()).map(|i| self.expansion_union(c, i)).collect();
+        let unions: Vec<Option<Union>> = (0..c.items.len()).map(|i| self.expansion_union(c, i)).collect();
         if unions.iter().all(Option::is_none) {
             return split;
         }
         let skipped = self.skipped_onto(c, &unions);
         for (i, skipped) in skipped {
-            let Some((ti, _)) = &unions[i] else { continue };
+            let Some(u) = &unions[i] else { continue };
             if skipped.is_empty() {
                 continue;
             }
-            let Some(t) = self.out.terms.get_mut(*ti) else { continue };
-            let whole =
-                t.gate.as_deref().map_or_else(|| c.pos_of(i).cloned().unwrap_or_default(), Clone::clone);
             let skipped = Arc::new(skipped);
-            let first: ScoreTerm = ScoreTerm { first_only: true, gate: Some(skipped.clone()), ..t.clone() };
-            t.gate = Some(Arc::new(&whole - &*skipped));
-            split.push((i, skipped, t.ids.clone()));
-            self.out.terms.push(first);
+            // A document skipped onto counts the first reader holding it: the first word
+            // holding it, its first expansion there; the words after it not at all.
+            let mut earlier = RoaringBitmap::new();
+            let mut ids = Vec::new();
+            let mut leaf = 0;
+            let whole = c.pos_of(i).cloned().unwrap_or_default();
+            for (k, &n) in u.counts.iter().enumerate() {
+                let ti = u.start + k;
+                let Some(t) = self.out.terms.get_mut(ti) else { break };
+                let mut first: ScoreTerm = ScoreTerm { first_only: true, gate: None, ..t.clone() };
+                t.gate = Some(Arc::new(&whole - &*skipped));
+                ids.extend_from_slice(&t.ids);
+                let first_in = &*skipped - &earlier;
+                for d in u.leaves.get(leaf..leaf + n).unwrap_or(&[]) {
+                    earlier |= d;
+                }
+                leaf += n;
+                first.gate = Some(Arc::new(first_in));
+                self.out.terms.push(first);
+            }
+            split.push((i, skipped, ids));
         }
         split
     }
@@ -124,11 +175,7 @@ const REPLAY_LIMIT: u64 = 10_000;
 
 impl Exec<'_> {
     /// Per union child (by index): the documents the intersection skipped it onto.
-    fn skipped_onto(
-        &self,
-        c: &Children,
-        unions: &[Option<(usize, Vec<RoaringBitmap>)>],
-    ) -> Vec<(usize, RoaringBitmap)> {
+    fn skipped_onto(&self, c: &Children, unions: &[Option<Union>]) -> Vec<(usize, RoaringBitmap)> {
         let docs = &self.idx.docs;
         // (RediSearch id, folio id), ascending.
         let pairs = |bm: &RoaringBitmap| -> Vec<(u32, u32)> {
@@ -157,7 +204,7 @@ impl Exec<'_> {
         let children: Vec<Child> = read
             .iter()
             .map(|&i| match (c.slots[i], &unions[i]) {
-                (Slot::Pos(_), Some((_, exp))) => Child::Union(exp.iter().map(rs).collect()),
+                (Slot::Pos(_), Some(u)) => Child::Union(u.leaves.iter().map(rs).collect()),
                 (Slot::Pos(p), None) => Child::Reader(c.pos.get(p).map(rs).unwrap_or_default()),
                 (Slot::Neg(n), _) => Child::Not(c.neg.get(n).map(rs).unwrap_or_default()),
                 _ => Child::Reader(Vec::new()),
