@@ -832,3 +832,26 @@ fn an_or_of_words_skipped_onto_a_document_counts_its_first_word_there() {
     assert!(explained.contains("words TFIDF 2.00 * document score 1.00 / norm 1 / slop 1"), "{explained}");
     assert!(explained.contains(or_part), "{explained}");
 }
+
+/// A word's union inside an OR keeps the record its own missed skip left. Over s:1 {running,
+/// n 5}, s:2 {running, n 0}, s:3 {x, n 5}, s:4 {running, n 5} and eight {y, n 0},
+/// `(running | x) @n:[5 5]` reads the OR first (seven estimated documents against the
+/// range's twelve); asked for s:3, the word's union (`running`, `+run`) misses and lands on
+/// s:4 with `running` alone while `x` holds s:3; asked for s:4 next, the OR finds the word's
+/// union already there and takes its record as it stands, so s:4 scores `running` without
+/// `+run`: RediSearch 2.10.5 answers s:1 5, s:3 4, s:4 3 (read as one flat union of the OR's
+/// expansions, the OR finds s:4 and s:4 scores 5).
+#[test]
+fn a_word_union_inside_an_or_keeps_the_record_of_its_missed_skip() {
+    let s = Server::start();
+    let mut c = s.conn();
+    let create = ["FT.CREATE", "s", "ON", "HASH", "PREFIX", "1", "s:", "SCHEMA", "t", "TEXT", "n", "NUMERIC"];
+    assert_eq!(c.call(&create), ok());
+    let docs = [("running", "5"), ("running", "0"), ("x", "5"), ("running", "5")];
+    for (k, (t, n)) in docs.iter().chain([("y", "0"); 8].iter()).enumerate() {
+        c.call(&["HSET", &format!("s:{}", k + 1), "t", t, "n", n]);
+    }
+    let want = pairs(&[("s:1", "5"), ("s:3", "4"), ("s:4", "3")]);
+    assert_eq!(scored(&mut c, &["s", "(running | x) @n:[5 5]"]), want);
+    assert_eq!(scored(&mut c, &["s", "(running | x)", "FILTER", "n", "5", "5"]), want);
+}

@@ -12,7 +12,7 @@ use std::sync::Arc;
 
 use roaring::RoaringBitmap;
 
-use crate::query::replay::{partial_unions, Child};
+use crate::query::replay::{group_records, Child, Held};
 use crate::query::syntax::QueryAst;
 
 use super::{Exec, ScoreTerm};
@@ -38,6 +38,51 @@ struct Union {
     counts: Vec<usize>,
     /// Each reader's documents, in the union's order.
     leaves: Vec<RoaringBitmap>,
+}
+
+impl Union {
+    /// Whether RediSearch nests unions here: an OR of words, one of them with expansions.
+    fn nested(&self) -> bool {
+        self.counts.len() > 1 && self.counts.iter().any(|&n| n > 1)
+    }
+
+    /// Per score term, the documents where it counts its first expansion only and where it
+    /// does not count, when the union's record at the documents `skipped` (flat: one level
+    /// of readers) holds its first reader there alone: the first term holding the document
+    /// counts its first expansion, the later ones nothing.
+    fn flat_records(&self, skipped: &RoaringBitmap) -> Vec<(RoaringBitmap, RoaringBitmap)> {
+        let mut earlier = RoaringBitmap::new();
+        let mut out = Vec::new();
+        let mut leaf = 0;
+        for &n in &self.counts {
+            out.push((skipped - &earlier, skipped & &earlier));
+            for d in self.leaves.get(leaf..leaf + n).unwrap_or(&[]) {
+                earlier |= d;
+            }
+            leaf += n;
+        }
+        out
+    }
+
+    /// Each word's readers' documents.
+    fn groups(&self) -> Vec<&[RoaringBitmap]> {
+        let mut out = Vec::new();
+        let mut leaf = 0;
+        for &n in &self.counts {
+            out.push(self.leaves.get(leaf..leaf + n).unwrap_or(&[]));
+            leaf += n;
+        }
+        out
+    }
+}
+
+/// What the replay found of a union child's records.
+enum Records {
+    /// A flat union: the documents skipped onto (its first reader alone there).
+    Skipped(RoaringBitmap),
+    /// A nested union: per word, where it counts its first expansion only and where it does
+    /// not count; then the documents where one reader alone gives the child's positions.
+    Groups(Vec<(RoaringBitmap, RoaringBitmap)>, RoaringBitmap),
 }
 
 /// RediSearch's `minUnionIterHeap` (default 20): a union of more children reads through a
@@ -126,34 +171,25 @@ impl Exec<'_> {
         if unions.iter().all(Option::is_none) {
             return split;
         }
-        let skipped = self.skipped_onto(c, &unions);
-        for (i, skipped) in skipped {
+        for (i, rec) in self.skipped_onto(c, &unions) {
             let Some(u) = &unions[i] else { continue };
-            if skipped.is_empty() {
+            let (per_term, slop_first) = match rec {
+                Records::Skipped(skipped) => (u.flat_records(&skipped), skipped),
+                Records::Groups(per_term, slop_first) => (per_term, slop_first),
+            };
+            if per_term.iter().all(|(f, e)| f.is_empty() && e.is_empty()) {
                 continue;
             }
-            let skipped = Arc::new(skipped);
-            // A document skipped onto counts the first reader holding it: the first word
-            // holding it, its first expansion there; the words after it not at all.
-            let mut earlier = RoaringBitmap::new();
-            let mut ids = Vec::new();
-            let mut leaf = 0;
             let whole = c.pos_of(i).cloned().unwrap_or_default();
-            for (k, &n) in u.counts.iter().enumerate() {
-                let ti = u.start + k;
-                let Some(t) = self.out.terms.get_mut(ti) else { break };
-                let mut first: ScoreTerm = ScoreTerm { first_only: true, gate: None, ..t.clone() };
-                t.gate = Some(Arc::new(&whole - &*skipped));
+            let mut ids = Vec::new();
+            for (k, (first, none)) in per_term.into_iter().enumerate() {
+                let Some(t) = self.out.terms.get_mut(u.start + k) else { break };
                 ids.extend_from_slice(&t.ids);
-                let first_in = &*skipped - &earlier;
-                for d in u.leaves.get(leaf..leaf + n).unwrap_or(&[]) {
-                    earlier |= d;
-                }
-                leaf += n;
-                first.gate = Some(Arc::new(first_in));
-                self.out.terms.push(first);
+                t.gate = Some(Arc::new(&(&whole - &first) - &none));
+                let copy = ScoreTerm { first_only: true, gate: Some(Arc::new(first)), ..t.clone() };
+                self.out.terms.push(copy);
             }
-            split.push((i, skipped, ids));
+            split.push((i, Arc::new(slop_first), ids));
         }
         split
     }
@@ -174,8 +210,8 @@ impl Children<'_> {
 const REPLAY_LIMIT: u64 = 10_000;
 
 impl Exec<'_> {
-    /// Per union child (by index): the documents the intersection skipped it onto.
-    fn skipped_onto(&self, c: &Children, unions: &[Option<Union>]) -> Vec<(usize, RoaringBitmap)> {
+    /// Per union child (by index): what its records held where the intersection hit.
+    fn skipped_onto(&self, c: &Children, unions: &[Option<Union>]) -> Vec<(usize, Records)> {
         let docs = &self.idx.docs;
         // (RediSearch id, folio id), ascending.
         let pairs = |bm: &RoaringBitmap| -> Vec<(u32, u32)> {
@@ -183,10 +219,11 @@ impl Exec<'_> {
         };
         let read: Vec<usize> =
             c.order.iter().copied().filter(|&i| !matches!(c.slots[i], Slot::Absent)).collect();
+        let nested = unions.iter().flatten().any(Union::nested);
         if let [x, y] = read[..] {
-            if let (Some(a), Some(b)) = (c.pos_of(x), c.pos_of(y)) {
+            if let (Some(a), Some(b), false) = (c.pos_of(x), c.pos_of(y), nested) {
                 let [sa, sb] = two_children(&pairs(a), &pairs(b));
-                return vec![(x, sa), (y, sb)];
+                return vec![(x, Records::Skipped(sa)), (y, Records::Skipped(sb))];
             }
         }
         let size: u64 = read
@@ -204,25 +241,76 @@ impl Exec<'_> {
         let children: Vec<Child> = read
             .iter()
             .map(|&i| match (c.slots[i], &unions[i]) {
-                (Slot::Pos(_), Some(u)) => Child::Union(u.leaves.iter().map(rs).collect()),
+                (Slot::Pos(_), Some(u)) if u.nested() => {
+                    Child::Groups(u.groups().into_iter().map(|g| g.iter().map(rs).collect()).collect())
+                }
+                (Slot::Pos(_), Some(u)) => Child::Groups(u.leaves.iter().map(|l| vec![rs(l)]).collect()),
                 (Slot::Pos(p), None) => Child::Reader(c.pos.get(p).map(rs).unwrap_or_default()),
                 (Slot::Neg(n), _) => Child::Not(c.neg.get(n).map(rs).unwrap_or_default()),
                 _ => Child::Reader(Vec::new()),
             })
             .collect();
         let max = u32::try_from(docs.last_redisearch_id()).unwrap_or(u32::MAX);
-        let partial = partial_unions(children, max);
+        let records = group_records(children, max);
         let mut out = Vec::new();
-        for (hits, &i) in partial.iter().zip(&read) {
-            let Some(all) = c.pos_of(i).filter(|_| !hits.is_empty() && unions[i].is_some()) else { continue };
-            let skipped: RoaringBitmap = pairs(all)
-                .into_iter()
-                .filter(|(r, _)| hits.binary_search(r).is_ok())
-                .map(|(_, id)| id)
-                .collect();
-            out.push((i, skipped));
+        for (hits, &i) in records.into_iter().zip(&read) {
+            let (Some(u), Some(all)) = (&unions[i], c.pos_of(i)) else { continue };
+            if hits.is_empty() {
+                continue;
+            }
+            let folio: std::collections::HashMap<u32, u32> = pairs(all).into_iter().collect();
+            out.push((i, u.records(hits, |r| folio.get(&r).copied())));
         }
         out
+    }
+}
+
+impl Union {
+    /// [`Records::Groups`] from the replay's records at each hit (RediSearch ids, mapped to
+    /// folio's by `id`): per word for a nested union, per reader for a flat one.
+    fn records(&self, hits: Vec<(u32, Vec<Held>)>, id: impl Fn(u32) -> Option<u32>) -> Records {
+        let n = self.counts.len();
+        let mut per_term = vec![(RoaringBitmap::new(), RoaringBitmap::new()); n];
+        let mut slop = RoaringBitmap::new();
+        // Each reader's term.
+        let term_of: Vec<usize> =
+            self.counts.iter().enumerate().flat_map(|(k, &c)| std::iter::repeat_n(k, c)).collect();
+        for (r, held) in hits {
+            let Some(d) = id(r) else { continue };
+            let counted: Vec<usize> = (0..held.len()).filter(|&j| held[j] != Held::None).collect();
+            if self.nested() {
+                for (k, h) in held.iter().enumerate() {
+                    match h {
+                        Held::First => _ = per_term[k].0.insert(d),
+                        Held::None => _ = per_term[k].1.insert(d),
+                        Held::Full => {}
+                    }
+                }
+                if let [k] = counted[..] {
+                    if held[k] == Held::First || self.counts[k] == 1 {
+                        slop.insert(d);
+                    }
+                }
+                continue;
+            }
+            // A flat union: its record holds one reader where another one also holds the
+            // document only when its skip missed.
+            let [j] = counted[..] else { continue };
+            let others = self.leaves.iter().enumerate().any(|(x, l)| x != j && l.contains(d));
+            if !others {
+                continue;
+            }
+            let kj = term_of.get(j).copied().unwrap_or(0);
+            for (k, (first, none)) in per_term.iter_mut().enumerate() {
+                if k == kj {
+                    first.insert(d);
+                } else {
+                    none.insert(d);
+                }
+            }
+            slop.insert(d);
+        }
+        Records::Groups(per_term, slop)
     }
 }
 
@@ -275,6 +363,7 @@ fn two_children(a: &[(u32, u32)], b: &[(u32, u32)]) -> [RoaringBitmap; 2] {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::query::replay::partial_unions;
 
     /// The general replay and the two-child walk agree on random lists.
     #[test]
