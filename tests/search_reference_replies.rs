@@ -776,3 +776,82 @@ fn a_union_skipped_onto_a_document_counts_its_first_child_there() {
     assert_eq!(c.call(&["FT.CONFIG", "SET", "ITERATOR_SCORES", "false"]), ok());
     assert_eq!(scored(&mut c, &["s", "x running"]), pairs(&[("s:2", "2"), ("s:3", "2"), ("s:6", "2")]));
 }
+
+/// A numeric or geo filter stands in RediSearch's intersection by its estimate, the documents
+/// of the range-tree ranges it reaches (not the ones it matches). Over s:1 {running, n 5},
+/// s:2 {x, n 0}, s:3 {running, n 5}, s:4..s:8 {y, n 0}, `@n:[5 5]` matches two documents but
+/// reads one range of eight, so `running` (its union with `+run`: four) is read first; asked
+/// past s:1 it lands on s:3 with its first child alone, and s:3 scores `running` without
+/// `+run`: RediSearch 2.10.5 answers s:1 5, s:3 3 (folio answered s:3 5 when it ordered the
+/// filter by its matches). The geo radius (s:4..s:8 just outside it, one range) alike.
+#[test]
+fn a_range_filter_is_read_after_a_word_with_fewer_estimated_documents() {
+    let s = Server::start();
+    let mut c = s.conn();
+    let create = [
+        "FT.CREATE", "s", "ON", "HASH", "PREFIX", "1", "s:", "SCHEMA", "t", "TEXT", "n", "NUMERIC", "loc",
+        "GEO",
+    ];
+    assert_eq!(c.call(&create), ok());
+    let docs = [("running", "5", "2.35,48.85"), ("x", "0", "2.35,48.85"), ("running", "5", "2.35,48.85")];
+    let filler = [("y", "0", "2.36,48.86"); 5];
+    for (k, (t, n, loc)) in docs.iter().chain(filler.iter()).enumerate() {
+        c.call(&["HSET", &format!("s:{}", k + 1), "t", t, "n", n, "loc", loc]);
+    }
+    assert_eq!(scored(&mut c, &["s", "running @n:[5 5]"]), pairs(&[("s:1", "5"), ("s:3", "3")]));
+    assert_eq!(
+        scored(&mut c, &["s", "running @loc:[2.35 48.85 1 km]"]),
+        pairs(&[("s:1", "2.5"), ("s:3", "1.5")])
+    );
+}
+
+/// An OR of words skipped onto a document, as a word's expansions are. Over s:1 {x},
+/// s:2 {x hello world}, s:3 {hello world}, s:4 {x world hello}, `x (hello | world)` reads `x`
+/// first (two documents against the OR's four); the OR, asked for s:1, lands on s:2 with its
+/// first word alone there, so s:2 scores `hello` without `world` (and in `x (world | hello)`
+/// `world` alone, two positions from `x`): RediSearch 2.10.5 answers s:4 3, s:2 2 (s:2 1),
+/// EXPLAINSCORE's OR holding the one term result itself. folio counted both words (s:2 3).
+#[test]
+fn an_or_of_words_skipped_onto_a_document_counts_its_first_word_there() {
+    let s = Server::start();
+    let mut c = s.conn();
+    assert_eq!(c.call(&["FT.CREATE", "s", "ON", "HASH", "PREFIX", "1", "s:", "SCHEMA", "t", "TEXT"]), ok());
+    for (k, t) in ["x", "x hello world", "hello world", "x world hello"].iter().enumerate() {
+        c.call(&["HSET", &format!("s:{}", k + 1), "t", t]);
+    }
+    for q in ["x (hello | world)", "x @t:(hello | world)"] {
+        assert_eq!(scored(&mut c, &["s", q]), pairs(&[("s:4", "3"), ("s:2", "2")]), "{q}");
+    }
+    assert_eq!(scored(&mut c, &["s", "x (world | hello)"]), pairs(&[("s:4", "3"), ("s:2", "1")]));
+    let r = c.call(&[
+        "FT.SEARCH", "s", "x (hello | world)", "WITHSCORES", "EXPLAINSCORE", "NOCONTENT", "LIMIT", "1", "1",
+    ]);
+    let explained = format!("{:?}", r.items()[2]);
+    let or_part = "Simple(\"(Weight 1.00 * total children TFIDF 1.00)\"), \
+                   Array([Simple(\"(TFIDF 1.00 = Weight 1.00 * TF 1 * IDF 1.00)\")])";
+    assert!(explained.contains("words TFIDF 2.00 * document score 1.00 / norm 1 / slop 1"), "{explained}");
+    assert!(explained.contains(or_part), "{explained}");
+}
+
+/// A word's union inside an OR keeps the record its own missed skip left. Over s:1 {running,
+/// n 5}, s:2 {running, n 0}, s:3 {x, n 5}, s:4 {running, n 5} and eight {y, n 0},
+/// `(running | x) @n:[5 5]` reads the OR first (seven estimated documents against the
+/// range's twelve); asked for s:3, the word's union (`running`, `+run`) misses and lands on
+/// s:4 with `running` alone while `x` holds s:3; asked for s:4 next, the OR finds the word's
+/// union already there and takes its record as it stands, so s:4 scores `running` without
+/// `+run`: RediSearch 2.10.5 answers s:1 5, s:3 4, s:4 3 (read as one flat union of the OR's
+/// expansions, the OR finds s:4 and s:4 scores 5).
+#[test]
+fn a_word_union_inside_an_or_keeps_the_record_of_its_missed_skip() {
+    let s = Server::start();
+    let mut c = s.conn();
+    let create = ["FT.CREATE", "s", "ON", "HASH", "PREFIX", "1", "s:", "SCHEMA", "t", "TEXT", "n", "NUMERIC"];
+    assert_eq!(c.call(&create), ok());
+    let docs = [("running", "5"), ("running", "0"), ("x", "5"), ("running", "5")];
+    for (k, (t, n)) in docs.iter().chain([("y", "0"); 8].iter()).enumerate() {
+        c.call(&["HSET", &format!("s:{}", k + 1), "t", t, "n", n]);
+    }
+    let want = pairs(&[("s:1", "5"), ("s:3", "4"), ("s:4", "3")]);
+    assert_eq!(scored(&mut c, &["s", "(running | x) @n:[5 5]"]), want);
+    assert_eq!(scored(&mut c, &["s", "(running | x)", "FILTER", "n", "5", "5"]), want);
+}

@@ -91,6 +91,20 @@ pub enum Child {
     Union(Vec<Vec<u32>>),
     /// NOT of a reader.
     Not(Vec<u32>),
+    /// A union of groups, in RediSearch's child order: a group of one list is a reader, of
+    /// several a union of readers (an OR of words, each word the union of its expansions).
+    Groups(Vec<Vec<Vec<u32>>>),
+}
+
+/// What a group of a [`Child::Groups`] union contributes to its record at a hit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Held {
+    /// Nothing (it is not at the document, or the union's record holds another group).
+    None,
+    /// Its first reader at the document only (its own union's skip missed its target).
+    First,
+    /// All its readers at the document.
+    Full,
 }
 
 /// Reads an intersection of `children` (in RediSearch's order) to its end, as a query reads
@@ -98,6 +112,47 @@ pub enum Child {
 /// the record of a skip that missed its target: only its first child holding the document
 /// counted there. `max`: the largest RediSearch id.
 pub fn partial_unions(children: Vec<Child>, max: u32) -> Vec<Vec<u32>> {
+    let mut out = vec![Vec::new(); children.len()];
+    let mut root = intersection_of(children, max);
+    loop {
+        let (rc, d) = root.read();
+        if rc == Rc::Eof {
+            break;
+        }
+        for (o, k) in out.iter_mut().zip(&root.kids) {
+            if k.kind == Kind::Union && k.partial {
+                o.push(d);
+            }
+        }
+    }
+    out
+}
+
+/// [`partial_unions`] for children that may be [`Child::Groups`]: per child, every hit with
+/// what each group of such a union contributed to its record there (RediSearch's record of a
+/// union is the records of its children at the document, each as its own last read or skip
+/// left it; a skip that missed keeps the first child's alone). Other children: none.
+pub fn group_records(children: Vec<Child>, max: u32) -> Vec<Vec<(u32, Vec<Held>)>> {
+    let grouped: Vec<bool> = children.iter().map(|c| matches!(c, Child::Groups(_))).collect();
+    let sizes: Vec<usize> =
+        children.iter().map(|c| if let Child::Groups(g) = c { g.len() } else { 0 }).collect();
+    let mut root = intersection_of(children, max);
+    let mut out = vec![Vec::new(); grouped.len()];
+    loop {
+        let (rc, d) = root.read();
+        if rc == Rc::Eof {
+            break;
+        }
+        for (i, k) in root.kids.iter().enumerate() {
+            if grouped[i] {
+                out[i].push((d, k.group_record(d, sizes[i])));
+            }
+        }
+    }
+    out
+}
+
+fn intersection_of(children: Vec<Child>, max: u32) -> It {
     fn reader(docs: Vec<u32>, max: u32) -> It {
         let mut it = null(max);
         it.kind = Kind::Reader;
@@ -120,22 +175,39 @@ pub fn partial_unions(children: Vec<Child>, max: u32) -> Vec<Vec<u32>> {
             Child::Reader(d) => reader(d, max),
             Child::Union(ds) => with_kids(Kind::Union, ds.into_iter().map(|d| reader(d, max)).collect(), max),
             Child::Not(d) => with_kids(Kind::Not, vec![reader(d, max)], max),
+            Child::Groups(gs) => {
+                let kid = |g: Vec<Vec<u32>>| match g.len() {
+                    1 => reader(g.into_iter().next().unwrap_or_default(), max),
+                    _ => with_kids(Kind::Union, g.into_iter().map(|d| reader(d, max)).collect(), max),
+                };
+                with_kids(Kind::Union, gs.into_iter().map(kid).collect(), max)
+            }
         })
         .collect();
-    let mut out = vec![Vec::new(); kids.len()];
-    let mut root = with_kids(Kind::Intersect, kids, max);
-    loop {
-        let (rc, d) = root.read();
-        if rc == Rc::Eof {
-            break;
-        }
-        for (o, k) in out.iter_mut().zip(&root.kids) {
-            if k.kind == Kind::Union && k.partial {
-                o.push(d);
+    with_kids(Kind::Intersect, kids, max)
+}
+
+impl It {
+    /// A union of groups at its document `d`: per group (of `n`), what its record holds.
+    fn group_record(&self, d: u32, n: usize) -> Vec<Held> {
+        let mut held = vec![Held::None; n];
+        let own = |i: usize| match &self.kids[i] {
+            k if k.kind == Kind::Union && k.partial => Held::First,
+            _ => Held::Full,
+        };
+        let at: Vec<usize> = self.active.iter().copied().filter(|&i| self.kid_at[i] == d).collect();
+        if self.partial {
+            // `minResult`: the first child at the lowest document.
+            if let Some(&i) = at.first() {
+                held[i] = own(i);
+            }
+        } else {
+            for i in at {
+                held[i] = own(i);
             }
         }
+        held
     }
-    out
 }
 
 fn modelled(n: &ProfileNode) -> bool {

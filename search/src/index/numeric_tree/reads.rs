@@ -55,3 +55,29 @@ impl Index {
         })
     }
 }
+
+impl Index {
+    /// RediSearch's estimate of the filter `[min, max]` on the NUMERIC field at schema
+    /// position `pos` (its iterator's `NumEstimated`): the documents of every range of the
+    /// tree it reaches, summed (a union's `nexpected`; one range's reader its `numDocs`), so
+    /// ranges only partly inside the filter count whole.
+    pub fn numeric_filter_estimate(&self, pos: usize, min: f64, max: f64) -> u64 {
+        if !matches!(self.fields.get(pos), Some(FieldIndex::Numeric(_))) {
+            return 0;
+        }
+        self.with_numeric_tree(pos, |t| t.find(min, max).iter().map(|r| u64::from(r.entries.num_docs)).sum())
+    }
+
+    /// [`Self::numeric_filter_estimate`] of a radius query on the GEO field at `pos`: the
+    /// ranges each geohash box reaches, summed over the boxes (a range two boxes reach
+    /// counts twice, as its two readers do in RediSearch's union).
+    pub fn geo_filter_estimate(&self, pos: usize, lon: f64, lat: f64, radius: f64) -> u64 {
+        if !matches!(self.fields.get(pos), Some(FieldIndex::Geo(_))) {
+            return 0;
+        }
+        let boxes = super::geo_ranges::radius_ranges(lon, lat, radius);
+        self.with_numeric_tree(pos, |t| {
+            boxes.iter().flat_map(|&(min, max)| t.find(min, max)).map(|r| u64::from(r.entries.num_docs)).sum()
+        })
+    }
+}

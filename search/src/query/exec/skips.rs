@@ -1,17 +1,18 @@
 //! A word's expansions skipped onto a document. RediSearch's intersection reads its other
 //! children by skipping them to the document it stands on; a union child (a word and its
-//! stems, synonyms) that lacks that document answers with the record of its child of the
-//! lowest id alone (`UI_SkipTo`'s `minResult`), and when the intersection then agrees on that
-//! id it keeps the record: there only the first expansion the document holds counts. This
-//! replays the root intersection in RediSearch's id order ([`crate::query::replay`]) to find
-//! those documents, and splits the word's score term in two: the whole union where it was
-//! read whole, its first expansion only where it was skipped onto.
+//! stems, synonyms, or an OR of such words) that lacks that document answers with the record
+//! of its child of the lowest id alone (`UI_SkipTo`'s `minResult`), and when the intersection
+//! then agrees on that id it keeps the record: there only the first reader holding the
+//! document counts. This replays the root intersection in RediSearch's id order
+//! ([`crate::query::replay`]) to find those documents, and splits each word's score term in
+//! two: the whole union where it was read whole, its first expansion only where it was
+//! skipped onto and no word before it in the OR holds the document.
 
 use std::sync::Arc;
 
 use roaring::RoaringBitmap;
 
-use crate::query::replay::{partial_unions, Child};
+use crate::query::replay::{group_records, Child, Held};
 use crate::query::syntax::QueryAst;
 
 use super::{Exec, ScoreTerm};
@@ -29,6 +30,74 @@ pub(super) enum Slot {
     Unmodelled,
 }
 
+/// A child read as a union of term readers ([`Exec::expansion_union`]).
+struct Union {
+    /// Its first score term (its terms are consecutive).
+    start: usize,
+    /// Per score term: how many readers (expansions) it has.
+    counts: Vec<usize>,
+    /// Each reader's documents, in the union's order.
+    leaves: Vec<RoaringBitmap>,
+}
+
+impl Union {
+    /// Whether RediSearch nests unions here: an OR of words, one of them with expansions.
+    fn nested(&self) -> bool {
+        self.counts.len() > 1 && self.counts.iter().any(|&n| n > 1)
+    }
+
+    /// Per score term, the documents where it counts its first expansion only and where it
+    /// does not count, when the union's record at the documents `skipped` (flat: one level
+    /// of readers) holds its first reader there alone: the first term holding the document
+    /// counts its first expansion, the later ones nothing.
+    fn flat_records(&self, skipped: &RoaringBitmap) -> Vec<(RoaringBitmap, RoaringBitmap)> {
+        let mut earlier = RoaringBitmap::new();
+        let mut out = Vec::new();
+        let mut leaf = 0;
+        for &n in &self.counts {
+            out.push((skipped - &earlier, skipped & &earlier));
+            for d in self.leaves.get(leaf..leaf + n).unwrap_or(&[]) {
+                earlier |= d;
+            }
+            leaf += n;
+        }
+        out
+    }
+
+    /// Each word's readers' documents.
+    fn groups(&self) -> Vec<&[RoaringBitmap]> {
+        let mut out = Vec::new();
+        let mut leaf = 0;
+        for &n in &self.counts {
+            out.push(self.leaves.get(leaf..leaf + n).unwrap_or(&[]));
+            leaf += n;
+        }
+        out
+    }
+}
+
+/// What the replay found of a union child's records.
+enum Records {
+    /// A flat union: the documents skipped onto (its first reader alone there).
+    Skipped(RoaringBitmap),
+    /// A nested union: per word, where it counts its first expansion only and where it does
+    /// not count; then the documents where one reader alone gives the child's positions.
+    Groups(Vec<(RoaringBitmap, RoaringBitmap)>, RoaringBitmap),
+}
+
+/// RediSearch's `minUnionIterHeap` (default 20): a union of more children reads through a
+/// heap, whose record on a skip this does not model.
+const MAX_UNION_CHILDREN: usize = 20;
+
+/// A word or verbatim word, under `@field:` or attributes.
+pub(super) fn is_word(q: &QueryAst) -> bool {
+    match q {
+        QueryAst::Field(_, inner) | QueryAst::Attrs { inner, .. } => is_word(inner),
+        QueryAst::Word(_) | QueryAst::Verbatim(_) => true,
+        _ => false,
+    }
+}
+
 /// An intersection's children as [`Exec::and`] evaluated them.
 pub(super) struct Children<'c> {
     pub items: &'c [QueryAst],
@@ -44,35 +113,49 @@ pub(super) struct Children<'c> {
 }
 
 impl Exec<'_> {
-    /// The score term of child `i` when it is a word read as a union of several
-    /// expansions, with each expansion's documents.
-    fn expansion_union(&self, c: &Children, i: usize) -> Option<(usize, Vec<RoaringBitmap>)> {
+    /// The score terms of child `i` when it is read as a union of term readers: a word and
+    /// its expansions, or an OR of such words (under `@field:` or attributes), with each
+    /// reader's documents in the union's order (words in query order, each word's
+    /// expansions in its order). RediSearch nests a word's union in the OR's, which reads as
+    /// this flat list: the first reader holding the document at the lowest id gives the
+    /// record of a union skipped onto it, at either level.
+    fn expansion_union(&self, c: &Children, i: usize) -> Option<Union> {
         let mut node = c.items.get(i)?;
         loop {
             match node {
                 QueryAst::Field(_, inner) | QueryAst::Attrs { inner, .. } => node = inner,
                 QueryAst::Word(_) | QueryAst::Verbatim(_) => break,
+                QueryAst::Or(items) if items.iter().all(is_word) => break,
                 _ => return None,
             }
         }
         let end = c.starts.get(i + 1).copied().unwrap_or(c.end);
         let start = *c.starts.get(i)?;
-        if end != start + 1 {
+        let terms = self.out.terms.get(start..end)?;
+        if terms.is_empty() {
             return None;
         }
-        let t = self.out.terms.get(start)?;
-        if t.ids.len() < 2 || t.first_only || t.tag_field.is_some() || t.leaf.is_some() || t.gate.is_some() {
+        let mut leaves = Vec::new();
+        let mut counts = Vec::new();
+        for t in terms {
+            if t.first_only || t.tag_field.is_some() || t.leaf.is_some() || t.gate.is_some() {
+                return None;
+            }
+            counts.push(t.ids.len());
+            leaves.extend(t.ids.iter().map(|&id| self.docs_of(&[id], t.mask)));
+        }
+        // RediSearch reads a union of more children through a heap (another record).
+        if leaves.len() < 2 || leaves.len() > MAX_UNION_CHILDREN {
             return None;
         }
-        let docs: Vec<RoaringBitmap> = t.ids.iter().map(|&id| self.docs_of(&[id], t.mask)).collect();
         // Only a document holding two of them can score otherwise.
         let mut seen = RoaringBitmap::new();
         let mut twice = RoaringBitmap::new();
-        for d in &docs {
+        for d in &leaves {
             twice |= &seen & d;
             seen |= d;
         }
-        (!twice.is_empty()).then_some((start, docs))
+        (!twice.is_empty()).then_some(Union { start, counts, leaves })
     }
 
     /// Replays the root intersection when a word child's expansions can be skipped onto,
@@ -84,25 +167,29 @@ impl Exec<'_> {
         if c.slots.iter().any(|s| matches!(s, Slot::Unmodelled)) {
             return split;
         }
-        let unions: Vec<Option<(usize, Vec<RoaringBitmap>)>> =
-            (0..c.items.len()).map(|i| self.expansion_union(c, i)).collect();
+        let unions: Vec<Option<Union>> = (0..c.items.len()).map(|i| self.expansion_union(c, i)).collect();
         if unions.iter().all(Option::is_none) {
             return split;
         }
-        let skipped = self.skipped_onto(c, &unions);
-        for (i, skipped) in skipped {
-            let Some((ti, _)) = &unions[i] else { continue };
-            if skipped.is_empty() {
+        for (i, rec) in self.skipped_onto(c, &unions) {
+            let Some(u) = &unions[i] else { continue };
+            let (per_term, slop_first) = match rec {
+                Records::Skipped(skipped) => (u.flat_records(&skipped), skipped),
+                Records::Groups(per_term, slop_first) => (per_term, slop_first),
+            };
+            if per_term.iter().all(|(f, e)| f.is_empty() && e.is_empty()) {
                 continue;
             }
-            let Some(t) = self.out.terms.get_mut(*ti) else { continue };
-            let whole =
-                t.gate.as_deref().map_or_else(|| c.pos_of(i).cloned().unwrap_or_default(), Clone::clone);
-            let skipped = Arc::new(skipped);
-            let first: ScoreTerm = ScoreTerm { first_only: true, gate: Some(skipped.clone()), ..t.clone() };
-            t.gate = Some(Arc::new(&whole - &*skipped));
-            split.push((i, skipped, t.ids.clone()));
-            self.out.terms.push(first);
+            let whole = c.pos_of(i).cloned().unwrap_or_default();
+            let mut ids = Vec::new();
+            for (k, (first, none)) in per_term.into_iter().enumerate() {
+                let Some(t) = self.out.terms.get_mut(u.start + k) else { break };
+                ids.extend_from_slice(&t.ids);
+                t.gate = Some(Arc::new(&(&whole - &first) - &none));
+                let copy = ScoreTerm { first_only: true, gate: Some(Arc::new(first)), ..t.clone() };
+                self.out.terms.push(copy);
+            }
+            split.push((i, Arc::new(slop_first), ids));
         }
         split
     }
@@ -123,12 +210,8 @@ impl Children<'_> {
 const REPLAY_LIMIT: u64 = 10_000;
 
 impl Exec<'_> {
-    /// Per union child (by index): the documents the intersection skipped it onto.
-    fn skipped_onto(
-        &self,
-        c: &Children,
-        unions: &[Option<(usize, Vec<RoaringBitmap>)>],
-    ) -> Vec<(usize, RoaringBitmap)> {
+    /// Per union child (by index): what its records held where the intersection hit.
+    fn skipped_onto(&self, c: &Children, unions: &[Option<Union>]) -> Vec<(usize, Records)> {
         let docs = &self.idx.docs;
         // (RediSearch id, folio id), ascending.
         let pairs = |bm: &RoaringBitmap| -> Vec<(u32, u32)> {
@@ -136,10 +219,11 @@ impl Exec<'_> {
         };
         let read: Vec<usize> =
             c.order.iter().copied().filter(|&i| !matches!(c.slots[i], Slot::Absent)).collect();
+        let nested = unions.iter().flatten().any(Union::nested);
         if let [x, y] = read[..] {
-            if let (Some(a), Some(b)) = (c.pos_of(x), c.pos_of(y)) {
+            if let (Some(a), Some(b), false) = (c.pos_of(x), c.pos_of(y), nested) {
                 let [sa, sb] = two_children(&pairs(a), &pairs(b));
-                return vec![(x, sa), (y, sb)];
+                return vec![(x, Records::Skipped(sa)), (y, Records::Skipped(sb))];
             }
         }
         let size: u64 = read
@@ -157,25 +241,76 @@ impl Exec<'_> {
         let children: Vec<Child> = read
             .iter()
             .map(|&i| match (c.slots[i], &unions[i]) {
-                (Slot::Pos(_), Some((_, exp))) => Child::Union(exp.iter().map(rs).collect()),
+                (Slot::Pos(_), Some(u)) if u.nested() => {
+                    Child::Groups(u.groups().into_iter().map(|g| g.iter().map(rs).collect()).collect())
+                }
+                (Slot::Pos(_), Some(u)) => Child::Groups(u.leaves.iter().map(|l| vec![rs(l)]).collect()),
                 (Slot::Pos(p), None) => Child::Reader(c.pos.get(p).map(rs).unwrap_or_default()),
                 (Slot::Neg(n), _) => Child::Not(c.neg.get(n).map(rs).unwrap_or_default()),
                 _ => Child::Reader(Vec::new()),
             })
             .collect();
         let max = u32::try_from(docs.last_redisearch_id()).unwrap_or(u32::MAX);
-        let partial = partial_unions(children, max);
+        let records = group_records(children, max);
         let mut out = Vec::new();
-        for (hits, &i) in partial.iter().zip(&read) {
-            let Some(all) = c.pos_of(i).filter(|_| !hits.is_empty() && unions[i].is_some()) else { continue };
-            let skipped: RoaringBitmap = pairs(all)
-                .into_iter()
-                .filter(|(r, _)| hits.binary_search(r).is_ok())
-                .map(|(_, id)| id)
-                .collect();
-            out.push((i, skipped));
+        for (hits, &i) in records.into_iter().zip(&read) {
+            let (Some(u), Some(all)) = (&unions[i], c.pos_of(i)) else { continue };
+            if hits.is_empty() {
+                continue;
+            }
+            let folio: std::collections::HashMap<u32, u32> = pairs(all).into_iter().collect();
+            out.push((i, u.records(hits, |r| folio.get(&r).copied())));
         }
         out
+    }
+}
+
+impl Union {
+    /// [`Records::Groups`] from the replay's records at each hit (RediSearch ids, mapped to
+    /// folio's by `id`): per word for a nested union, per reader for a flat one.
+    fn records(&self, hits: Vec<(u32, Vec<Held>)>, id: impl Fn(u32) -> Option<u32>) -> Records {
+        let n = self.counts.len();
+        let mut per_term = vec![(RoaringBitmap::new(), RoaringBitmap::new()); n];
+        let mut slop = RoaringBitmap::new();
+        // Each reader's term.
+        let term_of: Vec<usize> =
+            self.counts.iter().enumerate().flat_map(|(k, &c)| std::iter::repeat_n(k, c)).collect();
+        for (r, held) in hits {
+            let Some(d) = id(r) else { continue };
+            let counted: Vec<usize> = (0..held.len()).filter(|&j| held[j] != Held::None).collect();
+            if self.nested() {
+                for (k, h) in held.iter().enumerate() {
+                    match h {
+                        Held::First => _ = per_term[k].0.insert(d),
+                        Held::None => _ = per_term[k].1.insert(d),
+                        Held::Full => {}
+                    }
+                }
+                if let [k] = counted[..] {
+                    if held[k] == Held::First || self.counts[k] == 1 {
+                        slop.insert(d);
+                    }
+                }
+                continue;
+            }
+            // A flat union: its record holds one reader where another one also holds the
+            // document only when its skip missed.
+            let [j] = counted[..] else { continue };
+            let others = self.leaves.iter().enumerate().any(|(x, l)| x != j && l.contains(d));
+            if !others {
+                continue;
+            }
+            let kj = term_of.get(j).copied().unwrap_or(0);
+            for (k, (first, none)) in per_term.iter_mut().enumerate() {
+                if k == kj {
+                    first.insert(d);
+                } else {
+                    none.insert(d);
+                }
+            }
+            slop.insert(d);
+        }
+        Records::Groups(per_term, slop)
     }
 }
 
@@ -228,6 +363,7 @@ fn two_children(a: &[(u32, u32)], b: &[(u32, u32)]) -> [RoaringBitmap; 2] {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::query::replay::partial_unions;
 
     /// The general replay and the two-child walk agree on random lists.
     #[test]

@@ -247,7 +247,11 @@ impl Walk<'_, '_> {
             self.term_result(name, w, f, idf)
         };
         // A term result weighs the word's own `$weight` on its exact id.
-        if t.ids.len() == 1 && !t.first_only {
+        // A word's first expansion where an OR around it was skipped onto the document: that
+        // union's record holds the expansion's result itself (the word's own union handed its
+        // `minResult` up), one level less.
+        let skipped_in_or = in_union && hits.len() == 1 && self.ctx.is_split_copy(i);
+        if (t.ids.len() == 1 && !t.first_only) || skipped_in_or {
             return leaf(hits[0], w * t.own_weight(hits[0].0));
         }
         // A word's expansions (stems, synonyms, a prefix…): the union of those the document

@@ -515,7 +515,7 @@ impl<'a> ScoreContext<'a> {
     /// Whether term `i` is the first-only copy of a word split where the root intersection
     /// skipped its union onto documents (`exec::skips`): the whole term before it has the same
     /// ids, and bounds it.
-    fn is_split_copy(&self, i: usize) -> bool {
+    pub(super) fn is_split_copy(&self, i: usize) -> bool {
         let Some(t) = self.terms.get(i) else { return false };
         t.first_only
             && t.gate.is_some()
