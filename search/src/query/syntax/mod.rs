@@ -22,7 +22,8 @@
 //! One stage a file: `scanner` (the cursor over the text: characters, words, numbers,
 //! escapes, `$param` values), `grammar` (the tokens that continue an expression and each
 //! dialect's precedences), `parser` (precedence climbing: union, intersection, negation,
-//! optional; atoms), `field` (`@field` clauses: comparisons, numeric and geo ranges),
+//! optional; atoms), `words` (how the lexers split words and numbers, a `$` in a
+//! phrase), `field` (`@field` clauses: comparisons, numeric and geo ranges),
 //! `tags` (tag lists), `attributes` (`=>{$weight; $slop; $inorder}`), `vector` (KNN and
 //! VECTOR_RANGE clauses); the tree they build is `ast`.
 
@@ -40,6 +41,7 @@ mod punct;
 mod scanner;
 mod tags;
 mod vector;
+mod words;
 
 #[cfg(test)]
 mod tests;
