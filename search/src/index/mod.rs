@@ -36,7 +36,7 @@ use std::time::Instant;
 
 use roaring::RoaringBitmap;
 
-use crate::analysis::tokenizer::{tokenize, Tokens};
+use crate::analysis::tokenizer::{tokenize_query, Tokens};
 use crate::analysis::{Stemmer, STEM_PREFIX};
 use crate::document::DocumentSource;
 use crate::limits::MULTI_TEXT_SLOP;
@@ -315,7 +315,7 @@ impl Index {
     /// The words of query text `raw` as this index tokenizes them, stopwords dropped unless
     /// `keep_stopwords` (NOSTOPWORDS).
     pub fn query_words(&self, raw: &str, keep_stopwords: bool) -> Vec<String> {
-        tokenize(raw)
+        tokenize_query(raw)
             .into_iter()
             .map(|t| t.text)
             .filter(|t| keep_stopwords || !self.spec.stopwords.contains(t))

@@ -5,7 +5,7 @@
 
 use super::ast::QueryAst;
 use super::grammar::Token;
-use super::scanner::{escape_word, is_special, unescape, Parser};
+use super::scanner::{escape_term, escape_word, is_special, unescape, Parser};
 use crate::error::{Error, Result};
 use crate::limits::MAX_FUZZY_DISTANCE;
 
@@ -316,7 +316,7 @@ impl Parser<'_> {
                     // `ParseDouble` succeeds, the node is made verbatim).
                     return Ok(QueryAst::Verbatim(v.to_lowercase()));
                 }
-                Ok(QueryAst::Word(escape_word(&v)))
+                Ok(QueryAst::Word(escape_term(&v)))
             }
             '-' if self.minus_number().is_some() => {
                 let n = self.unsigned_number_len(1);

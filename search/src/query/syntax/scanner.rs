@@ -421,3 +421,17 @@ pub(crate) fn escape_word(s: &str) -> String {
     }
     out
 }
+
+/// A `$param` value as one term: [`escape_word`] with ASCII whitespace escaped too.
+/// RediSearch substitutes the whole value, lower-cased, as the term (`QueryParam_Resolve`,
+/// `rm_strdupcase`): `Hello World` is the term `hello world`, not two terms.
+pub(crate) fn escape_term(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    for c in s.chars() {
+        if (c.is_ascii() && c.is_whitespace()) || (!c.is_alphanumeric() && c != '_' && !c.is_whitespace()) {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
+}
