@@ -77,3 +77,89 @@ fn an_escaped_space_stays_in_the_term() {
         assert_eq!(found(&mut db, "@t:hello\\ world", d, &[]), Vec::<String>::new());
     }
 }
+
+#[test]
+fn a_tag_phrase_drops_stopwords_from_its_third_word() {
+    // v2 `termlist ::= termlist param_term` adds a TERM only when it is no stopword.
+    let mut db = corpus();
+    assert_eq!(
+        explain(&mut db, "@tg:{a b the c}", "2", &[]),
+        "TAG:@tg {\n  INTERSECT {\n    a\n    b\n    c\n  }\n}\n"
+    );
+    assert_eq!(found(&mut db, "@tg:{a b the c}", "2", &[]), ["d4"]);
+    assert_eq!(
+        explain(&mut db, "@tg:{hello the world of x}", "2", &[]),
+        "TAG:@tg {\n  INTERSECT {\n    hello\n    the\n    world\n    x\n  }\n}\n"
+    );
+    assert_eq!(found(&mut db, "@tg:{hello the world of x}", "2", &[]), Vec::<String>::new());
+    assert_eq!(
+        explain(&mut db, "@tg:{the a b}", "2", &[]),
+        "TAG:@tg {\n  INTERSECT {\n    the\n    a\n    b\n  }\n}\n"
+    );
+    // v1: the same termlist, but a stopword among the first two words is the syntax error at
+    // the list's `}`, quoting the word before it.
+    assert_eq!(
+        explain(&mut db, "@tg:{hello world of x}", "1", &[]),
+        "TAG:@tg {\n  INTERSECT {\n    hello\n    world\n    x\n  }\n}\n"
+    );
+    assert_eq!(found(&mut db, "@tg:{hello world of x}", "1", &[]), Vec::<String>::new());
+    assert_eq!(
+        explain(&mut db, "@tg:{x y the|z}", "1", &[]),
+        "TAG:@tg {\n  INTERSECT {\n    x\n    y\n  }\n  z\n}\n"
+    );
+    assert_eq!(explain(&mut db, "@tg:{a b the c}", "1", &[]), "Error(\"Syntax error at offset 14 near c\")");
+    assert_eq!(explain(&mut db, "@tg:{x of|y}", "1", &[]), "Error(\"Syntax error at offset 11 near y\")");
+    assert_eq!(explain(&mut db, "@tg:{ x  of }", "1", &[]), "Error(\"Syntax error at offset 12 near of\")");
+    assert_eq!(explain(&mut db, "@tg:{the}", "1", &[]), "TAG:@tg {\n  the\n}\n");
+}
+
+#[test]
+fn a_phrase_keeps_its_stopwords_from_dialect_2() {
+    let mut db = corpus();
+    for d in ["2", "3"] {
+        assert_eq!(explain(&mut db, "@t1:\"a b\"", d, &[]), "@t1:EXACT {\n  @t1:a\n  @t1:b\n}\n");
+        assert_eq!(found(&mut db, "@t1:\"a b\"", d, &[]), Vec::<String>::new());
+        assert_eq!(
+            explain(&mut db, "@t:\"hello the world\"", d, &[]),
+            "@t:EXACT {\n  @t:hello\n  @t:the\n  @t:world\n}\n"
+        );
+        assert_eq!(found(&mut db, "@t:\"hello the world\"", d, &[]), Vec::<String>::new());
+    }
+    // Dialect 1: a stopword as a phrase's first or second word is the syntax error there.
+    assert_eq!(explain(&mut db, "@t1:\"a b\"", "1", &[]), "Error(\"Syntax error at offset 5 near a\")");
+    assert_eq!(explain(&mut db, "\"the a\"", "1", &[]), "Error(\"Syntax error at offset 1 near the\")");
+    assert_eq!(explain(&mut db, "@t1:\"x a b\"", "1", &[]), "Error(\"Syntax error at offset 7 near a\")");
+    assert_eq!(explain(&mut db, "\"x y the z\"", "1", &[]), "EXACT {\n  x\n  y\n  z\n}\n");
+}
+
+#[test]
+fn dialect_1_term_lists_end_before_a_stopword_or_a_third_number() {
+    let mut db = corpus();
+    assert_eq!(
+        explain(&mut db, "@t:hello world 5", "1", &[]),
+        "INTERSECT {\n  @t:INTERSECT {\n    @t:UNION {\n      @t:hello\n      @t:+hello(expanded)\n    }\n    @t:UNION {\n      @t:world\n      @t:+world(expanded)\n    }\n  }\n  UNION {\n    5\n    +5(expanded)\n  }\n}\n"
+    );
+    assert_eq!(
+        explain(&mut db, "@t:hello the world", "1", &[]),
+        "INTERSECT {\n  @t:UNION {\n    @t:hello\n    @t:+hello(expanded)\n  }\n  UNION {\n    world\n    +world(expanded)\n  }\n}\n"
+    );
+    assert_eq!(
+        explain(&mut db, "@t:the hello world", "1", &[]),
+        "INTERSECT {\n  UNION {\n    hello\n    +hello(expanded)\n  }\n  UNION {\n    world\n    +world(expanded)\n  }\n}\n"
+    );
+    // A STOPWORD is a NULL node the intersection passes over: `the y z 5` is one list.
+    assert_eq!(
+        explain(&mut db, "-the y z is q", "1", &[]),
+        "NOT{\n  INTERSECT {\n    y\n    z\n    q\n  }\n}\n"
+    );
+    // A field modifier on a STOPWORD is NULL too.
+    assert_eq!(
+        explain(&mut db, "@t:the y z 5 r", "1", &[]),
+        "INTERSECT {\n  UNION {\n    y\n    +y(expanded)\n  }\n  UNION {\n    z\n    +z(expanded)\n  }\n  INTERSECT {\n    UNION {\n      5\n      +5(expanded)\n    }\n    UNION {\n      r\n      +r(expanded)\n    }\n  }\n}\n"
+    );
+    // A number second is a term of the list.
+    assert_eq!(
+        explain(&mut db, "@t:hello 5 world", "1", &[]),
+        "@t:INTERSECT {\n  @t:UNION {\n    @t:hello\n    @t:+hello(expanded)\n  }\n  @t:UNION {\n    @t:5\n    @t:+5(expanded)\n  }\n  @t:UNION {\n    @t:world\n    @t:+world(expanded)\n  }\n}\n"
+    );
+}

@@ -29,6 +29,7 @@
 
 use std::collections::HashMap;
 
+use crate::analysis::Stopwords;
 use crate::error::Result;
 
 mod ast;
@@ -83,7 +84,19 @@ impl Params for HashMap<String, Vec<u8>> {
 
 /// Parses `text` under `dialect` with `params` (`$name` values).
 pub fn parse(text: &str, dialect: u32, params: &dyn Params) -> Result<QueryAst> {
+    parse_in(text, dialect, params, None)
+}
+
+/// [`parse`] for an index whose stopwords are `stopwords`: the grammars read stopwords in
+/// places (a tag phrase drops them from its third word on, as RediSearch's `termlist`).
+pub fn parse_in(
+    text: &str,
+    dialect: u32,
+    params: &dyn Params,
+    stopwords: Option<&Stopwords>,
+) -> Result<QueryAst> {
     let mut p = Parser::new(text, dialect, params);
+    p.stopwords = stopwords;
     p.skip_ws();
     if p.at_end() {
         // RediSearch's grammar accepts the empty query; it matches nothing.

@@ -69,7 +69,15 @@ impl Parser<'_> {
                 t if g.token(t) > min => {
                     chain = 0;
                     let right = self.expr(g.and)?;
-                    left = join(left, right, false);
+                    // v1's STOPWORD is a NULL expression, which its `expr ::= expr expr`
+                    // passes over (`one_not_null`): `the y z 5` is the term list `y z 5`.
+                    left = if self.is_null_word(&left) {
+                        right
+                    } else if self.is_null_word(&right) {
+                        left
+                    } else {
+                        join(left, right, false)
+                    };
                     combined = true;
                 }
                 _ => break,
@@ -159,8 +167,21 @@ impl Parser<'_> {
                 Ok(QueryAst::Optional(Box::new(self.expr(g.tilde)?)))
             }
             Some(Token::Term | Token::Number) if self.dialect < 2 => {
+                // v1's `termlist ::= term term | termlist term` (`term` a TERM or NUMBER),
+                // whose precedences end it before a NUMBER after two terms (`hello world 5`
+                // is `(hello world) 5`, so `@t:hello world 5` fields only the first two) and
+                // before a STOPWORD token, which is an expression of its own (`@t:hello the
+                // world` fields only `hello`).
+                if self.at_stopword() {
+                    return self.atom();
+                }
                 let mut words = vec![self.atom()?];
-                while matches!(self.token(), Some(Token::Term | Token::Number)) {
+                loop {
+                    match self.token() {
+                        Some(Token::Term) if !self.at_stopword() => {}
+                        Some(Token::Number) if words.len() < 2 => {}
+                        _ => break,
+                    }
                     words.push(self.atom()?);
                 }
                 Ok(collapse_and(words))
@@ -198,6 +219,9 @@ impl Parser<'_> {
                 let start = self.i;
                 let (text, _) = self.scan_until(|ch| ch == '"', true)?;
                 self.i += 1;
+                if self.dialect < 2 {
+                    self.v1_phrase_stopwords(&text, start)?;
+                }
                 let text = if self.dialect < 2 { self.phrase_numbers(&text) } else { text };
                 Ok(QueryAst::Phrase(self.phrase_dollars(text, start)?))
             }

@@ -3,6 +3,7 @@
 //! escapes. The grammar's stages ([`super::parser`] and the clause files) read the text
 //! only through these.
 
+use crate::analysis::Stopwords;
 use crate::error::{Error, Result};
 use crate::limits::MAX_QUERY_DEPTH;
 
@@ -23,6 +24,9 @@ pub(super) struct Parser<'a> {
     pub(super) depth: usize,
     /// Inside an alternative that v2's grammar only accepts as text (no field modifiers).
     pub(super) text_only: usize,
+    /// The index's stopwords, which RediSearch's lexers and grammars read as such (a tag
+    /// phrase drops them from its third word on); None: no index at hand.
+    pub(super) stopwords: Option<&'a Stopwords>,
 }
 
 /// Characters with a meaning in queries (end a word); control characters separate words as
@@ -42,6 +46,7 @@ impl<'a> Parser<'a> {
             params,
             depth: 0,
             text_only: 0,
+            stopwords: None,
         }
     }
 

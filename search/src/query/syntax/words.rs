@@ -4,6 +4,7 @@
 
 use super::ast::QueryAst;
 use super::scanner::{escape_word, is_special, Parser};
+use crate::analysis::tokenize_query;
 use crate::error::{Error, Result};
 
 impl Parser<'_> {
@@ -203,5 +204,53 @@ impl Parser<'_> {
             k += 1;
         }
         Ok(out)
+    }
+}
+
+impl Parser<'_> {
+    /// Dialect 1 reads a phrase's words as TERM or STOPWORD tokens, and its grammar takes a
+    /// phrase only as `QUOTE term QUOTE` or `QUOTE termlist QUOTE` (`termlist ::= term term
+    /// | termlist term | termlist STOPWORD`, `v1/parser.y`): a stopword as the first or
+    /// second word is its syntax error there, quoting it (`"the a"`, `"x of y"`); later
+    /// ones are dropped (`"x y the z"` is `x y z`). `text` is the phrase as written, from
+    /// character `start`.
+    pub(super) fn v1_phrase_stopwords(&self, text: &str, start: usize) -> Result<()> {
+        let Some(sw) = self.stopwords else { return Ok(()) };
+        let base = self.chars.get(start).map_or(self.s.len(), |&(o, _)| o);
+        for t in tokenize_query(text).iter().take(2) {
+            if sw.contains(&t.text) {
+                return Err(Error::syntax(base + t.start, text.get(t.start..t.end).unwrap_or("")));
+            }
+        }
+        Ok(())
+    }
+
+    /// Whether dialect 1's lexer reads a STOPWORD token here: a term (not a number, not a
+    /// prefix) whose text as written, lower-cased, is one of the index's stopwords.
+    pub(super) fn at_stopword(&mut self) -> bool {
+        let Some(sw) = self.stopwords else { return false };
+        let at = self.i;
+        self.skip_ws();
+        self.skip_word_punct();
+        let w = if self.number_token_len(0) > 0 || self.peek().is_none_or(is_special) {
+            String::new()
+        } else {
+            self.word_until_punct()
+        };
+        let prefix = self.peek() == Some('*');
+        self.i = at;
+        !w.is_empty() && !prefix && sw.contains(&w.to_lowercase())
+    }
+
+    /// Dialect 1: whether `q` is a lone word its lexer reads as a STOPWORD (a NULL node), or
+    /// a field modifier on one (`modifier COLON expr` of a NULL is NULL).
+    pub(super) fn is_null_word(&self, q: &QueryAst) -> bool {
+        match q {
+            QueryAst::Word(w) => {
+                self.dialect < 2 && self.stopwords.is_some_and(|sw| sw.contains(&w.to_lowercase()))
+            }
+            QueryAst::Field(_, inner) => self.is_null_word(inner),
+            _ => false,
+        }
     }
 }
