@@ -75,6 +75,8 @@ fn an_escaped_space_stays_in_the_term() {
             "@t:UNION {\n  @t:hello world\n  @t:+hello world(expanded)\n}\n"
         );
         assert_eq!(found(&mut db, "@t:hello\\ world", d, &[]), Vec::<String>::new());
+        // A vertical tab is a space to C's `isspace`: escaped, it stays in the term too.
+        assert_eq!(explain(&mut db, "a\\\x0bb", d, &[]), "UNION {\n  a\x0bb\n  +a\x0bb(expanded)\n}\n");
     }
 }
 

@@ -29,6 +29,12 @@ pub(super) struct Parser<'a> {
     pub(super) stopwords: Option<&'a Stopwords>,
 }
 
+/// C's `isspace` (Ragel's `space`), which the lexers' `escaped_character` takes after a
+/// `\`: ASCII whitespace and the vertical tab (`a\<VT>b` is one term in both dialects).
+pub(super) fn is_c_space(c: char) -> bool {
+    matches!(c, ' ' | '\t' | '\n' | '\x0b' | '\x0c' | '\r')
+}
+
 /// Characters with a meaning in queries (end a word); control characters separate words as
 /// spaces do (RediSearch's lexers skip `cntrl`).
 pub(super) fn is_special(c: char) -> bool {
@@ -128,7 +134,7 @@ impl<'a> Parser<'a> {
     /// between words (`two\words` is `two` and `words`).
     pub(super) fn lone_backslash(&self, k: usize) -> bool {
         self.peek_at(k) == Some('\\')
-            && self.peek_at(k + 1).is_some_and(|n| !(n.is_ascii_punctuation() || n.is_ascii_whitespace()))
+            && self.peek_at(k + 1).is_some_and(|n| !(n.is_ascii_punctuation() || is_c_space(n)))
     }
 
     /// Consumes `c` if it is the current character.
@@ -252,7 +258,7 @@ impl<'a> Parser<'a> {
         while let Some(c) = self.peek_at(k) {
             if c == '\\' {
                 match self.peek_at(k + 1) {
-                    Some(n) if n.is_ascii_punctuation() || n.is_ascii_whitespace() => k += 2,
+                    Some(n) if n.is_ascii_punctuation() || is_c_space(n) => k += 2,
                     _ => break,
                 }
                 continue;
