@@ -28,7 +28,7 @@ use crate::index::text::{FieldMask, ALL_FIELDS};
 use crate::index::Index;
 use crate::query::exec::ExecOptions;
 use crate::query::score::{ScoreContext, Scorer};
-use crate::query::syntax::parse;
+use crate::query::syntax::parse_in;
 use crate::query::trace::{execute_traced, Trace};
 use crate::query::vector::Distances;
 use crate::reply::{Protocol, Reply};
@@ -164,7 +164,7 @@ pub(crate) fn query_with<'c>(
     let params: HashMap<String, String> = req.params.iter().cloned().collect();
     let blobs: HashMap<String, Vec<u8>> =
         req.params.iter().map(|(k, _)| k.clone()).zip(req.raw_params.iter().cloned()).collect();
-    let ast = parse(&query, dialect, &params)?;
+    let ast = parse_in(&query, dialect, &params, Some(&idx.spec.stopwords))?;
     if let Some(t) = trace.as_deref_mut() {
         if req.cursor.is_some() {
             return Err(Error::new("FT.PROFILE does not support cursor"));

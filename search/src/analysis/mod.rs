@@ -9,4 +9,4 @@ pub mod tokenizer;
 
 pub use stemmer::{Language, Stemmer, STEM_PREFIX};
 pub use stopwords::Stopwords;
-pub use tokenizer::{tokenize, tokenize_in, Token, Tokens};
+pub use tokenizer::{tokenize, tokenize_in, tokenize_query, Token, Tokens};

@@ -40,6 +40,21 @@ pub fn tokenize(text: &str) -> Vec<Token> {
     out
 }
 
+/// Tokenizes a query's term text: as [`tokenize`], except that a backslash also keeps an
+/// ASCII whitespace character in the token. RediSearch's query lexers read `\ ` as part of a
+/// term (`escaped_character = escape (punct | space | escape)` in `lexer.rl`) and never
+/// split a term again (`hello\ world`, or a `$param` valued `Hello World`, is the one term
+/// `hello world`), where its document tokenizer's normalizer drops the escaped space.
+pub fn tokenize_query(text: &str) -> Vec<Token> {
+    let mut out = Vec::new();
+    let mut toks = Tokens::new(text);
+    toks.escaped_space = true;
+    while let Some((tok, start, end)) = toks.next_token() {
+        out.push(Token { text: tok.to_string(), start, end });
+    }
+    out
+}
+
 /// Which ASCII bytes separate tokens ([`SEPARATORS`] and ASCII whitespace).
 const fn ascii_separators() -> [bool; 128] {
     let mut t = [false; 128];
@@ -68,12 +83,14 @@ pub struct Tokens<'a> {
     buf: String,
     /// The tokens, when a segmenter made them up front (Chinese).
     listed: Option<std::vec::IntoIter<Token>>,
+    /// Whether `\` before ASCII whitespace keeps it in the token ([`tokenize_query`]).
+    escaped_space: bool,
 }
 
 impl<'a> Tokens<'a> {
     /// The tokens of `text`.
     pub fn new(text: &'a str) -> Tokens<'a> {
-        Tokens { text, at: 0, buf: String::new(), listed: None }
+        Tokens { text, at: 0, buf: String::new(), listed: None, escaped_space: false }
     }
 
     /// The tokens of `text` as `language` cuts it: Chinese by its dictionary
@@ -103,7 +120,7 @@ impl<'a> Tokens<'a> {
                     // An escaped character (not whitespace) belongs to the token, without
                     // its backslash (RediSearch's `toksep` and `DefaultNormalize`).
                     if let Some(&n) = bytes.get(self.at + 1) {
-                        if n < 0x80 && !char::from(n).is_whitespace() {
+                        if n < 0x80 && (self.escaped_space || !char::from(n).is_whitespace()) {
                             if self.buf.is_empty() {
                                 start = self.at;
                             }

@@ -9,7 +9,7 @@ use crate::commands::text;
 use crate::config::Config;
 use crate::error::{Error, Result};
 use crate::index::{FieldIndex, Index};
-use crate::query::syntax::{parse, unescape, QueryAst, TagTerm};
+use crate::query::syntax::{parse_in, unescape, QueryAst, TagTerm};
 use crate::reply::Reply;
 
 /// `FT.EXPLAIN idx query [VERBATIM] [DIALECT d] [PARAMS n k v …]`.
@@ -42,8 +42,9 @@ pub(crate) fn ft_explain(cat: &Catalog, args: &[&[u8]], config: &Config, cli: bo
             a.next_bytes();
         }
     }
-    let ast = parse(&query, dialect, &params)?;
-    let idx = cat.index(&resolved).ok_or_else(|| Error::new(format!("{name}: no such index")))?;
+    let found = cat.index(&resolved);
+    let ast = parse_in(&query, dialect, &params, found.map(|i| &i.spec.stopwords))?;
+    let idx = found.ok_or_else(|| Error::new(format!("{name}: no such index")))?;
     let chinese = language.unwrap_or(idx.spec.language).is_chinese();
     let ex = Explainer { idx, verbatim, dialect, chinese };
     let mut lines = Vec::new();
@@ -281,7 +282,8 @@ impl Explainer<'_> {
                 }
             }
             QueryAst::Phrase(p) => {
-                let words = self.words(p);
+                // Dialect 2 keeps a phrase's stopwords (`EXACT { hello the world }`).
+                let words = if self.dialect >= 2 { self.idx.query_words(p, true) } else { self.words(p) };
                 match words.as_slice() {
                     [] => {}
                     [one] if self.dialect < 2 => self.word(one, depth, mask, attrs, true, out),

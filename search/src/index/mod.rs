@@ -36,7 +36,7 @@ pub mod vector_mode;
 
 use roaring::RoaringBitmap;
 
-use crate::analysis::tokenizer::tokenize;
+use crate::analysis::tokenizer::tokenize_query;
 use crate::analysis::Stemmer;
 
 /// The text term an empty value of an INDEXEMPTY TEXT field is indexed under (the
@@ -300,7 +300,7 @@ impl Index {
     /// The words of query text `raw` as this index tokenizes them, stopwords dropped unless
     /// `keep_stopwords` (NOSTOPWORDS).
     pub fn query_words(&self, raw: &str, keep_stopwords: bool) -> Vec<String> {
-        tokenize(raw)
+        tokenize_query(raw)
             .into_iter()
             .map(|t| t.text)
             .filter(|t| keep_stopwords || !self.spec.stopwords.contains(t))

@@ -12,7 +12,7 @@ use crate::index::text::{FieldMask, ALL_FIELDS};
 use crate::index::Index;
 use crate::query::exec::ExecOptions;
 use crate::query::score::{Explanation, ScoreContext, Scorer};
-use crate::query::syntax::{parse, QueryAst};
+use crate::query::syntax::{parse_in, QueryAst};
 use crate::query::trace::{execute_traced, Trace};
 use crate::reply::{Protocol, Reply};
 use crate::schema::FieldType;
@@ -354,7 +354,7 @@ pub(crate) fn search_page(
         return Err(Error::new("Query string too long"));
     }
     let ast = crate::query::global_filters::apply(
-        parse(&req.query, req.dialect, &req.blobs)?,
+        parse_in(&req.query, req.dialect, &req.blobs, Some(&idx.spec.stopwords))?,
         &req.filters,
         &req.geofilters,
         req.inkeys.as_deref(),

@@ -149,7 +149,11 @@ impl<'a> Exec<'a> {
             }
             QueryAst::Phrase(text) => {
                 self.check_order(mask)?;
-                let toks = self.tokens(text);
+                // From dialect 2 a quoted phrase keeps its stopwords (v2's lexer reads none in
+                // quotes): `"hello the world"` looks up `the` too, which an index with the
+                // default stopwords holds for no document.
+                let toks =
+                    if self.opts.dialect >= 2 { self.idx.query_words(text, true) } else { self.tokens(text) };
                 // A quoted phrase is exact whatever SLOP, INORDER or `$slop` say (RediSearch).
                 let _ = prox;
                 let p = Prox { slop: 0, inorder: true };

@@ -22,12 +22,14 @@
 //! One stage a file: `scanner` (the cursor over the text: characters, words, numbers,
 //! escapes, `$param` values), `grammar` (the tokens that continue an expression and each
 //! dialect's precedences), `parser` (precedence climbing: union, intersection, negation,
-//! optional; atoms), `field` (`@field` clauses: comparisons, numeric and geo ranges),
+//! optional; atoms), `words` (how the lexers split words and numbers, a `$` in a
+//! phrase), `field` (`@field` clauses: comparisons, numeric and geo ranges),
 //! `tags` (tag lists), `attributes` (`=>{$weight; $slop; $inorder}`), `vector` (KNN and
 //! VECTOR_RANGE clauses); the tree they build is `ast`.
 
 use std::collections::HashMap;
 
+use crate::analysis::Stopwords;
 use crate::error::Result;
 
 mod ast;
@@ -40,6 +42,7 @@ mod punct;
 mod scanner;
 mod tags;
 mod vector;
+mod words;
 
 #[cfg(test)]
 mod tests;
@@ -81,7 +84,19 @@ impl Params for HashMap<String, Vec<u8>> {
 
 /// Parses `text` under `dialect` with `params` (`$name` values).
 pub fn parse(text: &str, dialect: u32, params: &dyn Params) -> Result<QueryAst> {
+    parse_in(text, dialect, params, None)
+}
+
+/// [`parse`] for an index whose stopwords are `stopwords`: the grammars read stopwords in
+/// places (a tag phrase drops them from its third word on, as RediSearch's `termlist`).
+pub fn parse_in(
+    text: &str,
+    dialect: u32,
+    params: &dyn Params,
+    stopwords: Option<&Stopwords>,
+) -> Result<QueryAst> {
     let mut p = Parser::new(text, dialect, params);
+    p.stopwords = stopwords;
     p.skip_ws();
     if p.at_end() {
         // RediSearch's grammar accepts the empty query; it matches nothing.

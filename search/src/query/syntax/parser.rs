@@ -5,7 +5,7 @@
 
 use super::ast::QueryAst;
 use super::grammar::Token;
-use super::scanner::{escape_word, is_special, unescape, Parser};
+use super::scanner::{escape_term, escape_word, is_special, unescape, Parser};
 use crate::error::{Error, Result};
 use crate::limits::MAX_FUZZY_DISTANCE;
 
@@ -69,7 +69,15 @@ impl Parser<'_> {
                 t if g.token(t) > min => {
                     chain = 0;
                     let right = self.expr(g.and)?;
-                    left = join(left, right, false);
+                    // v1's STOPWORD is a NULL expression, which its `expr ::= expr expr`
+                    // passes over (`one_not_null`): `the y z 5` is the term list `y z 5`.
+                    left = if self.is_null_word(&left) {
+                        right
+                    } else if self.is_null_word(&right) {
+                        left
+                    } else {
+                        join(left, right, false)
+                    };
                     combined = true;
                 }
                 _ => break,
@@ -159,8 +167,21 @@ impl Parser<'_> {
                 Ok(QueryAst::Optional(Box::new(self.expr(g.tilde)?)))
             }
             Some(Token::Term | Token::Number) if self.dialect < 2 => {
+                // v1's `termlist ::= term term | termlist term` (`term` a TERM or NUMBER),
+                // whose precedences end it before a NUMBER after two terms (`hello world 5`
+                // is `(hello world) 5`, so `@t:hello world 5` fields only the first two) and
+                // before a STOPWORD token, which is an expression of its own (`@t:hello the
+                // world` fields only `hello`).
+                if self.at_stopword() {
+                    return self.atom();
+                }
                 let mut words = vec![self.atom()?];
-                while matches!(self.token(), Some(Token::Term | Token::Number)) {
+                loop {
+                    match self.token() {
+                        Some(Token::Term) if !self.at_stopword() => {}
+                        Some(Token::Number) if words.len() < 2 => {}
+                        _ => break,
+                    }
                     words.push(self.atom()?);
                 }
                 Ok(collapse_and(words))
@@ -198,6 +219,9 @@ impl Parser<'_> {
                 let start = self.i;
                 let (text, _) = self.scan_until(|ch| ch == '"', true)?;
                 self.i += 1;
+                if self.dialect < 2 {
+                    self.v1_phrase_stopwords(&text, start)?;
+                }
                 let text = if self.dialect < 2 { self.phrase_numbers(&text) } else { text };
                 Ok(QueryAst::Phrase(self.phrase_dollars(text, start)?))
             }
@@ -316,7 +340,7 @@ impl Parser<'_> {
                     // `ParseDouble` succeeds, the node is made verbatim).
                     return Ok(QueryAst::Verbatim(v.to_lowercase()));
                 }
-                Ok(QueryAst::Word(escape_word(&v)))
+                Ok(QueryAst::Word(escape_term(&v)))
             }
             '-' if self.minus_number().is_some() => {
                 let n = self.unsigned_number_len(1);
@@ -385,162 +409,6 @@ impl Parser<'_> {
     }
 }
 
-impl Parser<'_> {
-    /// Skips ASCII punctuation RediSearch's lexer reads as no token (its `punct` rule):
-    /// everything but `" | ( ) { } : ; - ~ * % [ ] \ @ $`, the `=>` arrow and (from
-    /// dialect 2) `'`.
-    fn skip_lexer_ignored(&mut self) {
-        while let Some(c) = self.peek() {
-            let token = "\"|(){}:;-~*%[]\\@$".contains(c)
-                || (c == '\'' && self.dialect >= 2)
-                || (c == '=' && self.peek_at(1) == Some('>'));
-            if !c.is_ascii_punctuation() || c == '_' || token {
-                return;
-            }
-            self.i += 1;
-        }
-    }
-
-    /// Skips the ASCII punctuation inside a run of word characters that RediSearch's lexers
-    /// read as no token (between terms: `a.b` is `a` then `b`), stopping at a number's sign
-    /// and at dialect 2's `'…'`.
-    pub(super) fn skip_word_punct(&mut self) {
-        while let Some(c) = self.peek() {
-            let skipped = c.is_ascii_punctuation()
-                && !is_special(c)
-                && c != '_'
-                && c != '\\'
-                && !(c == '\'' && self.at_verbatim())
-                && self.number_token_len(0) == 0;
-            if !skipped {
-                return;
-            }
-            self.i += 1;
-        }
-    }
-
-    /// Dialect 1 lexes a quoted phrase token by token: its numbers (`1.2`, `1e-3`) are
-    /// terms of their own, escaped here so that the tokenizer keeps them whole.
-    fn phrase_numbers(&self, text: &str) -> String {
-        let p = Parser::new(text, self.dialect, self.params);
-        let mut p = p;
-        let mut out = String::with_capacity(text.len());
-        let mut in_term = false;
-        while let Some(c) = p.peek() {
-            if c == '\\' {
-                out.push(c);
-                if let Some(n) = p.peek_at(1) {
-                    out.push(n);
-                }
-                p.i += 2;
-                in_term = true;
-                continue;
-            }
-            // v1's number takes a `-` (`"-5 x"` is the terms `-5` and `x`).
-            let sign = usize::from(c == '-');
-            if (sign == 1 || !in_term) && p.peek_at(sign).is_some_and(|d| d.is_ascii_digit()) {
-                let n = sign + p.number_len(sign);
-                if n > 1 && n >= p.term_len(0) {
-                    let num: String = (0..n).filter_map(|j| p.peek_at(j)).collect();
-                    if in_term {
-                        // A term before the sign ends there (`a-5` is `a` then `-5`).
-                        out.push(' ');
-                    }
-                    out.push_str(&escape_word(&num));
-                    p.i += n;
-                    if p.term_len(0) > 0 {
-                        // What follows is a term of its own (`1.5b` is `1.5` then `b`).
-                        out.push(' ');
-                    }
-                    continue;
-                }
-            }
-            in_term = !(is_special(c) || (c.is_ascii_punctuation() && c != '_'));
-            out.push(c);
-            p.i += 1;
-        }
-        out
-    }
-
-    /// A NUMBER token used as a term (`term ::= NUMBER` in both grammars). Dialect 1 takes
-    /// its text as any term's (lower-cased, expanded); dialect 2 as written and verbatim
-    /// (`NewTokenNode_WithParams`: QT_NUMERIC and QT_SIZE are neither case-folded nor
-    /// expanded).
-    fn number_term(&self, text: String) -> QueryAst {
-        if self.dialect >= 2 {
-            QueryAst::Verbatim(text)
-        } else {
-            // Escaped so that the tokenizer keeps it one term with its sign and point.
-            QueryAst::Word(escape_word(&text))
-        }
-    }
-
-    /// Skips spaces and [`Self::skip_lexer_ignored`]'s punctuation.
-    fn skip_lexer_gaps(&mut self) {
-        loop {
-            let at = self.i;
-            while self.peek().is_some_and(char::is_whitespace) {
-                self.i += 1;
-            }
-            self.skip_lexer_ignored();
-            if self.i == at {
-                return;
-            }
-        }
-    }
-
-    /// A word that also ends at ASCII punctuation other than `_` (escaped punctuation stays).
-    fn word_until_punct(&mut self) -> String {
-        let mut w = String::new();
-        while let Some(c) = self.peek() {
-            if c == '\\' && !self.lone_backslash(0) {
-                if let Some(n) = self.peek_at(1) {
-                    w.push('\\');
-                    w.push(n);
-                    self.i += 2;
-                    continue;
-                }
-            }
-            if is_special(c) || (c.is_ascii_punctuation() && c != '_') {
-                break;
-            }
-            w.push(c);
-            self.i += 1;
-        }
-        w
-    }
-
-    /// The syntax error after a fuzzy term's word `w` (at `word_at`) where its closing `%`
-    /// belongs: RediSearch's parser stops at the next token. A `*` glued to the word makes
-    /// it a prefix token (the error quotes the word at its start); punctuation between
-    /// tokens is skipped; `$name` and `@name` quote the name, other punctuation tokens the
-    /// word before them, a word itself.
-    fn fuzzy_error(&mut self, word_at: usize, w: &str) -> Error {
-        if self.peek() == Some('*') {
-            let off = self.chars.get(word_at).map_or(self.s.len(), |&(o, _)| o);
-            return Error::syntax(off, w);
-        }
-        while self.peek().is_some_and(|c| {
-            c.is_whitespace()
-                || c.is_ascii_control()
-                || (c.is_ascii_punctuation() && !is_special(c) && c != '_')
-        }) {
-            self.i += 1;
-        }
-        let off = self.offset();
-        match self.peek() {
-            None => Error::syntax(self.chars.get(word_at).map_or(off, |&(o, _)| o), w),
-            Some('$' | '@') => {
-                self.i += 1;
-                let name = self.word();
-                Error::syntax(off, &name)
-            }
-            Some(c) if is_special(c) => Error::syntax(off, w),
-            Some(_) => self.word_error(),
-        }
-    }
-}
-
 /// Whether v2's grammar holds `q` as a text expression (terms, affixes, fuzzy terms and
 /// phrases, combined or negated), as opposed to one with field modifiers, `*` or ismissing.
 fn is_text(q: &QueryAst) -> bool {
@@ -591,50 +459,6 @@ fn collapse_and(mut items: Vec<QueryAst>) -> QueryAst {
         items.pop().unwrap_or(QueryAst::MatchAll)
     } else {
         QueryAst::And(items)
-    }
-}
-
-impl Parser<'_> {
-    /// A `$` in a quoted phrase (`text`, from character `start`): v1's lexer reads `$name` as
-    /// a parameter, which no phrase rule takes (its syntax error at the `$`); v2's phrase keeps
-    /// it as a character of the word (`"$hello"` is the term `$hello`), escaped here for the
-    /// tokenizer.
-    fn phrase_dollars(&mut self, text: String, start: usize) -> Result<String> {
-        if !text.contains('$') {
-            return Ok(text);
-        }
-        let chars: Vec<char> = text.chars().collect();
-        let mut out = String::with_capacity(text.len() + 2);
-        let mut k = 0;
-        while k < chars.len() {
-            let c = chars[k];
-            if c == '\\' {
-                out.push(c);
-                if let Some(&n) = chars.get(k + 1) {
-                    out.push(n);
-                }
-                k += 2;
-                continue;
-            }
-            if c == '$' {
-                if self.dialect < 2 {
-                    let name: String =
-                        chars[k + 1..].iter().take_while(|c| c.is_alphanumeric() || **c == '_').collect();
-                    if !name.is_empty() {
-                        let at = self.i;
-                        self.i = start + k;
-                        let off = self.offset();
-                        self.i = at;
-                        return Err(Error::syntax(off, &name));
-                    }
-                } else {
-                    out.push('\\');
-                }
-            }
-            out.push(c);
-            k += 1;
-        }
-        Ok(out)
     }
 }
 

@@ -3,6 +3,7 @@
 //! escapes. The grammar's stages ([`super::parser`] and the clause files) read the text
 //! only through these.
 
+use crate::analysis::Stopwords;
 use crate::error::{Error, Result};
 use crate::limits::MAX_QUERY_DEPTH;
 
@@ -23,6 +24,15 @@ pub(super) struct Parser<'a> {
     pub(super) depth: usize,
     /// Inside an alternative that v2's grammar only accepts as text (no field modifiers).
     pub(super) text_only: usize,
+    /// The index's stopwords, which RediSearch's lexers and grammars read as such (a tag
+    /// phrase drops them from its third word on); None: no index at hand.
+    pub(super) stopwords: Option<&'a Stopwords>,
+}
+
+/// C's `isspace` (Ragel's `space`), which the lexers' `escaped_character` takes after a
+/// `\`: ASCII whitespace and the vertical tab (`a\<VT>b` is one term in both dialects).
+pub(super) fn is_c_space(c: char) -> bool {
+    matches!(c, ' ' | '\t' | '\n' | '\x0b' | '\x0c' | '\r')
 }
 
 /// Characters with a meaning in queries (end a word); control characters separate words as
@@ -42,6 +52,7 @@ impl<'a> Parser<'a> {
             params,
             depth: 0,
             text_only: 0,
+            stopwords: None,
         }
     }
 
@@ -123,7 +134,7 @@ impl<'a> Parser<'a> {
     /// between words (`two\words` is `two` and `words`).
     pub(super) fn lone_backslash(&self, k: usize) -> bool {
         self.peek_at(k) == Some('\\')
-            && self.peek_at(k + 1).is_some_and(|n| !(n.is_ascii_punctuation() || n.is_ascii_whitespace()))
+            && self.peek_at(k + 1).is_some_and(|n| !(n.is_ascii_punctuation() || is_c_space(n)))
     }
 
     /// Consumes `c` if it is the current character.
@@ -247,7 +258,7 @@ impl<'a> Parser<'a> {
         while let Some(c) = self.peek_at(k) {
             if c == '\\' {
                 match self.peek_at(k + 1) {
-                    Some(n) if n.is_ascii_punctuation() || n.is_ascii_whitespace() => k += 2,
+                    Some(n) if n.is_ascii_punctuation() || is_c_space(n) => k += 2,
                     _ => break,
                 }
                 continue;
@@ -415,6 +426,20 @@ pub(crate) fn escape_word(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {
         if !c.is_alphanumeric() && c != '_' && !c.is_whitespace() {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// A `$param` value as one term: [`escape_word`] with ASCII whitespace escaped too.
+/// RediSearch substitutes the whole value, lower-cased, as the term (`QueryParam_Resolve`,
+/// `rm_strdupcase`): `Hello World` is the term `hello world`, not two terms.
+pub(crate) fn escape_term(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    for c in s.chars() {
+        if (c.is_ascii() && c.is_whitespace()) || (!c.is_alphanumeric() && c != '_' && !c.is_whitespace()) {
             out.push('\\');
         }
         out.push(c);

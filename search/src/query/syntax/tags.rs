@@ -8,11 +8,24 @@ use crate::error::{Error, Result};
 
 impl Parser<'_> {
     /// Dialect 1: the values up to and including the `}`, separated by `|`.
+    ///
+    /// v1's lexer reads a value of several words as a `termlist` of TERM and STOPWORD
+    /// tokens: the words lower-cased, stopwords from the third on dropped (`{x y the z}` is
+    /// `x y z`), and one among the first two the syntax error at the list's `}`, quoting
+    /// the word before it (`{x of|y}`: offset of `}`, near `y`), as the reference replies.
     pub(super) fn tag_list(&mut self) -> Result<Vec<TagTerm>> {
         let mut out = Vec::new();
+        let mut bad = false;
         loop {
             self.skip_ws();
-            out.push(self.tag()?);
+            let start = self.i;
+            let tag = self.tag()?;
+            let (tag, last, early_stop) = self.v1_tag_words(tag, start);
+            bad |= early_stop;
+            out.push(tag);
+            if bad && self.peek() == Some('}') {
+                return Err(Error::syntax(self.offset(), &last));
+            }
             if self.eat('}') {
                 return Ok(out);
             }
@@ -20,6 +33,46 @@ impl Parser<'_> {
                 return Err(self.err());
             }
         }
+    }
+
+    /// Dialect 1: `tag` (read from character `start` to here) as v1's termlist reads it
+    /// when it has several words (split at unescaped whitespace): the words, unescaped and
+    /// lower-cased, stopwords from the third on dropped. Also the last word as written, and
+    /// whether one of the first two words is a stopword.
+    fn v1_tag_words(&self, tag: TagTerm, start: usize) -> (TagTerm, String, bool) {
+        let raw: String = self.chars.get(start..self.i).unwrap_or(&[]).iter().map(|&(_, c)| c).collect();
+        let mut words: Vec<String> = Vec::new();
+        let mut cur = String::new();
+        let mut it = raw.chars();
+        while let Some(c) = it.next() {
+            if c == '\\' {
+                cur.push(c);
+                if let Some(n) = it.next() {
+                    cur.push(n);
+                }
+            } else if c.is_whitespace() {
+                if !cur.is_empty() {
+                    words.push(std::mem::take(&mut cur));
+                }
+            } else {
+                cur.push(c);
+            }
+        }
+        if !cur.is_empty() {
+            words.push(cur);
+        }
+        let last = words.last().cloned().unwrap_or_default();
+        if words.len() < 2 || !matches!(tag, TagTerm::Exact(_)) {
+            return (tag, last, false);
+        }
+        let early_stop = words.iter().take(2).any(|w| self.is_stopword(w));
+        let kept = words
+            .iter()
+            .enumerate()
+            .filter(|(k, w)| *k < 2 || !self.is_stopword(w))
+            .map(|(_, w)| tag_unescape(w).to_lowercase())
+            .collect();
+        (TagTerm::Words(kept), last, early_stop)
     }
 
     /// Dialect 1: one value of a tag list, the text up to `|` or `}` (`\` escaping the
@@ -131,8 +184,14 @@ impl Parser<'_> {
                 }
                 words => {
                     let mut ws = Vec::with_capacity(words.len());
-                    for w in words {
+                    for (k, w) in words.iter().enumerate() {
                         let v = text(w);
+                        // `termlist ::= termlist param_term` adds a TERM only when it is no
+                        // stopword: from the third word on (`{a b the c}` is `a b c`, `{the
+                        // a b}` keeps `the`); numbers and `$p` values stay.
+                        if k >= 2 && w.kind == Kind::Term && self.is_stopword(&v) {
+                            continue;
+                        }
                         ws.push(match w.kind {
                             Kind::Number => v,
                             Kind::Empty => String::new(),
@@ -193,6 +252,14 @@ impl Parser<'_> {
             let trail_star = self.eat('*');
             tags.push(TagTerm::of(v, prefix_star, trail_star));
         }
+    }
+}
+
+impl Parser<'_> {
+    /// Whether the index's stopword list holds `raw` (a token as written, lower-cased:
+    /// `StopWordList_Contains`).
+    pub(super) fn is_stopword(&self, raw: &str) -> bool {
+        self.stopwords.is_some_and(|sw| sw.contains(&raw.to_lowercase()))
     }
 }
 
