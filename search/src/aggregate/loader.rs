@@ -30,7 +30,7 @@ pub(crate) enum Indexed<'a> {
 
 impl FieldLoader for IndexLoader<'_> {
     fn field(&self, name: &str) -> Option<FieldInfo> {
-        self.spec.field(name).map(|(_, f)| FieldInfo { sortable: f.sortable })
+        self.spec.field(name).map(|(_, f)| FieldInfo::of(self.spec, f))
     }
 
     fn load(&self, doc: DocRef<'_>, what: LoadRequest<'_>) -> Option<Value> {
@@ -180,8 +180,8 @@ impl IndexLoader<'_> {
     }
 
     /// GROUPBY/REDUCE/SORTBY/APPLY reads of an attribute: the SORTABLE
-    /// value when there is one (a hash's TAG excepted), else the document's
-    /// values: a hash's TAG list becomes an array so GROUPBY counts each value, a JSON
+    /// value when there is one, else the document's
+    /// value (a hash's TAG list whole, which GROUPBY splits), a JSON
     /// attribute is read as LOAD reads it (its first match, or from DIALECT 3 a duo value
     /// unless it is a SORTABLE one holding a single value).
     fn implicit(&self, key: &[u8], id: u32, name: &str) -> Option<Value> {
@@ -229,10 +229,8 @@ impl IndexLoader<'_> {
         for v in self.docs.values(key, &f.path).ok()? {
             flatten(v, f, &mut out);
         }
-        if f.kind == FieldType::Tag {
-            let sep = Some(f.separator.unwrap_or(','));
-            out = split_tags(out, sep, f.sortable && !f.unf);
-        }
+        // (A hash TAG is its list as the hash holds it, as RediSearch reads it; GROUPBY
+        // splits it.)
         match out.len() {
             0 => None,
             1 => out.pop(),
@@ -252,12 +250,11 @@ fn single_sortable(attr: Option<&FieldSpec>, vals: &[FieldValue]) -> bool {
 
 /// Whether the pipeline's property reads of field `f` (GROUPBY, SORTBY, APPLY) take its
 /// SORTABLE value, as RediSearch's `RLookup_GetItem` does for a key of a SORTABLE field the
-/// row has no value for (a JSON array as its first value), but a hash's TAG: RediSearch reads
-/// its sorting vector's whole list (`Ab,c` groups as `ab,c`: one group per list, #1258),
-/// folio its values from the hash, so that GROUPBY makes one group per value, SORTABLE or
-/// not (README's differences: "FT.AGGREGATE GROUPBY on a hash's multi-value TAG").
-pub(crate) fn property_from_sortable(spec: &IndexSpec, f: &FieldSpec) -> bool {
-    f.sortable && !(f.kind == FieldType::Tag && spec.on == KeyType::Hash)
+/// row has no value for (a JSON array as its first value; a hash's TAG as its whole list,
+/// `Ab,c` read as `ab,c`, which only GROUPBY splits: README's differences, "FT.AGGREGATE
+/// GROUPBY on a hash's multi-value TAG", and [`super::group::Grouper::lists`]).
+pub(crate) fn property_from_sortable(_spec: &IndexSpec, f: &FieldSpec) -> bool {
+    f.sortable
 }
 
 /// Whether the pipeline's read of field `name` (`explicit`: a LOAD of it, else a property

@@ -26,6 +26,7 @@ mod quantile;
 mod random_sample;
 mod stddev;
 mod sum;
+mod dict_order;
 mod tolist;
 
 use super::error::AggError;
