@@ -40,7 +40,10 @@ fn hash_tag_list_read_without_load_is_the_whole_list() {
         c.cmd("FT.AGGREGATE idx * APPLY upper(@g) AS u"),
         arr(vec![Resp::Int(1), row(&["g", "ab,c", "u", "AB,C"])])
     );
-    assert_eq!(c.cmd("FT.AGGREGATE idx * APPLY @g AS u"), arr(vec![Resp::Int(1), row(&["g", "ab,c", "u", "ab,c"])]));
+    assert_eq!(
+        c.cmd("FT.AGGREGATE idx * APPLY @g AS u"),
+        arr(vec![Resp::Int(1), row(&["g", "ab,c", "u", "ab,c"])])
+    );
     assert_eq!(c.cmd("FT.AGGREGATE idx * SORTBY 1 @g"), arr(vec![Resp::Int(1), row(&["g", "ab,c"])]));
     assert_eq!(
         c.cmd("FT.AGGREGATE idx * GROUPBY 0 REDUCE TOLIST 1 @g AS l"),
@@ -56,7 +59,10 @@ fn hash_tag_list_read_without_load_is_the_whole_list() {
         arr(vec![Resp::Int(1), row(&["s", "Hello", "u", "Hello", "g", "Ab,c", "t", "Xy,z"])])
     );
     // An APPLY that replaced the list is not split by GROUPBY.
-    assert_eq!(c.cmd("FT.AGGREGATE idx * APPLY upper(@g) AS g GROUPBY 1 @g"), arr(vec![Resp::Int(1), row(&["g", "AB,C"])]));
+    assert_eq!(
+        c.cmd("FT.AGGREGATE idx * APPLY upper(@g) AS g GROUPBY 1 @g"),
+        arr(vec![Resp::Int(1), row(&["g", "AB,C"])])
+    );
     // README's documented difference: GROUPBY makes one group per value (RediSearch: one
     // group `ab,c`).
     let r = c.cmd("FT.AGGREGATE idx * GROUPBY 1 @g SORTBY 1 @g");
@@ -67,21 +73,45 @@ fn hash_tag_list_read_without_load_is_the_whole_list() {
 fn sortby_of_a_number_against_text_fails() {
     let s = Server::start();
     let mut c = s.conn();
-    assert_eq!(c.cmd("FT.CREATE j ON JSON SCHEMA $.n AS n NUMERIC $.s AS s NUMERIC SORTABLE $.t AS t TEXT"), ok());
+    assert_eq!(
+        c.cmd("FT.CREATE j ON JSON SCHEMA $.n AS n NUMERIC $.s AS s NUMERIC SORTABLE $.t AS t TEXT"),
+        ok()
+    );
     c.call(&["JSON.SET", "k1", "$", r#"{"n":[3,1],"s":[4,2],"t":"a","x":1}"#]);
     c.call(&["JSON.SET", "k2", "$", r#"{"n":[2],"s":1,"t":"a","x":"abc"}"#]);
     c.call(&["JSON.SET", "k3", "$", r#"{"n":5,"s":[7],"t":"a","x":"5"}"#]);
     let conv = |t: &str| format!("Error converting string '{t}' to number");
-    assert_eq!(err(&mut c, &["FT.AGGREGATE", "j", "*", "LOAD", "1", "@n", "SORTBY", "1", "@n"]), conv("[3,1]"));
-    assert_eq!(err(&mut c, &["FT.AGGREGATE", "j", "*", "SORTBY", "1", "@n", "DIALECT", "2"]), conv("[3,1]"));
-    assert_eq!(err(&mut c, &["FT.AGGREGATE", "j", "*", "LOAD", "1", "@s", "SORTBY", "1", "@s"]), conv("[4,2]"));
-    assert_eq!(err(&mut c, &["FT.AGGREGATE", "j", "*", "LOAD", "3", "$.x", "AS", "x", "SORTBY", "2", "@x", "DESC"]), conv("abc"));
     assert_eq!(
-        err(&mut c, &["FT.AGGREGATE", "j", "*", "LOAD", "3", "$.x", "AS", "x", "SORTBY", "2", "@x", "DESC", "MAX", "1"]),
+        err(&mut c, &["FT.AGGREGATE", "j", "*", "LOAD", "1", "@n", "SORTBY", "1", "@n"]),
+        conv("[3,1]")
+    );
+    assert_eq!(err(&mut c, &["FT.AGGREGATE", "j", "*", "SORTBY", "1", "@n", "DIALECT", "2"]), conv("[3,1]"));
+    assert_eq!(
+        err(&mut c, &["FT.AGGREGATE", "j", "*", "LOAD", "1", "@s", "SORTBY", "1", "@s"]),
+        conv("[4,2]")
+    );
+    assert_eq!(
+        err(&mut c, &["FT.AGGREGATE", "j", "*", "LOAD", "3", "$.x", "AS", "x", "SORTBY", "2", "@x", "DESC"]),
         conv("abc")
     );
     assert_eq!(
-        err(&mut c, &["FT.AGGREGATE", "j", "*", "LOAD", "3", "$.x", "AS", "x", "GROUPBY", "1", "@x", "SORTBY", "1", "@x"]),
+        err(
+            &mut c,
+            &[
+                "FT.AGGREGATE", "j", "*", "LOAD", "3", "$.x", "AS", "x", "SORTBY", "2", "@x", "DESC", "MAX",
+                "1"
+            ]
+        ),
+        conv("abc")
+    );
+    assert_eq!(
+        err(
+            &mut c,
+            &[
+                "FT.AGGREGATE", "j", "*", "LOAD", "3", "$.x", "AS", "x", "GROUPBY", "1", "@x", "SORTBY", "1",
+                "@x"
+            ]
+        ),
         conv("abc")
     );
     // DIALECT 3 values are the arrays of matches (duo values): they sort.
@@ -105,15 +135,27 @@ fn search_rows_list_fields_in_the_pages_load_order() {
     };
     assert_eq!(
         c.cmd("FT.SEARCH h * SORTBY n"),
-        page(vec![d("d2", &["n", "1", "t", "y", "z", "2"]), d("d3", &["n", "2", "b", "5"]), d("d1", &["n", "3", "t", "x", "a", "1"])])
+        page(vec![
+            d("d2", &["n", "1", "t", "y", "z", "2"]),
+            d("d3", &["n", "2", "b", "5"]),
+            d("d1", &["n", "3", "t", "x", "a", "1"])
+        ])
     );
     assert_eq!(
         c.cmd("FT.SEARCH h * SORTBY t"),
-        page(vec![d("d1", &["t", "x", "n", "3", "a", "1"]), d("d2", &["t", "y", "n", "1", "z", "2"]), d("d3", &["n", "2", "b", "5"])])
+        page(vec![
+            d("d1", &["t", "x", "n", "3", "a", "1"]),
+            d("d2", &["t", "y", "n", "1", "z", "2"]),
+            d("d3", &["n", "2", "b", "5"])
+        ])
     );
     assert_eq!(
         c.cmd("FT.SEARCH h *"),
-        page(vec![d("d3", &["b", "5", "n", "2"]), d("d1", &["n", "3", "a", "1", "t", "x"]), d("d2", &["n", "1", "t", "y", "z", "2"])])
+        page(vec![
+            d("d3", &["b", "5", "n", "2"]),
+            d("d1", &["n", "3", "a", "1", "t", "x"]),
+            d("d2", &["n", "1", "t", "y", "z", "2"])
+        ])
     );
 }
 
@@ -143,4 +185,35 @@ fn an_unknown_name_ending_an_expression_is_a_missing_value() {
     // Properties bind left to right: an unknown one before the hole is the error.
     assert_eq!(apply(&mut c, "@q+x"), "Property `q` not loaded nor in pipeline");
     assert_eq!(apply(&mut c, "@x-y"), "Property `x` not loaded nor in pipeline");
+}
+
+#[test]
+fn tolist_lists_values_in_redisearchs_dict_order() {
+    let s = Server::start();
+    let mut c = s.conn();
+    assert_eq!(c.cmd("FT.CREATE h ON HASH SCHEMA g TAG x NUMERIC SORTABLE w TEXT SORTABLE"), ok());
+    for (i, (x, w)) in [
+        ("7", "pear"),
+        ("2", "apple"),
+        ("9", "fig"),
+        ("2", "kiwi"),
+        ("4", "apple"),
+        ("5", "plum"),
+        ("11", "lime"),
+    ]
+    .iter()
+    .enumerate()
+    {
+        c.call(&["HSET", &format!("d{}", i + 1), "g", "a", "x", x, "w", w]);
+    }
+    // RediSearch's dict buckets (`to_list.c`, `util/dict.c`); first-seen order was 7 2 9 4 5 11.
+    let list = |items: &[&str]| arr(vec![Resp::Int(1), arr(vec![b("l"), row(items)])]);
+    assert_eq!(
+        c.cmd("FT.AGGREGATE h * GROUPBY 0 REDUCE TOLIST 1 @x AS l"),
+        list(&["9", "2", "4", "7", "5", "11"])
+    );
+    assert_eq!(
+        c.cmd("FT.AGGREGATE h * GROUPBY 0 REDUCE TOLIST 1 @w AS l"),
+        list(&["pear", "apple", "lime", "fig", "plum", "kiwi"])
+    );
 }

@@ -189,8 +189,14 @@ enum Op {
     LoadAll,
     Apply(Expr, usize),
     Filter(Expr),
-    Page { offset: u64, limit: u64 },
-    Sort { keys: Vec<(usize, bool)>, limit: u64 },
+    Page {
+        offset: u64,
+        limit: u64,
+    },
+    Sort {
+        keys: Vec<(usize, bool)>,
+        limit: u64,
+    },
     Group {
         keys: Vec<usize>,
         /// Per key, the separator of a hash TAG list read without LOAD, split per value.

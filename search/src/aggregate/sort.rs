@@ -97,5 +97,8 @@ fn conversion_error(rows: &[(usize, Row)], slot: usize) -> Option<AggError> {
         .filter_map(|(i, r)| Some((*i, r.get(slot)?)))
         .filter(|(_, v)| !v.is_null() && !matches!(v, Value::Number(_)) && v.to_number().is_none())
         .min_by_key(|(i, _)| *i)?;
-    Some(AggError::new(format!("Error converting string '{}' to number", String::from_utf8_lossy(&v.to_text()))))
+    Some(AggError::new(format!(
+        "Error converting string '{}' to number",
+        String::from_utf8_lossy(&v.to_text())
+    )))
 }

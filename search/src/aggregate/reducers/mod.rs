@@ -20,13 +20,13 @@ mod avg;
 mod count;
 mod count_distinct;
 mod count_distinctish;
+mod dict_order;
 mod first_value;
 mod minmax;
 mod quantile;
 mod random_sample;
 mod stddev;
 mod sum;
-mod dict_order;
 mod tolist;
 
 use super::error::AggError;

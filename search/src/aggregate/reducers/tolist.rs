@@ -63,5 +63,10 @@ pub(super) fn build(
     a: &mut ReducerArgs<'_>,
     resolve: &mut KeyResolver<'_>,
 ) -> Result<Box<dyn Reducer>, AggError> {
-    single_key(a, resolve, |slot| ToList { slot, seen: FxHashSet::default(), order: Vec::new(), adds: Vec::new() })
+    single_key(a, resolve, |slot| ToList {
+        slot,
+        seen: FxHashSet::default(),
+        order: Vec::new(),
+        adds: Vec::new(),
+    })
 }
