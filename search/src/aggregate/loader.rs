@@ -4,6 +4,7 @@
 
 use super::pipeline::{DocRef, FieldInfo, FieldLoader, LoadRequest};
 use super::value::Value;
+use crate::commands::expand::first_element_text;
 use crate::document::{DocumentSource, FieldValue, KeyType};
 use crate::index::docs::{Several, SortRef};
 use crate::index::Index;
@@ -313,37 +314,6 @@ fn first_match(
     }
 }
 
-/// The JSON text of the first element of the JSON array text `array` (compact or not), if
-/// it has one.
-fn first_element_text(array: &str) -> Option<String> {
-    let b = array.trim_start().strip_prefix('[')?.trim_start().as_bytes();
-    let (mut depth, mut in_str, mut escaped) = (0usize, false, false);
-    for (i, &c) in b.iter().enumerate() {
-        if in_str {
-            match c {
-                _ if escaped => escaped = false,
-                b'\\' => escaped = true,
-                b'"' => in_str = false,
-                _ => {}
-            }
-            continue;
-        }
-        match c {
-            b'"' => in_str = true,
-            b'[' | b'{' => depth += 1,
-            b']' | b'}' if depth == 0 => return (i > 0).then(|| ascii_trimmed(&b[..i])),
-            b']' | b'}' => depth -= 1,
-            b',' if depth == 0 => return Some(ascii_trimmed(&b[..i])),
-            _ => {}
-        }
-    }
-    None
-}
-
-fn ascii_trimmed(b: &[u8]) -> String {
-    String::from_utf8_lossy(b.trim_ascii()).into_owned()
-}
-
 /// A scalar document value; NUMERIC attributes of hashes become numbers, and so do JSON
 /// booleans (RediSearch's `jsonValToValue` reads `true` as the integer 1, `false` as 0).
 fn scalar(v: FieldValue, attr: Option<&FieldSpec>) -> Option<Value> {
@@ -408,22 +378,3 @@ fn split_tags(vals: Vec<Value>, sep: Option<char>, lower: bool) -> Vec<Value> {
 #[cfg(test)]
 #[path = "served_tests.rs"]
 mod served_tests;
-
-#[cfg(test)]
-mod first_element_tests {
-    use super::first_element_text;
-
-    #[test]
-    fn the_first_element_of_an_array_text() {
-        assert_eq!(first_element_text("[1,2]").as_deref(), Some("1"));
-        assert_eq!(first_element_text(" [ \"a,]\\\"b\" , 2]").as_deref(), Some("\"a,]\\\"b\""));
-        assert_eq!(first_element_text("[[1,[2]],3]").as_deref(), Some("[1,[2]]"));
-        assert_eq!(first_element_text("[{\"k\":[1,2]}]").as_deref(), Some("{\"k\":[1,2]}"));
-        assert_eq!(first_element_text("[[]]").as_deref(), Some("[]"));
-        // None when there is no first element, or the text is not an array.
-        assert_eq!(first_element_text("[]"), None);
-        assert_eq!(first_element_text("[ ]"), None);
-        assert_eq!(first_element_text("{\"a\":1}"), None);
-        assert_eq!(first_element_text("[1"), None);
-    }
-}
