@@ -35,7 +35,7 @@ impl Rows {
 
 impl FieldLoader for Rows {
     fn field(&self, name: &str) -> Option<FieldInfo> {
-        matches!(name, "g" | "v").then_some(FieldInfo { sortable: true })
+        matches!(name, "g" | "v").then_some(FieldInfo { sortable: true, list_separator: None })
     }
     fn load(&self, doc: DocRef<'_>, what: LoadRequest<'_>) -> Option<Value> {
         let i = doc.id as usize;

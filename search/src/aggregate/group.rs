@@ -24,6 +24,8 @@ type Group = (Vec<ValueKey>, Vec<Box<dyn Accumulator>>);
 /// groups come out in RediSearch's order.
 pub(super) struct Grouper<'p> {
     keys: &'p [usize],
+    /// Per key (when given), the separator of a hash TAG list to split ([`Grouper::lists`]).
+    lists: &'p [Option<char>],
     reducers: &'p [(Box<dyn Reducer>, usize)],
     index: FxHashMap<Vec<ValueKey>, usize>,
     groups: Vec<Group>,
@@ -39,12 +41,21 @@ impl<'p> Grouper<'p> {
     pub(super) fn new(keys: &'p [usize], reducers: &'p [(Box<dyn Reducer>, usize)]) -> Self {
         Grouper {
             keys,
+            lists: &[],
             reducers,
             index: FxHashMap::default(),
             groups: Vec::new(),
             scratch: Vec::with_capacity(keys.len()),
             split: false,
         }
+    }
+
+    /// A grouper that splits key `i`'s string on `lists[i]` when it is a separator (a hash
+    /// TAG's list: one group per value, README's differences), its values trimmed and
+    /// empty ones dropped, as the TAG index reads the list.
+    pub(super) fn lists(mut self, lists: &'p [Option<char>]) -> Self {
+        self.lists = lists;
+        self
     }
 
     /// A grouper whose groups are split over shards (see the module docs).
@@ -85,6 +96,19 @@ impl<'p> Grouper<'p> {
     }
 
     pub(super) fn add(&mut self, row: &Row) {
+        if self.lists.iter().any(Option::is_some) {
+            let mut split = row.clone();
+            for (&s, sep) in self.keys.iter().zip(self.lists) {
+                if let (Some(sep), Some(Value::String(text))) = (sep, row.get(s)) {
+                    split.set(s, split_list(text, *sep));
+                }
+            }
+            return self.add_split(&split);
+        }
+        self.add_split(row);
+    }
+
+    fn add_split(&mut self, row: &Row) {
         let multi = self.keys.iter().any(|&s| matches!(Self::key_value(row, s), Value::Array(_)));
         if !multi {
             self.scratch.clear();
@@ -163,5 +187,20 @@ impl<'p> Grouper<'p> {
                 row
             })
             .collect()
+    }
+}
+
+/// A hash TAG list's values (`Ab, c` is `Ab` and `c`), as an array; the empty list is
+/// itself (it groups as "", test_empty.py), one of separators only (`,`) has no value.
+fn split_list(text: &[u8], sep: char) -> Value {
+    if text.is_empty() {
+        return Value::bytes(text);
+    }
+    let s = String::from_utf8_lossy(text);
+    let parts: Vec<Value> = s.split(sep).map(str::trim).filter(|p| !p.is_empty()).map(Value::str).collect();
+    match parts.len() {
+        0 => Value::Null,
+        1 => parts.into_iter().next().unwrap_or_default(),
+        _ => Value::array(parts),
     }
 }

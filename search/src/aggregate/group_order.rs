@@ -15,7 +15,7 @@ pub(super) fn group_hash(keys: &[ValueKey]) -> u64 {
     keys.iter().fold(0, |h, k| value_hash(&k.0, h))
 }
 
-fn value_hash(v: &Value, hval: u64) -> u64 {
+pub(super) fn value_hash(v: &Value, hval: u64) -> u64 {
     match v {
         Value::String(s) => fnv_64a(s, hval),
         Value::Number(n) => fnv_64a(&n.to_le_bytes(), hval),

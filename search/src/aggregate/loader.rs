@@ -4,6 +4,7 @@
 
 use super::pipeline::{DocRef, FieldInfo, FieldLoader, LoadRequest};
 use super::value::Value;
+use crate::commands::expand::first_element_text;
 use crate::document::{DocumentSource, FieldValue, KeyType};
 use crate::index::docs::{Several, SortRef};
 use crate::index::Index;
@@ -30,7 +31,7 @@ pub(crate) enum Indexed<'a> {
 
 impl FieldLoader for IndexLoader<'_> {
     fn field(&self, name: &str) -> Option<FieldInfo> {
-        self.spec.field(name).map(|(_, f)| FieldInfo { sortable: f.sortable })
+        self.spec.field(name).map(|(_, f)| FieldInfo::of(self.spec, f))
     }
 
     fn load(&self, doc: DocRef<'_>, what: LoadRequest<'_>) -> Option<Value> {
@@ -180,8 +181,8 @@ impl IndexLoader<'_> {
     }
 
     /// GROUPBY/REDUCE/SORTBY/APPLY reads of an attribute: the SORTABLE
-    /// value when there is one (a hash's TAG excepted), else the document's
-    /// values: a hash's TAG list becomes an array so GROUPBY counts each value, a JSON
+    /// value when there is one, else the document's
+    /// value (a hash's TAG list whole, which GROUPBY splits), a JSON
     /// attribute is read as LOAD reads it (its first match, or from DIALECT 3 a duo value
     /// unless it is a SORTABLE one holding a single value).
     fn implicit(&self, key: &[u8], id: u32, name: &str) -> Option<Value> {
@@ -229,10 +230,8 @@ impl IndexLoader<'_> {
         for v in self.docs.values(key, &f.path).ok()? {
             flatten(v, f, &mut out);
         }
-        if f.kind == FieldType::Tag {
-            let sep = Some(f.separator.unwrap_or(','));
-            out = split_tags(out, sep, f.sortable && !f.unf);
-        }
+        // (A hash TAG is its list as the hash holds it, as RediSearch reads it; GROUPBY
+        // splits it.)
         match out.len() {
             0 => None,
             1 => out.pop(),
@@ -252,12 +251,11 @@ fn single_sortable(attr: Option<&FieldSpec>, vals: &[FieldValue]) -> bool {
 
 /// Whether the pipeline's property reads of field `f` (GROUPBY, SORTBY, APPLY) take its
 /// SORTABLE value, as RediSearch's `RLookup_GetItem` does for a key of a SORTABLE field the
-/// row has no value for (a JSON array as its first value), but a hash's TAG: RediSearch reads
-/// its sorting vector's whole list (`Ab,c` groups as `ab,c`: one group per list, #1258),
-/// folio its values from the hash, so that GROUPBY makes one group per value, SORTABLE or
-/// not (README's differences: "FT.AGGREGATE GROUPBY on a hash's multi-value TAG").
-pub(crate) fn property_from_sortable(spec: &IndexSpec, f: &FieldSpec) -> bool {
-    f.sortable && !(f.kind == FieldType::Tag && spec.on == KeyType::Hash)
+/// row has no value for (a JSON array as its first value; a hash's TAG as its whole list,
+/// `Ab,c` read as `ab,c`, which only GROUPBY splits: README's differences, "FT.AGGREGATE
+/// GROUPBY on a hash's multi-value TAG", and [`super::group::Grouper::lists`]).
+pub(crate) fn property_from_sortable(_spec: &IndexSpec, f: &FieldSpec) -> bool {
+    f.sortable
 }
 
 /// Whether the pipeline's read of field `name` (`explicit`: a LOAD of it, else a property
@@ -314,37 +312,6 @@ fn first_match(
         FieldValue::Array(_) | FieldValue::Object(_) => text().map(|s| Value::str(&s)),
         v => scalar(v, attr),
     }
-}
-
-/// The JSON text of the first element of the JSON array text `array` (compact or not), if
-/// it has one.
-fn first_element_text(array: &str) -> Option<String> {
-    let b = array.trim_start().strip_prefix('[')?.trim_start().as_bytes();
-    let (mut depth, mut in_str, mut escaped) = (0usize, false, false);
-    for (i, &c) in b.iter().enumerate() {
-        if in_str {
-            match c {
-                _ if escaped => escaped = false,
-                b'\\' => escaped = true,
-                b'"' => in_str = false,
-                _ => {}
-            }
-            continue;
-        }
-        match c {
-            b'"' => in_str = true,
-            b'[' | b'{' => depth += 1,
-            b']' | b'}' if depth == 0 => return (i > 0).then(|| ascii_trimmed(&b[..i])),
-            b']' | b'}' => depth -= 1,
-            b',' if depth == 0 => return Some(ascii_trimmed(&b[..i])),
-            _ => {}
-        }
-    }
-    None
-}
-
-fn ascii_trimmed(b: &[u8]) -> String {
-    String::from_utf8_lossy(b.trim_ascii()).into_owned()
 }
 
 /// A scalar document value; NUMERIC attributes of hashes become numbers, and so do JSON
@@ -411,22 +378,3 @@ fn split_tags(vals: Vec<Value>, sep: Option<char>, lower: bool) -> Vec<Value> {
 #[cfg(test)]
 #[path = "served_tests.rs"]
 mod served_tests;
-
-#[cfg(test)]
-mod first_element_tests {
-    use super::first_element_text;
-
-    #[test]
-    fn the_first_element_of_an_array_text() {
-        assert_eq!(first_element_text("[1,2]").as_deref(), Some("1"));
-        assert_eq!(first_element_text(" [ \"a,]\\\"b\" , 2]").as_deref(), Some("\"a,]\\\"b\""));
-        assert_eq!(first_element_text("[[1,[2]],3]").as_deref(), Some("[1,[2]]"));
-        assert_eq!(first_element_text("[{\"k\":[1,2]}]").as_deref(), Some("{\"k\":[1,2]}"));
-        assert_eq!(first_element_text("[[]]").as_deref(), Some("[]"));
-        // None when there is no first element, or the text is not an array.
-        assert_eq!(first_element_text("[]"), None);
-        assert_eq!(first_element_text("[ ]"), None);
-        assert_eq!(first_element_text("{\"a\":1}"), None);
-        assert_eq!(first_element_text("[1"), None);
-    }
-}

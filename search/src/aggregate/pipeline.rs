@@ -36,6 +36,18 @@ pub use super::group::PartialGroup;
 pub struct FieldInfo {
     /// SORTABLE: its (normalized) value is readable without LOAD.
     pub sortable: bool,
+    /// A hash TAG's separator: GROUPBY on its value read without LOAD makes one group per
+    /// value of the list (README's differences: "FT.AGGREGATE GROUPBY on a hash's
+    /// multi-value TAG"), where every other step sees the list as RediSearch does.
+    pub list_separator: Option<char>,
+}
+
+impl FieldInfo {
+    /// What the pipeline needs to know of schema field `f` of `spec`.
+    pub fn of(spec: &crate::schema::IndexSpec, f: &crate::schema::FieldSpec) -> FieldInfo {
+        let hash_tag = f.kind == crate::schema::FieldType::Tag && spec.on == crate::document::KeyType::Hash;
+        FieldInfo { sortable: f.sortable, list_separator: hash_tag.then(|| f.separator.unwrap_or(',')) }
+    }
 }
 
 /// What a LOAD asks the document source for.
@@ -177,9 +189,21 @@ enum Op {
     LoadAll,
     Apply(Expr, usize),
     Filter(Expr),
-    Page { offset: u64, limit: u64 },
-    Sort { keys: Vec<(usize, bool)>, limit: u64 },
-    Group { keys: Vec<usize>, reducers: Vec<(Box<dyn Reducer>, usize)>, width: usize },
+    Page {
+        offset: u64,
+        limit: u64,
+    },
+    Sort {
+        keys: Vec<(usize, bool)>,
+        limit: u64,
+    },
+    Group {
+        keys: Vec<usize>,
+        /// Per key, the separator of a hash TAG list read without LOAD, split per value.
+        lists: Vec<Option<char>>,
+        reducers: Vec<(Box<dyn Reducer>, usize)>,
+        width: usize,
+    },
     Count,
 }
 
@@ -371,12 +395,15 @@ impl Plan {
                         rows.push(r)
                     });
                     let t = Instant::now();
-                    let out = sort_rows(rows, &keys, limit);
+                    let (out, error) = sort_rows(rows, &keys, limit);
                     spent += t.elapsed();
+                    if state.error.is_none() {
+                        state.error = error;
+                    }
                     out
                 }
-                Op::Group { keys, reducers, width } => {
-                    let mut grouper = Grouper::new(&keys, &reducers);
+                Op::Group { keys, lists, reducers, width } => {
+                    let mut grouper = Grouper::new(&keys, &reducers).lists(&lists);
                     let profiled = rest.is_some();
                     run_streaming(input, &batch, &mut self.root, source, &mut state, batch_steps, &mut |r| {
                         let t = profiled.then(Instant::now);
@@ -496,6 +523,14 @@ fn run_streaming(
                         let d = DocRef { key: &key, id: row.doc_id };
                         let mut loaded = false;
                         for (slot, kind) in loads {
+                            // A property read finds a value LOAD * put in the row first, as
+                            // RediSearch's `RLookup_GetItem` prefers the row's to the sorting
+                            // vector's (`Hello`, not `hello`).
+                            if matches!(kind, LoadKind::SortValue(_) | LoadKind::Implicit(_))
+                                && row.get(*slot).is_some()
+                            {
+                                continue;
+                            }
                             let v = match kind {
                                 LoadKind::DocKey => Some(Value::bytes(&key)),
                                 LoadKind::Attribute(n) => source.load(d, LoadRequest::Attribute(n)),

@@ -559,7 +559,7 @@ impl AggregateRequest {
         let Some(text) = ac.next() else {
             return Err(bad("APPLY/FILTER", NOARG));
         };
-        let expr = Expr::parse(&text)?;
+        let expr = Expr::parse_with_holes(&text)?;
         if is_apply {
             let alias = if ac.advance_if("AS") {
                 ac.next().ok_or_else(|| AggError::new("AS needs argument"))?

@@ -17,6 +17,23 @@ pub(crate) fn expand_json(text: &str) -> Reply {
     }
 }
 
+/// The JSON text of the first element of the JSON array text `array` (compact or not), if
+/// it has one (what DIALECT 3 reads of a path whose first match is an array).
+pub(crate) fn first_element_text(array: &str) -> Option<String> {
+    let mut p = Parser { b: array.as_bytes(), i: 0 };
+    if !p.eat(b'[') {
+        return None;
+    }
+    p.ws();
+    if p.b.get(p.i) == Some(&b']') {
+        return None;
+    }
+    let start = p.i;
+    p.skip_value()?;
+    let end = p.i;
+    (p.eat(b',') || p.eat(b']')).then(|| String::from_utf8_lossy(&p.b[start..end]).into_owned())
+}
+
 struct Parser<'a> {
     b: &'a [u8],
     i: usize,
@@ -50,6 +67,37 @@ impl Parser<'_> {
             true
         } else {
             false
+        }
+    }
+
+    /// Steps over one value without building it, nesting followed by a count (no recursion,
+    /// no depth limit), strings read as [`Parser::string`] reads them.
+    fn skip_value(&mut self) -> Option<()> {
+        let mut depth = 0usize;
+        loop {
+            self.ws();
+            match *self.b.get(self.i)? {
+                b'"' => {
+                    self.string()?;
+                }
+                b'[' | b'{' => {
+                    depth += 1;
+                    self.i += 1;
+                }
+                b']' | b'}' => {
+                    depth = depth.checked_sub(1)?;
+                    self.i += 1;
+                }
+                // A scalar on its own.
+                _ if depth == 0 => {
+                    self.value(0)?;
+                }
+                // Separators and scalars inside a container.
+                _ => self.i += 1,
+            }
+            if depth == 0 {
+                return Some(());
+            }
         }
     }
 
@@ -176,6 +224,22 @@ mod tests {
 
     fn b(s: &str) -> Reply {
         Reply::text(s)
+    }
+
+    #[test]
+    fn the_first_element_of_an_array_text() {
+        use super::first_element_text;
+        assert_eq!(first_element_text("[1,2]").as_deref(), Some("1"));
+        assert_eq!(first_element_text(" [ \"a,]\\\"b\" , 2]").as_deref(), Some("\"a,]\\\"b\""));
+        assert_eq!(first_element_text("[[1,[2]],3]").as_deref(), Some("[1,[2]]"));
+        assert_eq!(first_element_text("[{\"k\":[1,2]}]").as_deref(), Some("{\"k\":[1,2]}"));
+        assert_eq!(first_element_text("[[]]").as_deref(), Some("[]"));
+        assert_eq!(first_element_text("[true, 2]").as_deref(), Some("true"));
+        // None when there is no first element, or the text is not an array.
+        assert_eq!(first_element_text("[]"), None);
+        assert_eq!(first_element_text("[ ]"), None);
+        assert_eq!(first_element_text("{\"a\":1}"), None);
+        assert_eq!(first_element_text("[1"), None);
     }
 
     #[test]

@@ -238,7 +238,7 @@ pub(crate) struct Shipped<'a> {
 
 impl FieldLoader for Shipped<'_> {
     fn field(&self, name: &str) -> Option<FieldInfo> {
-        self.schema.field(name).map(|(_, f)| FieldInfo { sortable: f.sortable })
+        self.schema.field(name).map(|(_, f)| FieldInfo::of(self.schema, f))
     }
 
     fn load(&self, doc: DocRef<'_>, what: LoadRequest<'_>) -> Option<Value> {

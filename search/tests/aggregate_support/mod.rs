@@ -24,7 +24,10 @@ impl MemSource {
     pub fn new(schema: &[(&str, bool)]) -> Self {
         MemSource {
             docs: Vec::new(),
-            schema: schema.iter().map(|(n, s)| (n.to_string(), FieldInfo { sortable: *s })).collect(),
+            schema: schema
+                .iter()
+                .map(|(n, s)| (n.to_string(), FieldInfo { sortable: *s, list_separator: None }))
+                .collect(),
             by_key: HashMap::new(),
             loads: std::cell::Cell::new(0),
         }

@@ -66,6 +66,10 @@ pub enum ExprAst {
     Not(Box<ExprAst>),
     /// `name(args…)`
     Call(Function, Vec<ExprAst>),
+    /// An unknown symbol or function name that ends the text, with its error message:
+    /// RediSearch's parser builds the tree around it with a NULL child, so the query
+    /// fails when the tree is bound ([`ExprAst::bind`]), naming the child's place.
+    Missing(String),
 }
 
 impl ExprAst {
@@ -78,6 +82,17 @@ impl ExprAst {
             }
         });
         out
+    }
+
+    /// The message of the tree's first hole ([`ExprAst::Missing`]), if it has one.
+    pub fn hole(&self) -> Option<String> {
+        let mut found = None;
+        self.walk(&mut |e| {
+            if let ExprAst::Missing(m) = e {
+                found.get_or_insert_with(|| m.clone());
+            }
+        });
+        found
     }
 
     /// True when the tree calls `func` anywhere.
@@ -94,7 +109,7 @@ impl ExprAst {
     fn walk<'a>(&'a self, f: &mut dyn FnMut(&'a ExprAst)) {
         f(self);
         match self {
-            ExprAst::Literal(_) | ExprAst::Property { .. } => {}
+            ExprAst::Literal(_) | ExprAst::Property { .. } | ExprAst::Missing(_) => {}
             ExprAst::Arith(_, l, r) | ExprAst::Pred(_, l, r) => {
                 l.walk(f);
                 r.walk(f);
@@ -136,14 +151,20 @@ impl ExprAst {
             }
             ExprAst::Not(_) => "Inverted".into(),
             ExprAst::Call(f, _) => format!("Function {}", f.name()),
+            ExprAst::Missing(_) => "Missing".into(),
         }
     }
 
     /// Resolves every property to a slot; an unknown one gives RediSearch's
     /// ``Property `x` not loaded nor in pipeline``.
+    ///
+    /// Children are bound in order, so the first unknown property or hole
+    /// ([`ExprAst::Missing`]) is the error, a hole worded as RediSearch's
+    /// `ExprAST_GetLookupKeys` names the NULL child (`expr->op.right`).
     pub fn bind(&mut self, resolve: &mut dyn FnMut(&str) -> Option<usize>) -> Result<(), AggError> {
         match self {
             ExprAst::Literal(_) => Ok(()),
+            ExprAst::Missing(message) => Err(AggError::new(message.clone())),
             ExprAst::Property { name, slot } => match resolve(name) {
                 Some(s) => {
                     *slot = Some(s);
@@ -151,12 +172,31 @@ impl ExprAst {
                 }
                 None => Err(AggError::new(format!("Property `{name}` not loaded nor in pipeline"))),
             },
-            ExprAst::Arith(_, l, r) | ExprAst::Pred(_, l, r) => {
-                l.bind(resolve)?;
-                r.bind(resolve)
+            ExprAst::Arith(_, l, r) => {
+                bind_child(l, "expr->op.left", resolve)?;
+                bind_child(r, "expr->op.right", resolve)
             }
-            ExprAst::Not(c) => c.bind(resolve),
-            ExprAst::Call(_, args) => args.iter_mut().try_for_each(|a| a.bind(resolve)),
+            ExprAst::Pred(_, l, r) => {
+                bind_child(l, "expr->pred.left", resolve)?;
+                bind_child(r, "expr->pred.right", resolve)
+            }
+            ExprAst::Not(c) => bind_child(c, "expr->inverted.child", resolve),
+            ExprAst::Call(_, args) => {
+                args.iter_mut().try_for_each(|a| bind_child(a, "expr->func.args->args[ii]", resolve))
+            }
         }
+    }
+}
+
+/// Binds child `c` of a node, a hole named by its place (`place`, RediSearch's `RECURSE`
+/// macro quotes the C expression of the child).
+fn bind_child(
+    c: &mut ExprAst,
+    place: &str,
+    resolve: &mut dyn FnMut(&str) -> Option<usize>,
+) -> Result<(), AggError> {
+    match c {
+        ExprAst::Missing(_) => Err(AggError::new(format!("Missing (or badly formatted) value for {place}"))),
+        c => c.bind(resolve),
     }
 }

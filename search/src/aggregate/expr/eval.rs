@@ -19,6 +19,8 @@ use crate::aggregate::value::Value;
 pub fn eval(e: &ExprAst, row: &Row) -> Result<Value, AggError> {
     match e {
         ExprAst::Literal(v) => Ok(v.clone()),
+        // (Binding fails first: never reached for a bound tree.)
+        ExprAst::Missing(message) => Err(AggError::new(message.clone())),
         ExprAst::Property { name, slot } => match slot.and_then(|s| row.get(s)) {
             Some(v) => Ok(v.clone()),
             None => Err(missing(name)),

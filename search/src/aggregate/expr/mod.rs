@@ -27,8 +27,20 @@ pub struct Expr {
 }
 
 impl Expr {
-    /// Parses `source`.
+    /// Parses `source`; an unknown name is an error wherever it stands (FT.CREATE's FILTER,
+    /// FT.ADD's IF).
     pub fn parse(source: &str) -> Result<Expr, AggError> {
+        let e = Expr::parse_with_holes(source)?;
+        match e.ast.hole() {
+            Some(message) => Err(AggError::new(message)),
+            None => Ok(e),
+        }
+    }
+
+    /// Parses an APPLY's or FILTER's `source`, an unknown name that ends the text left as
+    /// a hole ([`ast::ExprAst::Missing`]) that [`Expr::bind`] reports, as RediSearch's
+    /// pipeline does (`Missing (or badly formatted) value for expr->op.right`).
+    pub fn parse_with_holes(source: &str) -> Result<Expr, AggError> {
         Ok(Expr { source: source.to_string(), ast: parser::parse(source)? })
     }
 

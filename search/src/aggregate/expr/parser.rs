@@ -22,7 +22,10 @@
 //!
 //! Contract: [`parse`] returns the tree or the first error, worded as
 //! RediSearch words it (`Syntax error at offset N near 'x'`,
-//! `Unknown function name 'x'`, `Unknown symbol 'x'`) with its byte offset.
+//! `Unknown function name 'x'`, `Unknown symbol 'x'`) with its byte offset; an unknown
+//! name that ends the text below the root is a hole in the tree instead
+//! ([`ExprAst::Missing`]), which binding reports as RediSearch does
+//! (`Missing (or badly formatted) value for expr->op.right`).
 
 use super::ast::{ArithOp, ExprAst, PredOp};
 use super::functions::Function;
@@ -43,7 +46,11 @@ pub fn parse(src: &str) -> Result<ExprAst, AggError> {
     if t.kind != TokenKind::Eof {
         return Err(syntax_at(src, t));
     }
-    Ok(e)
+    match e {
+        // The hole is the whole tree: RediSearch has no tree, and reports the name.
+        ExprAst::Missing(message) => Err(AggError::new(message)),
+        e => Ok(e),
+    }
 }
 
 /// A subtree and its height.
@@ -192,6 +199,8 @@ impl Parser<'_> {
             let (inner, h) = self.unary()?;
             self.depth -= 1;
             return Ok(match inner {
+                // (RediSearch's `-` takes a number only: not a hole under it.)
+                ExprAst::Missing(message) => return Err(AggError::new(message)),
                 ExprAst::Literal(Value::Number(n)) => (ExprAst::Literal(Value::Number(-n)), h),
                 other => (
                     ExprAst::Arith(
@@ -228,18 +237,32 @@ impl Parser<'_> {
             }
             TokenKind::Symbol(name) => {
                 if self.peek().kind == TokenKind::LParen {
-                    let func = Function::lookup(&name)
-                        .ok_or_else(|| AggError::at(t.pos, format!("Unknown function name '{name}'")))?;
+                    // The name is looked up once the call is read, as RediSearch's grammar
+                    // reduces it after its `)`: errors in the arguments come first.
                     self.bump();
                     let (args, h) = self.arguments()?;
-                    Ok((ExprAst::Call(func, args), self.tall(h + 1)?))
+                    match Function::lookup(&name) {
+                        Some(func) => Ok((ExprAst::Call(func, args), self.tall(h + 1)?)),
+                        None => self.unknown(t.pos, format!("Unknown function name '{name}'")),
+                    }
                 } else if name == "NULL" {
                     Ok((ExprAst::Literal(Value::Null), 1))
                 } else {
-                    Err(AggError::at(t.pos, format!("Unknown symbol '{name}'")))
+                    self.unknown(t.pos, format!("Unknown symbol '{name}'"))
                 }
             }
             _ => Err(syntax_at(self.src, &t)),
+        }
+    }
+
+    /// An unknown symbol or function name, which RediSearch's parser finds when it reads
+    /// the next token: an error then, but at the end of the text (its last `Parse` call)
+    /// the tree is still built with a hole where the name was ([`ExprAst::Missing`]).
+    fn unknown(&self, pos: usize, message: String) -> Result<Parsed, AggError> {
+        if self.peek().kind == TokenKind::Eof {
+            Ok((ExprAst::Missing(message), 1))
+        } else {
+            Err(AggError::at(pos, message))
         }
     }
 

@@ -13,6 +13,8 @@ struct Planner<'s> {
     current: Option<Lookup>,
     /// Root keys that already have a value source (loaded or computed).
     provided: Vec<bool>,
+    /// Root slots holding a hash TAG's list read without LOAD, and its separator.
+    lists: HashMap<usize, char>,
     seed: u64,
 }
 
@@ -53,6 +55,9 @@ impl Planner<'_> {
                 let slot = self.root.add(name);
                 self.mark_provided(slot);
                 self.push_load(slot, k);
+                if let Some(sep) = info.and_then(|f| f.list_separator) {
+                    self.lists.insert(slot, sep);
+                }
                 Some(slot)
             }
             None if self.root.load_all && info.is_some() && self.source.load_all_names_fields() => {
@@ -119,6 +124,9 @@ impl Planner<'_> {
         self.bind(&mut e)?;
         let slot = self.lookup().add(alias);
         self.mark_provided(slot);
+        if self.current.is_none() {
+            self.lists.remove(&slot);
+        }
         self.ops.push(Op::Apply(e, slot));
         Ok(())
     }
@@ -132,10 +140,12 @@ impl Planner<'_> {
 
     fn group(&mut self, step: &GroupStep) -> Result<(), AggError> {
         let mut keys = Vec::with_capacity(step.keys.len());
+        let mut lists = Vec::with_capacity(step.keys.len());
         for k in &step.keys {
             let slot =
                 self.read_key(k, true).ok_or_else(|| AggError::new(format!("No such property `{k}`")))?;
             keys.push(slot);
+            lists.push(if self.current.is_none() { self.lists.get(&slot).copied() } else { None });
         }
         let mut built = Vec::with_capacity(step.reducers.len());
         let seed = self.seed;
@@ -163,7 +173,7 @@ impl Planner<'_> {
         }
         let width = out.names.len();
         self.current = Some(out);
-        self.ops.push(Op::Group { keys, reducers, width });
+        self.ops.push(Op::Group { keys, lists, reducers, width });
         Ok(())
     }
 
@@ -205,6 +215,7 @@ impl Plan {
             root: Lookup::default(),
             current: None,
             provided: Vec::new(),
+            lists: HashMap::new(),
             seed,
         };
         // Query yields (vector distances) lead the row and are read before any step.

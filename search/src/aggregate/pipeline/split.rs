@@ -32,10 +32,10 @@ impl Plan {
         let input = self.rows(docs);
         let mut ops = std::mem::take(&mut self.ops);
         let rest = ops.split_off(at);
-        let Some(Op::Group { keys, reducers, .. }) = rest.first() else {
+        let Some(Op::Group { keys, lists, reducers, .. }) = rest.first() else {
             return Err(AggError::new("the pipeline does not split"));
         };
-        let mut grouper = Grouper::new(keys, reducers).split();
+        let mut grouper = Grouper::new(keys, reducers).lists(lists).split();
         let mut state = ExecState { error: None, timeout: self.timeout, timed_out: false };
         run_streaming(input, &ops, &mut self.root, source, &mut state, None, &mut |r| grouper.add(&r));
         if state.timed_out && state.timeout.fails() {
@@ -59,7 +59,7 @@ impl Plan {
         let at = self.split_point().ok_or_else(|| AggError::new("the pipeline does not split"))?;
         let mut ops = std::mem::take(&mut self.ops);
         self.ops = ops.split_off(at + 1);
-        let Some(Op::Group { keys, reducers, width }) = ops.pop() else {
+        let Some(Op::Group { keys, reducers, width, .. }) = ops.pop() else {
             return Err(AggError::new("the pipeline does not split"));
         };
         let mut grouper = Grouper::new(&keys, &reducers).split();

@@ -20,6 +20,7 @@ mod avg;
 mod count;
 mod count_distinct;
 mod count_distinctish;
+mod dict_order;
 mod first_value;
 mod minmax;
 mod quantile;

@@ -249,6 +249,9 @@ impl SearchPage {
         for (n, h) in hits.into_iter().enumerate() {
             if self.timeout.passed_at(n as u64 + 1, ROWS_PER_CLOCK_CHECK) {
                 self.timeout.cut_short()?;
+                if req.returns.is_none() {
+                    render::align_fields(&mut rows);
+                }
                 return Ok((rows, true));
             }
             let Some(d) = (if unchanged { Some(h.id) } else { idx.docs.id_of(&h.key) }) else { continue };
@@ -287,6 +290,9 @@ impl SearchPage {
             });
         }
         self.timeout.check_end()?;
+        if req.returns.is_none() {
+            render::align_fields(&mut rows);
+        }
         Ok((rows, false))
     }
 }
