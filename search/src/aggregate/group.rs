@@ -54,7 +54,8 @@ impl<'p> Grouper<'p> {
     /// TAG's list: one group per value, README's differences), its values trimmed and
     /// empty ones dropped, as the TAG index reads the list.
     pub(super) fn lists(mut self, lists: &'p [Option<char>]) -> Self {
-        self.lists = lists;
+        // Only a list to split costs a row its copy ([`Grouper::add`]).
+        self.lists = if lists.iter().any(Option::is_some) { lists } else { &[] };
         self
     }
 
@@ -96,7 +97,7 @@ impl<'p> Grouper<'p> {
     }
 
     pub(super) fn add(&mut self, row: &Row) {
-        if self.lists.iter().any(Option::is_some) {
+        if !self.lists.is_empty() {
             let mut split = row.clone();
             for (&s, sep) in self.keys.iter().zip(self.lists) {
                 if let (Some(sep), Some(Value::String(text))) = (sep, row.get(s)) {
@@ -108,6 +109,7 @@ impl<'p> Grouper<'p> {
         self.add_split(row);
     }
 
+    #[inline]
     fn add_split(&mut self, row: &Row) {
         let multi = self.keys.iter().any(|&s| matches!(Self::key_value(row, s), Value::Array(_)));
         if !multi {
