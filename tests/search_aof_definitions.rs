@@ -94,9 +94,22 @@ fn by_key(r: Resp, width: usize) -> Resp {
     rows.sort_by_key(|row| format!("{:?}", row[0]));
     let mut out = vec![total.clone()];
     for row in rows {
-        out.extend(row.iter().cloned());
+        out.extend(row.iter().map(by_name));
     }
     Resp::Array(out)
+}
+
+/// A row's fields (name, value, ...) by name: RediSearch lists a page's fields in the order it
+/// met their names over the page's rows, so tied rows coming in another order (their ids
+/// follow the order the documents were loaded in) list them in another order.
+fn by_name(fields: &Resp) -> Resp {
+    let Resp::Array(items) = fields else { return fields.clone() };
+    if items.len() % 2 != 0 {
+        return fields.clone();
+    }
+    let mut pairs: Vec<&[Resp]> = items.chunks(2).collect();
+    pairs.sort_by_key(|p| format!("{:?}", p[0]));
+    Resp::Array(pairs.concat())
 }
 
 /// Every index, its FT.INFO, synonyms and a few queries; the dictionaries and suggestions.

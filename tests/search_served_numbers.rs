@@ -32,6 +32,15 @@ fn pairs() -> Vec<(Vec<String>, Vec<String>)> {
     out
 }
 
+/// An aggregate's rows in a fixed order (printed, sorted); it must not be an error.
+fn rows(reply: Resp) -> Vec<String> {
+    assert!(!reply.is_error(), "{reply:?}");
+    let mut out: Vec<String> = reply.items().iter().skip(1).map(|r| format!("{r:?}")).collect();
+    out.sort();
+    assert!(out.len() > 3, "{out:?}");
+    out
+}
+
 fn aggregate(c: &mut Conn, query: &str, tail: &[String]) -> Resp {
     let mut args = vec!["FT.AGGREGATE", "idx", query];
     args.extend(tail.iter().map(String::as_str));
@@ -74,15 +83,16 @@ fn numbers_from_the_index_are_the_documents() {
     // GROUPBY reads the field as a property (arrays count once per element): the same groups
     // inline and on workers, and the same as with every value read from the document (a
     // document whose number turns into an array is read from it, not from the index).
-    let group = ["GROUPBY", "1", "@n", "REDUCE", "COUNT", "0", "AS", "c", "SORTBY", "2", "@n", "ASC"]
-        .map(String::from)
-        .to_vec();
+    // (Not sorted by @n: RediSearch fails a sort of numbers against the group of the array
+    // text `[4,null]`, "Error converting string '[4,null]' to number"; the rows are compared
+    // in any order instead.)
+    let group = ["GROUPBY", "1", "@n", "REDUCE", "COUNT", "0", "AS", "c"].map(String::from).to_vec();
     let inline_groups = {
         assert_eq!(c.call(&["FT.CONFIG", "SET", "WORKERS", "0"]), ok());
-        aggregate(&mut c, "*", &group)
+        rows(aggregate(&mut c, "*", &group))
     };
     assert_eq!(c.call(&["FT.CONFIG", "SET", "WORKERS", "2"]), ok());
-    assert_eq!(aggregate(&mut c, "*", &group), inline_groups);
+    assert_eq!(rows(aggregate(&mut c, "*", &group)), inline_groups);
     // Writes change shapes: a number becomes an array, a path inside a document changes, a
     // document loses the field; the index follows and so do the replies.
     assert_eq!(c.call(&["JSON.SET", "d:0", "$.n", "[7,8]"]), ok());
@@ -93,8 +103,8 @@ fn numbers_from_the_index_are_the_documents() {
         assert_eq!(c.call(&["FT.CONFIG", "SET", "WORKERS", workers]), ok());
         check(&mut c, &format!("after writes, WORKERS {workers}"));
     }
-    let after = aggregate(&mut c, "*", &group);
+    let after = rows(aggregate(&mut c, "*", &group));
     assert_ne!(after, inline_groups, "the groups follow the writes");
     assert_eq!(c.call(&["FT.CONFIG", "SET", "WORKERS", "0"]), ok());
-    assert_eq!(aggregate(&mut c, "*", &group), after);
+    assert_eq!(rows(aggregate(&mut c, "*", &group)), after);
 }

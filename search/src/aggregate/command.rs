@@ -164,7 +164,8 @@ pub(crate) fn query_with<'c>(
     let params: HashMap<String, String> = req.params.iter().cloned().collect();
     let blobs: HashMap<String, Vec<u8>> =
         req.params.iter().map(|(k, _)| k.clone()).zip(req.raw_params.iter().cloned()).collect();
-    let ast = parse_in(&query, dialect, &params, Some(&idx.spec.stopwords))?;
+    let stopwords = (!req.query_options.no_stopwords).then_some(&idx.spec.stopwords);
+    let ast = parse_in(&query, dialect, &params, stopwords)?;
     if let Some(t) = trace.as_deref_mut() {
         if req.cursor.is_some() {
             return Err(Error::new("FT.PROFILE does not support cursor"));

@@ -360,7 +360,7 @@ pub(crate) fn search_page(
         return Err(Error::new("Query string too long"));
     }
     let ast = crate::query::global_filters::apply(
-        parse_in(&req.query, req.dialect, &req.blobs, Some(&idx.spec.stopwords))?,
+        parse_in(&req.query, req.dialect, &req.blobs, (!req.no_stopwords).then_some(&idx.spec.stopwords))?,
         &req.filters,
         &req.geofilters,
         req.inkeys.as_deref(),
