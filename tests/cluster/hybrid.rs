@@ -365,6 +365,16 @@ fn read_cursors(conn: &mut Conn, index: &str, args: &[Vec<u8>]) -> Vec<Resp> {
     out
 }
 
+/// Waits until every node, replicas too, lists the indexes `names`: a definition reaches the
+/// other masters through the cluster bus and their replicas after it, which a fast load does
+/// not wait for.
+fn wait_listed(c: &Cluster, names: &[&str]) {
+    for n in &c.nodes {
+        let mut conn = Conn::open(n.port).unwrap();
+        assert!(crate::common::wait_until(10, || crate::list(&mut conn) == names), "FT._LIST on {}", n.port);
+    }
+}
+
 #[test]
 fn hybrid_from_every_node_equals_a_single_server() {
     let seed = std::env::var("HYBRID_SEED").ok().and_then(|s| s.parse().ok()).unwrap_or(0x4b1d);
@@ -381,6 +391,7 @@ fn hybrid_from_every_node_equals_a_single_server() {
         assert_eq!(s2.cmd(schema), Resp::Simple("OK".into()));
         assert_eq!(c.conn(0).cmd(schema), Resp::Simple("OK".into()));
     }
+    wait_listed(&c, &["hh", "jj"]);
     let mut rng = Rng::new(seed);
     let docs = documents(&mut rng, 400);
     for d in &docs {
@@ -463,6 +474,7 @@ fn hybrid_with_a_stopped_shard_fails_within_the_timeout() {
     let masters = c.masters();
     let mut conn = Conn::open(masters[0]).unwrap();
     assert_eq!(conn.cmd(INDEXES[0]), Resp::Simple("OK".into()));
+    wait_listed(&c, &["hh"]);
     let mut rng = Rng::new(7);
     let docs = documents(&mut rng, 60);
     load_cluster(&c, &docs[..60]);
