@@ -2,8 +2,8 @@
 //! kept for what RediSearch *shows* of them: FT.DEBUG NUMIDX_SUMMARY, DUMP_NUMIDX and
 //! DUMP_NUMIDXTREE, FT.PROFILE's union of numeric ranges, GC_FORCEINVOKE's effects, and
 //! whether a numeric or geo clause is one range or a union of several, which changes
-//! RediSearch's TFIDF and BM25 scores ([`Index::numeric_filter_is_union`],
-//! [`Index::geo_filter_is_union`]). Which documents match never depends on it: folio's
+//! RediSearch's TFIDF and BM25 scores ([`Index::numeric_filter_reading`],
+//! [`Index::geo_filter_reading`]). Which documents match never depends on it: folio's
 //! numeric index ([`super::numeric`]) answers that.
 //!
 //! # What it costs, and when
@@ -63,6 +63,7 @@ use roaring::RoaringBitmap;
 use super::docs::{DocRecord, DocTable};
 #[cfg(doc)]
 use super::Index;
+pub use reads::RangeReading;
 pub use tree::Tree;
 
 /// The entries a version of a document adds to the trees: its NUMERIC values, and its GEO
@@ -189,7 +190,7 @@ impl Model {
     pub fn force_collect(&mut self, docs: &DocTable, numeric_fields: &[usize]) -> bool {
         let runs = self.deleted_docs >= settings::gc_threshold();
         if runs && !self.garbage.is_empty() && !numeric_fields.is_empty() {
-            drop(self.trees(docs, numeric_fields));
+            drop(self.trees(docs, || numeric_fields.to_vec()));
         }
         self.collect()
     }
@@ -205,10 +206,14 @@ impl Model {
 
     /// The trees, built now if they are not yet (`numeric_fields`: the schema positions of
     /// the index's NUMERIC fields).
-    pub fn trees(&self, docs: &DocTable, numeric_fields: &[usize]) -> MutexGuard<'_, Option<Box<Trees>>> {
+    pub fn trees(
+        &self,
+        docs: &DocTable,
+        numeric_fields: impl FnOnce() -> Vec<usize>,
+    ) -> MutexGuard<'_, Option<Box<Trees>>> {
         let mut guard = self.trees.lock().unwrap_or_else(|e| e.into_inner());
         if guard.is_none() {
-            *guard = Some(Box::new(self.replay(docs, numeric_fields)));
+            *guard = Some(Box::new(self.replay(docs, &numeric_fields())));
         }
         guard
     }

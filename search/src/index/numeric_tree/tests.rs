@@ -131,7 +131,7 @@ fn put(idx: &mut Index, key: &str, v: f64) {
 }
 
 fn dump(idx: &Index) -> String {
-    let trees = idx.numeric_model.trees(&idx.docs, &[0]);
+    let trees = idx.numeric_model.trees(&idx.docs, || vec![0]);
     format!(
         "{:?}",
         trees.as_ref().and_then(|t| t.get(0)).map(|t| (summary(t), t.find(f64::MIN, f64::MAX).len()))
@@ -151,7 +151,7 @@ fn replaying_the_history_builds_the_tree_incremental_adds_build() {
         }
     };
     let mut early = numeric_index();
-    drop(early.numeric_model.trees(&early.docs, &[0]));
+    drop(early.numeric_model.trees(&early.docs, || vec![0]));
     writes(&mut early);
     let mut late = numeric_index();
     writes(&mut late);

@@ -382,12 +382,12 @@ impl<'a> Exec<'a> {
         match it {
             QueryAst::Numeric(field, lo, hi) => {
                 let (pos, _) = idx.spec.field(field)?;
-                Some(idx.numeric_filter_estimate(pos, lo.value, hi.value))
+                Some(idx.numeric_filter_reading(pos, lo.value, hi.value).map_or(0, |r| r.estimate))
             }
             QueryAst::Geo { field, lon, lat, radius, unit } => {
                 let (pos, _) = idx.spec.field(field)?;
                 let metres = radius * crate::index::geo::unit_factor(unit)?;
-                Some(idx.geo_filter_estimate(pos, *lon, *lat, metres))
+                Some(idx.geo_filter_reading(pos, *lon, *lat, metres).map_or(0, |r| r.estimate))
             }
             _ => None,
         }
@@ -445,13 +445,15 @@ impl<'a> Exec<'a> {
                 .idx
                 .spec
                 .field(field)
-                .is_some_and(|(pos, _)| self.idx.numeric_filter_is_union(pos, lo.value, hi.value)),
+                .and_then(|(pos, _)| self.idx.numeric_filter_reading(pos, lo.value, hi.value))
+                .is_some_and(|r| r.union),
             QueryAst::Geo { field, lon, lat, radius, unit } if self.opts.range_unions => {
                 let metres = radius * crate::index::geo::unit_factor(unit).unwrap_or(1.0);
                 self.idx
                     .spec
                     .field(field)
-                    .is_some_and(|(pos, _)| self.idx.geo_filter_is_union(pos, *lon, *lat, metres))
+                    .and_then(|(pos, _)| self.idx.geo_filter_reading(pos, *lon, *lat, metres))
+                    .is_some_and(|r| r.union)
             }
             _ => false,
         };

@@ -10,7 +10,7 @@
 //! punctuation tokens set only the offset, so an error at one quotes the text of the last
 //! token that set it.
 
-use super::scanner::Parser;
+use super::scanner::{is_c_space, Parser};
 
 /// The kind of a v2 token, as far as a tag list tells them apart.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -62,14 +62,9 @@ pub(super) struct Tok {
 /// The byte range of a token's text, when it sets one.
 type Span = Option<(usize, usize)>;
 
-/// Ragel's `space`.
-fn is_space(c: char) -> bool {
-    matches!(c, ' ' | '\t' | '\n' | '\x0b' | '\x0c' | '\r')
-}
-
 /// Neither punctuation, a control character nor a space: a character of a `term`.
 fn is_term_char(c: char) -> bool {
-    c == '_' || !(c.is_ascii_punctuation() || c.is_ascii_control() || is_space(c))
+    c == '_' || !(c.is_ascii_punctuation() || c.is_ascii_control() || is_c_space(c))
 }
 
 impl Parser<'_> {
@@ -83,7 +78,7 @@ impl Parser<'_> {
         loop {
             match self.char_at(j) {
                 Some('\\')
-                    if self.char_at(j + 1).is_some_and(|n| n.is_ascii_punctuation() || is_space(n)) =>
+                    if self.char_at(j + 1).is_some_and(|n| n.is_ascii_punctuation() || is_c_space(n)) =>
                 {
                     j += 2
                 }
