@@ -161,19 +161,18 @@ impl Value {
     /// string or an array even when `RSValue_Cmp` would find them equal (the empty string,
     /// whose text is a duo's there), so that the order stays total.
     pub fn sort_cmp(&self, other: &Value) -> Ordering {
-        let this = self;
-        match (this, other) {
+        match (self, other) {
             (Value::Duo(a), Value::Duo(b)) => return a.0.sort_cmp(&b.0),
             (Value::Duo(_), Value::String(_) | Value::Array(_)) => return Ordering::Less,
             (Value::String(_) | Value::Array(_), Value::Duo(_)) => return Ordering::Greater,
             _ => {}
         }
-        if let (Value::Number(a), Value::Number(b)) = (this, other) {
+        if let (Value::Number(a), Value::Number(b)) = (self, other) {
             // A total order for sorts: `nan` (equal to every number in comparisons, as in
             // RediSearch) ranks above them here, or a sort could see an inconsistent order.
             return crate::query::score::score_order(*a, *b);
         }
-        this.compare(other).unwrap_or_else(|_| this.fallback_text().cmp(&other.fallback_text()))
+        self.compare(other).unwrap_or_else(|_| self.fallback_text().cmp(&other.fallback_text()))
     }
 
     fn number_or_err(&self) -> Result<f64, CmpError> {

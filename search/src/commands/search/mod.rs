@@ -1,13 +1,13 @@
 //! FT.SEARCH: evaluation, ordering (score, top k or SORTBY) and paging; the request's
-//! parsing is in `request.rs`, the reply's rendering (RETURN, JSONPath projection,
-//! HIGHLIGHT/SUMMARIZE, RESP2/RESP3 shapes) in `render.rs`.
+//! parsing is in `request.rs`, SORTBY's keys in `sort_keys.rs`, HAMMING's payloads in
+//! `payload.rs`, the reply's rendering (RETURN, JSONPath projection, HIGHLIGHT/SUMMARIZE,
+//! RESP2/RESP3 shapes) in `render.rs`.
 
 use crate::catalog::Catalog;
 use crate::commands::text;
 use crate::config::Config;
-use crate::document::{DocumentSource, FieldValue, KeyType};
+use crate::document::{DocumentSource, KeyType};
 use crate::error::{Error, Result, TIMEOUT_ERROR};
-use crate::index::docs::{Several, SortRef};
 use crate::index::text::{FieldMask, ALL_FIELDS};
 use crate::index::Index;
 use crate::query::exec::ExecOptions;
@@ -17,99 +17,20 @@ use crate::query::trace::{execute_traced, Trace};
 use crate::reply::{Protocol, Reply};
 use crate::schema::FieldType;
 use crate::timeout::Timeout;
-use std::cmp::Ordering;
 use std::time::Instant;
 
+mod payload;
 mod render;
 pub(crate) mod request;
+mod sort_keys;
 
+use payload::{hamming_scores, payload_of};
 use render::RenderCtx;
 pub(crate) use render::{render, Row};
 use request::ReturnField;
 pub(crate) use request::{parse_dialect, parse_params, parse_request, SearchRequest};
-
-/// HAMMING's score of each matched document that has a payload (read from the index's
-/// payload field, where FT.ADD PAYLOAD puts it) as long as the query's.
-fn hamming_scores(
-    idx: &Index,
-    ids: &roaring::RoaringBitmap,
-    query: Option<&[u8]>,
-    docs: &dyn DocumentSource,
-) -> std::collections::HashMap<u32, f64> {
-    let mut out = std::collections::HashMap::new();
-    let Some(q) = query.filter(|q| !q.is_empty()) else { return out };
-    if idx.spec.payload_field.is_empty() {
-        return out;
-    }
-    for d in ids {
-        let Some(key) = idx.docs.get(d).map(|r| r.key()) else { continue };
-        if let Some(p) = payload_of(docs, key, &idx.spec.payload_field) {
-            let s = crate::query::score::hamming(q, &p);
-            if s > 0.0 {
-                out.insert(d, s);
-            }
-        }
-    }
-    out
-}
-
-/// A document's payload: the PAYLOAD_FIELD's bytes as stored (binary-safe on hashes).
-fn payload_of(docs: &dyn DocumentSource, key: &[u8], field: &str) -> Option<Vec<u8>> {
-    docs.hash_bytes(key, field).or_else(|| match docs.values(key, field).ok()?.into_iter().next()? {
-        FieldValue::String(s) => Some(s.into_bytes()),
-        _ => None,
-    })
-}
-
-/// A sort key value for ordering.
-#[derive(Debug, Clone, PartialEq)]
-pub(crate) enum Key {
-    Num(f64),
-    Str(String),
-    /// The first of a JSON SORTABLE attribute's several values (RediSearch's duo value in
-    /// the sorting vector; `None` for a JSON `null`), see [`cmp_keys`].
-    Several(Option<Box<Key>>),
-}
-
-/// RediSearch's `RSValue_Cmp` of two sort keys, ascending. Two duos ([`Key::Several`])
-/// compare by their first values; a duo against a string is the empty string (it is not a
-/// string to `RSValue_ConvertStringPtrLen`), so it sorts first, and against a number it is
-/// its first value as a number. (A duo sorts before even an empty string and a `null`
-/// first before anything, so that the order stays total.)
-fn cmp_key(x: &Key, y: &Key) -> Ordering {
-    match (x, y) {
-        (Key::Num(p), Key::Num(q)) => crate::query::score::score_order(*p, *q),
-        (Key::Str(p), Key::Str(q)) => p.cmp(q),
-        (Key::Num(_), Key::Str(_)) => Ordering::Less,
-        (Key::Str(_), Key::Num(_)) => Ordering::Greater,
-        (Key::Several(p), Key::Several(q)) => match (p, q) {
-            (Some(p), Some(q)) => cmp_key(p, q),
-            (None, None) => Ordering::Equal,
-            (None, Some(_)) => Ordering::Less,
-            (Some(_), None) => Ordering::Greater,
-        },
-        (Key::Several(Some(p)), Key::Num(_)) if matches!(**p, Key::Num(_)) => cmp_key(p, y),
-        (Key::Num(_), Key::Several(Some(q))) if matches!(**q, Key::Num(_)) => cmp_key(x, q),
-        (Key::Several(_), _) => Ordering::Less,
-        (_, Key::Several(_)) => Ordering::Greater,
-    }
-}
-
-pub(crate) fn cmp_keys(a: &Option<Key>, b: &Option<Key>, asc: bool) -> Ordering {
-    match (a, b) {
-        (None, None) => Ordering::Equal,
-        (None, Some(_)) => Ordering::Greater,
-        (Some(_), None) => Ordering::Less,
-        (Some(x), Some(y)) => {
-            let o = cmp_key(x, y);
-            if asc {
-                o
-            } else {
-                o.reverse()
-            }
-        }
-    }
-}
+use sort_keys::sort_key;
+pub(crate) use sort_keys::{cmp_keys, Key};
 
 /// How a search pages its results.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -616,50 +537,4 @@ fn check_highlighting(req: &SearchRequest, idx: &Index) -> Result<()> {
         }
     }
     Ok(())
-}
-
-fn sort_key(
-    idx: &Index,
-    d: u32,
-    field: Option<usize>,
-    docs: &dyn DocumentSource,
-    dialect: u32,
-) -> Option<Key> {
-    let fi = field?;
-    if let Some(v) = idx.docs.sortable(d, fi as u16) {
-        return Some(match v {
-            SortRef::Num(n) => Key::Num(n),
-            SortRef::Str(s) => Key::Str(s.to_string()),
-            SortRef::Several(first) => Key::Several(match first {
-                Several::Num(n) => Some(Box::new(Key::Num(n))),
-                Several::Str(s) => Some(Box::new(Key::Str(s.to_string()))),
-                Several::Null => None,
-            }),
-        });
-    }
-    let f = idx.spec.fields.get(fi)?;
-    let key = idx.docs.get(d)?.key();
-    let vals = docs.values(key, &f.path).ok()?;
-    let first = vals.into_iter().find(|v| !matches!(v, FieldValue::Null))?;
-    match (first, f.kind) {
-        // Before DIALECT 3 RediSearch loads a JSON array of a NUMERIC attribute as its JSON
-        // text, and sorts by that text (its flow tests call it the backward-compatible order).
-        (FieldValue::Array(_), FieldType::Numeric) if dialect < 3 && idx.spec.on == KeyType::Json => {
-            docs.json_at(key, &f.path)?.into_iter().next().map(Key::Str)
-        }
-        (FieldValue::Number(n, _), _) => Some(Key::Num(n)),
-        (FieldValue::String(s), FieldType::Numeric) => {
-            crate::suggest::args::redis_double(s.as_bytes()).map(Key::Num)
-        }
-        // As loaded: RediSearch compares a field without a sortable copy by its raw bytes
-        // (`Bravo` before `alpha`), whatever UNF says.
-        (FieldValue::String(s), _) => Some(Key::Str(s)),
-        (FieldValue::Bool(b), _) => Some(Key::Str(b.to_string())),
-        (FieldValue::Array(items), _) => items.into_iter().find_map(|v| match v {
-            FieldValue::Number(n, _) => Some(Key::Num(n)),
-            FieldValue::String(s) => Some(Key::Str(s)),
-            _ => None,
-        }),
-        _ => None,
-    }
 }
