@@ -4,7 +4,8 @@
 //!
 //! The stages, one file each: [`node`] walks the tree (unions, negation, fields, ranges),
 //! [`intersect`] intersects children, [`text`] expands words and checks phrases against
-//! positions ([`proximity`]), [`tags`] reads tag values.
+//! positions ([`proximity`]), [`tags`] reads tag values; [`estimate`] and [`skips`] model
+//! RediSearch's reading order of an intersection, [`slop_children`] what the slop divisor reads.
 
 use std::collections::{HashMap, HashSet};
 
@@ -18,11 +19,13 @@ use crate::query::profile::{ProfileNode, Recorder};
 use crate::query::syntax::QueryAst;
 use crate::query::vector::Distances;
 
+mod estimate;
 mod glob;
 mod intersect;
 mod node;
 mod proximity;
 mod skips;
+mod slop_children;
 mod tags;
 mod text;
 
@@ -341,58 +344,6 @@ struct Prox {
 }
 
 impl<'a> Exec<'a> {
-    /// RediSearch's estimate of an intersection child's number of results (its iterator's
-    /// `NumEstimated`): a word, the documents of each of its expansions summed; a nested
-    /// intersection 0 (RediSearch divides its estimate by its child count in integers); a
-    /// negated or optional clause every document; anything else the documents it matched.
-    fn estimate(&self, it: &QueryAst, terms: std::ops::Range<usize>, result: Option<&RoaringBitmap>) -> u64 {
-        match it {
-            // A field restriction or attributes do not change the iterator: a word's reader
-            // under `@f:` still estimates its term's documents in every field.
-            QueryAst::Field(_, inner) | QueryAst::Attrs { inner, .. } => self.estimate(inner, terms, result),
-            QueryAst::Not(_) | QueryAst::Optional(_) => self.idx.docs.live.len(),
-            QueryAst::And(_) => 0,
-            QueryAst::Word(_) | QueryAst::Verbatim(_) => match self.text_ids_in(terms) {
-                Some(ids) => ids.iter().map(|&id| self.idx.text.doc_freq(id)).sum(),
-                None => result.map_or(0, RoaringBitmap::len),
-            },
-            QueryAst::Tag(..) => self.tag_estimate(terms),
-            // A union: its children's estimates summed (`nexpected`); for an OR of words,
-            // every expansion of every word (one shared by two words counts twice).
-            QueryAst::Or(items) if items.iter().all(skips::is_word) => {
-                let ts = self.out.terms.get(terms).unwrap_or(&[]);
-                ts.iter().flat_map(|t| t.ids.iter()).map(|&id| self.idx.text.doc_freq(id)).sum()
-            }
-            QueryAst::Numeric(..) | QueryAst::Geo { .. }
-                if self.opts.range_unions || self.opts.term_scores =>
-            {
-                self.range_estimate(it).unwrap_or_else(|| result.map_or(0, RoaringBitmap::len))
-            }
-            _ => result.map_or(0, RoaringBitmap::len),
-        }
-    }
-
-    /// A numeric or geo filter's estimate as RediSearch's range readers give it: the
-    /// documents of the tree's ranges it reaches, not the ones it matched (a range partly
-    /// inside the filter counts whole), read off the model of the trees. It decides where
-    /// the filter stands in an intersection's reading order, so which word unions that
-    /// intersection skips onto a document ([`skips`]). `None` for a field without a tree.
-    fn range_estimate(&self, it: &QueryAst) -> Option<u64> {
-        let idx = self.idx;
-        match it {
-            QueryAst::Numeric(field, lo, hi) => {
-                let (pos, _) = idx.spec.field(field)?;
-                Some(idx.numeric_filter_reading(pos, lo.value, hi.value).map_or(0, |r| r.estimate))
-            }
-            QueryAst::Geo { field, lon, lat, radius, unit } => {
-                let (pos, _) = idx.spec.field(field)?;
-                let metres = radius * crate::index::geo::unit_factor(unit)?;
-                Some(idx.geo_filter_reading(pos, *lon, *lat, metres).map_or(0, |r| r.estimate))
-            }
-            _ => None,
-        }
-    }
-
     fn universe(&self) -> RoaringBitmap {
         self.idx.docs.live.clone()
     }
@@ -414,73 +365,6 @@ impl<'a> Exec<'a> {
     /// Claims the root for the slop measure: true for the first aggregate node met.
     fn take_root(&mut self) -> bool {
         std::mem::replace(&mut self.root_pending, false)
-    }
-
-    /// Text term ids recorded since `start` (a child's offsets), `None` when there are none.
-    /// The slop child for the score terms recorded since `start`: a lone quick-exit term
-    /// keeps its expansions in term order and is marked first-only.
-    fn slop_child(&self, start: usize, docids: Option<RoaringBitmap>) -> SlopChild {
-        match self.out.terms.get(start..).unwrap_or(&[]) {
-            [t] if t.first_only => {
-                SlopChild { ids: Some(t.ids.clone()), docids, first_only: true, first_only_in: None }
-            }
-            _ => {
-                SlopChild { ids: self.text_ids_since(start), docids, first_only: false, first_only_in: None }
-            }
-        }
-    }
-
-    /// [`Self::slop_child`] of query node `it`: a clause of several tag values, and a
-    /// numeric filter RediSearch reads as several ranges of its tree, are unions RediSearch
-    /// reads offsets from (none).
-    fn slop_child_of(&self, it: &QueryAst, start: usize, docids: Option<RoaringBitmap>) -> SlopChild {
-        let mut child = self.slop_child(start, docids);
-        let mut node = it;
-        while let QueryAst::Attrs { inner, .. } = node {
-            node = inner;
-        }
-        let union = match node {
-            QueryAst::Tag(_, values) => values.len() > 1,
-            QueryAst::Numeric(field, lo, hi) if self.opts.range_unions => self
-                .idx
-                .spec
-                .field(field)
-                .and_then(|(pos, _)| self.idx.numeric_filter_reading(pos, lo.value, hi.value))
-                .is_some_and(|r| r.union),
-            QueryAst::Geo { field, lon, lat, radius, unit } if self.opts.range_unions => {
-                let metres = radius * crate::index::geo::unit_factor(unit).unwrap_or(1.0);
-                self.idx
-                    .spec
-                    .field(field)
-                    .and_then(|(pos, _)| self.idx.geo_filter_reading(pos, *lon, *lat, metres))
-                    .is_some_and(|r| r.union)
-            }
-            _ => false,
-        };
-        if child.ids.is_none() && union {
-            child.ids = Some(Vec::new());
-        }
-        child
-    }
-
-    fn text_ids_since(&self, start: usize) -> Option<Vec<u32>> {
-        self.text_ids_in(start..self.out.terms.len())
-    }
-
-    /// Text term ids of the score terms in `terms`, sorted, `None` when there are none.
-    fn text_ids_in(&self, terms: std::ops::Range<usize>) -> Option<Vec<u32>> {
-        let mut ids: Vec<u32> = self
-            .out
-            .terms
-            .get(terms)
-            .unwrap_or(&[])
-            .iter()
-            .filter(|t| t.tag_field.is_none())
-            .flat_map(|t| t.ids.iter().copied())
-            .collect();
-        ids.sort_unstable();
-        ids.dedup();
-        (!ids.is_empty()).then_some(ids)
     }
 
     /// SLOP/INORDER (given on the query or as attributes) on an intersection or phrase
