@@ -138,6 +138,24 @@ fn duplicate_keys_last_wins_first_position() {
     assert_eq!(v.to_json(), r#"{"x":3,"y":2}"#);
 }
 
+/// Small objects tell duplicate keys apart by a digest of each key: keys of every length
+/// that differ in one byte (first, middle or last) stay two keys, equal ones are one.
+#[test]
+fn parsed_keys_of_every_length_differ_by_any_byte() {
+    for n in 1..=24usize {
+        let a: String = (0..n).map(|i| (b'a' + (i % 26) as u8) as char).collect();
+        for at in [0, n / 2, n - 1] {
+            let mut b = a.clone().into_bytes();
+            b[at] = b'Z';
+            let b = String::from_utf8(b).expect("ascii");
+            let two = p(&format!(r#"{{"{a}":1,"{b}":2}}"#));
+            assert_eq!(two.to_json(), format!(r#"{{"{a}":1,"{b}":2}}"#), "length {n}, byte {at}");
+            let one = p(&format!(r#"{{"{a}":1,"x":0,"{a}":2}}"#));
+            assert_eq!(one.to_json(), format!(r#"{{"{a}":2,"x":0}}"#), "length {n}");
+        }
+    }
+}
+
 /// A naive ordered map (removal = `Vec::swap_remove`) as the oracle for big objects (which
 /// use the hash index, and past 64 keys an owned key list changed in place).
 #[test]

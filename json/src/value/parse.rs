@@ -655,18 +655,41 @@ impl<'a> Parser<'a> {
 }
 
 /// A cheap 64-bit digest of a key: equal keys have equal fingerprints.
+///
+/// The bytes after the last whole word are read with loads that overlap (the last 8, or a
+/// first and a last 4, or the first, middle and last byte), not copied into a zeroed word:
+/// a copy of a variable length is byte stores that the word's load then waits for.
 #[inline]
 fn fingerprint(key: &[u8]) -> u64 {
     const K: u64 = 0x9E37_79B9_7F4A_7C15;
-    let mut h = key.len() as u64;
+    let n = key.len();
+    let mut h = n as u64;
     let mut chunks = key.chunks_exact(8);
     for c in &mut chunks {
-        let mut w = [0u8; 8];
-        w.copy_from_slice(c);
-        h = (h ^ u64::from_le_bytes(w)).wrapping_mul(K).rotate_left(29);
+        h = (h ^ word(c)).wrapping_mul(K).rotate_left(29);
     }
+    let tail = match n {
+        0 => 0,
+        1..=3 => u64::from(key[0]) | u64::from(key[n / 2]) << 8 | u64::from(key[n - 1]) << 16,
+        4..=7 => u64::from(half(&key[..4])) | u64::from(half(&key[n - 4..])) << 32,
+        _ if chunks.remainder().is_empty() => 0,
+        _ => word(&key[n - 8..]),
+    };
+    (h ^ tail).wrapping_mul(K)
+}
+
+/// The first 8 bytes of `b` (at least 8) as a little-endian word.
+#[inline]
+fn word(b: &[u8]) -> u64 {
     let mut w = [0u8; 8];
-    let rest = chunks.remainder();
-    w[..rest.len()].copy_from_slice(rest);
-    (h ^ u64::from_le_bytes(w)).wrapping_mul(K)
+    w.copy_from_slice(&b[..8]);
+    u64::from_le_bytes(w)
+}
+
+/// The first 4 bytes of `b` (at least 4) as a little-endian word.
+#[inline]
+fn half(b: &[u8]) -> u32 {
+    let mut w = [0u8; 4];
+    w.copy_from_slice(&b[..4]);
+    u32::from_le_bytes(w)
 }
