@@ -296,10 +296,12 @@ impl Explainer<'_> {
                     }
                 }
             }
-            QueryAst::Prefix(w) => leaf(format!("PREFIX{{{}*}}", unescape(w).to_lowercase()), out),
-            QueryAst::Suffix(w) => leaf(format!("SUFFIX{{*{}}}", unescape(w).to_lowercase()), out),
-            QueryAst::Infix(w) => leaf(format!("INFIX{{*{}*}}", unescape(w).to_lowercase()), out),
-            QueryAst::Wildcard(w) => leaf(format!("WILDCARD{{{}}}", unescape(w).to_lowercase()), out),
+            // Affixes and wildcards as written: RediSearch's parser keeps their case
+            // (`NewPrefixNode_WithParams` only unescapes); matching folds it.
+            QueryAst::Prefix(w) => leaf(format!("PREFIX{{{}*}}", unescape(w)), out),
+            QueryAst::Suffix(w) => leaf(format!("SUFFIX{{*{}}}", unescape(w)), out),
+            QueryAst::Infix(w) => leaf(format!("INFIX{{*{}*}}", unescape(w)), out),
+            QueryAst::Wildcard(w) => leaf(format!("WILDCARD{{{}}}", unescape(w)), out),
             QueryAst::Fuzzy(w, _) => leaf(format!("FUZZY{{{}}}", unescape(w).to_lowercase()), out),
             QueryAst::And(items) => {
                 let refs: Vec<&QueryAst> = items.iter().collect();

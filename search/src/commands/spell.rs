@@ -24,7 +24,7 @@ use crate::error::{Error, Result};
 use crate::index::text::{FieldMask, ALL_FIELDS};
 use crate::index::Index;
 use crate::limits::{MAX_DIALECT, MAX_QUERY_LEN, MAX_SPELLCHECK_DISTANCE};
-use crate::query::syntax::{parse, QueryAst};
+use crate::query::syntax::{parse, QueryAst, TagTerm};
 use crate::reply::{Protocol, Reply};
 
 /// Wrong arity, worded as RediSearch (`RedisModule_WrongArity` with the registered name).
@@ -240,6 +240,18 @@ fn collect_words(idx: &Index, ast: &QueryAst, mask: FieldMask, out: &mut Vec<(St
         }
         QueryAst::Not(inner) | QueryAst::Optional(inner) => collect_words(idx, inner, mask, out),
         QueryAst::Attrs { inner, .. } => collect_words(idx, inner, mask, out),
+        // RediSearch's walk (`QueryNode_ForEach`) meets a tag list's values too: a lone value
+        // is a token node as written (`@t:{Helo}` reports `Helo`), a run of words a phrase
+        // of lower-cased tokens; affixes are no tokens. The reference's replies side by side.
+        QueryAst::Tag(_, terms) => {
+            for t in terms {
+                match t {
+                    TagTerm::Exact(v) => out.push((v.clone(), mask)),
+                    TagTerm::Words(ws) => out.extend(ws.iter().map(|w| (w.clone(), mask))),
+                    _ => {}
+                }
+            }
+        }
         QueryAst::Field(fields, inner) => {
             let m = fields
                 .iter()

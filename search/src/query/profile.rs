@@ -136,10 +136,13 @@ pub fn node(ast: &QueryAst, docs: RoaringBitmap, time: Duration, children: Vec<P
         QueryAst::MatchAll => ("WILDCARD", None),
         QueryAst::Word(w) => ("TEXT", term(w)),
         QueryAst::Verbatim(w) => ("TEXT", Some(w.clone())),
-        QueryAst::Prefix(w) => ("UNION", Some(format!("PREFIX - {}", unescape(w).to_lowercase()))),
-        QueryAst::Suffix(w) => ("UNION", Some(format!("SUFFIX - {}", unescape(w).to_lowercase()))),
-        QueryAst::Infix(w) => ("UNION", Some(format!("INFIX - {}", unescape(w).to_lowercase()))),
-        QueryAst::Wildcard(w) => ("UNION", Some(format!("WILDCARD - {}", unescape(w).to_lowercase()))),
+        // As written, as RediSearch's parser keeps an affix's case (see the explain); a
+        // suffix's and an infix's union are QN_PREFIX unions too (`*World` profiles as
+        // `PREFIX - World` in RediSearch 2.10.5).
+        QueryAst::Prefix(w) | QueryAst::Suffix(w) | QueryAst::Infix(w) => {
+            ("UNION", Some(format!("PREFIX - {}", unescape(w))))
+        }
+        QueryAst::Wildcard(w) => ("UNION", Some(format!("WILDCARD - {}", unescape(w)))),
         QueryAst::Fuzzy(w, _) => ("UNION", Some(format!("FUZZY - {}", unescape(w).to_lowercase()))),
         QueryAst::Phrase(_) | QueryAst::And(_) => ("INTERSECT", None),
         QueryAst::Or(items) if items.is_empty() => ("EMPTY", None),

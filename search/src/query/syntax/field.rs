@@ -52,11 +52,7 @@ impl Parser<'_> {
         match self.peek() {
             Some('{') => {
                 self.i += 1;
-                let open = self.i;
-                let mut tags = if self.dialect >= 2 { self.tag_list_v2()? } else { self.tag_list()? };
-                if self.dialect < 2 {
-                    self.v1_tag_tail(&mut tags, open)?;
-                }
+                let tags = if self.dialect >= 2 { self.tag_list_v2()? } else { self.tag_list()? };
                 Ok(QueryAst::Tag(fields, tags))
             }
             Some('[') => {

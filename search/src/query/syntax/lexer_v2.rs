@@ -73,7 +73,7 @@ impl Parser<'_> {
     }
 
     /// Characters of the `term` at `k` (`\` with a punctuation mark or a space is one).
-    fn term_len_v2(&self, k: usize) -> usize {
+    pub(super) fn term_len_v2(&self, k: usize) -> usize {
         let mut j = k;
         loop {
             match self.char_at(j) {

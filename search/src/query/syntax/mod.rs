@@ -36,6 +36,7 @@ mod ast;
 mod attributes;
 mod field;
 mod grammar;
+mod lexer_v1;
 mod lexer_v2;
 mod parser;
 mod punct;

@@ -233,8 +233,10 @@ impl Parser<'_> {
                     return Err(Error::syntax(self.offset(), &self.stale_near()));
                 }
                 self.i += 1;
+                // A parameter's value lower-cased (`QueryParam_Resolve`'s `rm_strdupcase`: FT.EXPLAIN
+                // shows `*$p` as `SUFFIX{*hello}` for `HeLLo`); a written affix keeps its case.
                 let w = if self.dialect >= 2 && self.eat('$') {
-                    escape_word(&self.param()?)
+                    escape_word(&self.param()?.to_lowercase())
                 } else {
                     self.word()
                 };
@@ -331,8 +333,9 @@ impl Parser<'_> {
                 self.i += 1;
                 let v = self.param()?;
                 if self.dialect >= 2 && self.eat('*') {
-                    // `$p*`: a prefix of the parameter's value.
-                    return Ok(QueryAst::Prefix(escape_word(&v)));
+                    // `$p*`: a prefix of the parameter's value, lower-cased as RediSearch
+                    // substitutes it (FT.EXPLAIN `PREFIX{hello*}` for `HeLLo`).
+                    return Ok(QueryAst::Prefix(escape_word(&v.to_lowercase())));
                 }
                 if !v.is_empty() && c_double(&v) {
                     // A value that is a number is one term, its text lower-cased and never

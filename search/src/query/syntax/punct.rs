@@ -11,7 +11,7 @@
 //! not set the token's text for `;`, so the error quotes the last token that set
 //! it (`swim;pass`: `Syntax error at offset 4 near swim`).
 
-use super::scanner::Parser;
+use super::scanner::{is_c_space, Parser};
 use crate::error::Error;
 
 impl Parser<'_> {
@@ -112,7 +112,10 @@ impl Parser<'_> {
         let end = k;
         while k > 0 {
             let c = self.chars[k - 1].1;
-            let escaped = k >= 2 && self.chars[k - 2].1 == '\\';
+            // A `\` escapes only punctuation or a space: before another character it is
+            // punctuation between words (`a\b` ends with the term `b`).
+            let escaped =
+                k >= 2 && self.chars[k - 2].1 == '\\' && (c.is_ascii_punctuation() || is_c_space(c));
             if escaped {
                 k -= 2;
             } else if c == '_' || !(c.is_whitespace() || c.is_ascii_punctuation() || c.is_control()) {

@@ -95,6 +95,13 @@ impl<'a> Parser<'a> {
             // A punctuation token leaves the token text as the token before it set it.
             return Error::syntax(off, &self.stale_near());
         }
+        // A term or number token here quotes its own text (`x=>y}` near `y`, `x=>1.5x` near
+        // `1.5`): the longer of the two, as the lexers' longest match.
+        let token = self.term_len(0).max(self.number_token_len(0));
+        if token > 0 {
+            let near: String = (0..token).filter_map(|j| self.peek_at(j)).collect();
+            return Error::syntax(off, &near);
+        }
         let rest = self.s.get(off..).unwrap_or("");
         let near: String = rest.chars().take_while(|c| !c.is_whitespace()).collect();
         Error::syntax(off, &near)

@@ -1,99 +1,111 @@
 //! Tag lists: `@t:{a | b* | *c | "d e" | ""}` after the `{`, each value one [`TagTerm`],
-//! and dialect 1's `| word` after the `}`.
+//! as each dialect's lexer and grammar read them (dialect 1's goes on after its `}`
+//! with `| word`).
 
 use super::ast::TagTerm;
 use super::lexer_v2::{Kind, Tok};
-use super::scanner::{unescape, Parser};
+use super::scanner::Parser;
 use crate::error::{Error, Result};
 
 impl Parser<'_> {
-    /// Dialect 1: the values up to and including the `}`, separated by `|`.
+    /// Dialect 1: the tag list after the `{`, as v1's grammar reads the tokens of v1's
+    /// lexer ([`super::lexer_v1`]) there (`src/query_parser/v1/parser.y`):
     ///
-    /// v1's lexer reads a value of several words as a `termlist` of TERM and STOPWORD
-    /// tokens: the words lower-cased, stopwords from the third on dropped (`{x y the z}` is
-    /// `x y z`), and one among the first two the syntax error at the list's `}`, quoting
-    /// the word before it (`{x of|y}`: offset of `}`, near `y`), as the reference replies.
+    /// ```text
+    /// expr     ::= modifier COLON tag_list
+    /// tag_list ::= LB item | tag_list OR item | tag_list RB
+    /// item     ::= term | STOPWORD | affix | termlist
+    /// termlist ::= term term | termlist term | termlist STOPWORD
+    /// ```
+    ///
+    /// where a term is a TERM or a NUMBER and an affix a PREFIX `x*`, SUFFIX `*x` or
+    /// CONTAINS `*x*`. Punctuation that starts no token is passed over (`{hello.world}` is
+    /// the term list `hello world`). The list ends (the expression is complete) at the
+    /// first token after an item that is neither `|` nor `}` and does not go on a term
+    /// list: `{a}` needs no `}`, `{a} | b` adds `b`, and `{x the y}` is `{x}` then the words
+    /// `the y` (the second word a stopword ends the term list), whose `}` is then v1's
+    /// syntax error. Where an item is due any other token (`{"a"}`, `{$p}`, `{-a}`, `{}`)
+    /// is a syntax error at its offset, quoting the text of the last token that set one.
+    ///
+    /// Values as RediSearch makes them: a lone term or stopword as written (escapes then
+    /// dropped), a term list its words unescaped and lower-cased (`strdupcase`),
+    /// stopwords from its third word on dropped; an affix unescaped.
     pub(super) fn tag_list(&mut self) -> Result<Vec<TagTerm>> {
+        let text =
+            |t: &Tok| t.text.map(|(a, b)| self.s.get(a..b).unwrap_or("").to_string()).unwrap_or_default();
+        let mut near = self.stale_near();
+        let mut last_pos = self.chars.get(self.i.saturating_sub(1)).map(|&(o, _)| o).unwrap_or(0);
         let mut out = Vec::new();
-        let mut bad = false;
+        // An item is due (after the `{` or a `|`).
+        let mut want_item = true;
         loop {
-            self.skip_ws();
-            let start = self.i;
-            let tag = self.tag()?;
-            let (tag, last, early_stop) = self.v1_tag_words(tag, start);
-            bad |= early_stop;
-            out.push(tag);
-            if bad && self.peek() == Some('}') {
-                return Err(Error::syntax(self.offset(), &last));
-            }
-            if self.eat('}') {
-                return Ok(out);
-            }
-            if !self.eat('|') {
-                return Err(self.err());
-            }
-        }
-    }
-
-    /// Dialect 1: `tag` (read from character `start` to here) as v1's termlist reads it
-    /// when it has several words (split at unescaped whitespace): the words, unescaped and
-    /// lower-cased, stopwords from the third on dropped. Also the last word as written, and
-    /// whether one of the first two words is a stopword.
-    fn v1_tag_words(&self, tag: TagTerm, start: usize) -> (TagTerm, String, bool) {
-        let raw: String = self.chars.get(start..self.i).unwrap_or(&[]).iter().map(|&(_, c)| c).collect();
-        let mut words: Vec<String> = Vec::new();
-        let mut cur = String::new();
-        let mut it = raw.chars();
-        while let Some(c) = it.next() {
-            if c == '\\' {
-                cur.push(c);
-                if let Some(n) = it.next() {
-                    cur.push(n);
+            let tok = self.v1_token(self.i);
+            if !want_item {
+                match tok.map(|t| t.kind) {
+                    Some(Kind::Or) | Some(Kind::Rb) => {}
+                    // Any other token (or the end) completes the expression: the caller
+                    // reads on from it.
+                    _ => return Ok(out),
                 }
-            } else if c.is_whitespace() {
-                if !cur.is_empty() {
-                    words.push(std::mem::take(&mut cur));
+            }
+            let Some(tok) = tok else {
+                self.i = self.chars.len();
+                return Err(Error::syntax(last_pos, &near));
+            };
+            if tok.text.is_some() {
+                near = text(&tok);
+            }
+            last_pos = tok.pos;
+            match tok.kind {
+                Kind::Or if !want_item => {
+                    self.i = tok.end;
+                    want_item = true;
                 }
-            } else {
-                cur.push(c);
+                Kind::Rb if !want_item => self.i = tok.end,
+                Kind::Term | Kind::Number => {
+                    self.i = tok.end;
+                    let sw = self.stopwords;
+                    let stop = |t: &Tok| {
+                        t.kind == Kind::Term && sw.is_some_and(|sw| sw.contains(&text(t).to_lowercase()))
+                    };
+                    if stop(&tok) {
+                        out.push(TagTerm::Exact(tag_unescape(&text(&tok))));
+                        want_item = false;
+                        continue;
+                    }
+                    let mut words = vec![text(&tok)];
+                    // `termlist`: more terms, and stopwords once it has two words.
+                    while let Some(next) = self.v1_token(self.i) {
+                        if !matches!(next.kind, Kind::Term | Kind::Number) || (stop(&next) && words.len() < 2)
+                        {
+                            break;
+                        }
+                        self.i = next.end;
+                        near = text(&next);
+                        last_pos = next.pos;
+                        if !stop(&next) {
+                            words.push(text(&next));
+                        }
+                    }
+                    out.push(match words.as_slice() {
+                        [one] => TagTerm::Exact(tag_unescape(one)),
+                        _ => TagTerm::Words(words.iter().map(|w| tag_unescape(w).to_lowercase()).collect()),
+                    });
+                    want_item = false;
+                }
+                Kind::Prefix(_) | Kind::Suffix(_) | Kind::Contains(_) => {
+                    self.i = tok.end;
+                    let lead = !matches!(tok.kind, Kind::Prefix(_));
+                    let trail = !matches!(tok.kind, Kind::Suffix(_));
+                    out.push(TagTerm::of(tag_unescape(&text(&tok)), lead, trail));
+                    want_item = false;
+                }
+                _ => {
+                    self.i = tok.start;
+                    return Err(Error::syntax(tok.pos, &near));
+                }
             }
         }
-        if !cur.is_empty() {
-            words.push(cur);
-        }
-        let last = words.last().cloned().unwrap_or_default();
-        if words.len() < 2 || !matches!(tag, TagTerm::Exact(_)) {
-            return (tag, last, false);
-        }
-        let early_stop = words.iter().take(2).any(|w| self.is_stopword(w));
-        let kept = words
-            .iter()
-            .enumerate()
-            .filter(|(k, w)| *k < 2 || !self.is_stopword(w))
-            .map(|(_, w)| tag_unescape(w).to_lowercase())
-            .collect();
-        (TagTerm::Words(kept), last, early_stop)
-    }
-
-    /// Dialect 1: one value of a tag list, the text up to `|` or `}` (`\` escaping the
-    /// next character), trimmed; an unescaped `*` before or after it makes a suffix or a
-    /// prefix.
-    fn tag(&mut self) -> Result<TagTerm> {
-        let lead_star = self.eat('*');
-        let (mut raw, last_escaped) = self.scan_until(|c| c == '|' || c == '}', false)?;
-        let escaped_star_end = last_escaped && raw.ends_with('*');
-        let trimmed = raw.trim_end().len();
-        raw.truncate(trimmed);
-        let mut trail_star = false;
-        if raw.ends_with('*') && !escaped_star_end {
-            raw.pop();
-            trail_star = true;
-        }
-        let v = raw.trim().to_string();
-        if v.is_empty() && !(lead_star || trail_star) {
-            return Err(self.err());
-        }
-        Ok(TagTerm::of(v, lead_star, trail_star))
     }
 
     /// Dialect 2 and later: the tag list after the `{`, up to and including its `}`, as
@@ -205,53 +217,6 @@ impl Parser<'_> {
             out.push(t);
         }
         Ok(out)
-    }
-
-    /// Dialect 1: a tag list goes on after its `}` with `| word` (v1's `tag_list OR term`):
-    /// `@t:{a} | b` is `@t:{a | b}`, and `@t:{a} | (b)` a syntax error, as in RediSearch.
-    /// `open` is the index of the list's first character (after `{`).
-    pub(super) fn v1_tag_tail(&mut self, tags: &mut Vec<TagTerm>, open: usize) -> Result<()> {
-        // The reference's error names the token before the bad one: the last tag as written.
-        let inside: String =
-            self.chars.get(open..self.i.saturating_sub(1)).unwrap_or(&[]).iter().map(|&(_, c)| c).collect();
-        let mut prev = inside.rsplit('|').next().unwrap_or("").trim().to_string();
-        loop {
-            // v1's lexer passes over stray closing braces after a tag list (`{foo}}} x`,
-            // `{foo}}|bar` still adds `bar`).
-            loop {
-                let s = self.i;
-                self.skip_ws();
-                if !self.eat('}') {
-                    self.i = s;
-                    break;
-                }
-            }
-            let save = self.i;
-            self.skip_ws();
-            if !self.eat('|') {
-                self.i = save;
-                return Ok(());
-            }
-            self.skip_ws();
-            let at = self.i;
-            let prefix_star = self.eat('*');
-            let w = self.word();
-            if w.is_empty() {
-                self.i = at;
-                let off = self.offset();
-                if self.peek() == Some('@') {
-                    // A field modifier names itself, without its `@`.
-                    self.i += 1;
-                    let name = self.word();
-                    return Err(Error::syntax(off, &name));
-                }
-                return Err(Error::syntax(off, &prev));
-            }
-            prev = w.clone();
-            let v = unescape(&w);
-            let trail_star = self.eat('*');
-            tags.push(TagTerm::of(v, prefix_star, trail_star));
-        }
     }
 }
 

@@ -474,8 +474,9 @@ fn v2_tag_list_values() {
             other => panic!("{q}: {other:?}"),
         }
     }
-    // Dialect 1 keeps its own reading: the text up to `|` or `}`.
-    assert_eq!(p("@t:{foo.bar}", 1).unwrap(), Tag(vec!["t".into()], vec![TagTerm::Exact("foo.bar".into())]));
+    // Dialect 1 reads it with v1's lexer: `.` starts no token there either (RediSearch
+    // 2.10.5: `TAG:@t { INTERSECT { foo bar } }`).
+    assert_eq!(p("@t:{foo.bar}", 1).unwrap(), Tag(vec!["t".into()], vec![words(&["foo", "bar"])]));
 }
 
 #[test]
@@ -547,4 +548,29 @@ fn dialect_1_parameters_err_at_their_dollar() {
     assert_eq!(err("$p"), "Syntax error at offset 0 near p");
     assert_eq!(err("@t1:$p"), "Syntax error at offset 4 near p");
     assert_eq!(err("@t1:($p)"), "Syntax error at offset 5 near p");
+}
+
+/// The text a syntax error quotes, as RediSearch 2.10.5 replies (side by side, both
+/// dialects): a term or number token its own text only, a punctuation token the last
+/// text before it, and a `\` before a letter is no escape.
+#[test]
+fn syntax_errors_quote_the_token_text() {
+    let cases = [
+        ("hello=>world}", "Syntax error at offset 7 near world"),
+        ("x => y}", "Syntax error at offset 5 near y"),
+        ("hello=>1.5x", "Syntax error at offset 7 near 1.5"),
+        ("hello%}", "Syntax error at offset 6 near hello"),
+        ("hello %}", "Syntax error at offset 7 near hello"),
+        ("a\\b}", "Syntax error at offset 3 near b"),
+    ];
+    for d in [1, 2] {
+        for (q, want) in cases {
+            assert_eq!(p(q, d).map_err(|e| e.to_string()), Err(want.to_string()), "{q} d{d}");
+        }
+    }
+    // In a dialect 1 tag list: the list ends at `=>`, whose `}` is then the error.
+    assert_eq!(
+        p("@t:{hello=>world}", 1).map_err(|e| e.to_string()),
+        Err("Syntax error at offset 11 near world".to_string())
+    );
 }

@@ -157,6 +157,9 @@ impl Parser<'_> {
                 let name = self.word();
                 Error::syntax(off, &name)
             }
+            // A punctuation token sets no text: with no word read, the error quotes the last
+            // token that set one (`hello%}` is near `hello`, as RediSearch replies).
+            Some(c) if is_special(c) && w.is_empty() => Error::syntax(off, &self.stale_near()),
             Some(c) if is_special(c) => Error::syntax(off, w),
             Some(_) => self.word_error(),
         }
