@@ -338,7 +338,7 @@ impl Parser<'_> {
                     // A value that is a number is one term, its text lower-cased and never
                     // expanded (RediSearch's `QueryParam_Resolve` / `QueryNode_EvalParamsCommon`:
                     // `ParseDouble` succeeds, the node is made verbatim).
-                    return Ok(QueryAst::Verbatim(v.to_lowercase()));
+                    return Ok(QueryAst::Verbatim(v.to_ascii_lowercase()));
                 }
                 Ok(QueryAst::Word(escape_term(&v)))
             }

@@ -11,7 +11,7 @@
 //! not set the token's text for `;`, so the error quotes the last token that set
 //! it (`swim;pass`: `Syntax error at offset 4 near swim`).
 
-use super::scanner::Parser;
+use super::scanner::{is_c_space, Parser};
 use crate::error::Error;
 
 impl Parser<'_> {
@@ -91,7 +91,7 @@ impl Parser<'_> {
             let escaped = k >= 2 && self.chars[k - 2].1 == '\\';
             // Dialect 1 lexes a phrase's words one by one: its closing quote is skipped too.
             let quote_token = c == '"' && self.dialect >= 2;
-            if !escaped && !quote_token && (c.is_whitespace() || (c.is_ascii_punctuation() && c != '_')) {
+            if !escaped && !quote_token && (is_c_space(c) || (c.is_ascii_punctuation() && c != '_')) {
                 k -= 1;
             } else {
                 break;
@@ -115,7 +115,7 @@ impl Parser<'_> {
             let escaped = k >= 2 && self.chars[k - 2].1 == '\\';
             if escaped {
                 k -= 2;
-            } else if c == '_' || !(c.is_whitespace() || c.is_ascii_punctuation() || c.is_control()) {
+            } else if c == '_' || !(is_c_space(c) || c.is_ascii_punctuation() || c.is_ascii_control()) {
                 k -= 1;
             } else {
                 break;

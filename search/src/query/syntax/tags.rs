@@ -3,7 +3,7 @@
 
 use super::ast::TagTerm;
 use super::lexer_v2::{Kind, Tok};
-use super::scanner::{unescape, Parser};
+use super::scanner::{is_c_space, unescape, Parser};
 use crate::error::{Error, Result};
 
 impl Parser<'_> {
@@ -50,7 +50,7 @@ impl Parser<'_> {
                 if let Some(n) = it.next() {
                     cur.push(n);
                 }
-            } else if c.is_whitespace() {
+            } else if is_c_space(c) {
                 if !cur.is_empty() {
                     words.push(std::mem::take(&mut cur));
                 }
@@ -70,7 +70,7 @@ impl Parser<'_> {
             .iter()
             .enumerate()
             .filter(|(k, w)| *k < 2 || !self.is_stopword(w))
-            .map(|(_, w)| tag_unescape(w).to_lowercase())
+            .map(|(_, w)| tag_unescape(w).to_ascii_lowercase())
             .collect();
         (TagTerm::Words(kept), last, early_stop)
     }
@@ -195,8 +195,8 @@ impl Parser<'_> {
                         ws.push(match w.kind {
                             Kind::Number => v,
                             Kind::Empty => String::new(),
-                            Kind::Attr => tag_unescape(&param(&v)?).to_lowercase(),
-                            _ => tag_unescape(&v).to_lowercase(),
+                            Kind::Attr => tag_unescape(&param(&v)?).to_ascii_lowercase(),
+                            _ => tag_unescape(&v).to_ascii_lowercase(),
                         });
                     }
                     TagTerm::Words(ws)
@@ -259,7 +259,7 @@ impl Parser<'_> {
     /// Whether the index's stopword list holds `raw` (a token as written, lower-cased:
     /// `StopWordList_Contains`).
     pub(super) fn is_stopword(&self, raw: &str) -> bool {
-        self.stopwords.is_some_and(|sw| sw.contains(&raw.to_lowercase()))
+        self.stopwords.is_some_and(|sw| sw.contains(&raw.to_ascii_lowercase()))
     }
 }
 
