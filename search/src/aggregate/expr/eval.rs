@@ -35,16 +35,6 @@ pub fn eval(e: &ExprAst, row: &Row) -> Result<Value, AggError> {
         }
         ExprAst::Pred(op, l, r) => predicate(*op, l, r, row),
         ExprAst::Not(c) => Ok(bool_value(!eval(c, row)?.truthy())),
-        ExprAst::Call(Function::Case, args) => {
-            let [cond, then, otherwise] = args.as_slice() else {
-                return Err(AggError::new("Function `case()` requires exactly 3 arguments"));
-            };
-            if eval(cond, row)?.truthy() {
-                eval(then, row)
-            } else {
-                eval(otherwise, row)
-            }
-        }
         ExprAst::Call(Function::Exists, args) => {
             let mut vals = Vec::with_capacity(args.len());
             for a in args {
