@@ -158,6 +158,7 @@ fn evaluation_errors_fail_or_warn() {
         err(&src, &["APPLY", "@price + 1", "AS", "p", "SORTBY", "2", "@p", "DESC"]),
         "price: has no value, consider using EXISTS if applicable"
     );
+    // A step that reads the missing value only where exists() says it is there fails on no row.
     let out = src
         .run(&["APPLY", "case(exists(@price), @price, -1)", "AS", "p", "SORTBY", "2", "@p", "ASC"])
         .unwrap();

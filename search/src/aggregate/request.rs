@@ -559,7 +559,10 @@ impl AggregateRequest {
         let Some(text) = ac.next() else {
             return Err(bad("APPLY/FILTER", NOARG));
         };
-        let expr = Expr::parse_with_holes(&text)?;
+        // RediSearch parses the expression when it builds the pipeline, step by step
+        // (`buildOutputPipeline`), so a later argument's error, or an earlier step's, comes
+        // first: the syntax error waits there as the tree's hole.
+        let expr = Expr::parse_with_holes(&text).unwrap_or_else(|e| Expr::failed(&text, e));
         if is_apply {
             let alias = if ac.advance_if("AS") {
                 ac.next().ok_or_else(|| AggError::new("AS needs argument"))?

@@ -2,6 +2,7 @@
 //! and query parsing so both sides produce identical terms.
 
 pub mod chinese;
+pub mod fold;
 pub mod phonetic;
 pub mod stemmer;
 pub mod stopwords;

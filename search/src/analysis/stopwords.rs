@@ -34,7 +34,7 @@ impl Default for Stopwords {
 impl Stopwords {
     /// A custom list (`STOPWORDS n w…`; `n = 0` gives an empty list).
     pub fn custom<I: IntoIterator<Item = String>>(words: I) -> Stopwords {
-        Stopwords::of(words.into_iter().map(|w| w.to_lowercase()).collect(), false)
+        Stopwords::of(words.into_iter().map(|w| w.to_ascii_lowercase()).collect(), false)
     }
 
     fn of(words: HashSet<String, foldhash::fast::RandomState>, is_default: bool) -> Stopwords {
@@ -50,7 +50,8 @@ impl Stopwords {
     /// The words, sorted.
     pub fn list(&self) -> Vec<String> {
         let mut v: Vec<String> = self.words.iter().cloned().collect();
-        v.sort();
+        // In the order of RediSearch's trie map (FT.INFO's stopwords_list).
+        v.sort_by(|a, b| super::fold::c_char_order(a, b));
         v
     }
 }

@@ -92,10 +92,12 @@ pub(crate) fn ft_tagvals(
     match idx.fields.get(i) {
         // A set, as RediSearch sends it (RESP2: an array).
         Some(FieldIndex::Tag(t)) => {
-            let values = match crate::access::visible(idx, docs, config)? {
+            let mut values = match crate::access::visible(idx, docs, config)? {
                 None => t.values(),
                 Some(v) => t.values_in(&v),
             };
+            // In the order of RediSearch's trie map (`École` before `abc`, side by side).
+            values.sort_by(|a, b| crate::analysis::fold::c_char_order(a, b));
             Ok(Reply::Set(values.into_iter().map(Reply::text).collect()))
         }
         _ => Err(Error::new("Not a tag field")),

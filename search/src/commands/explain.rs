@@ -296,13 +296,13 @@ impl Explainer<'_> {
                     }
                 }
             }
-            // Affixes and wildcards as written: RediSearch's parser keeps their case
-            // (`NewPrefixNode_WithParams` only unescapes); matching folds it.
+            // RediSearch shows these patterns as written (`PREFIX{CAF*}`); it folds them only
+            // to walk its terms.
             QueryAst::Prefix(w) => leaf(format!("PREFIX{{{}*}}", unescape(w)), out),
             QueryAst::Suffix(w) => leaf(format!("SUFFIX{{*{}}}", unescape(w)), out),
             QueryAst::Infix(w) => leaf(format!("INFIX{{*{}*}}", unescape(w)), out),
             QueryAst::Wildcard(w) => leaf(format!("WILDCARD{{{}}}", unescape(w)), out),
-            QueryAst::Fuzzy(w, _) => leaf(format!("FUZZY{{{}}}", unescape(w).to_lowercase()), out),
+            QueryAst::Fuzzy(w, _) => leaf(format!("FUZZY{{{}}}", unescape(w).to_ascii_lowercase()), out),
             QueryAst::And(items) => {
                 let refs: Vec<&QueryAst> = items.iter().collect();
                 self.group("INTERSECT {", &refs, depth, mask, attrs, plain, true, out)
@@ -331,7 +331,7 @@ impl Explainer<'_> {
                     |(i, _)| matches!(self.idx.fields.get(i), Some(FieldIndex::Tag(t)) if !t.dict.is_empty()),
                 );
                 let fold = exists && field.is_some_and(|(_, spec)| !spec.case_sensitive);
-                let norm = |v: &String| if fold { v.to_lowercase() } else { v.clone() };
+                let norm = |v: &String| if fold { v.to_ascii_lowercase() } else { v.clone() };
                 let exact = |v: &String| if exists { norm(v) } else { escaped(v) };
                 for t in terms {
                     if let TagTerm::Words(words) = t {

@@ -163,7 +163,7 @@ pub fn split_tags(
         if case_sensitive {
             t.to_string()
         } else {
-            t.to_lowercase()
+            t.to_ascii_lowercase()
         }
     };
     let keep = |t: &String| index_empty || !t.is_empty();

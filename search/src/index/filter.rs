@@ -14,12 +14,20 @@ pub struct IndexFilter {
     expr: Expr,
     /// Property names by slot.
     props: Vec<String>,
+    /// The expression has a hole: no document passes.
+    admits_none: bool,
 }
 
 impl IndexFilter {
-    /// Parses and binds `text` (errors carry the expression parser's message).
+    /// Parses and binds `text` (errors carry the expression parser's message). An unknown
+    /// name that ends the text (`@n+x`, a hole in the tree) is no error: RediSearch parses
+    /// FT.CREATE's FILTER without binding it, and its evaluation then fails for every
+    /// document, which none passes (checked side by side: num_docs 0, no failures).
     pub fn parse(text: &str) -> Result<IndexFilter> {
-        let mut expr = Expr::parse(text).map_err(|e| Error::new(e.to_string()))?;
+        let mut expr = Expr::parse_with_holes(text).map_err(|e| Error::new(e.to_string()))?;
+        if expr.ast.hole().is_some() {
+            return Ok(IndexFilter { expr, props: Vec::new(), admits_none: true });
+        }
         let mut props: Vec<String> = Vec::new();
         expr.bind(&mut |name: &str| {
             let slot = props.iter().position(|p| p == name).unwrap_or_else(|| {
@@ -29,11 +37,14 @@ impl IndexFilter {
             Some(slot)
         })
         .map_err(|e| Error::new(e.to_string()))?;
-        Ok(IndexFilter { expr, props })
+        Ok(IndexFilter { expr, props, admits_none: false })
     }
 
     /// True when the expression is truthy for `key`.
     pub fn admits(&self, spec: &IndexSpec, key: &[u8], docs: &dyn DocumentSource) -> bool {
+        if self.admits_none {
+            return false;
+        }
         let mut row = Row::default();
         for (slot, name) in self.props.iter().enumerate() {
             let v = if name == "__key" {

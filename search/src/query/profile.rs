@@ -131,19 +131,18 @@ pub fn transparent(ast: &QueryAst) -> bool {
 /// A reader that matched nothing is RediSearch's `EMPTY` (its term is not in the index).
 pub fn node(ast: &QueryAst, docs: RoaringBitmap, time: Duration, children: Vec<ProfileNode>) -> ProfileNode {
     let counter = docs.len();
-    let term = |s: &str| Some(unescape(s).to_lowercase());
+    let term = |s: &str| Some(unescape(s).to_ascii_lowercase());
     let (kind, label) = match ast {
         QueryAst::MatchAll => ("WILDCARD", None),
         QueryAst::Word(w) => ("TEXT", term(w)),
         QueryAst::Verbatim(w) => ("TEXT", Some(w.clone())),
-        // As written, as RediSearch's parser keeps an affix's case (see the explain); a
-        // suffix's and an infix's union are QN_PREFIX unions too (`*World` profiles as
-        // `PREFIX - World` in RediSearch 2.10.5).
+        // RediSearch's union of a prefix, suffix or infix's expansions is a `QN_PREFIX` one,
+        // labelled with the pattern as written (`PREFIX - CAF` for `*CAF*` too).
         QueryAst::Prefix(w) | QueryAst::Suffix(w) | QueryAst::Infix(w) => {
             ("UNION", Some(format!("PREFIX - {}", unescape(w))))
         }
         QueryAst::Wildcard(w) => ("UNION", Some(format!("WILDCARD - {}", unescape(w)))),
-        QueryAst::Fuzzy(w, _) => ("UNION", Some(format!("FUZZY - {}", unescape(w).to_lowercase()))),
+        QueryAst::Fuzzy(w, _) => ("UNION", Some(format!("FUZZY - {}", unescape(w).to_ascii_lowercase()))),
         QueryAst::Phrase(_) | QueryAst::And(_) => ("INTERSECT", None),
         QueryAst::Or(items) if items.is_empty() => ("EMPTY", None),
         QueryAst::Or(_) => ("UNION", Some("UNION".to_string())),
@@ -171,7 +170,19 @@ pub fn node(ast: &QueryAst, docs: RoaringBitmap, time: Duration, children: Vec<P
     // A word read through several expansions (stems, synonyms) is a union of them.
     let (kind, label) =
         if kind == "TEXT" && !children.is_empty() { ("UNION", Some("UNION".into())) } else { (kind, label) };
-    let kind = if counter == 0 && children.is_empty() && matches!(kind, "TEXT" | "TAG" | "NUMERIC" | "GEO") {
+    // An expansion that found no term is no reader there either.
+    let expansion = matches!(
+        ast,
+        QueryAst::Prefix(_)
+            | QueryAst::Suffix(_)
+            | QueryAst::Infix(_)
+            | QueryAst::Wildcard(_)
+            | QueryAst::Fuzzy(..)
+    );
+    let kind = if counter == 0
+        && children.is_empty()
+        && (expansion || matches!(kind, "TEXT" | "TAG" | "NUMERIC" | "GEO"))
+    {
         "EMPTY"
     } else {
         kind

@@ -35,6 +35,8 @@ pub fn eval(e: &ExprAst, row: &Row) -> Result<Value, AggError> {
         }
         ExprAst::Pred(op, l, r) => predicate(*op, l, r, row),
         ExprAst::Not(c) => Ok(bool_value(!eval(c, row)?.truthy())),
+        // Redis 8.2's `case(cond, a, b)` (backported to late 2.10): only the branch taken is
+        // evaluated, so `case(exists(@x), @x, 'none')` reads a missing `@x` without failing.
         ExprAst::Call(Function::Case, args) => {
             let [cond, then, otherwise] = args.as_slice() else {
                 return Err(AggError::new("Function `case()` requires exactly 3 arguments"));

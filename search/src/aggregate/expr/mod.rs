@@ -44,6 +44,11 @@ impl Expr {
         Ok(Expr { source: source.to_string(), ast: parser::parse(source)? })
     }
 
+    /// An expression that did not parse: `error` is reported when it is bound.
+    pub fn failed(source: &str, error: AggError) -> Expr {
+        Expr { source: source.to_string(), ast: ast::ExprAst::Missing(error.message) }
+    }
+
     /// Resolves property names to row slots.
     pub fn bind(&mut self, resolve: &mut dyn FnMut(&str) -> Option<usize>) -> Result<(), AggError> {
         self.ast.bind(resolve)

@@ -8,7 +8,7 @@
 //! compare  := additive (('==' | '!=' | '<' | '<=' | '>' | '>=') additive)*
 //! additive := term (('+' | '-') term)*
 //! term     := unary (('*' | '/' | '%' | '^') unary)*
-//! unary    := '-' unary | primary
+//! unary    := '-' NUMBER | primary
 //! primary  := NUMBER | '+inf' | '-inf' | STRING | '@' NAME | 'NULL'
 //!           | SYMBOL '(' [expr (',' expr)*] ')'
 //!           | '(' expr ')'
@@ -194,23 +194,18 @@ impl Parser<'_> {
 
     fn unary(&mut self) -> Result<Parsed, AggError> {
         if self.peek().kind == TokenKind::Minus {
-            self.enter()?;
+            // RediSearch's `number ::= MINUS NUMBER` is its only unary minus: a `-` token
+            // negates the number after it (`- 5`, `--5` as `-` and `-5`, `-+inf`); before
+            // anything else that token is the syntax error (`-x`, `-@n`, `-(1)`, `--@n`).
             self.bump();
-            let (inner, h) = self.unary()?;
-            self.depth -= 1;
-            return Ok(match inner {
-                // (RediSearch's `-` takes a number only: not a hole under it.)
-                ExprAst::Missing(message) => return Err(AggError::new(message)),
-                ExprAst::Literal(Value::Number(n)) => (ExprAst::Literal(Value::Number(-n)), h),
-                other => (
-                    ExprAst::Arith(
-                        ArithOp::Sub,
-                        Box::new(ExprAst::Literal(Value::Number(0.0))),
-                        Box::new(other),
-                    ),
-                    self.tall(h + 1)?,
-                ),
-            });
+            let t = self.peek().clone();
+            return match t.kind {
+                TokenKind::Number(n) | TokenKind::SignedInf(n) => {
+                    self.bump();
+                    Ok((ExprAst::Literal(Value::Number(-n)), 1))
+                }
+                _ => Err(syntax_at(self.src, &t)),
+            };
         }
         self.primary()
     }

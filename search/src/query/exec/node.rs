@@ -2,6 +2,7 @@
 
 use roaring::RoaringBitmap;
 
+use crate::analysis::fold::fold_pattern;
 use crate::analysis::stemmer::STEM_PREFIX;
 use crate::error::{Error, Result};
 use crate::index::geo::unit_factor;
@@ -167,21 +168,24 @@ impl<'a> Exec<'a> {
                 }
             }
             QueryAst::Prefix(w) => {
-                let p = unescape(w).to_lowercase();
-                if p.chars().count() < self.opts.min_prefix {
+                // MINPREFIX counts the bytes as written; the pattern is folded (see fold.rs).
+                let raw = unescape(w);
+                if raw.len() < self.opts.min_prefix {
                     return Ok(Some(RoaringBitmap::new()));
                 }
+                let p = fold_pattern(&raw);
                 let text = &self.idx.text;
                 let found = text.dict.prefix(&p, |id| text.is_live(id), self.opts.max_expansions + 1);
                 self.expanded(found, mask)
             }
             QueryAst::Suffix(w) | QueryAst::Infix(w) => {
                 self.check_suffix_fields(mask)?;
-                let p = unescape(w).to_lowercase();
-                // MINPREFIX bounds suffix and infix terms too (RediSearch 2.10).
-                if p.chars().count() < self.opts.min_prefix {
+                // MINPREFIX bounds suffix and infix terms too (RediSearch 2.10), in bytes.
+                let raw = unescape(w);
+                if raw.len() < self.opts.min_prefix {
                     return Ok(Some(RoaringBitmap::new()));
                 }
+                let p = fold_pattern(&raw);
                 let suffix = matches!(ast, QueryAst::Suffix(_));
                 let text = &self.idx.text;
                 // Stem terms (`+index`) take part, as in RediSearch's walk of its terms: `*ndex`
@@ -201,7 +205,7 @@ impl<'a> Exec<'a> {
                 self.check_suffix_fields(mask)?;
                 // RediSearch's `Wildcard_RemoveEscape`, then the glob folded, over every term
                 // (stem terms too, as its trie walk sees them; its suffix trie has none).
-                let p: Vec<char> = unescape(w).to_lowercase().chars().collect();
+                let p: Vec<char> = fold_pattern(&unescape(w)).chars().collect();
                 let text = &self.idx.text;
                 let stems = !self.text_suffix_trie();
                 let found = text.dict.scan(
@@ -215,7 +219,7 @@ impl<'a> Exec<'a> {
                 self.expanded(found, mask)
             }
             QueryAst::Fuzzy(w, d) => {
-                let p = unescape(w).to_lowercase();
+                let p = fold_pattern(&unescape(w));
                 let text = &self.idx.text;
                 let found = text.dict.fuzzy_walk(&p, *d, |id| text.is_live(id));
                 // Stem terms (`+index`) are within reach, as in RediSearch's trie walk: `%index%`

@@ -28,13 +28,13 @@ impl<'a> Exec<'a> {
             if !self.empty_tag_ok && terms.iter().any(empty) {
                 return Err(Error::new(NO_INDEXEMPTY));
             }
-            let norm = |s: &str| if case_sensitive { s.to_string() } else { s.to_lowercase() };
+            let norm = |s: &str| if case_sensitive { s.to_string() } else { s.to_ascii_lowercase() };
             // The values read, by name (FT.PROFILE shows them as the readers of a union).
             let mut named: Vec<(String, u32)> = Vec::new();
             for t in terms {
                 // MINPREFIX bounds tag prefix, suffix and infix values as it bounds text ones.
                 if let TagTerm::Prefix(v) | TagTerm::Suffix(v) | TagTerm::Infix(v) = t {
-                    if v.chars().count() < self.opts.min_prefix {
+                    if v.len() < self.opts.min_prefix {
                         continue;
                     }
                 }

@@ -3,7 +3,7 @@
 //! (`:[VECTOR_RANGE …]`, see [`super::vector`]), or a modified expression (`:x`).
 
 use super::ast::{NumBound, QueryAst};
-use super::scanner::{unescape, Parser};
+use super::scanner::{is_c_space, unescape, Parser};
 use crate::error::{Error, Result};
 
 impl Parser<'_> {
@@ -117,7 +117,7 @@ impl Parser<'_> {
         } else {
             let mut t = String::new();
             while let Some(c) = self.peek() {
-                if c.is_whitespace() || c == ')' || c == '|' {
+                if is_c_space(c) || c == ')' || c == '|' {
                     break;
                 }
                 t.push(c);
@@ -223,13 +223,13 @@ impl Parser<'_> {
         if let Some(n) = self.lex_number() {
             // RediSearch's lexer skips punctuation between tokens: `[0..inf]` is `[0 inf]`.
             t.push_str(&n);
-            while self.peek().is_some_and(|c| c.is_whitespace() || c == ',' || c == '.') {
+            while self.peek().is_some_and(|c| is_c_space(c) || c == ',' || c == '.') {
                 self.i += 1;
             }
             return Ok(Some(t));
         }
         while let Some(c) = self.peek() {
-            if c.is_whitespace() || c == ']' || c == ',' {
+            if is_c_space(c) || c == ']' || c == ',' {
                 break;
             }
             t.push(c);
@@ -251,7 +251,7 @@ impl Parser<'_> {
             // A sign alone is a token of its own: RediSearch's grammar negates the number after
             // a `-` (`num ::= MINUS num`) and its lexer skips a `+`, so `[- 2 3]` is `[-2 3]`
             // and `[-inf + inf]` is `[-inf inf]`.
-            while self.peek().is_some_and(char::is_whitespace) {
+            while self.peek().is_some_and(is_c_space) {
                 self.i += 1;
             }
         }
@@ -293,7 +293,7 @@ impl Parser<'_> {
             return None;
         }
         // A number glued to more word characters (`5abc`) is a word.
-        if self.peek().is_some_and(|c| !c.is_whitespace() && !matches!(c, ']' | ',' | '.' | '(' | '$')) {
+        if self.peek().is_some_and(|c| !is_c_space(c) && !matches!(c, ']' | ',' | '.' | '(' | '$')) {
             self.i = start;
             return None;
         }

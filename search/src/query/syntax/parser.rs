@@ -236,7 +236,7 @@ impl Parser<'_> {
                 // A parameter's value lower-cased (`QueryParam_Resolve`'s `rm_strdupcase`: FT.EXPLAIN
                 // shows `*$p` as `SUFFIX{*hello}` for `HeLLo`); a written affix keeps its case.
                 let w = if self.dialect >= 2 && self.eat('$') {
-                    escape_word(&self.param()?.to_lowercase())
+                    escape_word(&self.param()?.to_ascii_lowercase())
                 } else {
                     self.word()
                 };
@@ -335,13 +335,13 @@ impl Parser<'_> {
                 if self.dialect >= 2 && self.eat('*') {
                     // `$p*`: a prefix of the parameter's value, lower-cased as RediSearch
                     // substitutes it (FT.EXPLAIN `PREFIX{hello*}` for `HeLLo`).
-                    return Ok(QueryAst::Prefix(escape_word(&v.to_lowercase())));
+                    return Ok(QueryAst::Prefix(escape_word(&v.to_ascii_lowercase())));
                 }
                 if !v.is_empty() && c_double(&v) {
                     // A value that is a number is one term, its text lower-cased and never
                     // expanded (RediSearch's `QueryParam_Resolve` / `QueryNode_EvalParamsCommon`:
                     // `ParseDouble` succeeds, the node is made verbatim).
-                    return Ok(QueryAst::Verbatim(v.to_lowercase()));
+                    return Ok(QueryAst::Verbatim(v.to_ascii_lowercase()));
                 }
                 Ok(QueryAst::Word(escape_term(&v)))
             }

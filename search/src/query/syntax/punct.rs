@@ -91,7 +91,7 @@ impl Parser<'_> {
             let escaped = k >= 2 && self.chars[k - 2].1 == '\\';
             // Dialect 1 lexes a phrase's words one by one: its closing quote is skipped too.
             let quote_token = c == '"' && self.dialect >= 2;
-            if !escaped && !quote_token && (c.is_whitespace() || (c.is_ascii_punctuation() && c != '_')) {
+            if !escaped && !quote_token && (is_c_space(c) || (c.is_ascii_punctuation() && c != '_')) {
                 k -= 1;
             } else {
                 break;
@@ -118,7 +118,7 @@ impl Parser<'_> {
                 k >= 2 && self.chars[k - 2].1 == '\\' && (c.is_ascii_punctuation() || is_c_space(c));
             if escaped {
                 k -= 2;
-            } else if c == '_' || !(c.is_whitespace() || c.is_ascii_punctuation() || c.is_control()) {
+            } else if c == '_' || !(is_c_space(c) || c.is_ascii_punctuation() || c.is_ascii_control()) {
                 k -= 1;
             } else {
                 break;

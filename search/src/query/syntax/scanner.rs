@@ -38,7 +38,7 @@ pub(super) fn is_c_space(c: char) -> bool {
 /// Characters with a meaning in queries (end a word); control characters separate words as
 /// spaces do (RediSearch's lexers skip `cntrl`).
 pub(super) fn is_special(c: char) -> bool {
-    c.is_whitespace() || c.is_ascii_control() || "()|{}[]@\"~*%$:;-=".contains(c)
+    is_c_space(c) || c.is_ascii_control() || "()|{}[]@\"~*%$:;-=".contains(c)
 }
 
 impl<'a> Parser<'a> {
@@ -103,7 +103,7 @@ impl<'a> Parser<'a> {
             return Error::syntax(off, &near);
         }
         let rest = self.s.get(off..).unwrap_or("");
-        let near: String = rest.chars().take_while(|c| !c.is_whitespace()).collect();
+        let near: String = rest.chars().take_while(|&c| !is_c_space(c)).collect();
         Error::syntax(off, &near)
     }
 
@@ -111,13 +111,13 @@ impl<'a> Parser<'a> {
     /// punctuation character on its own, else the run of word characters it ends.
     fn last_token_start(&self) -> usize {
         let mut k = self.i;
-        while k > 0 && self.chars[k - 1].1.is_whitespace() {
+        while k > 0 && is_c_space(self.chars[k - 1].1) {
             k -= 1;
         }
         if k == 0 {
             return 0;
         }
-        let word = |c: char| c == '_' || c == '.' || !(c.is_whitespace() || c.is_ascii_punctuation());
+        let word = |c: char| c == '_' || c == '.' || !(is_c_space(c) || c.is_ascii_punctuation());
         if word(self.chars[k - 1].1) {
             while k > 0 && (word(self.chars[k - 1].1) || (k >= 2 && self.chars[k - 2].1 == '\\')) {
                 k -= 1;
@@ -130,8 +130,7 @@ impl<'a> Parser<'a> {
 
     /// Skips whitespace.
     pub(super) fn skip_ws(&mut self) {
-        while self.peek().is_some_and(|c| c.is_whitespace() || c.is_ascii_control()) || self.lone_backslash(0)
-        {
+        while self.peek().is_some_and(|c| is_c_space(c) || c.is_ascii_control()) || self.lone_backslash(0) {
             self.i += 1;
         }
     }
@@ -398,7 +397,7 @@ impl<'a> Parser<'a> {
     /// At the word `kw` (case-insensitive) followed by a non-word character.
     pub(super) fn at_keyword(&self, kw: &str) -> bool {
         let mut k = 0;
-        while self.peek_at(k).is_some_and(char::is_whitespace) {
+        while self.peek_at(k).is_some_and(is_c_space) {
             k += 1;
         }
         for (j, c) in kw.chars().enumerate() {
@@ -427,12 +426,14 @@ pub fn unescape(s: &str) -> String {
     out
 }
 
-/// A `$param` value as a word: every character but letters, digits, `_` and whitespace
-/// escaped, so that its punctuation is text, not query syntax.
+/// A `$param` value as a word: every ASCII character but letters, digits, `_` and spaces
+/// escaped, so that its punctuation is text, not query syntax. Other characters are a
+/// term's in RediSearch's lexers (which read bytes), and a backslash before one would read
+/// as a lone one.
 pub(crate) fn escape_word(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {
-        if !c.is_alphanumeric() && c != '_' && !c.is_whitespace() {
+        if c.is_ascii() && !c.is_ascii_alphanumeric() && c != '_' && !is_c_space(c) {
             out.push('\\');
         }
         out.push(c);
@@ -446,7 +447,7 @@ pub(crate) fn escape_word(s: &str) -> String {
 pub(crate) fn escape_term(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 2);
     for c in s.chars() {
-        if (c.is_ascii() && c.is_whitespace()) || (!c.is_alphanumeric() && c != '_' && !c.is_whitespace()) {
+        if c.is_ascii() && !c.is_ascii_alphanumeric() && c != '_' {
             out.push('\\');
         }
         out.push(c);

@@ -66,7 +66,7 @@ impl Parser<'_> {
                     self.i = tok.end;
                     let sw = self.stopwords;
                     let stop = |t: &Tok| {
-                        t.kind == Kind::Term && sw.is_some_and(|sw| sw.contains(&text(t).to_lowercase()))
+                        t.kind == Kind::Term && sw.is_some_and(|sw| sw.contains(&text(t).to_ascii_lowercase()))
                     };
                     if stop(&tok) {
                         out.push(TagTerm::Exact(tag_unescape(&text(&tok))));
@@ -89,7 +89,7 @@ impl Parser<'_> {
                     }
                     out.push(match words.as_slice() {
                         [one] => TagTerm::Exact(tag_unescape(one)),
-                        _ => TagTerm::Words(words.iter().map(|w| tag_unescape(w).to_lowercase()).collect()),
+                        _ => TagTerm::Words(words.iter().map(|w| tag_unescape(w).to_ascii_lowercase()).collect()),
                     });
                     want_item = false;
                 }
@@ -207,8 +207,8 @@ impl Parser<'_> {
                         ws.push(match w.kind {
                             Kind::Number => v,
                             Kind::Empty => String::new(),
-                            Kind::Attr => tag_unescape(&param(&v)?).to_lowercase(),
-                            _ => tag_unescape(&v).to_lowercase(),
+                            Kind::Attr => tag_unescape(&param(&v)?).to_ascii_lowercase(),
+                            _ => tag_unescape(&v).to_ascii_lowercase(),
                         });
                     }
                     TagTerm::Words(ws)
@@ -224,7 +224,7 @@ impl Parser<'_> {
     /// Whether the index's stopword list holds `raw` (a token as written, lower-cased:
     /// `StopWordList_Contains`).
     pub(super) fn is_stopword(&self, raw: &str) -> bool {
-        self.stopwords.is_some_and(|sw| sw.contains(&raw.to_lowercase()))
+        self.stopwords.is_some_and(|sw| sw.contains(&raw.to_ascii_lowercase()))
     }
 }
 

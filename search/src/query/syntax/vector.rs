@@ -3,7 +3,7 @@
 //! attributes, parsed into [`KnnClause`] and [`RangeClause`].
 
 use super::ast::{KnnClause, QueryAst, RangeClause};
-use super::scanner::{unescape, Parser};
+use super::scanner::{is_c_space, unescape, Parser};
 use crate::error::{Error, Result};
 use crate::limits::MAX_KNN_K;
 
@@ -11,7 +11,7 @@ impl Parser<'_> {
     /// How many characters ahead the first non-whitespace after an `=>` here stands.
     fn past_arrow(&self) -> usize {
         let mut k = 2;
-        while self.peek_at(k).is_some_and(char::is_whitespace) {
+        while self.peek_at(k).is_some_and(is_c_space) {
             k += 1;
         }
         k
@@ -42,7 +42,7 @@ impl Parser<'_> {
         self.skip_ws();
         let mut t = String::new();
         while let Some(c) = self.peek() {
-            if c.is_whitespace() || c == ']' {
+            if is_c_space(c) || c == ']' {
                 break;
             }
             t.push(c);

@@ -3,7 +3,7 @@
 //! inside a phrase, and the syntax error after a fuzzy term's word.
 
 use super::ast::QueryAst;
-use super::scanner::{escape_word, is_special, Parser};
+use super::scanner::{escape_word, is_c_space, is_special, Parser};
 use crate::analysis::tokenize_query;
 use crate::error::{Error, Result};
 
@@ -101,7 +101,7 @@ impl Parser<'_> {
     pub(super) fn skip_lexer_gaps(&mut self) {
         loop {
             let at = self.i;
-            while self.peek().is_some_and(char::is_whitespace) {
+            while self.peek().is_some_and(is_c_space) {
                 self.i += 1;
             }
             self.skip_lexer_ignored();
@@ -143,9 +143,7 @@ impl Parser<'_> {
             return Error::syntax(off, w);
         }
         while self.peek().is_some_and(|c| {
-            c.is_whitespace()
-                || c.is_ascii_control()
-                || (c.is_ascii_punctuation() && !is_special(c) && c != '_')
+            is_c_space(c) || c.is_ascii_control() || (c.is_ascii_punctuation() && !is_special(c) && c != '_')
         }) {
             self.i += 1;
         }
@@ -242,7 +240,7 @@ impl Parser<'_> {
         };
         let prefix = self.peek() == Some('*');
         self.i = at;
-        !w.is_empty() && !prefix && sw.contains(&w.to_lowercase())
+        !w.is_empty() && !prefix && sw.contains(&w.to_ascii_lowercase())
     }
 
     /// Dialect 1: whether `q` is a lone word its lexer reads as a STOPWORD (a NULL node), or
@@ -250,7 +248,7 @@ impl Parser<'_> {
     pub(super) fn is_null_word(&self, q: &QueryAst) -> bool {
         match q {
             QueryAst::Word(w) => {
-                self.dialect < 2 && self.stopwords.is_some_and(|sw| sw.contains(&w.to_lowercase()))
+                self.dialect < 2 && self.stopwords.is_some_and(|sw| sw.contains(&w.to_ascii_lowercase()))
             }
             QueryAst::Field(_, inner) => self.is_null_word(inner),
             _ => false,
