@@ -66,7 +66,8 @@ impl Parser<'_> {
                     self.i = tok.end;
                     let sw = self.stopwords;
                     let stop = |t: &Tok| {
-                        t.kind == Kind::Term && sw.is_some_and(|sw| sw.contains(&text(t).to_ascii_lowercase()))
+                        t.kind == Kind::Term
+                            && sw.is_some_and(|sw| sw.contains(&text(t).to_ascii_lowercase()))
                     };
                     if stop(&tok) {
                         out.push(TagTerm::Exact(tag_unescape(&text(&tok))));
@@ -89,7 +90,9 @@ impl Parser<'_> {
                     }
                     out.push(match words.as_slice() {
                         [one] => TagTerm::Exact(tag_unescape(one)),
-                        _ => TagTerm::Words(words.iter().map(|w| tag_unescape(w).to_ascii_lowercase()).collect()),
+                        _ => TagTerm::Words(
+                            words.iter().map(|w| tag_unescape(w).to_ascii_lowercase()).collect(),
+                        ),
                     });
                     want_item = false;
                 }
