@@ -25,6 +25,12 @@ fn arithmetic_and_precedence() {
         // A `-` glued to a digit is the number's sign (RediSearch 2.10.5, live).
         ("1-5", "ERR Syntax error at offset 1 near '-5'"),
         ("1 - 5", "-4"),
+        // So are the signs of `+inf` and `-inf` (RediSearch 2.10.5, side by side); `+5` is no
+        // number there, so `3+5` adds.
+        ("3+inf", "ERR Syntax error at offset 1 near '+inf'"),
+        ("3-inf", "ERR Syntax error at offset 1 near '-inf'"),
+        ("3*-inf", "-inf"),
+        ("3+5", "8"),
         ("3--1", "4"),
         ("2*-1", "-2"),
         ("-2 ^ 2", "4"),

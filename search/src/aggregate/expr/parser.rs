@@ -16,9 +16,9 @@
 //!                                     and `!a == b` is `!(a == b)`)
 //! ```
 //!
-//! A `+inf` / `-inf` token after an operand (`3+inf`, RediSearch's syntax
-//! error, as it is for `3-5`) is read as the operator and `inf`, as `3-5` is a
-//! subtraction here (README). A bare `inf` is `Unknown symbol 'inf'`.
+//! As in RediSearch's lexer, `-5`, `+inf` and `-inf` are number tokens, so an operand
+//! followed by one (`1-5`, `3+inf`, `@a-inf`) is a syntax error at that token; a bare `inf`
+//! is `Unknown symbol 'inf'`.
 //!
 //! Contract: [`parse`] returns the tree or the first error, worded as
 //! RediSearch words it (`Syntax error at offset N near 'x'`,
@@ -144,29 +144,12 @@ impl Parser<'_> {
     fn additive(&mut self) -> Result<Parsed, AggError> {
         let (mut left, mut h) = self.term()?;
         loop {
-            let t = self.peek().clone();
-            let op = match t.kind {
+            let op = match self.peek().kind {
                 TokenKind::Plus => ArithOp::Add,
                 TokenKind::Minus => ArithOp::Sub,
-                TokenKind::SignedInf(v) => {
-                    // The sign is the operator; `inf` the next operand's start.
-                    self.tokens[self.at] = Token {
-                        kind: TokenKind::SignedInf(f64::INFINITY),
-                        pos: t.pos + 1,
-                        len: 3,
-                        near: (t.pos + 1, 3),
-                    };
-                    if v > 0.0 {
-                        ArithOp::Add
-                    } else {
-                        ArithOp::Sub
-                    }
-                }
                 _ => break,
             };
-            if !matches!(t.kind, TokenKind::SignedInf(_)) {
-                self.bump();
-            }
+            self.bump();
             let (right, rh) = self.term()?;
             h = self.tall(h.max(rh) + 1)?;
             left = ExprAst::Arith(op, Box::new(left), Box::new(right));
