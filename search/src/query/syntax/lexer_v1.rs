@@ -9,7 +9,7 @@
 //! is the punctuation `+` then `1`) and its `inf` is lower case. Between `{` and `}` v1's
 //! grammar sees these tokens: `{hello.world}` is the terms `hello` and `world`.
 
-use super::lexer_v2::{Kind, Tok};
+use super::lexer_v2::{one_char_kind, Kind, Tok};
 use super::scanner::Parser;
 
 /// The byte range of a token's text, when it sets one.
@@ -46,8 +46,7 @@ impl Parser<'_> {
                 best = Some((len, kind, text));
             }
         };
-        let byte = |j: usize| self.chars.get(j).map(|&(o, _)| o).unwrap_or(self.s.len());
-        let span = |a: usize, b: usize| Some((byte(a), byte(b)));
+        let span = |a: usize, b: usize| Some((self.byte(a), self.byte(b)));
         let term = |j: usize| self.term_len_v2(j);
         // number
         let num = self.number_len_v1(k);
@@ -62,21 +61,13 @@ impl Parser<'_> {
         }
         // arrow: its action sets the text from the character after `=`, two long.
         if c == '=' && self.char_at(k + 1) == Some('>') {
-            offer(2, Kind::Arrow, Some((byte(k + 1), (byte(k + 1) + 2).min(self.s.len()))));
+            offer(2, Kind::Arrow, Some((self.byte(k + 1), (self.byte(k + 1) + 2).min(self.s.len()))));
         }
         // inf: `['+-']? 'inf'`
-        let sign = usize::from(matches!(c, '+' | '-'));
-        let inf = self.inf_len_from(k + sign);
-        if inf > 0 {
-            offer(sign + inf, Kind::Number, span(k, k + sign + inf));
-        }
-        match c {
-            '|' => offer(1, Kind::Or, None),
-            '}' => offer(1, Kind::Rb, None),
-            '"' | '(' | ')' | '{' | ':' | ';' | '-' | '~' | '*' | '%' | '[' | ']' => {
-                offer(1, Kind::Punct, None)
-            }
-            _ => {}
+        let inf = self.inf_len(k);
+        offer(inf, Kind::Number, span(k, k + inf));
+        if let Some(kind) = one_char_kind(c) {
+            offer(1, kind, None);
         }
         // term: a lone `_` is punctuation (declared before `term`, it wins the tie).
         let t = term(k);
@@ -103,6 +94,6 @@ impl Parser<'_> {
             }
         }
         let (len, kind, text) = best?;
-        Some(Tok { kind, start: k, end: k + len, pos: byte(k), text })
+        Some(Tok { kind, start: k, end: k + len, pos: self.byte(k), text })
     }
 }

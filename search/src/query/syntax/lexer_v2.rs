@@ -67,8 +67,20 @@ fn is_term_char(c: char) -> bool {
     c == '_' || !(c.is_ascii_punctuation() || c.is_ascii_control() || is_c_space(c))
 }
 
+/// The one-character tokens both lexers declare (`|`, `}`, and the punctuation a grammar
+/// reads as such), `None` for any other character.
+pub(super) fn one_char_kind(c: char) -> Option<Kind> {
+    match c {
+        '|' => Some(Kind::Or),
+        '}' => Some(Kind::Rb),
+        '"' | '(' | ')' | '{' | ':' | ';' | '-' | '~' | '*' | '%' | '[' | ']' => Some(Kind::Punct),
+        _ => None,
+    }
+}
+
 impl Parser<'_> {
-    fn byte(&self, k: usize) -> usize {
+    /// The byte offset of character `k` (the text's length past its end).
+    pub(super) fn byte(&self, k: usize) -> usize {
         self.chars.get(k).map(|&(o, _)| o).unwrap_or(self.s.len())
     }
 
@@ -98,8 +110,8 @@ impl Parser<'_> {
         }
     }
 
-    /// Characters of `[+-]? 'inf'i` at `k`.
-    fn inf_len(&self, k: usize) -> usize {
+    /// Characters of `[+-]? 'inf'i` at `k` (case-insensitive from dialect 2).
+    pub(super) fn inf_len(&self, k: usize) -> usize {
         let sign = usize::from(matches!(self.char_at(k), Some('+' | '-')));
         match self.inf_len_from(k + sign) {
             0 => 0,
@@ -196,13 +208,8 @@ impl Parser<'_> {
         if (c == '"' || c == '\'') && self.char_at(k + 1) == Some(c) {
             offer(2, Kind::Empty, Some((pos, pos)));
         }
-        match c {
-            '|' => offer(1, Kind::Or, None),
-            '}' => offer(1, Kind::Rb, None),
-            '"' | '(' | ')' | '{' | ':' | ';' | '-' | '~' | '*' | '%' | '[' | ']' => {
-                offer(1, Kind::Punct, None)
-            }
-            _ => {}
+        if let Some(kind) = one_char_kind(c) {
+            offer(1, kind, None);
         }
         // term (ismissing and as are TERMs here)
         // A lone `_` is punctuation (declared before `term`, it wins the tie): passed over.
