@@ -43,12 +43,7 @@ pub fn tokenize_in(text: &str, language: Language) -> Vec<Token> {
 
 /// Tokenizes document text; a backslash makes the next byte part of the token.
 pub fn tokenize(text: &str) -> Vec<Token> {
-    let mut out = Vec::new();
-    let mut toks = Tokens::new(text);
-    while let Some((tok, start, end)) = toks.next_token() {
-        out.push(Token { text: tok.to_string(), start, end });
-    }
-    out
+    Tokens::new(text).collect_all()
 }
 
 /// Tokenizes a query's term text. Its words come from RediSearch's query lexers, which end
@@ -59,13 +54,9 @@ pub fn tokenize(text: &str) -> Vec<Token> {
 /// escape)` in `lexer.rl`): `hello\ world`, or a `$param` valued `Hello World`, is the one
 /// term `hello world`.
 pub fn tokenize_query(text: &str) -> Vec<Token> {
-    let mut out = Vec::new();
     let mut toks = Tokens::new(text);
     toks.query = true;
-    while let Some((tok, start, end)) = toks.next_token() {
-        out.push(Token { text: tok.to_string(), start, end });
-    }
-    out
+    toks.collect_all()
 }
 
 /// Which ASCII bytes separate tokens in documents ([`TOKSEP`]) and, with `query`, in query
@@ -106,6 +97,15 @@ impl<'a> Tokens<'a> {
     /// The tokens of `text`.
     pub fn new(text: &'a str) -> Tokens<'a> {
         Tokens { text, at: 0, buf: String::new(), listed: None, query: false }
+    }
+
+    /// Every token left, each with its own text.
+    fn collect_all(mut self) -> Vec<Token> {
+        let mut out = Vec::new();
+        while let Some((tok, start, end)) = self.next_token() {
+            out.push(Token { text: tok.to_string(), start, end });
+        }
+        out
     }
 
     /// The tokens of `text` as `language` cuts it: Chinese by its dictionary

@@ -193,16 +193,7 @@ pub fn node(ast: &QueryAst, docs: RoaringBitmap, time: Duration, children: Vec<P
         // RediSearch's intersection iterator reads its children fewest estimated results first.
         children.sort_by_key(estimate);
     }
-    let quick = matches!(
-        ast,
-        QueryAst::Prefix(_)
-            | QueryAst::Suffix(_)
-            | QueryAst::Infix(_)
-            | QueryAst::Wildcard(_)
-            | QueryAst::Fuzzy(..)
-            | QueryAst::Numeric(..)
-            | QueryAst::Geo { .. }
-    );
+    let quick = expansion || matches!(ast, QueryAst::Numeric(..) | QueryAst::Geo { .. });
     let numeric = match ast {
         QueryAst::Numeric(f, lo, hi) => Some(Box::new((f.clone(), *lo, *hi))),
         _ => None,
