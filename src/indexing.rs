@@ -14,7 +14,7 @@ use std::collections::HashMap;
 use json::path::JsonPath;
 use json::Value;
 use redis_module::key::RedisKey;
-use redis_module::{raw, Context, RedisString};
+use redis_module::{raw, Context, RedisString, ScanKeyCursor};
 use search::document::{DocumentSource, FieldValue, KeyType};
 use search::Catalog;
 
@@ -80,16 +80,23 @@ impl<'c> RedisDocs<'c> {
     }
 
     fn with_json<R>(&self, key: &[u8], f: impl FnOnce(&Value) -> R) -> Option<R> {
-        if let Some(last) = self.last {
-            if let Some((k, v)) = last.0.borrow().as_ref() {
-                if k.as_slice() == key {
-                    // SAFETY: the value was read from the keyspace under the GIL, which this
-                    // thread has held since (LastJson's contract): nothing can have freed it.
-                    return Some(f(unsafe { &**v }));
-                }
-            }
+        if let Some(v) = self.remembered(key) {
+            return Some(f(v));
         }
-        let k = self.open(key);
+        self.with_json_in(key, &self.open(key), f)
+    }
+
+    /// The JSON document [`LastJson`] remembers, when it is the one of `key`.
+    fn remembered(&self, key: &[u8]) -> Option<&Value> {
+        let last = self.last?;
+        let found = last.0.borrow().as_ref().filter(|(k, _)| k.as_slice() == key).map(|(_, v)| *v)?;
+        // SAFETY: the value was read from the keyspace under the GIL, which this thread has
+        // held since (LastJson's contract): nothing can have freed it.
+        Some(unsafe { &*found })
+    }
+
+    /// Runs `f` on the JSON document of the open key `k` (named `key`), remembering it.
+    fn with_json_in<R>(&self, key: &[u8], k: &RedisKey, f: impl FnOnce(&Value) -> R) -> Option<R> {
         if k.key_type() != raw::KeyType::Module {
             return None;
         }
@@ -229,32 +236,21 @@ impl DocumentSource for RedisDocs<'_> {
     fn whole(&self, key: &[u8]) -> Option<Vec<(Vec<u8>, Vec<u8>)>> {
         // A JSON document's compact text, from the text cache of documents read whole again
         // and again (a search result page shown to many readers, as JSON.GET's).
-        let text = self.with_json(key, crate::text_cache::owned_text);
-        if let Some(doc) = text {
-            return Some(vec![(b"$".to_vec(), doc)]);
+        let json = |doc: &Value| vec![(b"$".to_vec(), crate::text_cache::owned_text(doc))];
+        if let Some(doc) = self.remembered(key) {
+            return Some(json(doc));
         }
         let k = self.open(key);
         if k.key_type() != raw::KeyType::Hash {
-            return None;
+            return self.with_json_in(key, &k, json);
         }
-        drop(k);
-        let name = RedisString::create_from_slice(self.ctx.ctx, key);
-        let reply = self.ctx.call("HGETALL", &[&name]).ok()?;
-        let redis_module::RedisValue::Array(items) = reply else { return None };
-        let bytes = |v: &redis_module::RedisValue| match v {
-            redis_module::RedisValue::BulkString(s) => Some(s.as_bytes().to_vec()),
-            redis_module::RedisValue::BulkRedisString(s) => Some(s.as_slice().to_vec()),
-            redis_module::RedisValue::StringBuffer(b) => Some(b.clone()),
-            redis_module::RedisValue::SimpleString(s) => Some(s.as_bytes().to_vec()),
-            _ => None,
-        };
-        let mut out = Vec::with_capacity(items.len() / 2);
-        for pair in items.chunks(2) {
-            if let [k, v] = pair {
-                out.push((bytes(k)?, bytes(v)?));
-            }
-        }
-        Some(out)
+        // A hash's fields in the order RediSearch loads them: RedisModule_ScanKey's (for a
+        // hash kept as a table, the order of SCAN's cursor, not HGETALL's).
+        let fields = RefCell::new(Vec::new());
+        ScanKeyCursor::new(k).for_each(|_, field, value| {
+            fields.borrow_mut().push((field.as_slice().to_vec(), value.as_slice().to_vec()));
+        });
+        Some(fields.into_inner())
     }
 }
 
