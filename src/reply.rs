@@ -59,6 +59,9 @@ pub enum Reply {
     Set(Vec<Reply>),
     /// An error reply; the text is sent as is (`ERR …`, `WRONGTYPE …`, or RedisJSON's bare texts).
     Error(String),
+    /// A search reply, written in the client's protocol as [`crate::commands::ft::convert`]
+    /// would convert it, without building the converted tree.
+    Search(search::Reply),
     /// Nothing more: the handler wrote its reply itself (large bulk strings sent straight from a
     /// reused buffer).
     Sent,
@@ -121,15 +124,64 @@ pub fn emit(ctx: &Context, reply: &Reply) {
             }
         }
         Reply::Sent => {}
-        Reply::Error(text) => {
-            let line = resp_line(text);
-            // SAFETY: ctx.ctx is the live context of this call; `line` is NUL-terminated.
-            unsafe {
-                if let Some(reply_error) = raw::RedisModule_ReplyWithError {
-                    reply_error(c, line.as_ptr());
-                }
+        Reply::Search(r) => emit_search(ctx, r, Protocol::of(ctx)),
+        Reply::Error(text) => error(ctx, text),
+    }
+}
+
+/// Writes an error reply (`text` as one line).
+fn error(ctx: &Context, text: &str) {
+    let line = resp_line(text);
+    // SAFETY: ctx.ctx is the live context of this call; `line` is NUL-terminated.
+    unsafe {
+        if let Some(reply_error) = raw::RedisModule_ReplyWithError {
+            reply_error(ctx.ctx, line.as_ptr());
+        }
+    }
+}
+
+/// Writes a search reply in `proto`: RediSearch 2.10 runs on Redis >= 7.2, whose RESP2
+/// doubles are the shortest text that reads back as the same number (Redis 7.0 here would
+/// print 17 digits).
+fn emit_search(ctx: &Context, reply: &search::Reply, proto: Protocol) {
+    use search::Reply as R;
+    let c = ctx.ctx;
+    let bulk = |b: &[u8]| {
+        raw::reply_with_string_buffer(c, b.as_ptr().cast::<c_char>(), b.len());
+    };
+    match reply {
+        R::Nil => {
+            raw::reply_with_null(c);
+        }
+        R::Int(i) => {
+            raw::reply_with_long_long(c, *i);
+        }
+        R::Double(d) if proto == Protocol::Resp2 => bulk(shortest_double(*d).as_bytes()),
+        R::Double(d) => {
+            raw::reply_with_double(c, *d);
+        }
+        R::Simple(s) => simple(ctx, s),
+        R::Bulk(b) => bulk(b),
+        R::Array(items) => {
+            raw::reply_with_array(c, items.len() as c_long);
+            for item in items {
+                emit_search(ctx, item, proto);
             }
         }
+        R::Map(pairs) => {
+            raw::reply_with_map(c, pairs.len() as c_long);
+            for (k, v) in pairs {
+                emit_search(ctx, k, proto);
+                emit_search(ctx, v, proto);
+            }
+        }
+        R::Set(items) => {
+            raw::reply_with_set(c, items.len() as c_long);
+            for item in items {
+                emit_search(ctx, item, proto);
+            }
+        }
+        R::Error(text) => error(ctx, text),
     }
 }
 

@@ -21,6 +21,9 @@ const DEFINITION_WRITES: &[&str] = &[
 /// propagates each one to replicas and the AOF and its keyspace event reaches the indexes
 /// (`indexing::key_event`) like any other write. Returns how many keys the DELs removed.
 fn perform(ctx: &Context, writes: &[KeyWrite]) -> i64 {
+    if writes.is_empty() {
+        return 0;
+    }
     let opts = CallOptionsBuilder::new().replicate().build();
     let mut deleted = 0;
     for w in writes {
@@ -212,7 +215,7 @@ pub(crate) fn local(ctx: &Context, name: &str, args: &[&[u8]]) -> (Reply, bool) 
         });
         if let Some(reply) = read {
             let ok = !matches!(reply, SearchReply::Error(_));
-            return (convert(reply, Protocol::of(ctx)), ok);
+            return (Reply::Search(reply), ok);
         }
     }
     if DEFINITION_WRITES.contains(&name) {
@@ -242,5 +245,5 @@ pub(crate) fn local(ctx: &Context, name: &str, args: &[&[u8]]) -> (Reply, bool) 
     if ok && name == "FT.CONFIG" {
         crate::workers::configure(indexing::with_state(ctx, |s| s.config.workers));
     }
-    (convert(reply, Protocol::of(ctx)), ok)
+    (Reply::Search(reply), ok)
 }

@@ -123,19 +123,18 @@ impl<'a> ScoreContext<'a> {
                     .collect()
             })
             .collect();
-        // Per text field ordinal: what an occurrence adds to a frequency (word, stem).
-        let weights = idx
-            .spec
-            .fields
-            .iter()
-            .enumerate()
-            .filter_map(|(i, f)| idx.text_ord(i).map(|o| (o, f.weight)))
-            .fold(vec![(1.0, 1.0); 128], |mut w, (o, fw)| {
-                if let Some(slot) = w.get_mut(o as usize) {
-                    *slot = (f64::from(freq_weight(fw, false)), f64::from(freq_weight(fw, true)));
-                }
-                w
-            });
+        // Per text field ordinal: what an occurrence adds to a frequency (word, stem); an
+        // ordinal past the end adds (1, 1).
+        let mut weights: Vec<(f64, f64)> = Vec::new();
+        for (i, f) in idx.spec.fields.iter().enumerate() {
+            let Some(o) = idx.text_ord(i).map(usize::from).filter(|o| *o < 128) else { continue };
+            if weights.len() <= o {
+                weights.resize(o + 1, (1.0, 1.0));
+            }
+            if let Some(slot) = weights.get_mut(o) {
+                *slot = (f64::from(freq_weight(f.weight, false)), f64::from(freq_weight(f.weight, true)));
+            }
+        }
         let mut lookup: Vec<(u32, usize, f64)> = terms
             .iter()
             .zip(&idfs)
