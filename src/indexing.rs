@@ -206,15 +206,22 @@ impl DocumentSource for RedisDocs<'_> {
     }
 
     fn values(&self, key: &[u8], source: &str) -> Result<Vec<FieldValue>, String> {
-        if let Some(found) = self.with_json(key, |doc| {
+        let json = |doc: &Value| {
             self.with_path(source, |p| p.select(doc).into_iter().map(|v| field_value(&v)).collect::<Vec<_>>())
-        }) {
-            return found.ok_or_else(|| format!("Invalid JSONPath '{source}'"));
+                .ok_or_else(|| format!("Invalid JSONPath '{source}'"))
+        };
+        if let Some(doc) = self.remembered(key) {
+            return json(doc);
         }
-        Ok(self
-            .hash_field(key, source)
-            .map(|v| vec![FieldValue::String(String::from_utf8_lossy(&v).into_owned())])
-            .unwrap_or_default())
+        // The key opened once, whatever its type.
+        let k = self.open(key);
+        if k.key_type() == raw::KeyType::Hash {
+            let value = k.hash_get(source).ok().flatten();
+            return Ok(value
+                .map(|v| vec![FieldValue::String(String::from_utf8_lossy(v.as_slice()).into_owned())])
+                .unwrap_or_default());
+        }
+        self.with_json_in(key, &k, json).unwrap_or(Ok(Vec::new()))
     }
 
     fn hash_bytes(&self, key: &[u8], field: &str) -> Option<Vec<u8>> {
