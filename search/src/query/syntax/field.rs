@@ -38,7 +38,7 @@ impl Parser<'_> {
         if !self.eat(':') {
             return Err(self.err());
         }
-        let field_near = self.stale_near();
+        let field_near = self.stale_near_span();
         self.skip_ws();
         if self.dialect >= 2 {
             // v2's lexer passes over punctuation that starts no token (`@t:. x` is `@t:x`);
@@ -46,7 +46,7 @@ impl Parser<'_> {
             // field (`@t:>`).
             match self.v2_token(self.i) {
                 Some(t) => self.i = t.start,
-                None => return Err(Error::syntax(colon, &field_near)),
+                None => return Err(Error::syntax(colon, self.text_of(field_near))),
             }
         }
         match self.peek() {

@@ -14,7 +14,7 @@
 use super::scanner::{is_c_space, Parser};
 use crate::error::Error;
 
-impl Parser<'_> {
+impl<'a> Parser<'a> {
     /// At a `'` that opens a VERBATIM token: `'`, one or more characters (a `\`
     /// taking the next one whatever it is), `'` (dialect 2; `''` is the empty string).
     pub(super) fn at_verbatim(&self) -> bool {
@@ -84,6 +84,22 @@ impl Parser<'_> {
     /// text in RediSearch's lexer (a term or number, a `@`/`$` name, a quoted phrase's inside
     /// from dialect 2, its last word in dialect 1); empty when there is none.
     pub(super) fn stale_near(&self) -> String {
+        self.text_of(self.stale_near_span()).to_string()
+    }
+
+    /// The text of a byte range of the query (`""` outside it).
+    pub(super) fn text_of(&self, (a, b): (usize, usize)) -> &'a str {
+        self.s.get(a..b).unwrap_or("")
+    }
+
+    /// The byte offset of character `k` (the query's length at its end).
+    fn char_byte(&self, k: usize) -> usize {
+        self.chars.get(k).map_or(self.s.len(), |&(o, _)| o)
+    }
+
+    /// [`Parser::stale_near`]'s text as a byte range of the query, kept without copying
+    /// by readers that need it only for an error.
+    pub(super) fn stale_near_span(&self) -> (usize, usize) {
         let mut k = self.i;
         // Back over spaces and the punctuation tokens that leave the text as it was.
         while k > 0 {
@@ -98,7 +114,7 @@ impl Parser<'_> {
             }
         }
         if k == 0 {
-            return String::new();
+            return (0, 0);
         }
         if self.chars[k - 1].1 == '"' {
             // From dialect 2 a quoted phrase is one token: the text between its quotes.
@@ -107,7 +123,7 @@ impl Parser<'_> {
             while j > 0 && !(self.chars[j - 1].1 == '"' && (j < 2 || self.chars[j - 2].1 != '\\')) {
                 j -= 1;
             }
-            return self.chars[j..end].iter().map(|&(_, c)| c).collect();
+            return (self.char_byte(j), self.char_byte(end));
         }
         let end = k;
         while k > 0 {
@@ -135,10 +151,10 @@ impl Parser<'_> {
                 k -= 1;
             }
         }
-        let run: String = self.chars[k..end].iter().map(|&(_, c)| c).collect();
+        let run = self.text_of((self.char_byte(k), self.char_byte(end)));
         if k > 0 && matches!(self.chars[k - 1].1, '-' | '+') && run.parse::<f64>().is_ok() {
             k -= 1;
         }
-        self.chars[k..end].iter().map(|&(_, c)| c).collect()
+        (self.char_byte(k), self.char_byte(end))
     }
 }

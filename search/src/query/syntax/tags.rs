@@ -33,7 +33,7 @@ impl Parser<'_> {
     pub(super) fn tag_list(&mut self) -> Result<Vec<TagTerm>> {
         let text =
             |t: &Tok| t.text.map(|(a, b)| self.s.get(a..b).unwrap_or("").to_string()).unwrap_or_default();
-        let mut near = self.stale_near();
+        let mut near = self.stale_near_span();
         let mut last_pos = self.chars.get(self.i.saturating_sub(1)).map(|&(o, _)| o).unwrap_or(0);
         let mut out = Vec::new();
         // An item is due (after the `{` or a `|`).
@@ -50,10 +50,10 @@ impl Parser<'_> {
             }
             let Some(tok) = tok else {
                 self.i = self.chars.len();
-                return Err(Error::syntax(last_pos, &near));
+                return Err(Error::syntax(last_pos, self.text_of(near)));
             };
-            if tok.text.is_some() {
-                near = text(&tok);
+            if let Some(span) = tok.text {
+                near = span;
             }
             last_pos = tok.pos;
             match tok.kind {
@@ -82,7 +82,7 @@ impl Parser<'_> {
                             break;
                         }
                         self.i = next.end;
-                        near = text(&next);
+                        near = next.text.unwrap_or_default();
                         last_pos = next.pos;
                         if !stop(&next) {
                             words.push(text(&next));
@@ -105,7 +105,7 @@ impl Parser<'_> {
                 }
                 _ => {
                     self.i = tok.start;
-                    return Err(Error::syntax(tok.pos, &near));
+                    return Err(Error::syntax(tok.pos, self.text_of(near)));
                 }
             }
         }
@@ -144,17 +144,17 @@ impl Parser<'_> {
         }
         let text =
             |t: &Tok| t.text.map(|(a, b)| self.s.get(a..b).unwrap_or("").to_string()).unwrap_or_default();
-        let mut near = self.stale_near();
+        let mut near = self.stale_near_span();
         let mut last_pos = self.chars.get(self.i.saturating_sub(1)).map(|&(o, _)| o).unwrap_or(0);
         let mut items: Vec<Vec<Tok>> = Vec::new();
         let mut at = At::Item;
         loop {
             let Some(tok) = self.v2_token(self.i) else {
                 self.i = self.chars.len();
-                return Err(Error::syntax(last_pos, &near));
+                return Err(Error::syntax(last_pos, self.text_of(near)));
             };
-            if tok.text.is_some() {
-                near = text(&tok);
+            if let Some(span) = tok.text {
+                near = span;
             }
             last_pos = tok.pos;
             self.i = tok.end;
@@ -169,7 +169,7 @@ impl Parser<'_> {
                 (At::Terms, _) if term => items.last_mut().into_iter().for_each(|i| i.push(tok)),
                 (At::Terms | At::End, Kind::Or) => at = At::Item,
                 (At::Terms | At::End, Kind::Rb) => break,
-                _ => return Err(Error::syntax(tok.pos, &near)),
+                _ => return Err(Error::syntax(tok.pos, self.text_of(near))),
             }
         }
         let param = |name: &str| {
