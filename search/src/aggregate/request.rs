@@ -144,25 +144,26 @@ pub struct ArrangeStep {
     pub counts: bool,
 }
 
+/// The arguments, read as text (invalid UTF-8 replaced) and as given; borrowed, not copied.
 struct Args<'a> {
-    items: Vec<String>,
-    raw: &'a [Vec<u8>],
+    items: Vec<std::borrow::Cow<'a, str>>,
+    raw: Vec<&'a [u8]>,
     at: usize,
 }
 
 impl Args<'_> {
     fn peek(&self) -> Option<&str> {
-        self.items.get(self.at).map(String::as_str)
+        self.items.get(self.at).map(|s| s.as_ref())
     }
     fn next(&mut self) -> Option<String> {
-        let s = self.items.get(self.at).cloned();
+        let s = self.items.get(self.at).map(|s| s.to_string());
         if s.is_some() {
             self.at += 1;
         }
         s
     }
     fn next_raw(&mut self) -> Option<Vec<u8>> {
-        let s = self.raw.get(self.at).cloned();
+        let s = self.raw.get(self.at).map(|s| s.to_vec());
         if s.is_some() {
             self.at += 1;
         }
@@ -187,7 +188,7 @@ impl Args<'_> {
             return Err(ELIMIT);
         }
         self.at += 1;
-        let out = self.items[self.at..self.at + n].to_vec();
+        let out = self.items[self.at..self.at + n].iter().map(|s| s.to_string()).collect();
         self.at += n;
         Ok(out)
     }
@@ -243,9 +244,9 @@ impl AggregateRequest {
         args: &[A],
         limits: RequestLimits,
     ) -> Result<AggregateRequest, AggError> {
-        let raw: Vec<Vec<u8>> = args.iter().map(|a| a.as_ref().to_vec()).collect();
-        let items = raw.iter().map(|a| String::from_utf8_lossy(a).into_owned()).collect();
-        let mut ac = Args { items, raw: &raw, at: 0 };
+        let raw: Vec<&[u8]> = args.iter().map(AsRef::as_ref).collect();
+        let items = raw.iter().map(|a| String::from_utf8_lossy(a)).collect();
+        let mut ac = Args { items, raw, at: 0 };
         let mut req = AggregateRequest::default();
 
         // Query options, until the first step keyword.
@@ -348,7 +349,7 @@ impl AggregateRequest {
                 let start = ac.at + 1;
                 let vals = ac.var_args().map_err(|e| bad(&word, e))?;
                 if word == "INKEYS" {
-                    o.in_keys = ac.raw[start..start + vals.len()].to_vec();
+                    o.in_keys = ac.raw[start..start + vals.len()].iter().map(|k| k.to_vec()).collect();
                 } else {
                     o.in_fields = vals;
                 }
@@ -436,7 +437,7 @@ impl AggregateRequest {
                         return Err(AggError::new(format!("Duplicate parameter `{}`", pair[0])));
                     }
                     self.params.push((pair[0].clone(), pair[1].clone()));
-                    let raw = ac.raw.get(first + 2 * i + 1).cloned().unwrap_or_default();
+                    let raw = ac.raw.get(first + 2 * i + 1).map(|v| v.to_vec()).unwrap_or_default();
                     self.raw_params.push(raw);
                 }
             }

@@ -19,6 +19,7 @@ use crate::schema::FieldType;
 use crate::timeout::Timeout;
 use std::time::Instant;
 
+mod align;
 mod payload;
 mod render;
 pub(crate) mod request;
@@ -171,7 +172,7 @@ impl SearchPage {
             if self.timeout.passed_at(n as u64 + 1, ROWS_PER_CLOCK_CHECK) {
                 self.timeout.cut_short()?;
                 if req.returns.is_none() {
-                    render::align_fields(&mut rows);
+                    align::align_fields(&mut rows);
                 }
                 return Ok((rows, true));
             }
@@ -212,7 +213,7 @@ impl SearchPage {
         }
         self.timeout.check_end()?;
         if req.returns.is_none() {
-            render::align_fields(&mut rows);
+            align::align_fields(&mut rows);
         }
         Ok((rows, false))
     }

@@ -36,22 +36,6 @@ pub(crate) struct Row {
     pub(crate) raw_id: Option<i64>,
 }
 
-/// Orders each row's fields as RediSearch's page shares one lookup: its keys are created in
-/// the order the loader first meets their names, the page's rows loaded in reply order (the
-/// SORTBY attribute's key before any, for the sorter), and every row lists its fields in that
-/// order. So a hash written `t z n` comes back `n t z` after a row that showed `n` first.
-pub(super) fn align_fields(rows: &mut [Row]) {
-    let mut order: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
-    for row in rows.iter_mut() {
-        let Some(fields) = row.fields.as_mut() else { continue };
-        for (name, _) in fields.iter() {
-            let next = order.len();
-            order.entry(name.clone()).or_insert(next);
-        }
-        fields.sort_by_key(|(name, _)| order.get(name).copied().unwrap_or(usize::MAX));
-    }
-}
-
 pub(super) struct RenderCtx<'a> {
     pub(super) idx: &'a Index,
     pub(super) req: &'a SearchRequest,
