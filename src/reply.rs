@@ -200,8 +200,32 @@ fn simple(ctx: &Context, s: &str) {
         raw::reply_with_simple_string(ctx.ctx, c"OK".as_ptr());
         return;
     }
-    let line = simple_line(s);
-    raw::reply_with_simple_string(ctx.ctx, line.as_ptr());
+    // The line and its NUL in a buffer kept between replies (FT.INFO sends dozens).
+    thread_local! {
+        static LINE: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+    }
+    LINE.with(|line| {
+        let mut line = line.borrow_mut();
+        line.clear();
+        escape_simple(s, &mut line);
+        line.push(0);
+        raw::reply_with_simple_string(ctx.ctx, line.as_ptr().cast::<c_char>());
+        if line.capacity() > 4096 {
+            *line = Vec::new();
+        }
+    });
+}
+
+/// [`simple_line`]'s bytes, without the NUL, appended to `out`.
+fn escape_simple(text: &str, out: &mut Vec<u8>) {
+    for b in text.bytes() {
+        match b {
+            b'\r' => out.extend_from_slice(b"\\r"),
+            b'\n' => out.extend_from_slice(b"\\n"),
+            0 => out.push(b' '),
+            b => out.push(b),
+        }
+    }
 }
 
 /// Text for a simple string reply: CR and LF written as `\r` and `\n`, as RediSearch escapes
@@ -209,14 +233,7 @@ fn simple(ctx: &Context, s: &str) {
 /// becomes a space.
 pub fn simple_line(text: &str) -> CString {
     let mut bytes = Vec::with_capacity(text.len());
-    for b in text.bytes() {
-        match b {
-            b'\r' => bytes.extend_from_slice(b"\\r"),
-            b'\n' => bytes.extend_from_slice(b"\\n"),
-            0 => bytes.push(b' '),
-            b => bytes.push(b),
-        }
-    }
+    escape_simple(text, &mut bytes);
     CString::new(bytes).unwrap_or_default()
 }
 
@@ -232,6 +249,20 @@ pub fn shortest_double(d: f64) -> String {
     if d == 0.0 {
         return if d.is_sign_negative() { "-0" } else { "0" }.into();
     }
+    // A whole number below 1e15 is its own shortest digits: plain while it ends in at most
+    // 7 zeros, as below (FT.INFO's counters take this path).
+    if d.fract() == 0.0 && d.abs() < 1e15 {
+        let text = (d as i64).to_string();
+        let zeros = text.bytes().rev().take_while(|b| *b == b'0').count();
+        if zeros <= 7 {
+            return text;
+        }
+    }
+    shortest_digits(d)
+}
+
+/// [`shortest_double`] of a finite, non-zero `d`, from Rust's shortest round-trip digits.
+fn shortest_digits(d: f64) -> String {
     // `{:e}` gives the shortest round-trip digits: `5.454545454545454e-1`.
     let sci = format!("{:e}", d.abs());
     let (mantissa, e) = sci.split_once('e').unwrap_or((&sci, "0"));
@@ -288,7 +319,26 @@ mod tests {
 
 #[cfg(test)]
 mod double_tests {
-    use super::shortest_double;
+    use super::{shortest_digits, shortest_double};
+
+    #[test]
+    fn whole_numbers_take_a_shortcut_to_the_same_text() {
+        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        let mut cases: Vec<f64> =
+            vec![1.0, -1.0, 40.0, 1e7, -1e7, 1e8, 1.2e8, 1e14, 999_999_999_999_999.0, 1e15];
+        for _ in 0..20_000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let digits = (x % 16) as i32;
+            let zeros = ((x >> 8) % 10) as i32;
+            let v = ((x >> 16) % 10u64.pow(digits.clamp(1, 15) as u32)) as f64 * 10f64.powi(zeros);
+            cases.push(if x & 1 == 0 { v } else { -v });
+        }
+        for d in cases.into_iter().filter(|d| *d != 0.0) {
+            assert_eq!(shortest_double(d), shortest_digits(d), "{d}");
+        }
+    }
 
     #[test]
     fn doubles_read_as_redis_7_2_writes_them() {
