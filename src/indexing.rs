@@ -14,11 +14,11 @@ use std::collections::HashMap;
 use json::path::JsonPath;
 use json::Value;
 use redis_module::key::RedisKey;
-use redis_module::{raw, Context, RedisString, ScanKeyCursor};
+use redis_module::{raw, Context, RedisString};
 use search::document::{DocumentSource, FieldValue, KeyType};
 use search::Catalog;
 
-use crate::types::JSON_TYPE;
+use crate::read_key::ReadKey;
 
 pub use crate::state::{peek_state, with_state, SearchState};
 
@@ -74,16 +74,18 @@ impl<'c> RedisDocs<'c> {
         self.caller.get_or_init(|| crate::acl::Caller::of(self.ctx))
     }
 
-    fn open(&self, key: &[u8]) -> RedisKey {
-        let name = RedisString::create_from_slice(self.ctx.ctx, key);
-        self.ctx.open_key(&name)
+    fn read(&self, key: &[u8]) -> ReadKey {
+        ReadKey::open(self.ctx, key)
     }
 
     fn with_json<R>(&self, key: &[u8], f: impl FnOnce(&Value) -> R) -> Option<R> {
         if let Some(v) = self.remembered(key) {
             return Some(f(v));
         }
-        self.with_json_in(key, &self.open(key), f)
+        let k = self.read(key);
+        let v = k.json()?;
+        self.remember(key, v);
+        Some(f(v))
     }
 
     /// The JSON document [`LastJson`] remembers, when it is the one of `key`.
@@ -95,16 +97,11 @@ impl<'c> RedisDocs<'c> {
         Some(unsafe { &*found })
     }
 
-    /// Runs `f` on the JSON document of the open key `k` (named `key`), remembering it.
-    fn with_json_in<R>(&self, key: &[u8], k: &RedisKey, f: impl FnOnce(&Value) -> R) -> Option<R> {
-        if k.key_type() != raw::KeyType::Module {
-            return None;
-        }
-        let v = k.get_value::<Value>(&JSON_TYPE).ok()??;
+    /// Remembers `v` as the document of `key` (see [`LastJson`]).
+    fn remember(&self, key: &[u8], v: &Value) {
         if let Some(last) = self.last {
             *last.0.borrow_mut() = Some((key.to_vec(), v as *const Value));
         }
-        Some(f(v))
     }
 
     /// Runs `f` with `path` compiled, through the JSON commands' cache of compiled paths (a
@@ -122,11 +119,7 @@ impl<'c> RedisDocs<'c> {
     }
 
     fn hash_field(&self, key: &[u8], field: &str) -> Option<Vec<u8>> {
-        let k = self.open(key);
-        if k.key_type() != raw::KeyType::Hash {
-            return None;
-        }
-        k.hash_get(field).ok()?.map(|s| s.as_slice().to_vec())
+        self.read(key).hash_get(field.as_bytes()).map(|s| s.as_slice().to_vec())
     }
 }
 
@@ -190,19 +183,16 @@ impl DocumentSource for RedisDocs<'_> {
     }
 
     fn key_type(&self, key: &[u8]) -> Option<KeyType> {
-        let k = self.open(key);
+        let k = self.read(key);
         match k.key_type() {
             raw::KeyType::Hash => Some(KeyType::Hash),
-            raw::KeyType::Module => match k.get_value::<Value>(&JSON_TYPE) {
-                Ok(Some(_)) => Some(KeyType::Json),
-                _ => None,
-            },
+            raw::KeyType::Module => k.json().map(|_| KeyType::Json),
             _ => None,
         }
     }
 
     fn key_exists(&self, key: &[u8]) -> bool {
-        self.open(key).key_type() != raw::KeyType::Empty
+        self.read(key).key_type() != raw::KeyType::Empty
     }
 
     fn values(&self, key: &[u8], source: &str) -> Result<Vec<FieldValue>, String> {
@@ -214,14 +204,15 @@ impl DocumentSource for RedisDocs<'_> {
             return json(doc);
         }
         // The key opened once, whatever its type.
-        let k = self.open(key);
-        if k.key_type() == raw::KeyType::Hash {
-            let value = k.hash_get(source).ok().flatten();
-            return Ok(value
-                .map(|v| vec![FieldValue::String(String::from_utf8_lossy(v.as_slice()).into_owned())])
-                .unwrap_or_default());
+        let k = self.read(key);
+        if let Some(doc) = k.json() {
+            self.remember(key, doc);
+            return json(doc);
         }
-        self.with_json_in(key, &k, json).unwrap_or(Ok(Vec::new()))
+        let value = k.hash_get(source.as_bytes());
+        Ok(value
+            .map(|v| vec![FieldValue::String(String::from_utf8_lossy(v.as_slice()).into_owned())])
+            .unwrap_or_default())
     }
 
     fn hash_bytes(&self, key: &[u8], field: &str) -> Option<Vec<u8>> {
@@ -247,17 +238,13 @@ impl DocumentSource for RedisDocs<'_> {
         if let Some(doc) = self.remembered(key) {
             return Some(json(doc));
         }
-        let k = self.open(key);
-        if k.key_type() != raw::KeyType::Hash {
-            return self.with_json_in(key, &k, json);
+        let k = self.read(key);
+        if let Some(doc) = k.json() {
+            self.remember(key, doc);
+            return Some(json(doc));
         }
-        // A hash's fields in the order RediSearch loads them: RedisModule_ScanKey's (for a
-        // hash kept as a table, the order of SCAN's cursor, not HGETALL's).
-        let fields = RefCell::new(Vec::new());
-        ScanKeyCursor::new(k).for_each(|_, field, value| {
-            fields.borrow_mut().push((field.as_slice().to_vec(), value.as_slice().to_vec()));
-        });
-        Some(fields.into_inner())
+        // A hash's fields in the order RediSearch loads them (ReadKey::hash_pairs).
+        (k.key_type() == raw::KeyType::Hash).then(|| k.hash_pairs())
     }
 }
 

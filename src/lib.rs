@@ -20,6 +20,7 @@ pub mod indexing;
 pub mod info;
 pub mod keys;
 pub mod rdb;
+pub mod read_key;
 pub mod reply;
 pub mod state;
 pub mod suggest_type;

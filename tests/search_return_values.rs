@@ -285,3 +285,17 @@ fn hash_fields_come_in_scan_order_as_redisearch_loads_them() {
     // The check means something only where the two orders differ.
     assert!(differing_from_hgetall > 0);
 }
+
+/// A hash field whose name holds a NUL byte is read as any other (the module API's C-string
+/// field names cannot hold it: such a name goes as a module string), by RETURN and LOAD.
+#[test]
+fn hash_fields_named_with_a_nul_byte_are_read() {
+    let server = Server::start();
+    let mut c = server.conn();
+    assert_eq!(c.call(&["FT.CREATE", "h", "ON", "HASH", "PREFIX", "1", "hn:", "SCHEMA", "t", "TAG"]), ok());
+    assert_eq!(c.call(&["HSET", "hn:1", "t", "a", "x\0y", "v1", "x", "v2"]), Resp::Int(3));
+    let reply = c.call(&["FT.SEARCH", "h", "@t:{a}", "RETURN", "2", "x\0y", "x"]);
+    assert_eq!(reply, arr(vec![Resp::Int(1), Resp::bulk("hn:1"), bulks(&["x\0y", "v1", "x", "v2"])]));
+    let reply = c.call(&["FT.AGGREGATE", "h", "*", "LOAD", "2", "@x\0y", "@x"]);
+    assert_eq!(reply, arr(vec![Resp::Int(1), bulks(&["x\0y", "v1", "x", "v2"])]));
+}

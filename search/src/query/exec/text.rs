@@ -113,6 +113,9 @@ impl<'a> Exec<'a> {
     }
 
     pub(super) fn docs_of(&self, ids: &[u32], mask: FieldMask) -> RoaringBitmap {
+        if let [id] = ids {
+            return self.idx.term_docs(*id, mask);
+        }
         let mut bm = RoaringBitmap::new();
         for &id in ids {
             bm |= self.idx.term_docs(id, mask);
