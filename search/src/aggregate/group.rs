@@ -96,17 +96,14 @@ impl<'p> Grouper<'p> {
         }
     }
 
-    pub(super) fn add(&mut self, row: &Row) {
-        if !self.lists.is_empty() {
-            let mut split = row.clone();
-            for (&s, sep) in self.keys.iter().zip(self.lists) {
-                if let (Some(sep), Some(Value::String(text))) = (sep, row.get(s)) {
-                    split.set(s, split_list(text, *sep));
-                }
+    pub(super) fn add(&mut self, mut row: Row) {
+        for (&s, sep) in self.keys.iter().zip(self.lists) {
+            if let (Some(sep), Some(Value::String(text))) = (sep, row.get(s)) {
+                let split = split_list(text, *sep);
+                row.set(s, split);
             }
-            return self.add_split(&split);
         }
-        self.add_split(row);
+        self.add_split(&row);
     }
 
     #[inline]

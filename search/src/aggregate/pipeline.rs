@@ -407,7 +407,7 @@ impl Plan {
                     let profiled = rest.is_some();
                     run_streaming(input, &batch, &mut self.root, source, &mut state, batch_steps, &mut |r| {
                         let t = profiled.then(Instant::now);
-                        grouper.add(&r);
+                        grouper.add(r);
                         spent += t.map_or(Duration::ZERO, |t| t.elapsed());
                     });
                     let t = Instant::now();

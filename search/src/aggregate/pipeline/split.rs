@@ -37,7 +37,7 @@ impl Plan {
         };
         let mut grouper = Grouper::new(keys, reducers).lists(lists).split();
         let mut state = ExecState { error: None, timeout: self.timeout, timed_out: false };
-        run_streaming(input, &ops, &mut self.root, source, &mut state, None, &mut |r| grouper.add(&r));
+        run_streaming(input, &ops, &mut self.root, source, &mut state, None, &mut |r| grouper.add(r));
         if state.timed_out && state.timeout.fails() {
             return Err(AggError::new(TIMEOUT_ERROR));
         }
