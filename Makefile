@@ -13,7 +13,7 @@ ifneq ($(SERVER),)
 export FOLIO_SERVER := $(SERVER)
 endif
 
-.PHONY: all setup build run cluster cluster-stop test test-host test-unit test-e2e bench bench-json bench-search bench-mixed bench-churn bench-vector lint fmt compat compat-search compat-rdb fuzz faults clean test-clients bench-threads stress test-stress loom flow-tests faults-loop soak
+.PHONY: all setup build run cluster cluster-stop test test-host test-unit test-e2e bench bench-json bench-search bench-mixed bench-small bench-churn bench-vector lint fmt compat compat-search compat-rdb fuzz faults clean test-clients bench-threads stress test-stress loom flow-tests faults-loop soak
 
 all: build
 
@@ -126,6 +126,13 @@ bench: build bench-json bench-search bench-churn
 ## "--docs 1000000", "--json out.json".
 bench-search: build $(if $(REDISEARCH_SERVER),$(CLIENTS_VENV)/.reference-installed,)
 	python3 benches/search_bench.py --folio $(MODULE) $(BENCH_ARGS) \
+	  $(if $(REDISEARCH_SERVER),--server $(REDISEARCH_SERVER) --redisearch "$(REFERENCE_LIB)/redisearch.so" --rejson "$(REJSON_SO)",)
+
+## bench-small: what everyday queries cost on a small index (benches/small_bench.py): a dozen
+## shapes over 40 hashes and 40 JSON documents, pipelined, usec per call inside the command. With
+## REDISEARCH_SERVER (a redis-server >= 7.2) side by side with RediSearch 2.10 + RedisJSON 2.8.
+bench-small: build $(if $(REDISEARCH_SERVER),$(CLIENTS_VENV)/.reference-installed,)
+	python3 benches/small_bench.py --folio $(MODULE) $(BENCH_ARGS) \
 	  $(if $(REDISEARCH_SERVER),--server $(REDISEARCH_SERVER) --redisearch "$(REFERENCE_LIB)/redisearch.so" --rejson "$(REJSON_SO)",)
 
 ## bench-mixed: the seeds' mixed workload (benches/mixed_bench.py): 16 clients of two-word searches
