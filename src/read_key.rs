@@ -63,6 +63,7 @@ impl ReadKey {
             return None;
         }
         let mut value: *mut raw::RedisModuleString = ptr::null_mut();
+        // SAFETY: the API table is filled by Init and never changes afterwards.
         let get = unsafe { raw::RedisModule_HashGet }?;
         if field.contains(&0) {
             // Not a C string: the field as a module string.
