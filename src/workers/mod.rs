@@ -25,7 +25,7 @@ use redis_module::Context;
 use search::{Catalog, Protocol as SearchProtocol, Reply as SearchReply, Staged, STAGED};
 
 use crate::blocked::{self, Blocked, Finish};
-use crate::commands::ft::{convert, local};
+use crate::commands::ft::local;
 use crate::indexing::{selected_db, RedisDocs};
 use crate::reply::{Protocol, Reply};
 use crate::state;
@@ -173,21 +173,21 @@ fn stages(blocked: &Blocked, q: Query) -> Finish {
     }
     let (db, proto) = (q.db, q.proto);
     match staged {
-        Staged::Reply(r) => Box::new(move |ctx: &Context| convert(r, Protocol::of(ctx))),
+        Staged::Reply(r) => Box::new(move |_: &Context| Reply::Search(r)),
         Staged::Search(page) => Box::new(move |ctx: &Context| {
             let docs = RedisDocs::tracking(ctx, &q.changes);
             let r = state::finish_read(|s| match s.catalogs.get(&db) {
                 Some(c) => c.finish_search(*page, &docs, proto),
                 None => Catalog::new().finish_search(*page, &docs, proto),
             });
-            convert(r, Protocol::of(ctx))
+            Reply::Search(r)
         }),
         Staged::Aggregate(work) => {
             let started = Instant::now();
             let done = with_documents(blocked, db, &q.changes, work.row_keys(), |docs| work.run(docs));
             add(&TIMES.documents_us, started);
             let owner = q.owner;
-            Box::new(move |ctx: &Context| {
+            Box::new(move |_: &Context| {
                 let r = match done {
                     Ok(done) => state::finish_read(|s| {
                         let empty = Catalog::new();
@@ -195,7 +195,7 @@ fn stages(blocked: &Blocked, q: Query) -> Finish {
                     }),
                     Err(e) => SearchReply::Error(e.0),
                 };
-                convert(r, Protocol::of(ctx))
+                Reply::Search(r)
             })
         }
     }
