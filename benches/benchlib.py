@@ -132,6 +132,20 @@ def ft_info(client, index):
     return {r[i].decode() if isinstance(r[i], bytes) else r[i]: r[i + 1] for i in range(0, len(r) - 1, 2)}
 
 
+def usec_per_call(client, command):
+    """`command`'s server time per call since the last CONFIG RESETSTAT (INFO commandstats),
+    None when it has not run."""
+    stats = client.call("INFO", "commandstats")
+    stats = stats.decode() if isinstance(stats, bytes) else stats
+    want = "cmdstat_%s:" % command.lower()
+    for line in stats.splitlines():
+        if line.lower().startswith(want):
+            for kv in line.split(":", 1)[1].split(","):
+                if kv.startswith("usec_per_call="):
+                    return float(kv.split("=")[1])
+    return None
+
+
 # ---------------------------------------------------------------------------------------------
 # Servers.
 

@@ -24,12 +24,13 @@ Python stdlib only. Prints Markdown (BENCHMARKS.md).
 """
 
 import argparse
+import json
 import os
 import random
 import struct
 import sys
 
-from benchlib import Server, encode
+from benchlib import Server, encode, usec_per_call
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DEFAULT_FOLIO = os.path.join(ROOT, "target", "release", "libfolio.so")
@@ -62,7 +63,7 @@ def load(client, n, seed):
         cmds.append(["HSET", "h:%d" % i, "body", d["body"], "t", d["t"], "n", str(d["n"]),
                      "v", struct.pack("4f", *d["v"]), "note", d["note"]])
         doc = {k: d[k] for k in ("body", "t", "n", "note")}
-        cmds.append(["JSON.SET", "j:%d" % i, "$", __import__("json").dumps(doc)])
+        cmds.append(["JSON.SET", "j:%d" % i, "$", json.dumps(doc)])
     client.pipeline(cmds)
 
 
@@ -87,16 +88,6 @@ def shapes():
     ]
 
 
-def usec_per_call(client, command):
-    stats = client.call("INFO", "commandstats")
-    stats = stats.decode() if isinstance(stats, bytes) else stats
-    want = "cmdstat_%s:" % command.lower()
-    for line in stats.splitlines():
-        if line.lower().startswith(want):
-            return float(line.split("usec_per_call=")[1].split(",")[0])
-    raise RuntimeError("no commandstats for " + command)
-
-
 def measure(server, cmd, batch):
     c = server.client
     c.call("CONFIG", "RESETSTAT")
@@ -105,7 +96,10 @@ def measure(server, cmd, batch):
         r = c.read()
         if isinstance(r, RuntimeError):
             raise r
-    return usec_per_call(c, cmd[0])
+    usec = usec_per_call(c, cmd[0])
+    if usec is None:
+        raise RuntimeError("no commandstats for " + cmd[0])
+    return usec
 
 
 def main():

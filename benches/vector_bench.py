@@ -37,7 +37,7 @@ import statistics
 import sys
 import time
 
-from benchlib import Client, Server, encode, ft_info
+from benchlib import Client, Server, encode, ft_info, usec_per_call
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DEFAULT_FOLIO = os.path.join(ROOT, "target", "release", "libfolio.so")
@@ -184,16 +184,6 @@ def recall(got, truth):
     return hit / total if total else 1.0
 
 
-def server_usec(client):
-    """FT.SEARCH's server time per call since the last CONFIG RESETSTAT (INFO commandstats)."""
-    for line in client.call("INFO", "commandstats").decode().splitlines():
-        if line.lower().startswith("cmdstat_ft.search:"):
-            for kv in line.split(":", 1)[1].split(","):
-                if kv.startswith("usec_per_call="):
-                    return float(kv.split("=")[1])
-    return 0.0
-
-
 def latency_ms(port, commands):
     c = Client(port)
     start = time.time()
@@ -259,7 +249,7 @@ def dataset(args, n, dim, metric, servers):
             for s in servers if rnd % 2 == 0 else servers[::-1]:
                 s.client.call("CONFIG", "RESETSTAT")
                 reps, qps = run_queries(s.port, [knn_args("hnsw", q, ef) for q in queries] * args.repeat)
-                usec = server_usec(s.client)
+                usec = usec_per_call(s.client, "FT.SEARCH") or 0.0
                 rec = recall([ids(x) for x in reps[:len(queries)]], exact)
                 old = best[s.name].get(ef)
                 if old:

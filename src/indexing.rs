@@ -79,13 +79,28 @@ impl<'c> RedisDocs<'c> {
     }
 
     fn with_json<R>(&self, key: &[u8], f: impl FnOnce(&Value) -> R) -> Option<R> {
-        if let Some(v) = self.remembered(key) {
-            return Some(f(v));
+        self.with_doc(key, |doc| Some(f(doc)), |_| None)
+    }
+
+    /// Runs `json` on the JSON document of `key` (the one remembered, or read and remembered),
+    /// else `other` on the key, opened once whatever its type.
+    fn with_doc<R>(
+        &self,
+        key: &[u8],
+        json: impl FnOnce(&Value) -> R,
+        other: impl FnOnce(&ReadKey) -> R,
+    ) -> R {
+        if let Some(doc) = self.remembered(key) {
+            return json(doc);
         }
         let k = self.read(key);
-        let v = k.json()?;
-        self.remember(key, v);
-        Some(f(v))
+        match k.json() {
+            Some(doc) => {
+                self.remember(key, doc);
+                json(doc)
+            }
+            None => other(&k),
+        }
     }
 
     /// The JSON document [`LastJson`] remembers, when it is the one of `key`.
@@ -200,19 +215,12 @@ impl DocumentSource for RedisDocs<'_> {
             self.with_path(source, |p| p.select(doc).into_iter().map(|v| field_value(&v)).collect::<Vec<_>>())
                 .ok_or_else(|| format!("Invalid JSONPath '{source}'"))
         };
-        if let Some(doc) = self.remembered(key) {
-            return json(doc);
-        }
-        // The key opened once, whatever its type.
-        let k = self.read(key);
-        if let Some(doc) = k.json() {
-            self.remember(key, doc);
-            return json(doc);
-        }
-        let value = k.hash_get(source.as_bytes());
-        Ok(value
-            .map(|v| vec![FieldValue::String(String::from_utf8_lossy(v.as_slice()).into_owned())])
-            .unwrap_or_default())
+        self.with_doc(key, json, |k| {
+            let value = k.hash_get(source.as_bytes());
+            Ok(value
+                .map(|v| vec![FieldValue::String(String::from_utf8_lossy(v.as_slice()).into_owned())])
+                .unwrap_or_default())
+        })
     }
 
     fn hash_bytes(&self, key: &[u8], field: &str) -> Option<Vec<u8>> {
@@ -235,16 +243,12 @@ impl DocumentSource for RedisDocs<'_> {
         // A JSON document's compact text, from the text cache of documents read whole again
         // and again (a search result page shown to many readers, as JSON.GET's).
         let json = |doc: &Value| vec![(b"$".to_vec(), crate::text_cache::owned_text(doc))];
-        if let Some(doc) = self.remembered(key) {
-            return Some(json(doc));
-        }
-        let k = self.read(key);
-        if let Some(doc) = k.json() {
-            self.remember(key, doc);
-            return Some(json(doc));
-        }
         // A hash's fields in the order RediSearch loads them (ReadKey::hash_pairs).
-        (k.key_type() == raw::KeyType::Hash).then(|| k.hash_pairs())
+        self.with_doc(
+            key,
+            |doc| Some(json(doc)),
+            |k| (k.key_type() == raw::KeyType::Hash).then(|| k.hash_pairs()),
+        )
     }
 }
 

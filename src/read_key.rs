@@ -16,6 +16,9 @@ use crate::types::JSON_TYPE;
 pub struct ReadKey {
     ctx: *mut raw::RedisModuleCtx,
     key: *mut raw::RedisModuleKey,
+    /// The key's type as the API gives it (`REDISMODULE_KEYTYPE_*`), read when it was
+    /// opened: nothing runs while the key is held.
+    kind: c_int,
 }
 
 impl ReadKey {
@@ -28,16 +31,19 @@ impl ReadKey {
             raw::RedisModule_OpenKey
                 .map_or(ptr::null_mut(), |open| open(ctx.ctx, name.inner, raw::REDISMODULE_READ as c_int))
         };
-        ReadKey { ctx: ctx.ctx, key: key.cast() }
+        let empty = raw::REDISMODULE_KEYTYPE_EMPTY as c_int;
+        let kind = if key.is_null() {
+            empty
+        } else {
+            // SAFETY: the key was just opened.
+            unsafe { raw::RedisModule_KeyType.map_or(empty, |t| t(key)) }
+        };
+        ReadKey { ctx: ctx.ctx, key, kind }
     }
 
     /// The key's type.
     pub fn key_type(&self) -> raw::KeyType {
-        if self.key.is_null() {
-            return raw::KeyType::Empty;
-        }
-        // SAFETY: a key this value opened and has not closed.
-        unsafe { raw::RedisModule_KeyType.map_or(raw::KeyType::Empty, |t| t(self.key).into()) }
+        self.kind.into()
     }
 
     /// The JSON document the key holds, if it holds one.

@@ -92,11 +92,6 @@ impl<'a> Parser<'a> {
         self.s.get(a..b).unwrap_or("")
     }
 
-    /// The byte offset of character `k` (the query's length at its end).
-    fn char_byte(&self, k: usize) -> usize {
-        self.chars.get(k).map_or(self.s.len(), |&(o, _)| o)
-    }
-
     /// [`Parser::stale_near`]'s text as a byte range of the query, kept without copying
     /// by readers that need it only for an error.
     pub(super) fn stale_near_span(&self) -> (usize, usize) {
@@ -123,7 +118,7 @@ impl<'a> Parser<'a> {
             while j > 0 && !(self.chars[j - 1].1 == '"' && (j < 2 || self.chars[j - 2].1 != '\\')) {
                 j -= 1;
             }
-            return (self.char_byte(j), self.char_byte(end));
+            return (self.byte(j), self.byte(end));
         }
         let end = k;
         while k > 0 {
@@ -151,10 +146,10 @@ impl<'a> Parser<'a> {
                 k -= 1;
             }
         }
-        let run = self.text_of((self.char_byte(k), self.char_byte(end)));
+        let run = self.text_of((self.byte(k), self.byte(end)));
         if k > 0 && matches!(self.chars[k - 1].1, '-' | '+') && run.parse::<f64>().is_ok() {
             k -= 1;
         }
-        (self.char_byte(k), self.char_byte(end))
+        (self.byte(k), self.byte(end))
     }
 }
