@@ -9,6 +9,7 @@
 //! `keys.rs` key access and the write epilogue, `reply.rs` the reply tree, `args.rs` arguments.
 
 pub mod acl;
+pub mod alloc;
 pub mod aof_definitions;
 pub mod args;
 pub mod blocked;

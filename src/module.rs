@@ -20,9 +20,9 @@ use crate::types::JSON_TYPE;
 use crate::{REJSON_VERSION, SEARCH_VERSION};
 
 /// Document and index memory is allocated through Redis, so it shows in `INFO memory` and counts
-/// against `maxmemory`.
+/// against `maxmemory`; freed small blocks are kept per thread for the next ([`crate::alloc`]).
 #[global_allocator]
-static ALLOCATOR: redis_module::alloc::RedisAlloc = redis_module::alloc::RedisAlloc;
+static ALLOCATOR: crate::alloc::Cached<crate::alloc::Redis> = crate::alloc::Cached(crate::alloc::Redis);
 
 /// How many times this library's OnLoad ran in this process.
 static LOADS: AtomicU8 = AtomicU8::new(0);

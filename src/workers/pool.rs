@@ -80,6 +80,8 @@ fn run(id: usize) {
                     // The highest-numbered thread leaves first, so `started` stays a count.
                     q.started -= 1;
                     READY.notify_all();
+                    drop(q);
+                    crate::alloc::release_thread_cache();
                     return;
                 }
                 if id < size() {
