@@ -27,6 +27,24 @@ use redis_module::{raw, Context, RedisString, RedisValue};
 /// Key names whose readability stands for "every key" (see the module docs).
 const PROBES: [&[u8]; 2] = [b"", b"\x00\xfffolio-acl-probe\x01\xfe"];
 
+/// [`PROBES`] as module strings, made once and kept for the process's life (they are only
+/// read: a permission check does not change a key name's reference count).
+fn probes() -> [*mut raw::RedisModuleString; 2] {
+    struct Kept([usize; 2]);
+    static KEPT: std::sync::OnceLock<Kept> = std::sync::OnceLock::new();
+    let kept = KEPT.get_or_init(|| {
+        Kept(PROBES.map(|k| {
+            // SAFETY: the API table is filled by Init; a string made without a context is
+            // owned by the caller, here never freed.
+            unsafe {
+                raw::RedisModule_CreateString
+                    .map_or(0, |create| create(std::ptr::null_mut(), k.as_ptr().cast(), k.len()) as usize)
+            }
+        }))
+    });
+    kept.0.map(|p| p as *mut raw::RedisModuleString)
+}
+
 /// Checks through the module API before the caller's patterns are read (see the module docs):
 /// on Redis 7.0 `ACL GETUSER` costs about as much as 300 to 400 checks (it describes the
 /// user's command rules too).
@@ -48,11 +66,9 @@ impl Patterns {
 pub struct Caller {
     /// `None`: no ACL user (may read everything) or every key readable.
     user: Option<NonNull<raw::RedisModuleUser>>,
-    /// The user's name, escaped (`\xNN` for bytes that are not printable ASCII: one name, one
-    /// text), when there is one.
-    name: Option<String>,
-    /// The user's name when it is text (for `ACL GETUSER`).
-    text_name: Option<String>,
+    /// The user's name, when there is one (escaped by [`Caller::name`], read as text for
+    /// `ACL GETUSER`: both only when asked, which most queries never are).
+    user_name: Option<RedisString>,
     /// May read every key: no per-key check.
     all: bool,
     ctx: *mut raw::RedisModuleCtx,
@@ -65,26 +81,24 @@ pub struct Caller {
 impl Caller {
     /// The caller of the command running in `ctx`.
     pub fn of(ctx: &Context) -> Caller {
-        let caller = |user, name: Option<&RedisString>, all| Caller {
+        let caller = |user, user_name, all| Caller {
             user,
-            name: name.map(|n| n.as_slice().escape_ascii().to_string()),
-            text_name: name.and_then(|n| String::from_utf8(n.as_slice().to_vec()).ok()),
+            user_name,
             all,
             ctx: ctx.ctx,
             api_checks: Cell::new(0),
             patterns: OnceCell::new(),
         };
-        let unrestricted = caller(None, None, true);
-        let Some(name) = user_name(ctx) else { return unrestricted };
+        let Some(name) = user_name(ctx) else { return caller(None, None, true) };
         // SAFETY: the API table is filled by Init; `name` is a valid string for the call.
         let user = unsafe { raw::RedisModule_GetModuleUserFromUserName.map(|get| get(name.inner)) };
-        let Some(user) = user else { return unrestricted };
+        let Some(user) = user else { return caller(None, None, true) };
         let Some(user) = NonNull::new(user) else {
             // The user was deleted while the command ran: nothing is readable.
-            return caller(None, Some(&name), false);
+            return caller(None, Some(name), false);
         };
-        let mut caller = caller(Some(user), Some(&name), false);
-        caller.all = PROBES.iter().all(|k| caller.check(k));
+        let mut caller = caller(Some(user), Some(name), false);
+        caller.all = probes().iter().all(|&k| !k.is_null() && caller.check_string(k));
         caller
     }
 
@@ -109,15 +123,16 @@ impl Caller {
         self.all
     }
 
-    /// The caller's ACL user name (escaped, see [`Caller`]'s fields).
+    /// The caller's ACL user name, escaped (`\xNN` for bytes that are not printable ASCII: one
+    /// name, one text).
     pub fn name(&self) -> Option<String> {
-        self.name.clone()
+        self.user_name.as_ref().map(|n| n.as_slice().escape_ascii().to_string())
     }
 
     /// The caller's read patterns when every one is a literal prefix or key, each confirmed
     /// through the API; `None` otherwise (selectors, glob characters, a name that is not text).
     fn read_patterns(&self) -> Option<Patterns> {
-        let name = self.text_name.as_deref()?;
+        let name = std::str::from_utf8(self.user_name.as_ref()?.as_slice()).ok()?;
         let reply = Context::new(self.ctx).call("ACL", &["GETUSER", name]).ok()?;
         let RedisValue::Array(items) = reply else { return None };
         let field = |wanted: &str| {
@@ -160,14 +175,19 @@ impl Caller {
     }
 
     fn check(&self, key: &[u8]) -> bool {
+        let key = RedisString::create_from_slice(self.ctx, key);
+        self.check_string(key.inner)
+    }
+
+    /// [`Caller::check`] of a key already a module string.
+    fn check_string(&self, key: *mut raw::RedisModuleString) -> bool {
         let Some(user) = self.user else { return self.all };
         // SAFETY: the API table is filled by Init and never changes afterwards.
         let Some(check) = (unsafe { raw::RedisModule_ACLCheckKeyPermissions }) else { return true };
-        let key = RedisString::create_from_slice(self.ctx, key);
         // SAFETY: `user` came from GetModuleUserFromUserName and is freed only on drop; `key`
         // is a valid string for the call.
         unsafe {
-            check(user.as_ptr(), key.inner, raw::REDISMODULE_CMD_KEY_ACCESS as c_int)
+            check(user.as_ptr(), key, raw::REDISMODULE_CMD_KEY_ACCESS as c_int)
                 == raw::REDISMODULE_OK as c_int
         }
     }

@@ -37,6 +37,16 @@ pub(crate) struct Entry {
     pub(crate) usage: Usage,
 }
 
+impl Entry {
+    /// Marks a use now: the time of the last use is read only for a TEMPORARY index's expiry
+    /// (and FT.DEBUG TTL), so other indexes skip the clock and the lock.
+    fn touch(&self) {
+        if self.index.spec.temporary.is_some() {
+            self.usage.touch();
+        }
+    }
+}
+
 /// An index's use by queries: the time of the last one (TEMPORARY expiry), how many ran
 /// (FT.INFO `number_of_uses`) and in which dialects.
 pub(crate) struct Usage {
@@ -129,14 +139,14 @@ impl Catalog {
     pub(crate) fn entry_mut(&mut self, name: &str) -> Option<&mut Entry> {
         let real = self.resolve(name)?.to_string();
         let e = self.indexes.get_mut(&real)?;
-        e.usage.touch();
+        e.touch();
         Some(e)
     }
 
     /// The entry of an index by name or alias, marked as used now (a query's view).
     pub(crate) fn entry(&self, name: &str) -> Option<&Entry> {
         let e = self.indexes.get(self.resolve(name)?)?;
-        e.usage.touch();
+        e.touch();
         Some(e)
     }
 
