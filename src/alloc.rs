@@ -28,6 +28,7 @@
 use std::alloc::{GlobalAlloc, Layout};
 use std::cell::Cell;
 use std::ptr;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// Largest request served from the lists.
 pub const MAX_CACHED: usize = 512;
@@ -111,12 +112,79 @@ struct Lists {
     count: [Cell<u16>; CLASSES],
 }
 
+impl Lists {
+    const fn new() -> Lists {
+        Lists {
+            head: [const { Cell::new(ptr::null_mut()) }; CLASSES],
+            count: [const { Cell::new(0) }; CLASSES],
+        }
+    }
+}
+
 thread_local! {
     // Constant-initialised, without a destructor: reading it never allocates and is valid
     // until the thread's very end.
-    static LISTS: Lists = const {
-        Lists { head: [const { Cell::new(ptr::null_mut()) }; CLASSES], count: [const { Cell::new(0) }; CLASSES] }
-    };
+    static LISTS: Lists = const { Lists::new() };
+}
+
+/// The main thread's lists, outside thread-local storage: a library's thread-local is
+/// reached through `__tls_get_addr`, a call per allocation (3 % of a small query). Only the
+/// thread whose thread pointer is [`MAIN`] touches them.
+struct MainLists(Lists);
+
+// SAFETY: one thread only uses the lists (`lists`): the one whose thread pointer, unique
+// among live threads, was recorded in `MAIN`.
+unsafe impl Sync for MainLists {}
+
+static MAIN_LISTS: MainLists = MainLists(Lists::new());
+
+/// The main thread's thread pointer (0 until [`claim_main_thread`]).
+static MAIN: AtomicUsize = AtomicUsize::new(0);
+
+/// The calling thread's thread pointer: on Linux x86-64 and AArch64 a register read, unique
+/// among the process's live threads (0 elsewhere: every thread uses its thread-local).
+#[inline(always)]
+fn thread_pointer() -> usize {
+    #[cfg(all(target_os = "linux", target_arch = "x86_64"))]
+    {
+        let tp: usize;
+        // SAFETY: the x86-64 TLS ABI puts the thread control block at the FS base, its first
+        // word pointing at itself; reading it touches nothing else.
+        unsafe { std::arch::asm!("mov {}, fs:0", out(reg) tp, options(nostack, readonly, preserves_flags)) };
+        tp
+    }
+    #[cfg(all(target_os = "linux", target_arch = "aarch64"))]
+    {
+        let tp: usize;
+        // SAFETY: TPIDR_EL0 holds the thread pointer; reading it has no effect.
+        unsafe {
+            std::arch::asm!("mrs {}, tpidr_el0", out(reg) tp, options(nomem, nostack, preserves_flags))
+        };
+        tp
+    }
+    #[cfg(not(all(target_os = "linux", any(target_arch = "x86_64", target_arch = "aarch64"))))]
+    {
+        0
+    }
+}
+
+/// Makes the calling thread the one that uses the main lists (Redis's main thread, at load;
+/// a forked child's only thread is a copy of it, with its thread pointer and lists).
+pub fn claim_main_thread() {
+    let tp = thread_pointer();
+    if tp != 0 {
+        MAIN.store(tp, Ordering::Relaxed);
+    }
+}
+
+/// The calling thread's lists: `f` of them (`None` while thread-locals are torn down).
+#[inline(always)]
+fn with_lists<R>(f: impl FnOnce(&Lists) -> R) -> Option<R> {
+    let tp = thread_pointer();
+    if tp != 0 && tp == MAIN.load(Ordering::Relaxed) {
+        return Some(f(&MAIN_LISTS.0));
+    }
+    LISTS.try_with(f).ok()
 }
 
 /// [`Backend`]'s allocations behind per-thread lists of freed small blocks. One per process
@@ -127,40 +195,38 @@ impl<B: Backend> Cached<B> {
     /// Takes a block of class `c` from this thread's list, if it has one.
     #[inline(always)]
     fn take(c: usize) -> *mut u8 {
-        LISTS
-            .try_with(|l| {
-                let (Some(head), Some(count)) = (l.head.get(c), l.count.get(c)) else {
-                    return ptr::null_mut();
-                };
-                let p = head.get();
-                if !p.is_null() {
-                    // SAFETY: a block on the list is a live backend block of at least 16 bytes
-                    // whose first word holds the next block's address (written by `give`).
-                    head.set(unsafe { p.cast::<*mut u8>().read() });
-                    count.set(count.get() - 1);
-                }
-                p
-            })
-            .unwrap_or(ptr::null_mut())
+        with_lists(|l| {
+            let (Some(head), Some(count)) = (l.head.get(c), l.count.get(c)) else {
+                return ptr::null_mut();
+            };
+            let p = head.get();
+            if !p.is_null() {
+                // SAFETY: a block on the list is a live backend block of at least 16 bytes
+                // whose first word holds the next block's address (written by `give`).
+                head.set(unsafe { p.cast::<*mut u8>().read() });
+                count.set(count.get() - 1);
+            }
+            p
+        })
+        .unwrap_or(ptr::null_mut())
     }
 
     /// Puts block `p` of class `c` on this thread's list; false when the list is full.
     #[inline(always)]
     fn give(c: usize, p: *mut u8) -> bool {
-        LISTS
-            .try_with(|l| {
-                let (Some(head), Some(count)) = (l.head.get(c), l.count.get(c)) else { return false };
-                if usize::from(count.get()) >= limit(c) {
-                    return false;
-                }
-                // SAFETY: `p` is a block of class `c` (at least 16 bytes, 16-aligned) that
-                // its owner gave up: its first word is ours to use as the link.
-                unsafe { p.cast::<*mut u8>().write(head.get()) };
-                head.set(p);
-                count.set(count.get() + 1);
-                true
-            })
-            .unwrap_or(false)
+        with_lists(|l| {
+            let (Some(head), Some(count)) = (l.head.get(c), l.count.get(c)) else { return false };
+            if usize::from(count.get()) >= limit(c) {
+                return false;
+            }
+            // SAFETY: `p` is a block of class `c` (at least 16 bytes, 16-aligned) that
+            // its owner gave up: its first word is ours to use as the link.
+            unsafe { p.cast::<*mut u8>().write(head.get()) };
+            head.set(p);
+            count.set(count.get() + 1);
+            true
+        })
+        .unwrap_or(false)
     }
 
     /// Gives every block on this thread's lists back to the backend.
@@ -179,7 +245,7 @@ impl<B: Backend> Cached<B> {
 
     /// The number of blocks on this thread's lists (tests).
     pub fn cached_blocks(&self) -> usize {
-        LISTS.try_with(|l| l.count.iter().map(|c| usize::from(c.get())).sum()).unwrap_or(0)
+        with_lists(|l| l.count.iter().map(|c| usize::from(c.get())).sum()).unwrap_or(0)
     }
 }
 
@@ -378,6 +444,30 @@ mod tests {
         a.release();
         assert_eq!(a.cached_blocks(), 0);
         assert_eq!(a.0 .0.load(Ordering::Relaxed), 0, "blocks not given back to the backend");
+    }
+
+    /// The claimed main thread keeps its blocks on the main lists, not in its thread-local.
+    #[test]
+    fn the_main_thread_uses_the_main_lists() {
+        std::thread::spawn(|| {
+            let a = Cached(Counting(AtomicIsize::new(0)));
+            claim_main_thread();
+            let l = Layout::from_size_align(24, 8).unwrap();
+            // SAFETY: a non-zero size; the block is freed with its layout.
+            unsafe { a.dealloc(a.alloc(l), l) };
+            let c = class_of(24);
+            let on_main = MAIN_LISTS.0.count[c].get();
+            let on_thread = LISTS.with(|t| t.count[c].get());
+            a.release();
+            // Unclaimed before the thread ends (a later thread may get its thread pointer).
+            MAIN.store(0, Ordering::Relaxed);
+            assert_eq!(a.0 .0.load(Ordering::Relaxed), 0);
+            if thread_pointer() != 0 {
+                assert_eq!((on_main, on_thread), (1, 0));
+            }
+        })
+        .join()
+        .unwrap();
     }
 
     /// A block freed on another thread joins that thread's list and is reused there.

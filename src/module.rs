@@ -147,6 +147,7 @@ pub unsafe extern "C" fn RedisModule_OnLoad(
     argc: c_int,
 ) -> c_int {
     // No allocation before Init: the allocator is Redis's, ready only after it.
+    crate::alloc::claim_main_thread();
     match LOADS.fetch_add(1, Ordering::SeqCst) {
         0 => {
             if !init_name(ctx, c"ReJSON", REJSON_VERSION) {
