@@ -103,6 +103,13 @@ pub trait Backend {
     /// # Safety
     /// `p` came from [`Backend::alloc`] and is not used after.
     unsafe fn free(&self, p: *mut u8);
+    /// Resizes a block [`Backend::alloc`] made to `size` bytes, keeping its first bytes (in
+    /// place when the backend can); null when out of memory (`p` untouched then).
+    ///
+    /// # Safety
+    /// `p` came from [`Backend::alloc`] and is not used after unless null is returned;
+    /// `size` is not 0.
+    unsafe fn realloc(&self, p: *mut u8, size: usize) -> *mut u8;
 }
 
 /// One thread's lists: per class, the first free block (each free block holds the address of
@@ -291,6 +298,12 @@ unsafe impl<B: Backend> GlobalAlloc for Cached<B> {
         if cached(layout) && new_size <= MAX_CACHED && class_of(layout.size()) == class_of(new_size) {
             return p;
         }
+        if layout.align() <= ALIGN && layout.size() > MAX_CACHED && new_size > MAX_CACHED {
+            // Large to large: the backend resizes it, in place when it can. (Small blocks go
+            // through the lists: a backend resize costs more than a list's alloc and free.)
+            // SAFETY: `p` came from the backend; `new_size` is not 0.
+            return unsafe { self.0.realloc(p, new_size) };
+        }
         // SAFETY: `new_size` with the layout's alignment is a valid layout (the caller's
         // contract); allocate, copy the kept bytes, free the old block.
         unsafe {
@@ -330,6 +343,16 @@ impl Backend for Redis {
             None => std::process::abort(),
         }
     }
+
+    #[inline]
+    unsafe fn realloc(&self, p: *mut u8, size: usize) -> *mut u8 {
+        // SAFETY: as in `alloc`.
+        match unsafe { redis_module::raw::RedisModule_Realloc } {
+            // SAFETY: `p` came from RM_Alloc (RM_Realloc keeps Redis's count right).
+            Some(realloc) => unsafe { realloc(p.cast(), size) }.cast(),
+            None => std::process::abort(),
+        }
+    }
 }
 
 /// Gives the calling thread's cached blocks back to Redis (a worker thread about to end; the
@@ -358,6 +381,10 @@ mod tests {
             // SAFETY: System's dealloc ignores the size on this platform's malloc; the
             // alignment is the one `alloc` used.
             unsafe { System.dealloc(p, Layout::from_size_align_unchecked(1, ALIGN)) }
+        }
+        unsafe fn realloc(&self, p: *mut u8, size: usize) -> *mut u8 {
+            // SAFETY: `alloc`'s blocks are malloc's (16-byte alignment, at most the size).
+            unsafe { libc::realloc(p.cast(), size) }.cast()
         }
     }
 

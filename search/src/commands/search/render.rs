@@ -444,7 +444,14 @@ pub(crate) fn render(
     };
     match proto {
         Protocol::Resp2 => {
-            let mut out = vec![Reply::Int(total as i64)];
+            let per_row = 1
+                + usize::from(req.with_scores)
+                + usize::from(req.with_raw_ids)
+                + usize::from(req.with_payloads)
+                + usize::from(req.with_sortkeys)
+                + usize::from(!req.no_content);
+            let mut out = Vec::with_capacity(1 + rows.len() * per_row);
+            out.push(Reply::Int(total as i64));
             for r in rows {
                 out.push(Reply::Bulk(r.key));
                 if req.with_scores {

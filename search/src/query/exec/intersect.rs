@@ -285,8 +285,7 @@ impl<'a> Exec<'a> {
             if self.phonetic_fields != 0 {
                 forms.extend(crate::analysis::phonetic::query_term(tok));
             }
-            let stemmer = self.query_stemmer.as_ref().unwrap_or(&self.idx.stemmer);
-            if let Some(st) = stemmer.stem_always(tok) {
+            if let Some(st) = self.stem_always(tok) {
                 forms.push(format!("{}{st}", crate::analysis::STEM_PREFIX));
                 forms.push(st);
             }

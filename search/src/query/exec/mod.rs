@@ -259,6 +259,7 @@ fn run(idx: &Index, ast: &QueryAst, opts: &ExecOptions, prof: Recorder) -> Resul
         weight: 1.0,
         pending_own: None,
         query_stemmer: opts.language.map(|l| Stemmer::new(l, opts.min_stem_len)),
+        stems: std::cell::RefCell::new(Vec::new()),
         chinese: opts.language.unwrap_or(idx.spec.language).is_chinese(),
         in_chinese: false,
         within: None,
@@ -305,6 +306,9 @@ struct Exec<'a> {
     /// result, so a `$weight` given to the child itself is void).
     pending_own: Option<f64>,
     query_stemmer: Option<Stemmer>,
+    /// The query's words stemmed so far ([`Exec::stem_always`]): a word is stemmed for the
+    /// root intersection's plan and again for its expansion.
+    stems: std::cell::RefCell<Vec<(String, Option<String>)>>,
     /// A Chinese query: words also searched as their segmented words; `in_chinese` inside.
     chinese: bool,
     in_chinese: bool,
@@ -406,6 +410,17 @@ impl<'a> Exec<'a> {
 
     /// The `+stem` id among the expansions of the token expanded last, when it sits at the
     /// token's own positions.
+    /// The query stemmer's stem of `tok`, even when equal to it ([`Stemmer::stem_always`]),
+    /// stemmed once per query.
+    fn stem_always(&self, tok: &str) -> Option<String> {
+        if let Some((_, st)) = self.stems.borrow().iter().find(|(w, _)| w == tok) {
+            return st.clone();
+        }
+        let st = self.query_stemmer.as_ref().unwrap_or(&self.idx.stemmer).stem_always(tok);
+        self.stems.borrow_mut().push((tok.to_string(), st.clone()));
+        st
+    }
+
     fn stem_of(&self, ids: &[u32]) -> Option<u32> {
         self.token_stem.filter(|id| ids.contains(id))
     }

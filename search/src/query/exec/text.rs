@@ -47,16 +47,19 @@ impl<'a> Exec<'a> {
         // RediSearch's expander skips exact phrases and what `-` or `~` apply to.
         let stemmable = !self.opts.verbatim && self.unexpanded == 0 && self.idx.stems_in(mask);
         if stemmable {
-            let stemmer = self.query_stemmer.as_ref().unwrap_or(&self.idx.stemmer);
-            if let Some(st) = stemmer.stem_always(tok) {
+            if let Some(st) = self.stem_always(tok) {
                 let marked = format!("{STEM_PREFIX}{st}");
                 // The `+stem` sits at the word's own positions only where the index stemmed the
                 // word itself (`dogs`); a word that is its own stem (`index`) left no `+index`,
                 // which then marks its other forms (`indexing`) at their positions.
                 // (The index's stemmer, which stemmed the documents: a query LANGUAGE may stem
-                // the word otherwise.)
-                self.token_stem =
-                    dict.get(&marked).filter(|_| self.idx.stemmer.stem(tok).as_deref() == Some(st.as_str()));
+                // the word otherwise. Without one it is the stemmer `st` came from, whose
+                // `stem` is `st` when it differs from the word and the word is long enough.)
+                let index_stemmed = match self.query_stemmer {
+                    None => st != tok && tok.chars().count() >= self.idx.stemmer.min_len(),
+                    Some(_) => self.idx.stemmer.stem(tok).as_deref() == Some(st.as_str()),
+                };
+                self.token_stem = dict.get(&marked).filter(|_| index_stemmed);
                 push(&marked, &mut ids, &mut self.out.highlight);
                 if st != tok {
                     push(&st, &mut ids, &mut self.out.highlight);

@@ -38,8 +38,31 @@ pub(super) fn is_c_space(c: char) -> bool {
 /// Characters with a meaning in queries (end a word); control characters separate words as
 /// spaces do (RediSearch's lexers skip `cntrl`).
 pub(super) fn is_special(c: char) -> bool {
-    is_c_space(c) || c.is_ascii_control() || "()|{}[]@\"~*%$:;-=".contains(c)
+    let u = c as u32;
+    u < 128 && (SPECIAL >> u) & 1 == 1
 }
+
+/// [`is_special`]'s ASCII characters as a bit set (a lookup per character where a search of
+/// the punctuation string was a few percent of parsing a short query).
+const SPECIAL: u128 = {
+    let mut set = 0u128;
+    let mut u = 0u8;
+    while u < 128 {
+        let c = u as char;
+        let punct = b"()|{}[]@\"~*%$:;-=";
+        let mut k = 0;
+        let mut special = c.is_ascii_control() || matches!(c, ' ' | '\t' | '\n' | '\x0b' | '\x0c' | '\r');
+        while k < punct.len() {
+            special |= punct[k] == u;
+            k += 1;
+        }
+        if special {
+            set |= 1 << u;
+        }
+        u += 1;
+    }
+    set
+};
 
 impl<'a> Parser<'a> {
     /// A parser at the start of `text`.
@@ -453,4 +476,18 @@ pub(crate) fn escape_term(s: &str) -> String {
         out.push(c);
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The bit set says what the plain rule says, for every ASCII character and beyond.
+    #[test]
+    fn special_characters_are_the_plain_rule() {
+        let plain = |c: char| is_c_space(c) || c.is_ascii_control() || "()|{}[]@\"~*%$:;-=".contains(c);
+        for c in (0u32..0x3000).filter_map(char::from_u32) {
+            assert_eq!(is_special(c), plain(c), "{c:?}");
+        }
+    }
 }
