@@ -592,12 +592,12 @@ impl PostingList {
         let (Some(lo), Some(hi)) = (self.first(0), self.tail.last_doc()) else { return RoaringBitmap::new() };
         let chunks = u64::from((hi >> 16) - (lo >> 16)) + 1;
         if u64::from(self.len) <= 4096 * chunks {
-            let mut bm = RoaringBitmap::new();
+            // Blocks hold increasing documents, each after the previous block's.
+            let mut ids = Vec::with_capacity(self.len as usize);
             for b in self.all_blocks() {
-                // Blocks hold increasing documents, each after the previous block's.
-                let _ = bm.append((0..b.len()).map(|i| b.doc(i)));
+                ids.extend((0..b.len()).map(|i| b.doc(i)));
             }
-            return bm;
+            return super::idset::bitmap_of_increasing(&ids);
         }
         super::idset::bitmap_of_span(lo, hi, self.all_blocks().flat_map(|b| (0..b.len()).map(|i| b.doc(i))))
     }
