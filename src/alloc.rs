@@ -15,8 +15,9 @@
 //!   ([`class_size`]), so it serves any request of the class; a request of a cached size is
 //!   always allocated that way, whether a list serves it or the backend does.
 //! - A list is its thread's alone (a thread-local; the main thread's in a static only it
-//!   reaches, [`claim_main_thread`]), so taking and giving back need no synchronisation; a block allocated on one thread and freed on another joins the
-//!   second's list (the backend is thread-safe, and the block is a backend block either way).
+//!   reaches, [`claim_main_thread`]), so taking and giving back need no synchronisation; a
+//!   block allocated on one thread and freed on another joins the second's list (the backend
+//!   is thread-safe, and the block is a backend block either way).
 //! - A list holds at most [`limit`] blocks (about [`BUDGET`] bytes a class, 160 kB a thread
 //!   at most); past it a freed block goes back to the backend. Redis counts the cached
 //!   blocks as used, as jemalloc's own thread caches are not: that bounded amount is the
@@ -100,7 +101,8 @@ fn limit(c: usize) -> usize {
 }
 
 /// Where blocks come from and go back to: Redis's allocator in the module, the system's in
-/// tests. It must be thread-safe and give [`ALIGN`]-aligned blocks for sizes of 16 and more.
+/// tests. It must be thread-safe and align a block of a class's size to the largest power of
+/// two dividing that size, up to [`ALIGN`] (jemalloc's slabs do; glibc aligns everything to 16).
 pub trait Backend {
     /// A block of `size` bytes (null when out of memory).
     ///
