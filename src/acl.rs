@@ -30,19 +30,19 @@ const PROBES: [&[u8]; 2] = [b"", b"\x00\xfffolio-acl-probe\x01\xfe"];
 /// [`PROBES`] as module strings, made once and kept for the process's life (they are only
 /// read: a permission check does not change a key name's reference count).
 fn probes() -> [*mut raw::RedisModuleString; 2] {
-    struct Kept([usize; 2]);
-    static KEPT: std::sync::OnceLock<Kept> = std::sync::OnceLock::new();
+    // (Kept as addresses: a raw pointer is not `Sync`.)
+    static KEPT: std::sync::OnceLock<[usize; 2]> = std::sync::OnceLock::new();
     let kept = KEPT.get_or_init(|| {
-        Kept(PROBES.map(|k| {
+        PROBES.map(|k| {
             // SAFETY: the API table is filled by Init; a string made without a context is
             // owned by the caller, here never freed.
             unsafe {
                 raw::RedisModule_CreateString
                     .map_or(0, |create| create(std::ptr::null_mut(), k.as_ptr().cast(), k.len()) as usize)
             }
-        }))
+        })
     });
-    kept.0.map(|p| p as *mut raw::RedisModuleString)
+    kept.map(|p| p as *mut raw::RedisModuleString)
 }
 
 /// Checks through the module API before the caller's patterns are read (see the module docs):

@@ -219,8 +219,8 @@ impl<B: Backend> Cached<B> {
             };
             let p = head.get();
             if !p.is_null() {
-                // SAFETY: a block on the list is a live backend block of at least 16 bytes
-                // whose first word holds the next block's address (written by `give`).
+                // SAFETY: a block on the list is a live backend block of at least 8 bytes,
+                // 8-aligned, whose first word holds the next block's address (by `give`).
                 head.set(unsafe { p.cast::<*mut u8>().read() });
                 count.set(count.get() - 1);
             }
@@ -237,8 +237,8 @@ impl<B: Backend> Cached<B> {
             if usize::from(count.get()) >= limit(c) {
                 return false;
             }
-            // SAFETY: `p` is a block of class `c` (at least 16 bytes, 16-aligned) that
-            // its owner gave up: its first word is ours to use as the link.
+            // SAFETY: `p` is a block of class `c` (at least 8 bytes, 8-aligned) that its
+            // owner gave up: its first word is ours to use as the link.
             unsafe { p.cast::<*mut u8>().write(head.get()) };
             head.set(p);
             count.set(count.get() + 1);
@@ -274,8 +274,8 @@ fn cached(layout: Layout) -> bool {
 }
 
 // SAFETY: blocks come from the backend, sized and aligned for their layout (a cached size gets
-// its whole class, 16-aligned; others the size rounded up to the alignment, as redis-module's
-// allocator does), and each is handed out once until freed: a list's block is unlinked before
+// its whole class, whose blocks are aligned for the request: `class_of`; others the size
+// rounded up to the alignment, as redis-module's allocator does), and each is handed out once until freed: a list's block is unlinked before
 // it is returned, and a freed block is linked only by the thread freeing it.
 unsafe impl<B: Backend> GlobalAlloc for Cached<B> {
     #[inline]

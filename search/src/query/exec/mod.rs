@@ -336,6 +336,9 @@ struct Exec<'a> {
     explained: Option<Vec<ExplainNode>>,
 }
 
+/// How many of a query's words [`Exec::stem_always`] remembers.
+const STEMS_KEPT: usize = 32;
+
 /// RediSearch's error for `""` on fields that do not index empty values.
 const NO_INDEXEMPTY: &str =
     "Use `INDEXEMPTY` in field creation in order to index and query for empty strings";
@@ -417,7 +420,12 @@ impl<'a> Exec<'a> {
             return st.clone();
         }
         let st = self.query_stemmer.as_ref().unwrap_or(&self.idx.stemmer).stem_always(tok);
-        self.stems.borrow_mut().push((tok.to_string(), st.clone()));
+        let mut stems = self.stems.borrow_mut();
+        // The first words only: a query of thousands of words must not search a long list
+        // at each one (the rest are stemmed again, as before the memo).
+        if stems.len() < STEMS_KEPT {
+            stems.push((tok.to_string(), st.clone()));
+        }
         st
     }
 

@@ -31,7 +31,7 @@ pub(super) struct Parser<'a> {
 
 /// C's `isspace` (Ragel's `space`), which the lexers' `escaped_character` takes after a
 /// `\`: ASCII whitespace and the vertical tab (`a\<VT>b` is one term in both dialects).
-pub(super) fn is_c_space(c: char) -> bool {
+pub(super) const fn is_c_space(c: char) -> bool {
     matches!(c, ' ' | '\t' | '\n' | '\x0b' | '\x0c' | '\r')
 }
 
@@ -51,7 +51,7 @@ const SPECIAL: u128 = {
         let c = u as char;
         let punct = b"()|{}[]@\"~*%$:;-=";
         let mut k = 0;
-        let mut special = c.is_ascii_control() || matches!(c, ' ' | '\t' | '\n' | '\x0b' | '\x0c' | '\r');
+        let mut special = is_c_space(c) || c.is_ascii_control();
         while k < punct.len() {
             special |= punct[k] == u;
             k += 1;
