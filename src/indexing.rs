@@ -38,6 +38,10 @@ pub struct RedisDocs<'c> {
     /// The keys changed since a worker query read the index: its rows whose document changed
     /// are left out ([`DocumentSource::row_unchanged`]).
     changes: Option<&'c crate::workers::changes::Tracker>,
+    /// Keys opened ahead by [`DocumentSource::prefetch_rows`], taken by the reads that follow
+    /// (so each row's key is looked up once). Valid as [`LastJson`] is: the reader holds the
+    /// GIL from the prefetch to the reads, so no command runs in between.
+    ahead: RefCell<Vec<(Vec<u8>, ReadKey)>>,
 }
 
 /// The JSON document a reader read last: its key and value. Valid only while the reader holds
@@ -56,7 +60,13 @@ impl LastJson {
 impl<'c> RedisDocs<'c> {
     /// A document source over the selected database of `ctx`.
     pub fn new(ctx: &'c Context) -> RedisDocs<'c> {
-        RedisDocs { ctx, caller: std::cell::OnceCell::new(), last: None, changes: None }
+        RedisDocs {
+            ctx,
+            caller: std::cell::OnceCell::new(),
+            last: None,
+            changes: None,
+            ahead: RefCell::default(),
+        }
     }
 
     /// Like [`RedisDocs::new`], for the reply of a worker query that tracks `changes`.
@@ -75,7 +85,11 @@ impl<'c> RedisDocs<'c> {
     }
 
     fn read(&self, key: &[u8]) -> ReadKey {
-        ReadKey::open(self.ctx, key)
+        let mut ahead = self.ahead.borrow_mut();
+        match ahead.iter().position(|(k, _)| k.as_slice() == key) {
+            Some(i) => ahead.swap_remove(i).1,
+            None => ReadKey::open(self.ctx, key),
+        }
     }
 
     fn with_json<R>(&self, key: &[u8], f: impl FnOnce(&Value) -> R) -> Option<R> {
@@ -237,6 +251,23 @@ impl DocumentSource for RedisDocs<'_> {
         self.with_json(key, |doc| {
             self.with_path(path, |p| p.select(doc).iter().map(|v| v.to_json()).collect())
         })?
+    }
+
+    fn prefetch_rows(&self, keys: &[&[u8]]) {
+        if keys.len() < 2 {
+            return;
+        }
+        // Level by level over all the documents (see json's `prefetch` module): each level's
+        // cache misses overlap across the documents instead of adding up one by one.
+        let open: Vec<(Vec<u8>, ReadKey)> =
+            keys.iter().map(|k| (k.to_vec(), ReadKey::open(self.ctx, k))).collect();
+        let docs: Vec<&Value> = open.iter().filter_map(|(_, k)| k.json()).collect();
+        docs.iter().for_each(|d| d.prefetch_self());
+        docs.iter().for_each(|d| d.prefetch());
+        docs.iter().for_each(|d| d.prefetch_children());
+        drop(docs);
+        // The keys of an earlier prefetch that were not read are closed here.
+        *self.ahead.borrow_mut() = open;
     }
 
     fn whole(&self, key: &[u8]) -> Option<Vec<(Vec<u8>, Vec<u8>)>> {

@@ -48,6 +48,11 @@ pub trait DocumentSource {
     /// `Err(text)` when the path cannot be evaluated.
     fn values(&self, key: &[u8], source: &str) -> Result<Vec<FieldValue>, String>;
 
+    /// A hint that the JSON documents of `keys` are about to be read one after the other (a
+    /// result page): a source may start loading them into the cache all at once. Changes
+    /// nothing; the default does nothing.
+    fn prefetch_rows(&self, _keys: &[&[u8]]) {}
+
     /// JSON only: the serialized JSON of each match of `path` (RedisJSON's compact
     /// serialization); `None` when the key is not JSON or the path is invalid.
     fn json_at(&self, key: &[u8], path: &str) -> Option<Vec<String>>;

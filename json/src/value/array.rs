@@ -48,6 +48,12 @@ const ITEMS_OFFSET: usize = {
 };
 
 impl Array {
+    /// The address of the block (null for an empty array), for cache hints.
+    #[inline]
+    pub(crate) fn addr(&self) -> *const u8 {
+        self.ptr.map_or(std::ptr::null(), |p| p.as_ptr().cast::<u8>().cast_const())
+    }
+
     /// An empty array (no allocation).
     #[inline]
     pub const fn new() -> Self {

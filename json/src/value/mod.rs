@@ -17,6 +17,7 @@ mod node;
 mod object;
 mod packed;
 mod parse;
+mod prefetch;
 mod scan;
 mod serialize;
 mod shape;

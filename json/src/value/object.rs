@@ -51,6 +51,19 @@ fn layout(cap: usize) -> Layout {
 }
 
 impl Object {
+    /// The address of the block (null for an empty object), for cache hints.
+    #[inline]
+    pub(crate) fn addr(&self) -> *const u8 {
+        self.ptr.map_or(std::ptr::null(), |p| p.as_ptr().cast::<u8>().cast_const())
+    }
+
+    /// The address of the key list (null for an empty object), for cache hints. Reads the
+    /// block.
+    #[inline]
+    pub(crate) fn keys_addr(&self) -> *const u8 {
+        self.shape().map_or(std::ptr::null(), Shape::addr)
+    }
+
     /// An empty object (no allocation).
     #[inline]
     pub const fn new() -> Self {

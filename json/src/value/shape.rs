@@ -216,6 +216,12 @@ unsafe impl Send for Shape {}
 unsafe impl Sync for Shape {}
 
 impl Shape {
+    /// The address of the block, for cache hints.
+    #[inline]
+    pub(crate) fn addr(&self) -> *const u8 {
+        self.ptr.as_ptr().cast::<u8>().cast_const()
+    }
+
     #[inline]
     fn header(&self) -> &Header {
         // SAFETY: 1. `ptr` always points at a live, initialised shape block.

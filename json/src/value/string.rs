@@ -112,6 +112,12 @@ unsafe impl Send for HeapStr {}
 unsafe impl Sync for HeapStr {}
 
 impl HeapStr {
+    /// The address of the block (its header, then the text), for cache hints.
+    #[inline]
+    pub(crate) fn addr(&self) -> *const u8 {
+        self.ptr.as_ptr().cast_const()
+    }
+
     fn layout(len: usize) -> Layout {
         if len > MAX_LEN {
             capacity_overflow();

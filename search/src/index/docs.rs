@@ -284,6 +284,13 @@ impl DocTable {
         }
     }
 
+    /// The SORTABLE number of field `field` of live id `id`, when it has one in the sort
+    /// columns ([`Self::sortable`]'s `SortRef::Num`).
+    #[inline]
+    pub fn sort_number(&self, id: u32, field: u16) -> Option<f64> {
+        self.numbers.get(id, field)
+    }
+
     /// The sort value of field `field` of live id `id`.
     #[inline]
     pub fn sortable(&self, id: u32, field: u16) -> Option<SortRef<'_>> {

@@ -20,6 +20,7 @@ use crate::timeout::Timeout;
 use std::time::Instant;
 
 mod align;
+mod numeric_sort;
 mod payload;
 mod render;
 pub(crate) mod request;
@@ -168,7 +169,15 @@ impl SearchPage {
         let dist = &self.dist;
         let ctx = RenderCtx { idx, req, docs, highlight_terms: &self.highlight, dialect, dist };
         let mut rows = Vec::with_capacity(hits.len());
-        for (n, h) in hits.into_iter().enumerate() {
+        let prefetch = !req.no_content && idx.spec.on == KeyType::Json;
+        let mut hits = hits.into_iter();
+        for n in 0.. {
+            if prefetch && n % ROWS_PREFETCHED == 0 {
+                let ahead: Vec<&[u8]> =
+                    hits.as_slice().iter().take(ROWS_PREFETCHED).map(|h| h.key.as_slice()).collect();
+                docs.prefetch_rows(&ahead);
+            }
+            let Some(h) = hits.next() else { break };
             if self.timeout.passed_at(n as u64 + 1, ROWS_PER_CLOCK_CHECK) {
                 self.timeout.cut_short()?;
                 if req.returns.is_none() {
@@ -221,6 +230,9 @@ impl SearchPage {
 
 /// Rows read between two looks at the clock.
 const ROWS_PER_CLOCK_CHECK: u64 = 32;
+
+/// Rows whose JSON documents are asked into the cache together ([`DocumentSource::prefetch_rows`]).
+const ROWS_PREFETCHED: usize = 16;
 
 /// Documents ordered by a SORTBY key between two looks at the clock.
 const KEYS_PER_CLOCK_CHECK: u64 = 1024;
@@ -384,58 +396,90 @@ pub(crate) fn search_page(
             let more_keys = |d: u32| {
                 more.iter().map(|&(i, _)| sort_key(idx, d, Some(i), docs, dialect)).collect::<Vec<_>>()
             };
-            let mut rows: Vec<(u32, Option<Key>, Vec<Option<Key>>)> = Vec::new();
-            for (n, d) in ids.iter().enumerate() {
-                if timeout.passed_at(n as u64 + 1, KEYS_PER_CLOCK_CHECK) {
-                    // ON_TIMEOUT RETURN: the documents ordered so far are the result.
+            let numbers = match fi {
+                Some(f) if more.is_empty() && !by_distance => {
+                    numeric_sort::rows(idx, ids.iter(), f as u16, *asc, |n| {
+                        timeout.passed_at(n as u64 + 1, KEYS_PER_CLOCK_CHECK)
+                    })
+                }
+                _ => None,
+            };
+            if let Some((mut rows, stopped)) = numbers {
+                if stopped {
                     timeout.cut_short()?;
                     warnings.push(TIMEOUT_ERROR.to_string());
                     total = rows.len() as u64;
-                    break;
                 }
-                rows.push((d, key_of(d), if more.is_empty() { Vec::new() } else { more_keys(d) }));
-            }
-            // A NUMERIC attribute's array text (before DIALECT 3, above) beside numbers: RediSearch's
-            // sorter fails to read the text as a number. (It names the text it compared first;
-            // this names the first in document order.)
-            let numeric =
-                fi.and_then(|i| idx.spec.fields.get(i)).is_some_and(|f| f.kind == FieldType::Numeric);
-            if numeric && dialect < 3 && rows.iter().any(|r| matches!(r.1, Some(Key::Num(_)))) {
-                let first_text = rows
-                    .iter()
-                    .filter_map(|r| match &r.1 {
-                        Some(Key::Str(text)) => Some((idx.docs.redisearch_id(r.0), text)),
-                        _ => None,
+                numeric_sort::first(&mut rows, want);
+                if req.with_scores && req.scorer == Scorer::Bm25StdNorm {
+                    norm_max = crate::query::score::max_score(ids.iter().map(|d| scorer.score(d)));
+                }
+                page = rows
+                    .into_iter()
+                    .map(|r| {
+                        (
+                            r.doc,
+                            if req.with_scores { scorer.score(r.doc) } else { 0.0 },
+                            Some(Key::Num(r.number)),
+                        )
                     })
-                    .min_by_key(|(rs, _)| *rs);
-                if let Some((_, text)) = first_text {
-                    return Err(Error::new(format!("Error converting string '{text}' to number")));
+                    .collect();
+                sorted_by_key = true;
+            } else {
+                let mut rows: Vec<(u32, Option<Key>, Vec<Option<Key>>)> = Vec::new();
+                for (n, d) in ids.iter().enumerate() {
+                    if timeout.passed_at(n as u64 + 1, KEYS_PER_CLOCK_CHECK) {
+                        // ON_TIMEOUT RETURN: the documents ordered so far are the result.
+                        timeout.cut_short()?;
+                        warnings.push(TIMEOUT_ERROR.to_string());
+                        total = rows.len() as u64;
+                        break;
+                    }
+                    rows.push((d, key_of(d), if more.is_empty() { Vec::new() } else { more_keys(d) }));
                 }
-            }
-            // Equal keys keep (RediSearch) document order, reversed for DESC (as RediSearch's
-            // sorter; with several fields, the first one's direction).
-            let rs = |d: u32| idx.docs.redisearch_id(d);
-            let cmp = |a: &(u32, Option<Key>, Vec<Option<Key>>), b: &(u32, Option<Key>, Vec<Option<Key>>)| {
-                let mut o = cmp_keys(&a.1, &b.1, *asc);
-                for ((ka, kb), (_, asc)) in a.2.iter().zip(&b.2).zip(&more) {
-                    o = o.then_with(|| cmp_keys(ka, kb, *asc));
+                // A NUMERIC attribute's array text (before DIALECT 3, above) beside numbers: RediSearch's
+                // sorter fails to read the text as a number. (It names the text it compared first;
+                // this names the first in document order.)
+                let numeric =
+                    fi.and_then(|i| idx.spec.fields.get(i)).is_some_and(|f| f.kind == FieldType::Numeric);
+                if numeric && dialect < 3 && rows.iter().any(|r| matches!(r.1, Some(Key::Num(_)))) {
+                    let first_text = rows
+                        .iter()
+                        .filter_map(|r| match &r.1 {
+                            Some(Key::Str(text)) => Some((idx.docs.redisearch_id(r.0), text)),
+                            _ => None,
+                        })
+                        .min_by_key(|(rs, _)| *rs);
+                    if let Some((_, text)) = first_text {
+                        return Err(Error::new(format!("Error converting string '{text}' to number")));
+                    }
                 }
-                o.then_with(|| if *asc { rs(a.0).cmp(&rs(b.0)) } else { rs(b.0).cmp(&rs(a.0)) })
-            };
-            if rows.len() > want {
-                rows.select_nth_unstable_by(want - 1, cmp);
-                rows.truncate(want);
+                // Equal keys keep (RediSearch) document order, reversed for DESC (as RediSearch's
+                // sorter; with several fields, the first one's direction).
+                let rs = |d: u32| idx.docs.redisearch_id(d);
+                let cmp = |a: &(u32, Option<Key>, Vec<Option<Key>>),
+                           b: &(u32, Option<Key>, Vec<Option<Key>>)| {
+                    let mut o = cmp_keys(&a.1, &b.1, *asc);
+                    for ((ka, kb), (_, asc)) in a.2.iter().zip(&b.2).zip(&more) {
+                        o = o.then_with(|| cmp_keys(ka, kb, *asc));
+                    }
+                    o.then_with(|| if *asc { rs(a.0).cmp(&rs(b.0)) } else { rs(b.0).cmp(&rs(a.0)) })
+                };
+                if rows.len() > want {
+                    rows.select_nth_unstable_by(want - 1, cmp);
+                    rows.truncate(want);
+                }
+                rows.sort_by(cmp);
+                if req.with_scores && req.scorer == Scorer::Bm25StdNorm {
+                    // BM25STD.NORM divides by the largest score of every result, not the page's.
+                    norm_max = crate::query::score::max_score(ids.iter().map(|d| scorer.score(d)));
+                }
+                page = rows
+                    .into_iter()
+                    .map(|(d, k, _)| (d, if req.with_scores { scorer.score(d) } else { 0.0 }, k))
+                    .collect();
+                sorted_by_key = true;
             }
-            rows.sort_by(cmp);
-            if req.with_scores && req.scorer == Scorer::Bm25StdNorm {
-                // BM25STD.NORM divides by the largest score of every result, not the page's.
-                norm_max = crate::query::score::max_score(ids.iter().map(|d| scorer.score(d)));
-            }
-            page = rows
-                .into_iter()
-                .map(|(d, k, _)| (d, if req.with_scores { scorer.score(d) } else { 0.0 }, k))
-                .collect();
-            sorted_by_key = true;
         } else if need_scores {
             // Scoring is the long phase: top_k looks at the clock every 4096 documents.
             // (`*` alone, like any filter, is scored from per-query constants: `matching`.)
