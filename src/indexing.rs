@@ -258,9 +258,16 @@ impl DocumentSource for RedisDocs<'_> {
             return;
         }
         // Level by level over all the documents (see json's `prefetch` module): each level's
-        // cache misses overlap across the documents instead of adding up one by one.
-        let open: Vec<(Vec<u8>, ReadKey)> =
-            keys.iter().map(|k| (k.to_vec(), ReadKey::open(self.ctx, k))).collect();
+        // cache misses overlap across the documents instead of adding up one by one. An expired
+        // key is neither deleted here nor kept: the row opens it as before, where it expires
+        // (RediSearch shows such a row with no fields).
+        let mut open: Vec<(Vec<u8>, ReadKey)> = Vec::with_capacity(keys.len());
+        for k in keys {
+            let Some(key) = ReadKey::open_keeping_expired(self.ctx, k) else { return };
+            if key.json().is_some() {
+                open.push((k.to_vec(), key));
+            }
+        }
         let docs: Vec<&Value> = open.iter().filter_map(|(_, k)| k.json()).collect();
         docs.iter().for_each(|d| d.prefetch_self());
         docs.iter().for_each(|d| d.prefetch());

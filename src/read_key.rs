@@ -24,12 +24,29 @@ pub struct ReadKey {
 impl ReadKey {
     /// Opens `name` for reading (an absent key reads as [`raw::KeyType::Empty`]).
     pub fn open(ctx: &Context, name: &[u8]) -> ReadKey {
+        Self::open_mode(ctx, name, raw::REDISMODULE_READ as c_int)
+    }
+
+    /// Opens `name` for reading without deleting it if it is expired (an expired key reads as
+    /// empty and stays for the next access to delete, with its events); None when the host
+    /// cannot (Redis before 7.2).
+    pub fn open_keeping_expired(ctx: &Context, name: &[u8]) -> Option<ReadKey> {
+        static MODE: std::sync::OnceLock<Option<c_int>> = std::sync::OnceLock::new();
+        let mode = MODE.get_or_init(|| {
+            let no_expire = raw::REDISMODULE_OPEN_KEY_NOEXPIRE as c_int;
+            // SAFETY: the API table is filled by Init; the call only reads a constant.
+            let all = unsafe { raw::RedisModule_GetOpenKeyModesAll.map_or(0, |f| f()) };
+            (all & no_expire != 0).then_some(raw::REDISMODULE_READ as c_int | no_expire)
+        });
+        mode.map(|m| Self::open_mode(ctx, name, m))
+    }
+
+    fn open_mode(ctx: &Context, name: &[u8], mode: c_int) -> ReadKey {
         let name = RedisString::create_from_slice(ctx.ctx, name);
         // SAFETY: the API table is filled by Init; `ctx` is live and `name` a valid string
         // (the opened key keeps its own reference to it).
         let key = unsafe {
-            raw::RedisModule_OpenKey
-                .map_or(ptr::null_mut(), |open| open(ctx.ctx, name.inner, raw::REDISMODULE_READ as c_int))
+            raw::RedisModule_OpenKey.map_or(ptr::null_mut(), |open| open(ctx.ctx, name.inner, mode))
         };
         let empty = raw::REDISMODULE_KEYTYPE_EMPTY as c_int;
         let kind = if key.is_null() {
