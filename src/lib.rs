@@ -15,6 +15,7 @@ pub mod args;
 pub mod blocked;
 pub mod cluster;
 pub mod commands;
+pub mod documents;
 pub mod error;
 pub mod events;
 pub mod indexing;
