@@ -275,8 +275,9 @@ fn cached(layout: Layout) -> bool {
 
 // SAFETY: blocks come from the backend, sized and aligned for their layout (a cached size gets
 // its whole class, whose blocks are aligned for the request: `class_of`; others the size
-// rounded up to the alignment, as redis-module's allocator does), and each is handed out once until freed: a list's block is unlinked before
-// it is returned, and a freed block is linked only by the thread freeing it.
+// rounded up to the alignment, as redis-module's allocator does), and each is handed out once
+// until freed: a list's block is unlinked before it is returned, and a freed block is linked
+// only by the thread freeing it.
 unsafe impl<B: Backend> GlobalAlloc for Cached<B> {
     #[inline]
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {

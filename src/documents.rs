@@ -247,7 +247,7 @@ impl DocumentSource for RedisDocs<'_> {
         let mut open: Vec<(Vec<u8>, ReadKey)> = Vec::with_capacity(keys.len());
         for k in keys {
             let Some(key) = ReadKey::open_keeping_expired(self.ctx, k) else { return };
-            if key.json().is_some() {
+            if key.key_type() != raw::KeyType::Empty {
                 open.push((k.to_vec(), key));
             }
         }

@@ -404,27 +404,15 @@ pub(crate) fn search_page(
                 }
                 _ => None,
             };
-            if let Some((mut rows, stopped)) = numbers {
+            // The page's documents in order, with their sort keys.
+            let ordered: Vec<(u32, Option<Key>)> = if let Some((mut rows, stopped)) = numbers {
                 if stopped {
                     timeout.cut_short()?;
                     warnings.push(TIMEOUT_ERROR.to_string());
                     total = rows.len() as u64;
                 }
                 numeric_sort::first(&mut rows, want);
-                if req.with_scores && req.scorer == Scorer::Bm25StdNorm {
-                    norm_max = crate::query::score::max_score(ids.iter().map(|d| scorer.score(d)));
-                }
-                page = rows
-                    .into_iter()
-                    .map(|r| {
-                        (
-                            r.doc,
-                            if req.with_scores { scorer.score(r.doc) } else { 0.0 },
-                            Some(Key::Num(r.number)),
-                        )
-                    })
-                    .collect();
-                sorted_by_key = true;
+                rows.into_iter().map(|r| (r.doc, Some(Key::Num(r.number)))).collect()
             } else {
                 let mut rows: Vec<(u32, Option<Key>, Vec<Option<Key>>)> = Vec::new();
                 for (n, d) in ids.iter().enumerate() {
@@ -470,16 +458,17 @@ pub(crate) fn search_page(
                     rows.truncate(want);
                 }
                 rows.sort_by(cmp);
-                if req.with_scores && req.scorer == Scorer::Bm25StdNorm {
-                    // BM25STD.NORM divides by the largest score of every result, not the page's.
-                    norm_max = crate::query::score::max_score(ids.iter().map(|d| scorer.score(d)));
-                }
-                page = rows
-                    .into_iter()
-                    .map(|(d, k, _)| (d, if req.with_scores { scorer.score(d) } else { 0.0 }, k))
-                    .collect();
-                sorted_by_key = true;
+                rows.into_iter().map(|(d, k, _)| (d, k)).collect()
+            };
+            if req.with_scores && req.scorer == Scorer::Bm25StdNorm {
+                // BM25STD.NORM divides by the largest score of every result, not the page's.
+                norm_max = crate::query::score::max_score(ids.iter().map(|d| scorer.score(d)));
             }
+            page = ordered
+                .into_iter()
+                .map(|(d, k)| (d, if req.with_scores { scorer.score(d) } else { 0.0 }, k))
+                .collect();
+            sorted_by_key = true;
         } else if need_scores {
             // Scoring is the long phase: top_k looks at the clock every 4096 documents.
             // (`*` alone, like any filter, is scored from per-query constants: `matching`.)
