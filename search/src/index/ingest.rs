@@ -24,6 +24,8 @@ pub(super) struct IngestScratch {
     term_pos: Vec<(u32, u16, u32, u32)>,
     entries: Vec<(u32, u32, u16, std::ops::Range<usize>)>,
     positions: Vec<u32>,
+    /// An update's terms: those the new version lost, then those it has.
+    touched: Vec<u32>,
 }
 
 impl Index {
@@ -331,16 +333,29 @@ impl Index {
                 let (gone, added) = old.clone_postings(old_hot.len).diff(new_postings);
                 self.remove_postings(id, &gone);
                 self.index_postings(id, &added);
-                for term in old.terms().filter(|_| !kept_text) {
-                    if entries.binary_search_by_key(&term, |e| e.0).is_err() {
-                        self.text.remove_posting(term, id);
-                    }
+                // The document keeps its id: its postings are in the middle of their lists,
+                // each list's blocks asked for together before any is changed.
+                let touched = &mut self.scratch.touched;
+                touched.clear();
+                touched.extend(
+                    old.terms()
+                        .filter(|_| !kept_text)
+                        .filter(|term| entries.binary_search_by_key(term, |e| e.0).is_err()),
+                );
+                let left = touched.len();
+                touched.extend(entries.iter().map(|e| e.0));
+                self.text.prefetch_lists(touched, id);
+                for &term in touched.iter().take(left) {
+                    self.text.remove_posting(term, id);
                 }
             }
-            None => self.index_postings(id, &new_postings),
+            None => {
+                self.index_postings(id, &new_postings);
+                // A new document's postings go after the others.
+                self.text.prefetch_tails(entries.iter().map(|e| e.0));
+            }
         }
         let live = self.docs.len();
-        self.text.prefetch_tails(entries.iter().map(|e| e.0));
         for (term, freq, fields, range) in entries.drain(..) {
             let Some(at) = positions.get_mut(range) else { continue };
             // A term's positions come field by field: in order unless it is in several.
@@ -350,7 +365,9 @@ impl Index {
             let freq = u16::try_from(freq).unwrap_or(postings::FREQ_ESCAPE);
             self.text.set_posting(term, Posting { doc: id, freq, fields }, at, norm, live);
         }
-        self.scratch = IngestScratch { term_pos, entries, positions };
+        self.scratch.term_pos = term_pos;
+        self.scratch.entries = entries;
+        self.scratch.positions = positions;
         // Vectors and shapes are replaced wholesale (a field without a value keeps none).
         for (i, f) in self.fields.iter_mut().enumerate() {
             match f {

@@ -107,6 +107,12 @@ impl Bound {
     }
 }
 
+/// The stages of [`PostingList::prefetch_for`].
+pub const PREFETCH_STAGES: u8 = 5;
+
+/// The most cache lines of a block's rows, and of its positions, asked for ahead of a change.
+const PREFETCH_LINES: usize = 16;
+
 /// Makes room for one more element, growing by half (most lists have a block or two).
 fn reserve_one<T>(v: &mut Vec<T>) {
     if v.len() == v.capacity() {
@@ -261,6 +267,39 @@ impl PostingList {
     /// Starts loading the end of the last block (what appending a posting reads first).
     pub fn prefetch_tail(&self) {
         self.tail.prefetch_end();
+    }
+
+    /// Starts loading, at `stage` (0 to [`PREFETCH_STAGES`] - 1), the next level of what
+    /// setting or removing `doc`'s posting reads: the list, its heads, their first documents,
+    /// the block holding `doc`, that block's rows and positions. Each level's address is in
+    /// the one before, so a caller touching many lists runs each stage over all of them
+    /// before the next: the misses of a stage overlap instead of following one another.
+    pub fn prefetch_for(&self, doc: u32, stage: u8) {
+        let line = |p: *const u8| crate::index::hnsw::prefetch_line(p.cast());
+        let both_ends = |p: *const u8, len: usize| {
+            line(p);
+            line(p.wrapping_add(len.saturating_sub(1)));
+        };
+        match (stage, &self.heads) {
+            (0, _) => {
+                let p = (self as *const PostingList).cast::<u8>();
+                both_ends(p, std::mem::size_of::<PostingList>());
+                line(p.wrapping_add(64));
+            }
+            (1, Some(h)) => both_ends((&**h as *const Heads).cast(), std::mem::size_of::<Heads>()),
+            (2, Some(h)) => both_ends(h.firsts.as_ptr().cast(), h.firsts.len() * 4),
+            (3, Some(h)) => {
+                if let Some(b) = h.blocks.get(self.block_of(doc)) {
+                    both_ends((b as *const Block).cast(), std::mem::size_of::<Block>());
+                }
+            }
+            (4, _) => {
+                if let Some(b) = self.block(self.block_of(doc)) {
+                    b.prefetch_all(PREFETCH_LINES);
+                }
+            }
+            _ => {}
+        }
     }
 
     /// The blocks in order.

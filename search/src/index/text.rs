@@ -30,7 +30,8 @@ pub struct TextIndex {
     /// and the bitmaps are small (mostly one bit per document id).
     dense: HashMap<u32, RoaringBitmap>,
     /// Terms whose last document went since the last garbage collection: RediSearch keeps an
-    /// emptied term (FT.INFO `num_terms`, FT.DEBUG DUMP_TERMS) until its GC runs.
+    /// emptied term (FT.INFO `num_terms`, FT.DEBUG DUMP_TERMS) until its GC runs. Their lists
+    /// are empty (a posting set takes the term out).
     uncollected: RoaringBitmap,
     /// Per term: its postings in versions of documents that left the index (deleted, or
     /// re-indexed by an update) since the last garbage collection. RediSearch leaves those
@@ -67,8 +68,10 @@ impl TextIndex {
     /// `live` is the index's number of documents.
     pub fn set_posting(&mut self, term: u32, p: Posting, positions: &[u32], norm: DocNorm, live: u64) {
         let Some(l) = self.lists.get_mut(term as usize) else { return };
+        // Only an empty list can be uncollected.
+        let was_empty = l.is_empty();
         l.set(p, positions, norm);
-        if !self.uncollected.is_empty() {
+        if was_empty && !self.uncollected.is_empty() {
             self.uncollected.remove(term);
         }
         match self.dense.get_mut(&term) {
@@ -95,6 +98,19 @@ impl TextIndex {
         for t in terms {
             if let Some(l) = self.lists.get(t as usize) {
                 l.prefetch_tail();
+            }
+        }
+    }
+
+    /// Starts loading what setting or removing `doc`'s postings of `terms` reads, a level
+    /// at a time over all of them ([`PostingList::prefetch_for`]): an update changes a
+    /// posting in the middle of each of a hundred lists, each a chain of a few misses.
+    pub fn prefetch_lists(&self, terms: &[u32], doc: u32) {
+        for stage in 0..super::postings::PREFETCH_STAGES {
+            for &t in terms {
+                if let Some(l) = self.lists.get(t as usize) {
+                    l.prefetch_for(doc, stage);
+                }
             }
         }
     }
