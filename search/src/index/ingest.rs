@@ -315,6 +315,18 @@ impl Index {
         // its length, and nothing takes it away (not a delete, not its GC), until the index is
         // built again (created, loaded, flushed).
         self.stats.total_tokens += u64::from(len);
+        // An update of the text: the document keeps its id, so its postings are in the middle
+        // of their lists; the lists of the terms it lost and of those it has (the old ones among
+        // them, which retiring reads) are asked for together before any is read or changed.
+        let touched = &mut self.scratch.touched;
+        touched.clear();
+        let mut left = 0;
+        if let Some((old, _)) = old.as_ref().filter(|_| !kept_text) {
+            touched.extend(old.terms().filter(|term| entries.binary_search_by_key(term, |e| e.0).is_err()));
+            left = touched.len();
+            touched.extend(entries.iter().map(|e| e.0));
+            self.text.prefetch_lists(touched, id);
+        }
         if let Some((old, old_hot)) = &old {
             // RediSearch re-indexes an updated document under a new id: the old version's
             // entries stay until its GC runs.
@@ -333,19 +345,7 @@ impl Index {
                 let (gone, added) = old.clone_postings(old_hot.len).diff(new_postings);
                 self.remove_postings(id, &gone);
                 self.index_postings(id, &added);
-                // The document keeps its id: its postings are in the middle of their lists,
-                // each list's blocks asked for together before any is changed.
-                let touched = &mut self.scratch.touched;
-                touched.clear();
-                touched.extend(
-                    old.terms()
-                        .filter(|_| !kept_text)
-                        .filter(|term| entries.binary_search_by_key(term, |e| e.0).is_err()),
-                );
-                let left = touched.len();
-                touched.extend(entries.iter().map(|e| e.0));
-                self.text.prefetch_lists(touched, id);
-                for &term in touched.iter().take(left) {
+                for &term in self.scratch.touched.iter().take(left) {
                     self.text.remove_posting(term, id);
                 }
             }

@@ -8,6 +8,10 @@
 //! u64 load, so lookups search the packed document ids directly (the byte vector ends with
 //! [`PAD`] zero bytes for those loads).
 //!
+//! Finding a posting's positions means counting the varints before it; each block keeps the
+//! byte offsets of two rows ([`MARKED_ROWS`]: its marks), so that the count starts from the
+//! nearest of the block's two ends and those two rows, a sixth of a full block away at most.
+//!
 //! Appending a row that fits the block's frame writes its bits after the last row; a row
 //! that does not (a larger offset, a value below a base) re-packs the block at the frame
 //! of all its rows, which happens a few times a block (widths only grow while documents
@@ -19,6 +23,12 @@
 use crate::index::varint::{get_varint, put_varint};
 
 use super::{Bound, Posting};
+
+/// The rows whose positions' byte offsets a block keeps (while it has them).
+const MARKED_ROWS: [usize; 2] = [super::SPLIT_AT / 3, super::SPLIT_AT * 2 / 3];
+
+/// A mark not kept: its row is not in the block, or its offset does not fit 16 bits.
+const NO_MARK: u16 = u16::MAX;
 
 /// Zero bytes after the last row, so that a u64 load at any row's byte stays in bounds.
 const PAD: usize = 7;
@@ -48,8 +58,8 @@ pub(super) struct Block {
     width: [u8; 4],
     /// Bits of a row (the sum of `width`).
     row_bits: u8,
-    /// Per column, its first bit in a row.
-    offs: [u8; 4],
+    /// The byte offsets of the positions of the [`MARKED_ROWS`], or [`NO_MARK`].
+    marks: [u16; 2],
     /// Number of rows.
     n: u16,
 }
@@ -131,19 +141,31 @@ fn move_bits(bytes: &mut [u8], src: usize, dst: usize, len: usize) {
             store(bytes, dst + k, w as u8, v);
         }
     };
-    // The u64 at bit `k` of the moved range (`dst + k` on a byte boundary).
-    let word = |bytes: &mut [u8], k: usize| {
-        let v = load_word(bytes, src + k);
-        let b = (dst + k) / 8;
-        if let Some(out) = bytes.get_mut(b..b + 8) {
+    let body = head + words * 64;
+    // Whole word `j` of the moved range (its destination on a byte boundary): from the source's
+    // bytes `sb + 8j ..= sb + 8j + 8`, all at the same shift.
+    let (sb, sh, db) = ((src + head) / 8, (src + head) % 8, (dst + head) / 8);
+    let word = |bytes: &mut [u8], j: usize| {
+        let at = sb + j * 8;
+        let v = match bytes.get(at..at + 9).and_then(|s| s.split_first_chunk::<8>()) {
+            Some((lo, &[hi])) => {
+                let lo = u64::from_le_bytes(*lo);
+                if sh == 0 {
+                    lo
+                } else {
+                    lo >> sh | u64::from(hi) << (64 - sh)
+                }
+            }
+            _ => load_word(bytes, src + head + j * 64),
+        };
+        if let Some(out) = bytes.get_mut(db + j * 8..db + j * 8 + 8) {
             out.copy_from_slice(&v.to_le_bytes());
         }
     };
-    let body = head + words * 64;
     if dst < src {
         part(bytes, 0, head);
         for j in 0..words {
-            word(bytes, head + j * 64);
+            word(bytes, j);
         }
         part(bytes, body, rest * 8);
         part(bytes, body + rest * 8, tail);
@@ -151,10 +173,15 @@ fn move_bits(bytes: &mut [u8], src: usize, dst: usize, len: usize) {
         part(bytes, body + rest * 8, tail);
         part(bytes, body, rest * 8);
         for j in (0..words).rev() {
-            word(bytes, head + j * 64);
+            word(bytes, j);
         }
         part(bytes, 0, head);
     }
+}
+
+/// A byte offset as a mark ([`NO_MARK`] when it does not fit).
+fn mark(off: usize) -> u16 {
+    u16::try_from(off).ok().filter(|&m| m != NO_MARK).unwrap_or(NO_MARK)
 }
 
 /// Bytes holding `n` rows of `bits` bits, with the padding.
@@ -279,7 +306,7 @@ impl Block {
             base: [0; 4],
             width: [0; 4],
             row_bits: 0,
-            offs: [0; 4],
+            marks: [NO_MARK; 2],
             n: 0,
         }
     }
@@ -308,15 +335,23 @@ impl Block {
             width[c] = (32 - (hi[c] - lo[c]).leading_zeros()) as u8;
         }
         let row_bits = width.iter().sum();
-        let offs = [0, width[0], width[0] + width[1], width[0] + width[1] + width[2]];
         let len = bytes_for(rows.len(), row_bits);
         let mut bits = Vec::with_capacity(if growing { len + len / 4 + 8 } else { len });
         bits.resize(len, 0);
-        let mut b = Block { bits, positions, bound, base: lo, width, row_bits, offs, n: rows.len() as u16 };
+        let marks = [NO_MARK; 2];
+        let mut b = Block { bits, positions, bound, base: lo, width, row_bits, marks, n: rows.len() as u16 };
         for (i, r) in rows.iter().enumerate() {
             b.put_row(i, r);
         }
+        b.marks = MARKED_ROWS.map(|m| if m < b.len() { mark(b.scan_offset(m)) } else { NO_MARK });
         b
+    }
+
+    /// Per column, its first bit in a row.
+    #[inline(always)]
+    fn offs(&self) -> [u8; 4] {
+        let w = self.width;
+        [0, w[0], w[0] + w[1], w[0] + w[1] + w[2]]
     }
 
     /// Re-packs the block as `rows` (the block's positions unchanged), in their frame.
@@ -380,9 +415,10 @@ impl Block {
         let r = if self.row_bits <= 56 {
             // The whole row with one load.
             let w = load64(&self.bits, i * usize::from(self.row_bits));
+            let offs = self.offs();
             let mut r = [0u32; 4];
             for (c, slot) in r.iter_mut().enumerate() {
-                *slot = ((w >> self.offs[c]) & mask(self.width[c])) as u32;
+                *slot = ((w >> offs[c]) & mask(self.width[c])) as u32;
                 *slot = slot.wrapping_add(self.base[c]);
             }
             r
@@ -395,7 +431,7 @@ impl Block {
     /// Column `c` of row `i`.
     #[inline(always)]
     fn column(&self, i: usize, c: usize) -> u32 {
-        let at = i * usize::from(self.row_bits) + usize::from(self.offs[c]);
+        let at = i * usize::from(self.row_bits) + usize::from(self.offs()[c]);
         load(&self.bits, at, self.width[c]).wrapping_add(self.base[c])
     }
 
@@ -413,7 +449,7 @@ impl Block {
             // weight 1): sum the frequency column alone.
             // (The difference is signed: `count_column`.)
             let less = i64::from((self.base[3] ^ (1 << 31)) as i32);
-            let (rb, at, w) = (usize::from(self.row_bits), usize::from(self.offs[1]), self.width[1]);
+            let (rb, at, w) = (usize::from(self.row_bits), usize::from(self.width[0]), self.width[1]);
             let sum: u64 = if w == 0 {
                 0
             } else {
@@ -434,7 +470,8 @@ impl Block {
     fn put_row(&mut self, i: usize, r: &Row) {
         if self.row_bits <= 56 {
             // The whole row with one store (each column fits its width).
-            let v = (0..4).fold(0u64, |v, c| v | u64::from(r[c].wrapping_sub(self.base[c])) << self.offs[c]);
+            let offs = self.offs();
+            let v = (0..4).fold(0u64, |v, c| v | u64::from(r[c].wrapping_sub(self.base[c])) << offs[c]);
             store(&mut self.bits, i * usize::from(self.row_bits), self.row_bits, v);
             return;
         }
@@ -463,8 +500,9 @@ impl Block {
         Err(lo)
     }
 
-    /// Byte offset of posting `i`'s positions, counted from the nearer end of the block.
-    fn offset_of(&self, i: usize) -> usize {
+    /// Byte offset of posting `i`'s positions, counted from the nearer end of the block
+    /// (the marks unused: what they are set from).
+    fn scan_offset(&self, i: usize) -> usize {
         let n = self.len();
         if i >= n {
             return self.positions.len();
@@ -475,9 +513,84 @@ impl Block {
         skip(&self.positions, 0, self.counts(0, i))
     }
 
-    /// The byte offset of posting `i`'s positions given that of posting `from` (at most `i`).
+    /// Byte offset of posting `i`'s positions.
+    pub(super) fn offset_of(&self, i: usize) -> usize {
+        self.offset_from(0, 0, i)
+    }
+
+    /// The byte offset of posting `i`'s positions given that of posting `from` (at most `i`):
+    /// counted from the nearest of `from`, the block's ends and its marks.
     pub(super) fn offset_from(&self, from: usize, off: usize, i: usize) -> usize {
-        off + skip(&self.positions, off, self.counts(from, i))
+        let n = self.len();
+        if i >= n {
+            return self.positions.len();
+        }
+        // The nearest known offset at or before `i`, and the nearest after it.
+        let (mut lo, mut lo_off) = if from <= i { (from, off) } else { (0, 0) };
+        let (mut hi, mut hi_off) = (n, self.positions.len());
+        for (&row, &m) in MARKED_ROWS.iter().zip(&self.marks) {
+            if m == NO_MARK || row >= n || usize::from(m) > hi_off {
+                continue;
+            }
+            if (lo..=i).contains(&row) {
+                (lo, lo_off) = (row, usize::from(m));
+            } else if (i..hi).contains(&row) {
+                (hi, hi_off) = (row, usize::from(m));
+            }
+        }
+        if hi - i < i - lo {
+            let before = self.positions.get(..hi_off).unwrap_or(&self.positions);
+            return skip_back(before, self.counts(i, hi));
+        }
+        lo_off + skip(&self.positions, lo_off, self.counts(lo, i))
+    }
+
+    /// The marks after posting `i` (of `len` bytes of positions from byte `at`) is inserted,
+    /// or replaces posting `i` when `replaced` holds the byte length of the one it replaces.
+    fn marks_after_insert(&self, i: usize, at: usize, len: usize, replaced: Option<usize>) -> [u16; 2] {
+        let n = self.len();
+        let mut out = self.marks;
+        for (slot, &row) in out.iter_mut().zip(&MARKED_ROWS) {
+            let old = match *slot {
+                _ if row > n || (replaced.is_some() && row >= n) => continue,
+                NO_MARK if row < n => continue,
+                m if row < n => usize::from(m),
+                _ => self.positions.len(),
+            };
+            *slot = match replaced {
+                // A replacement moves the marks after it by the change in length.
+                Some(was) if i < row => mark((old + len).wrapping_sub(was)),
+                Some(_) => *slot,
+                // The new posting is the marked row.
+                None if i == row => mark(at),
+                // The posting before the marked row becomes it, `len` bytes further.
+                None if i < row => {
+                    let before = self.positions.get(..old).unwrap_or(&self.positions);
+                    mark(skip_back(before, self.count(row - 1) as usize) + len)
+                }
+                None => *slot,
+            };
+        }
+        out
+    }
+
+    /// The marks after posting `i` (of `len` bytes of positions) is removed.
+    fn marks_after_remove(&self, i: usize, len: usize) -> [u16; 2] {
+        let n = self.len();
+        let mut out = self.marks;
+        for (slot, &row) in out.iter_mut().zip(&MARKED_ROWS) {
+            *slot = match *slot {
+                _ if row + 1 >= n => NO_MARK,
+                NO_MARK => NO_MARK,
+                // The posting after the marked row becomes it.
+                m if i < row => {
+                    let m = usize::from(m);
+                    mark(m + entry_len(&self.positions, m, self.count(row)) - len)
+                }
+                m => m,
+            };
+        }
+        out
     }
 
     #[cfg(test)]
@@ -503,37 +616,47 @@ impl Block {
     pub(super) fn push(&mut self, p: Posting, positions: &[u32]) {
         let r = row_of(p, positions.len() as u32);
         let n = self.len();
+        let start = self.positions.len();
+        encode_into(&mut self.positions, positions);
         if self.fits(&r) {
             grow_to(&mut self.bits, bytes_for(n + 1, self.row_bits));
             self.put_row(n, &r);
             self.n += 1;
+            for (slot, &row) in self.marks.iter_mut().zip(&MARKED_ROWS) {
+                if row == n {
+                    *slot = mark(start);
+                }
+            }
         } else {
             let mut rows = self.rows();
             rows.push(r);
             self.repack(&rows, true);
         }
-        encode_into(&mut self.positions, positions);
     }
 
     /// Inserts a posting as posting `i`.
     pub(super) fn insert(&mut self, i: usize, p: Posting, positions: &[u32]) {
         let r = row_of(p, positions.len() as u32);
-        let at = self.offset_of(i);
         let n = self.len();
-        if self.fits(&r) {
-            grow_to(&mut self.bits, bytes_for(n + 1, self.row_bits));
-            let rb = usize::from(self.row_bits);
-            move_bits(&mut self.bits, i * rb, (i + 1) * rb, n.saturating_sub(i) * rb);
-            self.put_row(i, &r);
-            self.n += 1;
-        } else {
-            let mut rows = self.rows();
-            rows.insert(i.min(n), r);
-            self.repack(&rows, false);
-        }
+        let i = i.min(n);
+        let at = self.offset_of(i);
         let mut bytes = Vec::new();
         encode_into(&mut bytes, positions);
-        self.positions.splice(at..at, bytes);
+        if self.fits(&r) {
+            let marks = self.marks_after_insert(i, at, bytes.len(), None);
+            grow_to(&mut self.bits, bytes_for(n + 1, self.row_bits));
+            let rb = usize::from(self.row_bits);
+            move_bits(&mut self.bits, i * rb, (i + 1) * rb, (n - i) * rb);
+            self.put_row(i, &r);
+            self.n += 1;
+            self.positions.splice(at..at, bytes);
+            self.marks = marks;
+        } else {
+            let mut rows = self.rows();
+            rows.insert(i, r);
+            self.positions.splice(at..at, bytes);
+            self.repack(&rows, false);
+        }
     }
 
     /// Replaces posting `i` (same document).
@@ -543,6 +666,7 @@ impl Block {
         let mut bytes = Vec::new();
         encode_into(&mut bytes, positions);
         if self.positions.get(at..at + old) != Some(&bytes[..]) {
+            self.marks = self.marks_after_insert(i, at, bytes.len(), Some(old));
             self.positions.splice(at..at + old, bytes);
         }
         let r = row_of(p, positions.len() as u32);
@@ -565,6 +689,7 @@ impl Block {
         }
         let at = self.offset_of(i);
         let len = entry_len(&self.positions, at, self.count(i));
+        self.marks = self.marks_after_remove(i, len);
         self.positions.drain(at..at + len);
         // Every remaining row still fits the frame: move the later ones down.
         let rb = usize::from(self.row_bits);

@@ -15,6 +15,27 @@ fn contents(b: &Block) -> Vec<(Posting, Vec<u32>)> {
         .collect()
 }
 
+/// The block's marks are the offsets of their rows (or not kept), and every posting's offset
+/// found through them is the one counted from the block's start.
+fn check_marks(b: &Block) {
+    for (&row, &m) in MARKED_ROWS.iter().zip(&b.marks) {
+        if row >= b.len() {
+            assert_eq!(m, NO_MARK, "a mark past the last row");
+        } else if m != NO_MARK {
+            assert_eq!(usize::from(m), b.scan_offset(row), "mark of row {row}");
+        }
+    }
+    let mut off = 0;
+    for i in 0..b.len() {
+        assert_eq!(b.offset_of(i), off, "offset of posting {i}");
+        for from in [0, i / 2, i.saturating_sub(1)] {
+            assert_eq!(b.offset_from(from, b.scan_offset(from), i), off, "offset of {i} from {from}");
+        }
+        off += entry_len(&b.positions, off, b.count(i));
+    }
+    assert_eq!(off, b.positions.len());
+}
+
 fn q(doc: u32, freq: u16, fields: u16) -> Posting {
     Posting { doc, freq, fields }
 }
@@ -130,6 +151,56 @@ fn middle_changes_agree_with_a_vector() {
         }
         assert_eq!(contents(&b), want, "round {round}");
         assert_eq!(b.last_doc(), want.last().map(|w| w.0.doc));
+        check_marks(&b);
+    }
+    // The marks were kept, not only re-made by re-packs.
+    assert!(MARKED_ROWS.iter().zip(&b.marks).all(|(&row, &m)| row >= b.len() || m != NO_MARK));
+    assert!(b.len() > MARKED_ROWS[0]);
+}
+
+#[test]
+fn marks_beyond_sixteen_bits_are_dropped_and_offsets_still_found() {
+    let mut x: u64 = 7;
+    let mut next = move || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x
+    };
+    // Postings of up to 400 positions far apart (5-byte varints): a block of a few hundred
+    // kilobytes, whose later marks cannot be kept in 16 bits.
+    let many = |k: u32| (0..k).map(|j| j * 300_000_000 / k.max(1)).collect::<Vec<u32>>();
+    let mut b = Block::new(q(0, 1, 1), &many(1), B);
+    let mut want = vec![(q(0, 1, 1), many(1))];
+    for doc in 1..240u32 {
+        let n = (next() % 400) as u32;
+        b.push(q(doc * 4, 1, 1), &many(n));
+        want.push((q(doc * 4, 1, 1), many(n)));
+    }
+    check_marks(&b);
+    assert_eq!(b.marks[1], NO_MARK);
+    for round in 0..300 {
+        let r = next();
+        let i = (r as usize >> 8) % want.len();
+        let n = (r >> 20) as u32 % 400;
+        match r % 3 {
+            0 if want.get(i + 1).is_none_or(|w| w.0.doc > want[i].0.doc + 1) => {
+                let p = q(want[i].0.doc + 1, 1, 1);
+                b.insert(i + 1, p, &many(n));
+                want.insert(i + 1, (p, many(n)));
+            }
+            1 => {
+                b.replace(i, want[i].0, &many(n));
+                want[i].1 = many(n);
+            }
+            _ if want.len() > 2 => {
+                b.remove(i);
+                want.remove(i);
+            }
+            _ => {}
+        }
+        assert_eq!(contents(&b), want, "round {round}");
+        check_marks(&b);
     }
 }
 
