@@ -20,9 +20,15 @@
 //! a separate byte stream: per posting, the varint deltas of its positions (their count
 //! is the row's).
 
-use crate::index::varint::{get_varint, put_varint};
+use crate::index::varint::get_varint;
 
 use super::{Bound, Posting};
+
+mod bits;
+mod varints;
+
+use bits::{load, load64, mask, move_bits, store};
+use varints::{encode_into, entry_len, skip, skip_back};
 
 /// The rows whose positions' byte offsets a block keeps (while it has them).
 const MARKED_ROWS: [usize; 2] = [super::SPLIT_AT / 3, super::SPLIT_AT * 2 / 3];
@@ -70,115 +76,6 @@ fn row_of(p: Posting, count: u32) -> Row {
     [p.doc, freq, u32::from(p.fields), count_column(freq, count)]
 }
 
-/// The low `w` bits (`w` at most 32).
-fn mask(w: u8) -> u64 {
-    (1u64 << w) - 1
-}
-
-/// The `w`-bit value at bit `at` of `bytes`.
-#[inline(always)]
-fn load(bytes: &[u8], at: usize, w: u8) -> u32 {
-    let b = at / 8;
-    let word = bytes.get(b..b + 8).and_then(|s| <[u8; 8]>::try_from(s).ok()).map_or(0, u64::from_le_bytes);
-    ((word >> (at % 8)) & mask(w)) as u32
-}
-
-/// The 57 or more bits from bit `at` of `bytes` (0 past their end).
-#[inline(always)]
-fn load64(bytes: &[u8], at: usize) -> u64 {
-    let b = at / 8;
-    let word = bytes.get(b..b + 8).and_then(|s| <[u8; 8]>::try_from(s).ok()).map_or(0, u64::from_le_bytes);
-    word >> (at % 8)
-}
-
-/// Writes the low `w` bits of `v` at bit `at` of `bytes` (`w` at most 56).
-fn store(bytes: &mut [u8], at: usize, w: u8, v: u64) {
-    if w == 0 {
-        return;
-    }
-    let b = at / 8;
-    let Some(word) = bytes.get_mut(b..b + 8).and_then(|s| <&mut [u8; 8]>::try_from(s).ok()) else { return };
-    let sh = at % 8;
-    let m = mask(w) << sh;
-    let v = (u64::from_le_bytes(*word) & !m) | ((v << sh) & m);
-    *word = v.to_le_bytes();
-}
-
-/// The 64 bits from bit `at` of `bytes` (0 past their end).
-#[inline(always)]
-fn load_word(bytes: &[u8], at: usize) -> u64 {
-    let (b, sh) = (at / 8, at % 8);
-    let lo = match bytes.get(b..b + 8) {
-        Some(s) => <[u8; 8]>::try_from(s).map_or(0, u64::from_le_bytes),
-        None => bytes.get(b..).unwrap_or(&[]).iter().rev().fold(0, |w, &x| w << 8 | u64::from(x)),
-    };
-    if sh == 0 {
-        return lo;
-    }
-    let hi = u64::from(bytes.get(b + 8).copied().unwrap_or(0));
-    lo >> sh | hi << (64 - sh)
-}
-
-/// Moves the `len` bits at bit `src` of `bytes` to bit `dst` (the two ranges may overlap).
-/// The destination's whole bytes are written a u64 at a time, each from one shifted load
-/// of the source; its partial bytes at either end through [`store`]. Moving down goes front
-/// to back and moving up back to front, so a source bit is read before anything is
-/// written over it.
-fn move_bits(bytes: &mut [u8], src: usize, dst: usize, len: usize) {
-    if len == 0 || src == dst {
-        return;
-    }
-    // The destination: `head` bits up to a byte boundary, `words` whole u64s, `rest` whole
-    // bytes (fewer than 8), then `tail` bits.
-    let head = ((8 - dst % 8) % 8).min(len);
-    let words = (len - head) / 64;
-    let rest = (len - head - words * 64) / 8;
-    let tail = len - head - words * 64 - rest * 8;
-    // Bits `k..k + w` of the moved range (`w` at most 56).
-    let part = |bytes: &mut [u8], k: usize, w: usize| {
-        if w > 0 {
-            let v = load_word(bytes, src + k) & mask(w as u8);
-            store(bytes, dst + k, w as u8, v);
-        }
-    };
-    let body = head + words * 64;
-    // Whole word `j` of the moved range (its destination on a byte boundary): from the source's
-    // bytes `sb + 8j ..= sb + 8j + 8`, all at the same shift.
-    let (sb, sh, db) = ((src + head) / 8, (src + head) % 8, (dst + head) / 8);
-    let word = |bytes: &mut [u8], j: usize| {
-        let at = sb + j * 8;
-        let v = match bytes.get(at..at + 9).and_then(|s| s.split_first_chunk::<8>()) {
-            Some((lo, &[hi])) => {
-                let lo = u64::from_le_bytes(*lo);
-                if sh == 0 {
-                    lo
-                } else {
-                    lo >> sh | u64::from(hi) << (64 - sh)
-                }
-            }
-            _ => load_word(bytes, src + head + j * 64),
-        };
-        if let Some(out) = bytes.get_mut(db + j * 8..db + j * 8 + 8) {
-            out.copy_from_slice(&v.to_le_bytes());
-        }
-    };
-    if dst < src {
-        part(bytes, 0, head);
-        for j in 0..words {
-            word(bytes, j);
-        }
-        part(bytes, body, rest * 8);
-        part(bytes, body + rest * 8, tail);
-    } else {
-        part(bytes, body + rest * 8, tail);
-        part(bytes, body, rest * 8);
-        for j in (0..words).rev() {
-            word(bytes, j);
-        }
-        part(bytes, 0, head);
-    }
-}
-
 /// A byte offset as a mark ([`NO_MARK`] when it does not fit).
 fn mark(off: usize) -> u16 {
     u16::try_from(off).ok().filter(|&m| m != NO_MARK).unwrap_or(NO_MARK)
@@ -201,98 +98,6 @@ fn reserve(v: &mut Vec<u8>, more: usize) {
 fn grow_to(v: &mut Vec<u8>, len: usize) {
     reserve(v, len.saturating_sub(v.len()));
     v.resize(len, 0);
-}
-
-/// Bytes of `v` as a varint.
-fn varint_len(v: u32) -> usize {
-    (32 - v.leading_zeros()).max(1).div_ceil(7) as usize
-}
-
-/// Appends the deltas of sorted `positions` to `out`.
-fn encode_into(out: &mut Vec<u8>, positions: &[u32]) {
-    let mut last = 0u32;
-    let len: usize = positions
-        .iter()
-        .map(|&p| {
-            let d = p.wrapping_sub(last);
-            last = p;
-            varint_len(d)
-        })
-        .sum();
-    reserve(out, len);
-    let mut last = 0;
-    for &p in positions {
-        put_varint(out, p.wrapping_sub(last));
-        last = p;
-    }
-}
-
-/// The byte length of `count` varints from `at`.
-fn entry_len(bytes: &[u8], at: usize, count: u32) -> usize {
-    skip(bytes, at, count as usize)
-}
-
-/// Where the last `count` varints of `bytes` start (eight bytes at a time while they do not
-/// hold the varint before them).
-fn skip_back(bytes: &[u8], count: usize) -> usize {
-    // The start follows the end byte (high bit clear) of the varint before them: the
-    // `count + 1`-th end byte from the back.
-    let mut i = bytes.len();
-    let mut left = count + 1;
-    while i >= 8 {
-        let Some(w) = bytes.get(i - 8..i).and_then(|s| <[u8; 8]>::try_from(s).ok()).map(u64::from_le_bytes)
-        else {
-            break;
-        };
-        let ends = (!w & 0x8080_8080_8080_8080).count_ones() as usize;
-        if ends >= left {
-            break;
-        }
-        left -= ends;
-        i -= 8;
-    }
-    while i > 0 {
-        i -= 1;
-        if bytes.get(i).is_some_and(|b| b & 0x80 == 0) {
-            left -= 1;
-            if left == 0 {
-                return i + 1;
-            }
-        }
-    }
-    0
-}
-
-/// The byte length of `count` varints from `at` (eight bytes at a time while they do not
-/// hold the last one).
-fn skip(bytes: &[u8], at: usize, count: usize) -> usize {
-    let mut i = at;
-    let mut left = count;
-    while left >= 8 {
-        let Some(w) = bytes.get(i..i + 8).and_then(|s| <[u8; 8]>::try_from(s).ok()).map(u64::from_le_bytes)
-        else {
-            break;
-        };
-        // Bytes with the high bit clear end a varint.
-        let ends = (!w & 0x8080_8080_8080_8080).count_ones() as usize;
-        if ends >= left {
-            break;
-        }
-        left -= ends;
-        i += 8;
-    }
-    while left > 0 {
-        match bytes.get(i) {
-            Some(b) => {
-                i += 1;
-                if b & 0x80 == 0 {
-                    left -= 1;
-                }
-            }
-            None => break,
-        }
-    }
-    i - at
 }
 
 impl Block {

@@ -1,6 +1,7 @@
 //! Tests of [`super`]: packed rows against vectors of postings (widths, re-packs, extremes).
 
 use super::*;
+use crate::index::varint::put_varint;
 
 const B: Bound = Bound { freq: 1, norm: 1, low_score: true };
 
