@@ -148,7 +148,8 @@ impl Block {
         for (i, r) in rows.iter().enumerate() {
             b.put_row(i, r);
         }
-        b.marks = MARKED_ROWS.map(|m| if m < b.len() { mark(b.scan_offset(m)) } else { NO_MARK });
+        // Counted from the block's ends (the marks are not kept yet).
+        b.marks = MARKED_ROWS.map(|m| if m < b.len() { mark(b.offset_of(m)) } else { NO_MARK });
         b
     }
 
@@ -305,19 +306,6 @@ impl Block {
         Err(lo)
     }
 
-    /// Byte offset of posting `i`'s positions, counted from the nearer end of the block
-    /// (the marks unused: what they are set from).
-    fn scan_offset(&self, i: usize) -> usize {
-        let n = self.len();
-        if i >= n {
-            return self.positions.len();
-        }
-        if i > n / 2 {
-            return skip_back(&self.positions, self.counts(i, n));
-        }
-        skip(&self.positions, 0, self.counts(0, i))
-    }
-
     /// Byte offset of posting `i`'s positions.
     pub(super) fn offset_of(&self, i: usize) -> usize {
         self.offset_from(0, 0, i)
@@ -350,31 +338,39 @@ impl Block {
         lo_off + skip(&self.positions, lo_off, self.counts(lo, i))
     }
 
-    /// The marks after posting `i` (of `len` bytes of positions from byte `at`) is inserted,
-    /// or replaces posting `i` when `replaced` holds the byte length of the one it replaces.
-    fn marks_after_insert(&self, i: usize, at: usize, len: usize, replaced: Option<usize>) -> [u16; 2] {
+    /// The marks after a posting of `len` bytes of positions is inserted as posting `i`, its
+    /// positions from byte `at`.
+    fn marks_after_insert(&self, i: usize, at: usize, len: usize) -> [u16; 2] {
         let n = self.len();
         let mut out = self.marks;
         for (slot, &row) in out.iter_mut().zip(&MARKED_ROWS) {
+            // The marked row's offset before the insert (the stream's end for the row it adds).
             let old = match *slot {
-                _ if row > n || (replaced.is_some() && row >= n) => continue,
+                _ if row > n => continue,
                 NO_MARK if row < n => continue,
                 m if row < n => usize::from(m),
                 _ => self.positions.len(),
             };
-            *slot = match replaced {
-                // A replacement moves the marks after it by the change in length.
-                Some(was) if i < row => mark((old + len).wrapping_sub(was)),
-                Some(_) => *slot,
+            if i == row {
                 // The new posting is the marked row.
-                None if i == row => mark(at),
+                *slot = mark(at);
+            } else if i < row {
                 // The posting before the marked row becomes it, `len` bytes further.
-                None if i < row => {
-                    let before = self.positions.get(..old).unwrap_or(&self.positions);
-                    mark(skip_back(before, self.count(row - 1) as usize) + len)
-                }
-                None => *slot,
-            };
+                let before = self.positions.get(..old).unwrap_or(&self.positions);
+                *slot = mark(skip_back(before, self.count(row - 1) as usize) + len);
+            }
+        }
+        out
+    }
+
+    /// The marks after posting `i`'s positions, `was` bytes, are replaced by `len` bytes: those
+    /// after it move by the difference.
+    fn marks_after_replace(&self, i: usize, len: usize, was: usize) -> [u16; 2] {
+        let mut out = self.marks;
+        for (slot, &row) in out.iter_mut().zip(&MARKED_ROWS) {
+            if *slot != NO_MARK && i < row && row < self.len() {
+                *slot = mark((usize::from(*slot) + len).wrapping_sub(was));
+            }
         }
         out
     }
@@ -448,7 +444,7 @@ impl Block {
         let mut bytes = Vec::new();
         encode_into(&mut bytes, positions);
         if self.fits(&r) {
-            let marks = self.marks_after_insert(i, at, bytes.len(), None);
+            let marks = self.marks_after_insert(i, at, bytes.len());
             grow_to(&mut self.bits, bytes_for(n + 1, self.row_bits));
             let rb = usize::from(self.row_bits);
             move_bits(&mut self.bits, i * rb, (i + 1) * rb, (n - i) * rb);
@@ -471,7 +467,7 @@ impl Block {
         let mut bytes = Vec::new();
         encode_into(&mut bytes, positions);
         if self.positions.get(at..at + old) != Some(&bytes[..]) {
-            self.marks = self.marks_after_insert(i, at, bytes.len(), Some(old));
+            self.marks = self.marks_after_replace(i, bytes.len(), old);
             self.positions.splice(at..at + old, bytes);
         }
         let r = row_of(p, positions.len() as u32);

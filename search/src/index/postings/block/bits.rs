@@ -35,10 +35,15 @@ pub(super) fn store(bytes: &mut [u8], at: usize, w: u8, v: u64) {
     *word = v.to_le_bytes();
 }
 
-/// The 64 bits from bit `at` of `bytes` (0 past their end).
+/// The 64 bits from bit `at` of `bytes` (0 past their end): the eight bytes from its byte and,
+/// when it is not on a byte boundary, the one after them.
 #[inline(always)]
 pub(super) fn load_word(bytes: &[u8], at: usize) -> u64 {
     let (b, sh) = (at / 8, at % 8);
+    if let Some((lo, &[hi])) = bytes.get(b..b + 9).and_then(|s| s.split_first_chunk::<8>()) {
+        let lo = u64::from_le_bytes(*lo);
+        return if sh == 0 { lo } else { lo >> sh | u64::from(hi) << (64 - sh) };
+    }
     let lo = match bytes.get(b..b + 8) {
         Some(s) => <[u8; 8]>::try_from(s).map_or(0, u64::from_le_bytes),
         None => bytes.get(b..).unwrap_or(&[]).iter().rev().fold(0, |w, &x| w << 8 | u64::from(x)),
@@ -73,23 +78,11 @@ pub(super) fn move_bits(bytes: &mut [u8], src: usize, dst: usize, len: usize) {
         }
     };
     let body = head + words * 64;
-    // Whole word `j` of the moved range (its destination on a byte boundary): from the source's
-    // bytes `sb + 8j ..= sb + 8j + 8`, all at the same shift.
-    let (sb, sh, db) = ((src + head) / 8, (src + head) % 8, (dst + head) / 8);
+    // Whole word `j` of the moved range (its destination on a byte boundary).
     let word = |bytes: &mut [u8], j: usize| {
-        let at = sb + j * 8;
-        let v = match bytes.get(at..at + 9).and_then(|s| s.split_first_chunk::<8>()) {
-            Some((lo, &[hi])) => {
-                let lo = u64::from_le_bytes(*lo);
-                if sh == 0 {
-                    lo
-                } else {
-                    lo >> sh | u64::from(hi) << (64 - sh)
-                }
-            }
-            _ => load_word(bytes, src + head + j * 64),
-        };
-        if let Some(out) = bytes.get_mut(db + j * 8..db + j * 8 + 8) {
+        let v = load_word(bytes, src + head + j * 64);
+        let b = (dst + head) / 8 + j * 8;
+        if let Some(out) = bytes.get_mut(b..b + 8) {
             out.copy_from_slice(&v.to_le_bytes());
         }
     };

@@ -33,6 +33,13 @@ pub(super) fn entry_len(bytes: &[u8], at: usize, count: u32) -> usize {
     skip(bytes, at, count as usize)
 }
 
+/// How many varints end in the eight bytes from `at` (bytes with the high bit clear end one),
+/// or `None` past the end of `bytes`.
+fn ends_in(bytes: &[u8], at: usize) -> Option<usize> {
+    let w = u64::from_le_bytes(*bytes.get(at..)?.first_chunk::<8>()?);
+    Some((!w & 0x8080_8080_8080_8080).count_ones() as usize)
+}
+
 /// Where the last `count` varints of `bytes` start (eight bytes at a time while they do not
 /// hold the varint before them).
 pub(super) fn skip_back(bytes: &[u8], count: usize) -> usize {
@@ -41,11 +48,7 @@ pub(super) fn skip_back(bytes: &[u8], count: usize) -> usize {
     let mut i = bytes.len();
     let mut left = count + 1;
     while i >= 8 {
-        let Some(w) = bytes.get(i - 8..i).and_then(|s| <[u8; 8]>::try_from(s).ok()).map(u64::from_le_bytes)
-        else {
-            break;
-        };
-        let ends = (!w & 0x8080_8080_8080_8080).count_ones() as usize;
+        let Some(ends) = ends_in(bytes, i - 8) else { break };
         if ends >= left {
             break;
         }
@@ -70,12 +73,7 @@ pub(super) fn skip(bytes: &[u8], at: usize, count: usize) -> usize {
     let mut i = at;
     let mut left = count;
     while left >= 8 {
-        let Some(w) = bytes.get(i..i + 8).and_then(|s| <[u8; 8]>::try_from(s).ok()).map(u64::from_le_bytes)
-        else {
-            break;
-        };
-        // Bytes with the high bit clear end a varint.
-        let ends = (!w & 0x8080_8080_8080_8080).count_ones() as usize;
+        let Some(ends) = ends_in(bytes, i) else { break };
         if ends >= left {
             break;
         }
