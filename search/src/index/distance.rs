@@ -11,7 +11,7 @@ pub mod int;
 #[path = "distance_order.rs"]
 pub mod order;
 
-use order::Term;
+use order::{Lanes, Term};
 
 /// An element type of a vector slab: how a row is encoded from `f64` values and the
 /// distance of two encoded rows.
@@ -22,6 +22,11 @@ pub trait Element: Copy + Default + PartialEq + Send + Sync + 'static {
     fn encode(v: &[f64], metric: Metric) -> Vec<Self>;
     /// The distance of `metric` between two encoded rows.
     fn metric_distance(metric: Metric, a: &[Self], b: &[Self]) -> f64;
+    /// [`Element::metric_distance`] of four rows and one query row, the same values (a type
+    /// may compute the four side by side).
+    fn metric_distances(metric: Metric, rows: [&[Self]; 4], q: &[Self]) -> [f64; 4] {
+        rows.map(|r| Self::metric_distance(metric, r, q))
+    }
 }
 
 impl Element for f32 {
@@ -30,6 +35,19 @@ impl Element for f32 {
     }
     fn metric_distance(metric: Metric, a: &[f32], b: &[f32]) -> f64 {
         f64::from(float_distance(metric, a, b))
+    }
+    fn metric_distances(metric: Metric, rows: [&[f32]; 4], q: &[f32]) -> [f64; 4] {
+        #[cfg(target_arch = "x86_64")]
+        if q.len() >= f32::SIMD_FROM
+            && rows.iter().all(|r| r.len() == q.len())
+            && order::width() == order::Width::Avx512
+        {
+            let term = if metric == Metric::L2 { Term::L2 } else { Term::Ip };
+            // SAFETY: the CPU has AVX-512F; every row is as long as `q`, at least 16 floats.
+            let sums = unsafe { order::avx512_four::sum(term, rows, q) };
+            return sums.map(|s| f64::from(if metric == Metric::L2 { s } else { 1.0 - s }));
+        }
+        rows.map(|r| Self::metric_distance(metric, r, q))
     }
 }
 

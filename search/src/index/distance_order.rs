@@ -281,6 +281,73 @@ pub mod avx512 {
     }
 }
 
+/// VecSim's FLOAT32 AVX-512 sums of four rows against one query, interleaved.
+#[cfg(target_arch = "x86_64")]
+pub mod avx512_four {
+    use std::arch::x86_64::{
+        __m512, _mm512_fmadd_ps, _mm512_loadu_ps, _mm512_maskz_loadu_ps, _mm512_mul_ps, _mm512_setzero_ps,
+        _mm512_storeu_ps, _mm512_sub_ps,
+    };
+
+    use super::Term;
+
+    /// [`super::avx512::sum`] of each of `rows` with `q`, the same bits: every row keeps its
+    /// own lanes, added in `sum`'s order; only the instructions of the four sums interleave,
+    /// so that the CPU runs their chains of fused adds side by side instead of one after the
+    /// other (and reads each chunk of `q` once for the four).
+    ///
+    /// # Safety
+    /// The CPU has AVX-512F, and every row holds at least `q.len()` >= 16 elements.
+    #[target_feature(enable = "avx512f")]
+    pub unsafe fn sum(term: Term, rows: [&[f32]; 4], q: &[f32]) -> [f32; 4] {
+        let n = q.len();
+        debug_assert!(n >= 16 && rows.iter().all(|r| r.len() >= n));
+        let p = rows.map(|r| r.as_ptr());
+        let pq = q.as_ptr();
+        let step = |acc: __m512, x: __m512, y: __m512| match term {
+            Term::L2 => {
+                let d = _mm512_sub_ps(x, y);
+                _mm512_fmadd_ps(d, d, acc)
+            }
+            Term::Ip => _mm512_fmadd_ps(x, y, acc),
+        };
+        let mut acc = [_mm512_setzero_ps(); 4];
+        let first = n % 16;
+        if first > 0 {
+            let mask = ((1u32 << first) - 1) as u16;
+            // SAFETY: the first `first` < n elements of `q` and of every row.
+            let y = unsafe { _mm512_maskz_loadu_ps(mask, pq) };
+            for (a, pr) in acc.iter_mut().zip(p) {
+                // SAFETY: as above.
+                let x = unsafe { _mm512_maskz_loadu_ps(mask, pr) };
+                *a = match term {
+                    Term::L2 => {
+                        let d = _mm512_sub_ps(x, y);
+                        _mm512_mul_ps(d, d)
+                    }
+                    Term::Ip => _mm512_mul_ps(x, y),
+                };
+            }
+        }
+        let mut i = first;
+        while i + 16 <= n {
+            // SAFETY: i + 16 <= n <= the length of `q` and of every row.
+            let y = unsafe { _mm512_loadu_ps(pq.add(i)) };
+            for (a, pr) in acc.iter_mut().zip(p) {
+                // SAFETY: as above.
+                *a = step(*a, unsafe { _mm512_loadu_ps(pr.add(i)) }, y);
+            }
+            i += 16;
+        }
+        acc.map(|a| {
+            let mut lanes = [0f32; 16];
+            // SAFETY: `lanes` holds 16 floats.
+            unsafe { _mm512_storeu_ps(lanes.as_mut_ptr(), a) };
+            super::tree16(&lanes)
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -377,6 +444,32 @@ mod tests {
         let h: Vec<f64> = (0..4).map(|i| lane[i + 4] + lane[i]).collect();
         let want = (h[2] + h[0]) + (h[3] + h[1]);
         assert_eq!(sum(Term::Ip, &a, &b, Width::Avx512).to_bits(), want.to_bits());
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn four_rows_at_once_sum_as_one_at_a_time() {
+        if !std::arch::is_x86_feature_detected!("avx512f") {
+            return;
+        }
+        for n in [16, 17, 31, 32, 33, 100, 128, 129, 300] {
+            for seed in 0..10 {
+                let q: Vec<f32> = values(n, seed).iter().map(|v| *v as f32).collect();
+                let rows: Vec<Vec<f32>> = (1..5)
+                    .map(|k| values(n + k, seed * 7 + k as u64).iter().map(|v| *v as f32).collect())
+                    .collect();
+                for term in [Term::L2, Term::Ip] {
+                    let four =
+                        [rows[0].as_slice(), rows[1].as_slice(), rows[2].as_slice(), rows[3].as_slice()];
+                    // SAFETY: the CPU has AVX-512F; every row is longer than `q`.
+                    let got = unsafe { avx512_four::sum(term, four, &q) };
+                    for (g, r) in got.iter().zip(&rows) {
+                        let one = sum(term, r.get(..n).unwrap_or(&[]), &q, Width::Avx512);
+                        assert_eq!(g.to_bits(), one.to_bits(), "{n} {term:?} {seed}");
+                    }
+                }
+            }
+        }
     }
 
     #[cfg(target_arch = "x86_64")]

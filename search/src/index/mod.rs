@@ -13,6 +13,7 @@ mod growth;
 pub mod half;
 pub mod hnsw;
 mod hnsw_repair;
+mod hnsw_visited;
 pub mod idset;
 mod ingest;
 pub mod kept;
