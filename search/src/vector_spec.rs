@@ -82,6 +82,15 @@ impl VectorType {
             VectorType::BFloat16 => f64::from(bf16_to_f32(f32_to_bf16(v as f32))),
         }
     }
+
+    /// [`VectorType::round`] of every value (the type chosen once, not per value).
+    pub fn round_all(self, v: &mut [f64]) {
+        match self {
+            VectorType::Float64 | VectorType::Int8 | VectorType::UInt8 => {}
+            VectorType::Float32 => v.iter_mut().for_each(|x| *x = f64::from(*x as f32)),
+            _ => v.iter_mut().for_each(|x| *x = self.round(*x)),
+        }
+    }
 }
 
 /// The distance metric.

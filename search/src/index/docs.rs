@@ -155,6 +155,18 @@ impl DocTable {
         }
     }
 
+    /// Asks the CPU to start loading the record of `id` and its scoring figures (which hold
+    /// its RediSearch id): what a page of KNN hits reads first.
+    #[inline]
+    pub fn prefetch_entry(&self, id: u32) {
+        if let Some(h) = self.hot.get(id as usize) {
+            super::hnsw::prefetch_line((h as *const DocHot).cast::<i8>());
+        }
+        if let Some(r) = self.records.get(id as usize) {
+            super::hnsw::prefetch_line((r as *const Option<DocRecord>).cast::<i8>());
+        }
+    }
+
     /// The record of a live id.
     pub fn get(&self, id: u32) -> Option<&DocRecord> {
         self.records.get(id as usize).and_then(|r| r.as_ref())

@@ -139,8 +139,9 @@ pub struct Graph {
     pub(super) base: Rows<u32>,
     /// Node → its top level.
     pub(super) levels: Vec<u8>,
-    /// Node (top level >= 1) → its lists of levels 1..=top, `m + 1` words each.
-    pub(super) upper: HashMap<u32, Vec<u32>>,
+    /// Node (top level >= 1) → its lists of levels 1..=top, `m + 1` words each (foldhash:
+    /// every step of a descent looks one up).
+    pub(super) upper: HashMap<u32, Vec<u32>, foldhash::fast::RandomState>,
     /// The entry point: a node of the top level.
     pub(super) entry: Option<u32>,
     pub(super) top: usize,
@@ -159,7 +160,7 @@ impl Graph {
             ml: 1.0 / (m as f64).ln(),
             base: Rows::new(2 * m + 1),
             levels: Vec::new(),
-            upper: HashMap::new(),
+            upper: HashMap::default(),
             entry: None,
             top: 0,
             rng: 0x9E37_79B9_7F4A_7C15,
@@ -301,6 +302,9 @@ impl Graph {
         let mut cands: BinaryHeap<std::cmp::Reverse<Near>> = BinaryHeap::with_capacity(2 * room);
         let mut res: BinaryHeap<Near> = BinaryHeap::with_capacity(room);
         for &ep in eps {
+            if level == 0 {
+                self.prefetch_links(ep.id);
+            }
             if vis.insert(ep.id) {
                 if accept(ep.id) {
                     res.push(ep);

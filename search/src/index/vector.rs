@@ -238,15 +238,11 @@ impl VectorIndex {
     /// Prepares a vector for storage or search: values at the type's precision, COSINE
     /// vectors normalized (then rounded again, as VecSim stores them).
     fn prepared(&self, mut v: Vec<f64>) -> Vec<f64> {
-        for x in v.iter_mut() {
-            *x = self.ty.round(*x);
-        }
+        self.ty.round_all(&mut v);
         // INT8/UINT8 COSINE rows keep their integers, their norm beside them.
         if self.metric == Metric::Cosine && !self.ty.is_integer() {
             normalize(&mut v, self.ty);
-            for x in v.iter_mut() {
-                *x = self.ty.round(*x);
-            }
+            self.ty.round_all(&mut v);
         }
         v
     }

@@ -134,6 +134,12 @@ impl VectorIndex {
     /// owner's only one, at the distance the walk found).
     fn single_docs(&self, rows: &[Near], k: usize) -> Vec<Hit> {
         debug_assert!(self.more.is_empty());
+        // Each row's owner is a cache miss of its own: asked for together, they overlap.
+        for r in rows {
+            if let Some(o) = self.owners.get(r.id as usize) {
+                crate::index::hnsw::prefetch_line((o as *const u32).cast());
+            }
+        }
         let mut hits: Vec<Hit> = rows
             .iter()
             .filter_map(|r| match self.owners.get(r.id as usize) {

@@ -361,6 +361,9 @@ pub(crate) fn search_page(
             // RediSearch 2.10 does not order KNN results by distance: each carries its
             // filter's score (0 under `*`), highest first, then (RediSearch) document id order.
             let unfiltered = matches!(&ast, QueryAst::Knn(c) if matches!(*c.filter, QueryAst::MatchAll));
+            for h in knn {
+                idx.docs.prefetch_entry(h.doc);
+            }
             // (document, score, RediSearch id): the id read once, not at every comparison.
             let mut rows: Vec<(u32, f64, u64)> = knn
                 .iter()
