@@ -11,8 +11,12 @@ Per data set (seeded synthetic data with structure: a Gaussian mixture of 100 ce
   the wall time until the last write returned (both index synchronously on write);
 - memory: growth of `used_memory` per vector (hash keys included: the same for both servers) and
   FT.INFO's `vector_index_sz_mb`;
-- recall@10 and queries per second with 16 clients (one outstanding query each) for KNN 10 at
-  several EF_RUNTIME values, with FT.SEARCH's server time per call (INFO commandstats), and
+- recall@10 and queries per second with 16 clients for KNN 10 at several EF_RUNTIME values:
+  one outstanding query per client (each query pays the kernel's round trip, so on a small
+  machine the ratio reads the kernel as much as the engines), then `--pipeline` queries in
+  flight per client (the servers' own work per query decides: the ratio to compare engines by);
+  with FT.SEARCH's server time per call (INFO commandstats), the server's main-thread CPU per
+  query, the share of each run the server was busy (below ~0.9 the client was the limit), and
   single-client latency; each EF_RUNTIME runs on the servers in turn, in `--rounds` rounds
   (order reversed every other round), the best round counting; exact answers come from a
   FLAT index over the same keys, created on the folio server after the measurements above;
@@ -20,7 +24,9 @@ Per data set (seeded synthetic data with structure: a Gaussian mixture of 100 ce
 - a filter matching 1 % of the documents (`@t:{p1}=>[KNN 10 ...]`): recall@10;
 - folio only: the rebuild on load (DEBUG RELOAD) time.
 
-Python stdlib only (a raw-socket RESP client). Prints Markdown tables (BENCHMARKS.md).
+Python stdlib (a raw-socket RESP client), and hiredis's parser when it is installed (the project's
+venv: `.venv/bin/python benches/vector_bench.py`): without it the one client process caps near
+25,000 queries a second here. Prints Markdown tables (BENCHMARKS.md).
 
     python3 benches/vector_bench.py --quick                   # 20,000 x 32, a first look
     python3 benches/vector_bench.py --datasets 200000x128:L2,1000000x96:COSINE \\
@@ -37,11 +43,12 @@ import statistics
 import sys
 import time
 
-from benchlib import Client, Server, encode, ft_info, usec_per_call
+from benchlib import Client, Reader, Server, encode, ft_info, usec_per_call
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DEFAULT_FOLIO = os.path.join(ROOT, "target", "release", "libfolio.so")
 K = 10
+PIPELINE = [8]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -133,49 +140,92 @@ def ids(reply):
     return [x.decode() for x in reply[1:]]
 
 
-def run_queries(port, commands, clients=16):
-    """Replies in order and queries per second, `clients` connections each with one query
-    in flight."""
-    conns = [Client(port) for _ in range(min(clients, len(commands)))]
+def _reader():
+    """A RESP reader: hiredis's when it is installed (the project's venv has it), else
+    benchlib's; hiredis parses a reply in C, so that one Python process can keep a server busy."""
+    try:
+        import hiredis
+    except ImportError:
+        return Reader(), False
+    return hiredis.Reader(replyError=RuntimeError), True
+
+
+def run_queries(port, commands, clients=16, depth=1):
+    """Replies in order and queries per second: `clients` connections, each with `depth`
+    queries in flight (sent together, the next batch when all have answered)."""
+    payloads = [encode(*c) for c in commands]
+    n = len(payloads)
+    conns = [Client(port) for _ in range(min(clients, n))]
     sel = selectors.DefaultSelector()
-    replies = [None] * len(commands)
+    replies = [None] * n
+    state = {}
     nxt = 0
-    inflight = {}
-    start = time.time()
-    for c in conns:
+
+    def send(c):
+        nonlocal nxt
+        lo, hi = nxt, min(n, nxt + depth)
+        if lo >= hi:
+            return False
+        nxt = hi
+        c.sock.setblocking(True)
+        c.sock.sendall(b"".join(payloads[lo:hi]))
         c.sock.setblocking(False)
-        sel.register(c.sock, selectors.EVENT_READ, c)
+        st = state[c]
+        st[1], st[2] = lo, hi
+        return True
+
+    start = time.time()
+    live = 0
     for c in conns:
-        if nxt < len(commands):
-            c.sock.sendall(encode(*commands[nxt]))
-            inflight[c] = nxt
-            nxt += 1
-    done = 0
-    while done < len(commands):
+        state[c] = [_reader()[0], 0, 0]
+        sel.register(c.sock, selectors.EVENT_READ, c)
+        live += send(c)
+    while live:
         for key, _ in sel.select():
             c = key.data
+            st = state[c]
             try:
                 chunk = c.sock.recv(1 << 20)
             except BlockingIOError:
                 continue
-            c.reader.feed(chunk)
-            try:
-                r = c.reader.parse()
-            except BlockingIOError:
-                continue
-            replies[inflight.pop(c)] = r
-            done += 1
-            if nxt < len(commands):
-                c.sock.sendall(encode(*commands[nxt]))
-                inflight[c] = nxt
-                nxt += 1
+            rd = st[0]
+            rd.feed(chunk)
+            while st[1] < st[2]:
+                try:
+                    r = rd.gets() if hasattr(rd, "gets") else rd.parse()
+                except BlockingIOError:
+                    break
+                if r is False:
+                    break
+                replies[st[1]] = r
+                st[1] += 1
+            if st[1] == st[2] and not send(c):
+                live -= 1
     took = time.time() - start
     for c in conns:
         c.sock.close()
     for r in replies:
-        if isinstance(r, RuntimeError):
+        if isinstance(r, (RuntimeError, Exception)):
             raise r
-    return replies, len(commands) / took
+    return replies, n / took
+
+
+def main_thread_cpu(client):
+    """Seconds of CPU the server's main thread has used (INFO cpu)."""
+    info = client.call("INFO", "cpu")
+    info = info.decode() if isinstance(info, bytes) else info
+    f = dict(line.split(":", 1) for line in info.splitlines() if ":" in line)
+    return float(f.get("used_cpu_user_main_thread", f.get("used_cpu_user", 0))) + float(
+        f.get("used_cpu_sys_main_thread", f.get("used_cpu_sys", 0)))
+
+
+def timed(server, commands, depth):
+    """run_queries on `server` with its main thread's CPU: (replies, QPS, server CPU µs per
+    query, the share of the run the server was busy: below ~0.9 the client was the limit)."""
+    cpu0 = main_thread_cpu(server.client)
+    reps, qps = run_queries(server.port, commands, depth=depth)
+    cpu = main_thread_cpu(server.client) - cpu0
+    return reps, qps, cpu * 1e6 / len(commands), cpu * qps / len(commands)
 
 
 def recall(got, truth):
@@ -247,14 +297,18 @@ def dataset(args, n, dim, metric, servers):
     for rnd in range(args.rounds):
         for ef in efs:
             for s in servers if rnd % 2 == 0 else servers[::-1]:
+                cmds = [knn_args("hnsw", q, ef) for q in queries] * args.repeat
                 s.client.call("CONFIG", "RESETSTAT")
-                reps, qps = run_queries(s.port, [knn_args("hnsw", q, ef) for q in queries] * args.repeat)
+                reps, qps, _, busy = timed(s, cmds, 1)
                 usec = usec_per_call(s.client, "FT.SEARCH") or 0.0
                 rec = recall([ids(x) for x in reps[:len(queries)]], exact)
+                _, pqps, cpu, pbusy = timed(s, cmds, args.pipeline)
+                cur = (ef, rec, qps, usec, pqps, cpu, busy, pbusy)
                 old = best[s.name].get(ef)
                 if old:
-                    qps, usec = max(qps, old[2]), min(usec, old[3])
-                best[s.name][ef] = (ef, rec, qps, usec)
+                    cur = (ef, rec, max(qps, old[2]), min(usec, old[3]), max(pqps, old[4]), min(cpu, old[5]),
+                           max(busy, old[6]), max(pbusy, old[7]))
+                best[s.name][ef] = cur
     for s in servers:
         r = rows[s.name]
         r["sweep"] = [best[s.name][ef] for ef in efs]
@@ -308,7 +362,15 @@ def report(rows, servers, efs):
     for i, ef in enumerate(efs):
         line("recall@10, EF_RUNTIME %d" % ef, [rows[n]["sweep"][i][1] for n in names], "%.3f")
         line("QPS (16 clients), EF_RUNTIME %d" % ef, [rows[n]["sweep"][i][2] for n in names], "%.0f")
-        line("server µs per query, EF_RUNTIME %d" % ef, [rows[n]["sweep"][i][3] for n in names], "%.0f")
+        line("server busy in that run (share of the wall time)", [rows[n]["sweep"][i][6] for n in names], "%.2f",
+             ratio=False)
+        line("QPS (16 clients, %d pipelined each), EF_RUNTIME %d" % (PIPELINE[0], ef),
+             [rows[n]["sweep"][i][4] for n in names], "%.0f")
+        line("server busy in that run", [rows[n]["sweep"][i][7] for n in names], "%.2f", ratio=False)
+        line("server µs per query (FT.SEARCH alone), EF_RUNTIME %d" % ef, [rows[n]["sweep"][i][3] for n in names],
+             "%.1f")
+        line("server CPU µs per query (all its work, pipelined), EF_RUNTIME %d" % ef,
+             [rows[n]["sweep"][i][5] for n in names], "%.1f")
     line("recall@10, 1 % filter", [rows[n]["filter"] for n in names], "%.3f", ratio=False)
     if "churn" in rows[names[0]]:
         for i, ef in enumerate(efs):
@@ -320,7 +382,7 @@ def report(rows, servers, efs):
     # EF_RUNTIME reaching 0.95 for each, and the QPS there.
     picks = []
     for n in names:
-        ok = [(ef, r, q) for ef, r, q, _ in rows[n]["sweep"] if r >= 0.95]
+        ok = [(ef, r, q) for ef, r, q, *_ in rows[n]["sweep"] if r >= 0.95]
         picks.append(ok[0] if ok else None)
     desc = ", ".join("%s: EF_RUNTIME %s, recall %.3f, %.0f QPS" % (n, p[0], p[1], p[2]) if p else "%s: none" % n
                      for n, p in zip(names, picks))
@@ -340,9 +402,12 @@ def main():
     ap.add_argument("--datasets", default="200000x128:L2,200000x128:COSINE,1000000x96:L2,1000000x96:COSINE",
                     help="comma-separated NxDIM:METRIC")
     ap.add_argument("--queries", type=int, default=500)
-    ap.add_argument("--repeat", type=int, default=2, help="passes over the queries for QPS")
+    ap.add_argument("--repeat", type=int, default=10, help="passes over the queries for QPS")
     ap.add_argument("--rounds", type=int, default=2, help="alternating rounds of the EF_RUNTIME sweep (best counts)")
     ap.add_argument("--ef", default="10,20,40,80,160")
+    ap.add_argument("--pipeline", type=int, default=8,
+                    help="queries in flight per client in the pipelined runs (the unpipelined ones: 1); "
+                         "pipelined, the servers' work per query decides, not the kernel's per request")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--port", type=int, help="folio's port (RediSearch: the next one); default: free ports")
     ap.add_argument("--quick", action="store_true", help="20,000 x 32 L2 and COSINE, 200 queries")
@@ -353,8 +418,11 @@ def main():
                          "default; the module's own default hands each query to a worker thread)")
     args = ap.parse_args()
     if args.quick:
-        args.datasets, args.queries, args.repeat = "20000x32:L2,20000x32:COSINE", 200, 1
+        args.datasets, args.queries, args.repeat = "20000x32:L2,20000x32:COSINE", 200, 5
     args.ef = [int(x) for x in args.ef.split(",")]
+    PIPELINE[0] = args.pipeline
+    if not _reader()[1]:
+        print("(hiredis not installed: the Python client may limit the QPS; see 'server busy')", file=sys.stderr)
     servers = [Server("folio", args.server, [args.folio], args.port)]
     servers[0].client.call("FT.CONFIG", "SET", "WORKERS", str(args.workers))
     if args.redisearch:
