@@ -136,7 +136,7 @@ impl Index {
         } else {
             None
         };
-        let doc_stemmer = language.map(|l| Stemmer::new(l, self.stemmer.min_len()));
+        let doc_stemmer = language.map(|l| Stemmer::for_once(l, self.stemmer.min_len()));
         let doc_language = language.unwrap_or(self.spec.language);
         // Build the forward record (term ids are assigned here).
         // (term, text field ordinal, position, frequency weight of the field for the term).

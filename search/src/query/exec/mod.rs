@@ -258,7 +258,7 @@ fn run(idx: &Index, ast: &QueryAst, opts: &ExecOptions, prof: Recorder) -> Resul
         unexpanded: 0,
         weight: 1.0,
         pending_own: None,
-        query_stemmer: opts.language.map(|l| Stemmer::new(l, opts.min_stem_len)),
+        query_stemmer: opts.language.map(|l| Stemmer::for_once(l, opts.min_stem_len)),
         stems: std::cell::RefCell::new(Vec::new()),
         chinese: opts.language.unwrap_or(idx.spec.language).is_chinese(),
         in_chinese: false,
