@@ -11,7 +11,7 @@ pub mod int;
 #[path = "distance_order.rs"]
 pub mod order;
 
-use order::{Lanes, Term};
+use order::Term;
 
 /// An element type of a vector slab: how a row is encoded from `f64` values and the
 /// distance of two encoded rows.
@@ -38,7 +38,7 @@ impl Element for f32 {
     }
     fn metric_distances(metric: Metric, rows: [&[f32]; 4], q: &[f32]) -> [f64; 4] {
         #[cfg(target_arch = "x86_64")]
-        if q.len() >= f32::SIMD_FROM
+        if q.len() >= <f32 as order::Lanes>::SIMD_FROM
             && rows.iter().all(|r| r.len() == q.len())
             && order::width() == order::Width::Avx512
         {
