@@ -79,8 +79,11 @@ pub struct Stemmer {
     /// slot is stemmed again): at most [`MEMO_SLOTS`] pairs of short strings, whatever
     /// the vocabulary. Queries on worker threads share it: only tried, never waited for.
     /// (`None`: a stemmer made for one query or one document.)
-    memo: Option<Mutex<Vec<Option<(Box<str>, Box<str>)>>>>,
+    memo: Option<Mutex<Memo>>,
 }
+
+/// A memo's slots: a word and its stem, or nothing yet.
+type Memo = Vec<Option<(Box<str>, Box<str>)>>;
 
 /// Slots of a stemmer's memo.
 const MEMO_SLOTS: usize = 64;
