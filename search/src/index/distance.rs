@@ -36,6 +36,7 @@ impl Element for f32 {
     fn metric_distance(metric: Metric, a: &[f32], b: &[f32]) -> f64 {
         f64::from(float_distance(metric, a, b))
     }
+    #[inline]
     fn metric_distances(metric: Metric, rows: [&[f32]; 4], q: &[f32]) -> [f64; 4] {
         #[cfg(target_arch = "x86_64")]
         if q.len() >= <f32 as order::Lanes>::SIMD_FROM
@@ -44,7 +45,7 @@ impl Element for f32 {
         {
             let term = if metric == Metric::L2 { Term::L2 } else { Term::Ip };
             // SAFETY: the CPU has AVX-512F; every row is as long as `q`, at least 16 floats.
-            let sums = unsafe { order::avx512_four::sum(term, rows, q) };
+            let sums = unsafe { order::avx512::sum_four(term, rows, q) };
             return sums.map(|s| f64::from(if metric == Metric::L2 { s } else { 1.0 - s }));
         }
         rows.map(|r| Self::metric_distance(metric, r, q))

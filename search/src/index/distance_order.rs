@@ -237,6 +237,48 @@ pub mod avx512 {
 
     use super::Term;
 
+    /// The lanes of the residual's elements: their products alone (a zero lane plus a
+    /// product is the product).
+    #[inline]
+    #[target_feature(enable = "avx512f")]
+    fn residual_lanes(term: Term, x: __m512, y: __m512) -> __m512 {
+        match term {
+            Term::L2 => {
+                let d = _mm512_sub_ps(x, y);
+                _mm512_mul_ps(d, d)
+            }
+            Term::Ip => _mm512_mul_ps(x, y),
+        }
+    }
+
+    /// One chunk of 16 fused into the lanes.
+    #[inline]
+    #[target_feature(enable = "avx512f")]
+    fn step(term: Term, acc: __m512, x: __m512, y: __m512) -> __m512 {
+        match term {
+            Term::L2 => {
+                let d = _mm512_sub_ps(x, y);
+                _mm512_fmadd_ps(d, d, acc)
+            }
+            Term::Ip => _mm512_fmadd_ps(x, y, acc),
+        }
+    }
+
+    /// The lanes added in GCC's `_mm512_reduce_add_ps` tree.
+    #[inline]
+    #[target_feature(enable = "avx512f")]
+    fn reduce(acc: __m512) -> f32 {
+        let mut lanes = [0f32; 16];
+        // SAFETY: `lanes` holds 16 floats.
+        unsafe { _mm512_storeu_ps(lanes.as_mut_ptr(), acc) };
+        super::tree16(&lanes)
+    }
+
+    /// The mask of the first `first` (< 16) lanes.
+    fn mask(first: usize) -> u16 {
+        ((1u32 << first) - 1) as u16
+    }
+
     /// [`super::sum`] of FLOAT32 on [`super::Width::Avx512`], for at least 16 elements.
     ///
     /// # Safety
@@ -245,88 +287,47 @@ pub mod avx512 {
     pub unsafe fn sum(term: Term, a: &[f32], b: &[f32]) -> f32 {
         let n = a.len().min(b.len());
         let (pa, pb) = (a.as_ptr(), b.as_ptr());
-        let step = |acc: __m512, x: __m512, y: __m512| match term {
-            Term::L2 => {
-                let d = _mm512_sub_ps(x, y);
-                _mm512_fmadd_ps(d, d, acc)
-            }
-            Term::Ip => _mm512_fmadd_ps(x, y, acc),
-        };
         let mut acc = _mm512_setzero_ps();
         let first = n % 16;
         if first > 0 {
-            let mask = ((1u32 << first) - 1) as u16;
+            let mask = mask(first);
             // SAFETY: a masked load reads only the lanes of `mask`, the first `first` < n
             // elements of both slices.
             let (x, y) = unsafe { (_mm512_maskz_loadu_ps(mask, pa), _mm512_maskz_loadu_ps(mask, pb)) };
-            acc = match term {
-                Term::L2 => {
-                    let d = _mm512_sub_ps(x, y);
-                    _mm512_mul_ps(d, d)
-                }
-                Term::Ip => _mm512_mul_ps(x, y),
-            };
+            acc = residual_lanes(term, x, y);
         }
         let mut i = first;
         while i + 16 <= n {
             // SAFETY: elements i..i+16 are within both slices (i + 16 <= n).
             let (x, y) = unsafe { (_mm512_loadu_ps(pa.add(i)), _mm512_loadu_ps(pb.add(i))) };
-            acc = step(acc, x, y);
+            acc = step(term, acc, x, y);
             i += 16;
         }
-        let mut lanes = [0f32; 16];
-        // SAFETY: `lanes` holds 16 floats.
-        unsafe { _mm512_storeu_ps(lanes.as_mut_ptr(), acc) };
-        super::tree16(&lanes)
+        reduce(acc)
     }
-}
 
-/// VecSim's FLOAT32 AVX-512 sums of four rows against one query, interleaved.
-#[cfg(target_arch = "x86_64")]
-pub mod avx512_four {
-    use std::arch::x86_64::{
-        __m512, _mm512_fmadd_ps, _mm512_loadu_ps, _mm512_maskz_loadu_ps, _mm512_mul_ps, _mm512_setzero_ps,
-        _mm512_storeu_ps, _mm512_sub_ps,
-    };
-
-    use super::Term;
-
-    /// [`super::avx512::sum`] of each of `rows` with `q`, the same bits: every row keeps its
-    /// own lanes, added in `sum`'s order; only the instructions of the four sums interleave,
-    /// so that the CPU runs their chains of fused adds side by side instead of one after the
-    /// other (and reads each chunk of `q` once for the four).
+    /// [`sum`] of each of `rows` with `q`, the same bits: every row keeps its own lanes,
+    /// added in `sum`'s order; only the instructions of the four sums interleave, so that the
+    /// CPU runs their chains of fused adds side by side instead of one after the other (and
+    /// reads each chunk of `q` once for the four).
     ///
     /// # Safety
     /// The CPU has AVX-512F, and every row holds at least `q.len()` >= 16 elements.
     #[target_feature(enable = "avx512f")]
-    pub unsafe fn sum(term: Term, rows: [&[f32]; 4], q: &[f32]) -> [f32; 4] {
+    pub unsafe fn sum_four(term: Term, rows: [&[f32]; 4], q: &[f32]) -> [f32; 4] {
         let n = q.len();
         debug_assert!(n >= 16 && rows.iter().all(|r| r.len() >= n));
         let p = rows.map(|r| r.as_ptr());
         let pq = q.as_ptr();
-        let step = |acc: __m512, x: __m512, y: __m512| match term {
-            Term::L2 => {
-                let d = _mm512_sub_ps(x, y);
-                _mm512_fmadd_ps(d, d, acc)
-            }
-            Term::Ip => _mm512_fmadd_ps(x, y, acc),
-        };
         let mut acc = [_mm512_setzero_ps(); 4];
         let first = n % 16;
         if first > 0 {
-            let mask = ((1u32 << first) - 1) as u16;
+            let mask = mask(first);
             // SAFETY: the first `first` < n elements of `q` and of every row.
             let y = unsafe { _mm512_maskz_loadu_ps(mask, pq) };
             for (a, pr) in acc.iter_mut().zip(p) {
                 // SAFETY: as above.
-                let x = unsafe { _mm512_maskz_loadu_ps(mask, pr) };
-                *a = match term {
-                    Term::L2 => {
-                        let d = _mm512_sub_ps(x, y);
-                        _mm512_mul_ps(d, d)
-                    }
-                    Term::Ip => _mm512_mul_ps(x, y),
-                };
+                *a = residual_lanes(term, unsafe { _mm512_maskz_loadu_ps(mask, pr) }, y);
             }
         }
         let mut i = first;
@@ -335,16 +336,11 @@ pub mod avx512_four {
             let y = unsafe { _mm512_loadu_ps(pq.add(i)) };
             for (a, pr) in acc.iter_mut().zip(p) {
                 // SAFETY: as above.
-                *a = step(*a, unsafe { _mm512_loadu_ps(pr.add(i)) }, y);
+                *a = step(term, *a, unsafe { _mm512_loadu_ps(pr.add(i)) }, y);
             }
             i += 16;
         }
-        acc.map(|a| {
-            let mut lanes = [0f32; 16];
-            // SAFETY: `lanes` holds 16 floats.
-            unsafe { _mm512_storeu_ps(lanes.as_mut_ptr(), a) };
-            super::tree16(&lanes)
-        })
+        acc.map(|a| reduce(a))
     }
 }
 
@@ -462,7 +458,7 @@ mod tests {
                     let four =
                         [rows[0].as_slice(), rows[1].as_slice(), rows[2].as_slice(), rows[3].as_slice()];
                     // SAFETY: the CPU has AVX-512F; every row is longer than `q`.
-                    let got = unsafe { avx512_four::sum(term, four, &q) };
+                    let got = unsafe { avx512::sum_four(term, four, &q) };
                     for (g, r) in got.iter().zip(&rows) {
                         let one = sum(term, r.get(..n).unwrap_or(&[]), &q, Width::Avx512);
                         assert_eq!(g.to_bits(), one.to_bits(), "{n} {term:?} {seed}");

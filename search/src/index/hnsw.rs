@@ -46,23 +46,17 @@ impl<T: Element> Space<'_, T> {
     /// always the positive one, so that [`Near`] can order by `total_cmp` alone).
     #[inline]
     pub fn to(&self, row: u32, q: &[T]) -> f64 {
-        let d = distance(self.metric, self.row(row), q);
-        if d.is_nan() {
-            f64::NAN
-        } else {
-            d
-        }
+        positive_nan(distance(self.metric, self.row(row), q))
     }
 
     /// [`Space::to`] of each of `rows`, appended to `out` in order (four at a time where
     /// the element type computes them side by side: the same values).
     #[inline]
     pub fn to_each(&self, rows: &[u32], q: &[T], out: &mut Vec<f64>) {
-        let positive = |d: f64| if d.is_nan() { f64::NAN } else { d };
         let (fours, rest) = rows.as_chunks::<4>();
         for four in fours {
             let ds = T::metric_distances(self.metric, four.map(|r| self.row(r)), q);
-            out.extend(ds.map(positive));
+            out.extend(ds.map(positive_nan));
         }
         out.extend(rest.iter().map(|&r| self.to(r, q)));
     }
@@ -87,6 +81,16 @@ impl<T: Element> Space<'_, T> {
     #[inline]
     pub fn live(&self, row: u32) -> bool {
         self.owners.get(row as usize).is_some_and(|o| *o != DEAD)
+    }
+}
+
+/// `d`, or the positive NaN when it is a NaN (see [`Space::to`]).
+#[inline]
+fn positive_nan(d: f64) -> f64 {
+    if d.is_nan() {
+        f64::NAN
+    } else {
+        d
     }
 }
 
